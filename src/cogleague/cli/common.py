@@ -1,0 +1,68 @@
+"""Pieces every `play` command shares: seat lists, the progress bar, artifacts, clean errors."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from cogleague.core import jsonio
+from cogleague.core.episode import EpisodeOutcome, run_episode
+from cogleague.core.game import Game
+from cogleague.core.replay import LogEntry
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def fail(message: str) -> NoReturn:
+    """One clear line on stderr and exit code 2: the CLI's answer to any bad argument."""
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(2)
+
+
+def split_seats(arg: str | None) -> list[str] | None:
+    if arg is None:
+        return None
+    names = [s.strip() for s in arg.split(",")]
+    if any(not n for n in names):
+        fail(f"--seats must be a comma-separated list of policy names (got {arg!r})")
+    return names
+
+
+def play_with_progress(game: Game, seats: Sequence[Any], total_rounds: int,
+                       label: str = "rounds") -> EpisodeOutcome:
+    """Run one episode with a rich progress bar over rounds."""
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=False) as progress:
+        task = progress.add_task(f"{game.name} {label}", total=total_rounds)
+
+        async def observer(entry: LogEntry, g: Game) -> None:
+            progress.update(task, completed=g.rounds_played)
+
+        outcome = asyncio.run(run_episode(game, seats, observer=observer))
+        progress.update(task, completed=game.rounds_played)
+    return outcome
+
+
+def write_artifacts(out_dir: str | Path, results: dict[str, Any], replay: dict[str, Any],
+                    *, sort_keys: bool = False) -> tuple[Path, Path]:
+    out = Path(out_dir)
+    r = jsonio.write(out / "results.json", results, sort_keys=sort_keys)
+    p = jsonio.write(out / "replay.json", replay, sort_keys=sort_keys)
+    return r, p
+
+
+def guarded(fn: Callable[[], Any]) -> Any:
+    """Run `fn`, turning ConfigError/ValueError from user input into `fail`."""
+    from cogleague.core.errors import ConfigError
+
+    try:
+        return fn()
+    except ConfigError as exc:
+        fail(str(exc))

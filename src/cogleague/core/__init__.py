@@ -1,0 +1,1 @@
+"""The shared engine: seeded streams, text rules, the Game protocol, the episode runner, replays."""

@@ -1,0 +1,63 @@
+"""Validation helpers shared by every game's config: one message format, no silent clamps.
+
+Every message starts with the field name and gives the legal range and the value received,
+e.g. ``rounds must be an integer in 4..28 (got 3)``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from cogleague.core.errors import ConfigError
+
+
+def check_int(field: str, value: Any, lo: int, hi: int) -> int:
+    """An int in lo..hi. Booleans and fractional numbers are refused, never rounded."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(field, f"{field} must be an integer in {lo}..{hi} (got {value!r})")
+    if not lo <= value <= hi:
+        raise ConfigError(field, f"{field} must be an integer in {lo}..{hi} (got {value!r})")
+    return value
+
+
+def check_number(field: str, value: Any, lo: float, hi: float) -> float:
+    """A finite number in lo..hi (ints accepted, booleans refused)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ConfigError(field, f"{field} must be a number in {lo:g}..{hi:g} (got {value!r})")
+    if not lo <= value <= hi:
+        raise ConfigError(field, f"{field} must be a number in {lo:g}..{hi:g} (got {value!r})")
+    return float(value)
+
+
+def check_bool(field: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(field, f"{field} must be true or false (got {value!r})")
+    return value
+
+
+def check_choice(field: str, value: Any, choices: Iterable[str]) -> str:
+    options = list(choices)
+    if not isinstance(value, str) or value not in options:
+        raise ConfigError(field, f"{field} must be one of {', '.join(options)} (got {value!r})")
+    return value
+
+
+def check_str(field: str, value: Any, max_len: int, min_len: int = 0) -> str:
+    if not isinstance(value, str) or not min_len <= len(value) <= max_len:
+        raise ConfigError(
+            field, f"{field} must be a string of {min_len}..{max_len} code points (got {value!r})"
+        )
+    return value
+
+
+def reject_unknown(section: str, given: Mapping[str, Any], known: Iterable[str]) -> None:
+    """Unknown keys are an error: a typo must not silently fall back to a default."""
+    allowed = set(known)
+    unknown = sorted(k for k in given if k not in allowed)
+    if unknown:
+        raise ConfigError(
+            unknown[0],
+            f"{unknown[0]} is not a {section} setting (known: {', '.join(sorted(allowed))})",
+        )

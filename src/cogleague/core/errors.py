@@ -1,0 +1,47 @@
+"""Errors a user, a seat or a replay file can cause. Each names what was wrong."""
+
+from __future__ import annotations
+
+
+class ConfigError(ValueError):
+    """A configuration value is out of its legal range. The message starts with the field name."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class IllegalAction(ValueError):
+    """A seat's reply cannot be used. `hint` names the legal form (sent back on a retry)."""
+
+    def __init__(self, message: str, hint: str | None = None, code: str = "illegal_action") -> None:
+        super().__init__(message)
+        self.hint = hint or message
+        self.code = code
+
+
+class SeatInputRejected(IllegalAction):
+    """`Game.apply` refused one seat's (already parsed) input. The runner gives that seat alone
+    its fallback and applies the step once more; a second refusal is fatal."""
+
+    def __init__(self, turn_id: str, message: str) -> None:
+        super().__init__(message, code="illegal_action")
+        self.turn_id = turn_id
+
+
+class SeatUnavailable(RuntimeError):
+    """A seat cannot answer at all this time (no provider, budget spent, disabled): fall back now.
+
+    `cause` is recorded in the fallback (e.g. ``disabled``, ``rate_budget``)."""
+
+    def __init__(self, cause: str, message: str = "") -> None:
+        super().__init__(message or cause)
+        self.cause = cause
+
+
+class ReplayError(ValueError):
+    """A replay document does not re-derive: the message says where it first diverged."""
+
+
+class GameStateError(RuntimeError):
+    """A game method was called in a phase where it is illegal (apply twice, open twice, ...)."""

@@ -1,0 +1,267 @@
+"""The one seam every game fills: a pure rules object driven step by step.
+
+A game never touches the clock, the network or a database. The episode runner
+(`core/episode.py`) asks `pending()` for the decisions needed now, collects one `Decision` per
+turn from the seats, and hands them to `apply()`. Everything a game does is a function of
+(config, seed, seats, decisions), which is what makes replays byte-identical and lets the server
+recover a crashed table by re-applying its logged decisions (`core/replay.py`).
+
+Life of a game, as the runner drives it::
+
+    events = game.start()
+    while not game.done:
+        if game.between_rounds:          # the runner checks the play budget here
+            events += game.open_round()
+        turns = game.pending()           # one step: every seat that decides now
+        events += game.apply({t.turn_id: decision_for(t) for t in turns})
+    # or, at any boundary: events += game.stop("deadline")
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+Action = dict[str, Any]
+"""A normalized action: the game's own fields (e.g. ``{"move": 4, "note": "…"}``)."""
+
+
+class Turn:
+    """One decision the game needs: who decides, what is legal, and that seat's view only.
+
+    `view` and `prompt_text` are built lazily: scripted seats read `context` (the game's public
+    state, in-process only) and never pay for serializing a view they do not need.
+    """
+
+    __slots__ = ("_prompt", "_prompt_fn", "_view", "_view_fn", "context", "legal_actions",
+                 "round", "seat", "turn_id")
+
+    def __init__(
+        self,
+        turn_id: str,
+        seat: int,
+        legal_actions: Any,
+        view_fn: Callable[[], dict[str, Any]],
+        prompt_fn: Callable[[], str] | None = None,
+        context: Any = None,
+        round: int = 0,
+    ) -> None:
+        self.turn_id = turn_id
+        self.seat = seat
+        self.legal_actions = legal_actions
+        self.round = round
+        self.context = context
+        self._view_fn = view_fn
+        self._prompt_fn = prompt_fn
+        self._view: dict[str, Any] | None = None
+        self._prompt: str | None = None
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """The structured observation for this seat (JSON-ready)."""
+        if self._view is None:
+            self._view = self._view_fn()
+        return self._view
+
+    @property
+    def prompt_text(self) -> str | None:
+        """The same view rendered as text for language models (None if the game has none)."""
+        if self._prompt is None and self._prompt_fn is not None:
+            self._prompt = self._prompt_fn()
+        return self._prompt
+
+    def __repr__(self) -> str:
+        return f"Turn({self.turn_id!r}, seat={self.seat}, round={self.round})"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. `audience` None: public; otherwise the seats that may see it."""
+
+    kind: str
+    data: dict[str, Any]
+    audience: tuple[int, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"kind": …, **data}`` — the shape every replay format stores."""
+        return {"kind": self.kind, **self.data}
+
+    def visible_to(self, seat: int) -> bool:
+        return self.audience is None or seat in self.audience
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """What `Game.parse` makes of a raw reply: the normalized action, and whether it was clamped."""
+
+    action: Action
+    clamped: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The runner's answer for one turn, as the game applies it and the log records it.
+
+    source: ``seat`` (the seat's own valid reply), ``scripted`` (a built-in baseline's reply) or
+    ``fallback`` (the game's fallback after the seat failed; `cause` says why: ``timeout``,
+    ``parse``, ``illegal``, ``transport``, ``rate_budget``, ``disabled``, ``no_submission``).
+    """
+
+    action: Action
+    source: str = "seat"
+    cause: str | None = None
+    attempts: int = 1
+    timeouts: int = 0
+    clamped: bool = False
+
+    @property
+    def is_fallback(self) -> bool:
+        return self.source == "fallback"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.action, "source": self.source, "cause": self.cause,
+                "attempts": self.attempts, "timeouts": self.timeouts, "clamped": self.clamped}
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> Decision:
+        return cls(action=dict(doc["action"]), source=doc["source"], cause=doc.get("cause"),
+                   attempts=doc.get("attempts", 1), timeouts=doc.get("timeouts", 0),
+                   clamped=doc.get("clamped", False))
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """The rule numbers the runner needs to own time for a game. Seconds throughout.
+
+    - `decision_timeout_s`: one attempt of one seat on one turn;
+    - `retries`: further attempts after a failed one (the retry carries a hint);
+    - `play_budget_s`: play stops between rounds once the next round may not fit (None: none);
+    - `reserve_s` / `reserve_scripted_s`: the worst-case round duration used for that check,
+      with any non-scripted seat present / with scripted seats only;
+    - `first_round_exempt`: round 0 always plays (Commons Family);
+    - `step_deadline_s`: a hard deadline for a whole step from its start (None: only per attempt);
+    - `min_step_s`: a pacing floor for watchable live play (the runner skips it headless).
+    """
+
+    decision_timeout_s: float
+    retries: int = 1
+    play_budget_s: float | None = None
+    reserve_s: float = 0.0
+    reserve_scripted_s: float = 0.0
+    first_round_exempt: bool = False
+    step_deadline_s: float | None = None
+    min_step_s: float = 0.0
+
+
+class Policy(Protocol):
+    """A scripted baseline bound to one seat of one episode. Runs in-process, trusted."""
+
+    def act(self, turn: Turn) -> Action: ...
+
+
+@dataclass
+class SeatSpec:
+    """Who sits where, as configs and CLIs name it: a policy name and how it decides."""
+
+    policy_name: str
+    driver: str = "scripted"  # "scripted" | "model" | "remote"
+    baseline: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Game(abc.ABC):
+    """A pure game. Subclasses implement the abstract methods; see the module docstring."""
+
+    name: ClassVar[str]
+    rules_version: ClassVar[str]
+    num_seats: int
+    policy_names: list[str]
+
+    # -- lifecycle -------------------------------------------------------------------------
+    @abc.abstractmethod
+    def start(self) -> list[Event]:
+        """The opening events (called once, before anything else)."""
+
+    @property
+    @abc.abstractmethod
+    def between_rounds(self) -> bool:
+        """True when the next step opens a new round (the runner checks its budget here)."""
+
+    @property
+    @abc.abstractmethod
+    def rounds_played(self) -> int: ...
+
+    @abc.abstractmethod
+    def open_round(self) -> list[Event]:
+        """Open the next round. Raises `GameStateError` if not between rounds."""
+
+    @abc.abstractmethod
+    def pending(self) -> list[Turn]:
+        """The turns of the current step, in ascending seat order (one seat may have several,
+        answered in the listed order). Empty when done or between rounds."""
+
+    @abc.abstractmethod
+    def parse(self, turn: Turn, raw: Any) -> Parsed:
+        """Normalize a seat's raw reply (a dict, or text for model seats) per the game's rules.
+        Raises `IllegalAction` (with a hint naming the legal form) when unusable."""
+
+    @abc.abstractmethod
+    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
+        """Settle the current step, transactionally: on an exception the state is unchanged.
+        A turn missing from `decisions` gets the game's no-submission action."""
+
+    @abc.abstractmethod
+    def fallback(self, turn: Turn) -> Action:
+        """The scripted answer used when a seat fails (the game's fallback baseline)."""
+
+    @abc.abstractmethod
+    def stop(self, reason: str, detail: str | None = None) -> list[Event]:
+        """End early between steps (e.g. ``deadline``). Idempotent: a second call emits nothing.
+
+        The runner calls ``stop("error", detail)`` when `apply` raised something unexpected and
+        `recovers_from_errors` is set (Commons Family ends such an episode as ``deadline``)."""
+
+    recovers_from_errors: ClassVar[bool] = False
+    """If False, an unexpected exception in `apply` propagates out of the runner."""
+
+    @property
+    @abc.abstractmethod
+    def done(self) -> bool: ...
+
+    @abc.abstractmethod
+    def results(self) -> dict[str, Any]:
+        """The results document; always has ``scores`` (one number per seat) and ``reason``."""
+
+    @abc.abstractmethod
+    def timing(self) -> Timing: ...
+
+    @abc.abstractmethod
+    def make_baseline(self, name: str, seat: int) -> Policy:
+        """A scripted policy for `seat`. Raises `ConfigError` for an unknown name."""
+
+    # -- views -----------------------------------------------------------------------------
+    def spectator_state(self) -> dict[str, Any]:
+        """Everything a spectator may see now (policy names included)."""
+        return {"game": self.name, "done": self.done, "rounds_played": self.rounds_played}
+
+    def system_text(self, seat: int) -> str:
+        """The fixed instructions for a language model playing `seat` (derived from the config)."""
+        return ""
+
+    def public_config(self) -> dict[str, Any]:
+        """The part of the config any seat may see (sent in `hello`)."""
+        return {}
+
+    def replay_document(self, log: Any) -> dict[str, Any]:
+        """The game's own replay format, built from the episode log (`core.replay.EpisodeLog`)."""
+        raise NotImplementedError
+
+    # -- helpers shared by every game -------------------------------------------------------
+    @staticmethod
+    def by_seat(turns: Sequence[Turn]) -> dict[int, list[Turn]]:
+        out: dict[int, list[Turn]] = {}
+        for t in turns:
+            out.setdefault(t.seat, []).append(t)
+        return out

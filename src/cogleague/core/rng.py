@@ -1,0 +1,35 @@
+"""Named seeded streams. Every random draw in cogleague comes from one of these.
+
+A stream is a `random.Random` seeded with a string (stable across processes and Python >= 3.11,
+independent of PYTHONHASHSEED). The helpers only call `random()`, whose sequence CPython
+guarantees, so a schedule drawn today is the schedule drawn on any later version.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def stream(name: str) -> random.Random:
+    """A fresh stream for a name such as ``ledger:7:schedule``."""
+    return random.Random(name)
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A uniform int in 0..n-1 drawn with one `random()` call."""
+    return int(rng.random() * n)
+
+
+def shuffle(rng: random.Random, items: list[T]) -> list[T]:
+    """Fisher–Yates from the top, one `below(i + 1)` per position; in place, and returned."""
+    for i in range(len(items) - 1, 0, -1):
+        j = below(rng, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
+def coin(rng: random.Random) -> bool:
+    return rng.random() < 0.5

@@ -1,0 +1,24 @@
+"""A scripted seat: a game's built-in baseline, answered synchronously in-process."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cogleague.core.game import Action, Policy, Turn
+
+
+class ScriptedSeat:
+    """Wraps a `Policy`. `decide_now` lets the runner skip the event loop entirely when every
+    seat of a step is scripted (the headless fast path)."""
+
+    kind = "scripted"
+
+    def __init__(self, policy: Policy, name: str) -> None:
+        self.policy = policy
+        self.name = name
+
+    def decide_now(self, turn: Turn) -> Action:
+        return self.policy.act(turn)
+
+    async def decide(self, turn: Turn, hint: str | None) -> Any:
+        return self.policy.act(turn)

@@ -1,0 +1,203 @@
+"""The episode runner with a fake clock: concurrency, retries, fallbacks, deadlines."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from cogleague.core.clock import FakeClock
+from cogleague.core.episode import play_headless, run_episode
+from cogleague.core.errors import SeatUnavailable
+from cogleague.core.game import Timing, Turn
+from cogleague.core.replay import replay_entries
+from cogleague.seats import ScriptedSeat
+from helpers.toygame import ToyGame
+
+
+class SlowSeat:
+    """Answers `n` after `delay` seconds of (fake) clock time."""
+
+    kind = "remote"
+
+    def __init__(self, clock: FakeClock, delay: float, n: int = 1, name: str = "slow") -> None:
+        self.clock, self.delay, self.n, self.name = clock, delay, n, name
+        self.calls = 0
+        self.in_flight = 0
+        self.max_in_flight_seen = 0
+
+    async def decide(self, turn: Turn, hint: str | None) -> Any:
+        self.calls += 1
+        await self.clock.sleep(self.delay)
+        return {"n": self.n}
+
+
+class Tracker:
+    def __init__(self) -> None:
+        self.now = 0
+        self.peak = 0
+
+
+class TrackedSeat:
+    kind = "remote"
+    name = "tracked"
+
+    def __init__(self, clock: FakeClock, tracker: Tracker) -> None:
+        self.clock, self.tracker = clock, tracker
+
+    async def decide(self, turn: Turn, hint: str | None) -> Any:
+        self.tracker.now += 1
+        self.tracker.peak = max(self.tracker.peak, self.tracker.now)
+        await self.clock.sleep(1.0)
+        self.tracker.now -= 1
+        return {"n": 2}
+
+
+class RaisingSeat:
+    kind = "remote"
+    name = "raiser"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def decide(self, turn: Turn, hint: str | None) -> Any:
+        self.calls += 1
+        raise ConnectionError("gone")
+
+
+class GarbageThenGood:
+    kind = "model"
+    name = "garbage"
+
+    def __init__(self) -> None:
+        self.hints: list[str | None] = []
+
+    async def decide(self, turn: Turn, hint: str | None) -> Any:
+        self.hints.append(hint)
+        return {"n": 7} if hint else "not json"
+
+
+class Unavailable:
+    kind = "model"
+    name = "off"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def decide(self, turn: Turn, hint: str | None) -> Any:
+        self.calls += 1
+        raise SeatUnavailable("disabled")
+
+
+async def test_eight_one_second_seats_settle_a_round_in_one_second() -> None:
+    clock = FakeClock()
+    tracker = Tracker()
+    game = ToyGame(seats=8, rounds=1)
+    seats = [TrackedSeat(clock, tracker) for _ in range(8)]
+    outcome = await run_episode(game, seats, clock=clock)
+    assert clock.now() == pytest.approx(1.0)
+    assert tracker.peak == 8
+    assert outcome.results["scores"] == [2] * 8
+
+
+async def test_a_raising_seat_falls_back_alone_and_is_retried_once() -> None:
+    clock = FakeClock()
+    game = ToyGame(seats=3, rounds=2)
+    raiser = RaisingSeat()
+    seats = [ScriptedSeat(game.make_baseline("const3", 0), "c3"), raiser,
+             SlowSeat(clock, 0.5, n=4)]
+    outcome = await run_episode(game, seats, clock=clock)
+    assert raiser.calls == 4  # two rounds x (attempt + one retry)
+    assert outcome.results["scores"] == [6, 0, 8]
+    for step in outcome.log.decisions:
+        d = step["r0s0p1"] if "r0s0p1" in step else step["r1s0p1"]
+        assert d.source == "fallback" and d.cause == "transport" and d.attempts == 2
+        others = [v for k, v in step.items() if not k.endswith("p1")]
+        assert all(o.source != "fallback" for o in others)
+
+
+async def test_a_timed_out_seat_falls_back_with_its_timeouts_counted() -> None:
+    clock = FakeClock()
+    game = ToyGame(seats=2, rounds=1, timing=Timing(decision_timeout_s=2.0, retries=1))
+    seats = [SlowSeat(clock, 10.0, n=5), SlowSeat(clock, 1.0, n=3)]
+    outcome = await run_episode(game, seats, clock=clock)
+    d0 = outcome.log.decisions[0]["r0s0p0"]
+    assert (d0.source, d0.cause, d0.timeouts, d0.attempts) == ("fallback", "timeout", 2, 2)
+    assert outcome.results["scores"] == [0, 3]
+    assert clock.now() == pytest.approx(4.0)  # two 2-second attempts
+
+
+async def test_retry_carries_the_games_hint() -> None:
+    game = ToyGame(seats=1, rounds=1)
+    seat = GarbageThenGood()
+    outcome = await run_episode(game, [seat], clock=FakeClock())
+    assert seat.hints == [None, 'reply {"n": 0..9}']
+    d = outcome.log.decisions[0]["r0s0p0"]
+    assert (d.source, d.attempts, d.action) == ("seat", 2, {"n": 7})
+
+
+async def test_unavailable_seat_falls_back_at_once_without_retry() -> None:
+    game = ToyGame(seats=1, rounds=2)
+    seat = Unavailable()
+    outcome = await run_episode(game, [seat], clock=FakeClock())
+    assert seat.calls == 2
+    assert all(step[f"r{i}s0p0"].cause == "disabled"
+               for i, step in enumerate(outcome.log.decisions))
+
+
+async def test_step_deadline_bounds_every_attempt() -> None:
+    clock = FakeClock()
+    timing = Timing(decision_timeout_s=8.0, retries=1, step_deadline_s=10.0)
+    game = ToyGame(seats=1, rounds=1, timing=timing)
+    await run_episode(game, [SlowSeat(clock, 100.0)], clock=clock)
+    assert clock.now() == pytest.approx(10.0)  # 8 s, then only 2 s left for the retry
+
+
+async def test_deadline_stops_between_rounds() -> None:
+    clock = FakeClock()
+    timing = Timing(decision_timeout_s=5.0, play_budget_s=25.0, reserve_s=12.0)
+    game = ToyGame(seats=2, rounds=10, timing=timing)
+    outcome = await run_episode(game, [SlowSeat(clock, 5.0), SlowSeat(clock, 5.0)], clock=clock)
+    # rounds start at t=0, 5, 10 (10 + 12 <= 25); t=15 + 12 > 25 stops.
+    assert outcome.results == {"scores": [3, 3], "rounds": 3, "reason": "deadline"}
+    assert outcome.log.entries[-1].op == "stop"
+
+
+async def test_first_round_exempt_plays_round_zero_even_past_budget() -> None:
+    clock = FakeClock()
+    timing = Timing(decision_timeout_s=5.0, play_budget_s=1.0, reserve_s=20.0,
+                    first_round_exempt=True)
+    game = ToyGame(seats=1, rounds=5, timing=timing)
+    outcome = await run_episode(game, [SlowSeat(clock, 1.0)], clock=clock)
+    assert outcome.results["rounds"] == 1 and outcome.results["reason"] == "deadline"
+
+
+def test_scripted_only_runs_without_an_event_loop() -> None:
+    game = ToyGame(seats=3, rounds=4, two_steps=True)
+    seats = [ScriptedSeat(game.make_baseline(f"const{i + 1}", i), f"c{i}") for i in range(3)]
+    outcome = play_headless(game, seats)
+    assert outcome.results["scores"] == [4, 8, 12]
+    with pytest.raises(RuntimeError):
+        asyncio.get_running_loop()  # proves no loop was left running
+
+
+def test_rejected_seat_input_falls_back_for_that_seat_only() -> None:
+    game = ToyGame(seats=3, rounds=1, reject_seat=1)
+    seats = [ScriptedSeat(game.make_baseline("const5", i), "c5") for i in range(3)]
+    outcome = play_headless(game, seats)
+    assert outcome.results["scores"] == [5, 0, 5]
+    d = outcome.log.decisions[0]["r0s0p1"]
+    assert (d.source, d.cause) == ("fallback", "illegal")
+
+
+def test_log_replays_to_the_same_results() -> None:
+    game = ToyGame(seats=3, rounds=3, two_steps=True)
+    seats = [ScriptedSeat(game.make_baseline(f"const{i + 2}", i), "c") for i in range(3)]
+    outcome = play_headless(game, seats)
+    rebuilt = ToyGame(seats=3, rounds=3, two_steps=True)
+    replay_entries(rebuilt, outcome.log.to_json())
+    assert rebuilt.results() == outcome.results
+    assert [e.to_json() for e in outcome.log.events] == [
+        e.to_json() for e in replay_entries(ToyGame(3, 3, two_steps=True),
+                                            outcome.log.to_json()).events]
