@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -15,6 +15,13 @@ from cogleague.core import jsonio
 from cogleague.core.episode import EpisodeOutcome, run_episode
 from cogleague.core.game import Game
 from cogleague.core.replay import LogEntry
+from cogleague.seats.factory import ModelOptions
+
+# Model-seat options every `play` command accepts (used by `llm:PROMPT` seats).
+ModelOpt = Annotated[str | None, typer.Option("--model", help="model name for llm seats")]
+BaseUrlOpt = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint")]
+ProviderOpt = Annotated[str | None, typer.Option("--provider", help="openai | anthropic")]
+TranscriptOpt = Annotated[str | None, typer.Option("--transcript", help="write model I/O JSONL")]
 
 console = Console()
 err_console = Console(stderr=True)
@@ -66,3 +73,13 @@ def guarded(fn: Callable[[], Any]) -> Any:
         return fn()
     except ConfigError as exc:
         fail(str(exc))
+
+
+def model_options(model: str | None, base_url: str | None, provider: str | None,
+                  transcript: str | None) -> ModelOptions:
+    """The shared model options; the provider defaults to openai when a model is named."""
+    if provider is not None and provider not in ("openai", "anthropic"):
+        fail(f"--provider must be openai or anthropic (got {provider!r})")
+    if provider is None and (model is not None or base_url is not None):
+        provider = "openai"
+    return ModelOptions(provider=provider, model=model, base_url=base_url, transcript=transcript)
