@@ -201,3 +201,18 @@ def test_log_replays_to_the_same_results() -> None:
     assert [e.to_json() for e in outcome.log.events] == [
         e.to_json() for e in replay_entries(ToyGame(3, 3, two_steps=True),
                                             outcome.log.to_json()).events]
+
+
+def test_event_views_hide_private_events_and_restricted_fields() -> None:
+    from cogleague.core.game import Event
+
+    meeting = Event("meeting", {"a": 1, "b": 2, "memoA": "plan", "memoB": "x"},
+                    restricted={"memoA": (1,), "memoB": (2,)})
+    assert meeting.view_for(1) == {"kind": "meeting", "a": 1, "b": 2, "memoA": "plan"}
+    assert meeting.view_for(3) == {"kind": "meeting", "a": 1, "b": 2}
+    assert meeting.view_for(None) == {"kind": "meeting", "a": 1, "b": 2}
+    private = Event("action_private", {"choice": "C"}, audience=(0,))
+    assert private.view_for(0) == {"kind": "action_private", "choice": "C"}
+    assert private.view_for(1) is None and private.view_for(None) is None
+    spectators_only = Event("note", {"t": 1}, audience=())
+    assert spectators_only.view_for(0) is None and spectators_only.view_for(None) is None

@@ -78,18 +78,41 @@ class Turn:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened. `audience` None: public; otherwise the seats that may see it."""
+    """Something that happened, and who may see it.
+
+    `audience`: None = every seat and spectators; a tuple = those seats (spectators and the
+    replay always see everything after the end); ``()`` = spectators/replay only.
+    `restricted`: fields of an otherwise visible event that only some seats may see, e.g.
+    ``{"memoA": (a,)}`` — `view_for` drops them for everyone else.
+    """
 
     kind: str
     data: dict[str, Any]
     audience: tuple[int, ...] | None = None
+    restricted: dict[str, tuple[int, ...]] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"kind": …, **data}`` — the shape every replay format stores."""
+        """``{"kind": …, **data}`` — the full event, as replay documents store it."""
         return {"kind": self.kind, **self.data}
 
     def visible_to(self, seat: int) -> bool:
         return self.audience is None or seat in self.audience
+
+    def view_for(self, seat: int | None) -> dict[str, Any] | None:
+        """The event as `seat` may see it (None: a live spectator), or None if hidden from it.
+
+        Live spectators see public events with restricted fields removed; seats see their own
+        private events and their own restricted fields."""
+        if seat is None:
+            if self.audience is not None:
+                return None
+        elif not self.visible_to(seat):
+            return None
+        if not self.restricted:
+            return self.to_json()
+        return {"kind": self.kind, **{k: v for k, v in self.data.items()
+                                      if k not in self.restricted
+                                      or (seat is not None and seat in self.restricted[k])}}
 
 
 @dataclass(frozen=True, slots=True)
