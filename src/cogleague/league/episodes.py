@@ -1,0 +1,125 @@
+"""Episode specs and their stable ids.
+
+An episode is identified by (league, game, variant, seed, line-up) and nothing else: the same
+league definition always yields the same ids, so a resumed run can skip what is finished and a
+stored result can be matched to its spec whatever backend or worker played it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cogleague.core import jsonio
+
+ID_HEX_CHARS = 20
+"""80 bits of SHA-256: collisions are out of reach for any league this machine can play."""
+
+SEED_SPACE = 2**63
+"""Episode seeds lie in 0..2^63-1, the range every game's `seed` accepts."""
+
+
+def episode_id(league: str, game: str, variant: str | None, seed: int,
+               lineup: Sequence[str]) -> str:
+    """The stable id of one episode: a hash of its identity, nothing about how it ran."""
+    doc = {"league": league, "game": game, "variant": variant, "seed": seed,
+           "lineup": list(lineup)}
+    return hashlib.sha256(jsonio.dumps(doc).encode()).hexdigest()[:ID_HEX_CHARS]
+
+
+def derive_seed(base_seed: int, game: str, variant: str | None, block: int) -> int:
+    """The seed of one rotation block: every seat rotation of a base line-up shares it, so each
+    policy meets the same deal from every seat (a duplicate-bridge style comparison)."""
+    key = f"{base_seed}:{game}:{variant or ''}:{block}"
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") % SEED_SPACE
+
+
+@dataclass(frozen=True)
+class SeatRef:
+    """How one seat is filled: the league policy it belongs to and its seat string for
+    `seats.factory.make_seat` (a baseline name, ``llm:PROMPT`` or ``MODULE:CLASS``)."""
+
+    policy: str
+    seat_ref: str
+    model: Mapping[str, Any] | None = None  # ModelOptions fields for model seats
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    """Everything a worker needs to play one episode, picklable and JSON-friendly."""
+
+    league: str
+    game: str
+    variant: str | None
+    seed: int
+    seats: tuple[SeatRef, ...]
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    python_path: tuple[str, ...] = ()
+    index: int = 0  # position in the league's schedule (display order only)
+
+    @property
+    def lineup(self) -> list[str]:
+        """Policy names by seat; duplicates carry a ``#2``, ``#3`` … mark."""
+        return mark_duplicates(self.policies)[0]
+
+    @property
+    def policies(self) -> list[str]:
+        return [s.policy for s in self.seats]
+
+    @property
+    def id(self) -> str:
+        return episode_id(self.league, self.game, self.variant, self.seed, self.lineup)
+
+
+def mark_duplicates(policies: Sequence[str]) -> tuple[list[str], list[int]]:
+    """Line-up labels and copy indexes: the second seat of ``tft`` is ``tft#2`` (copy 1)."""
+    seen: dict[str, int] = {}
+    labels: list[str] = []
+    copies: list[int] = []
+    for name in policies:
+        copy = seen.get(name, 0)
+        seen[name] = copy + 1
+        copies.append(copy)
+        labels.append(name if copy == 0 else f"{name}#{copy + 1}")
+    return labels, copies
+
+
+@dataclass
+class EpisodeRecord:
+    """One played (or failed) episode as the store keeps it.
+
+    `status` is ``ok`` or ``failed``; a failed episode failed for an infrastructure reason (a
+    worker crashed, a bot module raised, a game bug) and is kept, shown, and left out of every
+    ranking. `series` holds small per-round curves for the report (see `gamestats`).
+    """
+
+    id: str
+    league: str
+    game: str
+    variant: str | None
+    seed: int
+    policies: list[str]
+    status: str = "ok"
+    results: dict[str, Any] | None = None
+    series: dict[str, Any] | None = None
+    error: str | None = None
+    source: str = "league"
+    duration_s: float | None = None
+    attempts: int = 1
+    index: int = 0
+
+    @property
+    def lineup(self) -> list[str]:
+        return mark_duplicates(self.policies)[0]
+
+    @property
+    def scores(self) -> list[float]:
+        if not self.results:
+            return []
+        return [float(s) for s in self.results.get("scores", [])]
+
+    @property
+    def reason(self) -> str | None:
+        return None if not self.results else self.results.get("reason")

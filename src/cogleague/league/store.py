@@ -1,0 +1,302 @@
+"""Where league and server episodes live: SQLAlchemy 2, SQLite by default, PostgreSQL by URL.
+
+The table server records each finished table with `record_episode` into the same database the
+league runner writes, so one set of standings covers both. Tables are prefixed ``league_``:
+
+- ``league_episodes``: one row per episode id — identity (league, game, variant, seed,
+  line-up), ``status`` (``ok`` | ``failed``), the results document as canonical JSON, small
+  per-round series for plots, the error of a failed run, the number of attempts;
+- ``league_seats``: one row per seat of a finished episode (policy, duplicate copy, score);
+- ``league_policies``: the league's policy book (author, kind, model) for tables and reports.
+
+Writes are idempotent: recording a finished id again changes nothing; a failed id is replaced
+when it later succeeds (its attempt count is kept).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from cogleague.core import jsonio
+from cogleague.core.errors import ConfigError
+from cogleague.league.episodes import ID_HEX_CHARS, EpisodeRecord, episode_id, mark_duplicates
+
+STATUS_OK = "ok"
+STATUS_FAILED = "failed"
+SOURCE_LEAGUE = "league"
+SOURCE_SERVER = "server"
+SERVER_LEAGUE = "server"
+"""The league name given to server tables that do not name one."""
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class EpisodeRow(Base):
+    __tablename__ = "league_episodes"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    league: Mapped[str] = mapped_column(String(128), index=True)
+    source: Mapped[str] = mapped_column(String(16), default=SOURCE_LEAGUE)
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    variant: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    lineup: Mapped[str] = mapped_column(Text)  # JSON list of policy names by seat
+    status: Mapped[str] = mapped_column(String(8), index=True)
+    reason: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    results: Mapped[str | None] = mapped_column(Text, nullable=True)
+    series: Mapped[str | None] = mapped_column(Text, nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=1)
+    schedule_index: Mapped[int] = mapped_column(Integer, default=0)
+    duration_s: Mapped[float | None] = mapped_column(Float, nullable=True)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeatRow(Base):
+    __tablename__ = "league_seats"
+
+    episode_id: Mapped[str] = mapped_column(
+        String(40), ForeignKey("league_episodes.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    policy: Mapped[str] = mapped_column(String(128), index=True)
+    copy: Mapped[int] = mapped_column(Integer, default=0)
+    score: Mapped[float] = mapped_column(Float)
+
+
+class PolicyRow(Base):
+    __tablename__ = "league_policies"
+
+    league: Mapped[str] = mapped_column(String(128), primary_key=True)
+    name: Mapped[str] = mapped_column(String(128), primary_key=True)
+    author: Mapped[str] = mapped_column(String(128), default="")
+    kind: Mapped[str] = mapped_column(String(16))
+    ref: Mapped[str] = mapped_column(Text)
+    model: Mapped[str | None] = mapped_column(String(128), nullable=True)
+
+
+_ENGINES: dict[str, Engine] = {}
+_ENGINES_LOCK = threading.Lock()
+
+
+def sqlite_url(path: str | Path) -> str:
+    return f"sqlite:///{Path(path).resolve()}"
+
+
+def _on_sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")  # readers (web, standings) never block the writer
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def engine_for(engine_or_url: Engine | str) -> Engine:
+    """An engine with the league tables created. URLs are cached: one pool per database."""
+    if isinstance(engine_or_url, Engine):
+        Base.metadata.create_all(engine_or_url)
+        return engine_or_url
+    url = str(engine_or_url)
+    with _ENGINES_LOCK:
+        engine = _ENGINES.get(url)
+        if engine is None:
+            try:
+                engine = create_engine(url, future=True)
+            except Exception as exc:  # bad scheme or missing driver: a user error
+                raise ConfigError("store", f"store must be a SQLAlchemy URL such as "
+                                           f"sqlite:///league.db ({exc})") from exc
+            if engine.dialect.name == "sqlite":
+                event.listen(engine, "connect", _on_sqlite_connect)
+                if engine.url.database:
+                    Path(engine.url.database).parent.mkdir(parents=True, exist_ok=True)
+            Base.metadata.create_all(engine)
+            _ENGINES[url] = engine
+    return engine
+
+
+def dispose_all() -> None:
+    """Close every cached pool (tests, and before forking workers)."""
+    with _ENGINES_LOCK:
+        for engine in _ENGINES.values():
+            engine.dispose()
+        _ENGINES.clear()
+
+
+# -- writing ---------------------------------------------------------------------------------
+def _rows_for(record: EpisodeRecord, now: datetime) -> tuple[EpisodeRow, list[SeatRow]]:
+    episode = EpisodeRow(
+        id=record.id, league=record.league, source=record.source, game=record.game,
+        variant=record.variant, seed=record.seed, lineup=jsonio.dumps(list(record.policies)),
+        status=record.status, reason=record.reason,
+        results=None if record.results is None else jsonio.dumps(record.results, sort_keys=True),
+        series=None if record.series is None else jsonio.dumps(record.series, sort_keys=True),
+        error=record.error, attempts=record.attempts, schedule_index=record.index,
+        duration_s=record.duration_s, finished_at=now)
+    seats: list[SeatRow] = []
+    if record.status == STATUS_OK:
+        _, copies = mark_duplicates(record.policies)
+        seats = [SeatRow(episode_id=record.id, seat=i, policy=p, copy=c, score=s)
+                 for i, (p, c, s) in enumerate(zip(record.policies, copies, record.scores,
+                                                   strict=True))]
+    return episode, seats
+
+
+def save_records(engine_or_url: Engine | str, records: Iterable[EpisodeRecord]) -> int:
+    """Write outcomes in one transaction; returns how many rows changed.
+
+    A finished id is never overwritten; a failed id is replaced by a newer outcome, and its
+    attempts add up."""
+    engine = engine_for(engine_or_url)
+    now = datetime.now(UTC)
+    changed = 0
+    with Session(engine) as session, session.begin():
+        for record in records:
+            old = session.get(EpisodeRow, record.id)
+            if old is not None:
+                if old.status == STATUS_OK:
+                    continue
+                record.attempts += old.attempts
+                session.delete(old)
+                session.flush()
+            episode, seats = _rows_for(record, now)
+            session.add(episode)
+            session.add_all(seats)
+            changed += 1
+    return changed
+
+
+def _check_results(results: Mapping[str, Any], n: int) -> None:
+    scores = results.get("scores")
+    if not isinstance(scores, list) or len(scores) != n:
+        raise ValueError(f"results.scores must list one number per seat ({n} seats)")
+    for s in scores:
+        if isinstance(s, bool) or not isinstance(s, int | float):
+            raise ValueError(f"results.scores must be numbers (got {s!r})")
+
+
+def record_episode(engine_or_url: Engine | str, *, game: str, variant: str | None, seed: int,
+                   policy_names: Sequence[str], results: Mapping[str, Any] | None,
+                   source: str = SOURCE_SERVER, league: str | None = None,
+                   table_id: str | None = None, status: str = STATUS_OK,
+                   error: str | None = None, series: Mapping[str, Any] | None = None,
+                   duration_s: float | None = None) -> str:
+    """Record one finished table so it counts in the standings. Returns the episode id.
+
+    The server calls this when a table ends: `policy_names` by seat (the spectator-side names
+    the standings rank), `results` the game's results document (``scores`` one per seat).
+    `league` defaults to ``"server"``. Pass the server's own `table_id` so that two tables with
+    the same seed and line-up stay two episodes (without it the id is derived from league, game,
+    variant, seed and line-up, like a league episode). Recording the same table twice is a
+    no-op, so retries are safe. `status="failed"` with an `error` records a
+    table that broke for an infrastructure reason (shown, never ranked).
+    """
+    if status not in (STATUS_OK, STATUS_FAILED):
+        raise ValueError(f"status must be {STATUS_OK} or {STATUS_FAILED} (got {status!r})")
+    names = list(policy_names)
+    if status == STATUS_OK:
+        if results is None:
+            raise ValueError("results are required for a finished episode")
+        _check_results(results, len(names))
+    league_name = league or SERVER_LEAGUE
+    if table_id is not None:
+        eid = hashlib.sha256(jsonio.dumps({"source": source, "table": str(table_id)})
+                             .encode()).hexdigest()[:ID_HEX_CHARS]
+    else:
+        eid = episode_id(league_name, game, variant, int(seed), mark_duplicates(names)[0])
+    record = EpisodeRecord(
+        id=eid, league=league_name, game=game, variant=variant, seed=int(seed), policies=names,
+        status=status, results=None if results is None else dict(results),
+        series=None if series is None else dict(series), error=error, source=source,
+        duration_s=duration_s)
+    save_records(engine_or_url, [record])
+    return eid
+
+
+def save_policies(engine_or_url: Engine | str, league: str,
+                  policies: Iterable[Mapping[str, Any]]) -> None:
+    """Replace the league's policy book (name, author, kind, ref, model)."""
+    engine = engine_for(engine_or_url)
+    with Session(engine) as session, session.begin():
+        for old in session.scalars(select(PolicyRow).where(PolicyRow.league == league)):
+            session.delete(old)
+        session.flush()
+        for p in policies:
+            session.add(PolicyRow(league=league, name=p["name"], author=p.get("author", ""),
+                                  kind=p["kind"], ref=p["ref"], model=p.get("model")))
+
+
+# -- reading ---------------------------------------------------------------------------------
+def finished_ids(engine_or_url: Engine | str, ids: Iterable[str] | None = None,
+                 league: str | None = None) -> set[str]:
+    """Ids already finished (status ok), optionally limited to a league."""
+    engine = engine_for(engine_or_url)
+    query = select(EpisodeRow.id).where(EpisodeRow.status == STATUS_OK)
+    if league is not None:
+        query = query.where(EpisodeRow.league == league)
+    with Session(engine) as session:
+        done = set(session.scalars(query))
+    return done if ids is None else done & set(ids)
+
+
+def _record_of(row: EpisodeRow) -> EpisodeRecord:
+    return EpisodeRecord(
+        id=row.id, league=row.league, game=row.game, variant=row.variant, seed=row.seed,
+        policies=json.loads(row.lineup), status=row.status,
+        results=None if row.results is None else json.loads(row.results),
+        series=None if row.series is None else json.loads(row.series), error=row.error,
+        source=row.source, duration_s=row.duration_s, attempts=row.attempts,
+        index=row.schedule_index)
+
+
+def load_episodes(engine_or_url: Engine | str, *, league: str | None = None,
+                  leagues: Sequence[str] | None = None, game: str | None = None,
+                  status: str | None = None) -> list[EpisodeRecord]:
+    """Stored episodes in a deterministic order (game, variant, schedule index, id)."""
+    engine = engine_for(engine_or_url)
+    query = select(EpisodeRow)
+    if league is not None:
+        query = query.where(EpisodeRow.league == league)
+    if leagues is not None:
+        query = query.where(EpisodeRow.league.in_(list(leagues)))
+    if game is not None:
+        query = query.where(EpisodeRow.game == game)
+    if status is not None:
+        query = query.where(EpisodeRow.status == status)
+    query = query.order_by(EpisodeRow.game, EpisodeRow.variant, EpisodeRow.league,
+                           EpisodeRow.schedule_index, EpisodeRow.id)
+    with Session(engine) as session:
+        return [_record_of(row) for row in session.scalars(query)]
+
+
+def load_policies(engine_or_url: Engine | str,
+                  league: str | None = None) -> dict[str, dict[str, Any]]:
+    engine = engine_for(engine_or_url)
+    query = select(PolicyRow)
+    if league is not None:
+        query = query.where(PolicyRow.league == league)
+    with Session(engine) as session:
+        return {row.name: {"name": row.name, "author": row.author, "kind": row.kind,
+                           "ref": row.ref, "model": row.model}
+                for row in session.scalars(query)}

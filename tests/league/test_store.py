@@ -1,0 +1,63 @@
+"""The store on a real SQLite file: idempotent writes, failures kept apart, server records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cogleague.league import store
+from cogleague.league.episodes import EpisodeRecord
+
+
+def _url(tmp_path: Path) -> str:
+    return store.sqlite_url(tmp_path / "league.db")
+
+
+def test_record_episode_is_idempotent_and_counts_in_finished(tmp_path: Path) -> None:
+    url = _url(tmp_path)
+    kwargs = dict(game="toy", variant=None, seed=3, policy_names=["a", "a", "b"],
+                  results={"scores": [1, 2, 3], "reason": "complete"}, table_id="t-1")
+    first = store.record_episode(url, **kwargs)
+    again = store.record_episode(url, **kwargs)
+    assert first == again
+    episodes = store.load_episodes(url)
+    assert len(episodes) == 1
+    ep = episodes[0]
+    assert (ep.source, ep.league, ep.status) == ("server", "server", "ok")
+    assert ep.lineup == ["a", "a#2", "b"]
+    assert ep.scores == [1.0, 2.0, 3.0]
+    assert store.finished_ids(url) == {first}
+
+
+def test_distinct_tables_with_same_seed_stay_distinct(tmp_path: Path) -> None:
+    url = _url(tmp_path)
+    common = dict(game="toy", variant=None, seed=3, policy_names=["a", "b"],
+                  results={"scores": [1, 2], "reason": "complete"})
+    ids = {store.record_episode(url, table_id=t, **common) for t in ("t-1", "t-2")}
+    assert len(ids) == 2
+
+
+def test_record_episode_rejects_scores_that_do_not_match_the_seats(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="one number per seat"):
+        store.record_episode(_url(tmp_path), game="toy", variant=None, seed=1,
+                             policy_names=["a", "b"], results={"scores": [1], "reason": "x"})
+
+
+def test_failed_episode_is_replaced_by_a_later_success_and_attempts_add_up(
+        tmp_path: Path) -> None:
+    url = _url(tmp_path)
+    failed = EpisodeRecord(id="e1", league="L", game="toy", variant=None, seed=1,
+                           policies=["a", "b"], status="failed", error="worker died")
+    assert store.save_records(url, [failed]) == 1
+    assert store.finished_ids(url) == set()
+    ok = EpisodeRecord(id="e1", league="L", game="toy", variant=None, seed=1,
+                       policies=["a", "b"], results={"scores": [2, 1], "reason": "complete"})
+    assert store.save_records(url, [ok]) == 1
+    (ep,) = store.load_episodes(url)
+    assert (ep.status, ep.attempts, ep.error) == ("ok", 2, None)
+    # a finished episode is never overwritten
+    again = EpisodeRecord(id="e1", league="L", game="toy", variant=None, seed=1,
+                          policies=["a", "b"], results={"scores": [9, 9], "reason": "complete"})
+    assert store.save_records(url, [again]) == 0
+    assert store.load_episodes(url)[0].scores == [2.0, 1.0]
