@@ -1,0 +1,129 @@
+"""Decision clamping (rules §5): any reply becomes a legal decision; nothing here fails.
+
+A clamped decision ("move") always has every field: ``harvest``, ``clean``, ``patch``,
+``eat``, ``eat_color``, ``plant``, ``plant_color``, ``sanction``, ``message`` — ints for the
+int fields (0 when the module does not use them), a colour or None, a patch index or None
+(None = no patch named: a pass, or a module without patches), an alias or None, a string or
+None — plus ``note`` only when the reply carried that key.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cogleague.games.commons.config import CommonsConfig
+from cogleague.games.commons.modules.common import COLORS, EFFORT_BUDGET
+
+NOTE_MAX_CHARS = 200
+DEFAULT_COLOR = "red"
+MOVE_FIELDS = ("harvest", "clean", "patch", "eat", "eat_color", "plant", "plant_color")
+_INTS_BY_MODULE: dict[str, tuple[str, ...]] = {
+    "cleanup": ("harvest", "clean"), "harvest": ("harvest", "patch"),
+    "allelopathic": ("eat", "plant"), "mushrooms": ("eat",)}
+_COLORS_BY_MODULE: dict[str, tuple[str, ...]] = {
+    "cleanup": (), "harvest": (), "allelopathic": ("eat_color", "plant_color"),
+    "mushrooms": ("eat_color",)}
+
+
+def to_int(value: Any, hi: int) -> int:
+    """Rules §5 ints: bools, strings, non-numbers, NaN and ±inf → 0; floats truncate toward
+    zero; then clamp to 0..hi."""
+    if type(value) is int:
+        x = value
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            return 0
+        x = int(value)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        x = int(value)
+    else:
+        return 0
+    return 0 if x < 0 else hi if x > hi else x
+
+
+def to_color(value: Any, default: str | None) -> str | None:
+    """A colour name (trimmed, lower-cased) or `default`."""
+    if isinstance(value, str):
+        c = value.strip().lower()
+        if c in COLORS:
+            return c
+    return default
+
+
+def to_text(value: Any, limit: int) -> str:
+    """Rules §5 text: non-string → ""; stripped, then cut on code points."""
+    return value.strip()[:limit] if isinstance(value, str) else ""
+
+
+def pass_move() -> dict[str, Any]:
+    """The decision of an absent seat: all ints 0, no patch, no sanction, no message."""
+    return {"harvest": 0, "clean": 0, "patch": None, "eat": 0, "eat_color": None, "plant": 0,
+            "plant_color": None, "sanction": None, "message": None}
+
+
+class Validator:
+    """Clamps raw replies for one episode (its module, patch count, aliases, institutions)."""
+
+    def __init__(self, config: CommonsConfig, aliases: Sequence[str]) -> None:
+        self.module = config.module
+        self.max_patch = config.patch_count - 1
+        self.aliases = frozenset(aliases)
+        self.sanctions = config.sanctions_enabled
+        self.chat = config.chat_enabled
+        self.chat_max = config.chat_max_chars
+
+    def clamp(self, raw: Mapping[str, Any], own_alias: str) -> tuple[dict[str, Any], bool]:
+        """(move, clamped): `clamped` is True when a field the reply carried was changed."""
+        g = raw.get
+        module = self.module
+        harvest = clean = eat = plant = 0
+        patch: int | None = None
+        eat_color: str | None = None
+        plant_color: str | None = None
+        budget = EFFORT_BUDGET
+        if module == "cleanup":
+            harvest = to_int(g("harvest"), budget)
+            clean = min(to_int(g("clean"), budget), budget - harvest)
+        elif module == "harvest":
+            harvest = to_int(g("harvest"), budget)
+            patch = to_int(g("patch"), self.max_patch)
+        else:
+            eat = to_int(g("eat"), budget)
+            eat_color = to_color(g("eat_color"), DEFAULT_COLOR)
+            if module == "allelopathic":
+                plant = min(to_int(g("plant"), budget), budget - eat)
+                plant_color = to_color(g("plant_color"), eat_color)
+        sanction = None
+        if self.sanctions:
+            target = g("sanction")
+            if isinstance(target, str):
+                target = target.strip()
+                if target != own_alias and target in self.aliases:
+                    sanction = target
+        message = None
+        if self.chat and "message" in raw:
+            message = to_text(raw["message"], self.chat_max) or None
+        move = {"harvest": harvest, "clean": clean, "patch": patch, "eat": eat,
+                "eat_color": eat_color, "plant": plant, "plant_color": plant_color,
+                "sanction": sanction, "message": message}
+        if "note" in raw:
+            move["note"] = to_text(raw["note"], NOTE_MAX_CHARS)
+        return move, self._changed(raw, move)
+
+    def _changed(self, raw: Mapping[str, Any], move: Mapping[str, Any]) -> bool:
+        for key in _INTS_BY_MODULE[self.module]:
+            if key in raw:
+                v = raw[key]
+                if type(v) is not int or v != move[key]:
+                    return True
+        for key in _COLORS_BY_MODULE[self.module]:
+            if key in raw and raw[key] != move[key]:
+                return True
+        if "sanction" in raw and raw["sanction"] is not None and raw["sanction"] != move[
+                "sanction"]:
+            return True
+        if "message" in raw and raw["message"] not in (move["message"], "", None):
+            return True
+        return "note" in raw and raw["note"] != move["note"]

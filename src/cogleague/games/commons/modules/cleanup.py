@@ -1,0 +1,107 @@
+"""Cleanup (rules §7.1): an orchard whose regrowth falls as pollution rises.
+
+Taking = ``harvest`` apples; maintaining = ``clean`` (each unit removes 0.05 pollution).
+Silt adds 0.12 pollution every round, dead or not. Below 10 apples the orchard dies for good:
+no more regrowth, but leftovers can still be picked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from cogleague.games.commons.modules.common import ModuleEvent, Move, Outcome, clamp01, pro_rata
+
+NAME = "cleanup"
+INITIAL_APPLES = 60.0
+CAPACITY = 100.0
+INITIAL_POLLUTION = 0.30
+SILT_RATE = 0.12
+CLEAN_POWER = 0.05
+REGROWTH = 0.35
+COLLAPSE_THRESHOLD = 10.0
+
+
+@dataclass(slots=True)
+class CleanupState:
+    apples: float = INITIAL_APPLES
+    pollution: float = INITIAL_POLLUTION
+    dead: bool = False
+    collapse_round: int | None = None
+    cleaned_last_round: int = 0
+
+    def clone(self) -> CleanupState:
+        return replace(self)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"apples": self.apples, "pollution": self.pollution, "dead": self.dead,
+                "collapse_round": self.collapse_round,
+                "cleaned_last_round": self.cleaned_last_round}
+
+
+def initial_state() -> CleanupState:
+    return CleanupState()
+
+
+def effective_regrowth(pollution: float) -> float:
+    """The logistic rate at this pollution: 0.35 at 0, 0.245 at 0.3, 0 at 1."""
+    return REGROWTH * (1 - pollution)
+
+
+def next_pollution(pollution: float, cleaned: int) -> float:
+    """One round of silt minus cleaning, kept in 0..1."""
+    return clamp01(pollution + SILT_RATE - CLEAN_POWER * cleaned)
+
+
+def regrow(apples: float, pollution: float) -> float:
+    """Logistic regrowth of a live orchard at the (new) pollution, capped at 100."""
+    return min(CAPACITY, apples + REGROWTH * (1 - pollution) * apples * (1 - apples / CAPACITY))
+
+
+def resolve(state: CleanupState, moves: Sequence[Move], r: int) -> Outcome:
+    """Harvest demands share the apples pro rata; gain = extracted; effort = clean."""
+    got, state.apples = pro_rata([m["harvest"] for m in moves], state.apples)
+    return Outcome(gains=got, extracted=list(got), effort=[m["clean"] for m in moves])
+
+
+def dynamics(state: CleanupState, moves: Sequence[Move], r: int) -> list[ModuleEvent]:
+    """Silt and cleaning, then the death latch, then regrowth with the new pollution."""
+    cleaned = sum(m["clean"] for m in moves)
+    state.cleaned_last_round = cleaned
+    state.pollution = next_pollution(state.pollution, cleaned)
+    events: list[ModuleEvent] = []
+    if not state.dead and state.apples < COLLAPSE_THRESHOLD:
+        state.dead = True
+        state.collapse_round = r
+        events.append(("collapse", {"apples": state.apples}))
+    if not state.dead:
+        state.apples = regrow(state.apples, state.pollution)
+    return events
+
+
+def residual(state: CleanupState) -> float:
+    return state.apples
+
+
+def collapse_round(state: CleanupState) -> int | None:
+    return state.collapse_round
+
+
+def observe(state: CleanupState, slot: int, r: int, aliases: Sequence[str]) -> dict[str, Any]:
+    """`module_state` for one seat (the same for everyone)."""
+    return {"apples": state.apples, "capacity": CAPACITY, "pollution": state.pollution,
+            "effective_regrowth": effective_regrowth(state.pollution),
+            "collapse_threshold": COLLAPSE_THRESHOLD, "silt_rate": SILT_RATE,
+            "clean_power": CLEAN_POWER, "dead": state.dead,
+            "cleaned_last_round": state.cleaned_last_round}
+
+
+def compact(move: Move) -> str:
+    """Ledger shorthand, e.g. ``h:1 c:0``."""
+    return f"h:{move['harvest']} c:{move['clean']}"
+
+
+def sustainable(state: CleanupState) -> float:
+    """What the orchard regrows per round at best at this pollution (baselines' yardstick)."""
+    return effective_regrowth(state.pollution) * CAPACITY / 4

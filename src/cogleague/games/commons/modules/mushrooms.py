@@ -1,0 +1,159 @@
+"""Mushrooms (rules §7.4): three colours that pay in different directions.
+
+Red pays the eater alone; green shares ``2k/N`` with every cog; blue gives ``3k/(N−1)`` to every
+*other* cog and nothing to the eater. Eating ``k`` units makes the eater digest for ``ceil(k)``
+rounds. Maintenance = eating green or blue (pro-social), so effort = ``eat`` for those colours.
+Three mushrooms spawn per round, weighted towards the colours eaten most.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cogleague.games.commons.modules.common import COLORS, ModuleEvent, Move, Outcome, pro_rata
+
+NAME = "mushrooms"
+INITIAL_COUNT = 8.0
+COLOR_CAP = 15.0
+CAPACITY = 30.0
+SPAWN_PER_ROUND = 3
+RED_PAYOFF = 1.0
+"""Per unit, to the eater."""
+GREEN_PAYOFF = 2.0
+"""Per unit, shared equally by all N cogs (eater included)."""
+BLUE_PAYOFF = 3.0
+"""Per unit, shared equally by the N − 1 other cogs (eater gets nothing)."""
+PAYOFF_TEXT = ("red: k to the eater; green: 2k/N to every cog (eater included); "
+               "blue: 3k/(N-1) to every other cog, 0 to the eater; eating k digests ceil(k) "
+               "rounds")
+
+
+@dataclass(slots=True)
+class MushroomsState:
+    counts: list[float]
+    eaten_total: list[float]
+    frozen_until: list[int]
+    """frozen_until[slot]: the seat digests (is voided) in rounds r < frozen_until."""
+
+    def clone(self) -> MushroomsState:
+        return MushroomsState(list(self.counts), list(self.eaten_total), list(self.frozen_until))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"counts": list(self.counts), "eaten_total": list(self.eaten_total),
+                "frozen_until": list(self.frozen_until)}
+
+
+def initial_state(num_players: int) -> MushroomsState:
+    return MushroomsState([INITIAL_COUNT] * 3, [0.0] * 3, [0] * num_players)
+
+
+def digesting(state: MushroomsState, slot: int, r: int) -> bool:
+    return r < state.frozen_until[slot]
+
+
+def resolve(state: MushroomsState, moves: Sequence[Move], r: int) -> Outcome:
+    """Digesting seats are voided; each colour (canonical) is shared pro rata over its count;
+    payoffs flow per colour; eaters start digesting; `eaten_total` grows."""
+    n = len(moves)
+    gains = [0.0] * n
+    extracted = [0.0] * n
+    effort = [0] * n
+    events: list[ModuleEvent] = []
+    flow: list[dict[str, Any]] = []
+    active: list[int] = []
+    for s, m in enumerate(moves):
+        if r < state.frozen_until[s]:
+            if m["eat"] > 0:
+                events.append(("digesting", {"slot": s, "until": state.frozen_until[s]}))
+            continue
+        if m["eat"] > 0:
+            active.append(s)
+            if m["eat_color"] != "red":
+                effort[s] = m["eat"]
+    for c, colour in enumerate(COLORS):
+        who = [s for s in active if moves[s]["eat_color"] == colour]
+        if not who:
+            continue
+        got, state.counts[c] = pro_rata([moves[s]["eat"] for s in who], state.counts[c])
+        for s, k in zip(who, got, strict=True):
+            extracted[s] += k
+            state.eaten_total[c] += k
+            if c == 0:
+                gains[s] += RED_PAYOFF * k
+                flow.append({"from": s, "to": s, "amount": RED_PAYOFF * k, "kind": colour})
+            elif c == 1:
+                share = GREEN_PAYOFF * k / n
+                for t in range(n):
+                    gains[t] += share
+                    flow.append({"from": s, "to": t, "amount": share, "kind": colour})
+            else:
+                share = BLUE_PAYOFF * k / (n - 1)
+                for t in range(n):
+                    if t != s:
+                        gains[t] += share
+                        flow.append({"from": s, "to": t, "amount": share, "kind": colour})
+    for s in active:
+        if extracted[s] > 0:
+            state.frozen_until[s] = r + math.ceil(extracted[s])
+    return Outcome(gains=gains, extracted=extracted, effort=effort, events=events, flow=flow)
+
+
+def spawn(eaten_total: Sequence[float]) -> list[int]:
+    """Three spawns split by weights ``1 + eaten_total``: floors first, then the leftover to
+    the largest fractional parts (ties canonical)."""
+    w = [1 + e for e in eaten_total]
+    total = sum(w)
+    q = [SPAWN_PER_ROUND * x / total for x in w]
+    out = [math.floor(x) for x in q]
+    left = SPAWN_PER_ROUND - sum(out)
+    order = sorted(range(3), key=lambda c: (-(q[c] - out[c]), c))
+    for c in order[:left]:
+        out[c] += 1
+    return out
+
+
+def dynamics(state: MushroomsState, moves: Sequence[Move], r: int) -> list[ModuleEvent]:
+    """Spawn, cap each colour at 15, then cut any total above 30 from the fullest colours."""
+    add = spawn(state.eaten_total)
+    counts = state.counts
+    for c in range(3):
+        counts[c] = min(COLOR_CAP, counts[c] + add[c])
+    excess = sum(counts) - CAPACITY
+    if excess > 0:
+        for c in sorted(range(3), key=lambda c: (-counts[c], c)):
+            cut = min(excess, counts[c])
+            counts[c] -= cut
+            excess -= cut
+            if excess <= 0:
+                break
+    return []
+
+
+def residual(state: MushroomsState) -> float:
+    return sum(state.counts)
+
+
+def collapse_round(state: MushroomsState) -> int | None:
+    return None
+
+
+def observe(state: MushroomsState, slot: int, r: int, aliases: Sequence[str]) -> dict[str, Any]:
+    """`module_state` for one seat: only its own digestion."""
+    return {"counts": dict(zip(COLORS, state.counts, strict=True)),
+            "eaten_total": dict(zip(COLORS, state.eaten_total, strict=True)),
+            "frozen_until": state.frozen_until[slot],
+            "you_may_eat": r >= state.frozen_until[slot], "capacity": CAPACITY,
+            "color_cap": COLOR_CAP, "spawn_per_round": SPAWN_PER_ROUND, "payoff": PAYOFF_TEXT}
+
+
+def compact(move: Move) -> str:
+    """Ledger shorthand, e.g. ``e:b1``."""
+    return f"e:{move['eat_color'][0]}{move['eat']}"
+
+
+def sustainable(state: MushroomsState) -> float:
+    """Three spawn per round (baselines' yardstick)."""
+    return float(SPAWN_PER_ROUND)
