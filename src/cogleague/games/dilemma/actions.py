@@ -1,0 +1,77 @@
+"""Reading a seat's reply: `{"action": "cooperate"|"defect", "message"?}` (spec §5).
+
+Remote programs send a dict; model seats send text, of which the first JSON object is read.
+Scripted baselines bypass `parse`, so `Game.apply` runs the same `normalize` on their actions.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from cogleague.core.errors import IllegalAction
+from cogleague.core.text import clean_note
+from cogleague.games.dilemma.config import MAX_MESSAGE_CHARS
+from cogleague.games.dilemma.payoffs import ACTIONS, COOPERATE
+
+HINT_PROMISES = ('reply with one JSON object: {"action": "cooperate" or "defect", '
+                 f'"message": optional promise to this opponent, <= {MAX_MESSAGE_CHARS} chars}}')
+HINT_SILENT = ('reply with one JSON object: {"action": "cooperate" or "defect"} '
+               '(no message: promises are off at this table)')
+
+
+def hint(promises: bool) -> str:
+    return HINT_PROMISES if promises else HINT_SILENT
+
+
+def first_json_object(text: str) -> Any:
+    """The first `{…}` in model text that decodes as JSON, or None."""
+    decoder = json.JSONDecoder()
+    start = text.find("{")
+    while start != -1:
+        try:
+            obj, _ = decoder.raw_decode(text, start)
+        except json.JSONDecodeError:
+            start = text.find("{", start + 1)
+            continue
+        if isinstance(obj, dict):
+            return obj
+        start = text.find("{", start + 1)
+    return None
+
+
+def normalize(raw: Any, promises: bool) -> tuple[bool, str | None]:
+    """(cooperates, cleaned message or None) from a reply, or `IllegalAction` with its code.
+
+    Codes: ``parse`` (no JSON object), ``illegal_action``, ``message_too_long`` (over
+    280 code points before cleaning), ``promises_off`` (a message at a table without promises).
+    """
+    if isinstance(raw, str):
+        obj = first_json_object(raw)
+        if obj is None:
+            raise IllegalAction("no JSON object found in the reply", hint=hint(promises),
+                                code="parse")
+        raw = obj
+    if not isinstance(raw, dict):
+        raise IllegalAction(f"a move must be a JSON object (got {type(raw).__name__})",
+                            hint=hint(promises))
+    action = raw.get("action")
+    if isinstance(action, str):
+        action = action.strip().lower()
+    if action not in ACTIONS:
+        raise IllegalAction(f"action must be cooperate or defect (got {raw.get('action')!r})",
+                            hint=hint(promises))
+    message = raw.get("message")
+    if message is None:
+        return action == COOPERATE, None
+    if not promises:
+        raise IllegalAction("message: promises are off at this table", hint=hint(False),
+                            code="promises_off")
+    if not isinstance(message, str):
+        raise IllegalAction(f"message must be a string (got {type(message).__name__})",
+                            hint=hint(True))
+    if len(message) > MAX_MESSAGE_CHARS:
+        raise IllegalAction(f"message must be at most {MAX_MESSAGE_CHARS} code points "
+                            f"(got {len(message)})", hint=hint(True), code="message_too_long")
+    cleaned = clean_note(message, MAX_MESSAGE_CHARS)
+    return action == COOPERATE, cleaned or None

@@ -1,0 +1,28 @@
+"""Generous tit for tat: tit for tat that forgives a defection with probability
+min(1 − (T−R)/(R−S), (R−P)/(T−P)) (Nowak & Sigmund), drawn from the seat's seeded stream.
+The stream is consulted only when there is a defection to forgive."""
+
+from __future__ import annotations
+
+import random
+
+from cogleague.core.game import Action, Turn
+from cogleague.games.dilemma.baselines._base import choose, context
+from cogleague.games.dilemma.config import Payoffs
+
+
+def forgiveness(p: Payoffs) -> float:
+    return min(1 - (p.temptation - p.reward) / (p.reward - p.sucker),
+               (p.reward - p.punishment) / (p.temptation - p.punishment))
+
+
+class GenerousTitForTat:
+    def __init__(self, rng: random.Random, payoffs: Payoffs) -> None:
+        self.rng = rng
+        self.forgive = forgiveness(payoffs)
+
+    def act(self, turn: Turn) -> Action:
+        theirs = context(turn).theirs
+        if not theirs or theirs[-1]:
+            return choose(True)
+        return choose(self.rng.random() < self.forgive)
