@@ -1,0 +1,449 @@
+"""The Commons Family engine on the core Game protocol: one step per round (rules §4).
+
+`open_round` snapshots and opens round r; `pending` asks every cog at once; `apply` runs steps
+3–8 — validate, chat, resolve, sanctions, dynamics, book — on copies and commits only at the
+end, so an exception leaves the game exactly as it was. The physics live in `modules/`; this
+file owns the institutions (ledger, chat, sanctions, norm, notes), scoring and the records the
+replay document is built from.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cogleague.core.errors import GameStateError, IllegalAction
+from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn
+from cogleague.games.commons import observation as obs_mod
+from cogleague.games.commons.actions import MOVE_FIELDS, Validator, pass_move
+from cogleague.games.commons.baselines import DEFAULT_BASELINE, Baseline, make_baseline
+from cogleague.games.commons.config import CommonsConfig
+from cogleague.games.commons.modules import MODULES, new_state
+from cogleague.games.commons.setup import deal
+
+RULES_VERSION = "commons-family-1"
+LEDGER_RECENT = 5
+PASS_MARK = "-"
+FALLBACK_STREAM_FACTOR = 7919
+"""The fallback steward of slot s draws from ``random.Random(config.seed * 7919 + s)``."""
+PLAY_BUDGET_SHARE = 0.6
+"""Play stops between rounds once past 0.6 × `episode_timeout_seconds` (rules §12)."""
+NO_REQUEST_CAUSES = frozenset({"disabled", "rate_budget"})
+"""Fallback causes raised before a model request was sent (not counted in `llm_requests`)."""
+LEGAL_ACTIONS: dict[str, Any] = {
+    "cleanup": {"harvest": [0, 3], "clean": [0, 3], "budget": 3},
+    "harvest": {"patch": "patch id", "harvest": [0, 3]},
+    "allelopathic": {"eat": [0, 3], "eat_color": ["red", "green", "blue"], "plant": [0, 3],
+                     "plant_color": ["red", "green", "blue"], "budget": 3},
+    "mushrooms": {"eat": [0, 3], "eat_color": ["red", "green", "blue"]},
+}
+
+
+def seat_kind(policy_name: str) -> str:
+    """``scripted`` for a baseline name, ``model`` for ``llm``/``llm:…``, else ``remote``."""
+    from cogleague.games.commons.baselines import BASELINES
+
+    if policy_name in BASELINES:
+        return "scripted"
+    if policy_name == "llm" or policy_name.startswith("llm:"):
+        return "model"
+    return "remote"
+
+
+def first_json_object(text: str) -> Any:
+    """The first balanced ``{…}`` span of `text` that parses as JSON (strings respected)."""
+    start = text.find("{")
+    while start != -1:
+        depth, in_str, esc = 0, False, False
+        for i in range(start, len(text)):
+            ch = text[i]
+            if in_str:
+                if esc:
+                    esc = False
+                elif ch == "\\":
+                    esc = True
+                elif ch == '"':
+                    in_str = False
+            elif ch == '"':
+                in_str = True
+            elif ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    try:
+                        return json.loads(text[start:i + 1])
+                    except ValueError:
+                        break
+        start = text.find("{", start + 1)
+    raise IllegalAction("no JSON object in the reply", code="parse",
+                        hint="reply with one JSON object, e.g. {\"harvest\": 1, \"clean\": 1}")
+
+
+class CommonsGame(Game):
+    """One Commons Family episode. Pure: (config, policy names, decisions) ⇒ everything.
+
+    `seat_kinds` (scripted / model / remote per slot) defaults from the policy names;
+    `policy_seed` seeds the scripted seats (default: the config seed); `generated_at` is the
+    only clock-derived replay field and is given by the caller (None headless)."""
+
+    name = "commons"
+    rules_version = RULES_VERSION
+    recovers_from_errors = True
+
+    def __init__(self, config: CommonsConfig, policy_names: Sequence[str] | None = None, *,
+                 seat_kinds: Sequence[str] | None = None, policy_seed: int | None = None,
+                 generated_at: str | None = None) -> None:
+        n = config.num_players
+        self.config = config
+        self.num_seats = n
+        self.policy_names = list(policy_names or [DEFAULT_BASELINE] * n)
+        if len(self.policy_names) != n:
+            raise ValueError(f"policy_names must list {n} names (got {len(self.policy_names)})")
+        self.seat_kinds = list(seat_kinds or [seat_kind(p) for p in self.policy_names])
+        self.policy_seed = config.seed if policy_seed is None else policy_seed
+        self.generated_at = generated_at
+        self.setup = deal(config.seed, n, config.patch_count)
+        self.aliases = self.setup.aliases
+        self.sorted_aliases = sorted(self.aliases)
+        self.slot_of = {a: s for s, a in enumerate(self.aliases)}
+        self.module = MODULES[config.module]
+        self.state: Any = new_state(config, self.setup)
+        self.validator = Validator(config, self.aliases)
+        self.legal_actions = LEGAL_ACTIONS[config.module]
+        # books, by slot
+        self.scores = [0.0] * n
+        self.total_extracted = [0.0] * n
+        self.public_effort = [0] * n
+        self.sanctions_given = [0] * n
+        self.sanctions_received = [0] * n
+        self.fallbacks = [0] * n
+        self.llm_requests = [0] * n
+        self.disconnected = [False] * n
+        self.recent: list[list[str]] = [[] for _ in range(n)]
+        self.notes: dict[int, str] = {}
+        # last round, as the next observation shows it
+        self.last_gains = [0.0] * n
+        self.last_received = [0] * n
+        self.last_total_extracted = 0.0
+        self.last_messages: list[dict[str, str]] = []
+        # lifecycle
+        self.round = 0
+        self.phase = "new"
+        self.reason: str | None = None
+        self.error: str | None = None
+        self.records: list[dict[str, Any]] = []
+        self._state_json = self.state.to_json()
+        self._frame: dict[str, Any] | None = None
+        self._ledger: dict[str, Any] | None = None
+        self._fallback_policies: dict[int, Baseline] = {}
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> list[Event]:
+        if self.phase != "new":
+            raise GameStateError("start() was already called")
+        self.phase = "between"
+        cfg = self.config
+        return [Event("episode_start", {
+            "r": 0, "module": cfg.module, "variant": cfg.variant, "rounds": cfg.rounds,
+            "num_players": cfg.num_players, "aliases": list(self.aliases),
+            "norm_text": cfg.norm_text, "state": self._state_json})]
+
+    @property
+    def between_rounds(self) -> bool:
+        return self.phase == "between"
+
+    @property
+    def rounds_played(self) -> int:
+        return self.round
+
+    @property
+    def done(self) -> bool:
+        return self.phase == "done"
+
+    def open_round(self) -> list[Event]:
+        if self.phase != "between":
+            raise GameStateError(f"open_round() needs a closed round (phase {self.phase})")
+        self.phase = "open"
+        self._frame = None
+        self._ledger = None
+        return [Event("round_open", {"r": self.round, "state": self._state_json})]
+
+    def pending(self) -> list[Turn]:
+        if self.phase != "open":
+            return []
+        r = self.round
+        return [Turn(f"r{r}s{s}", s, self.legal_actions, lambda s=s: self.observe(s),
+                     lambda s=s: obs_mod.prompt(self.observe(s)), context=self, round=r)
+                for s in range(self.num_seats)]
+
+    # -- views -------------------------------------------------------------------------------
+    def ledger_view(self) -> dict[str, Any]:
+        """The public ledger keyed by alias (built once per round)."""
+        if self._ledger is None:
+            self._ledger = {a: {"total_extracted": self.total_extracted[s],
+                                "public_effort": self.public_effort[s],
+                                "recent": list(self.recent[s]),
+                                "sanctions_given": self.sanctions_given[s],
+                                "sanctions_received": self.sanctions_received[s]}
+                            for s, a in enumerate(self.aliases)}
+        return self._ledger
+
+    def observe(self, slot: int) -> dict[str, Any]:
+        """The seat's observation now (rules §6)."""
+        if self._frame is None:
+            self._frame = obs_mod.public_frame(self)
+        return obs_mod.observation(self, slot, self._frame)
+
+    def final_view(self, slot: int) -> dict[str, Any]:
+        return obs_mod.final_frame(self, slot)
+
+    def system_text(self, seat: int) -> str:
+        return obs_mod.system_text(self, seat)
+
+    def public_config(self) -> dict[str, Any]:
+        doc = self.config.to_json()
+        for secret in ("seed", "names"):
+            doc.pop(secret)
+        return doc
+
+    def spectator_state(self) -> dict[str, Any]:
+        return {"game": self.name, "done": self.done, "rounds_played": self.round,
+                "module": self.config.module, "variant": self.config.variant,
+                "aliases": list(self.aliases), "policy_names": list(self.policy_names),
+                "scores": list(self.scores), "state": self._state_json,
+                "residual_value": self.module.residual(self.state)}
+
+    # -- deciding ----------------------------------------------------------------------------
+    def parse(self, turn: Turn, raw: Any) -> Parsed:
+        """A reply (dict, or text whose first balanced ``{…}`` is read) → clamped decision."""
+        if isinstance(raw, str):
+            raw = first_json_object(raw)
+        if not isinstance(raw, Mapping):
+            raise IllegalAction("the reply is not a JSON object", code="parse",
+                                hint="reply with one JSON object")
+        move, clamped = self.validator.clamp(raw, self.aliases[turn.seat])
+        return Parsed(move, clamped=clamped)
+
+    def fallback(self, turn: Turn) -> Action:
+        """The steward, on its own fallback stream per slot."""
+        s = turn.seat
+        policy = self._fallback_policies.get(s)
+        if policy is None:
+            policy = make_baseline(DEFAULT_BASELINE, s, 0)
+            policy.rng = random.Random(self.config.seed * FALLBACK_STREAM_FACTOR + s)
+            self._fallback_policies[s] = policy
+        return policy.act(turn)
+
+    def make_baseline(self, name: str, seat: int) -> Baseline:
+        return make_baseline(name, seat, self.policy_seed)
+
+    def timing(self) -> Timing:
+        cfg = self.config
+        reserve = float(max(cfg.round_seconds, cfg.min_round_seconds))
+        return Timing(decision_timeout_s=float(cfg.decision_timeout_seconds), retries=1,
+                      play_budget_s=PLAY_BUDGET_SHARE * cfg.episode_timeout_seconds,
+                      reserve_s=reserve, reserve_scripted_s=reserve, first_round_exempt=True,
+                      step_deadline_s=float(cfg.round_seconds),
+                      min_step_s=float(cfg.min_round_seconds))
+
+    # -- settling ----------------------------------------------------------------------------
+    def _source(self, s: int, d: Decision | None, r: int, events: list[Event]) -> str:
+        alias = self.aliases[s]
+        if d is None:
+            events.append(Event("no_submission", {"r": r, "slot": s, "alias": alias}))
+            return "pass"
+        if d.source == "fallback":
+            events.append(Event("fallback", {"r": r, "slot": s, "alias": alias,
+                                             "cause": d.cause}))
+            return f"fallback:{d.cause}"
+        if d.source == "scripted":
+            return f"scripted:{self.policy_names[s]}"
+        return "llm" if self.seat_kinds[s] == "model" else "player"
+
+    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
+        """Steps 3–8 of a round on copies; committed only if everything succeeded."""
+        if self.phase != "open":
+            raise GameStateError(f"apply() needs an open round (phase {self.phase})")
+        cfg, n, r, aliases = self.config, self.num_seats, self.round, self.aliases
+        module = self.module
+        events: list[Event] = []
+        # 3 validate
+        moves: list[dict[str, Any]] = []
+        srcs: list[str] = []
+        notes = dict(self.notes)
+        fallbacks = list(self.fallbacks)
+        requests = list(self.llm_requests)
+        disconnected = list(self.disconnected)
+        clamp = self.validator.clamp
+        for s in range(n):
+            d = decisions.get(f"r{r}s{s}")
+            src = self._source(s, d, r, events)
+            if d is None:
+                move = pass_move()
+                disconnected[s] = True
+            else:
+                move, _ = clamp(d.action, aliases[s])
+                if d.source == "fallback":
+                    fallbacks[s] += 1
+                if self.seat_kinds[s] == "model":
+                    requests[s] += d.attempts - (1 if d.cause in NO_REQUEST_CAUSES else 0)
+                note = move.pop("note", None)
+                if note is not None:
+                    if note:
+                        notes[s] = note
+                    else:
+                        notes.pop(s, None)
+            moves.append(move)
+            srcs.append(src)
+            events.append(Event("decision", {"r": r, "slot": s, "alias": aliases[s], "src": src,
+                                             **move}))
+        # 4 chat: attached to this round, shown next round
+        messages = sorted(({"alias": aliases[s], "text": m["message"]}
+                           for s, m in enumerate(moves) if m["message"] is not None),
+                          key=lambda m: m["alias"])
+        for m in messages:
+            s = self.slot_of[m["alias"]]
+            events.append(Event("chat", {"r": r, "slot": s, **m}))
+        # 5 resolve
+        state = self.state.clone()
+        out = module.resolve(state, moves, r)
+        self._module_events(out.events, r, events)
+        resolve = {"r": r, "gains": out.gains, "extracted": out.extracted, "effort": out.effort}
+        if out.flow is not None:
+            resolve["flow"] = out.flow
+        events.append(Event("resolve", resolve))
+        scores = [x + g for x, g in zip(self.scores, out.gains, strict=True)]
+        # 6 sanctions, ascending payer slot
+        given = [0] * n
+        received = [0] * n
+        for s, m in enumerate(moves):
+            target_alias = m["sanction"]
+            if target_alias is None:
+                continue
+            t = self.slot_of[target_alias]
+            if received[t] >= cfg.max_sanctions_received:
+                events.append(Event("void", {"r": r, "slot": s, "alias": aliases[s],
+                                             "cause": "sanction_cap", "target": target_alias}))
+                continue
+            given[s] += 1
+            received[t] += 1
+            scores[s] -= cfg.sanction_cost
+            scores[t] -= cfg.sanction_burn
+            events.append(Event("sanction", {"r": r, "slot": s, "alias": aliases[s],
+                                             "target": target_alias, "target_slot": t,
+                                             "cost": cfg.sanction_cost,
+                                             "burn": cfg.sanction_burn}))
+        # 7 dynamics
+        self._module_events(module.dynamics(state, moves, r), r, events)
+        # 8 book
+        state_after = state.to_json()
+        round_extracted = sum(out.extracted)
+        round_effort = sum(out.effort)
+        residual = module.residual(state)
+        record = {
+            "r": r, "state_before": self._state_json,
+            "decisions": [{"slot": s, **{k: m[k] for k in MOVE_FIELDS},
+                           "sanction": m["sanction"], "message": m["message"], "src": srcs[s]}
+                          for s, m in enumerate(moves)],
+            "gains": out.gains, "extracted": out.extracted, "scores": scores,
+            "state_after": state_after, "total_extracted": round_extracted,
+            "public_effort": round_effort, "seat_public_effort": out.effort,
+            "collapsed": module.collapse_round(state) is not None,
+            "series": {"total": residual, "maintenance": round_effort},
+            "seat_frozen": [r < f for f in state.frozen_until] if cfg.module == "mushrooms"
+            else [False] * n,
+            "messages": messages,
+        }
+        recent = [[*x, PASS_MARK if srcs[s] == "pass" else module.compact(moves[s])]
+                  [-LEDGER_RECENT:] for s, x in enumerate(self.recent)]
+        # commit
+        self.state = state
+        self._state_json = state_after
+        self.scores = scores
+        self.total_extracted = [x + e for x, e in zip(self.total_extracted, out.extracted,
+                                                      strict=True)]
+        self.public_effort = [x + e for x, e in zip(self.public_effort, out.effort, strict=True)]
+        self.sanctions_given = [x + g for x, g in zip(self.sanctions_given, given, strict=True)]
+        self.sanctions_received = [x + g for x, g in zip(self.sanctions_received, received,
+                                                         strict=True)]
+        self.fallbacks, self.llm_requests, self.disconnected = fallbacks, requests, disconnected
+        self.notes = notes
+        self.recent = recent
+        self.last_gains = out.gains
+        self.last_received = received
+        self.last_total_extracted = round_extracted
+        self.last_messages = messages
+        self.records.append(record)
+        self.round = r + 1
+        events.append(Event("round_end", {"r": r, "scores": scores, "residual": residual}))
+        if self.round >= cfg.rounds:
+            self.phase = "done"
+            self.reason = "complete"
+            events.append(self._end_event())
+        else:
+            self.phase = "between"
+        return events
+
+    def _module_events(self, module_events: list[tuple[str, dict[str, Any]]], r: int,
+                       out: list[Event]) -> None:
+        for kind, data in module_events:
+            doc = {"r": r, **data}
+            if "slot" in data:
+                doc["alias"] = self.aliases[data["slot"]]
+            out.append(Event(kind, doc))
+
+    def _end_event(self) -> Event:
+        return Event("episode_end", {"r": self.round, "reason": self.reason,
+                                     "scores": {a: self.scores[s]
+                                                for s, a in enumerate(self.aliases)}})
+
+    def stop(self, reason: str, detail: str | None = None) -> list[Event]:
+        """End between rounds: ``deadline``, ``no_players`` or ``error`` (an unexpected error
+        in a round: that round is discarded and the episode ends as ``deadline``)."""
+        if self.phase == "done":
+            return []
+        events: list[Event] = []
+        if reason == "no_players":
+            self.disconnected = [True] * self.num_seats
+            self.reason = "no_players"
+        else:
+            self.reason = "deadline"
+            cause = "error" if reason == "error" else "deadline"
+            if reason == "error":
+                self.error = detail or "error"
+            events.append(Event("deadline", {"r": self.round, "cause": cause}))
+        self.phase = "done"
+        events.append(self._end_event())
+        return events
+
+    # -- outcome -----------------------------------------------------------------------------
+    def welfare(self) -> float:
+        """Σ scores + residual value, at full float precision (rules §8)."""
+        return sum(self.scores) + self.module.residual(self.state)
+
+    def results(self) -> dict[str, Any]:
+        """The results document (rules §13), numbers shown to 3 decimals, arrays by slot."""
+        module, state = self.module, self.state
+        residual = module.residual(state)
+        dead = module.dead_patches(state) if self.config.module == "harvest" else []
+        return {
+            "reason": self.reason, "rounds": self.round,
+            "scores": [round(x, 3) for x in self.scores],
+            "total_extracted": [round(x, 3) for x in self.total_extracted],
+            "public_effort": list(self.public_effort),
+            "sanctions_given": list(self.sanctions_given),
+            "sanctions_received": list(self.sanctions_received),
+            "welfare": round(self.welfare(), 3), "residual_value": round(residual, 3),
+            "collapse_round": module.collapse_round(state), "dead_patches": dead,
+            "fallbacks": list(self.fallbacks), "llm_requests": list(self.llm_requests),
+            "names": list(self.config.names), "aliases": list(self.aliases),
+            "disconnected": list(self.disconnected), "error": self.error,
+        }
+
+    def replay_document(self, log: Any) -> dict[str, Any]:
+        from cogleague.games.commons.replay import build_document
+
+        return build_document(self, log)
