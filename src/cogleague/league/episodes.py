@@ -58,6 +58,7 @@ class EpisodeSpec:
     overrides: Mapping[str, Any] = field(default_factory=dict)
     python_path: tuple[str, ...] = ()
     index: int = 0  # position in the league's schedule (display order only)
+    game_module: str | None = None  # a game outside the registry (`config.resolve_game`)
 
     @property
     def lineup(self) -> list[str]:

@@ -1,0 +1,75 @@
+"""Episodes as Ray tasks (``pip install 'cogleague[ray]'``).
+
+Without an address a local Ray instance is started with `workers` CPUs; with one
+(``ray://head:10001`` or ``auto``) the driver joins that cluster and Ray places the tasks.
+Each task plays one chunk with the same `worker.play_chunk` as the local pool and returns its
+records to the driver, which alone writes the store. A task that dies (node lost, worker
+killed) is recorded as failed for every episode of its chunk and retried by the next run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cogleague.core.errors import ConfigError
+from cogleague.league.backends import OnChunk
+from cogleague.league.episodes import EpisodeSpec
+from cogleague.league.worker import failed_records, play_chunk
+
+IN_FLIGHT_PER_WORKER = 2
+
+
+def import_ray() -> Any:
+    try:
+        import ray
+    except ImportError as exc:
+        raise ConfigError("backend", "backend ray needs Ray: pip install 'cogleague[ray]'") from exc
+    return ray
+
+
+class RayBackend:
+    name = "ray"
+
+    def __init__(self, workers: int = 2, address: str | None = None) -> None:
+        self.workers = max(1, workers)
+        self.address = address
+
+    def _start(self, ray: Any) -> bool:
+        """Connect (or start a local instance); True when this call started Ray."""
+        if ray.is_initialized():
+            return False
+        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                                  "configure_logging": False}
+        if self.address is None:
+            kwargs["num_cpus"] = self.workers
+        else:
+            kwargs["address"] = self.address
+        ray.init(**kwargs)
+        return True
+
+    def run(self, chunks: Sequence[Sequence[EpisodeSpec]], on_chunk: OnChunk) -> None:
+        ray = import_ray()
+        started = self._start(ray)
+        try:
+            task = ray.remote(num_cpus=1, max_retries=0)(play_chunk)
+            limit = max(self.workers, int(ray.cluster_resources().get("CPU", 1)))
+            limit *= IN_FLIGHT_PER_WORKER
+            todo = list(chunks)[::-1]
+            running: dict[Any, Sequence[EpisodeSpec]] = {}
+            while todo or running:
+                while todo and len(running) < limit:
+                    chunk = todo.pop()
+                    running[task.remote(list(chunk))] = chunk
+                done, _ = ray.wait(list(running), num_returns=1)
+                for ref in done:
+                    chunk = running.pop(ref)
+                    try:
+                        records = ray.get(ref)
+                    except Exception as exc:  # RayTaskError, WorkerCrashedError, node loss …
+                        records = failed_records(chunk, f"ray task failed ({type(exc).__name__}:"
+                                                        f" {str(exc)[:500]})")
+                    on_chunk(records)
+        finally:
+            if started:
+                ray.shutdown()

@@ -1,0 +1,236 @@
+"""The league definition: a TOML file read with `tomllib`, validated into `LeagueConfig`.
+
+Every mistake is a `ConfigError` whose message starts with the field's path (``games[1].seats
+must be an integer in 2..8 (got 9)``); unknown keys are errors, never ignored. The shape is
+documented, with comments, in `example.toml` (``cogleague league init`` writes it).
+"""
+
+from __future__ import annotations
+
+import importlib
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cogleague.core.config import check_bool, check_choice, check_int, check_str, reject_unknown
+from cogleague.core.errors import ConfigError
+from cogleague.games import registry
+from cogleague.games.registry import GameInfo
+from cogleague.league import store
+from cogleague.league.episodes import EpisodeSpec, SeatRef, derive_seed
+from cogleague.league.policies import Policy, add_python_path, import_bot, parse_policy
+from cogleague.league.seating import balanced
+
+SEED_MAX = 2**63 - 1
+EPISODES_MAX = 1_000_000
+SCHEMES = ("balanced",)
+TOP_KEYS = ("league", "seating", "policies", "games")
+LEAGUE_KEYS = ("name", "seed", "episodes", "store", "python_path")
+SEATING_KEYS = ("scheme", "duplicates")
+GAME_KEYS = ("name", "module", "variants", "episodes", "seats", "policies", "overrides")
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One ``[[games]]`` table: which game, which variants, how many episodes of each."""
+
+    name: str
+    variants: tuple[str | None, ...]
+    episodes: int
+    seats: Mapping[str | None, int]  # per variant
+    policies: tuple[str, ...]
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    module: str | None = None  # a game outside the registry (plugins, tests)
+
+
+@dataclass(frozen=True)
+class LeagueConfig:
+    name: str
+    seed: int
+    store_url: str
+    python_path: tuple[str, ...]
+    duplicates: bool
+    policies: tuple[Policy, ...]
+    games: tuple[GameEntry, ...]
+    path: Path | None = None
+
+    @property
+    def policy(self) -> dict[str, Policy]:
+        return {p.name: p for p in self.policies}
+
+    def schedule(self) -> list[EpisodeSpec]:
+        """Every episode of the league, in a fixed order (game, variant, block, rotation)."""
+        specs: list[EpisodeSpec] = []
+        by_name = self.policy
+        for entry in self.games:
+            for variant in entry.variants:
+                seatings = balanced(entry.policies, entry.seats[variant], entry.episodes,
+                                    duplicates=self.duplicates)
+                for s in seatings:
+                    seats = tuple(SeatRef(p, by_name[p].seat_ref(entry.name),
+                                          by_name[p].model_options()) for p in s.lineup)
+                    specs.append(EpisodeSpec(
+                        league=self.name, game=entry.name, variant=variant,
+                        seed=derive_seed(self.seed, entry.name, variant, s.block), seats=seats,
+                        overrides=entry.overrides, python_path=self.python_path,
+                        index=len(specs), game_module=entry.module))
+        return specs
+
+
+def resolve_game(name: str, module: str | None = None) -> GameInfo:
+    """The `GameInfo` of a registered game, or of `module`'s ``GAME`` for one outside it."""
+    if module is None:
+        return registry.get(name)
+    try:
+        info: GameInfo = importlib.import_module(module).GAME
+    except (ImportError, AttributeError) as exc:
+        raise ConfigError("module", f"module {module!r} must expose GAME ({exc})") from exc
+    return info
+
+
+def load(path: str | Path, *, store_url: str | None = None) -> LeagueConfig:
+    """Read and validate a league file. `store_url` overrides the file's ``league.store``."""
+    p = Path(path)
+    try:
+        doc = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise ConfigError("file", f"league file {p} does not exist") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError("file", f"league file {p} is not valid TOML ({exc})") from exc
+    return parse(doc, base_dir=p.resolve().parent, path=p, store_url=store_url)
+
+
+def _table(doc: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = doc.get(key, {})
+    if not isinstance(value, Mapping):
+        raise ConfigError(key, f"{key} must be a table ([{key}])")
+    return value
+
+
+def _array(doc: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    value = doc.get(key)
+    if not isinstance(value, list) or not value:
+        raise ConfigError(key, f"{key} must be a non-empty array of tables ([[{key}]])")
+    return value
+
+
+def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
+          store_url: str | None = None) -> LeagueConfig:
+    reject_unknown("league file", doc, TOP_KEYS)
+    league = _table(doc, "league")
+    reject_unknown("[league]", league, LEAGUE_KEYS)
+    name = check_str("league.name", league.get("name"), 128, 1)
+    seed = check_int("league.seed", league.get("seed", 0), 0, SEED_MAX)
+    default_episodes = check_int("league.episodes", league.get("episodes", 100), 1, EPISODES_MAX)
+    python_path = league.get("python_path", [])
+    if not isinstance(python_path, list) or not all(isinstance(x, str) for x in python_path):
+        raise ConfigError("league.python_path", "league.python_path must be a list of directories")
+    python_path = tuple(str((base_dir / x).resolve()) for x in python_path)
+    url = store_url or _store_url(league.get("store"), base_dir, path, name)
+
+    seating = _table(doc, "seating")
+    reject_unknown("[seating]", seating, SEATING_KEYS)
+    check_choice("seating.scheme", seating.get("scheme", "balanced"), SCHEMES)
+    duplicates = check_bool("seating.duplicates", seating.get("duplicates", True))
+
+    policies = [parse_policy(d, f"policies[{i}]", base_dir)
+                for i, d in enumerate(_array(doc, "policies"))]
+    seen: set[str] = set()
+    for i, p in enumerate(policies):
+        if p.name in seen:
+            raise ConfigError(f"policies[{i}].name", f"policies[{i}].name {p.name!r} is used "
+                                                     "twice; policy names must be unique")
+        seen.add(p.name)
+        if p.kind == "bot":
+            import_bot(p.bot or "", python_path)
+    add_python_path(python_path)
+    games = [_parse_game(g, f"games[{i}]", policies, default_episodes, duplicates, seed)
+             for i, g in enumerate(_array(doc, "games"))]
+    keys = [(g.name, v) for g in games for v in g.variants]
+    if len(set(keys)) != len(keys):
+        raise ConfigError("games", "games lists the same game and variant twice")
+    return LeagueConfig(name=name, seed=seed, store_url=url, python_path=python_path,
+                        duplicates=duplicates, policies=tuple(policies), games=tuple(games),
+                        path=path)
+
+
+def _store_url(value: Any, base_dir: Path, path: Path | None, name: str) -> str:
+    if value is None:
+        stem = path.stem if path is not None else name
+        return store.sqlite_url(base_dir / f"{stem}.db")
+    text = check_str("league.store", value, 4096, 1)
+    return text if "://" in text else store.sqlite_url(base_dir / text)
+
+
+def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
+                default_episodes: int, duplicates: bool, seed: int) -> GameEntry:
+    if not isinstance(doc, Mapping):
+        raise ConfigError(where, f"{where} must be a table")
+    reject_unknown(where, doc, GAME_KEYS)
+    module = doc.get("module")
+    if module is not None:
+        module = check_str(f"{where}.module", module, 256, 1)
+    try:
+        info = resolve_game(check_str(f"{where}.name", doc.get("name"), 64, 1), module)
+    except ConfigError as exc:
+        raise ConfigError(f"{where}.name", f"{where}: {exc}") from exc
+    name = info.name
+    variants_raw = doc.get("variants", [None])
+    if not isinstance(variants_raw, list) or not variants_raw:
+        raise ConfigError(f"{where}.variants", f"{where}.variants must be a non-empty list")
+    variants = tuple(None if v is None else check_choice(f"{where}.variants", v, info.variants)
+                     for v in variants_raw)
+    episodes = check_int(f"{where}.episodes", doc.get("episodes", default_episodes), 1,
+                         EPISODES_MAX)
+    overrides = doc.get("overrides", {})
+    if not isinstance(overrides, Mapping):
+        raise ConfigError(f"{where}.overrides", f"{where}.overrides must be a table")
+    lo, hi = info.seat_range
+    seats = {v: (check_int(f"{where}.seats", doc["seats"], lo, hi) if "seats" in doc
+                 else info.seats_for(v, overrides)) for v in variants}
+
+    book = {p.name: p for p in policies}
+    if "policies" in doc:
+        names = doc["policies"]
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+            raise ConfigError(f"{where}.policies", f"{where}.policies must be a non-empty list "
+                                                   "of policy names")
+        for n in names:
+            if n not in book:
+                raise ConfigError(f"{where}.policies", f"{where}.policies names {n!r}, which is "
+                                  f"not a policy (known: {', '.join(book)})")
+            if not book[n].plays(name, info.baselines):
+                raise ConfigError(f"{where}.policies", f"{where}.policies: {n!r} cannot play "
+                                  f"{name} (its baselines: {', '.join(info.baselines)})")
+        chosen = tuple(dict.fromkeys(names))
+    else:
+        chosen = tuple(p.name for p in policies if p.plays(name, info.baselines))
+        if not chosen:
+            raise ConfigError(f"{where}.policies", f"{where}: no policy can play {name} (its "
+                              f"baselines: {', '.join(info.baselines)})")
+    for v in variants:
+        if len(chosen) < seats[v] and not duplicates:
+            raise ConfigError("seating.duplicates", f"seating.duplicates is false but {where} "
+                              f"has {len(chosen)} policies for {seats[v]} seats")
+        _check_buildable(where, info, v, overrides, seed, [book[n] for n in chosen], seats[v])
+    return GameEntry(name=name, variants=variants, episodes=episodes, seats=seats,
+                     policies=chosen, overrides=dict(overrides), module=module)
+
+
+def _check_buildable(where: str, info: GameInfo, variant: str | None,
+                     overrides: Mapping[str, Any], seed: int, policies: Sequence[Policy],
+                     seats: int) -> None:
+    """Build one table of this game and variant now, so a bad override or baseline is a config
+    error before the run instead of a thousand failed episodes."""
+    from cogleague.seats.factory import make_seat
+
+    names = [policies[i % len(policies)].name for i in range(seats)]
+    try:
+        game = info.make(variant, overrides, seed, names)
+        for p in policies:
+            if p.kind == "baseline":
+                make_seat(game, 0, p.seat_ref(info.name))
+    except ConfigError as exc:
+        raise ConfigError(f"{where}.{exc.field}", f"{where}: {exc}") from exc

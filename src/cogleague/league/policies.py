@@ -1,0 +1,171 @@
+"""League policies: a scripted baseline, a model prompt, or an SDK `Bot` class.
+
+Each policy has a name (what the standings rank), an author label and a kind:
+
+- ``baseline``: a game's built-in scripted policy, by name — one name for every game that has
+  it, or a table ``{game = name}`` (e.g. ``{dilemma = "tit-for-tat", commons = "steward"}``);
+- ``model``: a prompt file played by a language model (`model` names it; `provider` and
+  `base_url` as for ``cogleague play``); the seat string is ``llm:PROMPT``;
+- ``bot``: ``MODULE:CLASS``, a `cogleague.client.Bot` subclass run in-process (the same class
+  can play remotely through the server).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cogleague.core.config import check_choice, check_str, reject_unknown
+from cogleague.core.errors import ConfigError
+from cogleague.seats.factory import is_bot_ref
+
+KINDS = ("baseline", "model", "bot")
+PROVIDERS = ("openai", "anthropic")
+NAME_MAX = 64
+NAME_FORBIDDEN = "#,"
+"""``#`` marks duplicates (``tft#2``) and ``,`` separates line-ups on the command line."""
+
+POLICY_KEYS = ("name", "author", "baseline", "prompt", "model", "provider", "base_url", "bot",
+               "games")
+
+
+@dataclass(frozen=True)
+class Policy:
+    name: str
+    author: str
+    kind: str
+    baseline: Mapping[str, str] | str | None = None
+    prompt: str | None = None
+    model: str | None = None
+    provider: str | None = None
+    base_url: str | None = None
+    bot: str | None = None
+    games: tuple[str, ...] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ref(self) -> str:
+        """A one-line description for tables: the baseline, prompt path or bot class."""
+        if self.kind == "baseline":
+            if isinstance(self.baseline, str):
+                return self.baseline
+            return ", ".join(f"{g}={b}" for g, b in sorted((self.baseline or {}).items()))
+        return self.prompt if self.kind == "model" else self.bot or ""
+
+    def seat_ref(self, game: str) -> str:
+        """The seat string for `seats.factory.make_seat` in `game`."""
+        if self.kind == "model":
+            return f"llm:{self.prompt}"
+        if self.kind == "bot":
+            return self.bot or ""
+        if isinstance(self.baseline, str):
+            return self.baseline
+        return (self.baseline or {})[game]
+
+    def model_options(self) -> dict[str, Any] | None:
+        if self.kind != "model":
+            return None
+        return {"provider": self.provider or "openai", "model": self.model,
+                "base_url": self.base_url}
+
+    def plays(self, game: str, baselines: Sequence[str]) -> bool:
+        """Whether this policy can sit at `game` (whose built-in baselines are `baselines`)."""
+        if self.games is not None and game not in self.games:
+            return False
+        if self.kind != "baseline":
+            return True
+        if isinstance(self.baseline, str):
+            return self.baseline in baselines
+        return game in (self.baseline or {})
+
+    def book_entry(self) -> dict[str, Any]:
+        return {"name": self.name, "author": self.author, "kind": self.kind, "ref": self.ref,
+                "model": self.model}
+
+
+def _check_name(field_name: str, value: Any) -> str:
+    name = check_str(field_name, value, NAME_MAX, 1)
+    if any(c in name for c in NAME_FORBIDDEN) or name != name.strip():
+        raise ConfigError(field_name, f"{field_name} must not contain '#' or ',' or surrounding "
+                                      f"spaces (got {value!r})")
+    return name
+
+
+def parse_policy(doc: Mapping[str, Any], where: str, base_dir: Path) -> Policy:
+    """One ``[[policies]]`` table → a `Policy`; `where` prefixes every error (``policies[2]``)."""
+    if not isinstance(doc, Mapping):
+        raise ConfigError(where, f"{where} must be a table")
+    reject_unknown(where, doc, POLICY_KEYS)
+    name = _check_name(f"{where}.name", doc.get("name"))
+    author = check_str(f"{where}.author", doc.get("author", ""), 128)
+    given = [k for k in ("baseline", "prompt", "bot") if k in doc]
+    if len(given) != 1:
+        raise ConfigError(where, f"{where} ({name}) must set exactly one of baseline, prompt, "
+                                 f"bot (got {', '.join(given) or 'none'})")
+    games = doc.get("games")
+    if games is not None and (not isinstance(games, list)
+                              or not all(isinstance(g, str) for g in games)):
+        raise ConfigError(f"{where}.games", f"{where}.games must be a list of game names")
+    common: dict[str, Any] = {"name": name, "author": author,
+                              "games": None if games is None else tuple(games)}
+    for key in ("model", "provider", "base_url"):
+        if key in doc and "prompt" not in doc:
+            raise ConfigError(f"{where}.{key}", f"{where}.{key} applies to prompt policies only")
+    kind = given[0]
+    if kind == "baseline":
+        return Policy(kind="baseline", baseline=_parse_baseline(where, doc["baseline"]), **common)
+    if kind == "prompt":
+        prompt = check_str(f"{where}.prompt", doc["prompt"], 4096, 1)
+        path = (base_dir / prompt).resolve()
+        if not path.is_file():
+            raise ConfigError(f"{where}.prompt", f"{where}.prompt must name a readable prompt "
+                                                 f"file (no file at {path})")
+        model = check_str(f"{where}.model", doc.get("model"), 128, 1) if "model" in doc else None
+        if model is None:
+            raise ConfigError(f"{where}.model", f"{where}.model is required for a prompt policy "
+                                                "(the model name the seat plays with)")
+        provider = (check_choice(f"{where}.provider", doc["provider"], PROVIDERS)
+                    if "provider" in doc else None)
+        base_url = (check_str(f"{where}.base_url", doc["base_url"], 2048, 1)
+                    if "base_url" in doc else None)
+        return Policy(kind="model", prompt=str(path), model=model, provider=provider,
+                      base_url=base_url, **common)
+    bot = check_str(f"{where}.bot", doc["bot"], 256, 3)
+    if not is_bot_ref(bot):
+        raise ConfigError(f"{where}.bot", f"{where}.bot must be MODULE:CLASS (got {bot!r})")
+    return Policy(kind="bot", bot=bot, **common)
+
+
+def _parse_baseline(where: str, value: Any) -> Mapping[str, str] | str:
+    if isinstance(value, str):
+        return check_str(f"{where}.baseline", value, 64, 1)
+    if isinstance(value, Mapping) and value and all(
+            isinstance(k, str) and isinstance(v, str) and v for k, v in value.items()):
+        return dict(value)
+    raise ConfigError(f"{where}.baseline", f"{where}.baseline must be a baseline name or a table "
+                                           f"of game = baseline name (got {value!r})")
+
+
+def import_bot(ref: str, python_path: Sequence[str] = ()) -> type:
+    """Load ``MODULE:CLASS`` (after putting `python_path` first on ``sys.path``)."""
+    from cogleague.client.bot import Bot
+
+    add_python_path(python_path)
+    module_name, _, class_name = ref.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError) as exc:
+        raise ConfigError("bot", f"bot {ref!r} cannot be loaded ({exc})") from exc
+    if not (isinstance(cls, type) and issubclass(cls, Bot)):
+        raise ConfigError("bot", f"bot {ref!r} must be a subclass of cogleague.client.Bot")
+    return cls
+
+
+def add_python_path(paths: Sequence[str]) -> None:
+    for p in reversed(list(paths)):
+        if p not in sys.path:
+            sys.path.insert(0, p)

@@ -1,0 +1,47 @@
+"""Ranks that admit uncertainty.
+
+Ties in the estimate share a rank (competition ranking: 1, 1, 3). Beside it, each row gets the
+range of ranks its interval allows: best = 1 + the number of rows whose interval lies wholly
+above this one; worst = the number of rows whose interval does not lie wholly below it. A rank
+is *shown* only when that range is a single rank — the interval separates the row from every
+other — otherwise the row is marked level (e.g. ``level 2–4``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RankInfo:
+    rank: int
+    best: int
+    worst: int
+
+    @property
+    def separated(self) -> bool:
+        return self.best == self.worst
+
+    @property
+    def label(self) -> str:
+        if self.separated:
+            return str(self.rank)
+        return f"level {self.best}–{self.worst}"
+
+
+def rank_rows(estimates: Sequence[float], lows: Sequence[float | None],
+              highs: Sequence[float | None]) -> list[RankInfo]:
+    """Rank rows (higher estimate is better); a row without an interval is never separated."""
+    n = len(estimates)
+    out = []
+    for i in range(n):
+        rank = 1 + sum(1 for j in range(n) if estimates[j] > estimates[i])
+        lo, hi = lows[i], highs[i]
+        if lo is None or hi is None:
+            out.append(RankInfo(rank, 1, n))
+            continue
+        above = sum(1 for j in range(n) if j != i and lows[j] is not None and lows[j] > hi)
+        below = sum(1 for j in range(n) if j != i and highs[j] is not None and highs[j] < lo)
+        out.append(RankInfo(rank, 1 + above, n - below))
+    return out

@@ -1,0 +1,160 @@
+"""Build the standings document from stored episodes — the one shape every view renders.
+
+`standings_json(db_url, game=None, league=None)` is what the Observatory page calls; the CLI
+table and the HTML report render the same document. Shape (all numbers are plain floats;
+``null`` where no honest value exists, e.g. an interval from a single episode)::
+
+    {
+      "leagues": ["demo"] | null,          # null: every league and server table in the store
+      "game": "dilemma" | null,
+      "episodes": {"ok": 480, "failed": 2},
+      "failures": [{"id", "league", "game", "variant", "seed", "lineup", "attempts",
+                    "error"}],               # failed for infrastructure reasons: never ranked
+      "tables": [{                           # one per game and variant
+        "game": "dilemma", "variant": "standard" | null, "episodes": 240,
+        "statistic": "mean episode score",
+        "columns": [{"key": "cooperation_rate", "label": "cooperation",
+                     "format": "percent" | "number"}],
+        "rows": [{"policy", "author", "kind", "model", "games",
+                  "mean", "low", "high",         # bootstrap 95% interval over episodes
+                  "rank", "rank_best", "rank_worst", "separated", "rank_label",
+                  "extras": {"cooperation_rate": 0.81, ...}}]   # sorted by mean, best first
+      }],
+      "overall": {
+        "bradley_terry": {"episodes", "matches", "rows": [{"policy", "strength", "low",
+                          "high", "rank", "rank_best", "rank_worst", "separated",
+                          "rank_label"}]},
+        "openskill": {"model": "PlackettLuce", "rows": [{"policy", "mu", "sigma",
+                      "ordinal", "low", "high", "rank", ...}]}
+      }
+    }
+
+`rank_label` is the rank when the row's interval separates it from every other row, else
+``level best–worst`` (see `ranks.py`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import Engine
+
+from cogleague.league import gamestats, store
+from cogleague.league.episodes import EpisodeRecord
+from cogleague.league.rankings import bradley_terry, openskill_rating
+from cogleague.league.rankings.bootstrap import mean_interval
+from cogleague.league.rankings.ranks import RankInfo, rank_rows
+
+STATISTIC = "mean episode score"
+
+
+def _rank_fields(info: RankInfo) -> dict[str, Any]:
+    return {"rank": info.rank, "rank_best": info.best, "rank_worst": info.worst,
+            "separated": info.separated, "rank_label": info.label}
+
+
+def _policy_fields(name: str, book: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    entry = book.get(name, {})
+    return {"policy": name, "author": entry.get("author", ""),
+            "kind": entry.get("kind", "server"), "model": entry.get("model")}
+
+
+def _game_table(game: str, variant: str | None, episodes: Sequence[EpisodeRecord],
+                book: Mapping[str, Mapping[str, Any]], resamples: int,
+                seed: int) -> dict[str, Any]:
+    """Per policy: its score in each episode (the mean of its seats when duplicated), the mean
+    over its episodes with a bootstrap interval, and the game's extra columns."""
+    per_episode: dict[str, list[float]] = defaultdict(list)
+    extras: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for ep in episodes:
+        seats: dict[str, list[float]] = defaultdict(list)
+        for seat, (policy, score) in enumerate(zip(ep.policies, ep.scores, strict=True)):
+            seats[policy].append(score)
+            for key, value in gamestats.seat_extras(game, ep.results or {}, seat).items():
+                if value is not None:
+                    extras[policy][key].append(value)
+        for policy, values in seats.items():
+            per_episode[policy].append(sum(values) / len(values))
+    columns = gamestats.columns(game)
+    rows = []
+    for policy in sorted(per_episode):
+        interval = mean_interval(per_episode[policy], resamples=resamples, seed=seed)
+        row = {**_policy_fields(policy, book), "games": interval.n, "mean": interval.estimate,
+               "low": interval.low, "high": interval.high,
+               "extras": {c.key: (sum(extras[policy][c.key]) / len(extras[policy][c.key])
+                                  if extras[policy][c.key] else None) for c in columns}}
+        rows.append(row)
+    infos = rank_rows([r["mean"] for r in rows], [r["low"] for r in rows],
+                      [r["high"] for r in rows])
+    for row, info in zip(rows, infos, strict=True):
+        row.update(_rank_fields(info))
+    rows.sort(key=lambda r: (-r["mean"], r["policy"]))
+    return {"game": game, "variant": variant, "episodes": len(episodes), "statistic": STATISTIC,
+            "columns": [{"key": c.key, "label": c.label,
+                         "format": "percent" if "%" in c.fmt else "number"} for c in columns],
+            "rows": rows}
+
+
+def _overall(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str, Any]],
+             resamples: int, seed: int) -> dict[str, Any]:
+    pairs = [(ep.policies, ep.scores) for ep in episodes]
+    bt = bradley_terry.rate(pairs, resamples=max(1, resamples // 5), seed=seed)
+    bt_rows = [{**_policy_fields(p, book), "strength": s, "low": lo, "high": hi}
+               for p, s, lo, hi in zip(bt.policies, bt.strength, bt.low, bt.high, strict=True)]
+    for row, info in zip(bt_rows, rank_rows([r["strength"] for r in bt_rows],
+                                            [r["low"] for r in bt_rows],
+                                            [r["high"] for r in bt_rows]), strict=True):
+        row.update(_rank_fields(info))
+    bt_rows.sort(key=lambda r: (-r["strength"], r["policy"]))
+
+    skill = openskill_rating.rate(pairs)
+    os_rows = [{**_policy_fields(r.policy, book), "mu": r.mu, "sigma": r.sigma,
+                "ordinal": r.ordinal, "low": r.low, "high": r.high} for r in skill]
+    for row, info in zip(os_rows, rank_rows([r["mu"] for r in os_rows],
+                                            [r["low"] for r in os_rows],
+                                            [r["high"] for r in os_rows]), strict=True):
+        row.update(_rank_fields(info))
+    os_rows.sort(key=lambda r: (-r["mu"], r["policy"]))
+    return {"bradley_terry": {"episodes": bt.episodes, "matches": bt.matches, "rows": bt_rows},
+            "openskill": {"model": "PlackettLuce", "rows": os_rows}}
+
+
+def standings(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str, Any]]
+              | None = None, *, leagues: Sequence[str] | None = None, game: str | None = None,
+              resamples: int = 2000, seed: int = 0) -> dict[str, Any]:
+    """The standings document (see the module docstring) for already loaded episodes."""
+    book = book or {}
+    ok = [ep for ep in episodes if ep.status == store.STATUS_OK]
+    failed = [ep for ep in episodes if ep.status != store.STATUS_OK]
+    groups: dict[tuple[str, str], list[EpisodeRecord]] = defaultdict(list)
+    for ep in ok:
+        groups[(ep.game, ep.variant or "")].append(ep)
+    tables = [_game_table(g, v or None, eps, book, resamples, seed)
+              for (g, v), eps in sorted(groups.items())]
+    return {
+        "leagues": None if leagues is None else list(leagues),
+        "game": game,
+        "episodes": {"ok": len(ok), "failed": len(failed)},
+        "failures": [{"id": ep.id, "league": ep.league, "game": ep.game, "variant": ep.variant,
+                      "seed": ep.seed, "lineup": ep.lineup, "attempts": ep.attempts,
+                      "error": ep.error} for ep in failed],
+        "tables": tables,
+        "overall": _overall(ok, book, resamples, seed),
+    }
+
+
+def standings_json(db_url: str | Engine, game: str | None = None, league: str | None = None,
+                   *, leagues: Sequence[str] | None = None,
+                   resamples: int = 2000) -> dict[str, Any]:
+    """Standings straight from the store (the Observatory's entry point).
+
+    `league` / `leagues` limit to those leagues (server tables are league ``"server"``);
+    None takes everything in the store. `game` limits to one game."""
+    chosen = list(leagues) if leagues is not None else ([league] if league else None)
+    episodes = store.load_episodes(db_url, leagues=chosen, game=game)
+    book: dict[str, dict[str, Any]] = {}
+    for name in chosen or [None]:
+        book.update(store.load_policies(db_url, name))
+    return standings(episodes, book, leagues=chosen, game=game, resamples=resamples)

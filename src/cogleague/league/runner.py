@@ -1,0 +1,100 @@
+"""Run a league: schedule, skip what is finished, play the rest on a backend, store as it goes.
+
+Resumable by construction: every episode has a stable id, finished ids are read from the store
+before anything runs, and each chunk is written in its own transaction the moment it returns.
+An interrupted run (Ctrl-C, a lost node) keeps everything already written; running it again
+plays only the rest, and retries episodes that failed for infrastructure reasons.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from cogleague.core.errors import ConfigError
+from cogleague.league import store
+from cogleague.league.backends import Backend
+from cogleague.league.config import LeagueConfig
+from cogleague.league.episodes import EpisodeRecord, EpisodeSpec
+
+BACKENDS = ("local", "ray")
+CHUNKS_PER_WORKER = 4
+MAX_CHUNK = 64
+WORKERS_MAX = 1024
+
+Progress = Callable[[int, int], None]
+"""Called after each stored chunk with (episodes done so far in this run, of which failed)."""
+
+
+@dataclass
+class RunSummary:
+    scheduled: int
+    skipped: int  # already finished before this run
+    played: int
+    failed: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.played / self.seconds if self.seconds > 0 else 0.0
+
+
+def make_backend(name: str, workers: int, ray_address: str | None = None) -> Backend:
+    if name not in BACKENDS:
+        raise ConfigError("backend", f"backend must be one of {', '.join(BACKENDS)} "
+                                     f"(got {name!r})")
+    if isinstance(workers, bool) or not 1 <= workers <= WORKERS_MAX:
+        raise ConfigError("workers", f"workers must be an integer in 1..{WORKERS_MAX} "
+                                     f"(got {workers!r})")
+    if name == "ray":
+        from cogleague.league.backends.ray_backend import RayBackend
+
+        return RayBackend(workers, ray_address)
+    if ray_address is not None:
+        raise ConfigError("ray_address", "ray_address applies to the ray backend only")
+    from cogleague.league.backends.local import LocalBackend
+
+    return LocalBackend(workers)
+
+
+def chunked(specs: Sequence[EpisodeSpec], workers: int,
+            chunk_size: int | None = None) -> list[list[EpisodeSpec]]:
+    """A few chunks per worker (load balance) of at most MAX_CHUNK episodes (steady progress)."""
+    if not specs:
+        return []
+    size = chunk_size or max(1, min(MAX_CHUNK, math.ceil(len(specs)
+                                                          / (workers * CHUNKS_PER_WORKER))))
+    return [list(specs[i:i + size]) for i in range(0, len(specs), size)]
+
+
+def pending(config: LeagueConfig) -> tuple[list[EpisodeSpec], int]:
+    """The specs still to play, and the size of the whole schedule."""
+    schedule = config.schedule()
+    done = store.finished_ids(config.store_url, league=config.name)
+    return [s for s in schedule if s.id not in done], len(schedule)
+
+
+def run(config: LeagueConfig, backend: Backend, *, progress: Progress | None = None,
+        chunk_size: int | None = None, limit: int | None = None) -> RunSummary:
+    """Play every unfinished episode of `config` (at most `limit` of them) on `backend`."""
+    store.save_policies(config.store_url, config.name,
+                        [p.book_entry() for p in config.policies])
+    todo, scheduled = pending(config)
+    skipped = scheduled - len(todo)
+    if limit is not None:
+        todo = todo[:limit]
+    counts = {"done": 0, "failed": 0}
+
+    def on_chunk(records: list[EpisodeRecord]) -> None:
+        store.save_records(config.store_url, records)
+        counts["done"] += len(records)
+        counts["failed"] += sum(1 for r in records if r.status != store.STATUS_OK)
+        if progress is not None:
+            progress(counts["done"], counts["failed"])
+
+    started = time.perf_counter()
+    backend.run(chunked(todo, backend.workers, chunk_size), on_chunk)
+    return RunSummary(scheduled=scheduled, skipped=skipped, played=counts["done"],
+                      failed=counts["failed"], seconds=time.perf_counter() - started)

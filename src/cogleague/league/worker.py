@@ -1,0 +1,63 @@
+"""What a worker does with one episode spec: build the game and seats, play, summarize.
+
+This module is the whole of what a process-pool worker or a Ray task imports and runs. It never
+touches the store: outcomes go back to the driver, which is the only writer, so SQLite works
+unchanged and a remote Ray node needs no database access.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import traceback
+from collections.abc import Sequence
+
+from cogleague.core import jsonio
+from cogleague.core.episode import play_headless
+from cogleague.league import gamestats
+from cogleague.league.config import resolve_game
+from cogleague.league.episodes import EpisodeRecord, EpisodeSpec
+from cogleague.league.policies import add_python_path
+from cogleague.seats.factory import ModelOptions, make_seat
+
+ERROR_MAX_CHARS = 2000
+
+
+def play_spec(spec: EpisodeSpec) -> EpisodeRecord:
+    """Play one episode. Any exception is an infrastructure failure: recorded, never ranked."""
+    started = time.perf_counter()
+    record = EpisodeRecord(id=spec.id, league=spec.league, game=spec.game, variant=spec.variant,
+                           seed=spec.seed, policies=spec.policies, index=spec.index)
+    try:
+        add_python_path(spec.python_path)
+        info = resolve_game(spec.game, spec.game_module)
+        game = info.make(spec.variant, spec.overrides, spec.seed, spec.lineup)
+        seats = [make_seat(game, i, s.seat_ref, ModelOptions(**s.model) if s.model else None)
+                 for i, s in enumerate(spec.seats)]
+        outcome = play_headless(game, seats)
+        # canonical JSON round trip: what every backend stores is byte-for-byte the same
+        record.results = json.loads(jsonio.dumps(outcome.results, sort_keys=True))
+        record.series = gamestats.series(spec.game, outcome, len(seats))
+        if len(record.scores) != len(seats):
+            raise ValueError(f"results.scores has {len(record.scores)} entries for "
+                             f"{len(seats)} seats")
+    except Exception as exc:
+        record.status = "failed"
+        record.results = None
+        record.series = None
+        tail = traceback.format_exc(limit=-3)
+        record.error = f"{type(exc).__name__}: {exc}\n{tail}"[:ERROR_MAX_CHARS]
+    record.duration_s = time.perf_counter() - started
+    return record
+
+
+def play_chunk(specs: Sequence[EpisodeSpec]) -> list[EpisodeRecord]:
+    """A batch of episodes in one task: amortizes the per-task cost of pools and Ray."""
+    return [play_spec(s) for s in specs]
+
+
+def failed_records(specs: Sequence[EpisodeSpec], error: str) -> list[EpisodeRecord]:
+    """Failures for a whole chunk whose worker was lost (the episodes may rerun later)."""
+    return [EpisodeRecord(id=s.id, league=s.league, game=s.game, variant=s.variant, seed=s.seed,
+                          policies=s.policies, index=s.index, status="failed", error=error)
+            for s in specs]

@@ -1,0 +1,83 @@
+"""Test-only games for the league, importable by spawned workers and Ray tasks.
+
+`skill`: the toy game where each round a seat gains its policy's skill plus seeded noise, so
+the true order of the baselines ``s1`` < ``s2`` < … < ``s9`` is known and outcomes are noisy.
+Leagues reach it with ``module = "leaguegames"`` and ``python_path`` naming this directory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cogleague.client.bot import Bot, TurnInfo
+from cogleague.core import rng
+from cogleague.core.config import check_int, reject_unknown
+from cogleague.core.errors import ConfigError
+from cogleague.core.game import Action, Decision, Event, Turn
+from cogleague.games.registry import GameInfo
+from helpers.toygame import ToyGame
+
+NOISE = 6.0
+"""Each round a seat gains skill + U(0, NOISE): with skills 1..9 upsets are common."""
+
+SKILLS = tuple(f"s{i}" for i in range(1, 10))
+
+
+class Skill:
+    def __init__(self, skill: int) -> None:
+        self.skill = skill
+
+    def act(self, turn: Turn) -> Action:
+        return {"n": self.skill}
+
+
+class SkillGame(ToyGame):
+    name = "skill"
+    rules_version = "skill-1"
+
+    def __init__(self, seats: int, rounds: int, seed: int) -> None:
+        super().__init__(seats=seats, rounds=rounds)
+        self.scores = [0.0] * seats  # type: ignore[list-item]
+        self.rng = rng.stream(f"skill:{seed}")
+
+    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
+        turns = self.pending()
+        events = super().apply(decisions)
+        for t in turns:
+            self.scores[t.seat] += self.rng.random() * NOISE
+        return events
+
+    def make_baseline(self, name: str, seat: int) -> Skill:  # type: ignore[override]
+        if name not in SKILLS:
+            raise ConfigError("seats", f"seats: unknown baseline {name!r}")
+        return Skill(int(name[1:]))
+
+
+def _make(variant: str | None, overrides: Mapping[str, Any], seed: int | None,
+          names: Sequence[str]) -> SkillGame:
+    reject_unknown("skill", overrides, ("rounds",))
+    rounds = check_int("rounds", overrides.get("rounds", 3), 1, 50)
+    game = SkillGame(len(names), rounds, seed or 0)
+    game.policy_names = list(names)
+    return game
+
+
+GAME = GameInfo(name="skill", rules_version="skill-1", title="Skill (test)",
+                variants=("standard", "long"), baselines=SKILLS, seat_range=(2, 8),
+                make=_make, default_lineup=lambda v: ["s1", "s2", "s3"], fallback_baseline="s1",
+                extra={"seats_for": lambda v, o: 3})
+
+
+class SteadyBot(Bot):
+    """An SDK bot: always names 5 (plays in-process through `BotSeat`)."""
+
+    def on_turn(self, turn: TurnInfo) -> Any:
+        return {"n": 5}
+
+
+class BrokenBot(Bot):
+    """A bot whose construction fails (say, a missing weights file): an infrastructure failure."""
+
+    def __init__(self) -> None:
+        raise RuntimeError("weights file missing")
