@@ -16,6 +16,7 @@ thousands of headless episodes per second possible on the same code path.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,27 @@ Observer = Callable[[LogEntry, Game], Awaitable[None]]
 class EpisodeOutcome:
     results: dict[str, Any]
     log: EpisodeLog
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """What the runner tells a seat about the attempt it is in (read with `current_attempt()`).
+
+    A seat that does its own waiting (a model seat backing off after HTTP 429) needs to know when
+    the runner will cut it off, on the runner's own clock, so it can give up in time instead.
+    """
+
+    clock: Clock
+    deadline: float  # clock time at which this attempt is cut off
+    number: int  # 1 for the first attempt, 2 for the retry
+
+
+_ATTEMPT: contextvars.ContextVar[Attempt | None] = contextvars.ContextVar("attempt", default=None)
+
+
+def current_attempt() -> Attempt | None:
+    """The attempt the calling seat is answering, or None outside the runner."""
+    return _ATTEMPT.get()
 
 
 class _Timeout(Exception):
@@ -73,9 +95,22 @@ class EpisodeRunner:
         self.timing = game.timing()
         self.log = EpisodeLog()
         self.all_scripted = all(getattr(s, "kind", "") == "scripted" for s in self.seats)
+        # Optional seat hooks: `on_decision(turn, decision)` hears each final decision (model
+        # seats count fallbacks and write transcripts); `aclose()` runs when `run` ends.
+        self._decision_hooks = [getattr(s, "on_decision", None) for s in self.seats]
+        self._any_decision_hook = any(h is not None for h in self._decision_hooks)
 
     # -- the loop ----------------------------------------------------------------------------
     async def run(self) -> EpisodeOutcome:
+        try:
+            return await self._run()
+        finally:
+            for seat in self.seats:
+                close = getattr(seat, "aclose", None)
+                if close is not None:
+                    await close()
+
+    async def _run(self) -> EpisodeOutcome:
         game, timing, clock = self.game, self.timing, self.clock
         started = clock.now()
         budget = timing.play_budget_s
@@ -100,6 +135,8 @@ class EpisodeRunner:
             if self.pacing and timing.min_step_s > 0:
                 await clock.sleep(step_started + timing.min_step_s - clock.now())
             await self._apply(turns, decisions)
+            if self._any_decision_hook:
+                self._tell_seats(turns, decisions)
             step_started = clock.now()
         return EpisodeOutcome(game.results(), self.log)
 
@@ -120,6 +157,12 @@ class EpisodeRunner:
             await self._record("stop", game.stop("error", detail), reason="error", detail=detail)
             return
         await self._record("apply", events, decisions=decisions)
+
+    def _tell_seats(self, turns: list[Turn], decisions: dict[str, Decision]) -> None:
+        for turn in turns:
+            hook = self._decision_hooks[turn.seat]
+            if hook is not None:
+                hook(turn, decisions[turn.turn_id])
 
     async def _record(self, op: str, events: list[Event], *, decisions: dict[str, Decision]
                       | None = None, reason: str | None = None, detail: str | None = None) -> None:
@@ -167,6 +210,7 @@ class EpisodeRunner:
             timeout = timing.decision_timeout_s
             if timing.step_deadline_s is not None:
                 timeout = min(timeout, step_started + timing.step_deadline_s - clock.now())
+            token = _ATTEMPT.set(Attempt(clock, clock.now() + timeout, attempts))
             try:
                 raw = await _with_timeout(clock, seat.decide(turn, hint), timeout)
             except _Timeout:
@@ -182,6 +226,8 @@ class EpisodeRunner:
             except Exception:
                 cause = "transport"
                 continue
+            finally:
+                _ATTEMPT.reset(token)
             try:
                 parsed = game.parse(turn, raw)
             except IllegalAction as illegal:

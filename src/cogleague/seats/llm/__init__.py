@@ -1,0 +1,41 @@
+"""Model seats: a policy that is just a prompt, played through a language-model provider.
+
+`make_model_seat` is what the seat factory calls for ``llm`` / ``llm:PATH`` seats and what the
+server calls for a join of kind ``llm`` (passing the registered prompt text as `prompt`).
+`accounting_for(seats)` gives the ``models`` section the CLI and the server merge into results.
+See `docs/models.md`.
+"""
+
+from __future__ import annotations
+
+from cogleague.core.game import Game
+from cogleague.seats.factory import ModelOptions
+from cogleague.seats.llm.accounting import accounting_for
+from cogleague.seats.llm.budget import check_requests_per_minute
+from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS, check_prompt, load_prompt
+from cogleague.seats.llm.providers import resolve_endpoint
+from cogleague.seats.llm.seat import ModelSeat
+from cogleague.seats.llm.session import ModelEpisode, episode_for
+
+__all__ = ["MAX_PROMPT_CHARS", "ModelEpisode", "ModelOptions", "ModelSeat", "accounting_for",
+           "make_model_seat"]
+
+
+def make_model_seat(game: Game, seat: int, name: str, options: ModelOptions, *,
+                    prompt: str | None = None, episode: ModelEpisode | None = None) -> ModelSeat:
+    """A model seat for `seat` of `game`.
+
+    `name` is the policy name (``llm`` or ``llm:PATH``; the prompt is read from PATH unless
+    `prompt` is given). Seats of one game share an episode state (clients, budgets, transcript)
+    unless `episode` is passed. Bad settings raise `ConfigError` naming the field: ``prompt``
+    (unreadable, or over MAX_PROMPT_CHARS code points), ``provider``, ``model``,
+    ``requests_per_minute``, ``transcript``. No provider configured is not an error: the seat
+    then falls back at once on every turn (cause ``disabled``), with zero network calls.
+    """
+    text = check_prompt(prompt) if prompt is not None else load_prompt(name)
+    endpoint = resolve_endpoint(options.provider, options.model, options.base_url,
+                                options.api_key)
+    per_minute = check_requests_per_minute(options.requests_per_minute)
+    shared = episode if episode is not None else episode_for(game)
+    return ModelSeat(game, seat, name, text, endpoint, per_minute, shared,
+                     transcript=shared.transcript(options.transcript))

@@ -1,0 +1,154 @@
+"""The model seat: a policy that is just a prompt.
+
+The runner asks every seat of a step at once — that concurrency *is* the batch — and bounds
+each attempt by the decision timeout and the step deadline. One `decide` call is one attempt:
+take a request slot from the endpoint's budget, send one request (again after a 429 backoff,
+while the attempt's deadline allows), and return the raw reply text for the game's `parse`.
+What cannot succeed this time raises `SeatUnavailable` so the runner falls back at once with no
+retry: ``disabled`` (no provider configured — zero network calls — or the endpoint answered
+401/403 earlier in the episode) and ``rate_budget`` (no slot before the deadline). Any other
+failure propagates; the runner records ``transport`` and retries once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from cogleague.core.clock import Clock, MonotonicClock
+from cogleague.core.episode import current_attempt
+from cogleague.core.errors import IllegalAction, SeatUnavailable
+from cogleague.core.game import Decision, Game, Turn
+from cogleague.seats.llm import prompting
+from cogleague.seats.llm.accounting import SeatStats
+from cogleague.seats.llm.budget import MAX_RATE_LIMITED_SENDS
+from cogleague.seats.llm.providers import AuthRejected, Endpoint, ProviderFailure, RateLimited
+from cogleague.seats.llm.session import EndpointState, ModelEpisode
+from cogleague.seats.llm.transcript import AttemptRecord, TranscriptWriter
+
+SDK_TIMEOUT_GRACE_S = 0.5
+"""The SDK's own timeout sits this far past the runner's cut-off, so the runner's deadline
+fires first and the fallback is recorded as ``timeout`` rather than ``transport``."""
+
+
+class ModelSeat:
+    kind = "model"
+
+    def __init__(self, game: Game, seat: int, name: str, prompt: str, endpoint: Endpoint | None,
+                 per_minute: int, episode: ModelEpisode,
+                 transcript: TranscriptWriter | None = None) -> None:
+        self.game = game
+        self.seat = seat
+        self.name = name
+        self.prompt = prompt
+        self.endpoint = endpoint
+        self.episode = episode
+        self.transcript = transcript
+        self.stats = SeatStats(model=endpoint.model if endpoint else None)
+        self._state: EndpointState | None = (episode.endpoint(endpoint, per_minute)
+                                             if endpoint is not None else None)
+        self._system: str | None = None
+        self._attempts: dict[str, list[AttemptRecord]] = {}
+
+    @property
+    def system_text(self) -> str:
+        """The game's rules for this seat with the operator's guidance (built once)."""
+        if self._system is None:
+            self._system = prompting.system_message(self.game.system_text(self.seat),
+                                                    self.prompt)
+        return self._system
+
+    # -- one attempt -------------------------------------------------------------------------
+    async def decide(self, turn: Turn, hint: str | None) -> str:
+        attempt = current_attempt()
+        if attempt is not None:
+            clock: Clock = attempt.clock
+            deadline, number = attempt.deadline, attempt.number
+        else:  # called outside the runner: bound by the game's own decision timeout
+            clock = MonotonicClock()
+            deadline, number = clock.now() + self.game.timing().decision_timeout_s, 1
+        records = self._attempts.setdefault(turn.turn_id, [])
+        last_reply = records[-1].reply if records else None
+        turns = prompting.chat_turns(turn, hint, last_reply)
+        record = AttemptRecord(self.seat, turn.round, turn.turn_id, number,
+                               [{"role": "system", "content": self.system_text}, *turns],
+                               extra=self._identity())
+        records.append(record)
+        state = self._state
+        if state is None or state.disabled:
+            record.cause = "disabled"
+            why = "no model provider configured" if state is None else "provider refused the key"
+            raise SeatUnavailable("disabled", why)
+        try:
+            text = await self._send(state, turns, clock, deadline, record)
+        except asyncio.CancelledError:
+            record.cause = "timeout"
+            raise
+        except SeatUnavailable as unavailable:
+            record.cause = unavailable.cause
+            raise
+        except Exception:
+            record.cause = "transport"
+            raise
+        record.reply = text
+        try:
+            record.action = self.game.parse(turn, text).action
+        except IllegalAction as illegal:
+            record.cause = "parse" if illegal.code in ("parse", "bad_frame") else "illegal"
+        return text
+
+    async def _send(self, state: EndpointState, turns: list[dict[str, str]], clock: Clock,
+                    deadline: float, record: AttemptRecord) -> str:
+        provider, budget = state.ready(clock)
+        for _ in range(MAX_RATE_LIMITED_SENDS):
+            await budget.acquire(deadline)  # raises SeatUnavailable("rate_budget")
+            if state.disabled:  # another seat hit 401/403 while this one waited
+                raise SeatUnavailable("disabled", "provider refused the key")
+            timeout = max(deadline - clock.now(), 0.0) + SDK_TIMEOUT_GRACE_S
+            self.stats.requests += 1
+            record.requests += 1
+            started = time.perf_counter()
+            try:
+                completion = await provider.complete(self.system_text, turns, timeout)
+            except RateLimited as limited:
+                budget.rate_limited(limited.retry_after)
+                continue
+            except AuthRejected as rejected:
+                state.disabled = True
+                raise SeatUnavailable("disabled", f"provider refused the key ({rejected})"
+                                      ) from rejected
+            except ProviderFailure:
+                raise
+            latency = round((time.perf_counter() - started) * 1000, 1)
+            budget.succeeded()
+            self.stats.latencies_ms.append(latency)
+            self.stats.input_tokens += completion.input_tokens
+            self.stats.output_tokens += completion.output_tokens
+            record.latency_ms = latency
+            record.input_tokens += completion.input_tokens
+            record.output_tokens += completion.output_tokens
+            return completion.text
+        raise SeatUnavailable("rate_budget", f"rate limited {MAX_RATE_LIMITED_SENDS} times")
+
+    # -- runner hooks ------------------------------------------------------------------------
+    def on_decision(self, turn: Turn, decision: Decision) -> None:
+        """The runner's final word on a turn: count it, and write its transcript rows."""
+        self.stats.decisions += 1
+        if decision.is_fallback:
+            self.stats.fallbacks[decision.cause or "unknown"] += 1
+        records = self._attempts.pop(turn.turn_id, [])
+        if self.transcript is not None and records:
+            rows = [r.to_row() for r in records[:-1]]
+            rows.append(records[-1].to_row(decision))
+            self.transcript.write(rows)
+
+    async def aclose(self) -> None:
+        await self.episode.aclose()
+
+    def _identity(self) -> dict[str, Any]:
+        ep = self.endpoint
+        return {"provider": ep.provider if ep else None, "model": ep.model if ep else None}
+
+    def __repr__(self) -> str:
+        return f"ModelSeat(seat={self.seat}, name={self.name!r}, endpoint={self.endpoint})"

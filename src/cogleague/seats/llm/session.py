@@ -1,0 +1,85 @@
+"""What the model seats of one episode share: provider clients, budgets, fates, transcripts.
+
+Seats that name the same endpoint share one SDK client (one connection pool), one request
+budget and one fate — after a 401/403 the endpoint is disabled for the rest of the episode and
+every seat on it falls back at once. `episode_for(game)` finds the shared state by the game
+object, which is what identifies an episode to `make_model_seat` (the CLI and the server call
+it once per seat with the same game).
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+
+from cogleague.core.clock import Clock
+from cogleague.core.game import Game
+from cogleague.seats.llm.budget import RequestBudget
+from cogleague.seats.llm.providers import Endpoint, Provider, make_provider
+from cogleague.seats.llm.transcript import TranscriptWriter
+
+
+@dataclass
+class EndpointState:
+    endpoint: Endpoint
+    per_minute: int
+    provider: Provider | None = None
+    budget: RequestBudget | None = None
+    disabled: bool = False
+
+    def ready(self, clock: Clock) -> tuple[Provider, RequestBudget]:
+        """The client (again, after `aclose`) and the budget, on the runner's clock."""
+        if self.provider is None:
+            self.provider = make_provider(self.endpoint)
+        if self.budget is None:
+            self.budget = RequestBudget(self.per_minute, clock)
+        return self.provider, self.budget
+
+
+class ModelEpisode:
+    """Shared state of the model seats of one episode."""
+
+    def __init__(self) -> None:
+        self._endpoints: dict[Endpoint, EndpointState] = {}
+        self._transcripts: dict[Path, TranscriptWriter] = {}
+
+    def endpoint(self, endpoint: Endpoint, per_minute: int) -> EndpointState:
+        state = self._endpoints.get(endpoint)
+        if state is None:
+            # The client is made now, with the seats: its first construction imports the SDK
+            # and builds a TLS context, which must not eat into the first step's deadline.
+            state = self._endpoints[endpoint] = EndpointState(endpoint, per_minute,
+                                                              make_provider(endpoint))
+        return state
+
+    def transcript(self, path: str | None) -> TranscriptWriter | None:
+        """One writer per file per episode (created, and the file truncated, on first ask)."""
+        if path is None:
+            return None
+        key = Path(path).resolve()
+        writer = self._transcripts.get(key)
+        if writer is None:
+            writer = self._transcripts[key] = TranscriptWriter(path)
+        return writer
+
+    async def aclose(self) -> None:
+        """Close every client (the runner calls this at the end of `run`). Idempotent; a later
+        episode on the same game (server recovery) makes fresh clients."""
+        for state in self._endpoints.values():
+            provider, state.provider = state.provider, None
+            if provider is not None:
+                await provider.aclose()
+
+
+_EPISODES: dict[int, ModelEpisode] = {}
+
+
+def episode_for(game: Game) -> ModelEpisode:
+    """The shared state of `game`'s episode, forgotten when the game is garbage-collected."""
+    key = id(game)
+    episode = _EPISODES.get(key)
+    if episode is None:
+        episode = _EPISODES[key] = ModelEpisode()
+        weakref.finalize(game, _EPISODES.pop, key, None)
+    return episode

@@ -1,0 +1,130 @@
+"""Model transcripts: one JSONL row per attempt, and their export to chat-format JSONL.
+
+A row: ``seat``, ``round``, ``turn_id``, ``attempt``, ``provider``, ``model``, ``prompt`` (the
+chat messages sent, system first), ``reply`` (raw text, or null when none came back),
+``action`` (what the game's parser made of it, or null), ``cause`` (why this attempt failed:
+``parse``, ``illegal``, ``timeout``, ``transport``, ``rate_budget``, ``disabled``; null when it
+succeeded), ``requests`` (HTTP requests it took, 429s included), ``input_tokens``,
+``output_tokens``, ``latency_ms``. The last row of each turn also carries ``decision``: the
+runner's final `Decision` (so a fallback shows with its cause).
+
+Rows are written when the runner settles a step, in turn order, so a transcript's order is
+deterministic; only token counts and latencies vary between runs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cogleague.core import jsonio
+from cogleague.core.errors import ConfigError
+from cogleague.core.game import Decision
+
+
+@dataclass
+class AttemptRecord:
+    """One attempt as the seat saw it; becomes one transcript row."""
+
+    seat: int
+    round: int
+    turn_id: str
+    attempt: int
+    prompt: list[dict[str, str]]
+    reply: str | None = None
+    action: dict[str, Any] | None = None
+    cause: str | None = None
+    requests: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    latency_ms: float | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_row(self, decision: Decision | None = None) -> dict[str, Any]:
+        row: dict[str, Any] = {
+            "seat": self.seat, "round": self.round, "turn_id": self.turn_id,
+            "attempt": self.attempt, **self.extra, "prompt": self.prompt, "reply": self.reply,
+            "action": self.action, "cause": self.cause, "requests": self.requests,
+            "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
+            "latency_ms": self.latency_ms,
+        }
+        if decision is not None:
+            row["decision"] = decision.to_json()
+        return row
+
+
+class TranscriptWriter:
+    """Appends rows to one JSONL file. The file is truncated when the writer is created (once
+    per episode) and opened per batch, so nothing stays open between steps."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text("", encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError("transcript", f"transcript file {str(path)!r} cannot be written "
+                                            f"({exc.strerror or exc})") from exc
+
+    def write(self, rows: Iterable[dict[str, Any]]) -> None:
+        lines = "".join(jsonio.dumps(r) + "\n" for r in rows)
+        if lines:
+            with self.path.open("a", encoding="utf-8") as fh:
+                fh.write(lines)
+
+
+def read_rows(path: str | Path) -> Iterator[dict[str, Any]]:
+    """Rows of one transcript; a malformed line is a `ConfigError` naming file and line."""
+    p = Path(path)
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError("transcripts", f"transcript {str(p)!r} cannot be read ({exc})") from exc
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError as exc:
+            raise ConfigError("transcripts", f"{p}:{number}: not a JSON line ({exc})") from exc
+        if not isinstance(row, dict) or not isinstance(row.get("prompt"), list):
+            raise ConfigError("transcripts", f"{p}:{number}: not a transcript row "
+                                             "(needs a prompt list)")
+        yield row
+
+
+def chat_example(row: dict[str, Any]) -> dict[str, Any] | None:
+    """A fine-tuning example from a row whose reply the game accepted, else None.
+
+    The example is the messages sent plus the reply as the final assistant message. Earlier
+    assistant messages (a failed reply shown back on a retry) get ``weight: 0`` so a trainer
+    learns the correction, not the mistake.
+    """
+    if row.get("cause") is not None or row.get("action") is None or not row.get("reply"):
+        return None
+    messages: list[dict[str, Any]] = []
+    for m in row["prompt"]:
+        msg: dict[str, Any] = {"role": m["role"], "content": m["content"]}
+        if m["role"] == "assistant":
+            msg["weight"] = 0
+        messages.append(msg)
+    messages.append({"role": "assistant", "content": row["reply"]})
+    return {"messages": messages}
+
+
+def export_chat(paths: Iterable[str | Path], out: str | Path) -> tuple[int, int]:
+    """Write the chat examples of every transcript to `out`; returns (examples, rows read)."""
+    examples, rows = [], 0
+    for path in paths:
+        for row in read_rows(path):
+            rows += 1
+            example = chat_example(row)
+            if example is not None:
+                examples.append(example)
+    target = Path(out)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("".join(jsonio.dumps(e) + "\n" for e in examples), encoding="utf-8")
+    return len(examples), rows
