@@ -23,6 +23,8 @@ app.add_typer(replay_app, name="replay")
 # One line per feature module; each adds its commands to `app`, `play_app` or `replay_app`.
 COMMAND_MODULES = [
     "cogleague.cli.replay_cmd",
+    "cogleague.cli.serve",
+    "cogleague.cli.web",
 ]
 
 

@@ -24,7 +24,10 @@ class TurnInfo:
 class Bot:
     """Subclass and implement `on_turn`. Return the game's action fields, e.g.
     ``{"action": "cooperate"}`` (dilemma), ``{"move": 4, "note": "…"}`` (Ledger) or
-    ``{"harvest": 1, "clean": 1}`` (Commons Family). May be sync or async."""
+    ``{"harvest": 1, "clean": 1}`` (Commons Family). May be sync or async.
+
+    Over the network (`cogleague.client.play_seat`, `cogleague bot run`) the SDK handles
+    hello, snapshot, ping, reconnect and resume; the bot only decides."""
 
     name: str = "bot"
 
@@ -33,4 +36,10 @@ class Bot:
 
     def on_event(self, event: str, payload: dict[str, Any]) -> Any:
         """Called for every event frame this seat may see. Optional."""
+        return None
+
+    def on_error(self, code: str, message: str, turn: TurnInfo) -> Any:
+        """The server refused the move for `turn` (`illegal_action`, `message_too_long`,
+        `promises_off`). Return a corrected action to send before the deadline, or None to let
+        the turn run out. Optional; may be async."""
         return None

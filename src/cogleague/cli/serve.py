@@ -1,0 +1,48 @@
+"""`cogleague serve`: the table server on uvicorn (and, via `cli/bot.py`, `cogleague bot run`)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cogleague.cli import app
+from cogleague.cli import bot as _bot  # noqa: F401  (registers `cogleague bot`)
+from cogleague.cli.common import console, fail
+
+
+@app.command("serve")
+def serve(
+    host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port", min=0, max=65535)] = 8000,
+    db: Annotated[str | None, typer.Option(help="database URL: sqlite:///FILE (default "
+                                                "cogleague-server.db) or postgresql://…")] = None,
+    operator_key: Annotated[str | None, typer.Option(
+        "--operator-key", help="the operator's API key (generated and printed at the first "
+                               "start when not given)")] = None,
+    open_registration: Annotated[bool, typer.Option(
+        help="let anyone create an account without the operator key")] = False,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+) -> None:
+    """Serve the HTTP lobby and WebSocket play for ledger, commons and dilemma."""
+    import uvicorn
+
+    from cogleague.server.app import create_app
+    from cogleague.server.settings import DEFAULT_DB_URL, TRANSPORT_MAX_FRAME_BYTES, Settings
+
+    if operator_key is not None and len(operator_key) < 16:
+        fail(f"--operator-key must be at least 16 characters (got {len(operator_key)})")
+    settings = Settings(db_url=db or DEFAULT_DB_URL, operator_key=operator_key,
+                        open_registration=open_registration)
+    try:
+        application = create_app(settings)
+    except Exception as exc:  # an unreachable database, a bad URL
+        fail(f"--db {settings.db_url!r} cannot be opened: {type(exc).__name__}: {exc}")
+    generated = application.state.generated_operator_key
+    if generated:
+        console.print(f"operator key (shown once, keep it): {generated}", highlight=False,
+                      soft_wrap=True)
+    console.print(f"serving on http://{host}:{port}  (protocol: /protocol, API: /docs)",
+                  highlight=False)
+    uvicorn.run(application, host=host, port=port, log_level=log_level, access_log=False,
+                ws_max_size=TRANSPORT_MAX_FRAME_BYTES)

@@ -1,0 +1,198 @@
+"""Play one seat over WebSocket with a `Bot`: hello, snapshot, ping, reconnect and resume.
+
+`play_seat(bot, server, table, seat, token)` connects to ``/ws/play``, answers every
+`your_turn` with `bot.on_turn`, hands events to `bot.on_event`, answers pings, and returns the
+`end` frame's results. If the connection drops (network, server restart) it reconnects with
+growing pauses and resumes from the last event it saw (``last_seq``); a turn it already answered
+is answered again with the same move, so a resent `your_turn` never produces a different action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
+
+from cogleague.client.bot import Bot, TurnInfo
+
+REPLACED_CLOSE_CODE = 4001
+CORRECTABLE = frozenset({"illegal_action", "message_too_long", "promises_off"})
+MAX_FRAME_BYTES = 4 * 1024 * 1024
+
+
+class SeatRefused(RuntimeError):
+    """The server refused this seat (wrong token, unknown table) or another socket replaced it."""
+
+
+@dataclass
+class SeatOutcome:
+    """What the `end` frame said, plus what this connection saw."""
+
+    reason: str | None
+    results: dict[str, Any] | None
+    seat: int | None = None
+    alias: str | None = None
+    game: str | None = None
+    reconnects: int = 0
+    turns: int = 0
+    errors: list[dict[str, Any]] = field(default_factory=list)
+
+
+def ws_url(server: str) -> str:
+    """``http(s)://host:port`` → ``ws(s)://host:port``."""
+    server = server.rstrip("/")
+    if server.startswith("https://"):
+        return "wss://" + server[len("https://"):]
+    if server.startswith("http://"):
+        return "ws://" + server[len("http://"):]
+    return server
+
+
+async def _maybe_await(value: Any) -> Any:
+    return await value if inspect.isawaitable(value) else value
+
+
+class SeatSession:
+    """The state that outlives one socket: the seq reached and every move sent."""
+
+    def __init__(self, bot: Bot, server: str, table: str, seat: int, token: str,
+                 on_frame: Callable[[dict[str, Any]], Any] | None = None) -> None:
+        self.bot = bot
+        self.server = server
+        self.table = table
+        self.seat = seat
+        self.token = token
+        self.on_frame = on_frame
+        self.last_seq = 0
+        self.moves: dict[str, dict[str, Any]] = {}
+        self.turns: dict[str, TurnInfo] = {}
+        self.outcome = SeatOutcome(None, None, seat=seat)
+
+    def url(self) -> str:
+        query = urlencode({"table": self.table, "seat": self.seat, "token": self.token,
+                           "last_seq": self.last_seq})
+        return f"{ws_url(self.server)}/ws/play?{query}"
+
+    async def run(self, reconnect_for_s: float = 60.0) -> SeatOutcome:
+        pause = 0.05
+        down_since: float | None = None
+        while True:
+            try:
+                async with connect(self.url(), max_size=MAX_FRAME_BYTES, proxy=None,
+                                   open_timeout=10, compression=None) as ws:
+                    down_since, pause = None, 0.05
+                    ended = await self._serve(ws)
+                    if ended:
+                        return self.outcome
+            except InvalidStatus as exc:
+                raise SeatRefused(f"the server refused seat {self.seat} at table {self.table} "
+                                  f"(HTTP {exc.response.status_code})") from None
+            except ConnectionClosed as exc:
+                if exc.rcvd is not None and exc.rcvd.code == REPLACED_CLOSE_CODE:
+                    raise SeatRefused("another connection took over this seat") from None
+            except (TimeoutError, OSError, WebSocketException):
+                pass
+            now = time.monotonic()
+            down_since = down_since or now
+            if now - down_since > reconnect_for_s:
+                raise ConnectionError(f"could not reach {self.server} for {reconnect_for_s:g} s")
+            self.outcome.reconnects += 1
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 1.0)
+
+    async def _serve(self, ws: ClientConnection) -> bool:
+        """Handle frames until `end` (True) or the socket closes (ConnectionClosed)."""
+        async for raw in ws:
+            frame = json.loads(raw)
+            if self.on_frame is not None:
+                self.on_frame(frame)
+            kind = frame.get("type")
+            if kind == "event":
+                self.last_seq = max(self.last_seq, int(frame["seq"]))
+                await _maybe_await(self.bot.on_event(frame["event"], frame["payload"]))
+            elif kind == "your_turn":
+                await self._turn(ws, frame)
+            elif kind == "snapshot":
+                if frame.get("your_turn"):
+                    await self._turn(ws, frame["your_turn"])
+            elif kind == "hello":
+                self.outcome.alias = frame.get("alias")
+                self.outcome.game = frame.get("game")
+            elif kind == "ping":
+                await ws.send('{"type":"pong"}')
+            elif kind == "error":
+                self.outcome.errors.append(frame)
+                await self._correct(ws, frame)
+            elif kind == "end":
+                self.outcome.reason = frame.get("reason")
+                self.outcome.results = frame.get("results")
+                return True
+        return False
+
+    async def _turn(self, ws: ClientConnection, frame: dict[str, Any]) -> None:
+        turn_id = frame["turn_id"]
+        move = self.moves.get(turn_id)
+        if move is None:
+            info = TurnInfo(turn_id=turn_id, game=self.outcome.game or "", seat=self.seat,
+                            legal_actions=frame.get("legal_actions"),
+                            visible_state=frame.get("visible_state") or {},
+                            prompt_text=frame.get("prompt_text"),
+                            deadline_ms=frame.get("deadline_ms"), hint=frame.get("hint"),
+                            extra={"deadline_at": frame.get("deadline_at")})
+            action = await _maybe_await(self.bot.on_turn(info))
+            if action is None:
+                return  # the bot passes: the turn runs out and gets the game's timeout action
+            move = {"type": "move", "turn_id": turn_id, **dict(action)}
+            self.moves[turn_id] = move
+            self.turns[turn_id] = info
+            self.outcome.turns += 1
+        await ws.send(json.dumps(move, ensure_ascii=False))
+
+    async def _correct(self, ws: ClientConnection, frame: dict[str, Any]) -> None:
+        """An illegal move before the deadline may be corrected: ask the bot once more."""
+        turn_id = frame.get("turn_id")
+        if frame.get("code") not in CORRECTABLE or turn_id not in self.turns:
+            return
+        action = await _maybe_await(self.bot.on_error(frame["code"], frame.get("message", ""),
+                                                      self.turns[turn_id]))
+        if action is None:
+            return
+        move = {"type": "move", "turn_id": turn_id, **dict(action)}
+        self.moves[turn_id] = move
+        await ws.send(json.dumps(move, ensure_ascii=False))
+
+
+async def play_seat(bot: Bot, server: str, table: str, seat: int, token: str, *,
+                    reconnect_for_s: float = 60.0,
+                    on_frame: Callable[[dict[str, Any]], Any] | None = None) -> SeatOutcome:
+    """Play `seat` of `table` until the table ends; returns the `end` frame's content."""
+    return await SeatSession(bot, server, table, seat, token, on_frame).run(reconnect_for_s)
+
+
+async def join_and_play(bot: Bot, server: str, key: str, table: str, *, seat: int | None = None,
+                        name: str | None = None, start: bool = False,
+                        reconnect_for_s: float = 60.0) -> SeatOutcome:
+    """Take a remote seat with an API key, connect, optionally start the table, and play."""
+    from cogleague.client.lobby import LobbyClient
+
+    async with LobbyClient(server, key) as lobby:
+        fields: dict[str, Any] = {}
+        if seat is not None:
+            fields["seat"] = seat
+        if name is not None:
+            fields["name"] = name
+        joined = await lobby.join(table, "remote", **fields)
+        session = SeatSession(bot, server, table, joined["seat"], joined["token"])
+        task = asyncio.create_task(session.run(reconnect_for_s))
+        if start:
+            await asyncio.sleep(0.2)  # let the socket connect before the first turn is sent
+            await lobby.start(table)
+        return await task

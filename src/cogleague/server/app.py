@@ -1,0 +1,128 @@
+"""`create_app(settings)`: the FastAPI application of the table server.
+
+Creating the app opens the database, creates the schema and makes sure the house account and
+the operator exist (a generated operator key is left in `app.state.generated_operator_key` for
+`cogleague serve` to print once). Starting it resumes the tables that were running when the
+previous process stopped (`recovery.py`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from sqlalchemy import Connection, insert, select, update
+from starlette.exceptions import HTTPException
+
+from cogleague.server import lobby, play
+from cogleague.server.auth import digest, install_log_redaction, new_api_key
+from cogleague.server.catalog import Catalog
+from cogleague.server.errors import ApiError
+from cogleague.server.recovery import recover
+from cogleague.server.settings import Settings
+from cogleague.server.store import Store, accounts, now
+from cogleague.server.tables import TableService
+
+log = logging.getLogger("cogleague.server")
+
+MAX_BODY_BYTES = 1024 * 1024
+_STATUS_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+                 405: "bad_request", 409: "wrong_state", 413: "too_large", 422: "bad_request",
+                 429: "rate_limited"}
+
+
+def bootstrap(store: Store, operator_key: str | None) -> str | None:
+    """Schema, the house account and the operator. Returns a newly generated operator key
+    (first start without one given), else None."""
+    store.create_schema()
+
+    def run(conn: Connection) -> str | None:
+        if conn.execute(select(accounts.c.id).where(accounts.c.role == "house")).first() is None:
+            conn.execute(insert(accounts).values(name="house", role="house", created_at=now(),
+                                                 key_digest=digest(new_api_key())))
+        op = conn.execute(select(accounts).where(accounts.c.role == "operator")).mappings().first()
+        generated = None
+        key = operator_key
+        if op is None and key is None:
+            key = generated = new_api_key()
+        if op is None:
+            conn.execute(insert(accounts).values(name="operator", role="operator",
+                                                 created_at=now(), key_digest=digest(key or "")))
+        elif key is not None:
+            conn.execute(update(accounts).where(accounts.c.id == op["id"])
+                         .values(key_digest=digest(key)))
+        return generated
+
+    return store.tx_sync(run)
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    install_log_redaction()
+    store = Store(settings.db_url, settings.sqlite_synchronous)
+    generated = bootstrap(store, settings.operator_key)
+    catalog = Catalog(settings.extra_games)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        service = TableService(store, catalog, settings)
+        app.state.tables = service
+        resumed = await recover(service)
+        if resumed:
+            log.warning("resumed %d running table(s): %s", len(resumed), ", ".join(resumed))
+        try:
+            yield
+        finally:
+            await service.shutdown()
+            store.close()
+
+    app = FastAPI(title="cogleague table server", lifespan=lifespan,
+                  description="HTTP lobby and WebSocket play for ledger, commons and dilemma. "
+                              "The protocol page is at /protocol, frame schemas at "
+                              "/protocol/frames.json.")
+    app.state.settings = settings
+    app.state.store = store
+    app.state.account_cache = {}
+    app.state.generated_operator_key = generated
+
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        first: dict[str, Any] = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+        return _error(400, "bad_request", f"{where}: {first.get('msg', 'invalid request')}")
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
+        code = _STATUS_CODES.get(exc.status_code, "bad_request")
+        return _error(exc.status_code, code, str(exc.detail))
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next: Any) -> Any:
+        length = request.headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > MAX_BODY_BYTES:
+            return _error(413, "too_large", f"a request body may be at most {MAX_BODY_BYTES} "
+                                            "bytes")
+        return await call_next(request)
+
+    app.include_router(lobby.router)
+    app.include_router(play.router)
+    try:
+        from cogleague.web.routes import router as web_router
+    except ImportError:
+        pass
+    else:
+        app.include_router(web_router)
+    return app

@@ -1,0 +1,76 @@
+"""API keys and seat tokens: random, stored only as hashes, compared in constant time, never logged.
+
+Keys and tokens carry 256 random bits (`secrets.token_urlsafe(32)`). The database keeps their
+SHA-256: a leaked database yields no usable credential, and a lookup by hash is an index hit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+
+KEY_BYTES = 32
+"""≥ 128 bits required (protocol.md §5); 256 used."""
+
+API_KEY_PREFIX = "clk_"
+SEAT_TOKEN_PREFIX = "cls_"
+
+
+def new_api_key() -> str:
+    return API_KEY_PREFIX + secrets.token_urlsafe(KEY_BYTES)
+
+
+def new_seat_token() -> str:
+    return SEAT_TOKEN_PREFIX + secrets.token_urlsafe(KEY_BYTES)
+
+
+def digest(secret: str) -> str:
+    """The stored form of a key or token."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def matches(secret: str | None, stored_digest: str | None) -> bool:
+    """Constant-time check of a presented secret against a stored digest."""
+    if not secret or not stored_digest:
+        return False
+    return hmac.compare_digest(digest(secret), stored_digest)
+
+
+def bearer(header: str | None) -> str | None:
+    """The key of an ``Authorization: Bearer KEY`` header, or None."""
+    if not header:
+        return None
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        return None
+    return value.strip()
+
+
+_SECRET_RE = re.compile(r"((?:token|key)=)[^&\s\"']+|\b(cl[ks]_)[A-Za-z0-9_\-]{16,}")
+
+
+def redact(text: str) -> str:
+    """Replace anything that looks like a key or token (query parameters included)."""
+    return _SECRET_RE.sub(lambda m: (m.group(1) or m.group(2)) + "[redacted]", text)
+
+
+class RedactSecrets(logging.Filter):
+    """Installed on uvicorn's loggers: WebSocket URLs carry the seat token in their query."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args:
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in
+                                (record.args if isinstance(record.args, tuple) else (record.args,)))
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        return True
+
+
+def install_log_redaction() -> None:
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "cogleague"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactSecrets) for f in logger.filters):
+            logger.addFilter(RedactSecrets())

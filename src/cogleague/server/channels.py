@@ -1,0 +1,192 @@
+"""Per-seat and spectator streams: what each audience has been sent, and who is listening now.
+
+A `Stream` keeps every `event` frame its audience was sent (seq = position + 1), so a seat that
+reconnects gets exactly what it missed, and after a crash the stream is rebuilt byte for byte
+from the replayed log. A `SeatChannel` adds the seat's one outstanding turn: `ask` sends
+`your_turn` and waits for a legal `move`; `on_move` answers every move with an `ack` or an
+`error` frame (protocol.md §3). Connections only enqueue: a slow socket never blocks the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from cogleague.core import jsonio
+from cogleague.core.errors import IllegalAction
+from cogleague.core.game import Parsed, Turn
+from cogleague.server import frames
+
+REPLACED_CLOSE_CODE = 4001
+"""Close code of an older socket when the same seat connects again (the newest wins)."""
+
+
+class Sender(Protocol):
+    def send_text(self, text: str) -> None: ...
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+class Stream:
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        self.event_texts: list[str] = []
+        self.end_text: str | None = None
+
+    @property
+    def seq(self) -> int:
+        return len(self.event_texts)
+
+    def listeners(self) -> list[Sender]:
+        raise NotImplementedError
+
+    def push_event(self, view: dict[str, Any]) -> None:
+        """Append one event (a `view_for` dict) to the stream and send it to the listeners."""
+        payload = dict(view)
+        name = payload.pop("kind")
+        text = jsonio.dumps({"type": "event", "seq": len(self.event_texts) + 1,
+                             "table": self.table_id, "event": name, "payload": payload})
+        self.event_texts.append(text)
+        for conn in self.listeners():
+            conn.send_text(text)
+
+    def events_after(self, last_seq: int) -> list[str]:
+        return self.event_texts[max(0, last_seq):]
+
+    def frame(self, kind: str, **fields: Any) -> str:
+        """A non-event server frame at the stream's current seq."""
+        return jsonio.dumps({"type": kind, "seq": self.seq, "table": self.table_id, **fields})
+
+    def send(self, text: str) -> None:
+        for conn in self.listeners():
+            conn.send_text(text)
+
+    def end(self, reason: str | None, results: dict[str, Any] | None) -> None:
+        """Send `end` and close every listener normally; later connections get it too."""
+        self.end_text = self.frame("end", reason=reason, results=results)
+        for conn in self.listeners():
+            conn.send_text(self.end_text)
+            conn.close(1000, "table ended")
+
+
+class WatchChannel(Stream):
+    """Spectators: public events only (`Event.view_for(None)`), any number of sockets."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(table_id)
+        self.conns: list[Sender] = []
+
+    def listeners(self) -> list[Sender]:
+        return self.conns
+
+    def attach(self, conn: Sender) -> None:
+        self.conns.append(conn)
+
+    def detach(self, conn: Sender) -> None:
+        if conn in self.conns:
+            self.conns.remove(conn)
+
+
+@dataclass
+class _Pending:
+    turn: Turn
+    future: asyncio.Future[dict[str, Any]]
+    frame: dict[str, Any]
+
+
+class SeatChannel(Stream):
+    """One seat's stream, its current socket (newest wins) and its outstanding turn."""
+
+    def __init__(self, table_id: str, seat: int, alias: str,
+                 parse: Callable[[Turn, Any], Parsed]) -> None:
+        super().__init__(table_id)
+        self.seat = seat
+        self.alias = alias
+        self.parse = parse
+        self.conn: Sender | None = None
+        self.pending: _Pending | None = None
+        self.answered: dict[str, str] = {}  # turn_id -> its ack frame (moves are idempotent)
+        self.expired: set[str] = set()
+        self.last_view: dict[str, Any] | None = None
+
+    def listeners(self) -> list[Sender]:
+        return [self.conn] if self.conn is not None else []
+
+    def attach(self, conn: Sender) -> None:
+        old, self.conn = self.conn, conn
+        if old is not None and old is not conn:
+            old.close(REPLACED_CLOSE_CODE, "replaced by a newer connection for this seat")
+
+    def detach(self, conn: Sender) -> None:
+        if self.conn is conn:
+            self.conn = None
+
+    # -- turns -------------------------------------------------------------------------------
+    async def ask(self, turn: Turn, hint: str | None, timeout_s: float) -> dict[str, Any]:
+        """Send `your_turn` and wait for a legal move (the runner bounds the wait)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[dict[str, Any]] = loop.create_future()
+        self.expired.discard(turn.turn_id)
+        view = turn.view
+        self.last_view = view
+        frame: dict[str, Any] = {
+            "type": "your_turn", "table": self.table_id, "turn_id": turn.turn_id,
+            "deadline_ms": int(timeout_s * 1000),
+            "deadline_at": int((time.time() + timeout_s) * 1000),
+            "legal_actions": turn.legal_actions, "visible_state": view}
+        prompt = turn.prompt_text
+        if prompt is not None:
+            frame["prompt_text"] = prompt
+        if hint is not None:
+            frame["hint"] = hint
+        self.pending = _Pending(turn, future, frame)
+        self.send(jsonio.dumps({**frame, "seq": self.seq}))
+        try:
+            return await future
+        finally:
+            if self.pending is not None and self.pending.future is future:
+                self.pending = None
+            if not future.done() or future.cancelled():
+                self.expired.add(turn.turn_id)
+
+    def pending_turn_frame(self) -> dict[str, Any] | None:
+        if self.pending is None:
+            return None
+        return {**self.pending.frame, "seq": self.seq}
+
+    def on_move(self, turn_id: str, fields: dict[str, Any]) -> str:
+        """The reply to one `move`: an `ack` (again, for a turn already answered) or an error."""
+        done = self.answered.get(turn_id)
+        if done is not None:
+            return done
+        pending = self.pending
+        if pending is not None and pending.turn.turn_id == turn_id:
+            try:
+                self.parse(pending.turn, fields)
+            except IllegalAction as illegal:
+                return self.frame("error", code=illegal.code, message=str(illegal),
+                                  turn_id=turn_id)
+            except Exception as exc:  # a game's parser must not crash the socket
+                return self.frame("error", code="illegal_action",
+                                  message=f"unusable move ({type(exc).__name__})",
+                                  turn_id=turn_id)
+            ack = self.frame("ack", turn_id=turn_id)
+            self.answered[turn_id] = ack
+            self.pending = None
+            if not pending.future.done():
+                pending.future.set_result(fields)
+            return ack
+        if turn_id in self.expired:
+            return self.frame("error", code="too_late", turn_id=turn_id,
+                              message="the deadline of this turn has passed; the move is ignored")
+        if pending is None:
+            return self.frame("error", code="not_your_turn", turn_id=turn_id,
+                              message="no turn of this seat is waiting for a move")
+        return self.frame("error", code="unknown_turn", turn_id=turn_id,
+                          message=f"turn_id must be the pending turn {pending.turn.turn_id!r}")
+
+    def error(self, code: str, message: str, turn_id: str | None = None) -> str:
+        return jsonio.dumps(frames.error(self.table_id, self.seq, code, message, turn_id))

@@ -1,0 +1,178 @@
+"""A running table: the game, its seats, its streams, and the runner observer.
+
+The observer is the durability rule in one place: each `LogEntry` (op, decisions, events) is
+committed to the database FIRST, and only then are its events broadcast — every seat gets
+`Event.view_for(seat)` (its own private events and restricted fields only), spectators get the
+public view. A crash therefore never shows anyone a step the database does not have.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any
+
+from cogleague.core.clock import Clock, MonotonicClock
+from cogleague.core.episode import EpisodeOutcome, EpisodeRunner
+from cogleague.core.errors import IllegalAction
+from cogleague.core.game import Event, Game
+from cogleague.core.replay import EpisodeLog, LogEntry
+from cogleague.server import frames
+from cogleague.server.channels import SeatChannel, WatchChannel
+from cogleague.server.store import Store
+
+log = logging.getLogger("cogleague.server")
+
+POLICY_KEYS = frozenset({"policy", "policies", "policy_name", "policy_names", "policyNames"})
+"""Result fields that name policies: spectator-side only, never sent to a seat."""
+
+
+def event_record(event: Event) -> dict[str, Any]:
+    """An event as the log stores it: data, audience and restricted fields."""
+    doc: dict[str, Any] = {"event": event.to_json()}
+    if event.audience is not None:
+        doc["audience"] = list(event.audience)
+    if event.restricted:
+        doc["restricted"] = {k: list(v) for k, v in event.restricted.items()}
+    return doc
+
+
+def _strip_policies(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _strip_policies(v) for k, v in value.items() if k not in POLICY_KEYS}
+    if isinstance(value, list):
+        return [_strip_policies(v) for v in value]
+    return value
+
+
+def seat_results(results: dict[str, Any] | None, seat: int, num_seats: int
+                 ) -> dict[str, Any] | None:
+    """What `end` tells one seat: every per-seat list cut to its own entry, policy names
+    removed (results are indexed by seat, so a list of length `num_seats` is per seat)."""
+    if results is None:
+        return None
+    own: dict[str, Any] = {"seat": seat}
+    for key, value in results.items():
+        if key in POLICY_KEYS:
+            continue
+        if isinstance(value, list) and len(value) == num_seats:
+            own[key] = _strip_policies(value[seat])
+        elif isinstance(value, list | dict):
+            continue  # table-wide structures may name other seats' policies or notes
+        else:
+            own[key] = value
+    return own
+
+
+class Room:
+    """Everyone connected to one table, from its creation to its end: a channel per seat and
+    the spectators. It exists before the start, so a bot may connect, then wait for play."""
+
+    def __init__(self, table_id: str, game_name: str, rules_version: str,
+                 aliases: Sequence[str], public_config: dict[str, Any], state: str) -> None:
+        self.id = table_id
+        self.game_name = game_name
+        self.rules_version = rules_version
+        self.public_config = public_config
+        self.state = state
+        self.game: Game | None = None
+        self.channels = [SeatChannel(table_id, s, a, _not_started) for s, a in enumerate(aliases)]
+        self.watch = WatchChannel(table_id)
+        self.results: dict[str, Any] | None = None
+
+    def hello(self, channel: SeatChannel | WatchChannel) -> str:
+        seat = channel.seat if isinstance(channel, SeatChannel) else None
+        alias = channel.alias if isinstance(channel, SeatChannel) else None
+        return channel.frame("hello", protocol=frames.PROTOCOL, game=self.game_name,
+                             rules_version=self.rules_version, seat=seat, alias=alias,
+                             config=self.public_config, state=self.state)
+
+    def snapshot(self, channel: SeatChannel | WatchChannel) -> str:
+        game = self.game
+        played = game.rounds_played if game is not None else None
+        if isinstance(channel, SeatChannel):
+            return channel.frame("snapshot", state=self.state, visible_state=channel.last_view,
+                                 your_turn=channel.pending_turn_frame(), rounds_played=played)
+        view = game.spectator_state() if game is not None else None
+        return channel.frame("snapshot", state=self.state, visible_state=view, your_turn=None,
+                             rounds_played=played)
+
+    def end(self, reason: str | None, results: dict[str, Any] | None) -> None:
+        """Tell every seat its own results (no policy names) and spectators all of them."""
+        self.state = "aborted" if reason == "aborted" else "finished"
+        self.results = results
+        n = len(self.channels)
+        for channel in self.channels:
+            own = seat_results(results, channel.seat, n)
+            if own is not None and reason == "aborted":
+                own = {"seat": channel.seat, "reason": "aborted"}
+            channel.end(reason, own)
+        self.watch.end(reason, results)
+
+
+def _not_started(turn: Any, raw: Any) -> Any:
+    raise IllegalAction("the table has not started", code="not_your_turn")
+
+
+class LiveTable:
+    def __init__(self, room: Room, game: Game, store: Store, *, pacing: bool,
+                 clock: Clock | None = None) -> None:
+        self.id = room.id
+        self.room = room
+        self.game = game
+        self.store = store
+        self.pacing = pacing
+        self.clock = clock or MonotonicClock()
+        room.game = game
+        room.state = "running"
+        for channel in room.channels:
+            channel.parse = game.parse
+        self.next_idx = 0
+        self.task: asyncio.Task[Any] | None = None
+
+    # -- events ------------------------------------------------------------------------------
+    def broadcast(self, events: Sequence[Event]) -> None:
+        channels, watch = self.room.channels, self.room.watch
+        for event in events:
+            for channel in channels:
+                view = event.view_for(channel.seat)
+                if view is not None:
+                    channel.push_event(view)
+            public = event.view_for(None)
+            if public is not None:
+                watch.push_event(public)
+
+    async def observer(self, entry: LogEntry, game: Game) -> None:
+        idx = self.next_idx
+        self.next_idx += 1
+        await self.store.append_log(self.id, idx, entry.to_json(),
+                                    [event_record(e) for e in entry.events])
+        self.broadcast(entry.events)
+
+    def restore(self, log_: EpisodeLog) -> None:
+        """After a restart: rebuild every stream from the replayed log (nobody is listening
+        yet, so nothing is sent; reconnecting seats resume from their `last_seq`)."""
+        self.next_idx = len(log_.entries)
+        self.broadcast(log_.events)
+
+    # -- running -------------------------------------------------------------------------------
+    def run(self, seats: Sequence[Any], log_: EpisodeLog | None,
+            on_done: Callable[[LiveTable, EpisodeOutcome | None, BaseException | None],
+                              Coroutine[Any, Any, None]]) -> None:
+        runner = EpisodeRunner(self.game, seats, self.clock, self.observer, self.pacing)
+        if log_ is not None:
+            runner.log = log_  # resume: the runner continues after the replayed entries
+
+        async def play() -> None:
+            try:
+                outcome = await runner.run()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.exception("table %s: the episode failed", self.id)
+                await on_done(self, None, exc)
+                return
+            await on_done(self, outcome, None)
+
+        self.task = asyncio.create_task(play(), name=f"table-{self.id}")

@@ -1,0 +1,269 @@
+"""The HTTP API (protocol.md §2): accounts, wallets, games, rules and the table lifecycle.
+
+Handlers only parse, authenticate and shape documents; `TableService` does the work. Every
+error is ``{"error": {"code", "message"}}`` (see `app.py` for the handlers that make it so).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, Response
+from markdown_it import MarkdownIt
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import Connection, insert, select
+
+from cogleague.games.dilemma import settlement
+from cogleague.server import wallets
+from cogleague.server.auth import bearer, digest, new_api_key
+from cogleague.server.errors import ApiError
+from cogleague.server.frames import frame_schema
+from cogleague.server.store import accounts, now
+from cogleague.server.tables import Account, TableService
+
+PROTOCOL_PAGE = Path(__file__).with_name("protocol.md")
+MAX_GRANT = 10**12
+
+router = APIRouter()
+
+
+# -- request bodies ---------------------------------------------------------------------------
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateAccount(_Body):
+    name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$")
+    credits: int = Field(0, ge=0, le=MAX_GRANT, description="an initial operator grant")
+
+
+class Grant(_Body):
+    amount: int = Field(gt=0, le=MAX_GRANT)
+    idempotency_key: str = Field(min_length=1, max_length=120)
+
+
+class CreateTable(_Body):
+    game: str
+    variant: str | None = None
+    config: dict[str, Any] = Field(default_factory=dict)
+    stake: int = Field(0, ge=0, le=10**9)
+    fill_with: str | None = Field(None, description="baseline for seats still empty at start")
+    seed: int | None = Field(None, ge=0)
+    start_timeout_s: float | None = Field(None, gt=0)
+    auto_start: bool = Field(False, description="start as soon as every seat is joined")
+    pacing: bool = Field(True, description="honour the game's minimum step time (live play)")
+
+
+class Join(_Body):
+    kind: Literal["remote", "llm", "scripted"] = "remote"
+    prompt: str | None = None
+    model: str | None = None
+    baseline: str | None = None
+    seat: int | None = None
+    name: str | None = Field(None, description="policy name (spectators and the league only)")
+
+
+class Abort(_Body):
+    detail: str | None = Field(None, max_length=200)
+
+
+# -- dependencies ----------------------------------------------------------------------------------
+def service(request: Request) -> TableService:
+    svc: TableService = request.app.state.tables
+    return svc
+
+
+async def account(request: Request,
+                  authorization: Annotated[str | None, Header()] = None) -> Account:
+    key = bearer(authorization)
+    if key is None:
+        raise ApiError(401, "unauthorized", "send Authorization: Bearer <API key>")
+    key_digest = digest(key)
+    cache: dict[str, Account] = request.app.state.account_cache
+    found = cache.get(key_digest)
+    if found is None:
+        def read(conn: Connection) -> Any:
+            return conn.execute(select(accounts).where(accounts.c.key_digest == key_digest)
+                                ).mappings().first()
+
+        row = await service(request).store.tx(read)
+        if row is None or row["role"] == "house":
+            raise ApiError(401, "unauthorized", "unknown API key")
+        found = Account(row["id"], row["name"], row["role"])
+        cache[key_digest] = found
+    return found
+
+
+async def operator(who: Annotated[Account, Depends(account)]) -> Account:
+    if not who.is_operator:
+        raise ApiError(403, "forbidden", "this needs the operator key")
+    return who
+
+
+Svc = Annotated[TableService, Depends(service)]
+Who = Annotated[Account, Depends(account)]
+Operator = Annotated[Account, Depends(operator)]
+
+
+# -- meta ------------------------------------------------------------------------------------------
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@router.get("/games")
+async def games(svc: Svc) -> dict[str, Any]:
+    return {"games": [svc.catalog.describe(i) for i in svc.catalog.available()]}
+
+
+def _markdown(request: Request, text: str, title: str) -> Response:
+    if "text/html" in request.headers.get("accept", ""):
+        body = MarkdownIt("commonmark").enable("table").render(text)
+        return HTMLResponse(f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}"
+                            f"</title></head><body>{body}</body></html>")
+    return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
+
+
+@router.get("/rules/{game}", response_model=None)
+async def rules(game: str, request: Request, svc: Svc) -> Response:
+    info = svc.catalog.get(game)
+    path = svc.catalog.rules_path(info)
+    if path is None:
+        raise ApiError(404, "not_found", f"game {game} ships no rules page")
+    return _markdown(request, path.read_text(encoding="utf-8"), info.title)
+
+
+@router.get("/protocol", response_model=None)
+async def protocol(request: Request) -> Response:
+    return _markdown(request, PROTOCOL_PAGE.read_text(encoding="utf-8"), "table protocol")
+
+
+@router.get("/protocol/frames.json")
+async def frames_schema() -> dict[str, Any]:
+    return frame_schema()
+
+
+# -- accounts and wallets -----------------------------------------------------------------------
+@router.post("/accounts", status_code=201)
+async def create_account(body: CreateAccount, request: Request, svc: Svc,
+                         authorization: Annotated[str | None, Header()] = None
+                         ) -> dict[str, Any]:
+    if not request.app.state.settings.open_registration:
+        caller = await account(request, authorization)
+        if not caller.is_operator:
+            raise ApiError(403, "forbidden", "creating accounts needs the operator key")
+    elif body.credits:
+        caller = await account(request, authorization)
+        if not caller.is_operator:
+            raise ApiError(403, "forbidden", "only the operator grants credits")
+    key = new_api_key()
+
+    def write(conn: Connection) -> dict[str, Any]:
+        if conn.execute(select(accounts.c.id).where(accounts.c.name == body.name)).first():
+            raise ApiError(409, "bad_request", f"name {body.name!r} is taken")
+        account_id = conn.execute(insert(accounts).values(
+            name=body.name, key_digest=digest(key), role="player", created_at=now())
+        ).inserted_primary_key[0]
+        if body.credits:
+            wallets.apply(conn, settlement.deposit(wallets.ledger_name(account_id), body.credits,
+                                                   f"account:{account_id}:initial"))
+        return {"id": account_id, "name": body.name, "api_key": key,
+                "balance": wallets.balance(conn, account_id)}
+
+    return await svc.store.tx(write)
+
+
+@router.get("/account")
+async def me(who: Who) -> dict[str, Any]:
+    return {"id": who.id, "name": who.name, "role": who.role}
+
+
+@router.post("/accounts/{account_id}/credits")
+async def grant(account_id: int, body: Grant, svc: Svc, _op: Operator) -> dict[str, Any]:
+    """The operator's credit grant: a `deposit`, idempotent by `idempotency_key`."""
+    def write(conn: Connection) -> dict[str, Any]:
+        row = conn.execute(select(accounts).where(accounts.c.id == account_id)).mappings().first()
+        if row is None or row["role"] != "player":
+            raise ApiError(404, "not_found", f"account {account_id} does not exist")
+        new = wallets.apply(conn, settlement.deposit(
+            wallets.ledger_name(account_id), body.amount,
+            f"grant:{account_id}:{body.idempotency_key}"))
+        return {"account": account_id, "applied": new, "balance": wallets.balance(conn, account_id)}
+
+    return await svc.store.tx(write)
+
+
+@router.get("/wallet")
+async def wallet(who: Who, svc: Svc) -> dict[str, Any]:
+    return {"account": who.id, **await svc.store.tx(wallets.statement, who.id)}
+
+
+# -- tables ----------------------------------------------------------------------------------------
+@router.post("/tables", status_code=201)
+async def create_table(body: CreateTable, who: Who, svc: Svc) -> dict[str, Any]:
+    return await svc.create(who, body.model_dump(exclude_none=True))
+
+
+@router.get("/tables")
+async def list_tables(svc: Svc, state: Annotated[str | None, Query()] = None
+                      ) -> dict[str, Any]:
+    return {"tables": await svc.list(state)}
+
+
+@router.get("/tables/{table_id}")
+async def get_table(table_id: str, svc: Svc) -> dict[str, Any]:
+    return svc.describe(*await svc.row(table_id))
+
+
+@router.post("/tables/{table_id}/join")
+async def join(table_id: str, body: Join, who: Who, svc: Svc) -> dict[str, Any]:
+    return await svc.join(who, table_id, body.model_dump(exclude_none=True))
+
+
+@router.post("/tables/{table_id}/leave")
+async def leave(table_id: str, who: Who, svc: Svc) -> dict[str, Any]:
+    return await svc.leave(who, table_id)
+
+
+@router.post("/tables/{table_id}/start")
+async def start(table_id: str, who: Who, svc: Svc) -> dict[str, Any]:
+    return await svc.start(who, table_id)
+
+
+@router.post("/tables/{table_id}/abort")
+async def abort(table_id: str, svc: Svc, _op: Operator, body: Abort | None = None
+                ) -> dict[str, Any]:
+    return await svc.abort(table_id, (body.detail if body else None) or "operator")
+
+
+async def _ended(svc: TableService, table_id: str, column: str) -> Response:
+    row, _ = await svc.row(table_id)
+    if row["state"] not in ("finished", "aborted"):
+        raise ApiError(409, "wrong_state", f"table {table_id} is {row['state']}; "
+                                           f"its {column} exist after the end")
+    text = row[column]
+    if text is None:
+        raise ApiError(404, "not_found", f"table {table_id} has no {column}")
+    return Response(text, media_type="application/json")  # stored canonical bytes, as written
+
+
+@router.get("/tables/{table_id}/results", response_model=None)
+async def results(table_id: str, svc: Svc) -> Response:
+    return await _ended(svc, table_id, "results")
+
+
+@router.get("/tables/{table_id}/replay", response_model=None)
+async def replay(table_id: str, svc: Svc) -> Response:
+    return await _ended(svc, table_id, "replay")
+
+
+@router.get("/tables/{table_id}/spectator")
+async def spectator(table_id: str, svc: Svc) -> dict[str, Any]:
+    """What a spectator may see of a running table right now (`Game.spectator_state`)."""
+    live = svc.live.get(table_id)
+    if live is None:
+        row, _ = await svc.row(table_id)
+        raise ApiError(409, "wrong_state", f"table {table_id} is {row['state']}, not running")
+    return live.game.spectator_state()

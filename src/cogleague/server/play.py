@@ -1,0 +1,260 @@
+"""WebSocket play and watch (protocol.md §3): `/ws/play` for a seat, `/ws/watch` for spectators.
+
+On connect a seat gets `hello`, the events after its `last_seq` (query parameter, default 0:
+all of them), then a `snapshot` with its pending `your_turn`. Every frame it sends is checked
+for size, rate, JSON and shape before anything else; a bad frame gets an `error` frame and the
+socket stays open. A wrong token is refused at the upgrade (HTTP 401).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from fastapi.responses import Response
+from sqlalchemy import Connection as DbConnection
+from sqlalchemy import select
+from starlette.websockets import WebSocketDisconnect
+
+from cogleague.core import jsonio
+from cogleague.server import frames
+from cogleague.server.auth import matches
+from cogleague.server.channels import SeatChannel, Stream, WatchChannel
+from cogleague.server.errors import ApiError
+from cogleague.server.live import Room, seat_results
+from cogleague.server.settings import Settings
+from cogleague.server.store import loads, seats
+from cogleague.server.tables import TableService
+
+log = logging.getLogger("cogleague.server")
+router = APIRouter()
+
+OUTBOX_LIMIT = 10_000
+"""Frames queued for one socket before it is deemed dead and closed (a slow reader must not
+hold the table's memory hostage)."""
+
+
+class SocketConn:
+    """One accepted socket: an outbox drained by its own writer task."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self.closed = False
+        self.writer = asyncio.create_task(self._write())
+
+    def send_text(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= OUTBOX_LIMIT:
+            self.close(1008, "too many unread frames")
+            return
+        self.queue.put_nowait(text)
+
+    def close(self, code: int, reason: str) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait((code, reason))
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                item = await self.queue.get()
+                if isinstance(item, tuple):
+                    await self.ws.close(item[0], item[1])
+                    return
+                await self.ws.send_text(item)
+        except Exception:  # the peer went away; the reader notices too
+            self.closed = True
+
+    async def finish(self) -> None:
+        self.close(1000, "bye")
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.writer, 2.0)
+
+
+class RateLimit:
+    """A token bucket: `rate` frames per second on average, bursts up to `burst`."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = float(burst)
+        self.at = time.monotonic()
+
+    def allow(self) -> bool:
+        t = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (t - self.at) * self.rate)
+        self.at = t
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+def _int_param(ws: WebSocket, name: str, default: int | None = None) -> int | None:
+    raw = ws.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        return None
+
+
+async def _deny(ws: WebSocket, status: int, message: str) -> None:
+    """Refuse at the upgrade: HTTP `status` when the server supports it, else close 1008."""
+    body = jsonio.dumps({"error": {"code": "unauthorized" if status == 401 else "not_found",
+                                   "message": message}})
+    try:
+        await ws.send_denial_response(Response(body, status_code=status,
+                                               media_type="application/json"))
+    except RuntimeError:
+        await ws.close(1008, message)
+
+
+async def _ended(ws: WebSocket, stream: Stream, row: dict[str, Any], seat: int | None) -> None:
+    """A finished or aborted table: `end` with the stored results, then a normal close."""
+    results = loads(row["results"])
+    if seat is not None:
+        results = seat_results(results, seat, row["num_seats"])
+    await ws.accept()
+    await ws.send_text(stream.frame("end", reason=row["reason"], results=results))
+    await ws.close(1000, "table ended")
+
+
+@router.websocket("/ws/play")
+async def play(ws: WebSocket) -> None:
+    svc: TableService = ws.app.state.tables
+    table_id = ws.query_params.get("table", "")
+    seat = _int_param(ws, "seat")
+    token = ws.query_params.get("token")
+    last_seq = _int_param(ws, "last_seq", 0)
+    try:
+        row, _ = await svc.row(table_id)
+    except ApiError:
+        await _deny(ws, 404, "unknown table")
+        return
+
+    def read_digest(conn: DbConnection) -> str | None:
+        return conn.execute(select(seats.c.token_digest).where(
+            seats.c.table_id == table_id, seats.c.seat == seat)).scalar_one_or_none()
+
+    stored = await svc.store.tx(read_digest) if seat is not None else None
+    if not matches(token, stored):
+        await _deny(ws, 401, "wrong seat or token")
+        return
+    assert seat is not None
+    if row["state"] in ("finished", "aborted") or table_id not in svc.rooms:
+        await _ended(ws, Stream(table_id), row, seat)
+        return
+    room = svc.rooms[table_id]
+    channel = room.channels[seat]
+    await _serve(ws, room, channel, svc.settings, last_seq or 0)
+
+
+@router.websocket("/ws/watch")
+async def watch(ws: WebSocket) -> None:
+    svc: TableService = ws.app.state.tables
+    table_id = ws.query_params.get("table", "")
+    try:
+        row, _ = await svc.row(table_id)
+    except ApiError:
+        await _deny(ws, 404, "unknown table")
+        return
+    room = svc.rooms.get(table_id)
+    if room is None:
+        await _ended(ws, Stream(table_id), row, None)
+        return
+    await _serve(ws, room, room.watch, svc.settings, _int_param(ws, "last_seq", 0) or 0)
+
+
+async def _serve(ws: WebSocket, room: Room, channel: SeatChannel | WatchChannel,
+                 settings: Settings, last_seq: int) -> None:
+    await ws.accept()
+    conn = SocketConn(ws)
+    conn.send_text(room.hello(channel))
+    for text in channel.events_after(last_seq):
+        conn.send_text(text)
+    if channel.end_text is not None:
+        conn.send_text(channel.end_text)
+        await conn.finish()
+        return
+    conn.send_text(room.snapshot(channel))
+    channel.attach(conn)  # type: ignore[arg-type]
+    pinger = asyncio.create_task(_ping(conn, channel, settings.ping_interval_s))
+    try:
+        await _read(ws, conn, channel, settings)
+    finally:
+        pinger.cancel()
+        channel.detach(conn)  # type: ignore[arg-type]
+        conn.closed = True
+        conn.writer.cancel()
+
+
+async def _ping(conn: SocketConn, channel: Stream, interval: float) -> None:
+    while not conn.closed:
+        await asyncio.sleep(interval)
+        conn.send_text(channel.frame("ping"))
+
+
+async def _read(ws: WebSocket, conn: SocketConn, channel: SeatChannel | WatchChannel,
+                settings: Settings) -> None:
+    limit = RateLimit(settings.moves_per_second, settings.move_burst)
+    max_bytes = settings.max_frame_bytes
+    while True:
+        try:
+            message = await ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            data = message.get("bytes") or b""
+            if len(data) > max_bytes:
+                conn.send_text(channel_error(channel, "too_large", _too_large(max_bytes)))
+                continue
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                conn.send_text(channel_error(channel, "bad_frame", "frames are UTF-8 JSON text"))
+                continue
+        if len(text) > max_bytes or (len(text) * 4 > max_bytes
+                                     and len(text.encode("utf-8")) > max_bytes):
+            conn.send_text(channel_error(channel, "too_large", _too_large(max_bytes)))
+            continue
+        if not limit.allow():
+            conn.send_text(channel_error(channel, "rate_limited",
+                                         f"at most {settings.moves_per_second:g} frames per "
+                                         "second; slow down"))
+            continue
+        try:
+            frame = frames.parse_client_frame(json.loads(text))
+        except (ValueError, frames.BadFrame) as exc:
+            conn.send_text(channel_error(channel, "bad_frame", f"bad frame: {exc}"))
+            continue
+        if isinstance(frame, frames.Move):
+            if not isinstance(channel, SeatChannel):
+                conn.send_text(channel_error(channel, "not_your_turn",
+                                             "spectators cannot send moves"))
+                continue
+            conn.send_text(channel.on_move(frame.turn_id, frames.move_fields(frame)))
+        elif isinstance(frame, frames.Resume):
+            for event_text in channel.events_after(frame.last_seq):
+                conn.send_text(event_text)
+        elif isinstance(frame, frames.ClientPing):
+            conn.send_text(channel.frame("pong"))
+        # a pong needs no answer
+
+
+def _too_large(max_bytes: int) -> str:
+    return f"a frame may be at most {max_bytes} bytes"
+
+
+def channel_error(channel: Stream, code: str, message: str) -> str:
+    return jsonio.dumps(frames.error(channel.table_id, channel.seq, code, message))

@@ -1,0 +1,26 @@
+"""A Seat whose `decide` sends `your_turn` over the seat's channel and awaits its `move`.
+
+The runner owns time: it bounds each attempt by the game's `Timing` and cancels the wait on
+the deadline, which marks the turn expired (a later move gets `too_late`) and gives the seat the
+game's timeout action. A disconnected seat is simply not listening: its turns run out the same
+way, and it finds the pending turn in its `snapshot` when it comes back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cogleague.core.game import Timing, Turn
+from cogleague.server.channels import SeatChannel
+
+
+class RemoteSeat:
+    kind = "remote"
+
+    def __init__(self, channel: SeatChannel, name: str, timing: Timing) -> None:
+        self.channel = channel
+        self.name = name
+        self.timing = timing
+
+    async def decide(self, turn: Turn, hint: str | None) -> Any:
+        return await self.channel.ask(turn, hint, self.timing.decision_timeout_s)

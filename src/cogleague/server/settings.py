@@ -1,0 +1,47 @@
+"""Server settings: one object, built by `cogleague serve` or by tests, read everywhere else.
+
+Every limit the protocol names (frame size, move rate, open tables per account, start timeout,
+ping interval) lives here once, so tests can shrink it and operators can tune it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+DEFAULT_DB_URL = "sqlite:///cogleague-server.db"
+
+MAX_FRAME_BYTES = 64 * 1024
+"""protocol.md §3: a frame over 64 KiB is refused with `too_large`."""
+
+TRANSPORT_MAX_FRAME_BYTES = 4 * 1024 * 1024
+"""What uvicorn accepts at all; frames between the two limits get a `too_large` error frame,
+frames above it close the socket (1009)."""
+
+PING_INTERVAL_S = 15.0
+"""protocol.md §3: the server pings every 15 s."""
+
+
+@dataclass
+class Settings:
+    """Everything `create_app` needs. Times are seconds, limits are per connection/account."""
+
+    db_url: str = DEFAULT_DB_URL
+    operator_key: str | None = None
+    open_registration: bool = False
+    start_timeout_s: float = 600.0
+    max_start_timeout_s: float = 7 * 24 * 3600.0
+    ping_interval_s: float = PING_INTERVAL_S
+    max_frame_bytes: int = MAX_FRAME_BYTES
+    moves_per_second: float = 50.0
+    move_burst: int = 100
+    max_open_tables_per_account: int = 20
+    extra_games: dict[str, str] = field(default_factory=dict)
+    """Test/extension games: name → import path of a module exposing `GAME: GameInfo`."""
+    record_league: bool = True
+    """Feed finished tables into `cogleague.league.store.record_episode` when it exists."""
+    model_provider: str | None = None
+    model_name: str | None = None
+    model_base_url: str | None = None
+    sqlite_synchronous: str = "NORMAL"
+    """WAL + NORMAL survives a killed process (the WAL is in the OS); FULL also survives power
+    loss at the cost of an fsync per commit."""

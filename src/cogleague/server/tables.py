@@ -1,0 +1,511 @@
+"""Table lifecycle: open → running → finished | aborted (protocol.md §2).
+
+`TableService` owns every state change. Each change is one database transaction (a join and its
+stake hold; a start and its filler seats; an end, its results and its whole settlement), and a
+per-table lock keeps two requests from interleaving on the same table. Running tables live in
+`LiveTable`s; this module builds their seats, starts them, and closes them when they end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, delete, func, insert, select, update
+
+from cogleague.core import jsonio
+from cogleague.core.config import check_int, check_number, check_str
+from cogleague.core.episode import EpisodeOutcome
+from cogleague.core.errors import ConfigError
+from cogleague.core.game import Game
+from cogleague.core.replay import EpisodeLog
+from cogleague.games.dilemma import settlement
+from cogleague.games.registry import GameInfo
+from cogleague.server import wallets
+from cogleague.server.auth import digest, new_seat_token
+from cogleague.server.catalog import Catalog
+from cogleague.server.errors import ApiError
+from cogleague.server.live import LiveTable, Room
+from cogleague.server.seat_kinds import (
+    SEAT_KINDS,
+    llm_note,
+    llm_policy_name,
+    make_runner_seat,
+)
+from cogleague.server.settings import Settings
+from cogleague.server.store import Store, loads, now, seat_rows, seats, table_row, tables
+
+log = logging.getLogger("cogleague.server")
+
+OPEN, RUNNING, FINISHED, ABORTED = "open", "running", "finished", "aborted"
+SEED_RANGE = 2**31
+MAX_NAME_CHARS = 64
+MAX_PROMPT_CHARS = 20_000
+PAID_GAMES = ("dilemma",)
+"""Games whose results settle a pot (dilemma.md §6)."""
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    role: str
+
+    @property
+    def is_operator(self) -> bool:
+        return self.role == "operator"
+
+
+def seat_aliases(game: Game) -> list[str]:
+    """The game's public names by seat (`game.aliases` when it has them)."""
+    aliases = getattr(game, "aliases", None)
+    if isinstance(aliases, list | tuple) and len(aliases) == game.num_seats:
+        return [str(a) for a in aliases]
+    return [f"seat {i}" for i in range(game.num_seats)]
+
+
+def _config_error(exc: ConfigError) -> ApiError:
+    return ApiError(400, "bad_request", str(exc))
+
+
+class TableService:
+    def __init__(self, store: Store, catalog: Catalog, settings: Settings) -> None:
+        self.store = store
+        self.catalog = catalog
+        self.settings = settings
+        self.live: dict[str, LiveTable] = {}
+        self.rooms: dict[str, Room] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def room(self, row: dict[str, Any]) -> Room:
+        """The table's room (created on first use for an open or running table)."""
+        room = self.rooms.get(row["id"])
+        if room is None:
+            info = loads(row["info"])
+            room = Room(row["id"], row["game"], self.catalog.get(row["game"]).rules_version,
+                        info["aliases"], info["public_config"], row["state"])
+            self.rooms[row["id"]] = room
+        return room
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    # -- reading ----------------------------------------------------------------------------
+    async def row(self, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        def read(conn: Connection) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+            return table_row(conn, table_id), seat_rows(conn, table_id)
+
+        row, seat_list = await self.store.tx(read)
+        if row is None:
+            raise ApiError(404, "not_found", f"table {table_id!r} does not exist")
+        return row, seat_list
+
+    def describe(self, row: dict[str, Any], seat_list: list[dict[str, Any]]) -> dict[str, Any]:
+        """The public face of a table: no tokens, no accounts, no policy names."""
+        info = loads(row["info"]) if "info" in row else {}
+        aliases = info.get("aliases", [])
+        taken = {s["seat"] for s in seat_list}
+        doc: dict[str, Any] = {
+            "id": row["id"], "game": row["game"], "variant": row["variant"],
+            "state": row["state"], "stake": row["stake"], "fill_with": row["fill_with"],
+            "auto_start": row["auto_start"], "num_seats": row["num_seats"],
+            "config": info.get("public_config", {}),
+            "seats": [{"seat": i, "alias": aliases[i] if i < len(aliases) else None,
+                       "taken": i in taken} for i in range(row["num_seats"])],
+            "created_at": row["created_at"], "start_deadline": row["start_deadline"],
+            "started_at": row.get("started_at"), "finished_at": row.get("finished_at"),
+            "reason": row.get("reason")}
+        live = self.live.get(row["id"])
+        if live is not None:
+            doc["rounds_played"] = live.game.rounds_played
+        return doc
+
+    async def list(self, state: str | None) -> list[dict[str, Any]]:
+        def read(conn: Connection) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+            q = select(tables).order_by(tables.c.created_at.desc()).limit(500)
+            if state is not None:
+                q = q.where(tables.c.state == state)
+            rows = [dict(r) for r in conn.execute(q).mappings().all()]
+            return [(r, seat_rows(conn, r["id"])) for r in rows]
+
+        if state is not None and state not in (OPEN, RUNNING, FINISHED, ABORTED):
+            raise ApiError(400, "bad_request",
+                           f"state must be one of open, running, finished, aborted (got {state!r})")
+        return [self.describe(r, s) for r, s in await self.store.tx(read)]
+
+    # -- create -----------------------------------------------------------------------------
+    async def create(self, account: Account, body: Mapping[str, Any]) -> dict[str, Any]:
+        info = self.catalog.get(body.get("game"))  # type: ignore[arg-type]
+        variant = body.get("variant")
+        if variant is not None and variant not in info.variants:
+            raise ApiError(400, "bad_request", f"variant must be one of "
+                                               f"{', '.join(info.variants)} (got {variant!r})")
+        config = body.get("config") or {}
+        if not isinstance(config, dict):
+            raise ApiError(400, "bad_request", f"config must be an object (got {config!r})")
+        try:
+            stake = check_int("stake", body.get("stake", 0), 0, 10**9)
+            seed = body.get("seed")
+            seed = secrets.randbelow(SEED_RANGE) if seed is None else \
+                check_int("seed", seed, 0, 2**63 - 1)
+            timeout_s = check_number("start_timeout_s",
+                                     body.get("start_timeout_s", self.settings.start_timeout_s),
+                                     0.1, self.settings.max_start_timeout_s)
+            fill_with = body.get("fill_with")
+            if fill_with is not None:
+                check_str("fill_with", fill_with, MAX_NAME_CHARS, 1)
+            auto_start = bool(body.get("auto_start", False))
+            pacing = bool(body.get("pacing", True))
+        except ConfigError as exc:
+            raise _config_error(exc) from None
+        if stake:
+            if info.name not in PAID_GAMES:
+                raise ApiError(400, "bad_request", f"stake: paid tables are offered for "
+                                                   f"{', '.join(PAID_GAMES)} only")
+            if fill_with is not None:
+                raise ApiError(400, "bad_request", "fill_with: a paid table needs every seat "
+                                                   "staked; fillers are for free tables")
+            config = {**config, "stake": stake}
+        probe = self._probe(info, variant, config, seed)
+        if fill_with is not None:
+            self._check_baseline(info, probe, fill_with, "fill_with")
+        table_id = "t_" + secrets.token_hex(8)
+        created = now()
+        row = {"id": table_id, "game": info.name, "variant": variant,
+               "config": jsonio.dumps(config), "seed": seed, "stake": stake,
+               "fill_with": fill_with, "auto_start": auto_start, "pacing": pacing,
+               "num_seats": probe.num_seats, "state": OPEN, "creator_id": account.id,
+               "created_at": created, "start_deadline": created + timeout_s,
+               "info": jsonio.dumps({"aliases": seat_aliases(probe),
+                                     "public_config": probe.public_config()})}
+        limit = self.settings.max_open_tables_per_account
+
+        def write(conn: Connection) -> None:
+            count = conn.execute(select(func.count()).select_from(tables).where(
+                tables.c.creator_id == account.id, tables.c.state == OPEN)).scalar_one()
+            if count >= limit:
+                raise ApiError(429, "rate_limited",
+                               f"an account may hold at most {limit} open tables")
+            conn.execute(insert(tables).values(**row))
+
+        await self.store.tx(write)
+        self.room(row)
+        self.schedule_timeout(table_id, row["start_deadline"])
+        return self.describe(row, [])
+
+    def _probe(self, info: GameInfo, variant: str | None, config: dict[str, Any], seed: int,
+               names: list[str] | None = None) -> Game:
+        n = info.seats_for(variant, config)
+        try:
+            return info.make(variant, config, seed, names or [f"seat{i}" for i in range(n)])
+        except ConfigError as exc:
+            raise _config_error(exc) from None
+
+    @staticmethod
+    def _check_baseline(info: GameInfo, game: Game, name: str, field: str) -> None:
+        try:
+            game.make_baseline(name, 0)
+        except ConfigError:
+            raise ApiError(400, "bad_request", f"{field} must be one of "
+                                               f"{', '.join(info.baselines)} (got {name!r})"
+                           ) from None
+
+    def _game_of(self, row: dict[str, Any], names: list[str] | None = None) -> Game:
+        info = self.catalog.get(row["game"])
+        return self._probe(info, row["variant"], loads(row["config"]), row["seed"], names)
+
+    # -- join / leave -------------------------------------------------------------------------
+    async def join(self, account: Account, table_id: str, body: Mapping[str, Any]
+                   ) -> dict[str, Any]:
+        kind = body.get("kind", "remote")
+        if kind not in SEAT_KINDS:
+            raise ApiError(400, "bad_request",
+                           f"kind must be one of {', '.join(SEAT_KINDS)} (got {kind!r})")
+        async with self.lock(table_id):
+            row, seat_list = await self.row(table_id)
+            if row["state"] != OPEN:
+                raise ApiError(409, "wrong_state", f"table {table_id} is {row['state']}; "
+                                                   "seats are taken while it is open")
+            if any(s["account_id"] == account.id for s in seat_list):
+                raise ApiError(409, "already_seated", "this account already holds a seat here")
+            taken = {s["seat"] for s in seat_list}
+            n = row["num_seats"]
+            seat = body.get("seat")
+            if seat is None:
+                free = [i for i in range(n) if i not in taken]
+                if not free:
+                    raise ApiError(409, "table_full", f"all {n} seats are taken")
+                seat = free[0]
+            elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+                raise ApiError(400, "bad_request", f"seat must be an integer in 0..{n - 1} "
+                                                   f"(got {seat!r})")
+            elif seat in taken:
+                raise ApiError(409, "table_full", f"seat {seat} is taken")
+            fields = self._seat_fields(row, account, kind, body)
+            token = new_seat_token()
+            record = {"table_id": table_id, "seat": seat, "account_id": account.id,
+                      "kind": kind, "token_digest": digest(token), "joined_at": now(), **fields}
+            stake = row["stake"]
+
+            def write(conn: Connection) -> None:
+                conn.execute(insert(seats).values(**record))
+                if stake:
+                    n_holds = wallets.holds_count(conn, table_id, account.id)
+                    wallets.apply(conn, settlement.stake_hold(
+                        table_id, wallets.ledger_name(account.id), stake, n_holds))
+
+            await self.store.tx(write)
+            full = len(taken) + 1 == n
+        info = loads(row["info"])
+        if row["auto_start"] and full:
+            self._spawn(self._auto_start(table_id))
+        return {"table": table_id, "seat": seat, "alias": info["aliases"][seat], "token": token,
+                "kind": kind, "note": fields.get("note")}
+
+    def _seat_fields(self, row: dict[str, Any], account: Account, kind: str,
+                     body: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            name = check_str("name", body.get("name", account.name), MAX_NAME_CHARS, 1)
+            if kind == "scripted":
+                baseline = check_str("baseline", body.get("baseline"), MAX_NAME_CHARS, 1)
+                self._check_baseline(self.catalog.get(row["game"]), self._game_of(row),
+                                     baseline, "baseline")
+                return {"policy_name": body.get("name", baseline), "baseline": baseline}
+            if kind == "llm":
+                prompt = check_str("prompt", body.get("prompt"), MAX_PROMPT_CHARS, 1)
+                model = body.get("model")
+                if model is not None:
+                    check_str("model", model, 200, 1)
+                info = self.catalog.get(row["game"])
+                return {"policy_name": llm_policy_name(f"llm:{name}", info), "prompt": prompt,
+                        "model": model, "note": llm_note(self.settings, info)}
+            return {"policy_name": name}
+        except ConfigError as exc:
+            raise _config_error(exc) from None
+
+    async def leave(self, account: Account, table_id: str) -> dict[str, Any]:
+        async with self.lock(table_id):
+            row, seat_list = await self.row(table_id)
+            mine = [s for s in seat_list if s["account_id"] == account.id]
+            if not mine:
+                raise ApiError(404, "not_found", "this account holds no seat at this table")
+            if row["state"] != OPEN:
+                raise ApiError(409, "wrong_state", f"table {table_id} is {row['state']}; "
+                                                   "seats are given back only before the start")
+            seat = mine[0]["seat"]
+            stake = row["stake"]
+
+            def write(conn: Connection) -> None:
+                conn.execute(delete(seats).where(seats.c.table_id == table_id,
+                                                 seats.c.seat == seat))
+                if stake:
+                    n_holds = wallets.holds_count(conn, table_id, account.id)
+                    wallets.apply(conn, settlement.stake_release(
+                        table_id, wallets.ledger_name(account.id), stake, n_holds - 1))
+
+            await self.store.tx(write)
+        return {"table": table_id, "seat": seat, "released": stake}
+
+    # -- start -----------------------------------------------------------------------------------
+    async def start(self, account: Account | None, table_id: str) -> dict[str, Any]:
+        async with self.lock(table_id):
+            row, seat_list = await self.row(table_id)
+            if account is not None and not account.is_operator \
+                    and account.id != row["creator_id"]:
+                raise ApiError(403, "forbidden", "only the table's creator or the operator "
+                                                 "may start it")
+            if row["state"] != OPEN:
+                raise ApiError(409, "wrong_state", f"table {table_id} is {row['state']}")
+            n = row["num_seats"]
+            taken = {s["seat"] for s in seat_list}
+            fill = row["fill_with"]
+            if len(taken) < n and fill is None:
+                raise ApiError(409, "wrong_state", f"{len(taken)} of {n} seats are taken; "
+                                                   "fill them or create the table with fill_with")
+            fillers = [{"table_id": table_id, "seat": i, "account_id": None, "kind": "scripted",
+                        "policy_name": fill, "baseline": fill, "token_digest": "",
+                        "joined_at": now()} for i in range(n) if i not in taken]
+            started = now()
+
+            def write(conn: Connection) -> list[dict[str, Any]]:
+                if fillers:
+                    conn.execute(insert(seats), fillers)
+                conn.execute(update(tables).where(tables.c.id == table_id)
+                             .values(state=RUNNING, started_at=started))
+                return seat_rows(conn, table_id)
+
+            seat_list = await self.store.tx(write)
+            row = {**row, "state": RUNNING, "started_at": started}
+            self._cancel_timer(table_id)
+            self.launch(row, seat_list, None)
+        return self.describe(row, seat_list)
+
+    async def _auto_start(self, table_id: str) -> None:
+        try:
+            await self.start(None, table_id)
+        except ApiError as exc:
+            log.info("table %s: auto-start skipped (%s)", table_id, exc.message)
+
+    def launch(self, row: dict[str, Any], seat_list: list[dict[str, Any]],
+               replayed: tuple[Game, EpisodeLog] | None) -> LiveTable:
+        """Build the live table and run it (from the start, or after a replayed log)."""
+        names = [s["policy_name"] for s in sorted(seat_list, key=lambda s: s["seat"])]
+        game = replayed[0] if replayed is not None else self._game_of(row, names)
+        live = LiveTable(self.room(row), game, self.store, pacing=bool(row.get("pacing", True)))
+        runner_seats = [make_runner_seat(game, s, live.room.channels[s["seat"]], self.settings,
+                                         self.catalog.get(row["game"]))
+                        for s in sorted(seat_list, key=lambda s: s["seat"])]
+        if replayed is not None:
+            live.restore(replayed[1])
+        self.live[row["id"]] = live
+        live.run(runner_seats, replayed[1] if replayed else None, self._finished)
+        return live
+
+    # -- end ---------------------------------------------------------------------------------------
+    async def _finished(self, live: LiveTable, outcome: EpisodeOutcome | None,
+                        error: BaseException | None) -> None:
+        """The runner returned: store results, replay and the settlement in ONE transaction,
+        then tell every seat and spectator, then feed the league."""
+        table_id = live.id
+        row, seat_list = await self.row(table_id)
+        if outcome is None:
+            await self._abort_running(row, seat_list, live, f"error: {error}")
+            return
+        results = outcome.results
+        reason = results.get("reason") or "complete"
+        try:
+            replay: dict[str, Any] | None = live.game.replay_document(outcome.log)
+        except NotImplementedError:
+            replay = None
+        entries = self._settlement(row, seat_list, results, reason)
+        finished = now()
+
+        def write(conn: Connection) -> None:
+            wallets.apply_all(conn, entries)
+            conn.execute(update(tables).where(tables.c.id == table_id).values(
+                state=FINISHED, finished_at=finished, reason=reason,
+                results=jsonio.dumps(results),
+                replay=None if replay is None else jsonio.dumps(replay)))
+
+        await self.store.tx(write)
+        live.room.end(reason, results)
+        self.live.pop(table_id, None)
+        self.rooms.pop(table_id, None)
+        if self.settings.record_league:
+            names = [s["policy_name"] for s in seat_list]
+            self._spawn(self._record_league(row, names, results, finished))
+
+    def _settlement(self, row: dict[str, Any], seat_list: list[dict[str, Any]],
+                    results: dict[str, Any], reason: str) -> list[settlement.LedgerEntry]:
+        if not row["stake"]:
+            return []
+        config = loads(row["config"])
+        game = self._game_of(row)
+        rake_bps = int(getattr(getattr(game, "config", None), "rake_bps",
+                               config.get("rake_bps", 0)))
+        accounts = [wallets.ledger_name(s["account_id"]) for s in seat_list]
+        if reason not in settlement.SETTLED_REASONS:
+            reason = "aborted"  # a table that did not play to a settled end is refunded
+        points = [int(p) for p in results["scores"]]
+        return settlement.settlement_entries(row["id"], row["stake"], rake_bps, points,
+                                             accounts, reason)
+
+    async def _record_league(self, row: dict[str, Any], names: list[str],
+                             results: dict[str, Any], finished: float) -> None:
+        try:
+            from cogleague.league.store import record_episode
+        except ImportError:
+            return
+        duration = finished - (row["started_at"] or finished)
+
+        def record() -> None:
+            record_episode(self.store.engine, game=row["game"], variant=row["variant"],
+                           seed=row["seed"], policy_names=names, results=results,
+                           source="server", table_id=row["id"], duration_s=duration)
+
+        try:
+            await asyncio.get_running_loop().run_in_executor(None, record)
+        except Exception:
+            log.exception("table %s: recording in the league failed", row["id"])
+
+    # -- abort -------------------------------------------------------------------------------------
+    async def abort(self, table_id: str, detail: str = "operator") -> dict[str, Any]:
+        async with self.lock(table_id):
+            row, seat_list = await self.row(table_id)
+            if row["state"] in (FINISHED, ABORTED):
+                raise ApiError(409, "wrong_state", f"table {table_id} is {row['state']}")
+            live = self.live.get(table_id)
+            if live is not None and live.task is not None:
+                live.task.cancel()
+            await self._abort_running(row, seat_list, live, detail)
+            row, seat_list = await self.row(table_id)
+        return self.describe(row, seat_list)
+
+    async def _abort_running(self, row: dict[str, Any], seat_list: list[dict[str, Any]],
+                             live: LiveTable | None, detail: str) -> None:
+        """Refund every stake (no rake) and mark the table aborted, in one transaction."""
+        table_id = row["id"]
+        paying = [s for s in seat_list if s["account_id"] is not None]
+        entries = settlement.settlement_entries(
+            table_id, row["stake"], 0, [0] * len(paying),
+            [wallets.ledger_name(s["account_id"]) for s in paying], "aborted")
+        results = {"reason": "aborted", "detail": detail}
+
+        def write(conn: Connection) -> None:
+            entries_now = [e for e in entries
+                           if wallets.held_by(conn, table_id, int(e.account)) >= e.amount]
+            wallets.apply_all(conn, entries_now)
+            conn.execute(update(tables).where(tables.c.id == table_id).values(
+                state=ABORTED, finished_at=now(), reason="aborted",
+                results=jsonio.dumps(results)))
+
+        await self.store.tx(write)
+        self._cancel_timer(table_id)
+        self.live.pop(table_id, None)
+        room = self.rooms.pop(table_id, None)
+        if room is not None:
+            room.end("aborted", results)
+
+    # -- start timeouts ----------------------------------------------------------------------------
+    def schedule_timeout(self, table_id: str, deadline: float) -> None:
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, deadline - time.time())
+        self._cancel_timer(table_id)
+        self._timers[table_id] = loop.call_later(
+            delay, lambda: self._spawn(self._start_timeout(table_id)))
+
+    def _cancel_timer(self, table_id: str) -> None:
+        timer = self._timers.pop(table_id, None)
+        if timer is not None:
+            timer.cancel()
+
+    async def _start_timeout(self, table_id: str) -> None:
+        self._timers.pop(table_id, None)
+        try:
+            row, _ = await self.row(table_id)
+            if row["state"] == OPEN:
+                await self.abort(table_id, "start timeout")
+        except ApiError:
+            return
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def shutdown(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        for live in list(self.live.values()):
+            if live.task is not None:
+                live.task.cancel()
+        for live in list(self.live.values()):
+            if live.task is not None:
+                await asyncio.gather(live.task, return_exceptions=True)
