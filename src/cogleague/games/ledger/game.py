@@ -1,0 +1,246 @@
+"""`LedgerGame`: the Ledger rules object the episode runner drives (spec §8).
+
+Each round is one step: `open_round` emits `round`, `pending` asks all eight seats at once,
+`apply` settles the four meetings and the gossip. Every state change goes through
+`Table.fold` of the game's own events, so a replay folds to exactly the same state.
+`apply` validates every decision before it emits anything, which makes it transactional.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from cogleague.core.errors import GameStateError, SeatInputRejected
+from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn
+from cogleague.games.ledger.aliases import SEATS, draw_aliases
+from cogleague.games.ledger.baselines import Baseline, Mirror, make_baseline
+from cogleague.games.ledger.board import (
+    MEMO_LIMIT,
+    NOTE_LIMIT,
+    clean_memo_text,
+    clean_note_text,
+    note_target,
+)
+from cogleague.games.ledger.config import ROUNDS_MAX, LedgerConfig
+from cogleague.games.ledger.context import TurnContext
+from cogleague.games.ledger.prompt import system_text
+from cogleague.games.ledger.replies import parse_reply
+from cogleague.games.ledger.schedule import draw_schedule
+from cogleague.games.ledger.subgames import payoff
+from cogleague.games.ledger.table import BETWEEN, COMPLETE, DEADLINE, DEAL, DONE, Table
+
+RULES_VERSION = "ledger-1"
+ACTION_KEYS = frozenset(("move", "note", "memo", "subject"))
+
+
+class _Entry(NamedTuple):
+    """One seat's validated decision for the round."""
+
+    move: int
+    note: str
+    memo: str
+    scripted: bool
+    fallback: bool
+    clamped: bool
+    timeouts: int
+
+
+def _memo_audience(a: int, b: int) -> dict[str, tuple[int, ...]]:
+    """A memo is seen by its author only (spectators and the replay see every memo)."""
+    return _MEMO_AUDIENCE[a][b]
+
+
+_TURN_IDS = [[f"r{r}s{s}" for s in range(SEATS)] for r in range(ROUNDS_MAX)]
+_MEMO_AUDIENCE = [[{"memoA": (a,), "memoB": (b,)} for b in range(SEATS)] for a in range(SEATS)]
+
+
+class LedgerGame(Game):
+    name = "ledger"
+    rules_version = RULES_VERSION
+
+    def __init__(self, config: LedgerConfig) -> None:
+        self.config = config
+        self.num_seats = SEATS
+        self.policy_names = config.policy_names
+        self.aliases = draw_aliases(config.seed)
+        self.schedule = draw_schedule(config.seed, config.rounds)
+        self.table = Table(self.aliases, self.policy_names, self.schedule)
+        self._turns: list[Turn] = []
+        self._mirrors = [Mirror(s) for s in range(SEATS)]
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def start(self) -> list[Event]:
+        if self.table.started:
+            raise GameStateError("start: the episode has already started")
+        return self._emit([Event("start", {})])
+
+    @property
+    def between_rounds(self) -> bool:
+        return self.table.started and self.table.phase == BETWEEN
+
+    @property
+    def rounds_played(self) -> int:
+        return self.table.rounds_played
+
+    @property
+    def done(self) -> bool:
+        return self.table.phase == DONE
+
+    def open_round(self) -> list[Event]:
+        if not self.between_rounds:
+            raise GameStateError(f"open_round: the phase must be between (it is "
+                                 f"{self.table.phase if self.table.started else 'not started'})")
+        r = self.table.rounds_played
+        events = self._emit([Event("round", {"round": r, "pairs": [
+            p.to_json() for p in self.schedule[r]]})])
+        self._turns = [self._turn(r, seat) for seat in range(SEATS)]
+        return events
+
+    def _turn(self, r: int, seat: int) -> Turn:
+        slot = self.table.slots[r][seat]
+        ctx = TurnContext(self.table, seat, r, slot, self.config.seed)
+        return Turn(_TURN_IDS[r][seat], seat,
+                    {"move": {"min": slot.lo, "max": slot.hi}, "note": NOTE_LIMIT,
+                     "memo": MEMO_LIMIT}, ctx.observation, ctx.prompt, ctx, r)
+
+    def pending(self) -> list[Turn]:
+        return list(self._turns) if self.table.phase == DEAL else []
+
+    def parse(self, turn: Turn, raw: Any) -> Parsed:
+        ctx: TurnContext = turn.context
+        target = note_target(self.table.slots, ctx.seat, ctx.round)
+        return parse_reply(raw, ctx.slot, None if target is None else self.aliases[target])
+
+    def fallback(self, turn: Turn) -> Action:
+        return self._mirrors[turn.seat].act(turn)
+
+    # -- settling a round --------------------------------------------------------------------
+    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
+        """§8 step 6. Validates all eight decisions first; a `SeatInputRejected` names the one
+        seat whose input is refused and leaves the state untouched."""
+        if self.table.phase != DEAL:
+            raise GameStateError("apply: no round is open")
+        known = {t.turn_id for t in self._turns}
+        unknown = sorted(k for k in decisions if k not in known)
+        if unknown:
+            raise GameStateError(f"apply: unknown turn ids {unknown} (open: {sorted(known)})")
+        entries = [self._entry(turn, decisions.get(turn.turn_id)) for turn in self._turns]
+        events = self._emit(self._round_events(entries))
+        self._turns = []
+        return events
+
+    def _entry(self, turn: Turn, decision: Decision | None) -> _Entry:
+        if decision is None:
+            decision = Decision(self.fallback(turn), source="fallback", cause="no_submission")
+        ctx: TurnContext = turn.context
+        slot = ctx.slot
+        action = decision.action
+        move = action.get("move") if isinstance(action, dict) else None
+        if type(move) is not int or not slot.lo <= move <= slot.hi:  # bool is not int here
+            raise SeatInputRejected(turn.turn_id, f"{turn.turn_id}: move must be an integer "
+                                                  f"{slot.lo}..{slot.hi} (got {action!r})")
+        timeouts = decision.timeouts
+        if type(timeouts) is not int or timeouts < 0:
+            raise SeatInputRejected(turn.turn_id, f"{turn.turn_id}: timeouts must be a count "
+                                                  f"(got {timeouts!r})")
+        if len(action) > 1 and not ACTION_KEYS.issuperset(action):
+            raise SeatInputRejected(turn.turn_id, f"{turn.turn_id}: an action has only the keys "
+                                                  f"move, note, memo (got {action!r})")
+        fallback = decision.source == "fallback"
+        note = memo = ""
+        if len(action) > 1 and not fallback:  # a fallback drops the seat's note and memo
+            note = self._checked_text(turn, "note", action.get("note", ""), clean_note_text)
+            memo = self._checked_text(turn, "memo", action.get("memo", ""), clean_memo_text)
+            if note or "subject" in action:
+                self._check_subject(turn, ctx, action.get("subject"))
+        return _Entry(move, note, memo, decision.source != "seat", fallback,
+                      decision.clamped is True, timeouts)
+
+    @staticmethod
+    def _checked_text(turn: Turn, field: str, text: Any, clean: Any) -> str:
+        if text == "":
+            return text
+        if not isinstance(text, str) or clean(text) != text:
+            raise SeatInputRejected(turn.turn_id, f"{turn.turn_id}: {field} must be cleaned "
+                                                  f"text (got {text!r})")
+        return text
+
+    def _check_subject(self, turn: Turn, ctx: TurnContext, subject: Any) -> None:
+        """A note reviews the previous round's partner; round 1 has none (§7)."""
+        target = note_target(self.table.slots, ctx.seat, ctx.round)
+        if target is None:
+            raise SeatInputRejected(turn.turn_id, f"{turn.turn_id}: a note has no subject in "
+                                                  "round 1")
+        if subject is not None and subject != self.aliases[target]:
+            raise SeatInputRejected(turn.turn_id, f"{turn.turn_id}: a note must review "
+                                                  f"{self.aliases[target]} (got {subject!r})")
+
+    def _round_events(self, entries: list[_Entry]) -> list[Event]:
+        r = self.table.rounds_played
+        events = []
+        for index, p in enumerate(self.schedule[r]):
+            ea, eb = entries[p.a], entries[p.b]
+            pay_a, pay_b = payoff(p.subgame, ea.move, eb.move)
+            events.append(Event("meeting", {
+                "round": r, "pair": index, "a": p.a, "b": p.b, "subgame": p.subgame,
+                "moveA": ea.move, "moveB": eb.move, "payA": pay_a, "payB": pay_b,
+                "scriptedA": ea.scripted, "scriptedB": eb.scripted,
+                "fallbackA": ea.fallback, "fallbackB": eb.fallback,
+                "clampedA": ea.clamped, "clampedB": eb.clamped,
+                "timeoutsA": ea.timeouts, "timeoutsB": eb.timeouts,
+                "memoA": ea.memo, "memoB": eb.memo,
+            }, restricted=_memo_audience(p.a, p.b)))
+        for seat, entry in enumerate(entries):
+            if entry.note:
+                events.append(Event("gossip", {
+                    "round": r, "author": seat,
+                    "subject": note_target(self.table.slots, seat, r), "text": entry.note}))
+        if r + 1 == self.table.max_rounds:
+            events.append(Event("end", {"round": r + 1, "reason": COMPLETE}))
+        return events
+
+    def stop(self, reason: str, detail: str | None = None) -> list[Event]:
+        """End between rounds with `deadline` (the only early end, §11). Idempotent."""
+        if self.table.phase == DONE:
+            return []
+        if not self.table.started:
+            raise GameStateError("stop: the episode has not started")
+        if reason != DEADLINE:
+            raise ValueError(f"reason must be {DEADLINE} for an early end (got {reason!r})")
+        self._turns = []
+        return self._emit([Event("end", {"round": self.table.rounds_played, "reason": reason})])
+
+    def _emit(self, events: list[Event]) -> list[Event]:
+        for e in events:
+            self.table.fold(e.kind, e.data)
+        return events
+
+    # -- documents and views -------------------------------------------------------------------
+    def results(self) -> dict[str, Any]:
+        return self.table.results()
+
+    def timing(self) -> Timing:
+        return self.config.timing()
+
+    def make_baseline(self, name: str, seat: int) -> Baseline:
+        return make_baseline(name, seat)
+
+    def spectator_state(self) -> dict[str, Any]:
+        return self.table.frame()
+
+    def system_text(self, seat: int) -> str:
+        return system_text(self.aliases[seat], self.config.rounds)
+
+    def public_config(self) -> dict[str, Any]:
+        """What any seat may know up front: no seed (it would reveal the schedule)."""
+        c = self.config
+        return {"variant": c.variant, "rounds": c.rounds, "seats": SEATS,
+                "episode_timeout_s": c.episode_timeout_s,
+                "play_budget_fraction": c.play_budget_fraction,
+                "decision_timeout_s": c.decision_timeout_s}
+
+    def replay_document(self, log: Any, *, frames: bool = False) -> dict[str, Any]:
+        from cogleague.games.ledger.replay import replay_document
+
+        return replay_document(self, log, frames=frames)

@@ -1,0 +1,99 @@
+"""Ring detection (spec §10): measured and published, never scored.
+
+A pair that met at least twice is flagged when their mutual meetings paid well (inMean ≥ 6)
+and clearly better than their meetings with everyone else (delta ≥ 3). A ring is a connected
+component of three or more seats in the flagged graph. Thresholds are compared exactly
+(fractions), so float rounding never decides a flag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+MIN_MUTUAL_MEETINGS = 2
+MIN_IN_MEAN = 6
+MIN_DELTA = 3
+MIN_RING_SIZE = 3
+MEAN_DECIMALS = 4
+DELTA_DECIMALS = 1
+
+
+@dataclass(frozen=True)
+class RingPair:
+    a: int
+    b: int
+    in_mean: Fraction
+    out_mean: Fraction
+
+    @property
+    def delta(self) -> Fraction:
+        return self.in_mean - self.out_mean
+
+    def to_json(self) -> dict[str, Any]:
+        return {"a": self.a, "b": self.b, "inMean": round(float(self.in_mean), MEAN_DECIMALS),
+                "outMean": round(float(self.out_mean), MEAN_DECIMALS),
+                "delta": round(float(self.delta), DELTA_DECIMALS)}
+
+
+@dataclass(frozen=True)
+class Rings:
+    pairs: list[RingPair] = field(default_factory=list)  # flagged pairs, a < b, sorted
+    components: list[list[int]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pairs": [p.to_json() for p in self.pairs],
+                "components": [list(c) for c in self.components]}
+
+
+
+def detect_rings(meetings: Iterable[tuple[int, int, int, int]], seats: int = 8) -> Rings:
+    """Flagged pairs and rings from meetings given as (a, b, pay_a, pay_b)."""
+    mutual: dict[tuple[int, int], list[int]] = {}
+    pay_sum = [0] * seats
+    pay_count = [0] * seats
+    for a, b, pay_a, pay_b in meetings:
+        key = (a, b) if a < b else (b, a)
+        mutual.setdefault(key, []).extend((pay_a, pay_b))
+        pay_sum[a] += pay_a
+        pay_sum[b] += pay_b
+        pay_count[a] += 1
+        pay_count[b] += 1
+    flagged: list[RingPair] = []
+    for (a, b), pays in sorted(mutual.items()):
+        met = len(pays) // 2
+        if met < MIN_MUTUAL_MEETINGS:
+            continue
+        inside = sum(pays)  # inMean = inside / (2·met), the mean of (pay_a + pay_b) / 2
+        out_count = pay_count[a] + pay_count[b] - 2 * met
+        out_sum = pay_sum[a] + pay_sum[b] - inside
+        # exact threshold tests in integers: inMean >= 6 and inMean - outMean >= 3
+        if inside < MIN_IN_MEAN * 2 * met:
+            continue
+        scale = out_count or 1  # no other meetings: outMean = 0 (and out_sum = 0)
+        if inside * scale - 2 * met * out_sum < MIN_DELTA * 2 * met * scale:
+            continue
+        out_mean = Fraction(out_sum, out_count) if out_count else Fraction(0)
+        flagged.append(RingPair(a, b, Fraction(inside, 2 * met), out_mean))
+    return Rings(flagged, _components(flagged))
+
+
+def _components(pairs: list[RingPair]) -> list[list[int]]:
+    """Connected components of 3+ seats in the flagged graph, each sorted, sorted by content."""
+    parent: dict[int, int] = {}
+
+    def root(x: int) -> int:
+        while parent.setdefault(x, x) != x:
+            x = parent[x]
+        return x
+
+    for p in pairs:
+        ra, rb = root(p.a), root(p.b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    groups: dict[int, list[int]] = {}
+    for seat in parent:
+        groups.setdefault(root(seat), []).append(seat)
+    return sorted(sorted(g) for g in groups.values() if len(g) >= MIN_RING_SIZE)

@@ -1,0 +1,216 @@
+"""The table state, built only by folding events.
+
+The live game folds the events it emits, and the replay verifier folds the events it reads, so
+both reach the same state through one code path — which is why a replay's results and frames
+re-derive exactly. Medians, halos and rings are derived on demand, never logged (spec §8.7).
+
+Besides the public record the table keeps a few per-pair caches (latest DILEMMA moves, harsh
+conduct) so scripted baselines answer in O(1) without scanning the record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from cogleague.games.ledger.board import VIEWER_BOARD_WINDOW, Note
+from cogleague.games.ledger.conduct import halo, is_kind
+from cogleague.games.ledger.rings import Rings, detect_rings
+from cogleague.games.ledger.schedule import Pairing, Slot, slots
+from cogleague.games.ledger.scoring import STAT_DECIMALS, mean, median
+from cogleague.games.ledger.subgames import DEFECT, DILEMMA
+
+BETWEEN = "between"  # the initial phase, and the phase between rounds
+DEAL = "deal"  # a round is open: seats are deciding
+DONE = "done"
+COMPLETE = "complete"
+DEADLINE = "deadline"
+REASONS = (COMPLETE, DEADLINE)
+
+
+class Meeting(NamedTuple):
+    """One resolved meeting of the public record."""
+
+    round: int
+    pair: int
+    a: int
+    b: int
+    subgame: str
+    move_a: int
+    move_b: int
+    pay_a: int
+    pay_b: int
+
+
+class Table:
+    """Everything that happened at one table, by seat."""
+
+    def __init__(self, aliases: list[str], policy_names: list[str],
+                 schedule: list[list[Pairing]]) -> None:
+        n = len(aliases)
+        self.seats = n
+        self.aliases = aliases
+        self.policy_names = policy_names
+        self.schedule = schedule
+        self.slots: list[list[Slot]] = [slots(r) for r in schedule]
+        self.max_rounds = len(schedule)
+        self.started = False
+        self.phase = BETWEEN
+        self.rounds_played = 0
+        self.open_round: int | None = None  # the round being (or last) dealt
+        self.round_meetings: list[Meeting | None] = []
+        self.resolved = 0  # meetings resolved in the open round
+        self.reason: str | None = None
+        # the public record
+        self.record: list[Meeting] = []
+        self.history: list[list[Meeting]] = [[] for _ in range(n)]
+        self.pays: list[list[int]] = [[] for _ in range(n)]
+        self.total = [0] * n
+        self.kind = [0] * n
+        self.harsh = [0] * n
+        self.board: list[Note] = []
+        # private and bookkeeping
+        self.memos = [""] * n
+        self.fallbacks = [0] * n
+        self.timeouts = [0] * n
+        # baseline caches: last_dilemma_vs[s][t] = t's latest DILEMMA move against s
+        self.last_dilemma_vs: list[list[int | None]] = [[None] * n for _ in range(n)]
+        self.last_dilemma: list[int | None] = [None] * n
+        self.defections = [0] * n
+        self.harsh_vs = [[False] * n for _ in range(n)]  # [s][t]: s was harsh meeting t
+        self._rings: Rings | None = None
+
+    # -- folding events --------------------------------------------------------------------
+    def fold(self, kind: str, data: Mapping[str, Any]) -> None:
+        """Apply one event. Events must be consistent (the game or the verifier checks first)."""
+        if kind == "meeting":
+            self._meeting(data)
+        elif kind == "gossip":
+            self.board.append(Note(data["round"], data["author"], data["subject"], data["text"]))
+        elif kind == "round":
+            self.phase = DEAL
+            self.open_round = data["round"]
+            self.round_meetings = [None] * len(data["pairs"])
+            self.resolved = 0
+        elif kind == "start":
+            self.started = True
+        elif kind == "end":
+            self.phase = DONE
+            self.reason = data["reason"]
+        else:
+            raise ValueError(f"kind must be start, round, meeting, gossip or end (got {kind!r})")
+
+    def _meeting(self, d: Mapping[str, Any]) -> None:
+        a, b, subgame = d["a"], d["b"], d["subgame"]
+        move_a, move_b, pay_a, pay_b = d["moveA"], d["moveB"], d["payA"], d["payB"]
+        m = Meeting(d["round"], d["pair"], a, b, subgame, move_a, move_b, pay_a, pay_b)
+        self.record.append(m)
+        self.round_meetings[m.pair] = m
+        self.history[a].append(m)
+        self.history[b].append(m)
+        self.pays[a].append(pay_a)
+        self.pays[b].append(pay_b)
+        self.total[a] += pay_a
+        self.total[b] += pay_b
+        self._conduct(a, b, is_kind(subgame, 0, move_a))
+        self._conduct(b, a, is_kind(subgame, 1, move_b))
+        if subgame == DILEMMA:
+            self.last_dilemma_vs[a][b] = move_b
+            self.last_dilemma_vs[b][a] = move_a
+            self.last_dilemma[a] = move_a
+            self.last_dilemma[b] = move_b
+            self.defections[a] += move_a == DEFECT
+            self.defections[b] += move_b == DEFECT
+        if d["memoA"]:
+            self.memos[a] = d["memoA"]
+        if d["memoB"]:
+            self.memos[b] = d["memoB"]
+        self.fallbacks[a] += d["fallbackA"]
+        self.fallbacks[b] += d["fallbackB"]
+        self.timeouts[a] += d["timeoutsA"]
+        self.timeouts[b] += d["timeoutsB"]
+        self._rings = None
+        self.resolved += 1
+        if self.resolved == len(self.round_meetings):
+            self.rounds_played += 1
+            self.phase = BETWEEN
+
+    def _conduct(self, seat: int, partner: int, kind: bool) -> None:
+        if kind:
+            self.kind[seat] += 1
+        else:
+            self.harsh[seat] += 1
+            self.harsh_vs[seat][partner] = True
+
+    # -- derived statistics ----------------------------------------------------------------
+    def halo(self, seat: int) -> float:
+        return halo(self.kind[seat], self.harsh[seat])
+
+    def median(self, seat: int) -> float:
+        return median(self.pays[seat])
+
+    def rings(self) -> Rings:
+        if self._rings is None:
+            self._rings = detect_rings((m.a, m.b, m.pay_a, m.pay_b) for m in self.record)
+        return self._rings
+
+    def rings_json(self) -> dict[str, Any]:
+        return self.rings().to_json()
+
+    # -- documents ---------------------------------------------------------------------------
+    def results(self) -> dict[str, Any]:
+        """The §9 results document, keys in the listed order, arrays by seat."""
+        n = range(self.seats)
+        rings = self.rings_json()
+        return {
+            "policyNames": list(self.policy_names),
+            "aliases": list(self.aliases),
+            "scores": [self.median(s) for s in n],
+            "mean": [round(mean(self.pays[s]), STAT_DECIMALS) for s in n],
+            "total": list(self.total),
+            "meetings": [len(self.pays[s]) for s in n],
+            "kind": list(self.kind),
+            "harsh": list(self.harsh),
+            "halo": [round(self.halo(s), STAT_DECIMALS) for s in n],
+            "rounds": self.rounds_played,
+            "maxRounds": self.max_rounds,
+            "ringPairs": len(rings["pairs"]),
+            "rings": rings,
+            "reason": self.reason,
+            "fallbacks": list(self.fallbacks),
+            "timeouts": list(self.timeouts),
+        }
+
+    def frame(self) -> dict[str, Any]:
+        """The spectator frame (§15): the table after some prefix of the events."""
+        seats = [{
+            "alias": self.aliases[s],
+            "policyName": self.policy_names[s],
+            "score": self.median(s),
+            "mean": round(mean(self.pays[s]), STAT_DECIMALS),
+            "total": self.total[s],
+            "meetings": len(self.pays[s]),
+            "kind": self.kind[s],
+            "harsh": self.harsh[s],
+            "halo": round(self.halo(s), STAT_DECIMALS),
+            "fallbacks": self.fallbacks[s],
+            "timeouts": self.timeouts[s],
+            "memo": self.memos[s],
+        } for s in range(self.seats)]
+        pairs = []
+        if self.open_round is not None:
+            for p, m in zip(self.schedule[self.open_round], self.round_meetings, strict=True):
+                pairs.append({"a": p.a, "b": p.b, "subgame": p.subgame, "first": p.first,
+                              "moveA": m.move_a if m else None, "moveB": m.move_b if m else None,
+                              "payA": m.pay_a if m else None, "payB": m.pay_b if m else None})
+        return {
+            "phase": self.phase,
+            "round": self.open_round,
+            "roundsPlayed": self.rounds_played,
+            "seats": seats,
+            "pairs": pairs,
+            "board": [n.to_json() for n in self.board[-VIEWER_BOARD_WINDOW:]],
+            "rings": self.rings_json(),
+            "done": self.phase == DONE,
+            "reason": self.reason,
+        }
