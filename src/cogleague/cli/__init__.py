@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "cogleague.cli.replay_cmd",
     "cogleague.cli.serve",
     "cogleague.cli.web",
+    "cogleague.cli.export",
 ]
 
 
