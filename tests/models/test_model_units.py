@@ -1,0 +1,225 @@
+"""The parts of model seats that need no server: the runner hooks, the request budget on a fake
+clock, JSON extraction, prompt building and validation, accounting."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cogleague.core.clock import FakeClock
+from cogleague.core.episode import Attempt, current_attempt, run_episode
+from cogleague.core.errors import ConfigError, SeatUnavailable
+from cogleague.core.game import Decision, Timing, Turn
+from cogleague.seats.factory import ModelOptions, make_seats
+from cogleague.seats.llm import MAX_PROMPT_CHARS, ModelSeat, accounting_for, make_model_seat
+from cogleague.seats.llm.budget import (
+    BACKOFF_BASE_S,
+    DEFAULT_REQUESTS_PER_MINUTE,
+    WINDOW_S,
+    RequestBudget,
+)
+from cogleague.seats.llm.parsing import first_object, first_object_span
+from cogleague.seats.llm.prompting import GUIDANCE_HEADING, REPLY_RULE, chat_turns
+from helpers.model_toys import TextToyGame
+
+# -- runner hooks --------------------------------------------------------------------------
+
+
+class HookedSeat:
+    """Records what the runner tells it: the attempt context, final decisions, the close."""
+
+    kind = "remote"
+    name = "hooked"
+
+    def __init__(self, clock: FakeClock, replies: list[Any]) -> None:
+        self.clock = clock
+        self.replies = replies
+        self.attempts: list[Attempt | None] = []
+        self.decisions: list[tuple[str, Decision]] = []
+        self.closed = 0
+
+    async def decide(self, turn: Turn, hint: str | None) -> Any:
+        self.attempts.append(current_attempt())
+        await self.clock.sleep(1.0)
+        return self.replies.pop(0)
+
+    def on_decision(self, turn: Turn, decision: Decision) -> None:
+        self.decisions.append((turn.turn_id, decision))
+
+    async def aclose(self) -> None:
+        self.closed += 1
+
+
+async def test_the_runner_tells_a_seat_its_attempt_deadline_decisions_and_the_end() -> None:
+    clock = FakeClock()
+    timing = Timing(decision_timeout_s=4.5, retries=1, step_deadline_s=5.0)
+    game = TextToyGame(seats=1, rounds=2, timing=timing)
+    seat = HookedSeat(clock, ["junk", {"n": 3}, {"n": 5}])
+    await run_episode(game, [seat], clock=clock)
+    assert [(a.deadline, a.number) for a in seat.attempts if a is not None] == [
+        (4.5, 1), (5.0, 2), (6.5, 1)]  # the retry (from t = 1) is cut by the step deadline
+    assert all(a is not None and a.clock is clock for a in seat.attempts)
+    assert [(tid, d.source, d.attempts) for tid, d in seat.decisions] == [
+        ("r0s0p0", "seat", 2), ("r1s0p0", "seat", 1)]
+    assert seat.closed == 1
+    assert current_attempt() is None  # reset outside an attempt
+
+
+def test_scripted_line_ups_keep_the_no_event_loop_path() -> None:
+    from cogleague.core.episode import play_headless
+
+    game = TextToyGame(seats=2, rounds=3)
+    seats = make_seats(game, ["const2", "const3"])
+    assert play_headless(game, seats).results["scores"] == [6, 9]
+
+
+# -- the request budget on a fake clock ----------------------------------------------------
+
+
+async def test_budget_waits_for_a_slot_that_frees_before_the_deadline() -> None:
+    clock = FakeClock()
+    budget = RequestBudget(2, clock)
+    await budget.acquire(deadline=1.0)
+    clock.advance(10.0)
+    await budget.acquire(deadline=11.0)
+    await budget.acquire(deadline=100.0)  # the first slot frees at t = 60
+    assert clock.now() == pytest.approx(WINDOW_S)
+
+
+async def test_budget_refuses_at_once_when_no_slot_frees_in_time() -> None:
+    clock = FakeClock()
+    budget = RequestBudget(1, clock)
+    await budget.acquire(deadline=1.0)
+    with pytest.raises(SeatUnavailable) as refused:
+        await budget.acquire(deadline=30.0)
+    assert refused.value.cause == "rate_budget"
+    assert clock.now() == 0.0  # it did not wait
+
+
+async def test_429_pauses_every_caller_with_exponential_backoff_until_a_success() -> None:
+    clock = FakeClock()
+    budget = RequestBudget(DEFAULT_REQUESTS_PER_MINUTE, clock)
+    pauses = [budget.rate_limited(None) for _ in range(3)]
+    assert pauses == [BACKOFF_BASE_S, 2 * BACKOFF_BASE_S, 4 * BACKOFF_BASE_S]
+    await budget.acquire(deadline=100.0)
+    assert clock.now() == pytest.approx(4 * BACKOFF_BASE_S)
+    budget.succeeded()
+    assert budget.rate_limited(None) == BACKOFF_BASE_S
+    assert budget.rate_limited(2.5) == 2.5  # the server's Retry-After wins when it sends one
+
+
+# -- JSON extraction -----------------------------------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=3),
+    max_leaves=10)
+
+
+@given(doc=st.dictionaries(st.text(max_size=10), json_values, max_size=4),
+       before=st.text(alphabet=st.characters(blacklist_characters="{"), max_size=30),
+       after=st.text(max_size=30))
+def test_the_first_balanced_object_is_found_inside_any_prose(doc: dict[str, Any], before: str,
+                                                            after: str) -> None:
+    assert first_object(before + json.dumps(doc, ensure_ascii=False) + after) == doc
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    ('Here: ```json\n{"move": 1, "note": "a } b"}\n``` done', '{"move": 1, "note": "a } b"}'),
+    ('{"a": {"b": 2}} {"c": 3}', '{"a": {"b": 2}}'),
+    ('{ unbalanced {"move": 0}', '{"move": 0}'),
+    ("no object at all", None),
+    ('{"s": "\\"}"}', '{"s": "\\"}"}'),
+])
+def test_first_object_span_examples(text: str, span: str | None) -> None:
+    assert first_object_span(text) == span
+
+
+def test_first_object_refuses_what_is_not_a_json_object() -> None:
+    assert first_object("{not json}") is None
+    assert first_object("[1, 2]") is None
+
+
+# -- prompts -------------------------------------------------------------------------------
+
+
+def test_the_system_message_is_the_games_rules_then_the_operators_guidance() -> None:
+    game = TextToyGame(seats=2, rounds=1)
+    seat = make_model_seat(game, 1, "llm", ModelOptions(), prompt="Always name 9.")
+    assert seat.system_text == (f"{game.system_text(1)}\n\n{REPLY_RULE}\n\n"
+                                f"{GUIDANCE_HEADING}\nAlways name 9.")
+    bare = make_model_seat(game, 0, "llm", ModelOptions())
+    assert GUIDANCE_HEADING not in bare.system_text
+
+
+def test_a_retry_shows_the_failed_reply_and_the_hint() -> None:
+    game = TextToyGame(seats=1, rounds=1)
+    game.start()
+    game.open_round()
+    (turn,) = game.pending()
+    assert chat_turns(turn, None, None) == [{"role": "user", "content": turn.prompt_text}]
+    retry = chat_turns(turn, "use {n}", "nope")
+    assert [m["role"] for m in retry] == ["user", "assistant", "user"]
+    assert retry[1]["content"] == "nope" and "use {n}" in retry[2]["content"]
+    after_timeout = chat_turns(turn, "answer faster", None)
+    assert len(after_timeout) == 1 and "answer faster" in after_timeout[0]["content"]
+
+
+def test_a_prompt_file_is_read_and_limited_to_4000_code_points(tmp_path: Path) -> None:
+    game = TextToyGame(seats=1, rounds=1)
+    ok = tmp_path / "ok.txt"
+    ok.write_text("😀" * MAX_PROMPT_CHARS, encoding="utf-8")  # 4000 code points, 16000 bytes
+    assert make_model_seat(game, 0, f"llm:{ok}", ModelOptions()).prompt == "😀" * 4000
+    long = tmp_path / "long.txt"
+    long.write_text("x" * (MAX_PROMPT_CHARS + 1), encoding="utf-8")
+    with pytest.raises(ConfigError) as too_long:
+        make_model_seat(game, 0, f"llm:{long}", ModelOptions())
+    assert too_long.value.field == "prompt"
+    assert str(too_long.value) == "prompt must be a string of 0..4000 code points (got 4001)"
+    with pytest.raises(ConfigError) as missing:
+        make_model_seat(game, 0, f"llm:{tmp_path / 'absent.txt'}", ModelOptions())
+    assert missing.value.field == "prompt" and "absent.txt" in str(missing.value)
+    with pytest.raises(ConfigError) as inline:
+        make_model_seat(game, 0, "llm", ModelOptions(), prompt="y" * 4001)
+    assert inline.value.field == "prompt"
+
+
+@pytest.mark.parametrize(("options", "field"), [
+    (ModelOptions(provider="openai"), "model"),
+    (ModelOptions(provider="gemini", model="m"), "provider"),
+    (ModelOptions(provider="openai", model="m", base_url="http://127.0.0.1:9/v1",
+                  requests_per_minute=0), "requests_per_minute"),
+])
+def test_bad_model_settings_name_their_field(options: ModelOptions, field: str) -> None:
+    with pytest.raises(ConfigError) as bad:
+        make_model_seat(TextToyGame(seats=1), 0, "llm", options)
+    assert bad.value.field == field
+
+
+def test_the_factory_routes_llm_seats_here() -> None:
+    game = TextToyGame(seats=3, rounds=1)
+    seats = make_seats(game, ["llm", "const1", "llm"], ModelOptions())
+    assert [type(s).__name__ for s in seats] == ["ModelSeat", "ScriptedSeat", "ModelSeat"]
+    assert all(s.kind == "model" for s in seats if isinstance(s, ModelSeat))
+    assert seats[0].episode is seats[2].episode  # one shared state per episode
+
+
+# -- accounting ----------------------------------------------------------------------------
+
+
+def test_accounting_is_none_without_model_seats_and_indexed_by_seat_with_them() -> None:
+    game = TextToyGame(seats=3, rounds=1)
+    assert accounting_for(make_seats(game, ["const1", "const2", "const3"])) is None
+    seats = make_seats(game, ["const1", "llm", "const3"], ModelOptions())
+    seats[1].stats.latencies_ms.extend([10.0, 30.0, 20.0, 400.0])
+    models = accounting_for(seats)
+    assert models is not None
+    assert models["latency_p50_ms"] == [None, 25.0, None]
+    assert models["latency_max_ms"] == [None, 400.0, None]
+    assert all(len(v) == 3 for v in models.values())
