@@ -23,9 +23,11 @@ app.add_typer(replay_app, name="replay")
 # One line per feature module; each adds its commands to `app`, `play_app` or `replay_app`.
 COMMAND_MODULES = [
     "cogleague.cli.replay_cmd",
+    "cogleague.cli.league",
     "cogleague.cli.serve",
     "cogleague.cli.web",
     "cogleague.cli.export",
+    "cogleague.cli.ledger",
 ]
 
 
