@@ -7,7 +7,6 @@ documented, with comments, in `example.toml` (``cogleague league init`` writes i
 
 from __future__ import annotations
 
-import importlib
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,10 +15,10 @@ from typing import Any
 
 from cogleague.core.config import check_bool, check_choice, check_int, check_str, reject_unknown
 from cogleague.core.errors import ConfigError
-from cogleague.games import registry
 from cogleague.games.registry import GameInfo
 from cogleague.league import store
 from cogleague.league.episodes import EpisodeSpec, SeatRef, derive_seed
+from cogleague.league.games import resolve_game
 from cogleague.league.policies import Policy, add_python_path, import_bot, parse_policy
 from cogleague.league.seating import balanced
 
@@ -77,17 +76,6 @@ class LeagueConfig:
                         overrides=entry.overrides, python_path=self.python_path,
                         index=len(specs), game_module=entry.module))
         return specs
-
-
-def resolve_game(name: str, module: str | None = None) -> GameInfo:
-    """The `GameInfo` of a registered game, or of `module`'s ``GAME`` for one outside it."""
-    if module is None:
-        return registry.get(name)
-    try:
-        info: GameInfo = importlib.import_module(module).GAME
-    except (ImportError, AttributeError) as exc:
-        raise ConfigError("module", f"module {module!r} must expose GAME ({exc})") from exc
-    return info
 
 
 def load(path: str | Path, *, store_url: str | None = None) -> LeagueConfig:
@@ -214,7 +202,8 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
         if len(chosen) < seats[v] and not duplicates:
             raise ConfigError("seating.duplicates", f"seating.duplicates is false but {where} "
                               f"has {len(chosen)} policies for {seats[v]} seats")
-        _check_buildable(where, info, v, overrides, seed, [book[n] for n in chosen], seats[v])
+        _check_buildable(where, info, v, overrides, derive_seed(seed, name, v, 0),
+                         [book[n] for n in chosen], seats[v])
     return GameEntry(name=name, variants=variants, episodes=episodes, seats=seats,
                      policies=chosen, overrides=dict(overrides), module=module)
 
@@ -226,7 +215,7 @@ def _check_buildable(where: str, info: GameInfo, variant: str | None,
     error before the run instead of a thousand failed episodes."""
     from cogleague.seats.factory import make_seat
 
-    names = [policies[i % len(policies)].name for i in range(seats)]
+    names = [policies[i % len(policies)].seat_ref(info.name) for i in range(seats)]
     try:
         game = info.make(variant, overrides, seed, names)
         for p in policies:

@@ -17,8 +17,9 @@ from cogleague.core import jsonio
 ID_HEX_CHARS = 20
 """80 bits of SHA-256: collisions are out of reach for any league this machine can play."""
 
-SEED_SPACE = 2**63
-"""Episode seeds lie in 0..2^63-1, the range every game's `seed` accepts."""
+SEED_SPACE = 2**31
+"""Episode seeds lie in 0..2^31-1, a range every game's `seed` accepts (Ledger's is the
+narrowest)."""
 
 
 def episode_id(league: str, game: str, variant: str | None, seed: int,

@@ -3,7 +3,8 @@
 The seeds rank by the mean episode score; these columns are context, for the record:
 Ledger — mean payoff beside the median score, and collusion-ring flags a seat is part of;
 Commons Family — the seat's share of group welfare and whether the resource survived;
-dilemma — cooperation rate and promises kept / made. `series` keeps one small per-round curve
+dilemma — cooperation rate, the share of its promises a policy kept (over seats that made
+any), and promises made per episode. `series` keeps one small per-round curve
 per episode (cooperation or resource level) for the report's plots.
 """
 
@@ -28,10 +29,14 @@ class Column:
 
 @dataclass(frozen=True)
 class GameStats:
+    """A game's extra standings columns and its per-round curve.
+
+    A series is ``{"label": …, "group": [per round]}`` (one curve per episode, e.g. the
+    resource) or ``{"label": …, "seats": [[per round] per seat]}`` (averaged per policy)."""
+
     columns: tuple[Column, ...]
     seat_extras: SeatExtras
     series: Series | None = None
-    series_label: str = ""
 
 
 def per_seat(results: Mapping[str, Any], key: str, seat: int) -> Any:
@@ -75,17 +80,59 @@ def _dilemma(results: Mapping[str, Any], seat: int) -> dict[str, float | None]:
     made = _num(per_seat(results, "promises_made", seat))
     kept = _num(per_seat(results, "promises_kept", seat))
     return {"cooperation_rate": _num(per_seat(results, "cooperation_rate", seat)),
-            "promises_kept": kept, "promises_made": made}
+            "promises_kept": kept / made if made and kept is not None else None,
+            "promises_made": made}
+
+
+# -- per-round series ----------------------------------------------------------------------
+def _ledger_series(outcome: EpisodeOutcome, seats: int) -> dict[str, Any] | None:
+    """Mean payoff per meeting, per seat and round (``meeting`` events)."""
+    totals: dict[int, list[list[float]]] = {}
+    for e in outcome.log.events:
+        if e.kind == "meeting":
+            row = totals.setdefault(int(e.data["round"]), [[0.0, 0.0] for _ in range(seats)])
+            for side in ("A", "B"):
+                seat = e.data["a" if side == "A" else "b"]
+                row[seat][0] += float(e.data[f"pay{side}"])
+                row[seat][1] += 1
+    rounds = [totals[r] for r in sorted(totals)]
+    return {"label": "payoff per meeting",
+            "seats": [[(r[s][0] / r[s][1]) if r[s][1] else None for r in rounds]
+                      for s in range(seats)]}
+
+
+def _commons_series(outcome: EpisodeOutcome, seats: int) -> dict[str, Any] | None:
+    """The resource's residual value after each round (``round_end`` events)."""
+    values = [float(e.data["residual"]) for e in outcome.log.events if e.kind == "round_end"]
+    return {"label": "resource value", "group": values}
+
+
+def _dilemma_series(outcome: EpisodeOutcome, seats: int) -> dict[str, Any] | None:
+    """Each seat's share of cooperate choices per round (``choices_revealed`` events)."""
+    counts: dict[int, list[list[int]]] = {}
+    for e in outcome.log.events:
+        if e.kind == "choices_revealed":
+            row = counts.setdefault(int(e.data["round"]), [[0, 0] for _ in range(seats)])
+            for seat, choice in zip(e.data["seats"], e.data["choices"], strict=True):
+                row[seat][0] += choice == "cooperate"
+                row[seat][1] += 1
+    rounds = [counts[r] for r in sorted(counts)]
+    return {"label": "cooperation rate",
+            "seats": [[(r[s][0] / r[s][1]) if r[s][1] else None for r in rounds]
+                      for s in range(seats)]}
 
 
 STATS: dict[str, GameStats] = {
     "ledger": GameStats((Column("mean_payoff", "mean payoff"),
-                         Column("ring_flags", "ring flags", "{:.2f}")), _ledger),
+                         Column("ring_flags", "ring flags", "{:.2f}")), _ledger,
+                        _ledger_series),
     "commons": GameStats((Column("welfare_share", "welfare share", "{:.1%}"),
-                          Column("survival", "survival", "{:.0%}")), _commons),
+                          Column("survival", "survival", "{:.0%}")), _commons,
+                         _commons_series),
     "dilemma": GameStats((Column("cooperation_rate", "cooperation", "{:.0%}"),
-                          Column("promises_kept", "promises kept"),
-                          Column("promises_made", "promises made")), _dilemma),
+                          Column("promises_kept", "promises kept", "{:.0%}"),
+                          Column("promises_made", "promises / episode", "{:.1f}")), _dilemma,
+                         _dilemma_series),
 }
 
 

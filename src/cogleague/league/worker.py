@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from cogleague.core import jsonio
 from cogleague.core.episode import play_headless
 from cogleague.league import gamestats
-from cogleague.league.config import resolve_game
 from cogleague.league.episodes import EpisodeRecord, EpisodeSpec
+from cogleague.league.games import resolve_game
 from cogleague.league.policies import add_python_path
 from cogleague.seats.factory import ModelOptions, make_seat
 
@@ -31,7 +31,10 @@ def play_spec(spec: EpisodeSpec) -> EpisodeRecord:
     try:
         add_python_path(spec.python_path)
         info = resolve_game(spec.game, spec.game_module)
-        game = info.make(spec.variant, spec.overrides, spec.seed, spec.lineup)
+        # games read the line-up as the seat factory does (baseline, llm:PROMPT, MODULE:CLASS);
+        # the league's own policy names live in the store
+        refs = [s.seat_ref for s in spec.seats]
+        game = info.make(spec.variant, spec.overrides, spec.seed, refs)
         seats = [make_seat(game, i, s.seat_ref, ModelOptions(**s.model) if s.model else None)
                  for i, s in enumerate(spec.seats)]
         outcome = play_headless(game, seats)

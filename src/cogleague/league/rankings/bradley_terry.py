@@ -1,7 +1,7 @@
 """Bradley–Terry strengths from within-episode pairwise outcomes, with bootstrap intervals.
 
 Every pair of seats held by two different policies in one episode is a match: the higher score
-wins, equal scores count half a win each. Strengths are fitted by Hunter's MM algorithm with a
+wins, equal scores count half a win each. Strengths maximize the likelihood with a
 weak prior (each policy also draws `PRIOR` games against a reference player of strength 1), so
 a policy that never lost still has a finite strength. Intervals resample whole episodes (the
 pairs of one episode are not independent) and refit.
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 PRIOR = 0.5
-MAX_ITER = 2000
-TOLERANCE = 1e-10
+MAX_ITER = 100
+TOLERANCE = 1e-9
 RESAMPLES = 400
 LEVEL = 0.95
 
@@ -44,21 +44,41 @@ def episode_wins(policies: Sequence[str], scores: Sequence[float],
     return wins
 
 
+def _log_likelihood(theta: np.ndarray, wins: np.ndarray, games: np.ndarray,
+                    prior: float) -> float:
+    diff = theta[:, None] - theta[None, :]
+    pair = float((wins * -np.logaddexp(0.0, -diff)).sum())
+    reference = prior * (theta - 2 * np.logaddexp(0.0, theta)).sum()
+    return pair + float(reference)
+
+
 def fit(wins: np.ndarray, prior: float = PRIOR) -> np.ndarray:
-    """Log-strengths maximizing the BT likelihood of `wins` (plus the prior)."""
+    """Log-strengths maximizing the BT likelihood of `wins` plus the prior (Newton's method on
+    a strictly concave objective, with step halving), centred on the league's mean."""
     n = wins.shape[0]
     games = wins + wins.T
-    total_wins = wins.sum(axis=1) + prior
-    p = np.ones(n)
+    theta = np.zeros(n)
+    current = _log_likelihood(theta, wins, games, prior)
     for _ in range(MAX_ITER):
-        denom = (games / (p[:, None] + p[None, :])).sum(axis=1) + 2 * prior / (p + 1.0)
-        new = total_wins / denom
-        if np.max(np.abs(np.log(new) - np.log(p))) < TOLERANCE:
-            p = new
+        p = 1.0 / (1.0 + np.exp(-(theta[:, None] - theta[None, :])))  # P(i beats j)
+        q = 1.0 / (1.0 + np.exp(-theta))  # P(i beats the reference)
+        grad = wins.sum(axis=1) - (games * p).sum(axis=1) + prior - 2 * prior * q
+        curvature = games * p * (1 - p)
+        hess = curvature.copy()
+        np.fill_diagonal(hess, -(curvature.sum(axis=1) - np.diag(curvature))
+                         - 2 * prior * q * (1 - q))
+        step = np.linalg.solve(hess, grad)
+        scale = 1.0
+        while True:
+            candidate = theta - scale * step
+            value = _log_likelihood(candidate, wins, games, prior)
+            if value >= current - 1e-12 or scale < 1e-6:
+                break
+            scale /= 2
+        theta, current = candidate, value
+        if np.max(np.abs(scale * step)) < TOLERANCE:
             break
-        p = new
-    logs = np.log(p)
-    return logs - logs.mean()  # centred: 0 is the average policy of this league
+    return theta - theta.mean()  # centred: 0 is the average policy of this league
 
 
 @dataclass(frozen=True)

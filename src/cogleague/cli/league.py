@@ -1,0 +1,226 @@
+"""`cogleague league init | run | standings | report` — the league from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from cogleague.cli import app
+from cogleague.cli.common import console, fail
+from cogleague.core.errors import ConfigError
+
+league_app = typer.Typer(no_args_is_help=True,
+                         help="Run many episodes between policies and rank them.")
+app.add_typer(league_app, name="league")
+
+FileArg = Annotated[Path, typer.Argument(help="the league's TOML file")]
+StoreOpt = Annotated[str | None, typer.Option(
+    "--store", help="database URL (overrides league.store), e.g. postgresql+psycopg://…")]
+ServerOpt = Annotated[bool, typer.Option(
+    "--with-server", help="also rank tables the server recorded into the same store")]
+
+
+class RateColumn(ProgressColumn):
+    """Episodes per second over the run so far."""
+
+    def render(self, task: Task) -> Text:
+        elapsed = task.elapsed or 0.0
+        rate = task.completed / elapsed if elapsed > 0 else 0.0
+        return Text(f"{rate:,.1f} ep/s", style="cyan")
+
+
+def _load(file: Path, store: str | None) -> Any:
+    from cogleague.league import config
+
+    try:
+        return config.load(file, store_url=store)
+    except ConfigError as exc:
+        fail(str(exc))
+
+
+@league_app.command("init")
+def init(path: Annotated[Path, typer.Argument(help="where to write it")] = Path("league.toml"),
+         force: Annotated[bool, typer.Option("--force", help="overwrite")] = False) -> None:
+    """Write a commented example league of built-in policies."""
+    if path.exists() and not force:
+        fail(f"{path} already exists (use --force to overwrite)")
+    text = resources.files("cogleague.league").joinpath("example.toml").read_text("utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    console.print(f"wrote {path} — next: cogleague league run {path}")
+
+
+@league_app.command("run")
+def run(file: FileArg,
+        backend: Annotated[str, typer.Option("--backend", help="local | ray")] = "local",
+        workers: Annotated[int | None, typer.Option(
+            "--workers", help="processes (local) or CPUs (ray); default: all cores")] = None,
+        ray_address: Annotated[str | None, typer.Option(
+            "--ray-address", help="join a Ray cluster (e.g. ray://head:10001 or auto)")] = None,
+        chunk_size: Annotated[int | None, typer.Option(
+            "--chunk-size", min=1, help="episodes per task (default: automatic)")] = None,
+        store: StoreOpt = None) -> None:
+    """Play every episode not yet finished (resumable: run it again after an interruption)."""
+    from cogleague.league import runner
+
+    config = _load(file, store)
+    try:
+        engine = runner.make_backend(backend, workers or os.cpu_count() or 1, ray_address)
+    except ConfigError as exc:
+        fail(str(exc))
+    todo, scheduled = runner.pending(config)
+    console.print(f"league [bold]{config.name}[/]: {scheduled} episodes scheduled, "
+                  f"{scheduled - len(todo)} already finished, {len(todo)} to play on "
+                  f"{engine.name} × {engine.workers}", soft_wrap=True)
+    if not todo:
+        console.print("nothing to play: every episode is finished "
+                      f"(next: cogleague league standings {file})", soft_wrap=True)
+        return
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               RateColumn(), TextColumn("{task.fields[failed]}"), TimeElapsedColumn(),
+               TextColumn("ETA"), TimeRemainingColumn())
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task("episodes", total=len(todo), failed="")
+
+        def update(done: int, failed: int) -> None:
+            progress.update(task, completed=done,
+                            failed=f"[red]{failed} failed[/]" if failed else "")
+
+        try:
+            summary = runner.run(config, engine, progress=update, chunk_size=chunk_size)
+        except ConfigError as exc:
+            fail(str(exc))
+        except KeyboardInterrupt:
+            console.print("interrupted — finished episodes are stored; run again to resume")
+            raise typer.Exit(130) from None
+    console.print(f"played {summary.played} episodes in {summary.seconds:.1f} s "
+                  f"({summary.rate:.1f} ep/s); {summary.failed} failed"
+                  + (" (stored, shown by `league standings`, excluded from rankings; "
+                     "a new run retries them)" if summary.failed else ""))
+
+
+def _standings(file: Path, store: str | None, game: str | None, with_server: bool,
+               resamples: int) -> dict[str, Any]:
+    from cogleague.league.rankings import standings_json
+    from cogleague.league.store import SERVER_LEAGUE
+
+    config = _load(file, store)
+    leagues = [config.name, SERVER_LEAGUE] if with_server else [config.name]
+    return standings_json(config.store_url, game=game, leagues=leagues, resamples=resamples)
+
+
+def _num(value: float | None, fmt: str = "{:.2f}") -> str:
+    return "—" if value is None else fmt.format(value)
+
+
+def _interval(row: dict[str, Any], key: str) -> str:
+    if row["low"] is None:
+        return f"{row[key]:.2f} (one episode: no interval)"
+    return f"{row[key]:.2f} [{row['low']:.2f}, {row['high']:.2f}]"
+
+
+TABLE_WIDTH = 132
+"""Standings tables are wide; piped output (80 columns by default) would fold every cell."""
+
+
+def _print_standings(doc: dict[str, Any]) -> None:
+    out = console if console.is_terminal else Console(width=TABLE_WIDTH)
+    for table in doc["tables"]:
+        title = (f"{table['game']} · {table['variant'] or 'default'} — {table['statistic']}, "
+                 f"{table['episodes']} episodes, 95% bootstrap interval")
+        t = Table(title=title, title_justify="left")
+        t.add_column("rank", no_wrap=True)
+        t.add_column("policy", no_wrap=True)
+        t.add_column("author")
+        t.add_column("games", justify="right")
+        t.add_column("mean [95% CI]", no_wrap=True)
+        for col in table["columns"]:
+            t.add_column(col["label"], justify="right")
+        for row in table["rows"]:
+            extras = [_num(row["extras"].get(c["key"]),
+                           "{:.0%}" if c["format"] == "percent" else "{:.2f}")
+                      for c in table["columns"]]
+            t.add_row(row["rank_label"], row["policy"], row["author"], str(row["games"]),
+                      _interval(row, "mean"), *extras)
+        out.print(t)
+    overall = doc["overall"]
+    bt = overall["bradley_terry"]
+    t = Table(title=f"all games — Bradley–Terry on {bt['matches']} within-episode pairs "
+                    f"({bt['episodes']} episodes), 95% bootstrap interval", title_justify="left")
+    for col in ("rank", "policy", "strength [95% CI]"):
+        t.add_column(col, no_wrap=True)
+    for row in bt["rows"]:
+        t.add_row(row["rank_label"], row["policy"], _interval(row, "strength"))
+    out.print(t)
+    t = Table(title="all games — OpenSkill (Plackett–Luce), mu ± 1.96 sigma",
+              title_justify="left")
+    for col in ("rank", "policy", "mu", "sigma", "ordinal"):
+        t.add_column(col)
+    for row in overall["openskill"]["rows"]:
+        t.add_row(row["rank_label"], row["policy"], f"{row['mu']:.2f}", f"{row['sigma']:.2f}",
+                  f"{row['ordinal']:.2f}")
+    out.print(t)
+    failures = doc["failures"]
+    if failures:
+        out.print(f"[red]{len(failures)} episodes failed for infrastructure reasons "
+                      "(excluded from the rankings; `league run` retries them):[/]")
+        for f in failures[:10]:
+            first_line = (f["error"] or "").splitlines()[0] if f["error"] else ""
+            out.print(f"  {f['id']} {f['game']}/{f['variant']} seed {f['seed']} "
+                          f"{','.join(f['lineup'])}: {first_line}", highlight=False)
+        if len(failures) > 10:
+            out.print(f"  … and {len(failures) - 10} more")
+
+
+@league_app.command("standings")
+def standings(file: FileArg, game: Annotated[str | None, typer.Option(
+                  "--game", help="one game only")] = None,
+              as_json: Annotated[bool, typer.Option("--json", help="print the JSON document")]
+              = False, with_server: ServerOpt = False, store: StoreOpt = None,
+              resamples: Annotated[int, typer.Option("--resamples", min=100, max=100_000,
+                                                     help="bootstrap resamples")] = 2000) -> None:
+    """Rank the league's policies per game and variant, and across games."""
+    doc = _standings(file, store, game, with_server, resamples)
+    if as_json:
+        typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        return
+    if not doc["tables"] and not doc["failures"]:
+        fail(f"no finished episodes in the store for this league yet (run: cogleague league "
+             f"run {file})")
+    _print_standings(doc)
+
+
+@league_app.command("report")
+def report(file: FileArg, out: Annotated[Path, typer.Option("--out", help="output directory")],
+           with_server: ServerOpt = False, store: StoreOpt = None) -> None:
+    """Write PNG plots and one HTML page with the standings."""
+    from cogleague.league import report as report_mod
+    from cogleague.league import store as store_mod
+
+    doc = _standings(file, store, None, with_server, 2000)
+    if not doc["tables"]:
+        fail(f"no finished episodes in the store for this league yet (run: cogleague league "
+             f"run {file})")
+    config = _load(file, store)
+    episodes = store_mod.load_episodes(config.store_url, leagues=doc["leagues"],
+                                       status=store_mod.STATUS_OK)
+    page = report_mod.write_report(doc, episodes, out, title=f"League {config.name}")
+    console.print(f"wrote {page}")
