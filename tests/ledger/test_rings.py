@@ -1,0 +1,84 @@
+"""Ring detection (§10): measured from meetings, published, never scored."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+from cogleague.games.ledger.rings import detect_rings
+from cogleague.games.ledger.schedule import draw_schedule
+
+from .support import make_game, play
+
+Pay = Callable[[int, int], tuple[int, int]]
+
+
+def _meetings(rounds: int, pay: Pay, seed: int = 7) -> list[tuple[int, int, int, int]]:
+    """Synthetic meetings on a real schedule; `pay(a, b)` gives (pay_a, pay_b)."""
+    return [(p.a, p.b, *pay(p.a, p.b)) for r in draw_schedule(seed, rounds) for p in r]
+
+
+def _ring_pay(members: set[int], inside: int = 10, outside: int = 2) -> Pay:
+    return lambda a, b: (inside, inside) if {a, b} <= members else (outside, outside)
+
+
+def test_one_fed_pair_is_flagged_with_delta_eight() -> None:
+    rings = detect_rings(_meetings(14, _ring_pay({1, 5})))
+    assert [(p.a, p.b) for p in rings.pairs] == [(1, 5)]
+    pair = rings.pairs[0]
+    assert (pair.in_mean, pair.out_mean, pair.delta) == (10, 2, 8)
+    assert pair.to_json() == {"a": 1, "b": 5, "inMean": 10.0, "outMean": 2.0, "delta": 8.0}
+    assert rings.components == []  # two seats are a pair, not a ring
+
+
+def test_uniform_sixes_flag_nothing() -> None:
+    assert detect_rings(_meetings(14, lambda a, b: (6, 6))).to_json() == {
+        "pairs": [], "components": []}
+
+
+def test_a_flagged_triangle_is_one_component() -> None:
+    rings = detect_rings(_meetings(14, _ring_pay({0, 3, 6})))
+    assert [(p.a, p.b) for p in rings.pairs] == [(0, 3), (0, 6), (3, 6)]
+    assert rings.components == [[0, 3, 6]]
+
+
+def test_two_separate_rings_are_sorted_components() -> None:
+    members = ({4, 5, 7}, {0, 1, 2})
+    rings = detect_rings(_meetings(14, lambda a, b: (
+        (10, 10) if any({a, b} <= m for m in members) else (2, 2))))
+    assert rings.components == [[0, 1, 2], [4, 5, 7]]
+
+
+def test_seven_rounds_or_fewer_flag_nothing() -> None:
+    for rounds in range(4, 8):
+        assert detect_rings(_meetings(rounds, _ring_pay({1, 5}, 14, 0))).pairs == []
+
+
+def test_thresholds_are_inclusive_and_exact() -> None:
+    # pair (0, 1) met twice at 6/6; everything else pays 3: inMean 6, outMean 3, delta 3.
+    meetings = [(0, 1, 6, 6), (0, 1, 6, 6), (0, 2, 3, 3), (1, 3, 3, 3)]
+    assert [(p.a, p.b) for p in detect_rings(meetings).pairs] == [(0, 1)]
+    below_mean = [(0, 1, 6, 5), (0, 1, 6, 6), (0, 2, 0, 0)]  # inMean 5.75
+    assert detect_rings(below_mean).pairs == []
+    below_delta = [(0, 1, 6, 6), (0, 1, 6, 6), (0, 2, 4, 4), (1, 3, 3, 3)]  # delta 2.5
+    assert detect_rings(below_delta).pairs == []
+    # outMean 10/3: delta 8/3 just under 3 — exact fractions, no float luck
+    thirds = [(0, 1, 6, 6), (0, 1, 6, 6), (0, 2, 3, 0), (0, 2, 3, 0), (1, 3, 4, 0)]
+    assert detect_rings(thirds).pairs == []
+
+
+def test_no_other_meetings_gives_out_mean_zero() -> None:
+    rings = detect_rings([(2, 3, 7, 7), (3, 2, 7, 7)])
+    assert rings.pairs[0].out_mean == Fraction(0) and rings.pairs[0].to_json()["delta"] == 7.0
+
+
+def test_rings_are_reported_but_never_change_scores() -> None:
+    """Two saints among sharks pay each other well and are flagged; scores stay plain medians."""
+    game = make_game(seed=7, lineup=["shark", "saint", "shark", "shark", "shark", "saint",
+                                     "shark", "shark"])
+    results = play(game).results
+    assert [(p["a"], p["b"]) for p in results["rings"]["pairs"]] == [(1, 5)]
+    assert results["ringPairs"] == 1 and results["rings"]["components"] == []
+    assert results["scores"] == [game.table.median(s) for s in range(8)]
+    assert results["scores"] == [
+        (sorted(pays)[6] + sorted(pays)[7]) / 2 for pays in game.table.pays]
