@@ -17,7 +17,7 @@ from typing import Any
 from cogleague.core.errors import GameStateError, IllegalAction
 from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn
 from cogleague.games.commons import observation as obs_mod
-from cogleague.games.commons.actions import MOVE_FIELDS, Validator, pass_move
+from cogleague.games.commons.actions import Validator, pass_move
 from cogleague.games.commons.baselines import DEFAULT_BASELINE, Baseline, make_baseline
 from cogleague.games.commons.config import CommonsConfig
 from cogleague.games.commons.modules import MODULES, new_state
@@ -139,6 +139,8 @@ class CommonsGame(Game):
         self._frame: dict[str, Any] | None = None
         self._ledger: dict[str, Any] | None = None
         self._fallback_policies: dict[int, Baseline] = {}
+        self._pending_notes: dict[str, str] = {}
+        """Notes read by `parse` this round, by turn id (the logged action carries none)."""
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> list[Event]:
@@ -167,6 +169,7 @@ class CommonsGame(Game):
         if self.phase != "between":
             raise GameStateError(f"open_round() needs a closed round (phase {self.phase})")
         self.phase = "open"
+        self._pending_notes = {}
         self._frame = None
         self._ledger = None
         return [Event("round_open", {"r": self.round, "state": self._state_json})]
@@ -225,6 +228,9 @@ class CommonsGame(Game):
             raise IllegalAction("the reply is not a JSON object", code="parse",
                                 hint="reply with one JSON object")
         move, clamped = self.validator.clamp(raw, self.aliases[turn.seat])
+        note = move.pop("note", None)
+        if note is not None:  # kept aside: a note never enters the episode log
+            self._pending_notes[turn.turn_id] = note
         return Parsed(move, clamped=clamped)
 
     def fallback(self, turn: Turn) -> Action:
@@ -279,7 +285,8 @@ class CommonsGame(Game):
         disconnected = list(self.disconnected)
         clamp = self.validator.clamp
         for s in range(n):
-            d = decisions.get(f"r{r}s{s}")
+            turn_id = f"r{r}s{s}"
+            d = decisions.get(turn_id)
             src = self._source(s, d, r, events)
             if d is None:
                 move = pass_move()
@@ -291,6 +298,8 @@ class CommonsGame(Game):
                 if self.seat_kinds[s] == "model":
                     requests[s] += d.attempts - (1 if d.cause in NO_REQUEST_CAUSES else 0)
                 note = move.pop("note", None)
+                if note is None and d.source == "seat":
+                    note = self._pending_notes.get(turn_id)
                 if note is not None:
                     if note:
                         notes[s] = note
@@ -345,9 +354,7 @@ class CommonsGame(Game):
         residual = module.residual(state)
         record = {
             "r": r, "state_before": self._state_json,
-            "decisions": [{"slot": s, **{k: m[k] for k in MOVE_FIELDS},
-                           "sanction": m["sanction"], "message": m["message"], "src": srcs[s]}
-                          for s, m in enumerate(moves)],
+            "decisions": [{"slot": s, **m, "src": srcs[s]} for s, m in enumerate(moves)],
             "gains": out.gains, "extracted": out.extracted, "scores": scores,
             "state_after": state_after, "total_extracted": round_extracted,
             "public_effort": round_effort, "seat_public_effort": out.effort,
@@ -377,6 +384,7 @@ class CommonsGame(Game):
         self.last_total_extracted = round_extracted
         self.last_messages = messages
         self.records.append(record)
+        self._frame = self._ledger = None
         self.round = r + 1
         events.append(Event("round_end", {"r": r, "scores": scores, "residual": residual}))
         if self.round >= cfg.rounds:

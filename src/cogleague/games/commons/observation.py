@@ -37,6 +37,7 @@ def public_frame(game: CommonsGame) -> dict[str, Any]:
     }
     if cfg.ledger_public:
         frame["ledger"] = game.ledger_view()
+    frame["module_state"] = game.module.observe_public(game.state, game.aliases)
     return frame
 
 
@@ -49,7 +50,9 @@ def observation(game: CommonsGame, slot: int, frame: dict[str, Any]) -> dict[str
     obs["your_last_gain"] = None if first else game.last_gains[slot]
     obs["sanctions_received_last_round"] = None if first else game.last_received[slot]
     obs["your_note"] = game.notes.get(slot, "")
-    obs["module_state"] = game.module.observe(game.state, slot, game.round, game.aliases)
+    own = game.module.observe_own(game.state, slot, game.round)
+    if own:
+        obs["module_state"] = {**frame["module_state"], **own}
     return obs
 
 

@@ -100,7 +100,7 @@ def mushroom_move(eat: int, color: str) -> Action:
 def say(obs: Obs, move: Action, text: str) -> Action:
     """Attach one chat line (already cut as the validator would) when chat is on."""
     if obs["chat_enabled"]:
-        move["message"] = text.strip()[: obs["chat_max_chars"]]
+        move["message"] = text.strip()[: obs["chat_max_chars"]].strip()
     return move
 
 

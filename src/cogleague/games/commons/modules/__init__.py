@@ -9,8 +9,10 @@ Every module exposes the same functions, so the engine (and the planner) can dri
 - ``dynamics(state, moves, r) -> list[ModuleEvent]``: step 7 — regrow / silt / ripen / spawn
   and latch permanent deaths, mutating `state`;
 - ``residual(state)`` (what the resource still holds), ``collapse_round(state)``,
-  ``observe(state, slot, r, aliases)`` (the seat's ``module_state``), ``compact(move)`` (ledger
-  shorthand) and ``sustainable(state)`` (the baselines' yardstick, rules §10).
+  ``observe(state, slot, r, aliases)`` (the seat's ``module_state`` — the merge of
+  ``observe_public(state, aliases)``, shared by every seat, and ``observe_own(state, slot, r)``,
+  that seat's private part), ``compact(move)`` (ledger shorthand) and ``sustainable(state)``
+  (the baselines' yardstick, rules §10).
 
 `moves` is one clamped decision per slot (`actions.clamp`). The state constructor differs per
 module; `new_state(config, setup)` builds the right one.

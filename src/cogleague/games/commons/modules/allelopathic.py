@@ -132,10 +132,19 @@ def collapse_round(state: AllelopathicState) -> int | None:
 def observe(state: AllelopathicState, slot: int, r: int,
             aliases: Sequence[str]) -> dict[str, Any]:
     """`module_state` for one seat: only its own favourite colour."""
+    return {**observe_public(state, aliases), **observe_own(state, slot, r)}
+
+
+def observe_own(state: AllelopathicState, slot: int, r: int) -> dict[str, Any]:
+    """The seat-specific part of `module_state`: its own favourite colour only."""
+    return {"your_favorite": state.favorites[slot]}
+
+
+def observe_public(state: AllelopathicState, aliases: Sequence[str]) -> dict[str, Any]:
+    """The part of `module_state` every seat shares."""
     return {"planted": dict(zip(COLORS, state.planted, strict=True)),
             "ripe": dict(zip(COLORS, state.ripe, strict=True)), "field_size": FIELD_SIZE,
-            "ripen_base": RIPEN_BASE, "favorite_bonus": FAVORITE_BONUS, "barren": state.barren,
-            "your_favorite": state.favorites[slot]}
+            "ripen_base": RIPEN_BASE, "favorite_bonus": FAVORITE_BONUS, "barren": state.barren}
 
 
 def compact(move: Move) -> str:

@@ -8,7 +8,7 @@ no more regrowth, but leftovers can still be picked.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from cogleague.games.commons.modules.common import ModuleEvent, Move, Outcome, clamp01, pro_rata
@@ -32,7 +32,8 @@ class CleanupState:
     cleaned_last_round: int = 0
 
     def clone(self) -> CleanupState:
-        return replace(self)
+        return CleanupState(self.apples, self.pollution, self.dead, self.collapse_round,
+                            self.cleaned_last_round)
 
     def to_json(self) -> dict[str, Any]:
         return {"apples": self.apples, "pollution": self.pollution, "dead": self.dead,
@@ -90,6 +91,16 @@ def collapse_round(state: CleanupState) -> int | None:
 
 def observe(state: CleanupState, slot: int, r: int, aliases: Sequence[str]) -> dict[str, Any]:
     """`module_state` for one seat (the same for everyone)."""
+    return {**observe_public(state, aliases), **observe_own(state, slot, r)}
+
+
+def observe_own(state: CleanupState, slot: int, r: int) -> dict[str, Any]:
+    """The seat-specific part of `module_state` (none in cleanup)."""
+    return {}
+
+
+def observe_public(state: CleanupState, aliases: Sequence[str]) -> dict[str, Any]:
+    """The part of `module_state` every seat shares."""
     return {"apples": state.apples, "capacity": CAPACITY, "pollution": state.pollution,
             "effective_regrowth": effective_regrowth(state.pollution),
             "collapse_threshold": COLLAPSE_THRESHOLD, "silt_rate": SILT_RATE,

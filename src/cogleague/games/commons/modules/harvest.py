@@ -155,12 +155,22 @@ def dead_patches(state: HarvestState) -> list[int]:
 
 def observe(state: HarvestState, slot: int, r: int, aliases: Sequence[str]) -> dict[str, Any]:
     """`module_state` for one seat: holders as aliases, the seat's own patches."""
+    return {**observe_public(state, aliases), **observe_own(state, slot, r)}
+
+
+def observe_own(state: HarvestState, slot: int, r: int) -> dict[str, Any]:
+    """The seat-specific part of `module_state`: the patches it may take from."""
+    return {"your_patches": own_patches(state, slot)}
+
+
+def observe_public(state: HarvestState, aliases: Sequence[str]) -> dict[str, Any]:
+    """The part of `module_state` every seat shares."""
     patches = [{"id": p, "stock": s, "dead": state.dead[p],
                 "holders": sorted(aliases[h] for h in holders(state, p))}
                for p, s in enumerate(state.stocks)]
     return {"property_rights": state.property_rights, "patch_capacity": PATCH_CAPACITY,
             "patch_regrowth": PATCH_REGROWTH, "patches": patches,
-            "dead_patches": dead_patches(state), "your_patches": own_patches(state, slot)}
+            "dead_patches": dead_patches(state)}
 
 
 def own_patches(state: HarvestState, slot: int) -> list[int]:

@@ -142,11 +142,20 @@ def collapse_round(state: MushroomsState) -> int | None:
 
 def observe(state: MushroomsState, slot: int, r: int, aliases: Sequence[str]) -> dict[str, Any]:
     """`module_state` for one seat: only its own digestion."""
+    return {**observe_public(state, aliases), **observe_own(state, slot, r)}
+
+
+def observe_own(state: MushroomsState, slot: int, r: int) -> dict[str, Any]:
+    """The seat-specific part of `module_state`: its own digestion."""
+    return {"frozen_until": state.frozen_until[slot], "you_may_eat": r >= state.frozen_until[slot]}
+
+
+def observe_public(state: MushroomsState, aliases: Sequence[str]) -> dict[str, Any]:
+    """The part of `module_state` every seat shares."""
     return {"counts": dict(zip(COLORS, state.counts, strict=True)),
             "eaten_total": dict(zip(COLORS, state.eaten_total, strict=True)),
-            "frozen_until": state.frozen_until[slot],
-            "you_may_eat": r >= state.frozen_until[slot], "capacity": CAPACITY,
-            "color_cap": COLOR_CAP, "spawn_per_round": SPAWN_PER_ROUND, "payoff": PAYOFF_TEXT}
+            "capacity": CAPACITY, "color_cap": COLOR_CAP, "spawn_per_round": SPAWN_PER_ROUND,
+            "payoff": PAYOFF_TEXT}
 
 
 def compact(move: Move) -> str:

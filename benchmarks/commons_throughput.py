@@ -1,0 +1,78 @@
+"""Commons Family throughput: 20-round six-seat all-scripted episodes per second, per module.
+
+Each episode runs through the one runner (`play_headless`) and builds its replay document, as
+the league does. Target: ≥ 500 episodes/s per module on one core. If the planner exists
+(`cogleague.games.commons.planner`), its time per default config is printed too.
+
+    .venv/bin/python benchmarks/commons_throughput.py [--seconds 3] [--profile MODULE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import importlib.util
+import pstats
+import time
+
+from cogleague.core.episode import play_headless
+from cogleague.games.commons import make_game
+from cogleague.seats.factory import make_seats
+
+TARGET = 500.0
+VARIANT_OF = {"cleanup": "cleanup", "harvest": "harvest-open", "allelopathic": "allelopathic",
+              "mushrooms": "mushrooms"}
+LINEUP = ["steward", "free_rider", "cleaner", "punisher", "reciprocator", "random"]
+
+
+def episode(variant: str, seed: int) -> None:
+    game = make_game(variant, {}, seed, LINEUP)
+    outcome = play_headless(game, make_seats(game, LINEUP))
+    game.replay_document(outcome.log)
+
+
+def rate(variant: str, seconds: float) -> float:
+    episode(variant, 0)  # warm up imports and caches
+    n, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        episode(variant, n)
+        n += 1
+    return n / (time.perf_counter() - start)
+
+
+def planner_timing() -> None:
+    if importlib.util.find_spec("cogleague.games.commons.planner") is None:
+        print("planner: not present, skipped")
+        return
+    planner = importlib.import_module("cogleague.games.commons.planner")
+    from cogleague.games.commons.config import VARIANTS, make_config
+
+    for variant in VARIANTS:
+        start = time.perf_counter()
+        result = planner.plan_optimum(make_config(variant))
+        print(f"planner {variant:<20} {time.perf_counter() - start:7.2f} s  "
+              f"optimum {result['optimum_achieved']:.3f}  bound {result['upper_bound']:.3f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0, help="measuring time per module")
+    ap.add_argument("--profile", choices=list(VARIANT_OF), help="profile one module instead")
+    ap.add_argument("--no-planner", action="store_true", help="skip the planner timing")
+    args = ap.parse_args()
+    if args.profile:
+        prof = cProfile.Profile()
+        prof.runcall(lambda: [episode(VARIANT_OF[args.profile], i) for i in range(200)])
+        pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+        return
+    print(f"line-up: {','.join(LINEUP)}; 20 rounds; replay document built; target "
+          f"{TARGET:.0f}/s")
+    for module, variant in VARIANT_OF.items():
+        r = rate(variant, args.seconds)
+        print(f"{module:<13} {r:8.0f} episodes/s  {'ok' if r >= TARGET else 'BELOW TARGET'}")
+    if not args.no_planner:
+        planner_timing()
+
+
+if __name__ == "__main__":
+    main()
