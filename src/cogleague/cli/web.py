@@ -1,0 +1,34 @@
+"""`cogleague replay open FILE`: watch a replay in the browser (served on loopback)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from cogleague.cli import replay_app
+from cogleague.cli.common import fail
+
+
+@replay_app.command("open")
+def open_replay(
+    file: Path = typer.Argument(..., help="a replay.json written by cogleague"),
+    host: str = typer.Option("127.0.0.1", "--host", help="loopback address to listen on"),
+    port: int = typer.Option(0, "--port", min=0, max=65535, help="port (0: any free port)"),
+    no_browser: bool = typer.Option(False, "--no-browser", help="only print the URL"),
+) -> None:
+    """Serve the Theater for FILE on loopback and print its URL (Ctrl-C stops)."""
+    from cogleague.web.replay_server import check_loopback, check_replay, serve
+
+    try:
+        check_loopback(host)
+        check_replay(file)
+    except ValueError as exc:
+        fail(str(exc))
+    try:
+        serve(file, host, port, open_browser=not no_browser,
+              announce=lambda url: print(f"Theater: {url}", flush=True))
+    except OSError as exc:
+        fail(f"--port {port} cannot be used on {host}: {exc.strerror or exc}")
+    except KeyboardInterrupt:
+        pass

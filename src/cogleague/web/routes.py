@@ -1,0 +1,99 @@
+"""The web front's routes: the four pages, their static files, and the small JSON endpoints the
+pages need that the table server does not already offer.
+
+`cogleague serve` includes `router` into the server app; `cogleague replay open` includes it
+into a tiny loopback app (`replay_server.py`). Pages are static HTML + ES modules; everything
+dynamic is fetched from JSON endpoints:
+
+- `GET /api/replay-file` — the one replay `cogleague replay open FILE` serves (404 elsewhere);
+- `GET /api/standings?game=` — standings per game from finished tables (`standings.py`);
+- `GET /api/docs` and `GET /api/docs/{name}` — the rules pages and the protocol page, rendered
+  from Markdown (`docs.py`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import FileResponse, JSONResponse
+
+from cogleague.web import docs, standings
+
+STATIC_DIR = Path(__file__).parent / "static"
+PAGES = {
+    "/": "index.html",
+    "/lobby": "index.html",
+    "/theater": "theater.html",
+    "/observatory": "observatory.html",
+    "/rules": "rules.html",
+}
+_CONTENT_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+                  ".html": "text/html; charset=utf-8", ".svg": "image/svg+xml",
+                  ".png": "image/png", ".json": "application/json"}
+NO_CACHE = {"Cache-Control": "no-cache"}
+"""Pages and modules revalidate on every load, so a new version is never mixed with an old one."""
+
+REPLAY_FILE_STATE = "cogleague_replay_file"
+"""`app.state` attribute holding the path `cogleague replay open` serves."""
+
+router = APIRouter()
+
+
+def _page(name: str) -> Any:
+    async def page() -> FileResponse:
+        return FileResponse(STATIC_DIR / name, media_type=_CONTENT_TYPES[".html"],
+                            headers=NO_CACHE)
+    page.__name__ = f"page_{name.split('.')[0]}"
+    return page
+
+
+for _path, _file in PAGES.items():
+    router.add_api_route(_path, _page(_file), methods=["GET"], include_in_schema=False)
+
+
+@router.get("/static/{path:path}", include_in_schema=False)
+async def static_file(path: str) -> FileResponse:
+    """Files under `static/` only: a path that resolves outside it is not found."""
+    target = (STATIC_DIR / path).resolve()
+    if not target.is_file() or not target.is_relative_to(STATIC_DIR.resolve()):
+        raise HTTPException(404, f"no static file {path!r}")
+    media = _CONTENT_TYPES.get(target.suffix, "application/octet-stream")
+    return FileResponse(target, media_type=media, headers=NO_CACHE)
+
+
+@router.get("/api/replay-file", tags=["web"])
+async def replay_file(request: Request) -> FileResponse:
+    """The replay document served by `cogleague replay open FILE`."""
+    path = getattr(request.app.state, REPLAY_FILE_STATE, None)
+    if path is None:
+        raise HTTPException(404, "this server was not started by `cogleague replay open`")
+    return FileResponse(path, media_type="application/json", headers=NO_CACHE)
+
+
+@router.get("/api/standings", tags=["web"])
+async def api_standings(request: Request,
+                        game: str | None = Query(None, description="ledger, commons or dilemma"),
+                        ) -> JSONResponse:
+    """Each policy's mean episode score per game, from finished tables and league episodes."""
+    try:
+        doc = standings.standings(standings.store_url(request.app), game)
+    except ValueError as exc:
+        raise HTTPException(400, str(exc)) from exc
+    return JSONResponse(doc)
+
+
+@router.get("/api/docs", tags=["web"])
+async def api_docs() -> JSONResponse:
+    """Which documents the Rules page can show (the three games and the protocol)."""
+    return JSONResponse({"docs": docs.available()})
+
+
+@router.get("/api/docs/{name}", tags=["web"])
+async def api_doc(name: str) -> JSONResponse:
+    """One document rendered from Markdown to HTML: `{name, title, html}`."""
+    try:
+        return JSONResponse(docs.render(name))
+    except KeyError as exc:
+        raise HTTPException(404, str(exc.args[0])) from exc

@@ -1,0 +1,414 @@
+// Commons Family in the Theater: the six cogs with this round's gains and sanctions (arrows),
+// the resource drawn per module — orchard and river shaded by pollution (cleanup), six patches
+// with stocks and tombstones (harvest), the field's colour shares and ripe berries
+// (allelopathic), three mushroom rows (mushrooms) — the public ledger per alias, chat lines,
+// scores, and a chart of the resource and of maintenance effort over the rounds.
+// Replay format `commons-family/1` (spec commons.md §13); live tables send the same events.
+
+import { h, s, svgRoot, clear, fmt, order, ranks, seatColour, round } from "../util.js";
+import { renderFeed } from "../feed.js";
+import { lineChart } from "../chart.js";
+import { tombstone, apple, mushroom } from "../icons.js";
+import { endCardSlot, podium } from "../endcard.js";
+
+export const id = "commons";
+export const title = "Commons Family";
+
+// Display constants mirrored from the rules (commons.md §7) for scales and labels only.
+const APPLE_CAPACITY = 100, COLLAPSE_APPLES = 10, PATCH_CAPACITY = 20, FIELD_SIZE = 60;
+const MUSHROOM_COLOUR_CAP = 15, LEDGER_RECENT = 5, SCORE_DP = 3;
+const COLOURS = ["red", "green", "blue"];
+const HUE = { red: "#e5534b", green: "#4cbf6b", blue: "#4c8df0" };
+const MODULE_TITLE = { cleanup: "Cleanup — the orchard and the river", harvest: "Harvest — six patches",
+  allelopathic: "Allelopathic — the berry field", mushrooms: "Mushrooms — three rows" };
+
+export function metaFromReplay(doc) {
+  return { module: doc.module, variant: doc.variant, seed: doc.seed, rounds: doc.config?.rounds,
+    aliases: doc.names, names: doc.policyNames, seats: doc.seats, config: doc.config,
+    norm: doc.config?.norm_text ?? "", results: doc.results ?? null };
+}
+
+export function metaFromTable(t) {
+  const seats = t.seats || [];
+  const cfg = t.config || {};
+  return { module: cfg.module, variant: t.variant, seed: cfg.seed, rounds: cfg.rounds,
+    aliases: seats.map((x, i) => x?.alias ?? `Seat ${i}`), names: seats.map((x) => x?.policy ?? x?.policy_name ?? ""),
+    seats: null, config: cfg, norm: cfg.norm_text ?? "", results: null };
+}
+
+/** The replay's events, each `round_end` carrying that round's state after dynamics (live
+ *  tables learn it from the next `round_open`). */
+export function eventsOfReplay(doc) {
+  const after = new Map((doc.rounds || []).map((r) => [r.r, r.state_after]));
+  return doc.events.map((e) => (e.kind === "round_end" && after.has(e.r) ? { ...e, state_after: after.get(e.r) } : e));
+}
+
+export function initialState(meta) {
+  const n = meta.aliases.length;
+  const zeros = () => Array(n).fill(0);
+  return { n, module: meta.module, r: null, resource: null, scores: zeros(), gains: zeros(), extracted: zeros(),
+    effort: zeros(), given: zeros(), received: zeros(), recent: Array.from({ length: n }, () => []),
+    decisions: [], messages: [], sanctions: [], frozen: zeros(), roundEffort: 0, series: { resource: [], maintenance: [] },
+    collapseRound: null, deadPatches: [], done: false, reason: null };
+}
+
+export function opensStep(ev, state, meta) {
+  if (ev.kind === "round_open") return { label: `Round ${ev.r + 1} / ${meta.rounds ?? "?"}`, round: ev.r, final: false };
+  if (ev.kind === "episode_end") return { label: "End", round: null, final: true };
+  return null;
+}
+
+function compact(module, d) {
+  if (d.src === "pass") return "-";
+  if (module === "cleanup") return `h:${d.harvest} c:${d.clean}`;
+  if (module === "harvest") return `p${d.patch} h:${d.harvest}`;
+  if (module === "allelopathic") return `e:${(d.eat_color || "r")[0]}${d.eat} p:${(d.plant_color || "r")[0]}${d.plant}`;
+  return `e:${(d.eat_color || "r")[0]}${d.eat}`;
+}
+
+function residual(module, st) {
+  if (!st) return null;
+  if (module === "cleanup") return st.apples;
+  if (module === "harvest") return st.stocks.reduce((a, b) => a + b, 0);
+  if (module === "allelopathic") return st.ripe.reduce((a, b) => a + b, 0);
+  return st.counts.reduce((a, b) => a + b, 0);
+}
+
+export function apply(state, ev, meta) {
+  const tag = `R${(ev.r ?? 0) + 1}`;
+  switch (ev.kind) {
+    case "episode_start":
+      state.resource = ev.state ?? state.resource;
+      if (ev.aliases) meta.aliases = ev.aliases;
+      return [{ tag: "", text: [`Six cogs share one ${ev.module} resource for ${ev.rounds} rounds.`,
+        ev.norm_text ? ` ${ev.norm_text}` : ""] }];
+    case "round_open":
+      state.r = ev.r;
+      if (ev.state) state.resource = ev.state;
+      state.decisions = [];
+      state.messages = [];
+      state.sanctions = [];
+      state.gains = Array(state.n).fill(0);
+      return [];
+    case "decision":
+      state.decisions[ev.slot] = ev;
+      state.recent[ev.slot] = [...state.recent[ev.slot], compact(state.module, ev)].slice(-LEDGER_RECENT);
+      return ev.src?.startsWith("fallback") ? [{ tag, bad: true, text: [{ b: ev.alias }, ` fell back (${ev.src.slice(9)})`] }] : [];
+    case "chat":
+      state.messages.push({ alias: ev.alias, slot: ev.slot, text: ev.text });
+      return [{ tag, text: [{ b: ev.alias }, " says ", { q: ev.text }] }];
+    case "resolve": {
+      state.gains = ev.gains;
+      ev.extracted.forEach((x, i) => { state.extracted[i] += x; });
+      ev.effort.forEach((x, i) => { state.effort[i] += x; });
+      const took = ev.extracted.reduce((a, b) => a + b, 0), kept = ev.effort.reduce((a, b) => a + b, 0);
+      state.roundEffort = kept;
+      return [{ tag, text: [`The cogs take ${fmt(took, 2)} and put ${kept} unit${kept === 1 ? "" : "s"} into upkeep.`] }];
+    }
+    case "sanction":
+      state.sanctions.push({ from: ev.slot, to: ev.target_slot });
+      state.given[ev.slot] += 1;
+      state.received[ev.target_slot] += 1;
+      return [{ tag, bad: true, text: [{ b: ev.alias }, ` sanctions `, { b: ev.target }, ` (−${fmt(ev.cost)} / −${fmt(ev.burn)})`] }];
+    case "void":
+      return [{ tag, bad: true, text: [{ b: ev.alias }, ` — void: ${ev.cause.replace("_", " ")}${ev.target ? ` on ${ev.target}` : ""}`] }];
+    case "trespass":
+    case "unheld":
+      return [{ tag, bad: true, text: [{ b: ev.alias }, ` ${ev.kind === "trespass" ? "trespasses on" : "has no hold on"} patch ${ev.patch} (voided)`] }];
+    case "patch_dead":
+      state.deadPatches.push(ev.patch);
+      return [{ tag, bad: true, text: [`Patch ${ev.patch} dies.`] }];
+    case "collapse":
+      state.collapseRound = ev.r;
+      return [{ tag, bad: true, text: [{ b: "The resource collapses." }] }];
+    case "barren":
+      return [{ tag, bad: true, text: ["No berry is ripe anywhere: the field is barren."] }];
+    case "digesting":
+      state.frozen[ev.slot] = ev.until;
+      return [{ tag, text: [{ b: ev.alias }, ` is digesting until round ${ev.until + 1}.`] }];
+    case "fallback":
+    case "no_submission":
+      return [{ tag, bad: true, text: [{ b: ev.alias }, ev.kind === "fallback" ? ` fell back (${ev.cause})` : " sent nothing (pass)"] }];
+    case "round_end":
+      state.scores = ev.scores;
+      if (ev.state_after) state.resource = ev.state_after;
+      state.series.resource.push(ev.residual);
+      state.series.maintenance.push(state.roundEffort);
+      return [];
+    case "deadline":
+      return [{ tag, bad: true, text: [`The episode stops early (${ev.cause}).`] }];
+    case "episode_end":
+      state.done = true;
+      state.reason = ev.reason;
+      return [{ tag: "end", text: [`The episode ends (${ev.reason}) after ${state.series.resource.length} rounds.`] }];
+    default:
+      return [];
+  }
+}
+
+// ---- drawing -------------------------------------------------------------------------------
+
+export function mount(root, meta) {
+  const stage = h("div", { class: "panel stage", "data-testid": "stage" });
+  const charts = h("div", { class: "panel" });
+  const ledger = h("div", { class: "panel" });
+  const chat = h("div", { class: "panel" });
+  const feed = h("ul", { class: "feed", "data-testid": "feed" });
+  root.append(h("div", { class: "stage-grid" },
+    h("div", { class: "grid" }, stage, charts),
+    h("div", { class: "side" }, ledger, chat, h("div", { class: "panel" }, h("h2", {}, "What happened"), feed))));
+  const endcard = endCardSlot(stage);
+  return {
+    update(v) {
+      const st = v.step.state;
+      drawStage(stage, v, meta);
+      drawCharts(charts, st, v.step);
+      drawLedger(ledger, st, meta);
+      drawChat(chat, st, meta);
+      renderFeed(feed, v.steps, v.index);
+      endcard(v.step.final, () => endCard(st, meta));
+    },
+  };
+}
+
+function drawStage(el, v, meta) {
+  const st = v.step.state;
+  const W = Math.max(300, Math.min((el.clientWidth || 600) - 16, 1000));
+  const compact = W < 560;
+  const cogsH = compact ? 112 : 124;
+  const res = st.resource;
+  const body = { cleanup: drawCleanup, harvest: drawHarvest, allelopathic: drawField, mushrooms: drawMushrooms }[meta.module];
+  const resH = compact ? 250 : 300;
+  const svg = svgRoot(W, cogsH + resH, { "aria-label": "the commons" });
+  drawCogs(svg, st, meta, W, cogsH, compact);
+  const g = s("g", { transform: `translate(0 ${cogsH})` });
+  if (res && body) body(g, res, st, meta, W, resH, compact);
+  svg.append(g);
+  clear(el).append(...[h("h2", {}, `${MODULE_TITLE[meta.module] ?? meta.module} · ${v.step.round === null ? (st.done ? "final" : "start") : `round ${v.step.round + 1}`}`),
+    meta.norm ? h("div", { class: "sub", style: { marginBottom: "6px" } }, `Posted norm: “${meta.norm.replace(/^Posted norm:\s*/, "")}”`) : null, svg]
+    .filter(Boolean));
+}
+
+function cogX(i, n, W) {
+  return ((i + 0.5) * W) / n;
+}
+
+/** The six cogs in a row (alphabetical by alias), this round's gains, sanctions as arrows. */
+function drawCogs(svg, st, meta, W, H, compact) {
+  const slots = meta.aliases.map((a, i) => [a, i]).sort((x, y) => (x[0] < y[0] ? -1 : 1)).map((p) => p[1]);
+  const place = new Map(slots.map((slot, k) => [slot, k]));
+  const n = slots.length;
+  const y = H - (compact ? 56 : 62), R = compact ? 19 : 23;
+  const defs = s("defs", {}, s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" },
+    s("path", { d: "M0,0 L10,5 L0,10 z", fill: "#ef5b5b" })));
+  svg.append(defs);
+  // sanctions: arcs above the row, payer → target
+  st.sanctions.forEach((sc, k) => {
+    const x1 = cogX(place.get(sc.from), n, W), x2 = cogX(place.get(sc.to), n, W);
+    const lift = Math.min(y - R - 12, 26 + Math.abs(x2 - x1) * 0.12 + (k % 3) * 6);
+    svg.append(s("path", { d: `M${x1},${y - R - 4} Q${(x1 + x2) / 2},${y - R - 4 - lift} ${x2},${y - R - 6}`, fill: "none",
+      stroke: "#ef5b5b", "stroke-width": 2.2, "marker-end": "url(#arrow)", "data-testid": "sanction-arrow" }));
+  });
+  for (const slot of slots) {
+    const x = cogX(place.get(slot), n, W);
+    const frozen = st.r !== null && st.r < st.frozen[slot];
+    const gain = st.gains[slot] ?? 0;
+    const fav = meta.seats?.[slot]?.favorite;
+    svg.append(s("g", { "data-testid": `cog-${slot}` },
+      cogPath(x, y, R, seatColour(slot), frozen),
+      s("text", { x, y: y + 5, "text-anchor": "middle", "font-size": compact ? 13 : 15, "font-weight": 800, fill: "#0e1320" }, meta.aliases[slot].replace(/^Cog-/, "")),
+      fav && meta.module === "allelopathic" ? s("circle", { cx: x + R * 0.8, cy: y - R * 0.8, r: 5, fill: HUE[fav], stroke: "#0e1320", "stroke-width": 1.5 }) : null,
+      s("text", { x, y: y + R + 16, "text-anchor": "middle", "font-size": compact ? 11 : 12.5, "font-weight": 700, fill: "#e7ebf3" }, meta.aliases[slot]),
+      s("text", { x, y: y + R + (compact ? 29 : 31), "text-anchor": "middle", "font-size": compact ? 10 : 11.5, fill: "#f5c451" },
+        `${gain > 0 ? "+" : ""}${fmt(gain, 2)}`),
+      frozen ? s("text", { x, y: y - R - 6, "text-anchor": "middle", "font-size": 10, fill: "#9ecbff" }, "digesting") : null,
+      s("title", {}, `${meta.aliases[slot]} (${meta.names[slot]}): score ${fmt(st.scores[slot], SCORE_DP)}`)));
+  }
+}
+
+function cogPath(x, y, R, fill, dim) {
+  const teeth = 8, inner = R * 0.82;
+  let d = "";
+  for (let k = 0; k < teeth * 2; k++) {
+    const a0 = (k * Math.PI) / teeth, a1 = ((k + 1) * Math.PI) / teeth;
+    const r = k % 2 ? inner : R;
+    d += `${k ? "L" : "M"}${(x + r * Math.cos(a0)).toFixed(1)},${(y + r * Math.sin(a0)).toFixed(1)}L${(x + r * Math.cos(a1)).toFixed(1)},${(y + r * Math.sin(a1)).toFixed(1)}`;
+  }
+  return s("path", { d: d + "Z", fill, stroke: "#0e1320", "stroke-width": 2, opacity: dim ? 0.45 : 1 });
+}
+
+function mix(c1, c2, t) {
+  const p = (c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16));
+  const [a, b] = [p(c1), p(c2)];
+  return `rgb(${a.map((v, i) => Math.round(v + (b[i] - v) * t)).join(",")})`;
+}
+
+function kpis(g, items, x, y, compact) {
+  let xx = x;
+  items.forEach(([label, value, colour]) => {
+    g.append(s("text", { x: xx, y, "font-size": compact ? 10 : 11, fill: "#8f9ab3", "letter-spacing": 0.6 }, label.toUpperCase()),
+      s("text", { x: xx, y: y + (compact ? 18 : 22), "font-size": compact ? 16 : 20, "font-weight": 800, fill: colour ?? "#e7ebf3", "data-testid": `kpi-${label.split(" ")[0]}` }, value));
+    xx += Math.max(label.length * (compact ? 7 : 8), value.length * (compact ? 10 : 12.5)) + (compact ? 16 : 30);
+  });
+}
+
+function drawCleanup(g, res, st, meta, W, H, compact) {
+  const p = res.pollution, dead = res.dead;
+  const top = compact ? 48 : 56;
+  const orchardH = H - top - (compact ? 62 : 74);
+  kpis(g, [["apples", `${fmt(res.apples, 1)}`, "#f5c451"], ["pollution", `${Math.round(p * 100)}%`, p > 0.5 ? "#ef5b5b" : "#e7ebf3"],
+    ["regrowth", fmt(dead ? 0 : 0.35 * (1 - p), 3)], ["cleaned", String(res.cleaned_last_round ?? 0)]], 12, 12, compact);
+  // the orchard: ten trees, ten apple places each; the grass browns with pollution
+  g.append(s("rect", { x: 8, y: top, width: W - 16, height: orchardH, rx: 12, fill: dead ? "#3b3a36" : mix("#1f5132", "#5a4a2a", p), "data-testid": "orchard" }));
+  const trees = 10, cols = compact ? 5 : 10, rows = Math.ceil(trees / cols);
+  const cw = (W - 16) / cols, rh = orchardH / rows;
+  let left = Math.floor(res.apples);
+  for (let k = 0; k < trees; k++) {
+    const cx = 8 + (k % cols + 0.5) * cw, cy = top + (Math.floor(k / cols) + 0.5) * rh;
+    const r = Math.min(cw, rh) * 0.36;
+    g.append(s("rect", { x: cx - 3, y: cy + r * 0.6, width: 6, height: r * 0.8, fill: "#6b4a2b" }),
+      s("circle", { cx, cy, r, fill: dead ? "#55524a" : mix("#2f8f4e", "#7a6a3a", p) }));
+    for (let a = 0; a < 10 && !dead; a++) {
+      const on = left > 0;
+      left -= 1;
+      if (!on) continue;
+      const ang = (a / 10) * 2 * Math.PI, rr = r * (a % 2 ? 0.45 : 0.72);
+      g.append(apple(cx + rr * Math.cos(ang), cy + rr * Math.sin(ang) - 2, compact ? 8 : 11));
+    }
+  }
+  if (res.apples < COLLAPSE_APPLES || dead) {
+    g.append(s("text", { x: W / 2, y: top + orchardH / 2, "text-anchor": "middle", "font-size": compact ? 18 : 26, "font-weight": 800, fill: "#ffb3b3" },
+      dead ? `Collapsed in round ${(res.collapse_round ?? 0) + 1}` : "Near collapse"));
+  }
+  // the river, shaded by pollution
+  const ry = top + orchardH + 10, rh2 = compact ? 40 : 50;
+  const wave = Array.from({ length: 13 }, (_, k) => `${8 + (k * (W - 16)) / 12},${ry + (k % 2 ? 6 : 0)}`).join(" L");
+  g.append(s("path", { d: `M${wave} L${W - 8},${ry + rh2} L8,${ry + rh2} Z`, fill: mix("#2b6cd4", "#6b4f2a", p), "data-testid": "river" }),
+    s("text", { x: 18, y: ry + rh2 - 12, "font-size": compact ? 11 : 13, fill: "#e7ebf3", opacity: 0.9 }, `river · pollution ${fmt(p, 2)} · apples ${fmt(res.apples, 1)} / ${APPLE_CAPACITY}`));
+}
+
+function drawHarvest(g, res, st, meta, W, H, compact) {
+  const n = res.stocks.length;
+  const cols = compact ? 3 : n, rows = Math.ceil(n / cols);
+  const top = compact ? 40 : 48;
+  kpis(g, [["stock", fmt(res.stocks.reduce((a, b) => a + b, 0), 1), "#f5c451"], ["dead", String(res.dead.filter(Boolean).length)],
+    ["rights", res.property_rights]], 12, 10, compact);
+  const cw = (W - 16) / cols, ch = (H - top - 8) / rows;
+  const holders = (p) => {
+    if (res.property_rights === "closed") return [meta.aliases[res.owner[p]]];
+    if (res.property_rights === "partnership") return res.pairs[Math.floor(p / 2)].map((x) => meta.aliases[x]);
+    return [];
+  };
+  for (let p = 0; p < n; p++) {
+    const x = 8 + (p % cols) * cw + 5, y = top + Math.floor(p / cols) * ch + 5, w = cw - 10, hh = ch - 10;
+    const stock = res.stocks[p], frac = Math.max(0, Math.min(1, stock / PATCH_CAPACITY));
+    g.append(s("g", { "data-testid": `patch-${p}` },
+      s("rect", { x, y, width: w, height: hh, rx: 10, fill: res.dead[p] ? "#2a2a2e" : "#3a2e1f", stroke: "#4d4030" }),
+      res.dead[p] ? tombstone(x + w / 2, y + hh / 2 + 4, Math.min(w, hh) * 0.5)
+        : s("rect", { x: x + 4, y: y + 4 + (hh - 8) * (1 - frac), width: w - 8, height: (hh - 8) * frac, rx: 7, fill: "#3f9b57" }),
+      s("text", { x: x + 10, y: y + 20, "font-size": compact ? 12 : 14, "font-weight": 700, fill: "#e7ebf3" }, `patch ${p}`),
+      s("text", { x: x + w - 10, y: y + 20, "text-anchor": "end", "font-size": compact ? 13 : 16, "font-weight": 800, fill: res.dead[p] ? "#8f9ab3" : "#f5c451" },
+        res.dead[p] ? "dead" : fmt(stock, 1)),
+      holders(p).length ? s("text", { x: x + 10, y: y + hh - 10, "font-size": compact ? 10 : 11.5, fill: "#e7ebf3" }, holders(p).join(" & ")) : null));
+  }
+}
+
+function drawField(g, res, st, meta, W, H, compact) {
+  const top = compact ? 40 : 48;
+  kpis(g, [["ripe", fmt(res.ripe.reduce((a, b) => a + b, 0), 1), "#f5c451"],
+    ["planted", res.planted.join(" / ")], ["barren", res.barren ? "yes" : "no", res.barren ? "#ef5b5b" : null]], 12, 10, compact);
+  // the field: 60 plots coloured by the planted shares, canonical order
+  const cols = compact ? 10 : 20, rows = FIELD_SIZE / cols;
+  const fieldW = compact ? W - 16 : (W - 16) * 0.58;
+  const cell = Math.min(fieldW / cols, (H - top - (compact ? 100 : 16)) / rows);
+  const plots = COLOURS.flatMap((c, i) => Array(res.planted[i]).fill(c));
+  plots.forEach((c, k) => {
+    const x = 8 + (k % cols) * cell, y = top + Math.floor(k / cols) * cell;
+    g.append(s("rect", { x: x + 1, y: y + 1, width: cell - 2, height: cell - 2, rx: 3, fill: HUE[c], opacity: 0.85, "data-testid": "plot" }));
+  });
+  // ripe berries per colour: a row of dots (one per ripe berry, fractions shown as a partial dot)
+  const bx = compact ? 8 : 8 + fieldW + 24, by = compact ? top + rows * cell + 18 : top + 6;
+  const rowH = compact ? 26 : 40;
+  COLOURS.forEach((c, i) => {
+    const y = by + i * rowH;
+    const ripe = res.ripe[i];
+    g.append(s("text", { x: bx, y: y + 12, "font-size": 12, fill: "#e7ebf3", "font-weight": 700 }, c),
+      s("text", { x: bx + 46, y: y + 12, "font-size": 12, fill: "#f5c451" }, fmt(ripe, 1)));
+    const dots = Math.ceil(ripe), space = compact ? 9 : 12;
+    for (let k = 0; k < Math.min(dots, 30); k++) {
+      g.append(s("circle", { cx: bx + 86 + k * space, cy: y + 8, r: compact ? 3.6 : 4.6, fill: HUE[c], opacity: k < Math.floor(ripe) ? 1 : 0.4 }));
+    }
+  });
+}
+
+function drawMushrooms(g, res, st, meta, W, H, compact) {
+  const top = compact ? 40 : 48;
+  kpis(g, [["mushrooms", fmt(res.counts.reduce((a, b) => a + b, 0), 0), "#f5c451"],
+    ["eaten", fmt(res.eaten_total.reduce((a, b) => a + b, 0), 0)]], 12, 10, compact);
+  const pays = { red: "pays the eater", green: "pays everyone", blue: "pays the others" };
+  const rowH = (H - top - 6) / 3;
+  COLOURS.forEach((c, i) => {
+    const y = top + i * rowH;
+    g.append(s("rect", { x: 8, y: y + 3, width: W - 16, height: rowH - 6, rx: 10, fill: "#1b2336" }),
+      s("text", { x: 20, y: y + 22, "font-size": compact ? 12 : 14, "font-weight": 800, fill: HUE[c] }, `${c} · ${fmt(res.counts[i], 0)}`),
+      s("text", { x: 20, y: y + (compact ? 36 : 40), "font-size": compact ? 10 : 11.5, fill: "#8f9ab3" }, `${pays[c]} · eaten ${fmt(res.eaten_total[i], 0)}`));
+    const x0 = compact ? 20 : 190, space = Math.min(compact ? 21 : 40, (W - x0 - 20) / MUSHROOM_COLOUR_CAP);
+    const yy = compact ? y + rowH - 18 : y + rowH / 2;
+    for (let k = 0; k < Math.floor(res.counts[i]); k++) g.append(mushroom(x0 + k * space + space / 2, yy, Math.min(space, compact ? 20 : 32), HUE[c]));
+  });
+}
+
+function drawCharts(el, st, step) {
+  const w = Math.max(260, el.clientWidth - 28);
+  const at = step.round === null ? null : step.round;
+  clear(el).append(h("h2", {}, "Resource and upkeep over the rounds"),
+    h("div", { class: "grid", style: { gridTemplateColumns: w > 700 ? "1fr 1fr" : "1fr" } },
+      lineChart({ series: [{ name: "resource left (residual value)", colour: "#f5c451", values: st.series.resource }],
+        width: w > 700 ? w / 2 - 8 : w, height: 170, at, testid: "resource-chart" }),
+      lineChart({ series: [{ name: "maintenance effort (units)", colour: "#4fd1c5", values: st.series.maintenance }],
+        width: w > 700 ? w / 2 - 8 : w, height: 170, at, yMin: 0, testid: "effort-chart" })));
+}
+
+function drawLedger(el, st, meta) {
+  const rk = ranks(st.scores);
+  const rows = order(st.scores).map((i) => h("tr", { class: rk[i] === 1 ? "first" : "", "data-testid": `ledger-${i}` },
+    h("td", { style: { whiteSpace: "nowrap" } }, h("i", { class: "sw", style: { background: seatColour(i) } }), " ", h("span", { class: "alias" }, meta.aliases[i]),
+      h("div", { class: "policy" }, meta.names[i])),
+    h("td", { class: "num", "data-field": "scores" }, fmt(round(st.scores[i], SCORE_DP), SCORE_DP)),
+    h("td", { class: "num", "data-field": "total_extracted" }, fmt(round(st.extracted[i], SCORE_DP), SCORE_DP)),
+    h("td", { class: "num", "data-field": "public_effort" }, st.effort[i]),
+    h("td", { class: "num", "data-field": "sanctions" }, `${st.given[i]}/${st.received[i]}`),
+    h("td", { class: "mono wide-only", style: { fontSize: "11px", color: "#8f9ab3", whiteSpace: "nowrap" } }, st.recent[i].at(-1) ?? "")));
+  clear(el).append(h("h2", {}, "Ledger"), h("div", { class: "scroll-x" }, h("table", { class: "data" },
+    h("thead", {}, h("tr", {}, h("th", {}, "alias"), h("th", { class: "num" }, "score"), h("th", { class: "num" }, "taken"),
+      h("th", { class: "num" }, "upkeep"), h("th", { class: "num", title: "sanctions given / received" }, "sanc."), h("th", { class: "wide-only" }, "last"))),
+    h("tbody", {}, rows))));
+}
+
+function drawChat(el, st) {
+  clear(el).append(h("h2", {}, "Chat this round"));
+  if (!st.messages.length) { el.append(h("p", { class: "muted" }, "Nobody spoke.")); return; }
+  el.append(h("ul", { class: "chat" }, st.messages.map((m) => h("li", {},
+    h("i", { class: "sw", style: { background: seatColour(m.slot) } }), " ", h("b", {}, m.alias), " ", m.text))));
+}
+
+function endCard(st, meta) {
+  const best = order(st.scores);
+  const rk = ranks(st.scores);
+  const res = meta.results;
+  const sub = [`${st.series.resource.length} rounds · ${st.reason}`];
+  if (res) sub.push(`welfare ${fmt(res.welfare, 2)}`, `resource left ${fmt(res.residual_value, 2)}`);
+  if (st.collapseRound !== null) sub.push(`collapsed in round ${st.collapseRound + 1}`);
+  if (st.deadPatches.length) sub.push(`${st.deadPatches.length} dead patch${st.deadPatches.length === 1 ? "" : "es"}`);
+  return [h("h3", {}, "Final scores"), h("div", { class: "sub", "data-testid": "end-summary" }, sub.join(" · ")),
+    podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i], value: fmt(round(st.scores[i], 1), 1) }))),
+    h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "alias"),
+      h("th", { class: "num" }, "score"), h("th", { class: "num" }, "taken"), h("th", { class: "num" }, "upkeep"), h("th", { class: "num wide-only" }, "sanctions"))),
+    h("tbody", {}, best.map((i) => h("tr", { "data-testid": `final-${i}` },
+      h("td", { class: "num" }, rk[i]), h("td", {}, h("span", { class: "alias" }, meta.aliases[i]), h("div", { class: "policy" }, meta.names[i])),
+      h("td", { class: "num", "data-field": "scores" }, fmt(round(st.scores[i], SCORE_DP), SCORE_DP)),
+      h("td", { class: "num", "data-field": "total_extracted" }, fmt(round(st.extracted[i], SCORE_DP), SCORE_DP)),
+      h("td", { class: "num", "data-field": "public_effort" }, st.effort[i]),
+      h("td", { class: "num wide-only", "data-field": "sanctions" }, `${st.given[i]} / ${st.received[i]}`))))),
+  ];
+}

@@ -1,0 +1,265 @@
+// Prisoner's Dilemma tables in the Theater: the pairing grid (one row per pairing, one column
+// per round, each cell split into both seats' C/D), promises marked kept or broken, timeouts,
+// the standings over time and an end card. Replay format `dilemma.replay.v1` (events wrapped
+// as {audience, event}); live tables send the public events only (no promises until the end).
+
+import { h, s, svgRoot, clear, fmt, order, ranks, seatColour, clip, round } from "../util.js";
+import { renderFeed } from "../feed.js";
+import { lineChart } from "../chart.js";
+import { clock } from "../icons.js";
+import { endCardSlot, podium } from "../endcard.js";
+
+export const id = "dilemma";
+export const title = "Prisoner's Dilemma";
+
+const COOPERATE = "cooperate";
+// The promise rule (games/dilemma/promises.py, reported as results.promise_rule): a message is a
+// promise when it has the word cooperate/cooperation (any case, whole word) or a standalone
+// capital C; it is kept when its sender cooperated in that round (timeouts count as cooperate).
+const WORD = "[\\p{L}\\p{N}_'’]";
+const PROMISE_WORD = new RegExp(`(?<!${WORD})cooperat(?:e|ion)(?!${WORD})`, "iu");
+const PROMISE_C = new RegExp(`(?<!${WORD})C(?!${WORD})`, "u");
+export function isPromise(message) {
+  return Boolean(message) && (PROMISE_WORD.test(message) || PROMISE_C.test(message));
+}
+
+export function metaFromReplay(doc) {
+  return { aliases: doc.aliases, names: doc.policies, variant: doc.config?.variant,
+    seed: doc.config?.seed, rounds: doc.config?.rounds_total, seats: doc.config?.seats,
+    promises: doc.config?.promises, payoffs: doc.config?.payoffs, results: doc.results ?? null };
+}
+
+export function metaFromTable(t) {
+  const seats = t.seats || [];
+  const cfg = t.config || {};
+  return { aliases: seats.map((x, i) => x?.alias ?? `Seat ${i}`),
+    names: seats.map((x) => x?.policy ?? x?.policy_name ?? x?.name ?? ""),
+    variant: t.variant, seed: cfg.seed, rounds: cfg.rounds_total, seats: cfg.seats ?? seats.length,
+    promises: cfg.promises, payoffs: cfg.payoffs, results: null };
+}
+
+export function eventsOfReplay(doc) {
+  return doc.events.map((e) => e.event ?? e);
+}
+
+const key = (a, b) => `${Math.min(a, b)}-${Math.max(a, b)}`;
+
+export function initialState(meta) {
+  const n = meta.seats ?? meta.aliases.length;
+  const zeros = () => Array(n).fill(0);
+  return { n, round: 0, played: 0, pairings: [], rows: {}, pending: {}, points: zeros(),
+    history: [], choices: zeros(), coops: zeros(), timeouts: zeros(), made: zeros(), kept: zeros(),
+    done: false, reason: null };
+}
+
+function ensurePairings(state) {
+  if (state.pairings.length) return;
+  for (let a = 0; a < state.n; a++) for (let b = a + 1; b < state.n; b++) state.pairings.push([a, b]);
+}
+
+export function opensStep(ev, state, meta) {
+  if (ev.kind === "round_start") return { label: `Round ${ev.round} / ${meta.rounds ?? "?"}`, round: ev.round - 1, final: false };
+  if (ev.kind === "tournament_end") return { label: "End", round: null, final: true };
+  return null;
+}
+
+export function apply(state, ev, meta) {
+  const A = (i) => meta.aliases[i] ?? `Seat ${i}`;
+  switch (ev.kind) {
+    case "tournament_start":
+      state.pairings = ev.pairings.map((p) => [...p]);
+      if (ev.aliases) meta.aliases = ev.aliases;
+      if (ev.rounds) meta.rounds = ev.rounds;
+      return [{ tag: "", text: [`${ev.seats} seats, ${ev.pairings.length} pairings, ${ev.rounds} rounds; promises ${ev.promises ? "on" : "off"}.`] }];
+    case "round_start":
+      ensurePairings(state);
+      state.round = ev.round;
+      state.pending = {};
+      return [];
+    case "message_private": {
+      const k = key(...ev.pairing);
+      (state.pending[k] ??= []).push({ from: ev.from, text: ev.message, promise: isPromise(ev.message) });
+      return [];
+    }
+    case "choices_revealed": {
+      ensurePairings(state);
+      const [a, b] = ev.seats;
+      const k = key(a, b);
+      const msgs = state.pending[k] ?? [];
+      const coop = (seat) => ev.choices[ev.seats.indexOf(seat)] === COOPERATE;
+      const items = [];
+      for (const m of msgs) {
+        if (!m.promise) continue;
+        m.kept = coop(m.from);
+        state.made[m.from] += 1;
+        if (m.kept) state.kept[m.from] += 1;
+      }
+      const cell = { round: ev.round, choices: ev.choices, points: ev.points, timeouts: ev.timeouts ?? [false, false], msgs };
+      (state.rows[k] ??= []).push(cell);
+      ev.seats.forEach((seat, i) => {
+        state.points[seat] += ev.points[i];
+        state.choices[seat] += 1;
+        if (ev.choices[i] === COOPERATE) state.coops[seat] += 1;
+        if (cell.timeouts[i]) state.timeouts[seat] += 1;
+      });
+      for (const m of msgs) {
+        items.push({ tag: `R${ev.round}`, bad: m.promise && !m.kept, text: [{ b: A(m.from) }, " to ", A(m.from === a ? b : a), ": ",
+          { q: m.text }, m.promise ? (m.kept ? " — promise kept" : " — promise broken") : ""] });
+      }
+      const word = (i) => (ev.choices[i] === COOPERATE ? "C" : "D") + (cell.timeouts[i] ? " (timeout)" : "");
+      items.push({ tag: `R${ev.round}`, bad: ev.choices.includes("defect"), text: [{ b: A(a) }, ` ${word(0)} · `, { b: A(b) },
+        ` ${word(1)} → ${ev.points[0]} / ${ev.points[1]}`] });
+      return items;
+    }
+    case "tournament_standings":
+      state.played = ev.round;
+      state.history.push([...state.points]);
+      return [];
+    case "tournament_end":
+      state.done = true;
+      state.reason = ev.reason;
+      state.played = ev.rounds_played;
+      return [{ tag: "end", text: [`The match ends (${ev.reason}) after ${ev.rounds_played} rounds.`] }];
+    default:
+      return [];
+  }
+}
+
+export function seatStats(state) {
+  return state.points.map((p, i) => ({ points: p, coop: state.choices[i] ? state.coops[i] / state.choices[i] : 0,
+    timeouts: state.timeouts[i], made: state.made[i], kept: state.kept[i] }));
+}
+
+// ---- drawing -------------------------------------------------------------------------------
+
+export function mount(root, meta) {
+  const grid = h("div", { class: "panel stage", "data-testid": "stage" });
+  const chart = h("div", { class: "panel" });
+  const table = h("div", { class: "panel" });
+  const feed = h("ul", { class: "feed", "data-testid": "feed" });
+  root.append(h("div", { class: "stage-grid" },
+    h("div", { class: "grid" }, grid, chart),
+    h("div", { class: "side" }, table, h("div", { class: "panel" }, h("h2", {}, "What happened"), feed))));
+  const endcard = endCardSlot(grid);
+  return {
+    update(v) {
+      const st = v.step.state;
+      const stats = seatStats(st);
+      drawGrid(grid, v, meta);
+      drawChart(chart, st, meta, v.step);
+      drawTable(table, stats, meta);
+      renderFeed(feed, v.steps, v.index);
+      endcard(v.step.final, () => endCard(st, stats, meta));
+    },
+  };
+}
+
+function drawGrid(el, v, meta) {
+  const st = v.step.state;
+  const W = Math.max(300, (el.clientWidth || 600) - 16);
+  const compact = W < 560;
+  const labelW = compact ? 92 : 170;
+  const total = meta.rounds ?? Math.max(1, st.played);
+  const fit = Math.floor((W - labelW - 6) / total);
+  const cellW = Math.max(compact ? 16 : 22, Math.min(44, fit));
+  const cols = Math.max(1, Math.min(total, Math.floor((W - labelW - 6) / cellW)));
+  const current = v.step.round === null ? st.played : v.step.round + 1; // 1-based round on screen
+  const first = Math.max(1, Math.min(current - cols + 1 + (current < total ? 1 : 0), total - cols + 1));
+  const rowH = compact ? 30 : Math.min(44, Math.max(34, cellW + 4)), top = 24;
+  const pairs = st.pairings.length ? st.pairings : [];
+  const H = top + pairs.length * rowH + 6;
+  const svg = svgRoot(W, H, { "aria-label": "pairing grid", "data-testid": "grid" });
+  for (let c = 0; c < cols; c++) {
+    const r = first + c;
+    const x = labelW + c * cellW;
+    if (r === current) svg.append(s("rect", { x: x - 1, y: 2, width: cellW, height: H - 4, rx: 4, fill: "#24365e" }));
+    if (cols <= 30 || r % 5 === 0 || r === first) {
+      svg.append(s("text", { x: x + cellW / 2 - 1, y: 16, "text-anchor": "middle", "font-size": 10.5, fill: r === current ? "#e7ebf3" : "#8f9ab3" }, r));
+    }
+  }
+  pairs.forEach(([a, b], i) => {
+    const y = top + i * rowH;
+    const cells = st.rows[key(a, b)] ?? [];
+    const pts = cells.reduce((acc, c) => [acc[0] + c.points[0], acc[1] + c.points[1]], [0, 0]);
+    svg.append(
+      s("rect", { x: 0, y: y + 1, width: W, height: rowH - 2, fill: i % 2 ? "#151c2c" : "#121827", rx: 4 }),
+      s("circle", { cx: 8, cy: y + rowH * 0.3, r: 4, fill: seatColour(a) }),
+      s("circle", { cx: 8, cy: y + rowH * 0.7, r: 4, fill: seatColour(b) }),
+      s("text", { x: 16, y: y + rowH * 0.3 + 4, "font-size": compact ? 10.5 : 13, fill: "#e7ebf3", "font-weight": 600 }, clip(meta.aliases[a], compact ? 9 : 14)),
+      s("text", { x: 16, y: y + rowH * 0.7 + 4, "font-size": compact ? 10.5 : 13, fill: "#e7ebf3", "font-weight": 600 }, clip(meta.aliases[b], compact ? 9 : 14)),
+      s("text", { x: labelW - 8, y: y + rowH * 0.3 + 4, "text-anchor": "end", "font-size": 11, fill: "#f5c451" }, pts[0]),
+      s("text", { x: labelW - 8, y: y + rowH * 0.7 + 4, "text-anchor": "end", "font-size": 11, fill: "#f5c451" }, pts[1]));
+    for (const cell of cells) {
+      if (cell.round < first || cell.round >= first + cols) continue;
+      const x = labelW + (cell.round - first) * cellW;
+      const hh = (rowH - 8) / 2;
+      cell.choices.forEach((ch, k) => {
+        const yy = y + 4 + k * hh;
+        svg.append(s("rect", { x, y: yy, width: cellW - 3, height: hh - 1, rx: 2,
+          fill: ch === COOPERATE ? "#47c98b" : "#ef5b5b", opacity: cell.timeouts[k] ? 0.45 : 1, "data-testid": "cell" },
+        s("title", {}, `round ${cell.round}: ${meta.aliases[[a, b][k]]} ${ch}${cell.timeouts[k] ? " (timeout)" : ""}`)));
+        if (cell.timeouts[k]) svg.append(clock(x + (cellW - 3) / 2, yy + hh / 2 - 0.5, hh - 2, "#fff"));
+      });
+      // promises: a dot on the sender's half; gold = kept, red ring with a slash = broken
+      for (const m of cell.msgs) {
+        if (!m.promise) continue;
+        const k = m.from === a ? 0 : 1;
+        const cy = y + 4 + k * hh + hh / 2 - 0.5, cx = x + (cellW - 3) / 2;
+        svg.append(m.kept
+          ? s("circle", { cx, cy, r: compact ? 3 : 3.6, fill: "#f5c451", stroke: "#0e1320", "stroke-width": 1.2, "data-testid": "kept" })
+          : s("g", { "data-testid": "broken" }, s("circle", { cx, cy, r: compact ? 3.4 : 4, fill: "#0e1320", stroke: "#ffd0d0", "stroke-width": 1.4 }),
+            s("path", { d: `M${cx - 2.6},${cy + 2.6} L${cx + 2.6},${cy - 2.6}`, stroke: "#ffd0d0", "stroke-width": 1.4 })));
+      }
+    }
+  });
+  clear(el).append(h("h2", {}, `Pairing grid · round ${Math.min(current, total)} of ${total}`), svg,
+    h("div", { class: "legend" },
+      h("span", {}, h("i", { class: "sw", style: { background: "#47c98b" } }), "cooperate"),
+      h("span", {}, h("i", { class: "sw", style: { background: "#ef5b5b" } }), "defect"),
+      h("span", {}, h("i", { class: "sw", style: { background: "#f5c451", borderRadius: "50%" } }), "promise kept"),
+      h("span", {}, h("i", { class: "sw", style: { border: "1.5px solid #ffd0d0", borderRadius: "50%" } }), "promise broken"),
+      h("span", {}, h("i", { class: "sw", style: { background: "#47c98b", opacity: 0.45 } }), "timeout (recorded C)")));
+}
+
+function drawChart(el, st, meta, step) {
+  const n = st.n;
+  const series = Array.from({ length: n }, (_, i) => ({ name: meta.aliases[i], colour: seatColour(i),
+    values: st.history.map((row) => row[i]) }));
+  clear(el).append(h("h2", {}, "Standings over time"),
+    lineChart({ series, width: Math.max(260, el.clientWidth - 28), height: 190, testid: "standings-chart",
+      at: step.round === null ? null : step.round }));
+}
+
+function drawTable(el, stats, meta) {
+  const pts = stats.map((x) => x.points);
+  const rk = ranks(pts);
+  clear(el).append(h("h2", {}, "Standings"), h("div", { class: "scroll-x" }, h("table", { class: "data" },
+    h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "alias"), h("th", { class: "num" }, "points"),
+      h("th", { class: "num" }, "C rate"), h("th", { class: "num", title: "promises kept / made" }, "kept"), h("th", { class: "num" }, "t/o"))),
+    h("tbody", {}, order(pts).map((i) => h("tr", { class: rk[i] === 1 ? "first" : "", "data-testid": `score-${i}` },
+      h("td", { class: "num" }, rk[i]),
+      h("td", {}, h("i", { class: "sw", style: { background: seatColour(i) } }), " ", h("span", { class: "alias" }, meta.aliases[i]),
+        h("div", { class: "policy" }, meta.names[i])),
+      h("td", { class: "num", "data-field": "points" }, stats[i].points),
+      h("td", { class: "num" }, `${Math.round(stats[i].coop * 100)}%`),
+      h("td", { class: "num" }, stats[i].made ? `${stats[i].kept}/${stats[i].made}` : "–"),
+      h("td", { class: "num" }, stats[i].timeouts)))))));
+}
+
+function endCard(st, stats, meta) {
+  const pts = stats.map((x) => x.points);
+  const best = order(pts);
+  const rk = ranks(pts);
+  return [h("h3", {}, "Final standings"),
+    h("div", { class: "sub" }, `${st.played} rounds · ${st.reason}`),
+    podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i], value: stats[i].points }))),
+    h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "alias"),
+      h("th", { class: "num" }, "points"), h("th", { class: "num" }, "C rate"), h("th", { class: "num" }, "promises kept"),
+      h("th", { class: "num wide-only" }, "timeouts"))),
+    h("tbody", {}, best.map((i) => h("tr", { "data-testid": `final-${i}` },
+      h("td", { class: "num", "data-field": "rank" }, rk[i]), h("td", { class: "alias" }, meta.aliases[i]),
+      h("td", { class: "num", "data-field": "points" }, stats[i].points),
+      h("td", { class: "num", "data-field": "cooperation_rate" }, fmt(round(stats[i].coop, 4), 4)),
+      h("td", { class: "num", "data-field": "promises" }, `${stats[i].kept}/${stats[i].made}`),
+      h("td", { class: "num wide-only", "data-field": "timeouts" }, stats[i].timeouts)))))];
+}

@@ -1,0 +1,113 @@
+// Small DOM and formatting helpers shared by every page. No framework: elements are built
+// with h() (HTML) and s() (SVG); text always goes through textContent, never innerHTML, since
+// aliases, notes and chat lines come from seats and are untrusted.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function build(el, attrs, children) {
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "text") el.textContent = String(v);
+    else if (k === "on") for (const [ev, fn] of Object.entries(v)) el.addEventListener(ev, fn);
+    else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+/** An HTML element: h("div", {class: "x"}, child, "text"). */
+export function h(tag, attrs, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element: s("circle", {cx: 1, cy: 2, r: 3}). */
+export function s(tag, attrs, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+/** An <svg> sized in CSS pixels (width × height user units, scaled to the container width). */
+export function svgRoot(width, height, attrs = {}) {
+  return s("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", ...attrs });
+}
+
+/** Numbers as people read them: integers plain, else up to `dp` decimals without trailing 0s. */
+export function fmt(x, dp = 2) {
+  if (x === null || x === undefined || Number.isNaN(x)) return "–";
+  if (Number.isInteger(x)) return String(x);
+  return String(Number(x.toFixed(dp)));
+}
+
+/** The value a results document shows, rounded the way the game's results are (e.g. 3 dp). */
+export function round(x, dp) {
+  const f = 10 ** dp;
+  return Math.round((x + Number.EPSILON) * f) / f;
+}
+
+export function median(values) {
+  if (!values.length) return 0;
+  const v = [...values].sort((a, b) => a - b);
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+export function mean(values) {
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
+}
+
+export function sum(values) {
+  return values.reduce((a, b) => a + b, 0);
+}
+
+/** Competition ranking (1, 1, 3): higher is better. Returns rank per index. */
+export function ranks(values) {
+  return values.map((v) => 1 + values.filter((w) => w > v).length);
+}
+
+/** Indices ordered best first (ties keep seat order). */
+export function order(values) {
+  return values.map((v, i) => [v, i]).sort((a, b) => b[0] - a[0] || a[1] - b[1]).map((p) => p[1]);
+}
+
+/** Eight distinct, colour-blind-friendlier hues for seats (by seat index). */
+export const SEAT_COLOURS = ["#6ea8ff", "#f5a35c", "#b48cff", "#4fd1c5", "#f07aa8", "#c9d65b",
+  "#ff7f6e", "#7fd37f", "#e0c36a", "#8ab4d8", "#d68cd0", "#9ad0a0"];
+
+export function seatColour(i) {
+  return SEAT_COLOURS[i % SEAT_COLOURS.length];
+}
+
+export async function fetchJSON(url, options) {
+  const res = await fetch(url, { headers: { Accept: "application/json" }, ...options });
+  if (!res.ok) {
+    let detail = `${res.status} ${res.statusText}`;
+    try {
+      const body = await res.json();
+      detail = body?.error?.message || body?.detail || detail;
+    } catch { /* not JSON */ }
+    throw new Error(`${url}: ${detail}`);
+  }
+  return res.json();
+}
+
+/** Mark the current page in the header navigation. */
+export function markNav() {
+  const page = document.body.dataset.page;
+  for (const a of document.querySelectorAll("[data-nav]")) {
+    a.classList.toggle("on", a.dataset.nav === page);
+  }
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+/** Break a short label into lines of at most `n` characters (for SVG text). */
+export function clip(text, n) {
+  const t = String(text ?? "");
+  return t.length > n ? t.slice(0, n - 1) + "…" : t;
+}

@@ -1,0 +1,39 @@
+"""Real replays for the web tests: each game played headless with its scripted seats, through
+the same runner the CLI uses, and turned into the game's own replay document."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from cogleague.core import jsonio
+from cogleague.core.episode import play_headless
+from cogleague.games import registry
+from cogleague.seats.factory import make_seats
+
+# Line-ups chosen to make every mark appear: kind and harsh meetings, promises kept and broken,
+# sanctions, a resource under pressure.
+LINEUPS: dict[str, tuple[str | None, list[str] | None, int]] = {
+    "ledger": ("standard", None, 7),
+    "commons": ("cleanup", ["steward", "free_rider", "cleaner", "punisher", "fair_share",
+                            "random"], 20260824),
+    "dilemma": (None, ["tit_for_tat", "promise_keeper", "silver_tongue", "always_defect",
+                       "pavlov"], 11),
+}
+
+
+def make_replay(game: str, variant: str | None = None, lineup: list[str] | None = None,
+                seed: int | None = None) -> dict[str, Any]:
+    default_variant, default_lineup, default_seed = LINEUPS[game]
+    info = registry.get(game)
+    variant = variant or default_variant
+    names = lineup or default_lineup or info.default_lineup(variant)
+    g = info.make(variant, {}, seed if seed is not None else default_seed, names)
+    seats = make_seats(g, names)
+    outcome = play_headless(g, seats)
+    return g.replay_document(outcome.log)
+
+
+def write_replay(game: str, out: Path, **kwargs: Any) -> tuple[Path, dict[str, Any]]:
+    doc = make_replay(game, **kwargs)
+    return jsonio.write(out, doc), doc
