@@ -106,6 +106,9 @@ def rebuild(doc: Mapping[str, Any]) -> dict[str, Any]:
                 decisions[f"r{rec['r']}s{d['slot']}"] = decision
         run("apply", decisions)
     results = doc.get("results") or {}
+    opened = sum(1 for e in doc.get("events", []) if e.get("kind") == "round_open")
+    if not game.done and opened > len(doc["rounds"]):
+        run("open")  # a round discarded by an error was opened, never settled
     if not game.done:
         if results.get("reason") == "no_players":
             run("stop", reason="no_players")
