@@ -1,5 +1,8 @@
 """Reading a seat's reply (spec §13): `{"move", "note"?, "memo"?}`.
 
+A reply may also name its note's `subject` (an alias); `apply` refuses a wrong one (§7), and the
+runner then gives that seat alone the mirror fallback.
+
 Raw replies are dicts (remote and SDK seats) or text (model seats: the JSON object from the first
 `{` to the last `}`). Out-of-range moves are clamped and flagged, never retried; unusable replies
 raise `IllegalAction` with a hint naming the legal form, and the runner retries once.
@@ -23,6 +26,7 @@ DILEMMA_WORDS = {"cooperate": COOPERATE, "c": COOPERATE, "coop": COOPERATE,
                  "defect": DEFECT, "d": DEFECT}
 NUMBER = re.compile(r"^([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(?:%|coins?)?$", re.IGNORECASE)
 HALF = Decimal("0.5")
+SUBJECT_LIMIT = 40  # an alias is far shorter; longer text cannot match one anyway
 
 
 def hint(slot: Slot, target: str | None) -> str:
@@ -86,6 +90,9 @@ def parse_reply(raw: Any, slot: Slot, target: str | None) -> Parsed:
     note = clean_note_text(doc.get("note"))
     if note and target is not None:
         action["note"] = note
+        subject = doc.get("subject")
+        if isinstance(subject, str):  # optional: whom the seat says it reviews (checked by apply)
+            action["subject"] = subject[:SUBJECT_LIMIT]
     memo = clean_memo_text(doc.get("memo"))
     if memo:
         action["memo"] = memo
