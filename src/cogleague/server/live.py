@@ -24,8 +24,10 @@ from cogleague.server.store import Store
 
 log = logging.getLogger("cogleague.server")
 
-POLICY_KEYS = frozenset({"policy", "policies", "policy_name", "policy_names", "policyNames"})
-"""Result fields that name policies: spectator-side only, never sent to a seat."""
+POLICY_KEYS = frozenset({"policy", "policies", "policy_name", "policy_names", "policyNames",
+                         "names"})
+"""Result fields that name policies (Commons Family calls them `names`): spectator-side only,
+never sent to a seat."""
 
 
 def event_record(event: Event) -> dict[str, Any]:

@@ -41,8 +41,7 @@ async def recover(service: TableService) -> list[str]:
             service.schedule_timeout(row["id"], row["start_deadline"])
             continue
         try:
-            names = [s["policy_name"] for s in item["seats"]]
-            game = service._game_of(row, names)
+            game = service.game_of(row, item["seats"])
             replayed = replay_entries(game, [r["entry"] for r in item["log"]])
         except Exception:
             log.exception("table %s: cannot be rebuilt from its log; aborting it", row["id"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cogleague.core.episode import current_attempt
 from cogleague.core.game import Timing, Turn
 from cogleague.server.channels import SeatChannel
 
@@ -23,4 +24,7 @@ class RemoteSeat:
         self.timing = timing
 
     async def decide(self, turn: Turn, hint: str | None) -> Any:
-        return await self.channel.ask(turn, hint, self.timing.decision_timeout_s)
+        attempt = current_attempt()  # the runner's own cut-off (step deadlines included)
+        timeout = self.timing.decision_timeout_s if attempt is None else \
+            max(0.0, attempt.deadline - attempt.clock.now())
+        return await self.channel.ask(turn, hint, timeout)

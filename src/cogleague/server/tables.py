@@ -30,6 +30,7 @@ from cogleague.server import wallets
 from cogleague.server.auth import digest, new_seat_token
 from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ApiError
+from cogleague.server.lineup import SeatPlan, build_game, plans
 from cogleague.server.live import LiveTable, Room
 from cogleague.server.seat_kinds import (
     SEAT_KINDS,
@@ -201,10 +202,9 @@ class TableService:
         return self.describe(row, [])
 
     def _probe(self, info: GameInfo, variant: str | None, config: dict[str, Any], seed: int,
-               names: list[str] | None = None) -> Game:
-        n = info.seats_for(variant, config)
+               seats: list[SeatPlan] | None = None) -> Game:
         try:
-            return info.make(variant, config, seed, names or [f"seat{i}" for i in range(n)])
+            return build_game(info, variant, config, seed, seats)
         except ConfigError as exc:
             raise _config_error(exc) from None
 
@@ -217,9 +217,12 @@ class TableService:
                                                f"{', '.join(info.baselines)} (got {name!r})"
                            ) from None
 
-    def _game_of(self, row: dict[str, Any], names: list[str] | None = None) -> Game:
+    def game_of(self, row: dict[str, Any], seat_list: list[dict[str, Any]] | None = None
+                ) -> Game:
+        """The table's game: a probe while open, the real line-up once seats are known."""
         info = self.catalog.get(row["game"])
-        return self._probe(info, row["variant"], loads(row["config"]), row["seed"], names)
+        return self._probe(info, row["variant"], loads(row["config"]), row["seed"],
+                           plans(seat_list) if seat_list is not None else None)
 
     # -- join / leave -------------------------------------------------------------------------
     async def join(self, account: Account, table_id: str, body: Mapping[str, Any]
@@ -275,7 +278,7 @@ class TableService:
             name = check_str("name", body.get("name", account.name), MAX_NAME_CHARS, 1)
             if kind == "scripted":
                 baseline = check_str("baseline", body.get("baseline"), MAX_NAME_CHARS, 1)
-                self._check_baseline(self.catalog.get(row["game"]), self._game_of(row),
+                self._check_baseline(self.catalog.get(row["game"]), self.game_of(row),
                                      baseline, "baseline")
                 return {"policy_name": body.get("name", baseline), "baseline": baseline}
             if kind == "llm":
@@ -356,8 +359,7 @@ class TableService:
     def launch(self, row: dict[str, Any], seat_list: list[dict[str, Any]],
                replayed: tuple[Game, EpisodeLog] | None) -> LiveTable:
         """Build the live table and run it (from the start, or after a replayed log)."""
-        names = [s["policy_name"] for s in sorted(seat_list, key=lambda s: s["seat"])]
-        game = replayed[0] if replayed is not None else self._game_of(row, names)
+        game = replayed[0] if replayed is not None else self.game_of(row, seat_list)
         live = LiveTable(self.room(row), game, self.store, pacing=bool(row.get("pacing", True)))
         runner_seats = [make_runner_seat(game, s, live.room.channels[s["seat"]], self.settings,
                                          self.catalog.get(row["game"]))
@@ -407,7 +409,7 @@ class TableService:
         if not row["stake"]:
             return []
         config = loads(row["config"])
-        game = self._game_of(row)
+        game = self.game_of(row)
         rake_bps = int(getattr(getattr(game, "config", None), "rake_bps",
                                config.get("rake_bps", 0)))
         accounts = [wallets.ledger_name(s["account_id"]) for s in seat_list]

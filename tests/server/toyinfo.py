@@ -1,0 +1,65 @@
+"""The toy game of `helpers.toygame`, registered for server tests (`Settings.extra_games`).
+
+Each seat's number is a private event (audience = that seat), so hidden-information checks have
+something to catch; `secret` is a restricted field only its seat may see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cogleague.core.config import check_int, check_number, reject_unknown
+from cogleague.core.game import Decision, Event, Timing
+from cogleague.games.registry import GameInfo
+from helpers.toygame import ToyGame
+
+
+class ServedToy(ToyGame):
+    def __init__(self, seats: int, rounds: int, timeout_s: float, seed: int,
+                 policy_names: Sequence[str]) -> None:
+        super().__init__(seats=seats, rounds=rounds,
+                         timing=Timing(decision_timeout_s=timeout_s, retries=0))
+        self.seed = seed
+        self.policy_names = list(policy_names)
+        self.aliases = [f"Toy-{chr(65 + (i + seed) % 26)}{i}" for i in range(seats)]
+
+    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
+        events = super().apply(decisions)
+        tagged = []
+        for e in events:
+            if e.kind == "move":
+                seat = e.data["seat"]
+                tagged.append(Event("move", {**e.data, "secret": f"note-of-{seat}"},
+                                    audience=e.audience))
+                tagged.append(Event("tally", {"seat": seat, "memo": f"memo-of-{seat}"},
+                                    restricted={"memo": (seat,)}))
+            else:
+                tagged.append(e)
+        return tagged
+
+    def public_config(self) -> dict[str, Any]:
+        return {"seats": self.num_seats, "rounds": self.rounds}
+
+    def spectator_state(self) -> dict[str, Any]:
+        return {**super().spectator_state(), "policies": list(self.policy_names)}
+
+    def replay_document(self, log: Any) -> dict[str, Any]:
+        return {"format": "toy.replay.v1", "seed": self.seed, "policies": self.policy_names,
+                "events": [e.to_json() for e in log.events], "results": self.results()}
+
+
+def make(variant: str | None, overrides: Mapping[str, Any], seed: int | None,
+         policy_names: Sequence[str]) -> ServedToy:
+    reject_unknown("toy config", overrides, ("seats", "rounds", "timeout_s"))
+    seats = check_int("seats", overrides.get("seats", len(policy_names)), 1, 8)
+    rounds = check_int("rounds", overrides.get("rounds", 3), 1, 1000)
+    timeout = check_number("timeout_s", overrides.get("timeout_s", 5.0), 0.05, 60.0)
+    return ServedToy(seats, rounds, timeout, seed or 0, policy_names)
+
+
+GAME = GameInfo(
+    name="toy", rules_version="toy-1", title="Toy", variants=["standard"],
+    baselines=[f"const{i}" for i in range(10)], seat_range=(1, 8), make=make,
+    default_lineup=lambda v: ["const1", "const2", "const3"], fallback_baseline="const0",
+    extra={"seats_for": lambda v, o: int(o.get("seats", 3))})
