@@ -20,7 +20,7 @@ def test_defaults_and_required_module() -> None:
     assert (cfg.chat_max_chars, cfg.sanction_cost, cfg.sanction_burn) == (140, 1.0, 3.0)
     assert (cfg.max_sanctions_received, cfg.norm_text, cfg.property_rights) == (5, "", "open")
     assert cfg.patch_count == 6 and cfg.names[0] == "Cog Alpha" and cfg.names[5] == "Cog Foxtrot"
-    with pytest.raises(ConfigError, match="^module"):
+    with pytest.raises(ConfigError, match=r"^module"):
         make_config(None, {})
 
 
@@ -60,7 +60,7 @@ def test_bad_values_raise_a_config_error_naming_the_field(field: str, value: Any
 
 
 def test_unknown_keys_are_refused_and_the_seed_argument_wins() -> None:
-    with pytest.raises(ConfigError, match="^rouds"):
+    with pytest.raises(ConfigError, match=r"^rouds"):
         make_config("cleanup", {"rouds": 3})
     assert make_config("cleanup", {"seed": 5}, seed=9).seed == 9
 
@@ -75,5 +75,5 @@ def test_game_info_builds_games_and_sizes_tables() -> None:
     game = GAME.make("mushrooms", {}, 3, ["steward"] * 4)
     assert game.num_seats == 4 and game.config.seed == 3
     assert GAME.seats_for("cleanup", {}) == 6 and GAME.default_lineup("certification")[0] == "llm"
-    with pytest.raises(ConfigError, match="^seats"):
+    with pytest.raises(ConfigError, match=r"^seats"):
         GAME.make("cleanup", {"num_players": 6}, None, ["steward"] * 5)

@@ -62,7 +62,7 @@ async def _run(delay: float, rounds: int = 20) -> tuple[Any, Any]:
 
 
 async def test_a_tiny_play_budget_stops_between_rounds_and_keeps_the_scores() -> None:
-    game, outcome = await _run(10.0)  # budget 36 s, reserve 20 s: rounds at t = 0 and 10
+    _game, outcome = await _run(10.0)  # budget 36 s, reserve 20 s: rounds at t = 0 and 10
     r = outcome.results
     assert 1 <= r["rounds"] <= 19 and r["rounds"] == 2 and r["reason"] == "deadline"
     assert r["scores"] == [2.0] * 6 and r["error"] is None
@@ -80,7 +80,7 @@ async def test_a_one_round_budget_plays_exactly_one_round() -> None:
 async def test_timeouts_fall_back_to_steward_and_are_counted() -> None:
     clock = FakeClock()
     game = make_game("cleanup", {"rounds": 2}, None, ["remote"] + ["steward"] * 5)
-    seats = [SlowPlayer(clock, 100.0)] + make_seats(game, ["steward"] * 6)[1:]
+    seats = [SlowPlayer(clock, 100.0), *make_seats(game, ["steward"] * 6)[1:]]
     outcome = await run_episode(game, seats, clock=clock)
     assert outcome.results["fallbacks"] == [2, 0, 0, 0, 0, 0]
     fallback_events = [e.data for e in outcome.log.events if e.kind == "fallback"]
@@ -93,7 +93,7 @@ async def test_timeouts_fall_back_to_steward_and_are_counted() -> None:
 
 def test_model_seats_without_a_model_fall_back_and_send_no_request() -> None:
     game = make_game("cleanup", {"rounds": 3}, None, ["llm"] + ["steward"] * 5)
-    seats = [ModelSeat(None)] + make_seats(game, ["steward"] * 6)[1:]
+    seats = [ModelSeat(None), *make_seats(game, ["steward"] * 6)[1:]]
     import asyncio
 
     outcome = asyncio.run(run_episode(game, seats, clock=FakeClock()))
@@ -106,7 +106,7 @@ async def test_model_replies_are_parsed_retried_once_and_counted() -> None:
     game = make_game("cleanup", {"rounds": 2}, None, ["llm", "llm"] + ["steward"] * 4)
     good = ModelSeat(['I will take one. {"harvest": 1, "clean": 2}'])
     bad = ModelSeat(["no idea"])
-    seats = [good, bad] + make_seats(game, ["steward"] * 6)[2:]
+    seats = [good, bad, *make_seats(game, ["steward"] * 6)[2:]]
     outcome = await run_episode(game, seats, clock=FakeClock())
     r = outcome.results
     assert r["llm_requests"][:2] == [2, 4]  # one per round; bad: attempt + retry per round
