@@ -64,6 +64,12 @@ export class Scrubber {
     this.el.hidden = false;
   }
 
+  /** Stop playing and forget the keyboard (the Theater is showing something else now). */
+  destroy() {
+    this.pause();
+    document.removeEventListener("keydown", this.keys);
+  }
+
   last() {
     return Math.max(0, this.story.count() - 1);
   }

@@ -16,6 +16,7 @@ const GAMES = {
 };
 const FORMATS = { "ledger.replay.v1": "ledger", "commons-family/1": "commons", "dilemma.replay.v1": "dilemma" };
 const RECONNECT_MS = 2000;
+const FINISH_POLLS = 40, FINISH_POLL_MS = 250;
 
 const root = document.getElementById("theater");
 const bar = document.getElementById("scrubber");
@@ -35,8 +36,16 @@ function gameOfReplay(doc) {
   return name;
 }
 
+let current = null; // the mounted story: {scrubber, redraw}
+let resizeTimer = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => current?.redraw(), 120);
+});
+
 /** Mount a story into the page: the game draws, the scrubber moves. */
 function theaterFor(game, story, { live = false, label = "" } = {}) {
+  current?.scrubber.destroy();
   const meta = story.meta;
   title.textContent = `${game.title}${meta.variant ? ` · ${meta.variant}` : ""}`;
   clear(badges).append(...[
@@ -57,90 +66,104 @@ function theaterFor(game, story, { live = false, label = "" } = {}) {
     stepOfRound: (r) => story.stepOfRound(r),
     onChange: draw,
   });
-  let resizeTimer = null;
-  window.addEventListener("resize", () => {
-    clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => draw(shown), 120);
-  });
   window.theater = { story, scrubber }; // for people poking at a replay in the console, and tests
-  return { scrubber, redraw: () => draw(shown) };
+  current = { scrubber, redraw: () => draw(shown) };
+  return current;
 }
 
-async function openReplay(doc, label) {
+async function openReplay(doc, label, { atEnd = false } = {}) {
   const name = gameOfReplay(doc);
   const game = await GAMES[name]();
   const meta = game.metaFromReplay(doc);
   const story = new Story(game, meta);
   for (const ev of game.eventsOfReplay(doc)) story.push(ev);
   const { scrubber } = theaterFor(game, story, { label });
-  scrubber.follow = false;
+  scrubber.follow = atEnd;
   scrubber.refresh();
-  scrubber.go(0);
+  scrubber.go(atEnd ? scrubber.last() : 0);
   document.body.dataset.ready = "replay";
 }
 
+/** Policy names are for spectators: the table's public face hides them, its spectator view
+ *  (GET /tables/ID/spectator) shows them, in each game's own shape. */
+function policyNames(spec) {
+  if (!spec) return null;
+  return spec.policy_names ?? spec.policies ?? spec.policyNames
+    ?? (Array.isArray(spec.seats) ? spec.seats.map((x) => x.policyName ?? x.policy ?? "") : null);
+}
+
 async function openTable(id) {
-  const table = await fetchJSON(`/tables/${encodeURIComponent(id)}`);
-  const info = table.table ?? table;
-  if (info.state === "finished") {
-    // A finished table is watched from its full replay (promises and memos included).
-    return openReplay(await fetchJSON(`/tables/${encodeURIComponent(id)}/replay`), `table ${id}`);
-  }
-  const name = info.game;
-  if (!GAMES[name]) throw new Error(`table ${id} plays an unknown game ${JSON.stringify(name)}`);
-  const game = await GAMES[name]();
-  let story = new Story(game, game.metaFromTable(info));
-  let mounted = theaterFor(game, story, { live: true, label: `table ${id}` });
-  let lastSeq = -1;
-  let redrawQueued = false;
-  const redraw = () => {
-    if (redrawQueued) return;
-    redrawQueued = true;
-    requestAnimationFrame(() => {
-      redrawQueued = false;
-      mounted.scrubber.refresh();
-    });
+  const tableUrl = `/tables/${encodeURIComponent(id)}`;
+  const info = await fetchJSON(tableUrl);
+  const finish = async () => openReplay(await fetchJSON(`${tableUrl}/replay`), `table ${id}`, { atEnd: true });
+  if (info.state === "finished") return finish(); // the full replay: promises and memos too
+  if (info.state === "aborted") throw new Error(`table ${id} was aborted (${info.reason ?? "no reason given"})`);
+  const game = GAMES[info.game] ? await GAMES[info.game]() : null;
+  if (!game) throw new Error(`table ${id} plays an unknown game ${JSON.stringify(info.game)}`);
+  const meta = game.metaFromTable(info);
+  const story = new Story(game, meta);
+  const mounted = theaterFor(game, story, { live: true, label: `table ${id}` });
+  let namesAsked = false;
+  const fillNames = async () => {
+    namesAsked = true;
+    try {
+      const names = policyNames(await fetchJSON(`${tableUrl}/spectator`));
+      if (names) { meta.names = names; mounted.redraw(); }
+    } catch { /* not running yet: names come with the first events */ }
+  };
+  let lastSeq = 0;
+  let ended = false;
+  let queued = false;
+  const refresh = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; mounted.scrubber.refresh(); });
+  };
+  const onEnd = async () => {
+    if (ended) return;
+    ended = true;
+    document.body.dataset.ended = "1";
+    // The replay is written when the table is marked finished: ask for it only then.
+    for (let tries = 0; tries < FINISH_POLLS; tries++) {
+      try {
+        if ((await fetchJSON(tableUrl)).state === "finished") return await finish();
+      } catch (err) { console.warn(err); }
+      await new Promise((ok) => setTimeout(ok, FINISH_POLL_MS));
+    }
   };
   const connect = () => {
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${proto}://${location.host}/ws/watch?table=${encodeURIComponent(id)}`);
+    const ws = new WebSocket(`${proto}://${location.host}/ws/watch?table=${encodeURIComponent(id)}` +
+      (lastSeq ? `&last_seq=${lastSeq}` : ""));
+    ws.onopen = () => { document.body.dataset.ready = "live"; };
     ws.onmessage = (msg) => {
       const frame = JSON.parse(msg.data);
       if (frame.type === "event") {
         if (typeof frame.seq === "number") {
-          if (frame.seq <= lastSeq) return; // already folded (a resent event)
+          if (frame.seq <= lastSeq) return; // already folded
           lastSeq = frame.seq;
         }
+        if (!namesAsked) fillNames();
         story.push({ kind: frame.event, ...(frame.payload || {}) });
         document.body.dataset.events = String(story.events);
-        redraw();
+        refresh();
       } else if (frame.type === "ping") {
         ws.send(JSON.stringify({ type: "pong" }));
       } else if (frame.type === "end") {
-        document.body.dataset.ended = "1";
+        onEnd();
       }
     };
-    ws.onopen = () => {
-      document.body.dataset.ready = "live";
-      if (lastSeq >= 0) ws.send(JSON.stringify({ type: "resume", last_seq: lastSeq }));
-    };
     ws.onclose = () => {
-      if (document.body.dataset.ended) return;
-      setTimeout(async () => {
-        // The table may have finished while we were away: then the replay tells the rest.
+      if (!ended) setTimeout(async () => {
         try {
-          const now = await fetchJSON(`/tables/${encodeURIComponent(id)}`);
-          if ((now.table ?? now).state === "finished") {
-            document.body.dataset.ended = "1";
-            return;
-          }
-        } catch { /* server away: try the socket again */ }
+          if ((await fetchJSON(tableUrl)).state === "finished") return onEnd();
+        } catch { /* the server is away: try the socket again */ }
         connect();
       }, RECONNECT_MS);
     };
   };
+  if (info.state === "running") fillNames();
   connect();
-  void story; void mounted;
 }
 
 function wireDrop() {
