@@ -108,6 +108,8 @@ class ProviderServer:
         app = Starlette(routes=[
             Route("/v1/chat/completions", self._openai, methods=["POST"]),
             Route("/v1/messages", self._anthropic, methods=["POST"]),
+            Route("/_stats", self._stats_route, methods=["GET"]),
+            Route("/_reset", self._reset_route, methods=["POST"]),
         ])
         config = uvicorn.Config(app, log_level="error", lifespan="off", access_log=False,
                                 timeout_graceful_shutdown=1, backlog=512)
@@ -172,6 +174,16 @@ class ProviderServer:
         return self._stats.peak_in_flight
 
     # -- handlers --------------------------------------------------------------------------
+    async def _stats_route(self, _request: Request) -> Response:
+        """For a server in another process (the benchmark): what it saw."""
+        return JSONResponse({"requests": len(self._stats.requests),
+                             "in_flight": self._stats.in_flight,
+                             "peak_in_flight": self._stats.peak_in_flight})
+
+    async def _reset_route(self, _request: Request) -> Response:
+        self.reset()
+        return JSONResponse({"ok": True})
+
     async def _openai(self, request: Request) -> Response:
         body = await request.json()
         messages = [{"role": m["role"], "content": _text_of(m.get("content"))}
@@ -285,3 +297,24 @@ def sequence(*replies: Reply, then: Reply | None = None) -> Script:
 
 def json_reply(doc: dict[str, Any], latency: float = 0.0) -> Reply:
     return Reply(json.dumps(doc), latency=latency)
+
+
+def main() -> None:
+    """Run the server alone (another process, as the benchmark does): every request is answered
+    with `--text` after `--latency` seconds. Prints the base URL, then serves until killed."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="the provider test server, standalone")
+    parser.add_argument("--latency", type=float, default=0.0)
+    parser.add_argument("--text", default='{"n": 1}')
+    args = parser.parse_args()
+    server = ProviderServer(constant(args.text, args.latency)).start()
+    print(server.url, flush=True)
+    try:
+        server._thread.join()
+    except KeyboardInterrupt:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -6,12 +6,18 @@ the seat acts on: `RateLimited` (HTTP 429: back off and try again within the bud
 (anything else: a transport failure the runner retries once). SDK-level retries are off
 (`max_retries=0`): the runner's one retry and our 429 backoff are the only retry policy.
 
+Each seat gets its own client (its own connection pool): one request in flight per seat, and a
+shared pool would rescan every connection for every request — quadratic in the batch size. The
+clients share one TLS context, whose construction is the costly part of a client.
+
 The SDKs are imported lazily: they are heavy, and a line-up without model seats never needs them.
 """
 
 from __future__ import annotations
 
+import functools
 import os
+import ssl
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -92,6 +98,12 @@ def resolve_endpoint(provider: str | None, model: str | None, base_url: str | No
     return Endpoint(provider, model, base_url, key)
 
 
+@functools.cache
+def shared_tls_context() -> ssl.SSLContext:
+    """The platform's default verifying context (system CA store; SSL_CERT_FILE/DIR honoured)."""
+    return ssl.create_default_context()
+
+
 def make_provider(endpoint: Endpoint) -> Provider:
     if endpoint.provider == "openai":
         return OpenAIProvider(endpoint)
@@ -125,14 +137,16 @@ class OpenAIProvider:
 
         self.endpoint = endpoint
         self._sdk = openai
-        self._client = openai.AsyncOpenAI(api_key=endpoint.api_key, base_url=endpoint.base_url,
-                                          max_retries=0)
+        self._client = openai.AsyncOpenAI(
+            api_key=endpoint.api_key, base_url=endpoint.base_url, max_retries=0,
+            http_client=openai.DefaultAsyncHttpxClient(verify=shared_tls_context()))
+        self._create = self._client.chat.completions.create  # resolves the lazy resources now
 
     async def complete(self, system: str, turns: list[dict[str, str]],
                        timeout: float) -> Completion:
         messages = [{"role": "system", "content": system}, *turns]
         try:
-            response = await self._client.chat.completions.create(
+            response = await self._create(
                 model=self.endpoint.model, messages=messages,  # type: ignore[arg-type]
                 timeout=timeout)
             text = response.choices[0].message.content or ""
@@ -156,13 +170,15 @@ class AnthropicProvider:
 
         self.endpoint = endpoint
         self._sdk = anthropic
-        self._client = anthropic.AsyncAnthropic(api_key=endpoint.api_key,
-                                                base_url=endpoint.base_url, max_retries=0)
+        self._client = anthropic.AsyncAnthropic(
+            api_key=endpoint.api_key, base_url=endpoint.base_url, max_retries=0,
+            http_client=anthropic.DefaultAsyncHttpxClient(verify=shared_tls_context()))
+        self._create = self._client.messages.create  # resolves the lazy resources now
 
     async def complete(self, system: str, turns: list[dict[str, str]],
                        timeout: float) -> Completion:
         try:
-            response = await self._client.messages.create(
+            response = await self._create(
                 model=self.endpoint.model, max_tokens=ANTHROPIC_MAX_TOKENS, system=system,
                 messages=turns,  # type: ignore[arg-type]
                 timeout=timeout)

@@ -23,7 +23,14 @@ from cogleague.core.game import Decision, Game, Turn
 from cogleague.seats.llm import prompting
 from cogleague.seats.llm.accounting import SeatStats
 from cogleague.seats.llm.budget import MAX_RATE_LIMITED_SENDS
-from cogleague.seats.llm.providers import AuthRejected, Endpoint, ProviderFailure, RateLimited
+from cogleague.seats.llm.providers import (
+    AuthRejected,
+    Endpoint,
+    Provider,
+    ProviderFailure,
+    RateLimited,
+    make_provider,
+)
 from cogleague.seats.llm.session import EndpointState, ModelEpisode
 from cogleague.seats.llm.transcript import AttemptRecord, TranscriptWriter
 
@@ -46,8 +53,13 @@ class ModelSeat:
         self.episode = episode
         self.transcript = transcript
         self.stats = SeatStats(model=endpoint.model if endpoint else None)
-        self._state: EndpointState | None = (episode.endpoint(endpoint, per_minute)
-                                             if endpoint is not None else None)
+        self._state: EndpointState | None = None
+        self._provider: Provider | None = None
+        if endpoint is not None:
+            self._state = episode.endpoint(endpoint, per_minute)
+            # Made now, with the seats: the first client imports the SDK, which must not eat
+            # into the first step's deadline.
+            self._provider = make_provider(endpoint)
         self._system: str | None = None
         self._attempts: dict[str, list[AttemptRecord]] = {}
 
@@ -100,7 +112,10 @@ class ModelSeat:
 
     async def _send(self, state: EndpointState, turns: list[dict[str, str]], clock: Clock,
                     deadline: float, record: AttemptRecord) -> str:
-        provider, budget = state.ready(clock)
+        budget = state.budget_on(clock)
+        if self._provider is None:  # closed at the end of an earlier run
+            self._provider = make_provider(state.endpoint)
+        provider = self._provider
         for _ in range(MAX_RATE_LIMITED_SENDS):
             await budget.acquire(deadline)  # raises SeatUnavailable("rate_budget")
             if state.disabled:  # another seat hit 401/403 while this one waited
@@ -144,7 +159,11 @@ class ModelSeat:
             self.transcript.write(rows)
 
     async def aclose(self) -> None:
-        await self.episode.aclose()
+        """Close this seat's client (the runner calls this when `run` ends); a later run makes a
+        fresh one."""
+        provider, self._provider = self._provider, None
+        if provider is not None:
+            await provider.aclose()
 
     def _identity(self) -> dict[str, Any]:
         ep = self.endpoint

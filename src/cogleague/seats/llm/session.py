@@ -1,10 +1,9 @@
-"""What the model seats of one episode share: provider clients, budgets, fates, transcripts.
+"""What the model seats of one episode share: request budgets, fates, transcripts.
 
-Seats that name the same endpoint share one SDK client (one connection pool), one request
-budget and one fate — after a 401/403 the endpoint is disabled for the rest of the episode and
-every seat on it falls back at once. `episode_for(game)` finds the shared state by the game
-object, which is what identifies an episode to `make_model_seat` (the CLI and the server call
-it once per seat with the same game).
+Seats that name the same endpoint share one request budget and one fate — after a 401/403 the
+endpoint is disabled for the rest of the episode and every seat on it falls back at once.
+`episode_for(game)` finds the shared state by the game object, which is what identifies an
+episode to `make_model_seat` (the CLI and the server call it once per seat with the same game).
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from pathlib import Path
 from cogleague.core.clock import Clock
 from cogleague.core.game import Game
 from cogleague.seats.llm.budget import RequestBudget
-from cogleague.seats.llm.providers import Endpoint, Provider, make_provider
+from cogleague.seats.llm.providers import Endpoint
 from cogleague.seats.llm.transcript import TranscriptWriter
 
 
@@ -24,17 +23,14 @@ from cogleague.seats.llm.transcript import TranscriptWriter
 class EndpointState:
     endpoint: Endpoint
     per_minute: int
-    provider: Provider | None = None
     budget: RequestBudget | None = None
     disabled: bool = False
 
-    def ready(self, clock: Clock) -> tuple[Provider, RequestBudget]:
-        """The client (again, after `aclose`) and the budget, on the runner's clock."""
-        if self.provider is None:
-            self.provider = make_provider(self.endpoint)
+    def budget_on(self, clock: Clock) -> RequestBudget:
+        """The budget, made on first use on the runner's clock."""
         if self.budget is None:
             self.budget = RequestBudget(self.per_minute, clock)
-        return self.provider, self.budget
+        return self.budget
 
 
 class ModelEpisode:
@@ -47,10 +43,7 @@ class ModelEpisode:
     def endpoint(self, endpoint: Endpoint, per_minute: int) -> EndpointState:
         state = self._endpoints.get(endpoint)
         if state is None:
-            # The client is made now, with the seats: its first construction imports the SDK
-            # and builds a TLS context, which must not eat into the first step's deadline.
-            state = self._endpoints[endpoint] = EndpointState(endpoint, per_minute,
-                                                              make_provider(endpoint))
+            state = self._endpoints[endpoint] = EndpointState(endpoint, per_minute)
         return state
 
     def transcript(self, path: str | None) -> TranscriptWriter | None:
@@ -62,14 +55,6 @@ class ModelEpisode:
         if writer is None:
             writer = self._transcripts[key] = TranscriptWriter(path)
         return writer
-
-    async def aclose(self) -> None:
-        """Close every client (the runner calls this at the end of `run`). Idempotent; a later
-        episode on the same game (server recovery) makes fresh clients."""
-        for state in self._endpoints.values():
-            provider, state.provider = state.provider, None
-            if provider is not None:
-                await provider.aclose()
 
 
 _EPISODES: dict[int, ModelEpisode] = {}
