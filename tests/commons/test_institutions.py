@@ -203,3 +203,22 @@ def test_the_ledger_is_absent_when_off_and_records_recent_actions() -> None:
     assert ledger[game.aliases[1]]["recent"] == ["-"] * 5
     assert ledger[game.aliases[2]]["public_effort"] == 6
     assert game.disconnected[1] is True and game.disconnected[0] is False
+
+
+@pytest.mark.parametrize("variant", ["cleanup", "harvest-partnership", "allelopathic",
+                                     "mushrooms"])
+def test_events_as_a_seat_sees_them_carry_no_slot_policy_or_real_name(variant: str) -> None:
+    lineup = ["punisher", "free_rider", "steward", "random", "cleaner", "deterrable"]
+    game = make_game(variant, {"rounds": 5}, None, lineup)
+    outcome = play_headless(game, make_seats(game, lineup))
+    events = outcome.log.events
+    assert any("slot" in e.to_json() for e in events)  # the replay keeps them
+    secrets = [*lineup, *game.config.names]
+    for seat in range(6):
+        seen = [e.view_for(seat) for e in events]
+        seen = [e for e in seen if e is not None]
+        assert {e["kind"] for e in seen} >= {"round_open", "decision", "resolve", "round_end"}
+        assert not _walk_keys(seen) & {"slot", "src", "target_slot", "flow", "state"}
+        text = json.dumps(seen, ensure_ascii=False)
+        assert not any(f'"{secret}"' in text or f"scripted:{secret}" in text
+                       for secret in secrets)

@@ -32,6 +32,15 @@ PLAY_BUDGET_SHARE = 0.6
 """Play stops between rounds once past 0.6 × `episode_timeout_seconds` (rules §12)."""
 NO_REQUEST_CAUSES = frozenset({"disabled", "rate_budget"})
 """Fallback causes raised before a model request was sent (not counted in `llm_requests`)."""
+HIDE_FROM_SEATS: tuple[int, ...] = ()
+"""`Event.restricted` audience for fields only the replay may show (slots, policy names)."""
+SEAT_EVENT_PRIVATE = {"slot": HIDE_FROM_SEATS, "src": HIDE_FROM_SEATS,
+                      "target_slot": HIDE_FROM_SEATS}
+"""Per-seat events name the cog by alias for everyone; slot and policy source stay hidden."""
+SLOT_ARRAYS = {"gains": HIDE_FROM_SEATS, "extracted": HIDE_FROM_SEATS,
+               "effort": HIDE_FROM_SEATS, "flow": HIDE_FROM_SEATS, "scores": HIDE_FROM_SEATS,
+               "aliases": HIDE_FROM_SEATS, "state": HIDE_FROM_SEATS}
+"""Arrays indexed by slot (and states holding slots) would reveal who sits where."""
 LEGAL_ACTIONS: dict[str, Any] = {
     "cleanup": {"harvest": [0, 3], "clean": [0, 3], "budget": 3},
     "harvest": {"patch": "patch id", "harvest": [0, 3]},
@@ -151,7 +160,7 @@ class CommonsGame(Game):
         return [Event("episode_start", {
             "r": 0, "module": cfg.module, "variant": cfg.variant, "rounds": cfg.rounds,
             "num_players": cfg.num_players, "aliases": list(self.aliases),
-            "norm_text": cfg.norm_text, "state": self._state_json})]
+            "norm_text": cfg.norm_text, "state": self._state_json}, restricted=SLOT_ARRAYS)]
 
     @property
     def between_rounds(self) -> bool:
@@ -172,7 +181,8 @@ class CommonsGame(Game):
         self._pending_notes = {}
         self._frame = None
         self._ledger = None
-        return [Event("round_open", {"r": self.round, "state": self._state_json})]
+        return [Event("round_open", {"r": self.round, "state": self._state_json},
+                      restricted=SLOT_ARRAYS)]
 
     def pending(self) -> list[Turn]:
         if self.phase != "open":
@@ -259,11 +269,12 @@ class CommonsGame(Game):
     def _source(self, s: int, d: Decision | None, r: int, events: list[Event]) -> str:
         alias = self.aliases[s]
         if d is None:
-            events.append(Event("no_submission", {"r": r, "slot": s, "alias": alias}))
+            events.append(Event("no_submission", {"r": r, "slot": s, "alias": alias},
+                                restricted=SEAT_EVENT_PRIVATE))
             return "pass"
         if d.source == "fallback":
             events.append(Event("fallback", {"r": r, "slot": s, "alias": alias,
-                                             "cause": d.cause}))
+                                             "cause": d.cause}, restricted=SEAT_EVENT_PRIVATE))
             return f"fallback:{d.cause}"
         if d.source == "scripted":
             return f"scripted:{self.policy_names[s]}"
@@ -308,14 +319,15 @@ class CommonsGame(Game):
             moves.append(move)
             srcs.append(src)
             events.append(Event("decision", {"r": r, "slot": s, "alias": aliases[s], "src": src,
-                                             **move}))
+                                             **move}, restricted=SEAT_EVENT_PRIVATE))
         # 4 chat: attached to this round, shown next round
         messages = sorted(({"alias": aliases[s], "text": m["message"]}
                            for s, m in enumerate(moves) if m["message"] is not None),
                           key=lambda m: m["alias"])
         for m in messages:
             s = self.slot_of[m["alias"]]
-            events.append(Event("chat", {"r": r, "slot": s, **m}))
+            events.append(Event("chat", {"r": r, "slot": s, **m},
+                                restricted=SEAT_EVENT_PRIVATE))
         # 5 resolve
         state = self.state.clone()
         out = module.resolve(state, moves, r)
@@ -323,7 +335,7 @@ class CommonsGame(Game):
         resolve = {"r": r, "gains": out.gains, "extracted": out.extracted, "effort": out.effort}
         if out.flow is not None:
             resolve["flow"] = out.flow
-        events.append(Event("resolve", resolve))
+        events.append(Event("resolve", resolve, restricted=SLOT_ARRAYS))
         scores = [x + g for x, g in zip(self.scores, out.gains, strict=True)]
         # 6 sanctions, ascending payer slot
         given = [0] * n
@@ -335,7 +347,8 @@ class CommonsGame(Game):
             t = self.slot_of[target_alias]
             if received[t] >= cfg.max_sanctions_received:
                 events.append(Event("void", {"r": r, "slot": s, "alias": aliases[s],
-                                             "cause": "sanction_cap", "target": target_alias}))
+                                             "cause": "sanction_cap", "target": target_alias},
+                                    restricted=SEAT_EVENT_PRIVATE))
                 continue
             given[s] += 1
             received[t] += 1
@@ -344,7 +357,8 @@ class CommonsGame(Game):
             events.append(Event("sanction", {"r": r, "slot": s, "alias": aliases[s],
                                              "target": target_alias, "target_slot": t,
                                              "cost": cfg.sanction_cost,
-                                             "burn": cfg.sanction_burn}))
+                                             "burn": cfg.sanction_burn},
+                                restricted=SEAT_EVENT_PRIVATE))
         # 7 dynamics
         self._module_events(module.dynamics(state, moves, r), r, events)
         # 8 book
@@ -386,7 +400,8 @@ class CommonsGame(Game):
         self.records.append(record)
         self._frame = self._ledger = None
         self.round = r + 1
-        events.append(Event("round_end", {"r": r, "scores": scores, "residual": residual}))
+        events.append(Event("round_end", {"r": r, "scores": scores, "residual": residual},
+                            restricted=SLOT_ARRAYS))
         if self.round >= cfg.rounds:
             self.phase = "done"
             self.reason = "complete"
@@ -401,7 +416,7 @@ class CommonsGame(Game):
             doc = {"r": r, **data}
             if "slot" in data:
                 doc["alias"] = self.aliases[data["slot"]]
-            out.append(Event(kind, doc))
+            out.append(Event(kind, doc, restricted=SEAT_EVENT_PRIVATE))
 
     def _end_event(self) -> Event:
         return Event("episode_end", {"r": self.round, "reason": self.reason,

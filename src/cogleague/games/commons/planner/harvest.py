@@ -31,12 +31,13 @@ from typing import Any
 from cogleague.games.commons.modules import harvest as physics
 from cogleague.games.commons.modules.common import EFFORT_BUDGET
 from cogleague.games.commons.planner import enumerate as enum
+from cogleague.games.commons.planner import pairgrid
 from cogleague.games.commons.planner.search import SearchResult, branch_and_bound
 from cogleague.games.commons.planner.stepper import Raw, Stepper
 
 BEST_STOCK = physics.PATCH_CAPACITY / 2
 """Logistic regrowth peaks at half capacity (10 fish): the stock a planner keeps."""
-PAIR_BUDGET = 150_000
+PAIR_BUDGET = 300_000
 """Child evaluations per partnership pair."""
 SEARCH_BUDGET = 300_000
 
@@ -155,19 +156,45 @@ def plan(stepper: Stepper) -> tuple[SearchResult, str]:
         res = branch_and_bound(stepper, GreedyChildren(stepper), b, complete=False,
                                budget=SEARCH_BUDGET)
         return res, "greedy: every patch taken down to its best stock (10)"
-    results = [branch_and_bound(stepper, PairChildren(stepper, members, patches), b,
-                                complete=True, budget=PAIR_BUDGET, key=_key)
-               for members, patches in pairs]
-    # Each pair search counts every patch's final stock; the other pairs' patches, left
-    # alone, end at the same stock in every search (untouched regrowth from 12).
-    untouched = stepper.residual(_untouched_end(stepper))
-    n_pairs = len(pairs)
-    merged = _merge([r.plan for r in results], [m for m, _ in pairs], stepper.n, rounds)
-    best = sum(r.best for r in results) - (n_pairs - 1) * untouched
-    upper = sum(r.upper_bound for r in results) - (n_pairs - 1) * untouched
-    out = SearchResult(best, merged, upper, all(r.finished for r in results),
-                       sum(r.evaluations for r in results))
+    # A pair search counts every patch's final stock; the other pairs' patches, left alone,
+    # end at their untouched stock in every search, so a pair's own value is the search's
+    # figure less theirs. Pairs of the same shape (seats, patches) share one search.
+    untouched = _untouched_end(stepper).stocks
+    solved: dict[tuple[int, int], tuple[SearchResult, list[int], list[int]]] = {}
+    best = upper = 0.0
+    merged = [pass_all(stepper.n) for _ in range(rounds)]
+    finished, evaluations = True, 0
+    for members, patches in pairs:
+        others = sum(untouched) - sum(untouched[p] for p in patches)
+        shape = (len(members), len(patches))
+        if shape not in solved:
+            res = _solve_pair(stepper, members, patches, others)
+            solved[shape] = (res, members, patches)
+            finished, evaluations = finished and res.finished, evaluations + res.evaluations
+        res, m0, p0 = solved[shape]
+        best += res.best - others
+        upper += res.upper_bound - others
+        for r in range(rounds):
+            for slot0, slot in zip(m0, members, strict=True):
+                d = res.plan[r][slot0]
+                merged[r][slot] = {"patch": patches[p0.index(d["patch"])],
+                                   "harvest": d["harvest"]}
+    out = SearchResult(best, merged, upper, finished, evaluations)
     return out, "branch-and-bound per partnership pair over its two stocks"
+
+
+def _solve_pair(stepper: Stepper, members: list[int], patches: list[int],
+                others: float) -> SearchResult:
+    """Branch and bound for one pair, bounded by the pair's grid DP (rounding stocks up)."""
+    rounds = stepper.rounds
+    table = pairgrid.pair_values(rounds, EFFORT_BUDGET * len(members), len(patches))
+
+    def pair_bound(state: Any, r: int) -> float:
+        idx = tuple(pairgrid.up(state.stocks[p]) for p in patches)
+        return min(float(table[r][idx]) + others, bound(state, r, rounds))
+
+    return branch_and_bound(stepper, PairChildren(stepper, members, patches), pair_bound,
+                            complete=True, budget=PAIR_BUDGET, key=_key)
 
 
 def _untouched_end(stepper: Stepper) -> physics.HarvestState:
