@@ -136,6 +136,11 @@ def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
     add_python_path(python_path)
     games = [_parse_game(g, f"games[{i}]", policies, default_episodes, duplicates, seed)
              for i, g in enumerate(_array(doc, "games"))]
+    for i, p in enumerate(policies):
+        if not any(p.name in g.policies for g in games):
+            raise ConfigError(f"policies[{i}]", f"policies[{i}] ({p.name}) plays none of the "
+                              f"league's games (for a baseline: is {p.ref!r} a baseline of "
+                              "one of them?)")
     keys = [(g.name, v) for g in games for v in g.variants]
     if len(set(keys)) != len(keys):
         raise ConfigError("games", "games lists the same game and variant twice")

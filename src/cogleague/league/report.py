@@ -21,9 +21,14 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from cogleague.league.episodes import EpisodeRecord
 
+HORIZONTAL: dict[str, Any] = (
+    {"orientation": "horizontal"}
+    if tuple(int(x) for x in matplotlib.__version__.split(".")[:2]) >= (3, 10)
+    else {"vert": False})  # `vert` is deprecated from matplotlib 3.10 on
 DPI = 110
 ROW_INCHES = 0.42
 SEPARATED = "#1f77b4"
@@ -62,7 +67,7 @@ def plot_scores(table: dict[str, Any], episodes: Sequence[EpisodeRecord], path: 
     data = _policy_scores(episodes)
     fig, ax = plt.subplots(figsize=(7.5, _height(len(rows))))
     values = [data[r["policy"]] for r in rows]
-    ax.boxplot(values, vert=False, widths=0.55, showfliers=False,
+    ax.boxplot(values, **HORIZONTAL, widths=0.55, showfliers=False,
                medianprops={"color": "#333333"}, boxprops={"color": "#777777"},
                whiskerprops={"color": "#777777"}, capprops={"color": "#777777"})
     jitter = np.random.default_rng(0)
@@ -125,14 +130,14 @@ def plot_series(table: dict[str, Any], episodes: Sequence[EpisodeRecord],
     if not with_series:
         return None
     label = with_series[0].series.get("label", "value") if with_series[0].series else "value"
-    fig, ax = plt.subplots(figsize=(7.5, 3.6))
+    fig, ax = plt.subplots(figsize=(8.5, 3.6))
     if "seats" in (with_series[0].series or {}):
         curves = _seat_curves(with_series)
         for row in table["rows"]:
             curve = curves.get(row["policy"])
             if curve:
                 ax.plot(range(1, len(curve) + 1), curve, marker=".", label=row["policy"])
-        ax.legend(fontsize=7, ncol=2, frameon=False)
+        ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.01, 0.5))
         title = f"{label} by round, mean per policy"
     else:
         groups = [ep.series["group"] for ep in with_series if ep.series]
@@ -148,6 +153,7 @@ def plot_series(table: dict[str, Any], episodes: Sequence[EpisodeRecord],
         ax.legend(fontsize=8, frameon=False)
         title = f"{label} after each round, over {len(groups)} episodes"
     ax.set_xlabel("round")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel(label)
     ax.set_title(f"{table['game']} · {table['variant'] or 'default'}: {title}", fontsize=10)
     ax.grid(alpha=0.3)

@@ -5,11 +5,12 @@ seat rotations; all episodes of a block share one seed, so every member meets th
 from every seat (a duplicate-bridge comparison). Guarantees, for any number of episodes:
 
 - within a block each policy takes every seat position once per copy it has in the line-up,
-  so over a whole schedule a policy's counts per seat differ by at most one;
+  so over a whole schedule a policy's counts per seat differ by at most one (at most its
+  number of copies, when duplicates fill a table and the last block is cut short);
 - base line-ups are drawn greedily: least-played policies first (their block counts differ by
-  at most one), then those that have met the others chosen so far least often; a complete
-  round robin comes out exact (2 seats: every pair once per cycle), larger tables come within a
-  few meetings of even (see docs/league.md for measured spreads);
+  at most one), then those that have met the others chosen so far least often. This greedy
+  draw is not an exact design: pair meetings come within a few of even (docs/league.md lists
+  measured spreads);
 - with fewer policies than seats, every policy sits in every episode and the extra seats go
   to duplicates in turn (copy counts differ by at most one); duplicates are marked ``name#2``.
 

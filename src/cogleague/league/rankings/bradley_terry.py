@@ -95,6 +95,9 @@ def rate(episodes: Sequence[tuple[Sequence[str], Sequence[float]]], *,
          resamples: int = RESAMPLES, level: float = LEVEL, seed: int = 0) -> BTResult:
     """Fit BT on `episodes` — (policies by seat, scores by seat) — with bootstrap intervals."""
     names = sorted({p for policies, _ in episodes for p in policies})
+    if len(names) < 2:
+        return BTResult(names, [0.0] * len(names), [None] * len(names), [None] * len(names), 0,
+                        len(episodes))
     index = {p: i for i, p in enumerate(names)}
     per_episode = np.stack([episode_wins(p, s, index) for p, s in episodes]) if episodes \
         else np.zeros((0, len(names), len(names)))

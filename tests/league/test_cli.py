@@ -1,0 +1,71 @@
+"""`cogleague league …` end to end through the real CLI: init, run, standings, report."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from cogleague.cli import _load, app
+
+_load()
+cli = CliRunner()
+
+
+def test_init_writes_the_example_and_refuses_to_overwrite(tmp_path: Path) -> None:
+    target = tmp_path / "league.toml"
+    result = cli.invoke(app, ["league", "init", str(target)])
+    assert result.exit_code == 0, result.output
+    assert "[[policies]]" in target.read_text() and "# " in target.read_text()
+    again = cli.invoke(app, ["league", "init", str(target)])
+    assert again.exit_code == 2 and "already exists" in again.output
+
+
+def test_example_league_is_valid_on_the_built_in_games(tmp_path: Path) -> None:
+    from cogleague.league import config
+
+    target = tmp_path / "league.toml"
+    cli.invoke(app, ["league", "init", str(target)])
+    cfg = config.load(target)
+    assert {g.name for g in cfg.games} == {"dilemma", "commons", "ledger"}
+    assert len(cfg.schedule()) > 0
+
+
+def test_run_standings_report(write_league: Callable[..., Path], tmp_path: Path) -> None:
+    path = write_league(episodes=12)
+    result = cli.invoke(app, ["league", "run", str(path), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "played 12 episodes" in result.output
+    rerun = cli.invoke(app, ["league", "run", str(path), "--workers", "1"])
+    assert "12 already finished" in rerun.output and "nothing to play" in rerun.output
+
+    table = cli.invoke(app, ["league", "standings", str(path)])
+    assert table.exit_code == 0, table.output
+    assert "skill · standard" in table.output and "Bradley–Terry" in table.output
+    doc = json.loads(cli.invoke(app, ["league", "standings", str(path), "--json"]).output)
+    assert doc["episodes"] == {"ok": 12, "failed": 0}
+
+    out = tmp_path / "report"
+    report = cli.invoke(app, ["league", "report", str(path), "--out", str(out)])
+    assert report.exit_code == 0, report.output
+    page = (out / "index.html").read_text()
+    pngs = sorted(p.name for p in out.glob("*.png"))
+    assert "ranks-skill-standard.png" in pngs and "scores-skill-standard.png" in pngs
+    assert "overall-bradley-terry.png" in pngs and "overall-openskill.png" in pngs
+    for name in pngs:
+        assert name in page
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_errors_are_one_line_with_exit_code_2(write_league: Callable[..., Path],
+                                                  tmp_path: Path) -> None:
+    missing = cli.invoke(app, ["league", "run", str(tmp_path / "nope.toml")])
+    assert missing.exit_code == 2 and "does not exist" in missing.output
+    path = write_league()
+    bad = cli.invoke(app, ["league", "run", str(path), "--backend", "spark"])
+    assert bad.exit_code == 2 and "backend must be one of local, ray" in bad.output
+    assert "Traceback" not in bad.output
+    empty = cli.invoke(app, ["league", "standings", str(path)])
+    assert empty.exit_code == 2 and "no finished episodes" in empty.output
