@@ -130,3 +130,23 @@ async def test_memos_are_private_kept_when_empty_and_capped() -> None:
     assert side not in meeting.view_for(partner)  # the partner does not
     assert meeting.to_json()[side] == stored  # the replay does
     assert game.spectator_state()["seats"][1]["memo"] == stored  # and the spectator frame
+
+
+async def test_a_reply_naming_the_wrong_subject_falls_back_for_that_seat_alone() -> None:
+    """apply refuses the seat's note (§7); the runner gives that seat alone the mirror
+    fallback, flagged, and applies the round once more (§8)."""
+
+    def misnamer(turn: Turn, hint: str | None) -> dict[str, Any]:
+        return {"move": turn.legal_actions["move"]["max"], "note": "they cheat",
+                "subject": "Nobody", "memo": "dropped"}
+
+    game, outcome = await _episode(rounds=4, seats={2: ScriptSeat(misnamer)})
+    steps = outcome.log.decisions
+    assert steps[0]["r0s2"].source == "seat"  # round 1: the note is dropped, nothing to refuse
+    for r in (1, 2, 3):
+        step = steps[r]
+        assert (step[f"r{r}s2"].source, step[f"r{r}s2"].cause) == ("fallback", "illegal")
+        assert all(step[f"r{r}s{s}"].source == "scripted" for s in range(8) if s != 2)
+    assert outcome.results["fallbacks"] == [0, 0, 3, 0, 0, 0, 0, 0]
+    assert not any(e.kind == "gossip" for e in outcome.log.events)
+    assert game.table.memos[2] == "dropped"  # from round 1, before any refusal

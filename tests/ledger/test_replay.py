@@ -48,7 +48,7 @@ def rich() -> tuple[LedgerGame, Any, Doc]:
 
 
 def test_document_shape(rich: tuple[LedgerGame, Any, Doc]) -> None:
-    game, outcome, doc = rich
+    _game, outcome, doc = rich
     assert list(doc) == ["format", "aliases", "policyNames", "config", "events", "results",
                          "frames"]
     assert doc["format"] == "ledger.replay.v1"
