@@ -8,6 +8,7 @@ re-derives the replay.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -75,6 +76,7 @@ def play_commons(
     game: CommonsGame = guarded(lambda: GAME.make(variant, overrides, seed, names))
     options = model_options(model, base_url, provider, transcript)
     seat_objects = guarded(lambda: make_seats(game, game.policy_names, options))
+    game.generated_at = datetime.now(UTC).isoformat(timespec="seconds")  # the CLI owns the clock
     config = game.config
     console.print(f"[bold]Commons Family[/] {config.variant} ({config.module}), seed "
                   f"{config.seed}, {config.rounds} rounds, {config.num_players} cogs",

@@ -76,6 +76,11 @@ class Validator:
 
     def clamp(self, raw: Mapping[str, Any], own_alias: str) -> tuple[dict[str, Any], bool]:
         """(move, clamped): `clamped` is True when a field the reply carried was changed."""
+        move = self.move(raw, own_alias)
+        return move, self._changed(raw, move)
+
+    def move(self, raw: Mapping[str, Any], own_alias: str) -> dict[str, Any]:
+        """The clamped decision alone (what `apply` needs; no change detection)."""
         g = raw.get
         module = self.module
         harvest = clean = eat = plant = 0
@@ -110,7 +115,7 @@ class Validator:
                 "sanction": sanction, "message": message}
         if "note" in raw:
             move["note"] = to_text(raw["note"], NOTE_MAX_CHARS)
-        return move, self._changed(raw, move)
+        return move
 
     def _changed(self, raw: Mapping[str, Any], move: Mapping[str, Any]) -> bool:
         for key in _INTS_BY_MODULE[self.module]:

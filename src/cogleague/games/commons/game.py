@@ -21,6 +21,7 @@ from cogleague.games.commons.actions import Validator, pass_move
 from cogleague.games.commons.baselines import DEFAULT_BASELINE, Baseline, make_baseline
 from cogleague.games.commons.config import CommonsConfig
 from cogleague.games.commons.modules import MODULES, new_state
+from cogleague.games.commons.modules.common import Outcome
 from cogleague.games.commons.setup import deal
 
 RULES_VERSION = "commons-family-1"
@@ -91,6 +92,18 @@ def first_json_object(text: str) -> Any:
                         hint="reply with one JSON object, e.g. {\"harvest\": 1, \"clean\": 1}")
 
 
+class _RoundBooks:
+    """Copies of the per-seat counters a round may change, committed only at its end."""
+
+    __slots__ = ("disconnected", "fallbacks", "notes", "requests")
+
+    def __init__(self, game: CommonsGame) -> None:
+        self.notes = dict(game.notes)
+        self.fallbacks = list(game.fallbacks)
+        self.requests = list(game.llm_requests)
+        self.disconnected = list(game.disconnected)
+
+
 class CommonsGame(Game):
     """One Commons Family episode. Pure: (config, policy names, decisions) ⇒ everything.
 
@@ -148,6 +161,8 @@ class CommonsGame(Game):
         self._frame: dict[str, Any] | None = None
         self._ledger: dict[str, Any] | None = None
         self._fallback_policies: dict[int, Baseline] = {}
+        self._scripted_src = [f"scripted:{p}" for p in self.policy_names]
+        self._turn_ids: list[str] = []
         self._pending_notes: dict[str, str] = {}
         """Notes read by `parse` this round, by turn id (the logged action carries none)."""
 
@@ -178,6 +193,7 @@ class CommonsGame(Game):
         if self.phase != "between":
             raise GameStateError(f"open_round() needs a closed round (phase {self.phase})")
         self.phase = "open"
+        self._turn_ids = [f"r{self.round}s{s}" for s in range(self.num_seats)]
         self._pending_notes = {}
         self._frame = None
         self._ledger = None
@@ -187,10 +203,10 @@ class CommonsGame(Game):
     def pending(self) -> list[Turn]:
         if self.phase != "open":
             return []
-        r = self.round
-        return [Turn(f"r{r}s{s}", s, self.legal_actions, lambda s=s: self.observe(s),
-                     lambda s=s: obs_mod.prompt(self.observe(s)), context=self, round=r)
-                for s in range(self.num_seats)]
+        r, legal, observe = self.round, self.legal_actions, self.observe
+        return [Turn(turn_id, s, legal, lambda s=s: observe(s),
+                     lambda s=s: obs_mod.prompt(observe(s)), context=self, round=r)
+                for s, turn_id in enumerate(self._turn_ids)]
 
     # -- views -------------------------------------------------------------------------------
     def ledger_view(self) -> dict[str, Any]:
@@ -266,78 +282,98 @@ class CommonsGame(Game):
                       min_step_s=float(cfg.min_round_seconds))
 
     # -- settling ----------------------------------------------------------------------------
-    def _source(self, s: int, d: Decision | None, r: int, events: list[Event]) -> str:
-        alias = self.aliases[s]
-        if d is None:
-            events.append(Event("no_submission", {"r": r, "slot": s, "alias": alias},
-                                restricted=SEAT_EVENT_PRIVATE))
-            return "pass"
-        if d.source == "fallback":
-            events.append(Event("fallback", {"r": r, "slot": s, "alias": alias,
-                                             "cause": d.cause}, restricted=SEAT_EVENT_PRIVATE))
-            return f"fallback:{d.cause}"
-        if d.source == "scripted":
-            return f"scripted:{self.policy_names[s]}"
-        return "llm" if self.seat_kinds[s] == "model" else "player"
-
     def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
         """Steps 3–8 of a round on copies; committed only if everything succeeded."""
         if self.phase != "open":
             raise GameStateError(f"apply() needs an open round (phase {self.phase})")
-        cfg, n, r, aliases = self.config, self.num_seats, self.round, self.aliases
-        module = self.module
+        r, module = self.round, self.module
         events: list[Event] = []
-        # 3 validate
-        moves: list[dict[str, Any]] = []
-        srcs: list[str] = []
-        notes = dict(self.notes)
-        fallbacks = list(self.fallbacks)
-        requests = list(self.llm_requests)
-        disconnected = list(self.disconnected)
-        clamp = self.validator.clamp
-        for s in range(n):
-            turn_id = f"r{r}s{s}"
-            d = decisions.get(turn_id)
-            src = self._source(s, d, r, events)
-            if d is None:
-                move = pass_move()
-                disconnected[s] = True
-            else:
-                move, _ = clamp(d.action, aliases[s])
-                if d.source == "fallback":
-                    fallbacks[s] += 1
-                if self.seat_kinds[s] == "model":
-                    requests[s] += d.attempts - (1 if d.cause in NO_REQUEST_CAUSES else 0)
-                note = move.pop("note", None)
-                if note is None and d.source == "seat":
-                    note = self._pending_notes.get(turn_id)
-                if note is not None:
-                    if note:
-                        notes[s] = note
-                    else:
-                        notes.pop(s, None)
-            moves.append(move)
-            srcs.append(src)
-            events.append(Event("decision", {"r": r, "slot": s, "alias": aliases[s], "src": src,
-                                             **move}, restricted=SEAT_EVENT_PRIVATE))
-        # 4 chat: attached to this round, shown next round
-        messages = sorted(({"alias": aliases[s], "text": m["message"]}
-                           for s, m in enumerate(moves) if m["message"] is not None),
-                          key=lambda m: m["alias"])
-        for m in messages:
-            s = self.slot_of[m["alias"]]
-            events.append(Event("chat", {"r": r, "slot": s, **m},
-                                restricted=SEAT_EVENT_PRIVATE))
-        # 5 resolve
+        books = _RoundBooks(self)
+        moves, srcs = self._validate(decisions, books, events)          # 3
+        messages = self._chat(moves, events)                            # 4
         state = self.state.clone()
-        out = module.resolve(state, moves, r)
+        out = module.resolve(state, moves, r)                           # 5
         self._module_events(out.events, r, events)
         resolve = {"r": r, "gains": out.gains, "extracted": out.extracted, "effort": out.effort}
         if out.flow is not None:
             resolve["flow"] = out.flow
         events.append(Event("resolve", resolve, restricted=SLOT_ARRAYS))
         scores = [x + g for x, g in zip(self.scores, out.gains, strict=True)]
-        # 6 sanctions, ascending payer slot
+        given, received = self._sanctions(moves, scores, events)        # 6
+        self._module_events(module.dynamics(state, moves, r), r, events)  # 7
+        self._book(state, moves, srcs, out, scores, given, received, messages, books)  # 8
+        events.append(Event("round_end", {"r": r, "scores": scores,
+                                          "residual": self.records[-1]["series"]["total"]},
+                            restricted=SLOT_ARRAYS))
+        if self.round >= self.config.rounds:
+            self.phase = "done"
+            self.reason = "complete"
+            events.append(self._end_event())
+        else:
+            self.phase = "between"
+        return events
+
+    def _validate(self, decisions: Mapping[str, Decision], books: _RoundBooks,
+                  events: list[Event]) -> tuple[list[dict[str, Any]], list[str]]:
+        """Step 3: clamp every decision (absent → pass), note sources, fallbacks, notes."""
+        r, aliases, kinds = self.round, self.aliases, self.seat_kinds
+        clamp = self.validator.move
+        moves: list[dict[str, Any]] = []
+        srcs: list[str] = []
+        for s, turn_id in enumerate(self._turn_ids):
+            d = decisions.get(turn_id)
+            if d is None:
+                move, src = pass_move(), "pass"
+                books.disconnected[s] = True
+                events.append(Event("no_submission", {"r": r, "slot": s, "alias": aliases[s]},
+                                    restricted=SEAT_EVENT_PRIVATE))
+            else:
+                move = clamp(d.action, aliases[s])
+                source = d.source
+                if source == "scripted":
+                    src = self._scripted_src[s]
+                elif source == "fallback":
+                    src = f"fallback:{d.cause}"
+                    books.fallbacks[s] += 1
+                    events.append(Event("fallback", {"r": r, "slot": s, "alias": aliases[s],
+                                                     "cause": d.cause},
+                                        restricted=SEAT_EVENT_PRIVATE))
+                else:
+                    src = "llm" if kinds[s] == "model" else "player"
+                if kinds[s] == "model":
+                    books.requests[s] += d.attempts - (1 if d.cause in NO_REQUEST_CAUSES else 0)
+                note = move.pop("note", None)
+                if note is None and source == "seat":
+                    note = self._pending_notes.get(turn_id)
+                if note is not None:
+                    if note:
+                        books.notes[s] = note
+                    else:
+                        books.notes.pop(s, None)
+            moves.append(move)
+            srcs.append(src)
+            events.append(Event("decision", {"r": r, "slot": s, "alias": aliases[s], "src": src,
+                                             **move}, restricted=SEAT_EVENT_PRIVATE))
+        return moves, srcs
+
+    def _chat(self, moves: list[dict[str, Any]], events: list[Event]) -> list[dict[str, str]]:
+        """Step 4: this round's lines, sorted by alias (shown next round)."""
+        aliases = self.aliases
+        said = [(aliases[s], s, m["message"]) for s, m in enumerate(moves)
+                if m["message"] is not None]
+        if not said:
+            return []
+        said.sort()
+        r = self.round
+        for alias, s, text in said:
+            events.append(Event("chat", {"r": r, "slot": s, "alias": alias, "text": text},
+                                restricted=SEAT_EVENT_PRIVATE))
+        return [{"alias": alias, "text": text} for alias, _, text in said]
+
+    def _sanctions(self, moves: list[dict[str, Any]], scores: list[float],
+                   events: list[Event]) -> tuple[list[int], list[int]]:
+        """Step 6, ascending payer slot; over the receiving cap a sanction is void and free."""
+        n, r, aliases, cfg = self.num_seats, self.round, self.aliases, self.config
         given = [0] * n
         received = [0] * n
         for s, m in enumerate(moves):
@@ -359,9 +395,13 @@ class CommonsGame(Game):
                                              "cost": cfg.sanction_cost,
                                              "burn": cfg.sanction_burn},
                                 restricted=SEAT_EVENT_PRIVATE))
-        # 7 dynamics
-        self._module_events(module.dynamics(state, moves, r), r, events)
-        # 8 book
+        return given, received
+
+    def _book(self, state: Any, moves: list[dict[str, Any]], srcs: list[str], out: Outcome,
+              scores: list[float], given: list[int], received: list[int],
+              messages: list[dict[str, str]], books: _RoundBooks) -> None:
+        """Step 8: the round record, the ledger, and the commit of everything at once."""
+        r, module, n = self.round, self.module, self.num_seats
         state_after = state.to_json()
         round_extracted = sum(out.extracted)
         round_effort = sum(out.effort)
@@ -374,13 +414,14 @@ class CommonsGame(Game):
             "public_effort": round_effort, "seat_public_effort": out.effort,
             "collapsed": module.collapse_round(state) is not None,
             "series": {"total": residual, "maintenance": round_effort},
-            "seat_frozen": [r < f for f in state.frozen_until] if cfg.module == "mushrooms"
-            else [False] * n,
+            "seat_frozen": ([r < f for f in state.frozen_until]
+                            if self.config.module == "mushrooms" else [False] * n),
             "messages": messages,
         }
-        recent = [[*x, PASS_MARK if srcs[s] == "pass" else module.compact(moves[s])]
-                  [-LEDGER_RECENT:] for s, x in enumerate(self.recent)]
-        # commit
+        compact = module.compact
+        recent = [[*x, PASS_MARK if srcs[s] == "pass" else compact(moves[s])][-LEDGER_RECENT:]
+                  for s, x in enumerate(self.recent)]
+        # commit: nothing above touched the game
         self.state = state
         self._state_json = state_after
         self.scores = scores
@@ -390,8 +431,8 @@ class CommonsGame(Game):
         self.sanctions_given = [x + g for x, g in zip(self.sanctions_given, given, strict=True)]
         self.sanctions_received = [x + g for x, g in zip(self.sanctions_received, received,
                                                          strict=True)]
-        self.fallbacks, self.llm_requests, self.disconnected = fallbacks, requests, disconnected
-        self.notes = notes
+        self.fallbacks, self.llm_requests = books.fallbacks, books.requests
+        self.disconnected, self.notes = books.disconnected, books.notes
         self.recent = recent
         self.last_gains = out.gains
         self.last_received = received
@@ -400,15 +441,6 @@ class CommonsGame(Game):
         self.records.append(record)
         self._frame = self._ledger = None
         self.round = r + 1
-        events.append(Event("round_end", {"r": r, "scores": scores, "residual": residual},
-                            restricted=SLOT_ARRAYS))
-        if self.round >= cfg.rounds:
-            self.phase = "done"
-            self.reason = "complete"
-            events.append(self._end_event())
-        else:
-            self.phase = "between"
-        return events
 
     def _module_events(self, module_events: list[tuple[str, dict[str, Any]]], r: int,
                        out: list[Event]) -> None:
