@@ -1,0 +1,76 @@
+"""Episodes per second for an all-scripted mixed league: 1 process, a pool of 2, Ray with 2 CPUs.
+
+    .venv/bin/python benchmarks/league_scaling.py [--episodes N] [--skip-ray]
+
+The league is `cogleague league init`'s example (six built-in policies over the dilemma, two
+Commons Family variants and Ledger) with N episodes per game and variant. Each backend fills
+its own fresh SQLite store; the figures include storing results and starting the process pool.
+Ray's start-up (a few seconds) is timed apart, as a cluster pays it once, not per league. The
+stores are compared at the end: every backend must have stored identical results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import tempfile
+import time
+from importlib import resources
+from pathlib import Path
+
+from cogleague.league import config, runner, store
+
+
+def make_league(directory: Path, name: str, episodes: int) -> config.LeagueConfig:
+    text = resources.files("cogleague.league").joinpath("example.toml").read_text("utf-8")
+    text = re.sub(r"(?m)^episodes = \d+.*$", f"episodes = {episodes}", text)
+    text = re.sub(r'(?m)^\[\[games\]\]\nname = "ledger"\nvariants = \["standard"\]\nepisodes = \d+',
+                  '[[games]]\nname = "ledger"\nvariants = ["standard"]', text)
+    path = directory / f"{name}.toml"
+    path.write_text(text, encoding="utf-8")
+    return config.load(path)
+
+
+def fingerprint(url: str) -> list[tuple[str, str, str]]:
+    return sorted((e.id, e.status, repr(e.results)) for e in store.load_episodes(url))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--episodes", type=int, default=150,
+                        help="episodes per game and variant (4 of them)")
+    parser.add_argument("--skip-ray", action="store_true")
+    args = parser.parse_args()
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        cases = [("1 process", "one", "local", 1), ("local pool, 2 workers", "pool", "local", 2)]
+        if not args.skip_ray:
+            cases.append(("Ray, 2 CPUs", "ray", "ray", 2))
+        stores = []
+        for label, name, backend, workers in cases:
+            cfg = make_league(d, name, args.episodes)
+            extra = ""
+            if backend == "ray":
+                import ray
+
+                t0 = time.perf_counter()
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+                extra = f" (Ray start-up {time.perf_counter() - t0:.1f} s, not counted)"
+            summary = runner.run(cfg, runner.make_backend(backend, workers))
+            if backend == "ray":
+                ray.shutdown()
+            assert summary.failed == 0, f"{label}: {summary.failed} episodes failed"
+            rows.append((label, summary.played, summary.seconds, summary.rate, extra))
+            stores.append(cfg.store_url)
+        same = all(fingerprint(u) == fingerprint(stores[0]) for u in stores[1:])
+    print(f"{'backend':<24} {'episodes':>8} {'seconds':>8} {'episodes/s':>11}")
+    for label, played, seconds, rate, extra in rows:
+        print(f"{label:<24} {played:>8} {seconds:>8.2f} {rate:>11.1f}{extra}")
+    print(f"identical stored results across backends: {same}")
+
+
+if __name__ == "__main__":
+    main()
