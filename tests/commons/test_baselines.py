@@ -16,7 +16,8 @@ from cogleague.games.commons.baselines.steward import Steward, steward_move
 from cogleague.games.commons.config import make_config
 from cogleague.games.commons.modules import allelopathic, cleanup, harvest, mushrooms
 from cogleague.games.commons.modules.common import COLORS
-from conftest import play
+
+from .support import play
 
 MODULES = ("cleanup", "harvest", "allelopathic", "mushrooms")
 FUZZ_PER_MODULE = 400

@@ -14,7 +14,8 @@ from cogleague.games.commons.modules import MODULES
 from cogleague.games.commons.replay import FORMAT, verify
 from cogleague.games.commons.setup import deal
 from cogleague.games.commons.simulate import simulate
-from conftest import play
+
+from .support import play
 
 MIXED = ["steward", "steward", "cleaner", "punisher", "free_rider", "random"]
 PLAYABLE = [v for v in VARIANTS if v != "certification"]

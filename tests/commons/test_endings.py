@@ -17,7 +17,8 @@ from cogleague.games.commons import make_game
 from cogleague.games.commons.modules import cleanup
 from cogleague.games.commons.replay import verify
 from cogleague.seats.factory import make_seats
-from conftest import remote_game, step
+
+from .support import remote_game, step
 
 ONE_ONE = {"harvest": 1, "clean": 1}
 

@@ -11,7 +11,8 @@ from cogleague.core import jsonio
 from cogleague.core.episode import play_headless
 from cogleague.games.commons import make_game
 from cogleague.seats.factory import make_seats
-from conftest import remote_game, step
+
+from .support import remote_game, step
 
 ONE_ONE = {"harvest": 1, "clean": 1}
 OBS_KEYS = {"type", "protocol", "alias", "aliases", "round", "rounds", "round_seconds", "module",

@@ -6,7 +6,8 @@ import pytest
 
 from cogleague.games.commons.modules import allelopathic, cleanup, harvest, mushrooms
 from cogleague.games.commons.modules.common import pro_rata
-from conftest import mv, play
+
+from .support import mv, play
 
 approx = lambda x: pytest.approx(x, abs=1e-9)  # noqa: E731
 

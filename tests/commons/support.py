@@ -1,4 +1,4 @@
-"""Shared helpers for the Commons Family tests."""
+"""Shared helpers for the Commons Family tests (imported as `.support`)."""
 
 from __future__ import annotations
 
