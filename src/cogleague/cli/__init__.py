@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "cogleague.cli.export",
     "cogleague.cli.ledger",
     "cogleague.cli.commons",
+    "cogleague.cli.grade",
 ]
 
 

@@ -28,7 +28,7 @@ from cogleague.games.commons.planner import enumerate as enum
 from cogleague.games.commons.planner.search import SearchResult, branch_and_bound
 from cogleague.games.commons.planner.stepper import Raw, Stepper
 
-SPLITS = (27, 33, 40)
+SPLITS = (33, 40)
 """Shares of the first colour tried for two-colour target fields."""
 BUDGET = 200_000
 

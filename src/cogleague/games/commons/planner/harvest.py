@@ -37,9 +37,14 @@ from cogleague.games.commons.planner.stepper import Raw, Stepper
 
 BEST_STOCK = physics.PATCH_CAPACITY / 2
 """Logistic regrowth peaks at half capacity (10 fish): the stock a planner keeps."""
-PAIR_BUDGET = 300_000
+PAIR_BUDGET = 150_000
 """Child evaluations per partnership pair."""
 SEARCH_BUDGET = 300_000
+_PAIR_MEMO: dict[tuple[int, int, int],
+                 dict[tuple[int, int], tuple[SearchResult, list[int], list[int]]]] = {}
+"""Pair searches by (rounds, seats, patches) and pair shape. Every pair starts at the same
+stocks and no rule looks at seat numbers, so a solved pair is re-used for any pair of the
+same shape, in this config or another seed's (only the slots and patch ids are translated)."""
 
 
 def bound(state: physics.HarvestState, r: int, rounds: int) -> float:
@@ -160,7 +165,7 @@ def plan(stepper: Stepper) -> tuple[SearchResult, str]:
     # end at their untouched stock in every search, so a pair's own value is the search's
     # figure less theirs. Pairs of the same shape (seats, patches) share one search.
     untouched = _untouched_end(stepper).stocks
-    solved: dict[tuple[int, int], tuple[SearchResult, list[int], list[int]]] = {}
+    solved = _PAIR_MEMO.setdefault((rounds, stepper.n, cfg.patch_count), {})
     best = upper = 0.0
     merged = [pass_all(stepper.n) for _ in range(rounds)]
     finished, evaluations = True, 0
@@ -168,12 +173,13 @@ def plan(stepper: Stepper) -> tuple[SearchResult, str]:
         others = sum(untouched) - sum(untouched[p] for p in patches)
         shape = (len(members), len(patches))
         if shape not in solved:
-            res = _solve_pair(stepper, members, patches, others)
-            solved[shape] = (res, members, patches)
-            finished, evaluations = finished and res.finished, evaluations + res.evaluations
+            solved[shape] = (_solve_pair(stepper, members, patches, others), members,
+                             patches)
         res, m0, p0 = solved[shape]
-        best += res.best - others
-        upper += res.upper_bound - others
+        finished, evaluations = finished and res.finished, evaluations + res.evaluations
+        others0 = sum(untouched) - sum(untouched[p] for p in p0)
+        best += res.best - others0
+        upper += res.upper_bound - others0
         for r in range(rounds):
             for slot0, slot in zip(m0, members, strict=True):
                 d = res.plan[r][slot0]
