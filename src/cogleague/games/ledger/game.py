@@ -1,9 +1,10 @@
 """`LedgerGame`: the Ledger rules object the episode runner drives (spec §8).
 
 Each round is one step: `open_round` emits `round`, `pending` asks all eight seats at once,
-`apply` settles the four meetings and the gossip. Every state change goes through
-`Table.fold` of the game's own events, so a replay folds to exactly the same state.
-`apply` validates every decision before it emits anything, which makes it transactional.
+`apply` settles the four meetings and the gossip. Every state change is a fold of the game's
+own events into its `Table` (meetings pass their fields straight to `Table.meeting`, which is
+what `Table.fold` calls too), so a replay folds to exactly the same state. `apply` validates
+every decision before it changes anything, which makes it transactional.
 """
 
 from __future__ import annotations
@@ -46,12 +47,8 @@ class _Entry(NamedTuple):
     timeouts: int
 
 
-def _memo_audience(a: int, b: int) -> dict[str, tuple[int, ...]]:
-    """A memo is seen by its author only (spectators and the replay see every memo)."""
-    return _MEMO_AUDIENCE[a][b]
-
-
 _TURN_IDS = [[f"r{r}s{s}" for s in range(SEATS)] for r in range(ROUNDS_MAX)]
+# A memo is seen by its author only (spectators and the replay see every memo).
 _MEMO_AUDIENCE = [[{"memoA": (a,), "memoB": (b,)} for b in range(SEATS)] for a in range(SEATS)]
 
 
@@ -126,7 +123,7 @@ class LedgerGame(Game):
         if unknown:
             raise GameStateError(f"apply: unknown turn ids {unknown} (open: {sorted(known)})")
         entries = [self._entry(turn, decisions.get(turn.turn_id)) for turn in self._turns]
-        events = self._emit(self._round_events(entries))
+        events = self._settle(entries)
         self._turns = []
         return events
 
@@ -176,8 +173,10 @@ class LedgerGame(Game):
             raise SeatInputRejected(turn.turn_id, f"{turn.turn_id}: a note must review "
                                                   f"{self.aliases[target]} (got {subject!r})")
 
-    def _round_events(self, entries: list[_Entry]) -> list[Event]:
-        r = self.table.rounds_played
+    def _settle(self, entries: list[_Entry]) -> list[Event]:
+        """Emit and fold the round's meetings, gossip and (after the last round) the end."""
+        table = self.table
+        r = table.rounds_played
         events = []
         for index, p in enumerate(self.schedule[r]):
             ea, eb = entries[p.a], entries[p.b]
@@ -190,15 +189,15 @@ class LedgerGame(Game):
                 "clampedA": ea.clamped, "clampedB": eb.clamped,
                 "timeoutsA": ea.timeouts, "timeoutsB": eb.timeouts,
                 "memoA": ea.memo, "memoB": eb.memo,
-            }, restricted=_memo_audience(p.a, p.b)))
-        for seat, entry in enumerate(entries):
-            if entry.note:
-                events.append(Event("gossip", {
-                    "round": r, "author": seat,
-                    "subject": note_target(self.table.slots, seat, r), "text": entry.note}))
-        if r + 1 == self.table.max_rounds:
-            events.append(Event("end", {"round": r + 1, "reason": COMPLETE}))
-        return events
+            }, restricted=_MEMO_AUDIENCE[p.a][p.b]))
+            table.meeting(r, index, p.a, p.b, p.subgame, ea.move, eb.move, pay_a, pay_b,
+                          ea.memo, eb.memo, ea.fallback, eb.fallback, ea.timeouts, eb.timeouts)
+        tail = [Event("gossip", {"round": r, "author": seat,
+                                 "subject": note_target(table.slots, seat, r), "text": e.note})
+                for seat, e in enumerate(entries) if e.note]
+        if r + 1 == table.max_rounds:
+            tail.append(Event("end", {"round": r + 1, "reason": COMPLETE}))
+        return events + self._emit(tail)
 
     def stop(self, reason: str, detail: str | None = None) -> list[Event]:
         """End between rounds with `deadline` (the only early end, §11). Idempotent."""

@@ -101,11 +101,17 @@ class Table:
             raise ValueError(f"kind must be start, round, meeting, gossip or end (got {kind!r})")
 
     def _meeting(self, d: Mapping[str, Any]) -> None:
-        a, b, subgame = d["a"], d["b"], d["subgame"]
-        move_a, move_b, pay_a, pay_b = d["moveA"], d["moveB"], d["payA"], d["payB"]
-        m = Meeting(d["round"], d["pair"], a, b, subgame, move_a, move_b, pay_a, pay_b)
+        self.meeting(d["round"], d["pair"], d["a"], d["b"], d["subgame"], d["moveA"],
+                     d["moveB"], d["payA"], d["payB"], d["memoA"], d["memoB"], d["fallbackA"],
+                     d["fallbackB"], d["timeoutsA"], d["timeoutsB"])
+
+    def meeting(self, round_index: int, pair: int, a: int, b: int, subgame: str, move_a: int,
+                move_b: int, pay_a: int, pay_b: int, memo_a: str, memo_b: str, fallback_a: bool,
+                fallback_b: bool, timeouts_a: int, timeouts_b: int) -> None:
+        """Fold one `meeting` event (the game passes its fields without building a lookup)."""
+        m = Meeting(round_index, pair, a, b, subgame, move_a, move_b, pay_a, pay_b)
         self.record.append(m)
-        self.round_meetings[m.pair] = m
+        self.round_meetings[pair] = m
         self.history[a].append(m)
         self.history[b].append(m)
         self.pays[a].append(pay_a)
@@ -121,14 +127,14 @@ class Table:
             self.last_dilemma[b] = move_b
             self.defections[a] += move_a == DEFECT
             self.defections[b] += move_b == DEFECT
-        if d["memoA"]:
-            self.memos[a] = d["memoA"]
-        if d["memoB"]:
-            self.memos[b] = d["memoB"]
-        self.fallbacks[a] += d["fallbackA"]
-        self.fallbacks[b] += d["fallbackB"]
-        self.timeouts[a] += d["timeoutsA"]
-        self.timeouts[b] += d["timeoutsB"]
+        if memo_a:
+            self.memos[a] = memo_a
+        if memo_b:
+            self.memos[b] = memo_b
+        self.fallbacks[a] += fallback_a
+        self.fallbacks[b] += fallback_b
+        self.timeouts[a] += timeouts_a
+        self.timeouts[b] += timeouts_b
         self._rings = None
         self.resolved += 1
         if self.resolved == len(self.round_meetings):
