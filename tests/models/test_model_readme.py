@@ -1,0 +1,101 @@
+"""The README's model-seat commands, run as written (real `cogleague` processes) against the
+provider test server: the hosted providers through their SDKs' base-URL variables, the local
+OpenAI-compatible server by its URL."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cogleague.core import jsonio
+from helpers.provider_server import ProviderServer, Recorded, Reply
+
+ROOT = Path(__file__).resolve().parents[2]
+COGLEAGUE = Path(sys.executable).with_name("cogleague")
+LOCAL_URL = "http://localhost:11434/v1"  # the README's local server
+REPLIES = {"Ledger": '{"move": 0, "note": "kind partner", "memo": "all kind so far"}',
+           "cogs": '{"harvest": 1, "clean": 1, "message": "one each, and clean"}'}
+
+
+def readme_blocks() -> list[list[str]]:
+    """The ``sh`` blocks of the README's models section, as lists of lines."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("<!-- section:models -->")[1].split("<!-- /section:models -->")[0]
+    return [block.strip().splitlines() for block in re.findall(r"```sh\n(.*?)```", section,
+                                                               re.DOTALL)]
+
+
+def script(req: Recorded) -> Reply:
+    game = next(key for key in REPLIES if key in req.system)
+    return Reply(REPLIES[game])
+
+
+def run(lines: list[str], cwd: Path, server: ProviderServer) -> list[str]:
+    """Run one README block in `cwd`; returns the commands it ran."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("OPENAI_", "ANTHROPIC_"))}
+    env.update({"OPENAI_BASE_URL": server.openai_url, "ANTHROPIC_BASE_URL": server.anthropic_url,
+                "COLUMNS": "120"})
+    ran = []
+    for line in lines:
+        if line.startswith("export "):
+            name, _, value = line.removeprefix("export ").partition("=")
+            env[name] = value
+            continue
+        assert line.startswith(".venv/bin/cogleague "), line
+        argv = shlex.split(line.replace(LOCAL_URL, server.openai_url))
+        argv[0] = str(COGLEAGUE)
+        done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True,
+                              timeout=240, check=False)
+        assert done.returncode == 0, f"{line}\n{done.stdout}\n{done.stderr}"
+        ran.append(line)
+    return ran
+
+
+def results_of(cwd: Path, game: str) -> list[dict[str, Any]]:
+    return [jsonio.read(p) for p in sorted((cwd / "runs").glob(f"{game}-*/results.json"))]
+
+
+@pytest.mark.slow
+def test_the_readme_model_commands_work_as_written(server: ProviderServer,
+                                                   tmp_path: Path) -> None:
+    server.script = script
+    (tmp_path / "prompts").symlink_to(ROOT / "prompts")
+    blocks = readme_blocks()
+    assert len(blocks) == 4
+    ran = [line for block in blocks for line in run(block, tmp_path, server)]
+    assert [shlex.split(c)[1:3] for c in ran] == [
+        ["play", "ledger"], ["play", "commons"], ["play", "ledger"], ["export", "transcripts"]]
+    shapes = {r.shape for r in server.requests}
+    assert shapes == {"openai", "anthropic"}
+    keys = {(r.headers.get("x-api-key") or r.headers.get("authorization", "")
+             ).removeprefix("Bearer ") for r in server.requests}
+    assert keys == {"sk-...", "sk-ant-...", "unused"}  # the exported keys; none for local
+
+    ledger_runs = results_of(tmp_path, "ledger")
+    assert len(ledger_runs) == 2
+    for results in ledger_runs:
+        models = results["models"]
+        llm_seats = [s for s, m in enumerate(models["model"]) if m is not None]
+        assert len(llm_seats) == 2
+        assert all(models["requests"][s] == results["rounds"] for s in llm_seats)
+        assert all(models["fallbacks"][s] == {} for s in llm_seats)
+        assert all(models["input_tokens"][s] > 0 for s in llm_seats)
+    (commons,) = results_of(tmp_path, "commons")
+    assert commons["models"]["model"] == ["claude-haiku-4-5", None, None, None, None,
+                                          "claude-haiku-4-5"]
+    assert commons["models"]["fallbacks"][0] == {}
+
+    transcript = (tmp_path / "runs" / "ledger-transcript.jsonl").read_text().splitlines()
+    rows = [json.loads(line) for line in transcript]
+    assert len(rows) == 2 * 14 and all(r["cause"] is None for r in rows)
+    examples = (tmp_path / "runs" / "finetune.jsonl").read_text().splitlines()
+    assert len(examples) == len(rows)
