@@ -150,7 +150,10 @@ def test_parse_reads_the_first_balanced_object_of_a_text_reply() -> None:
     parsed = game.parse(turn, text)
     assert (parsed.action["harvest"], parsed.action["clean"]) == (2, 1)
     assert parsed.action["message"] == "a } in {text" and parsed.clamped is False
-    assert game.parse(turn, 'x {bad} {"harvest": 3, "clean": 3}').action["clean"] == 0
+    assert game.parse(turn, '{"harvest": 3, "clean": 3} {bad}').action["clean"] == 0
+    assert game.parse(turn, 'unbalanced { then {"harvest": 2}').action["harvest"] == 2
+    with pytest.raises(IllegalAction):
+        game.parse(turn, 'x {bad} {"harvest": 3}')  # the first span decides
     assert game.parse(turn, {"harvest": 9}).clamped is True
 
 

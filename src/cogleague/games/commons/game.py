@@ -51,6 +51,9 @@ LEGAL_ACTIONS: dict[str, Any] = {
 }
 
 
+PARSE_HINT = 'reply with one JSON object, e.g. {"harvest": 1, "clean": 1}'
+
+
 def seat_kind(policy_name: str) -> str:
     """``scripted`` for a baseline name, ``model`` for ``llm``/``llm:…``, else ``remote``."""
     from cogleague.games.commons.baselines import BASELINES
@@ -63,7 +66,9 @@ def seat_kind(policy_name: str) -> str:
 
 
 def first_json_object(text: str) -> Any:
-    """The first balanced ``{…}`` span of `text` that parses as JSON (strings respected)."""
+    """The first balanced ``{…}`` span of `text` (braces inside JSON strings ignored), parsed.
+
+    No span, or a first span that is not JSON, is a ``parse`` error (rules §11)."""
     start = text.find("{")
     while start != -1:
         depth, in_str, esc = 0, False, False
@@ -86,10 +91,10 @@ def first_json_object(text: str) -> Any:
                     try:
                         return json.loads(text[start:i + 1])
                     except ValueError:
-                        break
-        start = text.find("{", start + 1)
-    raise IllegalAction("no JSON object in the reply", code="parse",
-                        hint="reply with one JSON object, e.g. {\"harvest\": 1, \"clean\": 1}")
+                        raise IllegalAction("the first {…} span is not JSON", code="parse",
+                                            hint=PARSE_HINT) from None
+        start = text.find("{", start + 1)  # unbalanced from here: try the next brace
+    raise IllegalAction("no JSON object in the reply", code="parse", hint=PARSE_HINT)
 
 
 class _RoundBooks:
@@ -251,8 +256,7 @@ class CommonsGame(Game):
         if isinstance(raw, str):
             raw = first_json_object(raw)
         if not isinstance(raw, Mapping):
-            raise IllegalAction("the reply is not a JSON object", code="parse",
-                                hint="reply with one JSON object")
+            raise IllegalAction("the reply is not a JSON object", code="parse", hint=PARSE_HINT)
         move, clamped = self.validator.clamp(raw, self.aliases[turn.seat])
         note = move.pop("note", None)
         if note is not None:  # kept aside: a note never enters the episode log
