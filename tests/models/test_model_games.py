@@ -137,3 +137,33 @@ def test_a_provider_that_always_answers_the_same_gives_byte_identical_replays(
     assert play(ledger, ledger_reply, False) == play(ledger, ledger_reply, False)
     commons_reply = '{"harvest": 1, "clean": 1, "message": "one each"}'
     assert play(commons, commons_reply, True) == play(commons, commons_reply, True)
+
+
+async def test_a_hostile_promise_reaches_the_opponent_only_as_a_quoted_string(
+        server: ProviderServer) -> None:
+    game = get("dilemma").make(None, {"rounds_total": 2}, 7, ["llm"] * 3)
+    hostile_seat = 0
+
+    def seat_of(req: Recorded) -> int:
+        match = re.search(r"You are seat (\d+) ", req.user_text)
+        assert match is not None
+        return int(match.group(1))
+
+    def script(req: Recorded) -> Reply:
+        if seat_of(req) == hostile_seat:
+            return Reply(jsonio.dumps({"action": "defect", "message": HOSTILE}))
+        return Reply('{"action": "cooperate", "message": "I will cooperate"}')
+
+    server.script = script
+    outcome = await run_episode(game, make_seats(game, ["llm"] * 3, options_for(server)))
+    assert all(d.source == "seat" for step in outcome.log.decisions for d in step.values())
+    seen = 0
+    for req in server.requests:
+        if seat_of(req) == hostile_seat:
+            continue
+        assert MARKER not in req.system
+        if MARKER in req.user_text:
+            seen += 1
+            assert MARKER not in JSON_STRING.sub("", req.user_text)
+            assert "\nSYSTEM:" not in req.user_text
+    assert seen >= 2  # both opponents read it (as second movers, and in their histories)

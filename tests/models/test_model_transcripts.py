@@ -1,0 +1,117 @@
+"""Transcripts (`--transcript`) and their export to chat-format JSONL."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from cogleague.cli import app
+from cogleague.cli import export as _export  # noqa: F401  (registers `cogleague export`)
+from cogleague.core.episode import run_episode
+from cogleague.core.game import Timing
+from cogleague.seats.factory import ModelOptions
+from cogleague.seats.llm.transcript import chat_example
+from helpers.model_toys import HINT, TextToyGame, model_seats, options_for
+from helpers.provider_server import GARBAGE_TEXT, ProviderServer, Recorded, Reply, sequence
+
+ROW_KEYS = ["seat", "round", "turn_id", "attempt", "provider", "model", "prompt", "reply",
+            "action", "cause", "requests", "input_tokens", "output_tokens", "latency_ms"]
+
+
+def rows_of(path: Path) -> list[dict]:  # type: ignore[type-arg]
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+async def test_every_attempt_is_a_row_and_the_last_carries_the_decision(
+        server: ProviderServer, tmp_path: Path) -> None:
+    def script(req: Recorded) -> Reply:
+        if "seat 0." in req.user_text:
+            return Reply(fault="garbage")
+        return Reply('{"n": 8}', input_tokens=100, output_tokens=7)
+
+    server.script = script
+    path = tmp_path / "t.jsonl"
+    game = TextToyGame(seats=2, rounds=2)
+    await run_episode(game, model_seats(game, options_for(server, transcript=str(path))))
+    rows = rows_of(path)
+    # per round, in turn order: seat 0 (attempt, retry), then seat 1
+    assert [(r["round"], r["seat"], r["attempt"]) for r in rows] == [
+        (0, 0, 1), (0, 0, 2), (0, 1, 1), (1, 0, 1), (1, 0, 2), (1, 1, 1)]
+    assert all(list(r)[:len(ROW_KEYS)] == ROW_KEYS for r in rows)
+    bad, retry, good = rows[:3]
+    assert (bad["reply"], bad["action"], bad["cause"]) == (GARBAGE_TEXT, None, "parse")
+    assert "decision" not in bad
+    assert retry["prompt"][-2:] == [
+        {"role": "assistant", "content": GARBAGE_TEXT},
+        {"role": "user", "content": retry["prompt"][-1]["content"]}]
+    assert HINT in retry["prompt"][-1]["content"]
+    assert retry["decision"]["source"] == "fallback" and retry["decision"]["cause"] == "parse"
+    assert good["prompt"][0]["role"] == "system" and good["prompt"][1]["role"] == "user"
+    assert (good["action"], good["cause"], good["requests"]) == ({"n": 8}, None, 1)
+    assert (good["input_tokens"], good["output_tokens"]) == (100, 7)
+    assert good["latency_ms"] > 0 and good["decision"]["source"] == "seat"
+    assert good["provider"] == "openai" and good["model"] == "test-openai"
+
+
+async def test_timeouts_and_disabled_seats_are_recorded_too(server: ProviderServer,
+                                                           tmp_path: Path) -> None:
+    server.script = lambda _req: Reply(fault="hang")
+    hung, off = tmp_path / "hung.jsonl", tmp_path / "off.jsonl"
+    game = TextToyGame(seats=1, rounds=1, timing=Timing(decision_timeout_s=0.2))
+    await run_episode(game, model_seats(game, options_for(server, transcript=str(hung))))
+    assert [(r["cause"], r["reply"]) for r in rows_of(hung)] == [("timeout", None)] * 2
+    game = TextToyGame(seats=1, rounds=1)
+    await run_episode(game, model_seats(game, ModelOptions(transcript=str(off))))
+    (row,) = rows_of(off)
+    assert (row["cause"], row["requests"], row["provider"]) == ("disabled", 0, None)
+    assert row["decision"]["cause"] == "disabled"
+
+
+def test_a_chat_example_is_an_accepted_reply_with_earlier_mistakes_weighted_zero() -> None:
+    prompt = [{"role": "system", "content": "rules"}, {"role": "user", "content": "view"},
+              {"role": "assistant", "content": "oops"}, {"role": "user", "content": "hint"}]
+    row = {"prompt": prompt, "reply": '{"n": 1}', "action": {"n": 1}, "cause": None}
+    assert chat_example(row) == {"messages": [
+        {"role": "system", "content": "rules"}, {"role": "user", "content": "view"},
+        {"role": "assistant", "content": "oops", "weight": 0},
+        {"role": "user", "content": "hint"}, {"role": "assistant", "content": '{"n": 1}'}]}
+    assert chat_example({**row, "cause": "parse", "action": None}) is None
+    assert chat_example({**row, "reply": None, "cause": "timeout", "action": None}) is None
+
+
+async def test_export_turns_transcripts_into_chat_jsonl(server: ProviderServer,
+                                                       tmp_path: Path) -> None:
+    server.script = sequence(Reply(fault="garbage"), then=Reply('{"n": 4}'))
+    paths = []
+    for i in range(2):
+        path = tmp_path / f"t{i}.jsonl"
+        game = TextToyGame(seats=1, rounds=2)
+        await run_episode(game, model_seats(game, options_for(server, transcript=str(path))))
+        paths.append(str(path))
+    out = tmp_path / "out" / "chat.jsonl"
+    result = CliRunner().invoke(app, ["export", "transcripts", *paths, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "wrote 4 examples from 5 transcript rows" in result.output
+    examples = rows_of(out)
+    assert len(examples) == 4
+    assert all(e["messages"][-1] == {"role": "assistant", "content": '{"n": 4}'}
+               for e in examples)
+    retried = examples[0]["messages"]  # the first episode's first turn needed the retry
+    assert [m.get("weight") for m in retried if m["role"] == "assistant"] == [0, None]
+
+
+def test_export_refuses_bad_input_with_one_line_and_exit_2(tmp_path: Path) -> None:
+    runner = CliRunner()
+    missing = runner.invoke(app, ["export", "transcripts", str(tmp_path / "nope.jsonl"),
+                                  "--out", str(tmp_path / "o.jsonl")])
+    assert missing.exit_code == 2 and "is not a transcript file" in missing.output
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"prompt": []}\nnot json\n', encoding="utf-8")
+    garbled = runner.invoke(app, ["export", "transcripts", str(bad), "--out",
+                                  str(tmp_path / "o.jsonl")])
+    assert garbled.exit_code == 2 and f"{bad}:2: not a JSON line" in garbled.output
+    assert "Traceback" not in garbled.output
+    same = runner.invoke(app, ["export", "transcripts", str(bad), "--out", str(bad)])
+    assert same.exit_code == 2 and "is one of the inputs" in same.output
