@@ -48,8 +48,6 @@ class _Entry(NamedTuple):
 
 
 _TURN_IDS = [[f"r{r}s{s}" for s in range(SEATS)] for r in range(ROUNDS_MAX)]
-# A memo is seen by its author only (spectators and the replay see every memo).
-_MEMO_AUDIENCE = [[{"memoA": (a,), "memoB": (b,)} for b in range(SEATS)] for a in range(SEATS)]
 
 
 class LedgerGame(Game):
@@ -189,7 +187,7 @@ class LedgerGame(Game):
                 "clampedA": ea.clamped, "clampedB": eb.clamped,
                 "timeoutsA": ea.timeouts, "timeoutsB": eb.timeouts,
                 "memoA": ea.memo, "memoB": eb.memo,
-            }, restricted=_MEMO_AUDIENCE[p.a][p.b]))
+            }, restricted={"memoA": (p.a,), "memoB": (p.b,)}))  # a memo: its author only
             table.meeting(r, index, p.a, p.b, p.subgame, ea.move, eb.move, pay_a, pay_b,
                           ea.memo, eb.memo, ea.fallback, eb.fallback, ea.timeouts, eb.timeouts)
         tail = [Event("gossip", {"round": r, "author": seat,
