@@ -104,10 +104,12 @@ class ModelSeat:
             record.cause = "transport"
             raise
         record.reply = text
-        try:
+        try:  # for the transcript only: the runner parses the text again and decides
             record.action = self.game.parse(turn, text).action
         except IllegalAction as illegal:
             record.cause = "parse" if illegal.code in ("parse", "bad_frame") else "illegal"
+        except Exception:  # a broken parser must surface in the runner's own call, not here
+            record.cause = None
         return text
 
     async def _send(self, state: EndpointState, turns: list[dict[str, str]], clock: Clock,

@@ -8,6 +8,7 @@ episode to `make_model_seat` (the CLI and the server call it once per seat with 
 
 from __future__ import annotations
 
+import contextlib
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,5 +67,6 @@ def episode_for(game: Game) -> ModelEpisode:
     episode = _EPISODES.get(key)
     if episode is None:
         episode = _EPISODES[key] = ModelEpisode()
-        weakref.finalize(game, _EPISODES.pop, key, None)
+        with contextlib.suppress(TypeError):  # a game without weak references: keep it (small)
+            weakref.finalize(game, _EPISODES.pop, key, None)
     return episode
