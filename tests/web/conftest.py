@@ -103,3 +103,13 @@ def shots(tmp_path: Path) -> Path:
     out = Path(target) if target else tmp_path / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     return out
+
+
+def snap(page: Any, path: Path) -> None:
+    """A full-page screenshot with the sticky scrubber at the bottom: the viewport is grown to
+    the page's height first (a full_page capture alone would leave it mid-page)."""
+    width = page.viewport_size["width"]
+    height = int(page.evaluate("document.documentElement.scrollHeight"))
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_timeout(250)  # the resize redraw is debounced
+    page.screenshot(path=str(path), full_page=True)

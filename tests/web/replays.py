@@ -3,6 +3,7 @@ the same runner the CLI uses, and turned into the game's own replay document."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,8 @@ from cogleague.seats.factory import make_seats
 # Line-ups chosen to make every mark appear: kind and harsh meetings, promises kept and broken,
 # sanctions, a resource under pressure.
 LINEUPS: dict[str, tuple[str | None, list[str] | None, int]] = {
-    "ledger": ("standard", None, 7),
+    "ledger": ("standard", ["mirror", "shark", "web.bots:Gossip", "saint", "opportunist",
+                            "grim", "web.bots:Gossip", "mirror"], 7),
     "commons": ("cleanup", ["steward", "free_rider", "cleaner", "punisher", "fair_share",
                             "random"], 20260824),
     "dilemma": (None, ["tit_for_tat", "promise_keeper", "silver_tongue", "always_defect",
@@ -30,7 +32,9 @@ def make_replay(game: str, variant: str | None = None, lineup: list[str] | None 
     names = lineup or default_lineup or info.default_lineup(variant)
     g = info.make(variant, {}, seed if seed is not None else default_seed, names)
     seats = make_seats(g, names)
-    outcome = play_headless(g, seats)
+    # A bot seat needs an event loop of its own; Playwright's sync API already runs one here.
+    with ThreadPoolExecutor(1) as pool:
+        outcome = pool.submit(play_headless, g, seats).result()
     return g.replay_document(outcome.log)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import LiveServer
+from .conftest import LiveServer, snap
 
 pytestmark = pytest.mark.browser
 
@@ -76,7 +76,7 @@ def test_lobby_lists_tables_with_a_join_command(server: Any, open_page: Any,
         for tid in server.finished:
             link = p.page.locator(f"[data-testid=table-{tid}] a")
             assert link.get_attribute("href") == f"/theater?table={tid}"
-        p.page.screenshot(path=str(shots / f"lobby-{width}.png"), full_page=True)
+        snap(p.page, shots / f"lobby-{width}.png")
         assert p.errors == []
 
 
@@ -92,7 +92,7 @@ def test_observatory_shows_standings_from_finished_tables(server: Any, open_page
     for policy, points in totals.items():
         shown = p.page.locator(f"[data-testid=row-{policy}] [data-field=mean]").inner_text()
         assert float(shown) == pytest.approx(sum(points) / len(points), abs=5e-4)
-    p.page.screenshot(path=str(shots / "observatory-1440.png"), full_page=True)
+    snap(p.page, shots / "observatory-1440.png")
     assert p.errors == []
 
 

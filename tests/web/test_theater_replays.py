@@ -10,7 +10,7 @@ import pytest
 
 from cogleague.web.replay_server import create_replay_app
 
-from .conftest import LiveServer
+from .conftest import LiveServer, snap
 from .replays import write_replay
 
 pytestmark = pytest.mark.browser
@@ -42,12 +42,14 @@ def test_dilemma_replay(tmp_path: Path, open_page: Any, shots: Path) -> None:
                 f"{seat['promises_kept']}/{seat['promises_made']}"
             assert float(row.locator("[data-field=cooperation_rate]").inner_text()) == \
                 pytest.approx(seat["cooperation_rate"], abs=1e-4)
-        page.screenshot(path=str(shots / "dilemma-1440.png"), full_page=True)
         assert p.errors == []
+        page.keyboard.press("Escape")  # the grid of the final round, without the card
+        assert page.locator("[data-testid=endcard]").count() == 0
+        snap(page, shots / "dilemma-1440.png")
         small = _load(open_page, server, 360, 780)
         small.page.keyboard.press("End")
         small.page.wait_for_selector("[data-testid=endcard]")
-        small.page.screenshot(path=str(shots / "dilemma-360.png"), full_page=True)
+        snap(small.page, shots / "dilemma-360.png")
         assert small.errors == []
 
 
@@ -61,6 +63,11 @@ def test_ledger_replay(tmp_path: Path, open_page: Any, shots: Path) -> None:
         page.keyboard.press("ArrowRight")  # round 1: four meetings on the plaza
         page.wait_for_selector("[data-testid=meeting][data-mark]")
         assert page.locator("[data-testid=meeting]").count() == 4
+        for _ in range(5):
+            page.keyboard.press("ArrowRight")
+        assert page.locator("[data-testid=where]").inner_text() == "Round 6 / 14"
+        assert page.locator(".gcard").count() == 5  # the last five gossip cards
+        snap(page, shots / "ledger-1440.png")
         page.keyboard.press("End")
         page.wait_for_selector("[data-testid=endcard]")
         for seat in range(8):
@@ -69,12 +76,14 @@ def test_ledger_replay(tmp_path: Path, open_page: Any, shots: Path) -> None:
             assert float(row.locator("[data-field=mean]").inner_text()) == res["mean"][seat]
             assert float(row.locator("[data-field=total]").inner_text()) == res["total"][seat]
             assert float(row.locator("[data-field=halo]").inner_text()) == res["halo"][seat]
-        page.screenshot(path=str(shots / "ledger-1440.png"), full_page=True)
+        snap(page, shots / "ledger-end-1440.png")
         assert p.errors == []
         small = _load(open_page, server, 360, 780)
-        small.page.keyboard.press("End")
-        small.page.wait_for_selector("[data-testid=endcard]")
-        small.page.screenshot(path=str(shots / "ledger-360.png"), full_page=True)
+        small.page.keyboard.press("g")
+        small.page.keyboard.type("6")
+        small.page.keyboard.press("Enter")
+        assert small.page.locator("[data-testid=where]").inner_text() == "Round 6 / 14"
+        snap(small.page, shots / "ledger-360.png")
         assert small.errors == []
 
 
@@ -105,9 +114,38 @@ def test_commons_replay(variant: str, tmp_path: Path, open_page: Any, shots: Pat
         if variant == "cleanup":
             page.keyboard.press("Escape")
             page.keyboard.press("ArrowLeft")  # the last round, without the card
-            page.screenshot(path=str(shots / "commons-1440.png"), full_page=True)
+            snap(page, shots / "commons-1440.png")
             small = _load(open_page, server, 360, 780)
             for _ in range(6):
                 small.page.keyboard.press("ArrowRight")
-            small.page.screenshot(path=str(shots / "commons-360.png"), full_page=True)
+            snap(small.page, shots / "commons-360.png")
             assert small.errors == []
+
+
+def test_viewer_rules_agree_with_the_games(tmp_path: Path, open_page: Any) -> None:
+    """What the viewer re-derives (ring flags, promises) matches the games' own functions."""
+    from cogleague.games.dilemma.promises import is_promise
+
+    path, _ = write_replay("dilemma", tmp_path / "replay.json")
+    messages = ["I will cooperate.", "C again?", "c", "I won't cooperate", "cooperation!",
+                "uncooperative", "C'mon", "Cooperate", "let's be friends", "(C)", "",
+                "ÉC", "no"]
+    # ledger.md §16: seats 1 and 5 paid 10 in both mutual meetings, 2 elsewhere (14 rounds)
+    record = []
+    for r in range(14):
+        for a, b in ((1, 5), (0, 2), (3, 4), (6, 7)) if r in (3, 10) else \
+                ((0, 1), (2, 5), (3, 4), (6, 7)):
+            pay = 10 if {a, b} == {1, 5} else 2
+            record.append({"round": r, "a": a, "b": b, "payA": pay, "payB": pay})
+    with LiveServer(create_replay_app(path)) as server:
+        p = _load(open_page, server, 1440)
+        got = p.page.evaluate("""async ([messages, record]) => {
+            const d = await import('/static/js/games/dilemma.js');
+            const l = await import('/static/js/games/ledger.js');
+            return {promises: messages.map(d.isPromise), rings: l.detectRings(record)};
+        }""", [messages, record])
+        assert got["promises"] == [is_promise(m) for m in messages]
+        (flag,) = got["rings"]["pairs"]
+        assert (flag["a"], flag["b"]) == (1, 5)
+        assert flag["delta"] == pytest.approx(8.0)
+        assert got["rings"]["components"] == []

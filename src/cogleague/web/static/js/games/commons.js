@@ -372,16 +372,15 @@ function drawCharts(el, st, step) {
 function drawLedger(el, st, meta) {
   const rk = ranks(st.scores);
   const rows = order(st.scores).map((i) => h("tr", { class: rk[i] === 1 ? "first" : "", "data-testid": `ledger-${i}` },
-    h("td", { style: { whiteSpace: "nowrap" } }, h("i", { class: "sw", style: { background: seatColour(i) } }), " ", h("span", { class: "alias" }, meta.aliases[i]),
+    h("td", { style: { whiteSpace: "nowrap" }, title: `recent: ${st.recent[i].join(" · ") || "–"}` }, h("i", { class: "sw", style: { background: seatColour(i) } }), " ", h("span", { class: "alias" }, meta.aliases[i]),
       h("div", { class: "policy" }, meta.names[i])),
     h("td", { class: "num", "data-field": "scores" }, fmt(round(st.scores[i], SCORE_DP), SCORE_DP)),
     h("td", { class: "num", "data-field": "total_extracted" }, fmt(round(st.extracted[i], SCORE_DP), SCORE_DP)),
     h("td", { class: "num", "data-field": "public_effort" }, st.effort[i]),
-    h("td", { class: "num", "data-field": "sanctions" }, `${st.given[i]}/${st.received[i]}`),
-    h("td", { class: "mono wide-only", style: { fontSize: "11px", color: "#8f9ab3", whiteSpace: "nowrap" } }, st.recent[i].at(-1) ?? "")));
+    h("td", { class: "num", "data-field": "sanctions" }, `${st.given[i]}/${st.received[i]}`)));
   clear(el).append(h("h2", {}, "Ledger"), h("div", { class: "scroll-x" }, h("table", { class: "data" },
     h("thead", {}, h("tr", {}, h("th", {}, "alias"), h("th", { class: "num" }, "score"), h("th", { class: "num" }, "taken"),
-      h("th", { class: "num" }, "upkeep"), h("th", { class: "num", title: "sanctions given / received" }, "sanc."), h("th", { class: "wide-only" }, "last"))),
+      h("th", { class: "num" }, "upkeep"), h("th", { class: "num", title: "sanctions given / received" }, "sanc."))),
     h("tbody", {}, rows))));
 }
 
