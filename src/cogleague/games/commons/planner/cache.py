@@ -1,8 +1,10 @@
 """The planner's on-disk cache: one JSON file per physics-relevant config.
 
-Only the fields that change the physics key a plan (module, rounds, seats, seed — which deals
-patch owners, pairs and favourites — rights and patch count); timing, institutions and names
-do not change welfare of a plan that never sanctions or chats. The directory is
+Only the fields that change the physics key a plan (module, rounds, seats, rights, patch
+count, and the seed where the deal matters: patch owners and pairs under closed or partnership
+rights, favourites in allelopathic); timing, institutions and names do not change the welfare
+of a plan that never sanctions or chats, and cleanup, mushrooms and open harvest deal nothing
+that their physics reads. The directory is
 ``$COGLEAGUE_CACHE_DIR/planner`` (default ``~/.cache/cogleague/planner``). A missing,
 unreadable or foreign file is simply recomputed; writes are atomic.
 """
@@ -20,7 +22,14 @@ from cogleague.core import jsonio
 from cogleague.games.commons.config import CommonsConfig
 
 ENV_VAR = "COGLEAGUE_CACHE_DIR"
-KEY_FIELDS = ("module", "rounds", "num_players", "seed", "property_rights", "patch_count")
+KEY_FIELDS = ("module", "rounds", "num_players", "property_rights", "patch_count")
+
+
+def seed_matters(config: CommonsConfig) -> bool:
+    """Does the seeded deal change this config's physics (rules §3)?"""
+    if config.module == "harvest":
+        return config.property_rights != "open"
+    return config.module == "allelopathic"
 
 
 def cache_dir() -> Path:
@@ -30,7 +39,8 @@ def cache_dir() -> Path:
 
 
 def cache_key(config: CommonsConfig, version: str) -> str:
-    doc = {k: getattr(config, k) for k in KEY_FIELDS}
+    doc: dict[str, Any] = {k: getattr(config, k) for k in KEY_FIELDS}
+    doc["seed"] = config.seed if seed_matters(config) else None
     doc["planner_version"] = version
     return hashlib.sha256(jsonio.dumps(doc, sort_keys=True).encode("utf-8")).hexdigest()[:32]
 
