@@ -20,6 +20,8 @@ from helpers.provider_server import ProviderServer, Recorded, Reply
 
 ROOT = Path(__file__).resolve().parents[2]
 COGLEAGUE = Path(sys.executable).with_name("cogleague")
+"""The console script `pip install -e .` puts beside the interpreter (the README's
+`.venv/bin/cogleague`); without it, the same entry point through the interpreter."""
 LOCAL_URL = "http://localhost:11434/v1"  # the README's local server
 REPLIES = {"Ledger": '{"move": 0, "note": "kind partner", "memo": "all kind so far"}',
            "cogs": '{"harvest": 1, "clean": 1, "message": "one each, and clean"}'}
@@ -52,7 +54,9 @@ def run(lines: list[str], cwd: Path, server: ProviderServer) -> list[str]:
             continue
         assert line.startswith(".venv/bin/cogleague "), line
         argv = shlex.split(line.replace(LOCAL_URL, server.openai_url))
-        argv[0] = str(COGLEAGUE)
+        entry = ([str(COGLEAGUE)] if COGLEAGUE.exists() else
+                 [sys.executable, "-c", "from cogleague.cli import main; main()"])
+        argv[:1] = entry
         done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True,
                               timeout=240, check=False)
         assert done.returncode == 0, f"{line}\n{done.stdout}\n{done.stderr}"
