@@ -51,8 +51,10 @@ class LiveServer:
         self.sock.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module: Playwright's sync API keeps an event loop running in
+    this thread while it is open, which other modules' asyncio tests must not inherit."""
     if not CHROMIUM.exists():
         reason = f"Debian's Chromium ({CHROMIUM}) is not installed: apt-get install chromium"
         if os.environ.get("CI") == "true":

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from .conftest import LiveServer, snap
+from .conftest import LiveServer
 
 pytestmark = pytest.mark.browser
 
