@@ -28,6 +28,9 @@ def test_seed7_plays_writes_artifacts_and_verifies(tmp_path: Path) -> None:
     for alias in SEED7_ALIASES:
         assert alias in played.stdout
     assert "14/14" in played.stdout and "ring pairs flagged" in played.stdout
+    rows = [line for line in played.stdout.splitlines() if line.startswith("│")]
+    assert [row.split("│")[2].strip() for row in rows][-1] == "Gasket"  # the shark ranks last
+    assert rows[-1].split("│")[1].strip() == "8" and rows[0].split("│")[1].strip() == "1"
     results = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert results["aliases"] == SEED7_ALIASES and results["reason"] == "complete"
     assert sorted(set(results["policyNames"])) == ["grim", "mirror", "opportunist", "saint",

@@ -78,13 +78,17 @@ def _model_accounting(seat_objects: list[Any]) -> dict[str, Any] | None:
 
 
 def _print_results(results: dict[str, Any]) -> None:
+    """One row per seat, best median first (equal medians share a rank)."""
     table = RichTable(title=f"Ledger results ({results['rounds']} of {results['maxRounds']} "
                             f"rounds, {results['reason']}); ranked by median")
-    for column in ("seat", "alias", "policy", "median", "mean", "total", "kind/harsh", "halo"):
-        table.add_column(column, justify="left" if column in ("alias", "policy") else "right")
-    for s, alias in enumerate(results["aliases"]):
-        table.add_row(str(s), alias, results["policyNames"][s], f"{results['scores'][s]:g}",
-                      f"{results['mean'][s]:.2f}", str(results["total"][s]),
+    for column in ("rank", "alias", "policy", "median", "mean", "total", "kind/harsh", "halo"):
+        table.add_column(column, justify="left" if column in ("alias", "policy") else "right",
+                         no_wrap=True)
+    scores = results["scores"]
+    for s in sorted(range(len(scores)), key=lambda seat: (-scores[seat], seat)):
+        rank = 1 + sum(score > scores[s] for score in scores)
+        table.add_row(str(rank), results["aliases"][s], results["policyNames"][s],
+                      f"{scores[s]:g}", f"{results['mean'][s]:.2f}", str(results["total"][s]),
                       f"{results['kind'][s]}/{results['harsh'][s]}", f"{results['halo'][s]:.2f}")
     console.print(table)
     pairs = results["rings"]["pairs"]
