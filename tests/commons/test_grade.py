@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+import cogleague.cli.grade  # noqa: F401  (registers `grade`)
 from cogleague.cli import app
 from cogleague.core import jsonio
 from cogleague.core.episode import play_headless
@@ -107,4 +108,4 @@ def test_cli_grade_bad_file(tmp_path: Path, content: str | None) -> None:
         path.write_text(content, encoding="utf-8")
     out = CliRunner().invoke(app, ["grade", str(path)])
     assert out.exit_code == 2
-    assert "Traceback" not in out.output
+    assert "REPLAY" in out.output and "Traceback" not in out.output
