@@ -7,7 +7,7 @@ while the attempt's deadline allows), and return the raw reply text for the game
 What cannot succeed this time raises `SeatUnavailable` so the runner falls back at once with no
 retry: ``disabled`` (no provider configured — zero network calls — or the endpoint answered
 401/403 earlier in the episode) and ``rate_budget`` (no slot before the deadline). Any other
-failure propagates; the runner records ``transport`` and retries once.
+failure (`ProviderFailure`) propagates; the runner records ``transport`` and retries once.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from cogleague.seats.llm.providers import (
     AuthRejected,
     Endpoint,
     Provider,
-    ProviderFailure,
     RateLimited,
     make_provider,
 )
@@ -135,8 +134,6 @@ class ModelSeat:
                 state.disabled = True
                 raise SeatUnavailable("disabled", f"provider refused the key ({rejected})"
                                       ) from rejected
-            except ProviderFailure:
-                raise
             latency = round((time.perf_counter() - started) * 1000, 1)
             budget.succeeded()
             self.stats.latencies_ms.append(latency)
