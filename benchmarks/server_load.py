@@ -1,0 +1,190 @@
+"""Load benchmark for the table server: K concurrent dilemma tables of 4 remote SDK bots each.
+
+Starts `cogleague.server` on uvicorn in a child process (SQLite file in a temp dir unless
+--db is given), creates K tables over HTTP, connects 4·K bots (spread over --clients
+processes, all on loopback), starts every table and plays them to the end. Prints moves/s and
+the p50/p99 latency from `your_turn` received to the move's `ack` received, measured by the bots.
+
+    .venv/bin/python benchmarks/server_load.py --tables 100 --rounds 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+OPERATOR_KEY = "bench-operator-key-0123456789"
+SEATS = 4
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    code = ("import sys, uvicorn; from cogleague.server.app import create_app; "
+            "from cogleague.server.settings import Settings, TRANSPORT_MAX_FRAME_BYTES; "
+            f"uvicorn.run(create_app(Settings(db_url={db_url!r}, operator_key={OPERATOR_KEY!r},"
+            " record_league=False, moves_per_second=1000, move_burst=1000)), host='127.0.0.1',"
+            f" port={port}, log_level='warning', access_log=False,"
+            " ws_max_size=TRANSPORT_MAX_FRAME_BYTES)")
+    profile = os.environ.get("BENCH_PROFILE")  # a path: profile the server with cProfile
+    if profile:
+        code = ("import cProfile, atexit; _p = cProfile.Profile(); _p.enable(); "
+                f"atexit.register(lambda: _p.dump_stats({profile!r})); " + code)
+    cmd = [sys.executable]
+    script = log.with_name("serve.py")
+    script.write_text(code.replace("; ", "\n"))
+    proc = subprocess.Popen([*cmd, str(script)], stdout=log.open("wb"),
+                            stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"the server did not start: {log.read_text()[-2000:]}")
+
+
+async def setup(url: str, tables: int, rounds: int) -> list[tuple[str, int, str]]:
+    """Accounts, tables and joins over HTTP; returns (table, seat, token) per bot."""
+    from cogleague.client import LobbyClient
+
+    seats: list[tuple[str, int, str]] = []
+    async with LobbyClient(url, OPERATOR_KEY) as op:
+        keys = [(await op.create_account(f"bench{i}"))["api_key"] for i in range(SEATS + 1)]
+    clients = [LobbyClient(url, k) for k in keys]
+    try:
+        for _ in range(tables):
+            t = await clients[0].create_table("dilemma", pacing=False,
+                                              config={"rounds_total": rounds})
+            for seat in range(SEATS):
+                joined = await clients[seat + 1].join(t["id"], "remote", seat=seat)
+                seats.append((t["id"], seat, joined["token"]))
+    finally:
+        for c in clients:
+            await c.aclose()
+    return seats
+
+
+def client_process(url: str, seats: list[tuple[str, int, str]], ready: Any, go: Any,
+                   out: Any) -> None:
+    """Play some bots; report (moves, latencies) once they all end."""
+    from cogleague.client import Bot, TurnInfo, play_seat
+
+    class Grudger(Bot):
+        def on_turn(self, turn: TurnInfo) -> dict[str, Any]:
+            state = turn.visible_state
+            pairing = next(p for p in state["pairings"] if p["opponent"] == state["opponent"])
+            betrayed = any(row["them"] == "D" for row in pairing["history"])
+            return {"action": "defect" if betrayed else "cooperate"}
+
+    latencies: list[float] = []
+
+    def timer() -> Any:
+        sent: dict[str, float] = {}
+
+        def on_frame(frame: dict[str, Any]) -> None:
+            kind = frame["type"]
+            if kind == "your_turn":
+                sent[frame["turn_id"]] = time.perf_counter()
+            elif kind == "ack":
+                t0 = sent.pop(frame["turn_id"], None)
+                if t0 is not None:
+                    latencies.append(time.perf_counter() - t0)
+        return on_frame
+
+    async def main() -> None:
+        tasks = [asyncio.create_task(play_seat(Grudger(), url, t, s, tok, on_frame=timer()))
+                 for t, s, tok in seats]
+        await asyncio.sleep(2.0)  # every socket connected (snapshots in)
+        ready.set()
+        await asyncio.get_running_loop().run_in_executor(None, go.wait)
+        await asyncio.wait_for(asyncio.gather(*tasks), 600)
+
+    asyncio.run(main())
+    out.put((len(latencies), latencies))
+
+
+def percentile(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=100, help="concurrent tables K")
+    ap.add_argument("--rounds", type=int, default=10, help="rounds per pairing")
+    ap.add_argument("--clients", type=int, default=2, help="bot processes")
+    ap.add_argument("--db", default=None, help="database URL (default: SQLite in a temp dir)")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="cogleague-bench-"))
+    db = args.db or f"sqlite:///{tmp / 'bench.db'}"
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = start_server(db, port, tmp / "server.log")
+    try:
+        seats = asyncio.run(setup(url, args.tables, args.rounds))
+        ctx = mp.get_context("spawn")
+        go, out = ctx.Event(), ctx.Queue()
+        readies = [ctx.Event() for _ in range(args.clients)]
+        groups = [seats[i::args.clients] for i in range(args.clients)]
+        procs = [ctx.Process(target=client_process, args=(url, g, r, go, out))
+                 for g, r in zip(groups, readies, strict=True)]
+        for p in procs:
+            p.start()
+        for r in readies:
+            r.wait(120)
+        table_ids = sorted({t for t, _, _ in seats})
+
+        async def start_all() -> None:
+            from cogleague.client import LobbyClient
+            async with LobbyClient(url, OPERATOR_KEY) as op:
+                await asyncio.gather(*(op.start(t) for t in table_ids))
+
+        t0 = time.perf_counter()
+        asyncio.run(start_all())
+        go.set()
+        moves, lat = 0, []
+        for _ in procs:
+            n, xs = out.get(timeout=900)
+            moves += n
+            lat += xs
+        elapsed = time.perf_counter() - t0
+        for p in procs:
+            p.join(30)
+        expected = args.tables * args.rounds * SEATS * (SEATS - 1)
+        print(json.dumps({
+            "tables": args.tables, "bots": len(seats), "rounds": args.rounds,
+            "moves": moves, "expected_moves": expected, "seconds": round(elapsed, 2),
+            "moves_per_s": round(moves / elapsed, 1),
+            "latency_ms": {"p50": round(1000 * statistics.median(lat), 2),
+                           "p99": round(1000 * percentile(lat, 0.99), 2),
+                           "max": round(1000 * max(lat), 2)},
+            "db": "sqlite (WAL)" if args.db is None else args.db.split(":")[0],
+            "cpus": os.cpu_count()}, indent=1))
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(30)
+
+
+if __name__ == "__main__":
+    main()
