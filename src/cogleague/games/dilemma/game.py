@@ -12,8 +12,7 @@ A turn's view reflects the state when it is read, so it must be read before the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from functools import partial
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from cogleague.core.errors import ConfigError, GameStateError, IllegalAction, SeatInputRejected
@@ -27,14 +26,21 @@ from cogleague.games.dilemma.payoffs import COOPERATE, DEFECT, competition_ranks
 from cogleague.games.dilemma.promises import PROMISE_RULE
 from cogleague.games.dilemma.schedule import first_mover
 from cogleague.games.dilemma.settlement import REFUNDED_REASONS, SETTLED_REASONS, split_pot
-from cogleague.games.dilemma.state import Move, PairRecord, TableState, TurnContext
+from cogleague.games.dilemma.state import (
+    SILENT_COOPERATE,
+    SILENT_DEFECT,
+    Move,
+    PairRecord,
+    TableState,
+    TurnContext,
+)
 
 STOP_REASONS = ("deadline", "aborted")
 NO_SUBMISSION = "no_submission"
 
-# One planned turn: (seat, pairing record, side of the seat in it, ordinal of the turn in the
-# seat's round).
-Plan = list[tuple[int, PairRecord, int, int]]
+# One planned turn: its context (made once, reused every round of that parity) and the
+# turn-id suffix.
+Plan = list[tuple[TurnContext, str]]
 
 
 def _word(coop: bool) -> str:
@@ -59,28 +65,28 @@ class DilemmaGame(Game):
         self._matrix = matrix(config.payoffs)
         self._timing = Timing(decision_timeout_s=config.turn_deadline_ms / 1000, retries=0)
         self._phase = "new"  # new → between ⇄ (step0 → step1) → done
-        self._round = 0
         self._turns: list[Turn] = []
-        self._moves: list[list[Move | None]] = [[None, None] for _ in self.state.pairs]
         self._plans = {parity: self._plan(parity) for parity in (0, 1)}
 
     def _plan(self, parity: int) -> tuple[Plan, Plan]:
-        """Both steps of a round whose number has this parity (1 = odd)."""
-        steps: tuple[Plan, Plan] = ([], [])
+        """Both steps of a round whose number has this parity (1 = odd): turns by ascending
+        seat, then ascending opponent."""
+        steps: tuple[list[tuple[int, int, PairRecord, int]], ...] = ([], [])
         round_no = 2 - parity  # any round of that parity
         for rec in self.state.pairs:
             first = first_mover(rec.pairing, round_no)
             for seat in rec.pairing:
-                step = 0 if seat == first else 1
-                steps[step].append((seat, rec, rec.side_of(seat), 0))
+                side = rec.side_of(seat)
+                steps[0 if seat == first else 1].append((seat, rec.pairing[1 - side], rec, side))
         counts = [0] * self.num_seats
         numbered: list[Plan] = []
-        for step_plan in steps:
-            step_plan.sort(key=lambda item: (item[0], item[1].pairing[1 - item[2]]))
+        for step, step_plan in enumerate(steps):
             out: Plan = []
-            for seat, rec, side, _ in step_plan:
+            for seat, _, rec, side in sorted(step_plan, key=lambda item: item[:2]):
                 counts[seat] += 1
-                out.append((seat, rec, side, counts[seat]))
+                ctx = TurnContext(self.state, seat, rec, side, step == 0, counts[seat])
+                a, b = rec.pairing
+                out.append((ctx, f":{a}-{b}:{seat}"))
             numbered.append(out)
         return numbered[0], numbered[1]
 
@@ -107,7 +113,7 @@ class DilemmaGame(Game):
     @property
     def round(self) -> int:
         """The current (or last) round number, 1-based; 0 before the first."""
-        return self._round
+        return self.state.round
 
     @property
     def done(self) -> bool:
@@ -116,31 +122,21 @@ class DilemmaGame(Game):
     def open_round(self) -> list[Event]:
         if self._phase != "between":
             raise GameStateError("open_round() needs the game to be between rounds")
-        self._round += 1
+        self.state.round += 1
         self._phase = "step0"
         self._turns = self._build_turns(0)
-        return [Event("round_start", {"round": self._round})]
+        return [Event("round_start", {"round": self.state.round})]
 
     def _build_turns(self, step: int) -> list[Turn]:
-        r = self._round
-        cfg = self.config
-        first = step == 0
+        r = self.state.round
+        prefix = f"r{r}"
+        legal = self._legal
         turns = []
-        for seat, rec, side, turn_no in self._plans[r % 2][step]:
-            promise = None
-            if not first:
-                opening = self._moves[rec.index][1 - side]
-                promise = opening.message if opening is not None else None
-            ctx = TurnContext(seat, rec, side, r, first, promise, cfg.payoffs, cfg.promises,
-                              turn_no)
-            a, b = rec.pairing
-            turns.append(Turn(f"r{r}:{a}-{b}:{seat}", seat, self._legal,
-                              partial(views.visible_state, self.state, ctx),
-                              partial(self._prompt, ctx), context=ctx, round=r))
+        for ctx, suffix in self._plans[r % 2][step]:
+            ctx.live = True
+            turns.append(Turn(prefix + suffix, ctx.seat, legal, ctx.view_fn, ctx.prompt_fn, ctx,
+                              r))
         return turns
-
-    def _prompt(self, ctx: TurnContext) -> str:
-        return views.prompt_text(views.visible_state(self.state, ctx))
 
     def pending(self) -> list[Turn]:
         return list(self._turns)
@@ -159,8 +155,15 @@ class DilemmaGame(Game):
             return Move(True, None, True, NO_SUBMISSION)
         if decision.source == "fallback":
             return Move(True, None, True, decision.cause or "timeout")
+        action = decision.action
+        if len(action) == 1:  # the hot path: a bare, exact choice
+            choice = action.get("action")
+            if choice == COOPERATE:
+                return SILENT_COOPERATE
+            if choice == DEFECT:
+                return SILENT_DEFECT
         try:
-            coop, message = normalize(decision.action, self.config.promises)
+            coop, message = normalize(action, self.config.promises)
         except IllegalAction as exc:
             raise SeatInputRejected(turn.turn_id, str(exc)) from exc
         return Move(coop, message)
@@ -169,57 +172,65 @@ class DilemmaGame(Game):
         if self._phase not in ("step0", "step1"):
             raise GameStateError("apply() needs an open round")
         turns = self._turns
-        moves = [self._move_for(t, decisions.get(t.turn_id)) for t in turns]  # may raise
+        moves = []
+        for t in turns:  # read every decision first: a refusal leaves the state unchanged
+            d = decisions.get(t.turn_id)
+            if d is not None and d.source != "fallback" and len(d.action) == 1:
+                choice = d.action.get("action")  # the hot path: a bare, exact choice
+                if choice == COOPERATE:
+                    moves.append(SILENT_COOPERATE)
+                    continue
+                if choice == DEFECT:
+                    moves.append(SILENT_DEFECT)
+                    continue
+            moves.append(self._move_for(t, d))
         events: list[Event] = []
-        r = self._round
-        for turn, move in zip(turns, moves, strict=True):
+        append = events.append
+        r = self.state.round
+        for turn, m in zip(turns, moves, strict=True):
             ctx: TurnContext = turn.context
-            self._moves[ctx.pair.index][ctx.side] = move
-            self._private_events(events, r, ctx, move)
+            ctx.live = False
+            ctx.pair.current[ctx.side] = m
+            seat = ctx.seat
+            a, b = ctx.pair.pairing
+            if m.message is not None:
+                append(Event("message_private", {
+                    "round": r, "pairing": [a, b], "from": seat, "to": ctx.opponent,
+                    "message": m.message}, (seat, ctx.opponent)))
+            if m.timeout:
+                append(Event("timeout_private", {
+                    "round": r, "pairing": [a, b], "seat": seat, "action": COOPERATE,
+                    "cause": m.cause}, (seat,)))
+            append(Event("action_private", {
+                "round": r, "pairing": [a, b], "seat": seat,
+                "action": COOPERATE if m.coop else DEFECT}, (seat,)))
         if self._phase == "step0":
             self._phase = "step1"
             self._turns = self._build_turns(1)
             return events
         self._turns = []
-        self._reveal(events, r)
+        self._reveal(append, r)
         return events
 
-    def _private_events(self, events: list[Event], r: int, ctx: TurnContext, m: Move) -> None:
-        pairing = list(ctx.pair.pairing)
-        seat = ctx.seat
-        if m.message is not None:
-            events.append(Event("message_private", {
-                "round": r, "pairing": pairing, "from": seat, "to": ctx.opponent,
-                "message": m.message}, audience=(seat, ctx.opponent)))
-        if m.timeout:
-            events.append(Event("timeout_private", {
-                "round": r, "pairing": pairing, "seat": seat, "action": COOPERATE,
-                "cause": m.cause}, audience=(seat,)))
-        events.append(Event("action_private", {
-            "round": r, "pairing": pairing, "seat": seat, "action": _word(m.coop)},
-            audience=(seat,)))
-
-    def _reveal(self, events: list[Event], r: int) -> None:
+    def _reveal(self, append: Callable[[Event], None], r: int) -> None:
         """Both choices of every pairing are in: pay, record, publish, and close the round."""
         state = self.state
+        reveal, table = state.reveal, self._matrix
         for rec in state.pairs:
-            ma, mb = self._moves[rec.index]
+            ma, mb = rec.current
             assert ma is not None and mb is not None
-            pa, pb = self._matrix[(ma.coop, mb.coop)]
-            rec.record((ma, mb), (pa, pb))
+            pa, pb = table[(ma.coop, mb.coop)]
+            reveal(rec, ma, mb, pa, pb)
             a, b = rec.pairing
-            state.tally(a, ma, pa)
-            state.tally(b, mb, pb)
-            self._moves[rec.index] = [None, None]
-            events.append(Event("choices_revealed", {
+            append(Event("choices_revealed", {
                 "round": r, "seats": [a, b], "choices": [_word(ma.coop), _word(mb.coop)],
                 "points": [pa, pb], "totals": list(rec.points),
                 "timeouts": [ma.timeout, mb.timeout]}))
         state.rounds_played += 1
-        events.append(Event("tournament_standings", {"round": r,
-                                                     "standings": self._ranked_standings()}))
+        append(Event("tournament_standings", {"round": r, "standings": self._ranked_standings()}))
         if state.rounds_played >= self.config.rounds_total:
-            events.extend(self._end("complete"))
+            for e in self._end("complete"):
+                append(e)
         else:
             self._phase = "between"
 
@@ -230,10 +241,13 @@ class DilemmaGame(Game):
         return [{"seat": s, "points": points[s], "rank": ranks[s]} for s in order]
 
     def _end(self, reason: str) -> list[Event]:
+        for turn in self._turns:
+            turn.context.live = False
         self._phase = "done"
         self.reason = reason
         self._turns = []
-        self._moves = [[None, None] for _ in self.state.pairs]  # an unfinished round is void
+        for rec in self.state.pairs:  # an unfinished round is void
+            rec.current = [None, None]
         return [Event("tournament_end", {"reason": reason,
                                          "rounds_played": self.state.rounds_played,
                                          "standings": self._ranked_standings()})]
@@ -288,7 +302,7 @@ class DilemmaGame(Game):
         }
 
     def spectator_state(self) -> dict[str, Any]:
-        return {"game": self.name, "done": self.done, "round": self._round,
+        return {"game": self.name, "done": self.done, "round": self.state.round,
                 "rounds_played": self.rounds_played, "rounds_total": self.config.rounds_total,
                 "aliases": list(self.aliases), "policies": list(self.policy_names),
                 "standings": self._ranked_standings()}

@@ -7,56 +7,75 @@ Side 0 is the pairing's lower seat, side 1 the higher.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
+from cogleague.core.errors import GameStateError
 from cogleague.games.dilemma.config import DilemmaConfig, Payoffs
 from cogleague.games.dilemma.promises import is_promise
 from cogleague.games.dilemma.schedule import Pairing, pairings
 
 
-@dataclass(frozen=True, slots=True)
 class Move:
-    """One seat's recorded choice in one round of one pairing.
+    """One seat's recorded choice in one round of one pairing (treat as immutable).
 
     `timeout` is set when the seat did not give a usable answer in time (it is then recorded as
-    cooperate, always); `cause` is the runner's reason (``timeout``, ``illegal``, …)."""
+    cooperate, always); `cause` is the runner's reason (``timeout``, ``illegal``, …).
+    A plain slotted class rather than a frozen dataclass: it is built on the hot path."""
 
-    coop: bool
-    message: str | None = None
-    timeout: bool = False
-    cause: str | None = None
+    __slots__ = ("cause", "coop", "message", "plain", "promised", "timeout")
+
+    def __init__(self, coop: bool, message: str | None = None, timeout: bool = False,
+                 cause: str | None = None) -> None:
+        self.coop = coop
+        self.message = message
+        self.timeout = timeout
+        self.cause = cause
+        self.promised = is_promise(message)
+        self.plain = message is None and not timeout  # nothing to note beyond the choice
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and (self.coop, self.message, self.timeout, self.cause) \
+            == (other.coop, other.message, other.timeout, other.cause)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"Move(coop={self.coop}, message={self.message!r}, timeout={self.timeout}, "
+                f"cause={self.cause!r})")
+
+
+SILENT_COOPERATE = Move(True)  # the two moves of the hot path, shared
+SILENT_DEFECT = Move(False)
 
 
 class PairRecord:
-    """Everything revealed so far in one pairing. Lists are indexed by round − 1."""
+    """Everything revealed so far in one pairing, per side (0 = lower seat, 1 = higher).
 
-    __slots__ = ("broken", "coop", "index", "message", "pairing", "points", "promised",
-                 "timeout")
+    `coop[side]` lists every revealed choice (index = round − 1). Moves that carried a message
+    or were timeouts are also kept whole in `notes[side]` (by the same index); plain moves are
+    not, which keeps the hot path to two appends per round.
+    """
+
+    __slots__ = ("broken", "coop", "current", "index", "notes", "pairing", "points")
 
     def __init__(self, index: int, pairing: Pairing) -> None:
         self.index = index
         self.pairing = pairing
         self.coop: tuple[list[bool], list[bool]] = ([], [])
-        self.message: tuple[list[str | None], list[str | None]] = ([], [])
-        self.promised: tuple[list[bool], list[bool]] = ([], [])
-        self.timeout: tuple[list[bool], list[bool]] = ([], [])
+        self.notes: tuple[dict[int, Move], dict[int, Move]] = ({}, {})
         self.points = [0, 0]
         self.broken = [False, False]  # has this side broken a promise in this pairing?
+        self.current: list[Move | None] = [None, None]  # this round's sealed moves, per side
 
     def side_of(self, seat: int) -> int:
         return 0 if seat == self.pairing[0] else 1
 
-    def record(self, moves: tuple[Move, Move], pts: tuple[int, int]) -> None:
-        for side in (0, 1):
-            m = moves[side]
-            promised = is_promise(m.message)
-            self.coop[side].append(m.coop)
-            self.message[side].append(m.message)
-            self.promised[side].append(promised)
-            self.timeout[side].append(m.timeout)
-            self.points[side] += pts[side]
-            if promised and not m.coop:
-                self.broken[side] = True
+    def move(self, side: int, i: int) -> Move:
+        """The revealed move of `side` in round i + 1."""
+        noted = self.notes[side].get(i)
+        if noted is not None:
+            return noted
+        return SILENT_COOPERATE if self.coop[side][i] else SILENT_DEFECT
 
 
 class TableState:
@@ -71,59 +90,116 @@ class TableState:
             [p for p in self.pairs if s in p.pairing] for s in range(n)]  # ascending opponent
         self.points = [0] * n
         self.cooperations = [0] * n
-        self.choices = [0] * n
         self.timeouts = [0] * n
         self.promises_made = [0] * n
         self.promises_kept = [0] * n
         self.rounds_played = 0
+        self.round = 0  # the current (or last) round, 1-based; 0 before the first
 
-    def tally(self, seat: int, move: Move, pts: int) -> None:
-        """Add one revealed move to the seat's totals."""
-        self.points[seat] += pts
-        self.choices[seat] += 1
-        if move.coop:
-            self.cooperations[seat] += 1
-        if move.timeout:
+    def reveal(self, rec: PairRecord, ma: Move, mb: Move, pa: int, pb: int) -> None:
+        """Record one round of one pairing and add it to both seats' totals."""
+        a, b = rec.pairing
+        i = len(rec.coop[0])
+        rec.coop[0].append(ma.coop)
+        rec.coop[1].append(mb.coop)
+        rec.points[0] += pa
+        rec.points[1] += pb
+        self.points[a] += pa
+        self.points[b] += pb
+        if ma.coop:
+            self.cooperations[a] += 1
+        if mb.coop:
+            self.cooperations[b] += 1
+        if not ma.plain:
+            self._note(rec, 0, a, i, ma)
+        if not mb.plain:
+            self._note(rec, 1, b, i, mb)
+
+    def _note(self, rec: PairRecord, side: int, seat: int, i: int, m: Move) -> None:
+        rec.notes[side][i] = m
+        if m.timeout:
             self.timeouts[seat] += 1
-        if is_promise(move.message):
+        if m.promised:
             self.promises_made[seat] += 1
-            if move.coop:
+            if m.coop:
                 self.promises_kept[seat] += 1
+            else:
+                rec.broken[side] = True
+
+    def choices(self, seat: int) -> int:
+        """Revealed choices of a seat: one per opponent per round played."""
+        return self.rounds_played * (len(self.by_seat[seat]))
 
     def cooperation_rate(self, seat: int) -> float | None:
         """Cooperate choices / all revealed choices (None before any choice was revealed)."""
-        if self.choices[seat] == 0:
-            return None
-        return self.cooperations[seat] / self.choices[seat]
+        choices = self.choices(seat)
+        return None if choices == 0 else self.cooperations[seat] / choices
 
 
 class TurnContext:
-    """What a turn is about, as in-process baselines read it (`Turn.context`).
+    """One seat's live window onto one pairing, as in-process baselines read it (`Turn.context`).
 
-    `mine` and `theirs` are the live lists of this pairing's revealed choices (True =
-    cooperate), shared with the state, not copies: read them, never modify them.
+    A table makes one per (round parity, step, pairing, side) up front and reuses it every such
+    round: everything it shows is read from the state *now* — `mine` and `theirs` are the live
+    lists of this pairing's revealed choices (True = cooperate), `round` and `opponent_promise`
+    the current ones. So a turn's view and prompt can only be built while the turn is pending
+    (`live`; the runner and the server read them then, and `Turn` caches them); asking later
+    raises `GameStateError` rather than show a later state. Never modify the lists.
     """
 
-    __slots__ = ("first", "mine", "opponent", "opponent_promise", "pair", "payoffs", "promises",
-                 "round", "seat", "side", "theirs", "turn_no")
+    __slots__ = ("first", "live", "mine", "opponent", "pair", "prompt_fn", "seat", "side",
+                 "table", "theirs", "turn_no", "view_fn")
 
-    def __init__(self, seat: int, pair: PairRecord, side: int, round_no: int, first: bool,
-                 opponent_promise: str | None, payoffs: Payoffs, promises: bool,
+    def __init__(self, table: TableState, seat: int, pair: PairRecord, side: int, first: bool,
                  turn_no: int) -> None:
+        self.table = table
         self.seat = seat
         self.pair = pair
         self.side = side
         self.opponent = pair.pairing[1 - side]
-        self.round = round_no
-        self.first = first
-        self.opponent_promise = opponent_promise
+        self.first = first  # does this seat move first in this pairing this round?
+        self.turn_no = turn_no  # ordinal of this turn among the seat's turns of the round
         self.mine = pair.coop[side]
         self.theirs = pair.coop[1 - side]
-        self.payoffs = payoffs
-        self.promises = promises
-        self.turn_no = turn_no
+        self.live = False  # set while a turn of this context is pending
+        self.view_fn = self.view  # bound once: turns reuse them
+        self.prompt_fn = self.prompt
+
+    @property
+    def round(self) -> int:
+        return self.table.round
+
+    @property
+    def opponent_promise(self) -> str | None:
+        """The first mover's message this round, when this seat moves second."""
+        if self.first:
+            return None
+        opening = self.pair.current[1 - self.side]
+        return None if opening is None else opening.message
+
+    @property
+    def payoffs(self) -> Payoffs:
+        return self.table.payoffs
+
+    @property
+    def promises(self) -> bool:
+        """Are messages allowed at this table?"""
+        return self.table.config.promises
 
     @property
     def opponent_broke_a_promise(self) -> bool:
         """Has the opponent, in this pairing, promised to cooperate and then defected?"""
         return self.pair.broken[1 - self.side]
+
+    def view(self) -> dict[str, Any]:
+        from cogleague.games.dilemma.views import visible_state
+
+        if not self.live:
+            raise GameStateError(f"seat {self.seat}'s turn against seat {self.opponent} is not "
+                                 "pending: read a turn's view while it is pending")
+        return visible_state(self.table, self)
+
+    def prompt(self) -> str:
+        from cogleague.games.dilemma.views import prompt_text
+
+        return prompt_text(self.view())

@@ -35,11 +35,12 @@ def history(rec: PairRecord, side: int) -> list[dict[str, Any]]:
     """Every revealed round of one pairing, from `side`'s point of view."""
     other = 1 - side
     rows = []
-    for i, (me, them) in enumerate(zip(rec.coop[side], rec.coop[other], strict=True)):
-        row: dict[str, Any] = {"round": i + 1, "you": _letter(me), "them": _letter(them),
-                               "your_promise": rec.message[side][i],
-                               "their_promise": rec.message[other][i]}
-        if rec.timeout[other][i]:
+    for i in range(len(rec.coop[side])):
+        me, them = rec.move(side, i), rec.move(other, i)
+        row: dict[str, Any] = {"round": i + 1, "you": _letter(me.coop),
+                               "them": _letter(them.coop), "your_promise": me.message,
+                               "their_promise": them.message}
+        if them.timeout:
             row["their_timeout"] = True
         rows.append(row)
     return rows
