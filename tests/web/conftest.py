@@ -22,6 +22,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 SCREENSHOT_DIR_ENV = "COGLEAGUE_SCREENSHOT_DIR"
 """Set to a folder (e.g. docs/screenshots) to keep the screenshots the browser tests take."""
 STARTUP_TIMEOUT_S = 20.0
+OPERATOR_KEY = "op-" + "k" * 40
+"""The operator key of the table servers the tests start."""
 
 
 class LiveServer:
@@ -115,3 +117,11 @@ def snap(page: Any, path: Path) -> None:
     page.set_viewport_size({"width": width, "height": height})
     page.wait_for_timeout(250)  # the resize redraw is debounced
     page.screenshot(path=str(path), full_page=True)
+
+
+def account(http: Any, name: str) -> dict[str, str]:
+    """A new player account on a test server (operator-created); its auth header."""
+    res = http.post("/accounts", json={"name": name},
+                    headers={"Authorization": f"Bearer {OPERATOR_KEY}"})
+    res.raise_for_status()
+    return {"Authorization": f"Bearer {res.json()['api_key']}"}

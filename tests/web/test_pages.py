@@ -10,30 +10,22 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import LiveServer, snap
+from .conftest import OPERATOR_KEY, LiveServer, account, snap
 
 pytestmark = pytest.mark.browser
 
-OPERATOR_KEY = "op-" + "p" * 40
 FINISH_TIMEOUT_S = 60
-
-
-def _account(http: httpx.Client, name: str) -> dict[str, str]:
-    res = http.post("/accounts", json={"name": name},
-                    headers={"Authorization": f"Bearer {OPERATOR_KEY}"})
-    res.raise_for_status()
-    return {"Authorization": f"Bearer {res.json()['api_key']}"}
 
 
 def _scripted_table(http: httpx.Client, tag: str, lineup: list[str], start: bool,
                     seed: int) -> str:
-    creator = _account(http, f"{tag}-creator")
+    creator = account(http, f"{tag}-creator")
     tid = http.post("/tables", headers=creator, json={
         "game": "dilemma", "seed": seed, "pacing": False,
         "config": {"seats": len(lineup), "rounds_total": 5}}).json()["id"]
     for seat, baseline in enumerate(lineup):
         if baseline:
-            http.post(f"/tables/{tid}/join", headers=_account(http, f"{tag}-{seat}"), json={
+            http.post(f"/tables/{tid}/join", headers=account(http, f"{tag}-{seat}"), json={
                 "kind": "scripted", "baseline": baseline, "seat": seat,
                 "name": baseline}).raise_for_status()
     if start:

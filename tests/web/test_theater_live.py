@@ -12,19 +12,11 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from .conftest import LiveServer
+from .conftest import OPERATOR_KEY, LiveServer, account
 
 pytestmark = pytest.mark.browser
 
-OPERATOR_KEY = "op-" + "k" * 40
 ROUNDS = 3
-
-
-def _account(http: httpx.Client, name: str) -> dict[str, str]:
-    res = http.post("/accounts", json={"name": name},
-                    headers={"Authorization": f"Bearer {OPERATOR_KEY}"})
-    res.raise_for_status()
-    return {"Authorization": f"Bearer {res.json()['api_key']}"}
 
 
 class RemoteSeat:
@@ -59,16 +51,16 @@ def test_live_dilemma_table(tmp_path: Path, open_page: Any, shots: Path) -> None
     app = create_app(Settings(db_url=f"sqlite:///{tmp_path / 'server.db'}",
                               operator_key=OPERATOR_KEY))
     with LiveServer(app) as server, httpx.Client(base_url=server.url, timeout=20) as http:
-        creator = _account(http, "creator")
+        creator = account(http, "creator")
         table = http.post("/tables", headers=creator, json={
             "game": "dilemma", "seed": 5, "pacing": False,
             "config": {"seats": 3, "rounds_total": ROUNDS}}).json()
         tid = table["id"]
         for seat, baseline in ((0, "tit_for_tat"), (1, "always_defect")):
-            http.post(f"/tables/{tid}/join", headers=_account(http, f"s{seat}"), json={
+            http.post(f"/tables/{tid}/join", headers=account(http, f"s{seat}"), json={
                 "kind": "scripted", "baseline": baseline, "seat": seat,
                 "name": baseline}).raise_for_status()
-        joined = http.post(f"/tables/{tid}/join", headers=_account(http, "s2"), json={
+        joined = http.post(f"/tables/{tid}/join", headers=account(http, "s2"), json={
             "kind": "remote", "seat": 2, "name": "the-test"}).json()
 
         p = open_page(1440, 900)

@@ -2,13 +2,12 @@
 from their Markdown sources to HTML on the server (markdown-it-py, raw HTML disabled, so a
 document can never inject markup into the page).
 
-Sources: a game's `GameInfo.rules_file` (relative to its package, as the server's catalog reads
-it) and the protocol page the server serves at `GET /protocol`.
+Sources are the server's own: a game's `GameInfo.rules_file` resolved by the server's catalog,
+and the protocol page it serves at `GET /protocol` (`server/protocol.md`).
 """
 
 from __future__ import annotations
 
-import importlib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -16,12 +15,13 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from cogleague.games import registry
+from cogleague.server.catalog import Catalog
 
 PROTOCOL = "protocol"
 PROTOCOL_TITLE = "Table protocol"
-_PACKAGE = Path(__file__).resolve().parent.parent
-PROTOCOL_SOURCES = (_PACKAGE / "server" / "protocol.md", _PACKAGE / "docs" / "protocol.md")
-"""Where the protocol page's Markdown may live, first found wins."""
+PROTOCOL_SOURCES = (Path(__file__).resolve().parent.parent / "server" / "protocol.md",)
+"""Where the protocol page's Markdown lives (the file the server's `GET /protocol` reads)."""
+_CATALOG = Catalog()
 
 _MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable(
     "table").enable("strikethrough")
@@ -30,16 +30,11 @@ _MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": 
 def _rules_path(name: str) -> tuple[str, Path] | None:
     """(title, path) of a game's rules page, or None if the game or its page is missing."""
     try:
-        info = registry.get(name)
+        info = _CATALOG.get(name)
+        path = _CATALOG.rules_path(info)
     except Exception:  # a game still under construction must not break the Rules page
         return None
-    if not info.rules_file:
-        return None
-    path = Path(info.rules_file)
-    if not path.is_absolute():
-        pkg = importlib.import_module(f"cogleague.games.{name}")
-        path = Path(pkg.__file__ or ".").parent / path
-    return (info.title, path) if path.is_file() else None
+    return (info.title, path) if path is not None else None
 
 
 def _protocol_path() -> Path | None:
