@@ -80,6 +80,9 @@ export function apply(state, ev, meta) {
     case "episode_start":
       state.resource = ev.state ?? state.resource;
       if (ev.aliases) meta.aliases = ev.aliases;
+      if (ev.module) meta.module = state.module = ev.module; // live tables learn it here
+      if (ev.rounds) meta.rounds = ev.rounds;
+      if (ev.norm_text !== undefined) meta.norm = ev.norm_text;
       return [{ tag: "", text: [`Six cogs share one ${ev.module} resource for ${ev.rounds} rounds.`,
         ev.norm_text ? ` ${ev.norm_text}` : ""] }];
     case "round_open":
