@@ -94,13 +94,17 @@ def test_standings_from_the_league_store(tmp_path: Path) -> None:
     doc = client.get("/api/standings", params={"game": "dilemma"}).json()
     (game,) = doc["games"]
     assert game["game"] == "dilemma" and game["episodes"] == 2
-    rows = {r["policy"]: r for r in game["policies"]}
-    assert rows["tft"]["mean"] == 8.0 and rows["tft"]["rank"] == 1
-    assert rows["pavlov"]["mean"] == 7.0 and rows["pavlov"]["ci95"] == 0.0
-    assert rows["defector"]["rank"] == 3 and rows["defector"]["best"] == 8.0
+    (table,) = game["tables"]
+    rows = {r["policy"]: r for r in table["rows"]}
+    assert rows["tft"]["mean"] == 8.0 and rows["pavlov"]["mean"] == 7.0
+    assert rows["defector"]["mean"] == 6.0
+    assert rows["pavlov"]["low"] == rows["pavlov"]["high"] == 7.0  # zero-width interval
+    # two episodes cannot separate tft from defector: the league marks them level, not ranked
+    assert not rows["tft"]["separated"] and rows["tft"]["rank_label"].startswith("level")
+    assert {r["policy"] for r in game["overall"]["bradley_terry"]["rows"]} == set(rows)
     everything = client.get("/api/standings").json()["games"]
     assert [g["game"] for g in everything] == ["ledger", "commons", "dilemma"]
-    assert everything[0]["policies"] == []
+    assert everything[0]["tables"] == [] and everything[0]["overall"] is None
     bad = client.get("/api/standings", params={"game": "chess"})
     assert bad.status_code == 400 and "ledger" in bad.json()["detail"]
 

@@ -1,24 +1,67 @@
-// The Observatory: standings per game from finished tables (GET /api/standings): each policy's
-// mean episode score with a 95 % interval, best and worst episode.
+// The Observatory: the league's standings from the store (GET /api/standings), the same
+// document `cogleague league standings` prints. Per game and variant: each policy's mean
+// episode score with its bootstrap 95 % interval, a rank only where intervals separate
+// ("level a–b" otherwise), and the game's own extra columns; across games, Bradley–Terry and
+// OpenSkill ratings with their intervals.
 
 import { h, clear, fetchJSON, fmt, markNav } from "./util.js";
 
 const tabs = document.getElementById("tabs");
 const out = document.getElementById("standings");
 
-function table(game) {
-  if (!game.policies.length) return h("p", { class: "muted" }, `No finished ${game.title} episode yet.`);
-  const top = Math.max(...game.policies.map((p) => p.mean), 1e-9);
-  return h("div", { class: "scroll-x" }, h("table", { class: "data", "data-testid": `standings-${game.game}` },
-    h("thead", {}, h("tr", {}, ["#", "policy", "episodes", "mean score", "95 % interval", "best", "worst", ""].map((x, k) =>
-      h("th", { class: k === 1 || k === 7 ? "" : "num" }, x)))),
-    h("tbody", {}, game.policies.map((p) => h("tr", { class: p.rank === 1 ? "first" : "", "data-testid": `row-${p.policy}` },
-      h("td", { class: "num" }, p.rank), h("td", { class: "alias" }, p.policy), h("td", { class: "num" }, p.episodes),
-      h("td", { class: "num", "data-field": "mean" }, fmt(p.mean, 3)),
-      h("td", { class: "num" }, p.ci95 === null ? "–" : `± ${fmt(p.ci95, 2)}`),
-      h("td", { class: "num" }, fmt(p.best, 2)), h("td", { class: "num" }, fmt(p.worst, 2)),
-      h("td", { style: { width: "30%" } }, h("div", { class: "bar", style: { height: "8px", background: "var(--panel-2)", borderRadius: "4px" } },
-        h("i", { style: { display: "block", height: "100%", borderRadius: "4px", background: "var(--gold)", width: `${Math.max(0, (p.mean / top) * 100).toFixed(1)}%` } }))))))));
+function extra(value, column) {
+  if (value === null || value === undefined) return "–";
+  return column.format === "percent" ? `${Math.round(value * 100)} %` : fmt(value, 2);
+}
+
+function intervalBar(row, lo, hi) {
+  const span = hi - lo || 1;
+  const x = (v) => `${(((v - lo) / span) * 100).toFixed(1)}%`;
+  return h("div", { class: "ci", title: `${fmt(row.low, 2)} … ${fmt(row.high, 2)}`,
+                    style: { position: "relative", height: "10px", background: "var(--panel-2)", borderRadius: "5px" } },
+    row.low === null ? null : h("i", { style: { position: "absolute", top: "3px", height: "4px", borderRadius: "2px",
+      background: "var(--gold)", opacity: "0.6", left: x(row.low), width: `calc(${x(row.high)} - ${x(row.low)})` } }),
+    h("b", { style: { position: "absolute", top: "1px", width: "8px", height: "8px", borderRadius: "4px",
+      background: "var(--gold)", left: `calc(${x(row.mean)} - 4px)` } }));
+}
+
+function scoreTable(game, table) {
+  const lows = table.rows.map((r) => r.low ?? r.mean);
+  const highs = table.rows.map((r) => r.high ?? r.mean);
+  const lo = Math.min(...lows), hi = Math.max(...highs);
+  const head = ["rank", "policy", "episodes", "mean score", "95 % interval", ...table.columns.map((c) => c.label), ""];
+  return h("div", { class: "scroll-x" }, h("table", { class: "data", "data-testid": `standings-${game}` },
+    h("thead", {}, h("tr", {}, head.map((x, k) => h("th", { class: k === 1 || k === head.length - 1 ? "" : "num" }, x)))),
+    h("tbody", {}, table.rows.map((r) => h("tr", { class: r.separated && r.rank === 1 ? "first" : "", "data-testid": `row-${r.policy}` },
+      h("td", { class: "num", "data-field": "rank" }, r.rank_label),
+      h("td", { class: "alias" }, r.policy),
+      h("td", { class: "num" }, r.games),
+      h("td", { class: "num", "data-field": "mean" }, fmt(r.mean, 3)),
+      h("td", { class: "num" }, r.low === null ? "–" : `${fmt(r.low, 2)} – ${fmt(r.high, 2)}`),
+      table.columns.map((c) => h("td", { class: "num" }, extra(r.extras[c.key], c))),
+      h("td", { style: { width: "24%", minWidth: "90px" } }, intervalBar(r, lo, hi)))))));
+}
+
+function overallTable(title, rows, value) {
+  return h("div", { class: "scroll-x" }, h("h3", {}, title), h("table", { class: "data" },
+    h("thead", {}, h("tr", {}, ["rank", "policy", value.label, "95 % interval"].map((x, k) => h("th", { class: k === 1 ? "" : "num" }, x)))),
+    h("tbody", {}, rows.map((r) => h("tr", {},
+      h("td", { class: "num" }, r.rank_label), h("td", { class: "alias" }, r.policy),
+      h("td", { class: "num" }, fmt(r[value.key], 2)),
+      h("td", { class: "num" }, r.low === null ? "–" : `${fmt(r.low, 2)} – ${fmt(r.high, 2)}`))))));
+}
+
+function gamePanel(game) {
+  if (!game.tables.length) return h("p", { class: "muted" }, `No finished ${game.title} episode yet.`);
+  const parts = game.tables.map((t) => h("section", {},
+    h("h3", {}, `${t.variant ?? "default"} · ${t.episodes} episode${t.episodes === 1 ? "" : "s"} · ${t.statistic}`),
+    scoreTable(game.game, t)));
+  if (game.overall) {
+    parts.push(overallTable("Bradley–Terry strength (within-episode pairwise outcomes)", game.overall.bradley_terry.rows,
+      { key: "strength", label: "strength" }));
+    parts.push(overallTable("OpenSkill (Plackett–Luce)", game.overall.openskill.rows, { key: "mu", label: "μ" }));
+  }
+  return h("div", {}, parts);
 }
 
 async function main() {
@@ -28,7 +71,10 @@ async function main() {
     const show = (name) => {
       for (const b of tabs.children) b.classList.toggle("on", b.dataset.game === name);
       const game = doc.games.find((g) => g.game === name);
-      clear(out).append(h("div", { class: "panel" }, h("h2", {}, `${game.title} · ${game.episodes} finished episode${game.episodes === 1 ? "" : "s"}`), table(game)));
+      clear(out).append(h("div", { class: "panel" },
+        h("h2", {}, `${game.title} · ${game.episodes} finished episode${game.episodes === 1 ? "" : "s"}`),
+        h("p", { class: "muted" }, "A rank is shown only when the 95 % intervals separate; otherwise the rows are marked level."),
+        gamePanel(game)));
       history.replaceState(null, "", `?game=${name}`);
     };
     clear(tabs).append(...doc.games.map((g) => h("button", { type: "button", "data-game": g.game, on: { click: () => show(g.game) } }, g.title)));
