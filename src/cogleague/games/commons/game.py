@@ -18,7 +18,12 @@ from cogleague.core.errors import GameStateError, IllegalAction
 from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn
 from cogleague.games.commons import observation as obs_mod
 from cogleague.games.commons.actions import Validator, pass_move
-from cogleague.games.commons.baselines import DEFAULT_BASELINE, Baseline, make_baseline
+from cogleague.games.commons.baselines import (
+    BASELINES,
+    DEFAULT_BASELINE,
+    Baseline,
+    make_baseline,
+)
 from cogleague.games.commons.config import CommonsConfig
 from cogleague.games.commons.modules import MODULES, new_state
 from cogleague.games.commons.modules.common import Outcome
@@ -56,8 +61,6 @@ PARSE_HINT = 'reply with one JSON object, e.g. {"harvest": 1, "clean": 1}'
 
 def seat_kind(policy_name: str) -> str:
     """``scripted`` for a baseline name, ``model`` for ``llm``/``llm:…``, else ``remote``."""
-    from cogleague.games.commons.baselines import BASELINES
-
     if policy_name in BASELINES:
         return "scripted"
     if policy_name == "llm" or policy_name.startswith("llm:"):
