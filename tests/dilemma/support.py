@@ -33,17 +33,19 @@ class Scripted:
 
     kind = "scripted"
 
-    def __init__(self, fn: Any, name: str = "fn") -> None:
+    def __init__(self, fn: Any, name: str = "fn", record: bool = True) -> None:
         self.fn = fn
         self.name = name
+        self.record = record  # keep each turn's view and prompt (quadratic in long matches)
         self.turns: list[Turn] = []
         self.views: list[dict[str, Any]] = []
         self.prompts: list[str | None] = []
 
     def decide_now(self, turn: Turn) -> Action:
-        self.turns.append(turn)
-        self.views.append(turn.view)
-        self.prompts.append(turn.prompt_text)
+        if self.record:
+            self.turns.append(turn)
+            self.views.append(turn.view)
+            self.prompts.append(turn.prompt_text)
         result: Action = self.fn(turn)
         return result
 

@@ -87,7 +87,7 @@ def test_registry_entry() -> None:
 
 
 def test_make_uses_the_lineup_length_for_seats() -> None:
-    with pytest.raises(ConfigError, match=r"seats must be an integer in 3\.\.8"):
+    with pytest.raises(ConfigError, match=r"seats must list 3\.\.8 policies \(got 2\)"):
         GAME.make(None, {}, 1, ["tit_for_tat", "pavlov"])
     with pytest.raises(ConfigError, match="seats is 5 but the line-up names 3"):
         GAME.make(None, {"seats": 5}, 1, ["tit_for_tat"] * 3)

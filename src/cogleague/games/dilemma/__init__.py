@@ -27,6 +27,9 @@ SEED_RANGE = 2**31  # a random seed when none is given (it is recorded in the re
 def make(variant: str | None, overrides: Mapping[str, Any], seed: int | None,
          policy_names: Sequence[str]) -> DilemmaGame:
     """A ready game. The seat count is the line-up's length (3..8)."""
+    if not MIN_SEATS <= len(policy_names) <= MAX_SEATS:
+        raise ConfigError("seats", f"seats must list {MIN_SEATS}..{MAX_SEATS} policies "
+                                   f"(got {len(policy_names)})")
     given = dict(overrides)
     if "seats" in given and given["seats"] != len(policy_names):
         raise ConfigError("seats", f"seats is {given['seats']!r} but the line-up names "
