@@ -28,6 +28,7 @@ COMMAND_MODULES = [
     "cogleague.cli.web",
     "cogleague.cli.export",
     "cogleague.cli.ledger",
+    "cogleague.cli.dilemma",
     "cogleague.cli.commons",
     "cogleague.cli.grade",
 ]
