@@ -40,10 +40,12 @@ class HarvestState:
     """pairs[k]: the two partner slots of pair k; patch p belongs to pair p // 2."""
     property_rights: str = "open"
     collapse_round: int | None = None
+    holder_slots: list[list[int]] | None = None
+    """holder_slots[p]: `holders(state, p)`, fixed for the episode (filled on first use)."""
 
     def clone(self) -> HarvestState:
         return HarvestState(list(self.stocks), list(self.dead), self.owner, self.pairs,
-                            self.property_rights, self.collapse_round)
+                            self.property_rights, self.collapse_round, self.holder_slots)
 
     def to_json(self) -> dict[str, Any]:
         return {"stocks": list(self.stocks), "dead": list(self.dead), "owner": list(self.owner),
@@ -64,6 +66,12 @@ def regrow(stock: float) -> float:
 
 def holders(state: HarvestState, patch: int) -> list[int]:
     """Slots allowed to take from `patch` ([] = everyone, open rights), ascending, unique."""
+    if state.holder_slots is None:
+        state.holder_slots = [_holders(state, p) for p in range(len(state.stocks))]
+    return state.holder_slots[patch]
+
+
+def _holders(state: HarvestState, patch: int) -> list[int]:
     if state.property_rights == "closed":
         return [state.owner[patch]]
     if state.property_rights == "partnership":
