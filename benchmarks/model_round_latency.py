@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -155,9 +156,11 @@ def server_stats(url: str) -> dict[str, int]:
     return stats
 
 
-async def round_times(game: Game, options: ModelOptions) -> tuple[list[float], int]:
-    """Wall seconds of each round (open → settled) and the number of fallbacks."""
+async def round_times(game: Game, options: ModelOptions) -> tuple[list[float], int, float]:
+    """Wall seconds of each round (open → settled), the number of fallbacks, and this process's
+    CPU seconds for the episode. Seats are made first (the first one imports the SDK)."""
     seats = [make_model_seat(game, s, "llm", options) for s in range(game.num_seats)]
+    cpu = time.process_time()
     opened: list[float] = []
     times: list[float] = []
 
@@ -169,7 +172,7 @@ async def round_times(game: Game, options: ModelOptions) -> tuple[list[float], i
 
     outcome = await run_episode(game, seats, observer=observer)
     fallbacks = sum(1 for step in outcome.log.decisions for d in step.values() if d.is_fallback)
-    return times, fallbacks
+    return times, fallbacks, time.process_time() - cpu
 
 
 def make_game(name: str, seats: int, rounds: int, latency: float) -> Game:
@@ -201,7 +204,7 @@ def main() -> None:
     print(f"provider {args.provider} (official SDK) → test server process on loopback, "
           f"L = {args.latency:.2f} s, {args.rounds} rounds per line")
     print(f"{'game':<12} {'N':>3} {'round p50 s':>12} {'round max s':>12} "
-          f"{'max/L':>6} {'peak in flight':>15} {'fallbacks':>9}")
+          f"{'max/L':>6} {'peak in flight':>15} {'fallbacks':>9} {'cpu ms/request':>14}")
     worst = 0.0
     for name, n in lines:
         with provider_server(args.latency, REPLIES[name]) as url:
@@ -209,14 +212,17 @@ def main() -> None:
             options = ModelOptions(provider=args.provider, model="bench", base_url=base,
                                    api_key="bench")
             game = make_game(name, n, args.rounds, args.latency)
-            times, fallbacks = asyncio.run(round_times(game, options))
-            peak = server_stats(url)["peak_in_flight"]
+            times, fallbacks, cpu = asyncio.run(round_times(game, options))
+            stats = server_stats(url)
         ratio = max(times) / args.latency
         worst = max(worst, ratio)
         print(f"{name:<12} {n:>3} {statistics.median(times):>12.3f} {max(times):>12.3f} "
-              f"{ratio:>6.2f} {peak:>15} {fallbacks:>9}")
+              f"{ratio:>6.2f} {stats['peak_in_flight']:>15} {fallbacks:>9} "
+              f"{cpu * 1000 / max(1, stats['requests']):>14.1f}")
     verdict = "ok" if worst <= TARGET_RATIO else "OVER TARGET"
-    print(f"worst round / L = {worst:.2f} (target ≤ {TARGET_RATIO}) {verdict}")
+    print(f"worst round / L = {worst:.2f} (target ≤ {TARGET_RATIO}) {verdict}; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (cpu ms/request: this process — "
+          "runner, seats, SDK, HTTP — per request)")
 
 
 if __name__ == "__main__":
