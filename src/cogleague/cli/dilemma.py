@@ -30,6 +30,7 @@ from cogleague.core.errors import ConfigError
 from cogleague.games.dilemma import GAME, DilemmaGame
 from cogleague.games.dilemma.config import VARIANTS
 from cogleague.seats.factory import make_seats
+from cogleague.seats.llm import accounting_for
 
 SEATS_HELP = ("3..8 comma-separated policies: baselines (" + ", ".join(GAME.baselines)
               + "), llm[:PROMPT_FILE] or MODULE:CLASS (default: "
@@ -88,8 +89,11 @@ def play_dilemma(
                   f"{'on' if cfg.promises else 'off'}{paid}", highlight=False)
     outcome = play_with_progress(game, seat_objects, cfg.rounds_total)
     _print_standings(outcome.results)
+    results = outcome.results
+    if (models := accounting_for(seat_objects)) is not None:
+        results = {**results, "models": models}
     target = out or Path("runs") / f"dilemma-{cfg.seed}"
-    results_path, replay_path = write_artifacts(target, outcome.results,
+    results_path, replay_path = write_artifacts(target, results,
                                                 game.replay_document(outcome.log))
     console.print(f"wrote {results_path} and {replay_path}", highlight=False)
 
