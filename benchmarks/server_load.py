@@ -37,20 +37,22 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(db_url: str, port: int, log: Path, ws: str = "auto", loop: str = "auto"
+                 ) -> subprocess.Popen[bytes]:
     code = ("import sys, uvicorn; from cogleague.server.app import create_app; "
             "from cogleague.server.settings import Settings, TRANSPORT_MAX_FRAME_BYTES; "
             f"uvicorn.run(create_app(Settings(db_url={db_url!r}, operator_key={OPERATOR_KEY!r},"
             " record_league=False, moves_per_second=1000, move_burst=1000)), host='127.0.0.1',"
             f" port={port}, log_level='warning', access_log=False,"
-            " ws_max_size=TRANSPORT_MAX_FRAME_BYTES)")
+            f" ws_max_size=TRANSPORT_MAX_FRAME_BYTES, ws={ws!r}, loop={loop!r})")
     profile = os.environ.get("BENCH_PROFILE")  # a path: profile the server with cProfile
-    if profile:
-        code = ("import cProfile, atexit; _p = cProfile.Profile(); _p.enable(); "
-                f"atexit.register(lambda: _p.dump_stats({profile!r})); " + code)
+    if profile:  # uvicorn re-raises SIGINT after its shutdown: dump in `finally`
+        code = (code.replace("uvicorn.run(", "import cProfile; _p = cProfile.Profile(); "
+                             "_p.enable()\ntry:\n    uvicorn.run(")
+                + f"\nfinally:\n    _p.disable(); _p.dump_stats({profile!r})")
     cmd = [sys.executable]
     script = log.with_name("serve.py")
-    script.write_text(code.replace("; ", "\n"))
+    script.write_text(code.replace("; ", "\n").replace("\n_p.disable()", "; _p.disable()"))
     proc = subprocess.Popen([*cmd, str(script)], stdout=log.open("wb"),
                             stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
@@ -71,7 +73,7 @@ async def setup(url: str, tables: int, rounds: int) -> list[tuple[str, int, str]
     seats: list[tuple[str, int, str]] = []
     async with LobbyClient(url, OPERATOR_KEY) as op:
         keys = [(await op.create_account(f"bench{i}"))["api_key"] for i in range(SEATS + 1)]
-    clients = [LobbyClient(url, k) for k in keys]
+    clients = [LobbyClient(url, k) for k in [OPERATOR_KEY, *keys[1:]]]
     try:
         for _ in range(tables):
             t = await clients[0].create_table("dilemma", pacing=False,
@@ -124,6 +126,13 @@ def client_process(url: str, seats: list[tuple[str, int, str]], ready: Any, go: 
     out.put((len(latencies), latencies))
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), to tell server cost from machine
+    load: on a shared machine wall-clock figures alone say little."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -135,12 +144,14 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=10, help="rounds per pairing")
     ap.add_argument("--clients", type=int, default=2, help="bot processes")
     ap.add_argument("--db", default=None, help="database URL (default: SQLite in a temp dir)")
+    ap.add_argument("--ws", default="auto", help="uvicorn WebSocket implementation")
+    ap.add_argument("--loop", default="auto", help="uvicorn event loop (auto, asyncio, uvloop)")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="cogleague-bench-"))
     db = args.db or f"sqlite:///{tmp / 'bench.db'}"
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    server = start_server(db, port, tmp / "server.log")
+    server = start_server(db, port, tmp / "server.log", args.ws, args.loop)
     try:
         seats = asyncio.run(setup(url, args.tables, args.rounds))
         ctx = mp.get_context("spawn")
@@ -161,6 +172,7 @@ def main() -> None:
                 await asyncio.gather(*(op.start(t) for t in table_ids))
 
         t0 = time.perf_counter()
+        cpu0 = cpu_seconds(server.pid)
         asyncio.run(start_all())
         go.set()
         moves, lat = 0, []
@@ -169,6 +181,7 @@ def main() -> None:
             moves += n
             lat += xs
         elapsed = time.perf_counter() - t0
+        server_cpu = cpu_seconds(server.pid) - cpu0
         for p in procs:
             p.join(30)
         expected = args.tables * args.rounds * SEATS * (SEATS - 1)
@@ -179,10 +192,14 @@ def main() -> None:
             "latency_ms": {"p50": round(1000 * statistics.median(lat), 2),
                            "p99": round(1000 * percentile(lat, 0.99), 2),
                            "max": round(1000 * max(lat), 2)},
+            "server_cpu_s": round(server_cpu, 2),
+            "server_cpu_ms_per_move": round(1000 * server_cpu / max(1, moves), 3),
+            "server_moves_per_cpu_s": round(moves / max(server_cpu, 1e-9), 1),
+            "load_average": os.getloadavg()[0],
             "db": "sqlite (WAL)" if args.db is None else args.db.split(":")[0],
             "cpus": os.cpu_count()}, indent=1))
     finally:
-        server.send_signal(signal.SIGTERM)
+        server.send_signal(signal.SIGINT if os.environ.get("BENCH_PROFILE") else signal.SIGTERM)
         server.wait(30)
 
 
