@@ -24,7 +24,8 @@ COGLEAGUE = Path(sys.executable).with_name("cogleague")
 `.venv/bin/cogleague`); without it, the same entry point through the interpreter."""
 LOCAL_URL = "http://localhost:11434/v1"  # the README's local server
 REPLIES = {"Ledger": '{"move": 0, "note": "kind partner", "memo": "all kind so far"}',
-           "cogs": '{"harvest": 1, "clean": 1, "message": "one each, and clean"}'}
+           "cogs": '{"harvest": 1, "clean": 1, "message": "one each, and clean"}',
+           "Prisoner's Dilemma": '{"action": "cooperate", "message": "I will cooperate"}'}
 
 
 def readme_blocks() -> list[list[str]]:
@@ -77,7 +78,8 @@ def test_the_readme_model_commands_work_as_written(server: ProviderServer,
     assert len(blocks) == 4
     ran = [line for block in blocks for line in run(block, tmp_path, server)]
     assert [shlex.split(c)[1:3] for c in ran] == [
-        ["play", "ledger"], ["play", "commons"], ["play", "ledger"], ["export", "transcripts"]]
+        ["play", "ledger"], ["play", "commons"], ["play", "ledger"], ["play", "dilemma"],
+        ["export", "transcripts"]]
     shapes = {r.shape for r in server.requests}
     assert shapes == {"openai", "anthropic"}
     keys = {(r.headers.get("x-api-key") or r.headers.get("authorization", "")
@@ -97,6 +99,10 @@ def test_the_readme_model_commands_work_as_written(server: ProviderServer,
     assert commons["models"]["model"] == ["claude-haiku-4-5", None, None, None, None,
                                           "claude-haiku-4-5"]
     assert commons["models"]["fallbacks"][0] == {}
+    (dilemma,) = results_of(tmp_path, "dilemma")
+    assert dilemma["models"]["model"] == ["llama3.2", None, None, None]
+    assert dilemma["models"]["requests"][0] == 3 * 10  # three pairings, ten rounds each
+    assert dilemma["models"]["fallbacks"][0] == {}
 
     transcript = (tmp_path / "runs" / "ledger-transcript.jsonl").read_text().splitlines()
     rows = [json.loads(line) for line in transcript]
