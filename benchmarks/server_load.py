@@ -37,23 +37,36 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+SERVE_SCRIPT = """\
+import uvicorn
+from cogleague.server.app import create_app
+from cogleague.server.settings import Settings, TRANSPORT_MAX_FRAME_BYTES
+app = create_app(Settings(db_url={db!r}, operator_key={key!r}, record_league=False,
+                          moves_per_second=1000, move_burst=1000))
+def serve():
+    uvicorn.run(app, host="127.0.0.1", port={port}, log_level="warning", access_log=False,
+                ws_max_size=TRANSPORT_MAX_FRAME_BYTES, ws={ws!r}, loop={loop!r})
+if {profile!r}:  # uvicorn re-raises SIGINT after shutting down: dump in `finally`
+    import cProfile
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        serve()
+    finally:
+        profiler.disable()
+        profiler.dump_stats({profile!r})
+else:
+    serve()
+"""
+
+
 def start_server(db_url: str, port: int, log: Path, ws: str = "auto", loop: str = "auto"
                  ) -> subprocess.Popen[bytes]:
-    code = ("import sys, uvicorn; from cogleague.server.app import create_app; "
-            "from cogleague.server.settings import Settings, TRANSPORT_MAX_FRAME_BYTES; "
-            f"uvicorn.run(create_app(Settings(db_url={db_url!r}, operator_key={OPERATOR_KEY!r},"
-            " record_league=False, moves_per_second=1000, move_burst=1000)), host='127.0.0.1',"
-            f" port={port}, log_level='warning', access_log=False,"
-            f" ws_max_size=TRANSPORT_MAX_FRAME_BYTES, ws={ws!r}, loop={loop!r})")
-    profile = os.environ.get("BENCH_PROFILE")  # a path: profile the server with cProfile
-    if profile:  # uvicorn re-raises SIGINT after its shutdown: dump in `finally`
-        code = (code.replace("uvicorn.run(", "import cProfile; _p = cProfile.Profile(); "
-                             "_p.enable()\ntry:\n    uvicorn.run(")
-                + f"\nfinally:\n    _p.disable(); _p.dump_stats({profile!r})")
-    cmd = [sys.executable]
+    """The server in a child process; BENCH_PROFILE=PATH writes a cProfile of it there."""
     script = log.with_name("serve.py")
-    script.write_text(code.replace("; ", "\n").replace("\n_p.disable()", "; _p.disable()"))
-    proc = subprocess.Popen([*cmd, str(script)], stdout=log.open("wb"),
+    script.write_text(SERVE_SCRIPT.format(db=db_url, key=OPERATOR_KEY, port=port, ws=ws,
+                                          loop=loop, profile=os.environ.get("BENCH_PROFILE", "")))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=log.open("wb"),
                             stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

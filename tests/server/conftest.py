@@ -22,7 +22,7 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
     """One SQLite-backed server for the tests that only need *a* server."""
     d = tmp_path_factory.mktemp("shared")
     server = ServerProcess(f"sqlite:///{d / 'server.db'}", d / "server.log",
-                           max_open_tables_per_account=5).start()
+                           max_open_tables_per_account=5, ping_interval_s=0.5).start()
     yield server
     server.stop()
 

@@ -269,3 +269,15 @@ async def test_operator_abort_ends_a_running_table(shared_server: ServerProcess)
     end = await next_frame(ws, "end")
     assert end["reason"] == "aborted"
     assert (await results(shared_server, tid))["reason"] == "aborted"
+
+
+async def test_the_server_pings_and_accepts_pongs(shared_server: ServerProcess) -> None:
+    tid, _, joins = await toy_table(shared_server, seats=1)
+    ws = await open_seat(shared_server.url, tid, 0, joins[0]["token"])
+    await next_frame(ws, "snapshot")
+    for _ in range(2):  # the shared server pings every 0.5 s
+        ping = await next_frame(ws, "ping", timeout=5)
+        assert ping["table"] == tid
+        await send(ws, {"type": "pong"})
+    await send(ws, {"type": "ping"})
+    assert (await next_frame(ws, "pong"))["seq"] == ping["seq"]

@@ -59,6 +59,8 @@ def run(
                                         )] = False,
 ) -> None:
     """Join TABLE as a remote seat and play it with BOT until the table ends."""
+    import httpx
+
     from cogleague.client import LobbyError, SeatRefused, join_and_play
 
     instance: Any = load_bot_class(bot)()
@@ -67,6 +69,8 @@ def run(
                                             start=start))
     except LobbyError as exc:
         fail(f"{server}: {exc}")
+    except httpx.HTTPError as exc:
+        fail(f"--server {server}: cannot reach it ({exc})")
     except (SeatRefused, ConnectionError, OSError) as exc:
         fail(str(exc))
     results = outcome.results or {}

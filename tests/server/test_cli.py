@@ -1,0 +1,75 @@
+"""`cogleague serve` and `cogleague bot run` as a user runs them."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from server.support import free_port
+
+COGLEAGUE = [sys.executable, "-c", "from cogleague.cli import main; main()"]
+
+
+def serve(db: Path, port: int, *extra: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db", f"sqlite:///{db}",
+                             "--log-level", "warning", *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def wait_up(port: int) -> None:
+    for _ in range(300):
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    raise AssertionError("the server did not come up")
+
+
+def test_serve_prints_a_generated_operator_key_once(tmp_path: Path) -> None:
+    db, port = tmp_path / "s.db", free_port()
+    proc = serve(db, port)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        key = re.search(r"operator key \(shown once, keep it\): (\S+)", line)
+        assert key, line
+        wait_up(port)
+        made = httpx.post(f"http://127.0.0.1:{port}/accounts", json={"name": "ann"},
+                          headers={"authorization": f"Bearer {key.group(1)}"})
+        assert made.status_code == 201 and made.json()["api_key"].startswith("clk_")
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    proc = serve(db, port)  # the second start keeps the key and prints none
+    try:
+        assert proc.stdout is not None
+        assert "operator key" not in proc.stdout.readline()
+        wait_up(port)
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=20)[0]
+    assert key.group(1) not in out
+
+
+def test_cli_errors_are_one_line_with_exit_code_2(tmp_path: Path) -> None:
+    cases = [
+        ["serve", "--operator-key", "short"],
+        ["bot", "run", "nocolon", "--server", "http://127.0.0.1:1", "--key", "k", "--table", "t"],
+        ["bot", "run", "missing_module_xyz:Bot", "--server", "http://127.0.0.1:1", "--key", "k",
+         "--table", "t"],
+        ["bot", "run", "examples/dilemma_bot.py:PromiseKeeper", "--server",
+         f"http://127.0.0.1:{free_port()}", "--key", "k", "--table", "t"],
+    ]
+    root = Path(__file__).resolve().parents[2]
+    for args in cases:
+        done = subprocess.run([*COGLEAGUE, *args], capture_output=True, text=True, cwd=root,
+                              timeout=60)
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert done.stderr.strip().startswith("error:"), done.stderr
+        assert "Traceback" not in done.stderr
