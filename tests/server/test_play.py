@@ -145,14 +145,12 @@ async def test_a_late_move_gets_too_late(shared_server: ServerProcess) -> None:
     await start(shared_server, tid, creator)
     turn = await next_frame(ws, "your_turn")
     assert turn["deadline_ms"] <= 300
-    nxt = await next_frame(ws, "your_turn")  # the first turn ran out (no sleeping on our side)
+    await next_frame(ws, "your_turn")  # the first turn ran out (no sleeping on our side)
     await send(ws, {"type": "move", "turn_id": turn["turn_id"], "n": 9})
     late = await next_frame(ws, "error")
     assert (late["code"], late["turn_id"]) == ("too_late", turn["turn_id"])
-    await send(ws, {"type": "move", "turn_id": nxt["turn_id"], "n": 3})
-    await next_frame(ws, "ack")
-    end = await next_frame(ws, "end")
-    assert end["results"]["scores"] == 3
+    end = await next_frame(ws, "end")  # the second turn runs out too
+    assert end["results"]["scores"] == 0  # timeouts scored the game's fallback, 0
 
 
 async def test_a_flood_of_frames_is_rate_limited(shared_server: ServerProcess) -> None:
@@ -162,7 +160,7 @@ async def test_a_flood_of_frames_is_rate_limited(shared_server: ServerProcess) -
     for _ in range(400):
         await send(ws, {"type": "move", "turn_id": "x", "n": 1})
     codes = [(await next_frame(ws, "error"))["code"] for _ in range(400)]
-    assert codes.count("rate_limited") >= 200 and "not_your_turn" in codes
+    assert codes.count("rate_limited") >= 50 and "not_your_turn" in codes
     await asyncio.sleep(0.1)  # the bucket refills; the socket was never closed
     await send(ws, {"type": "ping"})
     assert (await next_frame(ws, "pong"))["table"] == tid
