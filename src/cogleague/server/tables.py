@@ -374,9 +374,17 @@ class TableService:
     async def _finished(self, live: LiveTable, outcome: EpisodeOutcome | None,
                         error: BaseException | None) -> None:
         """The runner returned: store results, replay and the settlement in ONE transaction,
-        then tell every seat and spectator, then feed the league."""
+        then tell every seat and spectator, then feed the league. Under the table's lock, so
+        an operator's abort racing the last step sees either a running or a finished table."""
+        async with self.lock(live.id):
+            await self._finish_locked(live, outcome, error)
+
+    async def _finish_locked(self, live: LiveTable, outcome: EpisodeOutcome | None,
+                             error: BaseException | None) -> None:
         table_id = live.id
         row, seat_list = await self.row(table_id)
+        if row["state"] != RUNNING:
+            return
         if outcome is None:
             await self._abort_running(row, seat_list, live, f"error: {error}")
             return
@@ -464,7 +472,8 @@ class TableService:
             entries_now = [e for e in entries
                            if wallets.held_by(conn, table_id, int(e.account)) >= e.amount]
             wallets.apply_all(conn, entries_now)
-            conn.execute(update(tables).where(tables.c.id == table_id).values(
+            conn.execute(update(tables).where(tables.c.id == table_id,
+                                              tables.c.state.in_((OPEN, RUNNING))).values(
                 state=ABORTED, finished_at=now(), reason="aborted",
                 results=jsonio.dumps(results)))
 
