@@ -39,9 +39,9 @@ from cogleague.core.episode import run_episode  # noqa: E402
 from cogleague.core.errors import IllegalAction  # noqa: E402
 from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn  # noqa: E402
 from cogleague.core.replay import LogEntry  # noqa: E402
+from cogleague.core.text import first_object  # noqa: E402
 from cogleague.seats.factory import ModelOptions  # noqa: E402
 from cogleague.seats.llm import make_model_seat  # noqa: E402
-from cogleague.seats.llm.parsing import first_object  # noqa: E402
 
 SWEEP = (1, 8, 64)
 TARGET_RATIO = 1.2

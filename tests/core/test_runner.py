@@ -216,3 +216,28 @@ def test_event_views_hide_private_events_and_restricted_fields() -> None:
     assert private.view_for(1) is None and private.view_for(None) is None
     spectators_only = Event("note", {"t": 1}, audience=())
     assert spectators_only.view_for(0) is None and spectators_only.view_for(None) is None
+
+
+def test_first_difference_names_the_path() -> None:
+    from cogleague.core.jsonio import first_difference
+
+    recorded = {"a": 1, "b": {"c": [1, 2, 3]}, "d": 0}
+    assert first_difference(recorded, {"a": 1, "b": {"c": [1, 9, 3]}, "d": 0}) == \
+        "$.b.c[1]: recorded 2, re-derived 9"
+    assert first_difference(recorded, {"a": 1, "b": {"c": [1, 2]}, "d": 0}) == \
+        "$.b.c: 3 items recorded, 2 re-derived"
+    assert "present only in the recorded" in first_difference(recorded, {"a": 1, "b": {}})
+    # with sorted keys, key order alone is no difference
+    assert first_difference({"x": {"p": 1, "q": 2}, "y": 1}, {"x": {"q": 2, "p": 1}, "y": 2},
+                            sort_keys=True) == "$.y: recorded 1, re-derived 2"
+
+
+def test_first_object_reads_the_first_balanced_span() -> None:
+    from cogleague.core.text import first_object, first_object_span
+
+    assert first_object('Sure! ```json\n{"a": "}{", "b": {"c": 1}}\n``` then {"z": 2}') == \
+        {"a": "}{", "b": {"c": 1}}
+    assert first_object_span("no braces") is None
+    assert first_object("{not json}") is None and first_object("[1]") is None
+    assert first_object('x {not json} {"action": "cooperate"}') == {"action": "cooperate"}
+    assert first_object_span('x {not json} {"a": 1}') == "{not json}"

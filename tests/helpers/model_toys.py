@@ -6,9 +6,9 @@ from typing import Any
 
 from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Parsed, Turn
+from cogleague.core.text import first_object
 from cogleague.seats.factory import ModelOptions
 from cogleague.seats.llm import ModelSeat, make_model_seat
-from cogleague.seats.llm.parsing import first_object
 from helpers.toygame import ToyGame
 
 HINT = 'reply with one JSON object {"n": N}, N an integer 0..9'

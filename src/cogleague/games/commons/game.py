@@ -16,6 +16,7 @@ from typing import Any
 
 from cogleague.core.errors import GameStateError, IllegalAction
 from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn
+from cogleague.core.text import first_object_span
 from cogleague.games.commons import observation as obs_mod
 from cogleague.games.commons.actions import Validator, pass_move
 from cogleague.games.commons.baselines import (
@@ -72,32 +73,14 @@ def first_json_object(text: str) -> Any:
     """The first balanced ``{…}`` span of `text` (braces inside JSON strings ignored), parsed.
 
     No span, or a first span that is not JSON, is a ``parse`` error (rules §11)."""
-    start = text.find("{")
-    while start != -1:
-        depth, in_str, esc = 0, False, False
-        for i in range(start, len(text)):
-            ch = text[i]
-            if in_str:
-                if esc:
-                    esc = False
-                elif ch == "\\":
-                    esc = True
-                elif ch == '"':
-                    in_str = False
-            elif ch == '"':
-                in_str = True
-            elif ch == "{":
-                depth += 1
-            elif ch == "}":
-                depth -= 1
-                if depth == 0:
-                    try:
-                        return json.loads(text[start:i + 1])
-                    except ValueError:
-                        raise IllegalAction("the first {…} span is not JSON", code="parse",
-                                            hint=PARSE_HINT) from None
-        start = text.find("{", start + 1)  # unbalanced from here: try the next brace
-    raise IllegalAction("no JSON object in the reply", code="parse", hint=PARSE_HINT)
+    span = first_object_span(text)
+    if span is None:
+        raise IllegalAction("no JSON object in the reply", code="parse", hint=PARSE_HINT)
+    try:
+        return json.loads(span)
+    except (ValueError, RecursionError):
+        raise IllegalAction("the first {…} span is not JSON", code="parse",
+                            hint=PARSE_HINT) from None
 
 
 class _RoundBooks:

@@ -60,22 +60,6 @@ def _decision(rec: Mapping[str, Any]) -> Decision | None:
                     else None)
 
 
-def _first_difference(a: Any, b: Any, path: str = "$") -> str:
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b)):
-            if k not in a or k not in b:
-                return f"{path}.{k}: present in only one document"
-            if jsonio.dumps(a[k], sort_keys=True) != jsonio.dumps(b[k], sort_keys=True):
-                return _first_difference(a[k], b[k], f"{path}.{k}")
-    if isinstance(a, list) and isinstance(b, list):
-        if len(a) != len(b):
-            return f"{path}: {len(a)} items recorded, {len(b)} re-derived"
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            if jsonio.dumps(x, sort_keys=True) != jsonio.dumps(y, sort_keys=True):
-                return _first_difference(x, y, f"{path}[{i}]")
-    return f"{path}: recorded {jsonio.dumps(a)[:200]}, re-derived {jsonio.dumps(b)[:200]}"
-
-
 def rebuild(doc: Mapping[str, Any]) -> dict[str, Any]:
     """Re-run a replay's recorded decisions through a fresh engine; return the new document."""
     from cogleague.games.commons.game import CommonsGame
@@ -132,4 +116,4 @@ def verify(doc: Mapping[str, Any]) -> None:
     except Exception as exc:  # a malformed document: say so, never crash the verifier
         raise ReplayError(f"replay does not re-run: {type(exc).__name__}: {exc}") from exc
     if jsonio.dumps(rebuilt, sort_keys=True) != jsonio.dumps(dict(doc), sort_keys=True):
-        raise ReplayError(_first_difference(dict(doc), rebuilt))
+        raise ReplayError(jsonio.first_difference(dict(doc), rebuilt, sort_keys=True))

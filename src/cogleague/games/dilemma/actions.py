@@ -6,11 +6,10 @@ Scripted baselines bypass `parse`, so `Game.apply` runs the same `normalize` on 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from cogleague.core.errors import IllegalAction
-from cogleague.core.text import clean_note
+from cogleague.core.text import clean_note, first_object
 from cogleague.games.dilemma.config import MAX_MESSAGE_CHARS
 from cogleague.games.dilemma.payoffs import ACTIONS, COOPERATE
 
@@ -24,22 +23,6 @@ def hint(promises: bool) -> str:
     return HINT_PROMISES if promises else HINT_SILENT
 
 
-def first_json_object(text: str) -> Any:
-    """The first `{…}` in model text that decodes as JSON, or None."""
-    decoder = json.JSONDecoder()
-    start = text.find("{")
-    while start != -1:
-        try:
-            obj, _ = decoder.raw_decode(text, start)
-        except json.JSONDecodeError:
-            start = text.find("{", start + 1)
-            continue
-        if isinstance(obj, dict):
-            return obj
-        start = text.find("{", start + 1)
-    return None
-
-
 def normalize(raw: Any, promises: bool) -> tuple[bool, str | None]:
     """(cooperates, cleaned message or None) from a reply, or `IllegalAction` with its code.
 
@@ -47,7 +30,7 @@ def normalize(raw: Any, promises: bool) -> tuple[bool, str | None]:
     280 code points before cleaning), ``promises_off`` (a message at a table without promises).
     """
     if isinstance(raw, str):
-        obj = first_json_object(raw)
+        obj = first_object(raw)
         if obj is None:
             raise IllegalAction("no JSON object found in the reply", hint=hint(promises),
                                 code="parse")

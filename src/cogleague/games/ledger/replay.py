@@ -75,7 +75,7 @@ def verify(doc: Any) -> dict[str, Any]:
         table, frames = _fold(doc, frames="frames" in doc)
         rebuilt = table.results()
         if jsonio.dumps(rebuilt) != jsonio.dumps(doc["results"]):
-            difference = _first_difference(rebuilt, doc["results"])
+            difference = jsonio.first_difference(doc["results"], rebuilt)
             raise ReplayError(f"results do not re-derive: {difference}")
         if "frames" in doc:
             stored = doc["frames"]
@@ -84,27 +84,12 @@ def verify(doc: Any) -> dict[str, Any]:
             for i, (mine, theirs) in enumerate(zip(frames, stored, strict=True)):
                 if jsonio.dumps(mine) != jsonio.dumps(theirs):
                     raise ReplayError(f"frame {i} does not re-derive: "
-                                      f"{_first_difference(mine, theirs)}")
+                                      f"{jsonio.first_difference(theirs, mine)}")
         return rebuilt
     except ReplayError:
         raise
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise ReplayError(f"malformed replay: {type(exc).__name__}: {exc}") from exc
-
-
-def _first_difference(mine: Any, theirs: Any, path: str = "") -> str:
-    if isinstance(mine, dict) and isinstance(theirs, dict):
-        for key in list(mine) + [k for k in theirs if k not in mine]:
-            if key not in mine or key not in theirs or \
-                    jsonio.dumps(mine[key]) != jsonio.dumps(theirs[key]):
-                if key in mine and key in theirs:
-                    return _first_difference(mine[key], theirs[key], f"{path}.{key}")
-                return f"{path}.{key} present on one side only"
-    if isinstance(mine, list) and isinstance(theirs, list) and len(mine) == len(theirs):
-        for i, (m, t) in enumerate(zip(mine, theirs, strict=True)):
-            if jsonio.dumps(m) != jsonio.dumps(t):
-                return _first_difference(m, t, f"{path}[{i}]")
-    return f"{path or 'value'} is {jsonio.dumps(theirs)}, expected {jsonio.dumps(mine)}"
 
 
 def _fold(doc: Mapping[str, Any], *, frames: bool) -> tuple[Table, list[dict[str, Any]]]:
