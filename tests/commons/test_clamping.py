@@ -91,6 +91,8 @@ def test_messages_are_stripped_cut_on_code_points_and_dropped_when_empty_or_off(
     assert clamp("cleanup", {"message": 42})["message"] is None
     assert clamp("cleanup", {"message": "hi"}, chat_enabled=False)["message"] is None
     assert clamp("cleanup", {"message": "abcdef"}, chat_max_chars=3)["message"] == "abc"
+    # protocol §5: control characters removed (line breaks become spaces, NUL and BEL dropped)
+    assert clamp("cleanup", {"message": "a\nb\x00c\x07\td"})["message"] == "a bc d"
 
 
 def test_a_140_code_point_emoji_and_cjk_message_survives_and_longer_is_cut() -> None:

@@ -97,6 +97,8 @@ async def test_join_leave_start_and_their_errors(shared_server: ServerProcess) -
         assert await code_of(b.join(tid, "remote", seat=5)) == "bad_request"
         assert await code_of(b.join(tid, "scripted", baseline="nope")) == "bad_request"
         assert await code_of(b.join(tid, "llm")) == "bad_request"  # a prompt is required
+        # the model seats' own limit (4000 code points), refused at the join, not at the start
+        assert await code_of(b.join(tid, "llm", prompt="p" * 4001)) == "bad_request"
         assert await code_of(creator.start(tid)) == "wrong_state"  # one seat is empty
         assert await code_of(b.start(tid)) == "forbidden"
         assert await code_of(b.leave(tid)) == "not_found"

@@ -26,6 +26,7 @@ from cogleague.core.game import Game
 from cogleague.core.replay import EpisodeLog
 from cogleague.games.dilemma import settlement
 from cogleague.games.registry import GameInfo
+from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
 from cogleague.server import wallets
 from cogleague.server.auth import digest, new_seat_token
 from cogleague.server.catalog import Catalog
@@ -46,7 +47,6 @@ log = logging.getLogger("cogleague.server")
 OPEN, RUNNING, FINISHED, ABORTED = "open", "running", "finished", "aborted"
 SEED_RANGE = 2**31
 MAX_NAME_CHARS = 64
-MAX_PROMPT_CHARS = 20_000
 PAID_GAMES = ("dilemma",)
 """Games whose results settle a pot (dilemma.md §6)."""
 

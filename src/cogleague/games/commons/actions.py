@@ -13,6 +13,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cogleague.core.text import strip_controls
 from cogleague.games.commons.config import CommonsConfig
 from cogleague.games.commons.modules.common import COLORS, EFFORT_BUDGET
 
@@ -53,8 +54,9 @@ def to_color(value: Any, default: str | None) -> str | None:
 
 
 def to_text(value: Any, limit: int) -> str:
-    """Rules §5 text: non-string → ""; stripped, then cut on code points."""
-    return value.strip()[:limit] if isinstance(value, str) else ""
+    """Rules §5 text: non-string → ""; stripped, then cut on code points. Control characters
+    go first (protocol §5: CR/LF/TAB become spaces, the rest are dropped)."""
+    return strip_controls(value).strip()[:limit] if isinstance(value, str) else ""
 
 
 def pass_move() -> dict[str, Any]:
