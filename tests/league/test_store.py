@@ -1,8 +1,7 @@
-"""The store on a real SQLite file: idempotent writes, failures kept apart, server records."""
+"""The store on a real SQLite file and a real PostgreSQL database (the `db_url` fixture):
+idempotent writes, failures kept apart, server records."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
@@ -10,12 +9,8 @@ from cogleague.league import store
 from cogleague.league.episodes import EpisodeRecord
 
 
-def _url(tmp_path: Path) -> str:
-    return store.sqlite_url(tmp_path / "league.db")
-
-
-def test_record_episode_is_idempotent_and_counts_in_finished(tmp_path: Path) -> None:
-    url = _url(tmp_path)
+def test_record_episode_is_idempotent_and_counts_in_finished(db_url: str) -> None:
+    url = db_url
     kwargs = dict(game="toy", variant=None, seed=3, policy_names=["a", "a", "b"],
                   results={"scores": [1, 2, 3], "reason": "complete"}, table_id="t-1")
     first = store.record_episode(url, **kwargs)
@@ -30,23 +25,22 @@ def test_record_episode_is_idempotent_and_counts_in_finished(tmp_path: Path) -> 
     assert store.finished_ids(url) == {first}
 
 
-def test_distinct_tables_with_same_seed_stay_distinct(tmp_path: Path) -> None:
-    url = _url(tmp_path)
+def test_distinct_tables_with_same_seed_stay_distinct(db_url: str) -> None:
+    url = db_url
     common = dict(game="toy", variant=None, seed=3, policy_names=["a", "b"],
                   results={"scores": [1, 2], "reason": "complete"})
     ids = {store.record_episode(url, table_id=t, **common) for t in ("t-1", "t-2")}
     assert len(ids) == 2
 
 
-def test_record_episode_rejects_scores_that_do_not_match_the_seats(tmp_path: Path) -> None:
+def test_record_episode_rejects_scores_that_do_not_match_the_seats(db_url: str) -> None:
     with pytest.raises(ValueError, match="one number per seat"):
-        store.record_episode(_url(tmp_path), game="toy", variant=None, seed=1,
+        store.record_episode(db_url, game="toy", variant=None, seed=1,
                              policy_names=["a", "b"], results={"scores": [1], "reason": "x"})
 
 
-def test_failed_episode_is_replaced_by_a_later_success_and_attempts_add_up(
-        tmp_path: Path) -> None:
-    url = _url(tmp_path)
+def test_failed_episode_is_replaced_by_a_later_success_and_attempts_add_up(db_url: str) -> None:
+    url = db_url
     failed = EpisodeRecord(id="e1", league="L", game="toy", variant=None, seed=1,
                            policies=["a", "b"], status="failed", error="worker died")
     assert store.save_records(url, [failed]) == 1

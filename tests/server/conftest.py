@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import glob
-import os
-import shutil
-import subprocess
-import tempfile
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from server.support import ServerProcess, free_port
+from server.support import ServerProcess
 
 
 @pytest.fixture(scope="session")
@@ -25,81 +19,6 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
                            max_open_tables_per_account=5, ping_interval_s=0.5).start()
     yield server
     server.stop()
-
-
-def _pg_bindir() -> str | None:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if found:
-        return str(Path(found[-1]).parent)
-    initdb = shutil.which("initdb")
-    return str(Path(initdb).parent) if initdb else None
-
-
-class PgCluster:
-    """A throwaway PostgreSQL cluster in a temp dir, on a free loopback port."""
-
-    def __init__(self, bindir: str) -> None:
-        self.bindir = bindir
-        self.dir = Path(tempfile.mkdtemp(prefix="cogleague-pg-"))
-        self.port = free_port()
-        self.as_postgres = os.geteuid() == 0  # initdb refuses to run as root
-        self._n = 0
-
-    def _run(self, *args: str) -> None:
-        cmd = [str(Path(self.bindir) / args[0]), *args[1:]]
-        if self.as_postgres:
-            cmd = ["runuser", "-u", "postgres", "--", *cmd]
-        subprocess.run(cmd, check=True, capture_output=True, timeout=120)
-
-    def start(self) -> PgCluster:
-        if self.as_postgres:
-            shutil.chown(self.dir, "postgres", "postgres")
-        data = self.dir / "data"
-        self._run("initdb", "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync",
-                  "-E", "UTF8")
-        self._run("pg_ctl", "-D", str(data), "-l", str(self.dir / "pg.log"), "-w", "-t", "60",
-                  "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 "
-                        "-c fsync=off -c max_connections=200", "start")
-        return self
-
-    def new_database(self) -> str:
-        import psycopg
-
-        self._n += 1
-        name = f"cl{self._n}_{int(time.time() * 1000) % 10**8}"
-        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres",
-                             autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
-
-    def stop(self) -> None:
-        try:
-            self._run("pg_ctl", "-D", str(self.dir / "data"), "-m", "immediate", "-w", "stop")
-        finally:
-            shutil.rmtree(self.dir, ignore_errors=True)
-
-
-@pytest.fixture(scope="session")
-def pg_cluster() -> Iterator[PgCluster]:
-    bindir = _pg_bindir()
-    if bindir is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("PostgreSQL binaries (initdb, pg_ctl) are missing; .ci/run installs "
-                        "Debian's postgresql")
-        pytest.skip("PostgreSQL binaries (initdb, pg_ctl) not found under "
-                    "/usr/lib/postgresql/*/bin: apt-get install postgresql to run these tests")
-    cluster = PgCluster(bindir).start()
-    yield cluster
-    cluster.stop()
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database of each backend: an SQLite file, or a new PostgreSQL database."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'server.db'}"
-    cluster: PgCluster = request.getfixturevalue("pg_cluster")
-    return cluster.new_database()
 
 
 @pytest.fixture

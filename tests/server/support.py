@@ -6,7 +6,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,16 +23,11 @@ from cogleague.seats.inprocess import BotSeat
 from cogleague.seats.scripted import ScriptedSeat
 from cogleague.server.frames import validate_server_frame
 from cogleague.server.lineup import SeatPlan, build_game
+from helpers.net import free_port
 
 OPERATOR_KEY = "test-operator-key-0123456789"
 LAUNCH = Path(__file__).with_name("launch.py")
 TOY = {"toy": "server.toyinfo"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class ServerProcess:
