@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_runner import stored
+from leaguefiles import stored
 
 from cogleague.league import config as league_config
 from cogleague.league import runner

@@ -9,19 +9,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from leaguefiles import league_text, stored
 
 from cogleague.core.errors import ConfigError
 from cogleague.league import config as league_config
 from cogleague.league import runner, store
 from cogleague.league.rankings import standings_json
-from conftest import league_text
-
-
-def stored(url: str) -> list[tuple[str, str, str | None, str | None]]:
-    """What must not depend on how the league ran: id, status, results, series."""
-    return sorted((e.id, e.status, None if e.results is None else repr(e.results),
-                   None if e.series is None else repr(e.series))
-                  for e in store.load_episodes(url))
 
 
 def test_resume_after_an_interrupted_run_skips_finished_episodes(
