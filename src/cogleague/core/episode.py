@@ -99,6 +99,9 @@ class EpisodeRunner:
         # seats count fallbacks and write transcripts); `aclose()` runs when `run` ends.
         self._decision_hooks = [getattr(s, "on_decision", None) for s in self.seats]
         self._any_decision_hook = any(h is not None for h in self._decision_hooks)
+        # Seats that answer synchronously, bound once: `decide_now` per seat, or None.
+        self._now = [getattr(s, "decide_now", None) for s in self.seats]
+        self._all_now = all(fn is not None for fn in self._now)
 
     # -- the loop ----------------------------------------------------------------------------
     async def run(self) -> EpisodeOutcome:
@@ -111,11 +114,15 @@ class EpisodeRunner:
                     await close()
 
     async def _run(self) -> EpisodeOutcome:
-        game, timing, clock = self.game, self.timing, self.clock
+        game, timing, clock, observer = self.game, self.timing, self.clock, self.observer
         started = clock.now()
         budget = timing.play_budget_s
         play_deadline = started + budget if budget is not None else math.inf
         reserve = timing.reserve_scripted_s if self.all_scripted else timing.reserve_s
+        pace = self.pacing and timing.min_step_s > 0
+        hooks = self._any_decision_hook
+        # Every seat answers synchronously: each step is collected without a coroutine.
+        collect_now = self._collect_now if self._all_now else None
         if not self.log.entries:
             await self._record("start", game.start())
         step_started = clock.now()
@@ -131,16 +138,23 @@ class EpisodeRunner:
             turns = game.pending()
             if not turns:
                 raise RuntimeError(f"{game.name}: pending() is empty while the game is running")
-            decisions = await self._collect(turns, step_started)
-            if self.pacing and timing.min_step_s > 0:
+            if collect_now is not None:
+                decisions = collect_now(turns)
+            else:
+                decisions = await self._collect(turns, step_started)
+            if pace:
                 await clock.sleep(step_started + timing.min_step_s - clock.now())
-            await self._apply(turns, decisions)
-            if self._any_decision_hook:
+            entry = self._apply(turns, decisions)
+            if observer is not None:
+                await observer(entry, game)
+            if hooks:
                 self._tell_seats(turns, decisions)
             step_started = clock.now()
         return EpisodeOutcome(game.results(), self.log)
 
-    async def _apply(self, turns: list[Turn], decisions: dict[str, Decision]) -> None:
+    def _apply(self, turns: list[Turn], decisions: dict[str, Decision]) -> LogEntry:
+        """Settle one step and log it (the caller tells the observer): the logged entry is an
+        ``apply``, or a ``stop`` when the game recovers from an unexpected error."""
         game = self.game
         try:
             try:
@@ -154,9 +168,11 @@ class EpisodeRunner:
             if not game.recovers_from_errors:
                 raise
             detail = f"{type(exc).__name__}: {exc}"
-            await self._record("stop", game.stop("error", detail), reason="error", detail=detail)
-            return
-        await self._record("apply", events, decisions=decisions)
+            entry = LogEntry("stop", game.stop("error", detail), None, "error", detail)
+        else:
+            entry = LogEntry("apply", events, decisions)
+        self.log.add(entry)
+        return entry
 
     def _tell_seats(self, turns: list[Turn], decisions: dict[str, Decision]) -> None:
         for turn in turns:
@@ -185,6 +201,34 @@ class EpisodeRunner:
                 asynchronous.append(self._ask_in_order(seat, seat_turns, step_started, decisions))
         if asynchronous:
             await asyncio.gather(*asynchronous)
+        return {t.turn_id: decisions[t.turn_id] for t in turns}
+
+    def _collect_now(self, turns: list[Turn]) -> dict[str, Decision]:
+        """`_collect` when every seat answers synchronously, without grouping by seat: with
+        turns in ascending seat order (the protocol's order) the seats are asked in the very
+        same order. Any other order takes `_collect`'s grouping."""
+        prev = -1
+        for t in turns:
+            if t.seat < prev:
+                return self._collect_grouped_now(turns)
+            prev = t.seat
+        now = self._now
+        decisions: dict[str, Decision] = {}
+        for turn in turns:
+            try:
+                action = now[turn.seat](turn)  # type: ignore[misc]
+            except Exception:
+                decisions[turn.turn_id] = Decision(self.game.fallback(turn), source="fallback",
+                                                   cause="error")
+            else:
+                decisions[turn.turn_id] = Decision(action, "scripted")
+        return decisions
+
+    def _collect_grouped_now(self, turns: list[Turn]) -> dict[str, Decision]:
+        decisions: dict[str, Decision] = {}
+        for seat_index, seat_turns in Game.by_seat(turns).items():
+            for turn in seat_turns:
+                decisions[turn.turn_id] = self._decide_now(self.seats[seat_index], turn)
         return {t.turn_id: decisions[t.turn_id] for t in turns}
 
     def _decide_now(self, seat: Any, turn: Turn) -> Decision:

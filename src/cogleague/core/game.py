@@ -76,9 +76,12 @@ class Turn:
         return f"Turn({self.turn_id!r}, seat={self.seat}, round={self.round})"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
-    """Something that happened, and who may see it.
+    """Something that happened, and who may see it. Treat as immutable.
+
+    Not a frozen dataclass: a frozen `__init__` sets every field through `object.__setattr__`,
+    which made building events the largest single cost of headless play.
 
     `audience`: None = every seat and spectators; a tuple = those seats (spectators and the
     replay always see everything after the end); ``()`` = spectators/replay only.
@@ -123,9 +126,10 @@ class Parsed:
     clamped: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Decision:
     """The runner's answer for one turn, as the game applies it and the log records it.
+    Treat as immutable (not frozen for the same construction-cost reason as `Event`).
 
     source: ``seat`` (the seat's own valid reply), ``scripted`` (a built-in baseline's reply) or
     ``fallback`` (the game's fallback after the seat failed; `cause` says why: ``timeout``,
