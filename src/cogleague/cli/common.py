@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cogleague.core import jsonio
 from cogleague.core.episode import EpisodeOutcome, run_episode
+from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
 from cogleague.core.replay import LogEntry
 from cogleague.seats.factory import ModelOptions
@@ -65,14 +66,26 @@ def write_artifacts(out_dir: str | Path, results: dict[str, Any], replay: dict[s
     return r, p
 
 
-def guarded(fn: Callable[[], Any]) -> Any:
-    """Run `fn`, turning ConfigError/ValueError from user input into `fail`."""
-    from cogleague.core.errors import ConfigError
-
+def guarded(fn: Callable[[], Any], option_for: Mapping[str, str] | None = None) -> Any:
+    """Run `fn`; a ConfigError becomes `fail` — one line, exit 2. `option_for` maps a config
+    field to the command-line option that sets it, so the message names what the user typed."""
     try:
         return fn()
     except ConfigError as exc:
-        fail(str(exc))
+        message = str(exc)
+        option = (option_for or {}).get(exc.field)
+        if option is not None and message.startswith(exc.field):
+            message = option + message[len(exc.field):]
+        fail(message)
+
+
+def results_with_models(results: dict[str, Any], seats: Sequence[Any]) -> dict[str, Any]:
+    """The results document plus the `models` section when any seat is a model seat."""
+    if not any(getattr(s, "kind", None) == "model" for s in seats):
+        return results
+    from cogleague.seats.llm import accounting_for
+
+    return {**results, "models": accounting_for(seats)}
 
 
 def model_options(model: str | None, base_url: str | None, provider: str | None,

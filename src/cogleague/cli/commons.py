@@ -26,13 +26,13 @@ from cogleague.cli.common import (
     guarded,
     model_options,
     play_with_progress,
+    results_with_models,
     split_seats,
     write_artifacts,
 )
 from cogleague.games.commons import GAME, CommonsGame
 from cogleague.games.commons.config import VARIANTS
 from cogleague.seats.factory import is_bot_ref, make_seats
-from cogleague.seats.llm import accounting_for
 
 SEATS_HELP = ("comma-separated policies, one per cog (2..12): baselines ("
               + ", ".join(GAME.baselines) + "), llm[:PROMPT_FILE] or MODULE:CLASS "
@@ -83,8 +83,7 @@ def play_commons(
                   highlight=False)
     outcome = play_with_progress(game, seat_objects, config.rounds)
     results = outcome.results
-    if (models := accounting_for(seat_objects)) is not None:
-        results = {**results, "models": models}
+    results = results_with_models(results, seat_objects)
     print_results(game, results)
     print_course(game)
     target = out or Path("runs") / f"commons-{config.variant}-{config.seed}"

@@ -20,17 +20,16 @@ from cogleague.cli.common import (
     ProviderOpt,
     TranscriptOpt,
     console,
-    fail,
+    guarded,
     model_options,
     play_with_progress,
+    results_with_models,
     split_seats,
     write_artifacts,
 )
-from cogleague.core.errors import ConfigError
 from cogleague.games.dilemma import GAME, DilemmaGame
 from cogleague.games.dilemma.config import VARIANTS
 from cogleague.seats.factory import make_seats
-from cogleague.seats.llm import accounting_for
 
 SEATS_HELP = ("3..8 comma-separated policies: baselines (" + ", ".join(GAME.baselines)
               + "), llm[:PROMPT_FILE] or MODULE:CLASS (default: "
@@ -38,18 +37,6 @@ SEATS_HELP = ("3..8 comma-separated policies: baselines (" + ", ".join(GAME.base
 # config field → the option that sets it, so errors name what the user typed
 OPTION_FOR = {"rounds_total": "--rounds", "rake_bps": "--rake-bps", "stake": "--stake",
               "seats": "--seats", "seed": "--seed", "variant": "--variant"}
-
-
-def _guarded(fn: Any) -> Any:
-    """Run `fn`; a ConfigError becomes one line naming the command-line option, exit 2."""
-    try:
-        return fn()
-    except ConfigError as exc:
-        message = str(exc)
-        option = OPTION_FOR.get(exc.field)
-        if option is not None and message.startswith(exc.field):
-            message = option + message[len(exc.field):]
-        fail(message)
 
 
 @play_app.command("dilemma")
@@ -79,9 +66,9 @@ def play_dilemma(
             overrides[key] = value
     if no_promises:
         overrides["promises"] = False
-    game: DilemmaGame = _guarded(lambda: GAME.make(variant, overrides, seed, names))
+    game: DilemmaGame = guarded(lambda: GAME.make(variant, overrides, seed, names), OPTION_FOR)
     options = model_options(model, base_url, provider, transcript)
-    seat_objects = _guarded(lambda: make_seats(game, game.policy_names, options))
+    seat_objects = guarded(lambda: make_seats(game, game.policy_names, options), OPTION_FOR)
     cfg = game.config
     paid = f", stake {cfg.stake}, rake {cfg.rake_bps} bps" if cfg.paid else ""
     console.print(f"[bold]Prisoner's Dilemma[/] {cfg.variant}, seed {cfg.seed}, {cfg.seats} "
@@ -90,8 +77,7 @@ def play_dilemma(
     outcome = play_with_progress(game, seat_objects, cfg.rounds_total)
     _print_standings(outcome.results)
     results = outcome.results
-    if (models := accounting_for(seat_objects)) is not None:
-        results = {**results, "models": models}
+    results = results_with_models(results, seat_objects)
     target = out or Path("runs") / f"dilemma-{cfg.seed}"
     results_path, replay_path = write_artifacts(target, results,
                                                 game.replay_document(outcome.log))

@@ -22,6 +22,7 @@ from cogleague.cli.common import (
     guarded,
     model_options,
     play_with_progress,
+    results_with_models,
     split_seats,
     write_artifacts,
 )
@@ -61,20 +62,11 @@ def play_ledger(
     outcome = play_with_progress(game, seat_objects, config.rounds)
     results = outcome.results
     _print_results(results)
-    accounting = _model_accounting(seat_objects)
-    results_file = {**results, "models": accounting} if accounting else results
+    results_file = results_with_models(results, seat_objects)
     target = out or Path("runs") / f"ledger-{config.seed}"
     results_path, replay_path = write_artifacts(
         target, results_file, game.replay_document(outcome.log, frames=True))
     console.print(f"wrote {results_path} and {replay_path}", highlight=False)
-
-
-def _model_accounting(seat_objects: list[Any]) -> dict[str, Any] | None:
-    if not any(getattr(s, "kind", None) == "model" for s in seat_objects):
-        return None
-    from cogleague.seats.llm import accounting_for
-
-    return accounting_for(seat_objects)
 
 
 def _print_results(results: dict[str, Any]) -> None:
