@@ -132,10 +132,10 @@ class DilemmaGame(Game):
         prefix = f"r{r}"
         legal = self._legal
         turns = []
+        add = turns.append
         for ctx, suffix in self._plans[r % 2][step]:
             ctx.live = True
-            turns.append(Turn(prefix + suffix, ctx.seat, legal, ctx.view_fn, ctx.prompt_fn, ctx,
-                              r))
+            add(Turn(prefix + suffix, ctx.seat, legal, ctx.view_fn, ctx.prompt_fn, ctx, r))
         return turns
 
     def pending(self) -> list[Turn]:
@@ -173,17 +173,21 @@ class DilemmaGame(Game):
             raise GameStateError("apply() needs an open round")
         turns = self._turns
         moves = []
+        add_move = moves.append
+        get = decisions.get
         for t in turns:  # read every decision first: a refusal leaves the state unchanged
-            d = decisions.get(t.turn_id)
-            if d is not None and d.source != "fallback" and len(d.action) == 1:
-                choice = d.action.get("action")  # the hot path: a bare, exact choice
-                if choice == COOPERATE:
-                    moves.append(SILENT_COOPERATE)
-                    continue
-                if choice == DEFECT:
-                    moves.append(SILENT_DEFECT)
-                    continue
-            moves.append(self._move_for(t, d))
+            d = get(t.turn_id)
+            if d is not None and d.source != "fallback":
+                action = d.action
+                if len(action) == 1:
+                    choice = action.get("action")  # the hot path: a bare, exact choice
+                    if choice == COOPERATE:
+                        add_move(SILENT_COOPERATE)
+                        continue
+                    if choice == DEFECT:
+                        add_move(SILENT_DEFECT)
+                        continue
+            add_move(self._move_for(t, d))
         events: list[Event] = []
         append = events.append
         r = self.state.round
@@ -193,17 +197,18 @@ class DilemmaGame(Game):
             ctx.pair.current[ctx.side] = m
             seat = ctx.seat
             a, b = ctx.pair.pairing
-            if m.message is not None:
-                append(Event("message_private", {
-                    "round": r, "pairing": [a, b], "from": seat, "to": ctx.opponent,
-                    "message": m.message}, (seat, ctx.opponent)))
-            if m.timeout:
-                append(Event("timeout_private", {
-                    "round": r, "pairing": [a, b], "seat": seat, "action": COOPERATE,
-                    "cause": m.cause}, (seat,)))
+            if not m.plain:
+                if m.message is not None:
+                    append(Event("message_private", {
+                        "round": r, "pairing": [a, b], "from": seat, "to": ctx.opponent,
+                        "message": m.message}, (seat, ctx.opponent)))
+                if m.timeout:
+                    append(Event("timeout_private", {
+                        "round": r, "pairing": [a, b], "seat": seat, "action": COOPERATE,
+                        "cause": m.cause}, (seat,)))
             append(Event("action_private", {
                 "round": r, "pairing": [a, b], "seat": seat,
-                "action": COOPERATE if m.coop else DEFECT}, (seat,)))
+                "action": COOPERATE if m.coop else DEFECT}, ctx.audience))
         if self._phase == "step0":
             self._phase = "step1"
             self._turns = self._build_turns(1)
@@ -219,11 +224,12 @@ class DilemmaGame(Game):
         for rec in state.pairs:
             ma, mb = rec.current
             assert ma is not None and mb is not None
-            pa, pb = table[(ma.coop, mb.coop)]
+            ca, cb = ma.coop, mb.coop
+            pa, pb = table[(ca, cb)]
             reveal(rec, ma, mb, pa, pb)
-            a, b = rec.pairing
             append(Event("choices_revealed", {
-                "round": r, "seats": [a, b], "choices": [_word(ma.coop), _word(mb.coop)],
+                "round": r, "seats": list(rec.pairing),
+                "choices": [COOPERATE if ca else DEFECT, COOPERATE if cb else DEFECT],
                 "points": [pa, pb], "totals": list(rec.points),
                 "timeouts": [ma.timeout, mb.timeout]}))
         state.rounds_played += 1
@@ -235,10 +241,19 @@ class DilemmaGame(Game):
             self._phase = "between"
 
     def _ranked_standings(self) -> list[dict[str, int]]:
+        """Seats by points descending, ties by seat, with competition ranks (1, 1, 3): a seat's
+        rank is one more than the number of seats strictly ahead of it."""
         points = self.state.points
-        ranks = competition_ranks(points)
-        order = sorted(range(self.num_seats), key=lambda s: (-points[s], s))
-        return [{"seat": s, "points": points[s], "rank": ranks[s]} for s in order]
+        # A stable sort in reverse keeps equal totals in ascending seat order.
+        order = sorted(range(self.num_seats), key=points.__getitem__, reverse=True)
+        out = []
+        rank, last = 0, None
+        for i, s in enumerate(order):
+            p = points[s]
+            if p != last:
+                rank, last = i + 1, p
+            out.append({"seat": s, "points": p, "rank": rank})
+        return out
 
     def _end(self, reason: str) -> list[Event]:
         for turn in self._turns:

@@ -147,8 +147,8 @@ class TurnContext:
     raises `GameStateError` rather than show a later state. Never modify the lists.
     """
 
-    __slots__ = ("first", "live", "mine", "opponent", "pair", "prompt_fn", "seat", "side",
-                 "table", "theirs", "turn_no", "view_fn")
+    __slots__ = ("audience", "first", "live", "mine", "opponent", "pair", "prompt_fn", "seat",
+                 "side", "table", "theirs", "turn_no", "view_fn")
 
     def __init__(self, table: TableState, seat: int, pair: PairRecord, side: int, first: bool,
                  turn_no: int) -> None:
@@ -162,6 +162,7 @@ class TurnContext:
         self.mine = pair.coop[side]
         self.theirs = pair.coop[1 - side]
         self.live = False  # set while a turn of this context is pending
+        self.audience = (seat,)  # of this seat's private events, made once
         self.view_fn = self.view  # bound once: turns reuse them
         self.prompt_fn = self.prompt
 

@@ -7,5 +7,20 @@ from cogleague.games.dilemma.baselines._base import choose, context
 
 
 class GrimTrigger:
+    """Remembers, per pairing, how much of the opponent's history it has read and whether that
+    part held a defection: a history only ever grows, so each turn reads only the new choices
+    instead of the whole history (which made a long match quadratic)."""
+
+    def __init__(self) -> None:
+        # id(history) → (the history itself, choices read, all of them cooperate)
+        self._read: dict[int, tuple[list[bool], int, bool]] = {}
+
     def act(self, turn: Turn) -> Action:
-        return choose(all(context(turn).theirs))
+        theirs = context(turn).theirs
+        seen = self._read.get(id(theirs))
+        read, clean = (seen[1], seen[2]) if seen is not None and seen[0] is theirs else (0, True)
+        n = len(theirs)
+        if clean and read < n:
+            clean = all(theirs[read:]) if n - read > 1 else theirs[read]
+        self._read[id(theirs)] = (theirs, n, clean)
+        return choose(clean)
