@@ -28,7 +28,7 @@ from cogleague.games.ledger.context import TurnContext
 from cogleague.games.ledger.prompt import system_text
 from cogleague.games.ledger.replies import parse_reply
 from cogleague.games.ledger.schedule import draw_schedule
-from cogleague.games.ledger.subgames import payoff
+from cogleague.games.ledger.subgames import LEGAL, payoff
 from cogleague.games.ledger.table import BETWEEN, COMPLETE, DEADLINE, DEAL, DONE, Table
 
 RULES_VERSION = "ledger-1"
@@ -48,6 +48,10 @@ class _Entry(NamedTuple):
 
 
 _TURN_IDS = [[f"r{r}s{s}" for s in range(SEATS)] for r in range(ROUNDS_MAX)]
+# The entry of a baseline's bare move (no note, memo, clamp or timeout), by move: immutable,
+# so built once instead of once per decision.
+_PLAIN_SCRIPTED = [_Entry(move, "", "", True, False, False, 0)
+                   for move in range(max(hi for sides in LEGAL.values() for _, hi in sides) + 1)]
 
 
 class LedgerGame(Game):
@@ -89,15 +93,15 @@ class LedgerGame(Game):
         r = self.table.rounds_played
         events = self._emit([Event("round", {"round": r, "pairs": [
             p.to_json() for p in self.schedule[r]]})])
-        self._turns = [self._turn(r, seat) for seat in range(SEATS)]
+        table, seed, ids = self.table, self.config.seed, _TURN_IDS[r]
+        turns = []
+        for seat, slot in enumerate(table.slots[r]):
+            ctx = TurnContext(table, seat, r, slot, seed)
+            turns.append(Turn(ids[seat], seat, {"move": {"min": slot.lo, "max": slot.hi},
+                                                "note": NOTE_LIMIT, "memo": MEMO_LIMIT},
+                              ctx.observation, ctx.prompt, ctx, r))
+        self._turns = turns
         return events
-
-    def _turn(self, r: int, seat: int) -> Turn:
-        slot = self.table.slots[r][seat]
-        ctx = TurnContext(self.table, seat, r, slot, self.config.seed)
-        return Turn(_TURN_IDS[r][seat], seat,
-                    {"move": {"min": slot.lo, "max": slot.hi}, "note": NOTE_LIMIT,
-                     "memo": MEMO_LIMIT}, ctx.observation, ctx.prompt, ctx, r)
 
     def pending(self) -> list[Turn]:
         return list(self._turns) if self.table.phase == DEAL else []
@@ -116,12 +120,13 @@ class LedgerGame(Game):
         seat whose input is refused and leaves the state untouched."""
         if self.table.phase != DEAL:
             raise GameStateError("apply: no round is open")
-        known = {t.turn_id for t in self._turns}
-        unknown = sorted(k for k in decisions if k not in known)
-        if unknown:
+        turns = self._turns
+        known = {t.turn_id for t in turns}
+        if not known.issuperset(decisions):
+            unknown = sorted(k for k in decisions if k not in known)
             raise GameStateError(f"apply: unknown turn ids {unknown} (open: {sorted(known)})")
-        entries = [self._entry(turn, decisions.get(turn.turn_id)) for turn in self._turns]
-        events = self._settle(entries)
+        entry, get = self._entry, decisions.get
+        events = self._settle([entry(turn, get(turn.turn_id)) for turn in turns])
         self._turns = []
         return events
 
@@ -142,7 +147,11 @@ class LedgerGame(Game):
         if len(action) > 1 and not ACTION_KEYS.issuperset(action):
             raise SeatInputRejected(turn.turn_id, f"{turn.turn_id}: an action has only the keys "
                                                   f"move, note, memo (got {action!r})")
-        fallback = decision.source == "fallback"
+        source = decision.source
+        if source == "scripted" and len(action) == 1 and timeouts == 0 \
+                and decision.clamped is not True:
+            return _PLAIN_SCRIPTED[move]
+        fallback = source == "fallback"
         note = memo = ""
         if len(action) > 1 and not fallback:  # a fallback drops the seat's note and memo
             note = self._checked_text(turn, "note", action.get("note", ""), clean_note_text)
@@ -176,26 +185,30 @@ class LedgerGame(Game):
         table = self.table
         r = table.rounds_played
         events = []
-        for index, p in enumerate(self.schedule[r]):
-            ea, eb = entries[p.a], entries[p.b]
-            pay_a, pay_b = payoff(p.subgame, ea.move, eb.move)
-            events.append(Event("meeting", {
-                "round": r, "pair": index, "a": p.a, "b": p.b, "subgame": p.subgame,
-                "moveA": ea.move, "moveB": eb.move, "payA": pay_a, "payB": pay_b,
-                "scriptedA": ea.scripted, "scriptedB": eb.scripted,
-                "fallbackA": ea.fallback, "fallbackB": eb.fallback,
-                "clampedA": ea.clamped, "clampedB": eb.clamped,
-                "timeoutsA": ea.timeouts, "timeoutsB": eb.timeouts,
-                "memoA": ea.memo, "memoB": eb.memo,
-            }, restricted={"memoA": (p.a,), "memoB": (p.b,)}))  # a memo: its author only
-            table.meeting(r, index, p.a, p.b, p.subgame, ea.move, eb.move, pay_a, pay_b,
-                          ea.memo, eb.memo, ea.fallback, eb.fallback, ea.timeouts, eb.timeouts)
+        add, meeting = events.append, table.meeting
+        for index, (a, b, subgame, _) in enumerate(self.schedule[r]):
+            move_a, _, memo_a, scripted_a, fallback_a, clamped_a, timeouts_a = entries[a]
+            move_b, _, memo_b, scripted_b, fallback_b, clamped_b, timeouts_b = entries[b]
+            pay_a, pay_b = payoff(subgame, move_a, move_b)
+            add(Event("meeting", {
+                "round": r, "pair": index, "a": a, "b": b, "subgame": subgame,
+                "moveA": move_a, "moveB": move_b, "payA": pay_a, "payB": pay_b,
+                "scriptedA": scripted_a, "scriptedB": scripted_b,
+                "fallbackA": fallback_a, "fallbackB": fallback_b,
+                "clampedA": clamped_a, "clampedB": clamped_b,
+                "timeoutsA": timeouts_a, "timeoutsB": timeouts_b,
+                "memoA": memo_a, "memoB": memo_b,
+            }, None, {"memoA": (a,), "memoB": (b,)}))  # a memo: its author only
+            meeting(r, index, a, b, subgame, move_a, move_b, pay_a, pay_b, memo_a, memo_b,
+                    fallback_a, fallback_b, timeouts_a, timeouts_b)
         tail = [Event("gossip", {"round": r, "author": seat,
                                  "subject": note_target(table.slots, seat, r), "text": e.note})
                 for seat, e in enumerate(entries) if e.note]
         if r + 1 == table.max_rounds:
             tail.append(Event("end", {"round": r + 1, "reason": COMPLETE}))
-        return events + self._emit(tail)
+        if tail:
+            events += self._emit(tail)
+        return events
 
     def stop(self, reason: str, detail: str | None = None) -> list[Event]:
         """End between rounds with `deadline` (the only early end, §11). Idempotent."""
