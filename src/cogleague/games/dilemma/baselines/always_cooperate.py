@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from cogleague.core.game import Action, Turn
-from cogleague.games.dilemma.baselines._base import cooperate
+from cogleague.games.dilemma.payoffs import COOPERATE
 
 
 class AlwaysCooperate:
     def act(self, turn: Turn) -> Action:
-        return cooperate()
+        return {"action": COOPERATE}

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from cogleague.core.game import Action, Turn
-from cogleague.games.dilemma.baselines._base import defect
+from cogleague.games.dilemma.payoffs import DEFECT
 
 
 class AlwaysDefect:
     def act(self, turn: Turn) -> Action:
-        return defect()
+        return {"action": DEFECT}

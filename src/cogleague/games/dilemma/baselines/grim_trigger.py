@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from cogleague.core.game import Action, Turn
-from cogleague.games.dilemma.baselines._base import choose, context
+from cogleague.games.dilemma.payoffs import COOPERATE, DEFECT
+from cogleague.games.dilemma.state import TurnContext
 
 
 class GrimTrigger:
@@ -16,11 +17,12 @@ class GrimTrigger:
         self._read: dict[int, tuple[list[bool], int, bool]] = {}
 
     def act(self, turn: Turn) -> Action:
-        theirs = context(turn).theirs
+        ctx: TurnContext = turn.context
+        theirs = ctx.theirs
         seen = self._read.get(id(theirs))
         read, clean = (seen[1], seen[2]) if seen is not None and seen[0] is theirs else (0, True)
         n = len(theirs)
         if clean and read < n:
             clean = all(theirs[read:]) if n - read > 1 else theirs[read]
         self._read[id(theirs)] = (theirs, n, clean)
-        return choose(clean)
+        return {"action": COOPERATE if clean else DEFECT}

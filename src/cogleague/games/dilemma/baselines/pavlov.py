@@ -5,12 +5,12 @@ exactly when both made the same choice last round."""
 from __future__ import annotations
 
 from cogleague.core.game import Action, Turn
-from cogleague.games.dilemma.baselines._base import choose, context
+from cogleague.games.dilemma.payoffs import COOPERATE, DEFECT
+from cogleague.games.dilemma.state import TurnContext
 
 
 class Pavlov:
     def act(self, turn: Turn) -> Action:
-        ctx = context(turn)
-        if not ctx.mine:
-            return choose(True)
-        return choose(ctx.mine[-1] == ctx.theirs[-1])
+        ctx: TurnContext = turn.context
+        mine = ctx.mine
+        return {"action": COOPERATE if not mine or mine[-1] == ctx.theirs[-1] else DEFECT}

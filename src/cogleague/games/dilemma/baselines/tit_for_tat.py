@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from cogleague.core.game import Action, Turn
-from cogleague.games.dilemma.baselines._base import choose, context
+from cogleague.games.dilemma.payoffs import COOPERATE, DEFECT
+from cogleague.games.dilemma.state import TurnContext
 
 
 class TitForTat:
     def act(self, turn: Turn) -> Action:
-        theirs = context(turn).theirs
-        return choose(not theirs or theirs[-1])
+        ctx: TurnContext = turn.context
+        theirs = ctx.theirs
+        return {"action": COOPERATE if not theirs or theirs[-1] else DEFECT}
