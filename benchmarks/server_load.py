@@ -27,6 +27,8 @@ from typing import Any
 
 import httpx
 
+from cogleague.server.transport import WS_PROTOCOL
+
 OPERATOR_KEY = "bench-operator-key-0123456789"
 SEATS = 4
 
@@ -60,7 +62,7 @@ else:
 """
 
 
-def start_server(db_url: str, port: int, log: Path, ws: str = "auto", loop: str = "auto"
+def start_server(db_url: str, port: int, log: Path, ws: str = WS_PROTOCOL, loop: str = "auto"
                  ) -> subprocess.Popen[bytes]:
     """The server in a child process; BENCH_PROFILE=PATH writes a cProfile of it there."""
     script = log.with_name("serve.py")
@@ -113,13 +115,16 @@ def client_process(url: str, seats: list[tuple[str, int, str]], ready: Any, go: 
             return {"action": "defect" if betrayed else "cooperate"}
 
     latencies: list[float] = []
+    connected = [0]
 
     def timer() -> Any:
         sent: dict[str, float] = {}
 
         def on_frame(frame: dict[str, Any]) -> None:
             kind = frame["type"]
-            if kind == "your_turn":
+            if kind == "snapshot":
+                connected[0] += 1
+            elif kind == "your_turn":
                 sent[frame["turn_id"]] = time.perf_counter()
             elif kind == "ack":
                 t0 = sent.pop(frame["turn_id"], None)
@@ -130,13 +135,28 @@ def client_process(url: str, seats: list[tuple[str, int, str]], ready: Any, go: 
     async def main() -> None:
         tasks = [asyncio.create_task(play_seat(Grudger(), url, t, s, tok, on_frame=timer()))
                  for t, s, tok in seats]
-        await asyncio.sleep(2.0)  # every socket connected (snapshots in)
+        while connected[0] < len(seats):  # every socket connected (snapshots in)
+            await asyncio.sleep(0.05)
         ready.set()
         await asyncio.get_running_loop().run_in_executor(None, go.wait)
+        cpu[0] = time.process_time()
         await asyncio.wait_for(asyncio.gather(*tasks), 600)
+        cpu[0] = time.process_time() - cpu[0]
 
+    cpu = [0.0]
     asyncio.run(main())
-    out.put((len(latencies), latencies))
+    out.put((len(latencies), latencies, cpu[0]))
+
+
+def sample_server(pid: int) -> subprocess.Popen[bytes] | None:
+    """BENCH_SAMPLE="CMD {pid}": run CMD against the server when play starts, e.g.
+    `.venv/bin/py-spy record -p {pid} -d 8 -r 200 -f raw -o /tmp/s.raw --nonblocking` (sees
+    time in C code, unlike BENCH_PROFILE's cProfile) or `timeout 5 strace -f -c -p {pid}`."""
+    command = os.environ.get("BENCH_SAMPLE")
+    if not command:
+        return None
+    return subprocess.Popen(command.format(pid=pid), shell=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -157,7 +177,9 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=10, help="rounds per pairing")
     ap.add_argument("--clients", type=int, default=2, help="bot processes")
     ap.add_argument("--db", default=None, help="database URL (default: SQLite in a temp dir)")
-    ap.add_argument("--ws", default="auto", help="uvicorn WebSocket implementation")
+    ap.add_argument("--ws", default=WS_PROTOCOL,
+                    help="uvicorn WebSocket implementation (default: the server's coalescing "
+                         "one, as `cogleague serve` uses; websockets-sansio: uvicorn's own)")
     ap.add_argument("--loop", default="auto", help="uvicorn event loop (auto, asyncio, uvloop)")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="cogleague-bench-"))
@@ -184,19 +206,24 @@ def main() -> None:
             async with LobbyClient(url, OPERATOR_KEY) as op:
                 await asyncio.gather(*(op.start(t) for t in table_ids))
 
+        load0 = os.getloadavg()[0]
         t0 = time.perf_counter()
         cpu0 = cpu_seconds(server.pid)
+        spy = sample_server(server.pid)
         asyncio.run(start_all())
         go.set()
-        moves, lat = 0, []
+        moves, lat, bots_cpu = 0, [], 0.0
         for _ in procs:
-            n, xs = out.get(timeout=900)
+            n, xs, used = out.get(timeout=900)
             moves += n
             lat += xs
+            bots_cpu += used
         elapsed = time.perf_counter() - t0
         server_cpu = cpu_seconds(server.pid) - cpu0
         for p in procs:
             p.join(30)
+        if spy is not None:
+            spy.wait(60)
         expected = args.tables * args.rounds * SEATS * (SEATS - 1)
         print(json.dumps({
             "tables": args.tables, "bots": len(seats), "rounds": args.rounds,
@@ -208,7 +235,9 @@ def main() -> None:
             "server_cpu_s": round(server_cpu, 2),
             "server_cpu_ms_per_move": round(1000 * server_cpu / max(1, moves), 3),
             "server_moves_per_cpu_s": round(moves / max(server_cpu, 1e-9), 1),
-            "load_average": os.getloadavg()[0],
+            "bots_cpu_s": round(bots_cpu, 2),
+            "bots_cpu_ms_per_move": round(1000 * bots_cpu / max(1, moves), 3),
+            "load_average": {"before": round(load0, 2), "after": round(os.getloadavg()[0], 2)},
             "db": "sqlite (WAL)" if args.db is None else args.db.split(":")[0],
             "cpus": os.cpu_count()}, indent=1))
     finally:
