@@ -15,6 +15,8 @@ ELLIPSIS = "…"
 
 def strip_controls(text: str) -> str:
     """CR, LF and TAB become spaces; every other Cc (control) character is dropped."""
+    if text.isprintable():  # no Cc at all (the common case): nothing to replace or drop
+        return text
     out = []
     for ch in text:
         if ch in "\r\n\t":

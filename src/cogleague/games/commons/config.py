@@ -8,7 +8,7 @@ overrides, then the seed, each checked; an unknown key or a value out of range r
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from cogleague.core.config import (
@@ -62,9 +62,14 @@ class CommonsConfig:
     names: tuple[str, ...] = DEFAULT_NAMES
 
     def to_json(self) -> dict[str, Any]:
-        doc = asdict(self)
+        """Every field, in declaration order (`asdict` without its deep copies: all fields
+        are scalars but `names`, which becomes a list)."""
+        doc = {name: getattr(self, name) for name in _FIELD_NAMES}
         doc["names"] = list(self.names)
         return doc
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(CommonsConfig))
 
 
 VARIANTS: dict[str, dict[str, Any]] = {

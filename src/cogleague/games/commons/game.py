@@ -196,7 +196,7 @@ class CommonsGame(Game):
             return []
         r, legal, observe = self.round, self.legal_actions, self.observe
         return [Turn(turn_id, s, legal, lambda s=s: observe(s),
-                     lambda s=s: obs_mod.prompt(observe(s)), context=self, round=r)
+                     lambda s=s: obs_mod.prompt(observe(s)), self, r)
                 for s, turn_id in enumerate(self._turn_ids)]
 
     # -- views -------------------------------------------------------------------------------
