@@ -30,9 +30,18 @@ class Sender(Protocol):
     def close(self, code: int, reason: str) -> None: ...
 
 
+def event_text(seq: int, table_json: str, name_json: str, payload_json: str) -> str:
+    """An `event` frame from already-encoded parts: byte for byte `jsonio.dumps` of
+    ``{"type": "event", "seq", "table", "event", "payload"}`` (compact separators, this key
+    order), so one payload encoding serves every seat that sees the same view."""
+    return (f'{{"type":"event","seq":{seq},"table":{table_json},"event":{name_json},'
+            f'"payload":{payload_json}}}')
+
+
 class Stream:
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
+        self.table_json = jsonio.dumps(table_id)
         self.event_texts: list[str] = []
         self.end_text: str | None = None
 
@@ -47,8 +56,11 @@ class Stream:
         """Append one event (a `view_for` dict) to the stream and send it to the listeners."""
         payload = dict(view)
         name = payload.pop("kind")
-        text = jsonio.dumps({"type": "event", "seq": len(self.event_texts) + 1,
-                             "table": self.table_id, "event": name, "payload": payload})
+        self.push_encoded(jsonio.dumps(name), jsonio.dumps(payload))
+
+    def push_encoded(self, name_json: str, payload_json: str) -> None:
+        """`push_event` with the event name and payload already JSON-encoded."""
+        text = event_text(len(self.event_texts) + 1, self.table_json, name_json, payload_json)
         self.event_texts.append(text)
         for conn in self.listeners():
             conn.send_text(text)

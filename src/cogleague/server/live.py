@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
+from cogleague.core import jsonio
 from cogleague.core.clock import Clock, MonotonicClock
 from cogleague.core.episode import EpisodeOutcome, EpisodeRunner
 from cogleague.core.errors import IllegalAction
@@ -117,6 +118,30 @@ def _not_started(turn: Any, raw: Any) -> Any:
     raise IllegalAction("the table has not started", code="not_your_turn")
 
 
+def broadcast(room: Room, events: Sequence[Event]) -> None:
+    """Each seat gets `view_for(seat)`, spectators `view_for(None)`. An event without
+    restricted fields looks the same to everyone allowed to see it, so its payload is encoded
+    once for all of them (byte-identical to encoding each view)."""
+    channels, watch = room.channels, room.watch
+    dumps = jsonio.dumps
+    for event in events:
+        if not event.restricted and "kind" not in event.data:
+            name, payload = dumps(event.kind), dumps(event.data)
+            for channel in channels:
+                if event.visible_to(channel.seat):
+                    channel.push_encoded(name, payload)
+            if event.audience is None:
+                watch.push_encoded(name, payload)
+            continue
+        for channel in channels:
+            view = event.view_for(channel.seat)
+            if view is not None:
+                channel.push_event(view)
+        public = event.view_for(None)
+        if public is not None:
+            watch.push_event(public)
+
+
 class LiveTable:
     def __init__(self, room: Room, game: Game, store: Store, *, pacing: bool,
                  clock: Clock | None = None) -> None:
@@ -135,15 +160,7 @@ class LiveTable:
 
     # -- events ------------------------------------------------------------------------------
     def broadcast(self, events: Sequence[Event]) -> None:
-        channels, watch = self.room.channels, self.room.watch
-        for event in events:
-            for channel in channels:
-                view = event.view_for(channel.seat)
-                if view is not None:
-                    channel.push_event(view)
-            public = event.view_for(None)
-            if public is not None:
-                watch.push_event(public)
+        broadcast(self.room, events)
 
     async def observer(self, entry: LogEntry, game: Game) -> None:
         idx = self.next_idx
