@@ -62,7 +62,9 @@ class DilemmaGame(Game):
         self.state = TableState(config)
         self.reason: str | None = None
         self._legal = views.legal_actions(config.promises)
-        self._matrix = matrix(config.payoffs)
+        pay = matrix(config.payoffs)
+        # The same matrix indexed [a cooperates][b cooperates] (bools index as 0/1).
+        self._pay = tuple(tuple(pay[(a, b)] for b in (False, True)) for a in (False, True))
         self._timing = Timing(decision_timeout_s=config.turn_deadline_ms / 1000, retries=0)
         self._phase = "new"  # new → between ⇄ (step0 → step1) → done
         self._turns: list[Turn] = []
@@ -220,17 +222,19 @@ class DilemmaGame(Game):
     def _reveal(self, append: Callable[[Event], None], r: int) -> None:
         """Both choices of every pairing are in: pay, record, publish, and close the round."""
         state = self.state
-        reveal, table = state.reveal, self._matrix
+        reveal, pay = state.reveal, self._pay
         for rec in state.pairs:
             ma, mb = rec.current
             assert ma is not None and mb is not None
             ca, cb = ma.coop, mb.coop
-            pa, pb = table[(ca, cb)]
+            pa, pb = pay[ca][cb]
             reveal(rec, ma, mb, pa, pb)
+            a, b = rec.pairing
+            ta, tb = rec.points
             append(Event("choices_revealed", {
-                "round": r, "seats": list(rec.pairing),
+                "round": r, "seats": [a, b],
                 "choices": [COOPERATE if ca else DEFECT, COOPERATE if cb else DEFECT],
-                "points": [pa, pb], "totals": list(rec.points),
+                "points": [pa, pb], "totals": [ta, tb],
                 "timeouts": [ma.timeout, mb.timeout]}))
         state.rounds_played += 1
         append(Event("tournament_standings", {"round": r, "standings": self._ranked_standings()}))

@@ -99,13 +99,15 @@ class TableState:
     def reveal(self, rec: PairRecord, ma: Move, mb: Move, pa: int, pb: int) -> None:
         """Record one round of one pairing and add it to both seats' totals."""
         a, b = rec.pairing
-        i = len(rec.coop[0])
-        rec.coop[0].append(ma.coop)
-        rec.coop[1].append(mb.coop)
-        rec.points[0] += pa
-        rec.points[1] += pb
-        self.points[a] += pa
-        self.points[b] += pb
+        coop_a, coop_b = rec.coop
+        i = len(coop_a)
+        coop_a.append(ma.coop)
+        coop_b.append(mb.coop)
+        pair_points, points = rec.points, self.points
+        pair_points[0] += pa
+        pair_points[1] += pb
+        points[a] += pa
+        points[b] += pb
         if ma.coop:
             self.cooperations[a] += 1
         if mb.coop:
