@@ -14,9 +14,10 @@ import uvicorn
 
 from cogleague.server.app import create_app
 from cogleague.server.settings import TRANSPORT_MAX_FRAME_BYTES, Settings
+from cogleague.server.transport import WS_PROTOCOL
 
 if __name__ == "__main__":
     port = int(sys.argv[1])
     settings = Settings(**json.loads(sys.argv[2]))
     uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
-                access_log=False, ws_max_size=TRANSPORT_MAX_FRAME_BYTES)
+                access_log=False, ws_max_size=TRANSPORT_MAX_FRAME_BYTES, ws=WS_PROTOCOL)

@@ -29,6 +29,7 @@ def serve(
 
     from cogleague.server.app import create_app
     from cogleague.server.settings import DEFAULT_DB_URL, TRANSPORT_MAX_FRAME_BYTES, Settings
+    from cogleague.server.transport import WS_PROTOCOL
 
     if operator_key is not None and len(operator_key) < 16:
         fail(f"--operator-key must be at least 16 characters (got {len(operator_key)})")
@@ -45,4 +46,4 @@ def serve(
     console.print(f"serving on http://{host}:{port}  (protocol: /protocol, API: /docs)",
                   highlight=False)
     uvicorn.run(application, host=host, port=port, log_level=log_level, access_log=False,
-                ws_max_size=TRANSPORT_MAX_FRAME_BYTES)
+                ws_max_size=TRANSPORT_MAX_FRAME_BYTES, ws=WS_PROTOCOL)

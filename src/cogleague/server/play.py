@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -30,6 +31,7 @@ from cogleague.server.live import Room, seat_results
 from cogleague.server.settings import Settings
 from cogleague.server.store import loads, seats
 from cogleague.server.tables import TableService
+from cogleague.server.transport import SEND_NOW
 
 log = logging.getLogger("cogleague.server")
 router = APIRouter()
@@ -40,16 +42,24 @@ hold the table's memory hostage)."""
 
 
 class SocketConn:
-    """One accepted socket: an outbox drained by its own writer task."""
+    """One accepted socket: an outbox drained by its own writer task.
+
+    Under `CoalescingWebSocketProtocol` a frame is written at once when nothing is queued
+    and the peer keeps up (no task switch, no ASGI round trip); otherwise it waits in the
+    outbox, in order, as before."""
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self.closed = False
+        now = ws.scope.get("extensions", {}).get(SEND_NOW)
+        self.send_now: Callable[[str], bool] | None = now["send_text"] if now else None
         self.writer = asyncio.create_task(self._write())
 
     def send_text(self, text: str) -> None:
         if self.closed:
+            return
+        if self.send_now is not None and self.queue.empty() and self.send_now(text):
             return
         if self.queue.qsize() >= OUTBOX_LIMIT:
             self.close(1008, "too many unread frames")

@@ -1,0 +1,96 @@
+"""uvicorn's sans-I/O WebSocket protocol, with the socket writes of one loop tick coalesced.
+
+Every server frame is still its own WebSocket frame (protocol.md §3 is unchanged); what changes
+is how they reach the kernel. uvicorn writes each ASGI `websocket.send` to the transport at
+once, which on loopback is one `send(2)` per frame — about half of the server's CPU under load,
+since one move makes ≈ 6 frames (your_turn, ack, each event to each seat). Here the bytes
+written during one event-loop tick are buffered and handed to the real transport in one write
+at the next tick (`loop.call_soon`), so a seat's events and its next `your_turn` leave together.
+A frame waits at most one loop iteration; `close()` flushes first, so nothing is reordered or
+lost. Flow control is the real transport's (its high-water mark pauses the ASGI sender).
+
+Use it with ``uvicorn.run(app, ws=WS_PROTOCOL)`` (as `cogleague serve` does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+WS_PROTOCOL = "cogleague.server.transport:CoalescingWebSocketProtocol"
+"""What to pass as uvicorn's `ws` option."""
+
+SEND_NOW = "cogleague.send_now"
+"""ASGI scope extension: ``{"send_text": fn}``, `fn(text) -> bool` sends without awaiting."""
+
+
+class CoalescingTransport:
+    """Wraps a transport: `write` buffers until the next loop tick; everything else delegates."""
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._buffer: list[bytes] = []
+        self._scheduled = False
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if not data:
+            return
+        self._buffer.append(bytes(data))
+        if not self._scheduled:
+            self._scheduled = True
+            self._loop.call_soon(self.flush)
+
+    def writelines(self, chunks: Any) -> None:
+        for chunk in chunks:
+            self.write(chunk)
+
+    def flush(self) -> None:
+        self._scheduled = False
+        if not self._buffer:
+            return
+        data = self._buffer[0] if len(self._buffer) == 1 else b"".join(self._buffer)
+        self._buffer.clear()
+        if not self._transport.is_closing():
+            self._transport.write(data)
+
+    def close(self) -> None:
+        self.flush()
+        self._transport.close()
+
+    def abort(self) -> None:
+        self._buffer.clear()
+        self._transport.abort()
+
+    def get_write_buffer_size(self) -> int:
+        return self._transport.get_write_buffer_size() + sum(len(b) for b in self._buffer)
+
+    def __getattr__(self, name: str) -> Any:  # is_closing, pause_reading, get_extra_info, …
+        return getattr(self._transport, name)
+
+
+class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's `websockets-sansio` protocol over a `CoalescingTransport`, offering the app a
+    synchronous text send in the scope's extensions (`SEND_NOW`)."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.transport = CoalescingTransport(self.transport, self.loop)  # type: ignore[assignment]
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)  # builds self.scope and schedules the app
+        self.scope["extensions"][SEND_NOW] = {"send_text": self.send_text_now}  # type: ignore[index]
+
+    def send_text_now(self, text: str) -> bool:
+        """Frame `text` and write it at once (the transport coalesces). False when that is not
+        possible now — before the handshake, once closing, or while the peer is not reading
+        (flow control) — and the caller must use the ordinary ASGI send."""
+        if (not self.handshake_complete or self.initial_response is not None or self.close_sent
+                or self.disconnected or not self.writable.is_set()
+                or self.transport.is_closing()):
+            return False
+        self.conn.send_text(text.encode())
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
