@@ -129,7 +129,8 @@ def main() -> None:
                                                                     wall / episodes)]
     rate = {label: (n / best[label][0], n / best[label][1]) for label, _, n, _ in contenders}
     print(f"{DECISIONS} decisions per round robin ({DECISIONS + self_play} with Axelrod's "
-          f"self-play); best of {args.repeat} interleaved repetitions")
+          f"self-play); best of {args.repeat} interleaved repetitions; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     ours_cpu, ours_wall = rate["cogleague play_headless"]
     for label, (cpu_rate, wall_rate) in rate.items():
         ratio = "" if label.startswith("cogleague") else (

@@ -13,6 +13,7 @@ this process (the steadier figure when other processes compete for the cores).
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 from cogleague.core import jsonio
@@ -59,6 +60,8 @@ def main() -> None:
             wall[mode] += time.perf_counter() - w
             cpu[mode] += time.process_time() - c
             count[mode] += batch
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other processes "
+          "slow the wall-clock figures; the per-CPU-second ones less so)")
     for mode, (label, _) in MODES.items():
         print(f"ledger 14-round all-scripted episodes/s, {label}: "
               f"{count[mode] / wall[mode]:,.0f} wall-clock, {count[mode] / cpu[mode]:,.0f} per "
