@@ -42,6 +42,9 @@ class Settings:
     model_provider: str | None = None
     model_name: str | None = None
     model_base_url: str | None = None
+    tune_gc: bool = True
+    """Raise the garbage collector's young-generation threshold once started (`app.tune_gc`);
+    it is process-wide, so an embedding application may turn it off."""
     sqlite_synchronous: str = "NORMAL"
     """WAL + NORMAL survives a killed process (the WAL is in the OS); FULL also survives power
     loss at the cost of an fsync per commit."""
