@@ -35,7 +35,7 @@ MAX_BODY_BYTES = 1024 * 1024
 GC_GEN0_THRESHOLD = 20_000
 """Allocations between young-generation collections (CPython's default is 700). Every move
 allocates hundreds of short-lived objects (frames, views, futures), so the default collects
-about once per move: ≈ 9 % of the server's CPU in `benchmarks/server_load.py`, ≈ 4 % at
+about once per move: ≈ 9 % of the server's CPU in `benchmarks/server_load.py`, ≈ 5 % at
 20,000. Older generations keep their defaults, so cyclic garbage is still collected."""
 
 
