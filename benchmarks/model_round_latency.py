@@ -88,7 +88,8 @@ class RoundGame(Game):
             return []
         r = self.played
         return [Turn(f"r{r}p{s}", s, {"n": [0, 9]}, lambda s=s: {"seat": s, "round": r},
-                     lambda s=s: f"Round {r + 1}. You are seat {s}. {HINT}.", round=r)
+                     lambda view: f"Round {view['round'] + 1}. You are seat {view['seat']}. "
+                                  f"{HINT}.", round=r)
                 for s in range(self.num_seats)]
 
     def parse(self, turn: Turn, raw: Any) -> Parsed:

@@ -25,7 +25,8 @@ class TextToyGame(ToyGame):
     def pending(self) -> list[Turn]:
         turns = super().pending()
         for t in turns:
-            t._prompt_fn = lambda t=t: f"Round {t.round + 1}. You are seat {t.seat}. {HINT}."
+            t._prompt_fn = lambda view: (f"Round {view['round'] + 1}. You are seat {view['seat']}. "
+                                         f"{HINT}.")
         return turns
 
     def parse(self, turn: Turn, raw: Any) -> Parsed:

@@ -32,7 +32,9 @@ class Turn:
     """One decision the game needs: who decides, what is legal, and that seat's view only.
 
     `view` and `prompt_text` are built lazily: scripted seats read `context` (the game's public
-    state, in-process only) and never pay for serializing a view they do not need.
+    state, in-process only) and never pay for serializing a view they do not need. The prompt
+    is a rendering of the view (`prompt_fn(view)`), so a seat that asks for both builds the
+    view once.
     """
 
     __slots__ = ("_prompt", "_prompt_fn", "_view", "_view_fn", "context", "legal_actions",
@@ -44,7 +46,7 @@ class Turn:
         seat: int,
         legal_actions: Any,
         view_fn: Callable[[], dict[str, Any]],
-        prompt_fn: Callable[[], str] | None = None,
+        prompt_fn: Callable[[dict[str, Any]], str] | None = None,
         context: Any = None,
         round: int = 0,
     ) -> None:
@@ -69,7 +71,7 @@ class Turn:
     def prompt_text(self) -> str | None:
         """The same view rendered as text for language models (None if the game has none)."""
         if self._prompt is None and self._prompt_fn is not None:
-            self._prompt = self._prompt_fn()
+            self._prompt = self._prompt_fn(self.view)
         return self._prompt
 
     def __repr__(self) -> str:

@@ -195,8 +195,7 @@ class CommonsGame(Game):
         if self.phase != "open":
             return []
         r, legal, observe = self.round, self.legal_actions, self.observe
-        return [Turn(turn_id, s, legal, lambda s=s: observe(s),
-                     lambda s=s: obs_mod.prompt(observe(s)), self, r)
+        return [Turn(turn_id, s, legal, lambda s=s: observe(s), obs_mod.prompt, self, r)
                 for s, turn_id in enumerate(self._turn_ids)]
 
     # -- views -------------------------------------------------------------------------------

@@ -202,7 +202,8 @@ class TurnContext:
                                  "pending: read a turn's view while it is pending")
         return visible_state(self.table, self)
 
-    def prompt(self) -> str:
+    def prompt(self, view: dict[str, Any] | None = None) -> str:
+        """The view rendered for language models (the turn passes its cached view)."""
         from cogleague.games.dilemma.views import prompt_text
 
-        return prompt_text(self.view())
+        return prompt_text(view if view is not None else self.view())

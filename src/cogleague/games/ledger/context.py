@@ -36,6 +36,6 @@ class TurnContext:
             self._observation = build_observation(self)
         return self._observation
 
-    def prompt(self) -> str:
+    def prompt(self, observation: dict[str, Any] | None = None) -> str:
         """The §12 text rendering of the same observation (the turn's `prompt_text`)."""
-        return render_prompt(self.observation())
+        return render_prompt(observation if observation is not None else self.observation())
