@@ -6,7 +6,7 @@ import pytest
 
 from cogleague.core.episode import play_headless
 from cogleague.core.game import Decision
-from cogleague.games.dilemma.payoffs import competition_ranks, standings
+from cogleague.games.dilemma.payoffs import competition_ranks, ranked_standings, standings
 from dilemma.support import Scripted, game, play, seen_by
 
 
@@ -51,6 +51,8 @@ def test_ranking_shares_ranks_competition_style() -> None:
     assert competition_ranks([5, 5, 5]) == [1, 1, 1]
     assert standings([10, 12, 12, 3]) == [{"seat": 1, "points": 12}, {"seat": 2, "points": 12},
                                           {"seat": 0, "points": 10}, {"seat": 3, "points": 3}]
+    assert [(e["seat"], e["rank"]) for e in ranked_standings([10, 12, 12, 3])] == [
+        (1, 1), (2, 1), (0, 3), (3, 4)]
     # 0 and 1 defect against everyone, 2 and 3 cooperate: 0/1 tie first, 2/3 tie third
     results = _one_round({0: "defect", 1: "defect", 2: "cooperate", 3: "cooperate"}, seats=4)
     assert results["scores"] == [11, 11, 3, 3]

@@ -22,7 +22,13 @@ from cogleague.games.dilemma.actions import normalize
 from cogleague.games.dilemma.aliases import draw_aliases
 from cogleague.games.dilemma.baselines import make_baseline
 from cogleague.games.dilemma.config import DilemmaConfig
-from cogleague.games.dilemma.payoffs import COOPERATE, DEFECT, competition_ranks, matrix
+from cogleague.games.dilemma.payoffs import (
+    COOPERATE,
+    DEFECT,
+    competition_ranks,
+    matrix,
+    ranked_standings,
+)
 from cogleague.games.dilemma.promises import PROMISE_RULE
 from cogleague.games.dilemma.schedule import first_mover
 from cogleague.games.dilemma.settlement import REFUNDED_REASONS, SETTLED_REASONS, split_pot
@@ -237,27 +243,13 @@ class DilemmaGame(Game):
                 "points": [pa, pb], "totals": [ta, tb],
                 "timeouts": [ma.timeout, mb.timeout]}))
         state.rounds_played += 1
-        append(Event("tournament_standings", {"round": r, "standings": self._ranked_standings()}))
+        append(Event("tournament_standings",
+                     {"round": r, "standings": ranked_standings(state.points)}))
         if state.rounds_played >= self.config.rounds_total:
             for e in self._end("complete"):
                 append(e)
         else:
             self._phase = "between"
-
-    def _ranked_standings(self) -> list[dict[str, int]]:
-        """Seats by points descending, ties by seat, with competition ranks (1, 1, 3): a seat's
-        rank is one more than the number of seats strictly ahead of it."""
-        points = self.state.points
-        # A stable sort in reverse keeps equal totals in ascending seat order.
-        order = sorted(range(self.num_seats), key=points.__getitem__, reverse=True)
-        out = []
-        rank, last = 0, None
-        for i, s in enumerate(order):
-            p = points[s]
-            if p != last:
-                rank, last = i + 1, p
-            out.append({"seat": s, "points": p, "rank": rank})
-        return out
 
     def _end(self, reason: str) -> list[Event]:
         for turn in self._turns:
@@ -269,7 +261,7 @@ class DilemmaGame(Game):
             rec.current = [None, None]
         return [Event("tournament_end", {"reason": reason,
                                          "rounds_played": self.state.rounds_played,
-                                         "standings": self._ranked_standings()})]
+                                         "standings": ranked_standings(self.state.points)})]
 
     def stop(self, reason: str, detail: str | None = None) -> list[Event]:
         if self._phase == "done":
@@ -324,7 +316,7 @@ class DilemmaGame(Game):
         return {"game": self.name, "done": self.done, "round": self.state.round,
                 "rounds_played": self.rounds_played, "rounds_total": self.config.rounds_total,
                 "aliases": list(self.aliases), "policies": list(self.policy_names),
-                "standings": self._ranked_standings()}
+                "standings": ranked_standings(self.state.points)}
 
     def system_text(self, seat: int) -> str:
         return views.system_text(self.config, seat)

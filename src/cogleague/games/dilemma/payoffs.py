@@ -32,7 +32,25 @@ def competition_ranks(points: Sequence[int]) -> list[int]:
     return [1 + sum(1 for q in points if q > p) for p in points]
 
 
+def standing_order(points: Sequence[int]) -> list[int]:
+    """Seats by points descending, ties by seat ascending (a stable sort in reverse keeps equal
+    totals in seat order)."""
+    return sorted(range(len(points)), key=points.__getitem__, reverse=True)
+
+
 def standings(points: Sequence[int]) -> list[dict[str, int]]:
-    """Seats by points descending, ties by seat ascending (the seed's `standings` shape)."""
-    order = sorted(range(len(points)), key=lambda s: (-points[s], s))
-    return [{"seat": s, "points": points[s]} for s in order]
+    """The seed's `standings` shape: `{seat, points}` in standing order."""
+    return [{"seat": s, "points": points[s]} for s in standing_order(points)]
+
+
+def ranked_standings(points: Sequence[int]) -> list[dict[str, int]]:
+    """`{seat, points, rank}` in standing order, with competition ranks (1, 1, 3) assigned in
+    one pass: a rank is one more than the number of seats strictly ahead."""
+    out = []
+    rank, last = 0, None
+    for i, s in enumerate(standing_order(points)):
+        p = points[s]
+        if p != last:
+            rank, last = i + 1, p
+        out.append({"seat": s, "points": p, "rank": rank})
+    return out
