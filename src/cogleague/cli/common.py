@@ -18,6 +18,9 @@ from cogleague.core.game import Game
 from cogleague.core.replay import LogEntry
 from cogleague.seats.factory import ModelOptions
 
+OutOpt = Annotated[Path | None, typer.Option("--out", help="directory for results and replay")]
+"""Where a `play` command writes results.json and replay.json."""
+
 # Model-seat options every `play` command accepts (used by `llm:PROMPT` seats).
 ModelOpt = Annotated[str | None, typer.Option("--model", help="model name for llm seats")]
 BaseUrlOpt = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint")]

@@ -19,6 +19,7 @@ from cogleague.cli import play_app
 from cogleague.cli.common import (
     BaseUrlOpt,
     ModelOpt,
+    OutOpt,
     ProviderOpt,
     TranscriptOpt,
     console,
@@ -56,8 +57,7 @@ def play_commons(
     = None,
     seed: Annotated[int | None, typer.Option("--seed", help="0..2^63-1 (default: variant's)")]
     = None,
-    out: Annotated[Path | None, typer.Option("--out", help="directory for results and replay")]
-    = None,
+    out: OutOpt = None,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     provider: ProviderOpt = None,

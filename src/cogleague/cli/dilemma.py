@@ -17,6 +17,7 @@ from cogleague.cli import play_app
 from cogleague.cli.common import (
     BaseUrlOpt,
     ModelOpt,
+    OutOpt,
     ProviderOpt,
     TranscriptOpt,
     console,
@@ -51,8 +52,7 @@ def play_dilemma(
                                                  "in basis points, 0..2000")] = None,
     no_promises: Annotated[bool, typer.Option("--no-promises", help="no messages")] = False,
     variant: Annotated[str, typer.Option("--variant", help=" | ".join(VARIANTS))] = "standard",
-    out: Annotated[Path | None, typer.Option("--out", help="directory for results and replay")]
-    = None,
+    out: OutOpt = None,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     provider: ProviderOpt = None,

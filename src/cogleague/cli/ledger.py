@@ -16,6 +16,7 @@ from cogleague.cli import play_app
 from cogleague.cli.common import (
     BaseUrlOpt,
     ModelOpt,
+    OutOpt,
     ProviderOpt,
     TranscriptOpt,
     console,
@@ -42,8 +43,7 @@ def play_ledger(
     seats: Annotated[str | None, typer.Option("--seats", help=SEATS_HELP)] = None,
     rounds: Annotated[int | None, typer.Option("--rounds", help="4..28 (default: variant's)")]
     = None,
-    out: Annotated[Path | None, typer.Option("--out", help="directory for results and replay")]
-    = None,
+    out: OutOpt = None,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     provider: ProviderOpt = None,
