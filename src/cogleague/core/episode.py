@@ -194,9 +194,10 @@ class EpisodeRunner:
         asynchronous = []
         for seat_index, seat_turns in by_seat.items():
             seat = self.seats[seat_index]
-            if hasattr(seat, "decide_now"):
+            decide_now = self._now[seat_index]
+            if decide_now is not None:
                 for turn in seat_turns:
-                    decisions[turn.turn_id] = self._decide_now(seat, turn)
+                    decisions[turn.turn_id] = self._decide_now(decide_now, turn)
             else:
                 asynchronous.append(self._ask_in_order(seat, seat_turns, step_started, decisions))
         if asynchronous:
@@ -204,39 +205,17 @@ class EpisodeRunner:
         return {t.turn_id: decisions[t.turn_id] for t in turns}
 
     def _collect_now(self, turns: list[Turn]) -> dict[str, Decision]:
-        """`_collect` when every seat answers synchronously, without grouping by seat: with
-        turns in ascending seat order (the protocol's order) the seats are asked in the very
-        same order. Any other order takes `_collect`'s grouping."""
-        prev = -1
-        for t in turns:
-            if t.seat < prev:
-                return self._collect_grouped_now(turns)
-            prev = t.seat
-        now = self._now
-        decisions: dict[str, Decision] = {}
-        for turn in turns:
-            try:
-                action = now[turn.seat](turn)  # type: ignore[misc]
-            except Exception:
-                decisions[turn.turn_id] = Decision(self.game.fallback(turn), source="fallback",
-                                                   cause="error")
-            else:
-                decisions[turn.turn_id] = Decision(action, "scripted")
-        return decisions
+        """`_collect` when every seat answers synchronously: no grouping, no coroutine. Each
+        seat's turns are still asked in their listed order."""
+        now, decide = self._now, self._decide_now
+        return {t.turn_id: decide(now[t.seat], t) for t in turns}  # type: ignore[arg-type]
 
-    def _collect_grouped_now(self, turns: list[Turn]) -> dict[str, Decision]:
-        decisions: dict[str, Decision] = {}
-        for seat_index, seat_turns in Game.by_seat(turns).items():
-            for turn in seat_turns:
-                decisions[turn.turn_id] = self._decide_now(self.seats[seat_index], turn)
-        return {t.turn_id: decisions[t.turn_id] for t in turns}
-
-    def _decide_now(self, seat: Any, turn: Turn) -> Decision:
+    def _decide_now(self, decide: Callable[[Turn], Any], turn: Turn) -> Decision:
         try:
-            action = seat.decide_now(turn)
+            action = decide(turn)
         except Exception:
             return Decision(self.game.fallback(turn), source="fallback", cause="error")
-        return Decision(action, source="scripted")
+        return Decision(action, "scripted")
 
     async def _ask_in_order(self, seat: Any, turns: list[Turn], step_started: float,
                             out: dict[str, Decision]) -> None:
