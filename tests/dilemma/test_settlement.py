@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from cogleague.games.dilemma.settlement import (
+from cogleague.core.settlement import (
     LedgerEntry,
     deposit,
     largest_remainder,
@@ -19,7 +19,7 @@ from cogleague.games.dilemma.settlement import (
     stake_hold,
     stake_release,
 )
-from cogleague.games.dilemma.wallets import LedgerError, Wallets
+from cogleague.core.wallets import LedgerError, Wallets
 from dilemma.support import play
 
 

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import insert, select
 
-from cogleague.games.dilemma.settlement import LedgerEntry
-from cogleague.games.dilemma.wallets import Wallets
+from cogleague.core.settlement import LedgerEntry
+from cogleague.core.wallets import Wallets
 from cogleague.server import wallets
 from cogleague.server.app import bootstrap
 from cogleague.server.catalog import Catalog

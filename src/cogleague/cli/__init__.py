@@ -15,32 +15,42 @@ from cogleague.core.errors import ConfigError, ReplayError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False,
                   help="cogleague: a league of social-dilemma games for AI agents.")
-play_app = typer.Typer(no_args_is_help=True, help="Play one episode with built-in seats.")
 replay_app = typer.Typer(no_args_is_help=True, help="Verify or open replay files.")
-app.add_typer(play_app, name="play")
 app.add_typer(replay_app, name="replay")
 
-# One line per feature module; each adds its commands to `app`, `play_app` or `replay_app`.
+# One line per feature module; each adds its commands to `app` or `replay_app`. `play` is
+# is built per installed game from its descriptor (`cli/play.py`).
 COMMAND_MODULES = [
     "cogleague.cli.replay_cmd",
+    "cogleague.cli.games",
     "cogleague.cli.league",
     "cogleague.cli.serve",
     "cogleague.cli.web",
     "cogleague.cli.export",
-    "cogleague.cli.ledger",
-    "cogleague.cli.dilemma",
-    "cogleague.cli.commons",
     "cogleague.cli.grade",
 ]
 
 
+_loaded = False
+
+
 def _load() -> None:
+    """Import every feature module once (each registers its commands)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
     for name in COMMAND_MODULES:
         importlib.import_module(name)
+    from cogleague.cli.play import play_app
+
+    app.add_typer(play_app, name="play")
+
+
+_load()
 
 
 def main(argv: list[str] | None = None) -> None:
-    _load()
     try:
         app(args=argv, standalone_mode=True)
     except (ConfigError, ReplayError) as exc:  # raised outside a command's own handling

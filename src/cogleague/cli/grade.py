@@ -1,4 +1,5 @@
-"""`cogleague grade REPLAY [--json]`: the social-planner view of a Commons Family replay."""
+"""`cogleague grade REPLAY [--json]`: a replay graded by its game's grader (Commons Family: the
+social-planner view)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from cogleague.cli import app
 from cogleague.cli.common import console, fail
 from cogleague.core import jsonio
 from cogleague.core.errors import ReplayError
+from cogleague.games import registry
 
 
 def _fmt(value: object) -> str:
@@ -21,20 +23,24 @@ def _fmt(value: object) -> str:
 
 
 @app.command("grade")
-def grade_cmd(replay: Path = typer.Argument(..., help="a Commons Family replay.json"),
+def grade_cmd(replay: Path = typer.Argument(..., help="a replay.json of a game with a grader"),
               as_json: bool = typer.Option(False, "--json", help="print the figures as JSON")
               ) -> None:
-    """Welfare against the planner optimum (rules §8), plus behavioural figures."""
-    from cogleague.games.commons.grade import grade
-
+    """Grade a replay with its game's grader (Commons Family: welfare against the planner
+    optimum, plus behavioural figures)."""
     try:
         doc = json.loads(replay.read_text(encoding="utf-8"))
     except FileNotFoundError:
         fail(f"REPLAY {replay} does not exist")
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         fail(f"REPLAY {replay} is not a JSON replay: {exc}")
+    fmt = doc.get("format") if isinstance(doc, dict) else None
+    desc = registry.by_replay_format(fmt)
+    if desc is None or desc.grade is None:
+        graded = ", ".join(d.name for d in registry.available() if d.grade is not None)
+        fail(f"REPLAY {replay}: format {fmt!r} has no grader (games with one: {graded})")
     try:
-        figures = grade(doc)
+        figures = desc.grade(doc)
     except ReplayError as exc:
         fail(f"REPLAY {replay} cannot be graded: {exc}")
     if as_json:

@@ -10,24 +10,7 @@ import typer
 from cogleague.cli import replay_app
 from cogleague.cli.common import console, fail
 from cogleague.core.errors import ReplayError
-
-# replay format → "module:function" that re-derives a replay document or raises ReplayError
-VERIFIERS: dict[str, str] = {
-    "ledger.replay.v1": "cogleague.games.ledger.replay:verify",
-    "commons-family/1": "cogleague.games.commons.replay:verify",
-    "dilemma.replay.v1": "cogleague.games.dilemma.replay:verify",
-}
-
-
-def _verifier(fmt: str):  # type: ignore[no-untyped-def]
-    import importlib
-
-    target = VERIFIERS.get(fmt)
-    if target is None:
-        return None
-    module, func = target.split(":")
-    return getattr(importlib.import_module(module), func)
-
+from cogleague.games import registry
 
 @replay_app.command("verify")
 def verify(file: Path = typer.Argument(..., help="a replay.json written by cogleague")) -> None:
@@ -39,11 +22,12 @@ def verify(file: Path = typer.Argument(..., help="a replay.json written by cogle
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         fail(f"FILE {file} is not a JSON replay: {exc}")
     fmt = doc.get("format") if isinstance(doc, dict) else None
-    fn = _verifier(str(fmt))
-    if fn is None:
-        fail(f"format {fmt!r} is not a known replay format (known: {', '.join(VERIFIERS)})")
+    desc = registry.by_replay_format(fmt)
+    if desc is None:
+        known = ", ".join(d.replay_format for d in registry.available())
+        fail(f"format {fmt!r} is not the replay format of an installed game (known: {known})")
     try:
-        fn(doc)
+        desc.extras["verify"](doc)
     except ReplayError as exc:
         console.print(f"[bold red]replay does not verify:[/] {exc}", highlight=False)
         raise typer.Exit(1) from None

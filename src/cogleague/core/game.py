@@ -222,6 +222,19 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def rounds_played(self) -> int: ...
 
+    @property
+    def seed(self) -> int | None:
+        """The seed the episode was dealt from (recorded in its replay); None if it has none."""
+        return None
+
+    @property
+    def max_rounds(self) -> int | None:
+        """How many rounds the episode plays at most (progress bars); None if unknown."""
+        return None
+
+    aliases: Sequence[str]
+    """The seats' public names, by seat (what other seats and spectators see)."""
+
     @abc.abstractmethod
     def open_round(self) -> list[Event]:
         """Open the next round. Raises `GameStateError` if not between rounds."""

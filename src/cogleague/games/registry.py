@@ -1,62 +1,121 @@
-"""Which games exist, and how to build one from a variant, overrides, a seed and a line-up.
+"""The one game loader: every game, built-in or not, comes from the ``cogleague.games``
+entry-point group.
 
-Each game package exposes a module-level `GAME: GameInfo`. Entries are import paths so that
-importing the registry stays cheap and a game under construction cannot break the others.
+An entry point names a `GameDescriptor` (``ledger = "cogleague.games.ledger:GAME"``), or a
+module whose ``GAME`` is one. Loading is lazy and per game: a plugin that fails to import is
+reported by name with its error (`problems()`, `cogleague games`) and the other games go on.
+`register` adds a descriptor by hand (tests, a server's extra games) through the same table.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
+from importlib import metadata
 from typing import Any
 
+from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
-from cogleague.core.game import Game
 
-_GAMES: dict[str, str] = {
-    "ledger": "cogleague.games.ledger",
-    "commons": "cogleague.games.commons",
-    "dilemma": "cogleague.games.dilemma",
-}
+GROUP = "cogleague.games"
 
 
 @dataclass(frozen=True)
-class GameInfo:
-    """What the CLI, server, league and viewer need to know about one game.
-
-    `make(variant, overrides, seed, policy_names)` builds a ready game; it raises `ConfigError`
-    on a bad value. `seat_range` is (min, max) seats; `default_lineup(variant)` names
-    baselines for a quick headless episode.
-    """
+class LoadProblem:
+    """A game that could not be loaded: its entry-point name, where it came from, the error."""
 
     name: str
-    rules_version: str
-    title: str
-    variants: Sequence[str]
-    baselines: Sequence[str]
-    seat_range: tuple[int, int]
-    make: Callable[[str | None, Mapping[str, Any], int | None, Sequence[str]], Game]
-    default_lineup: Callable[[str | None], list[str]]
-    fallback_baseline: str
-    rules_file: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
+    origin: str
+    error: str
 
-    def seats_for(self, variant: str | None, overrides: Mapping[str, Any]) -> int:
-        """How many seats a table of this variant has (used before the line-up is known)."""
-        n = self.extra.get("seats_for")
-        if n is not None:
-            return int(n(variant, overrides))
-        return self.seat_range[0]
+
+_loaded: dict[str, GameDescriptor] = {}
+_problems: dict[str, LoadProblem] = {}
+_scanned = False
+
+
+def _origin(ep: metadata.EntryPoint) -> str:
+    dist = getattr(ep, "dist", None)
+    where = f"{dist.metadata['Name']} {dist.version}" if dist is not None else "unknown package"
+    return f"entry point {ep.name} = {ep.value} ({where})"
+
+
+def _as_descriptor(obj: Any, where: str) -> GameDescriptor:
+    if isinstance(obj, GameDescriptor):
+        return obj
+    game = getattr(obj, "GAME", None)
+    if isinstance(game, GameDescriptor):
+        return game
+    raise TypeError(f"{where} is not a cogleague GameDescriptor (nor a module with GAME)")
+
+
+def _scan() -> None:
+    global _scanned
+    if _scanned:
+        return
+    _scanned = True
+    for ep in sorted(metadata.entry_points(group=GROUP), key=lambda e: e.name):
+        if ep.name in _loaded or ep.name in _problems:
+            continue  # the same game found twice (e.g. an editable install and a copy)
+        origin = _origin(ep)
+        try:
+            desc = _as_descriptor(ep.load(), ep.value)
+            if desc.name != ep.name:
+                raise ValueError(f"the descriptor is named {desc.name!r}, the entry point "
+                                 f"{ep.name!r}")
+        except Exception as exc:  # a broken plugin must not take the other games down
+            _problems[ep.name] = LoadProblem(ep.name, origin, f"{type(exc).__name__}: {exc}")
+            continue
+        _loaded[ep.name] = replace(desc, origin=origin)
+
+
+def register(desc: GameDescriptor, origin: str = "registered by hand") -> GameDescriptor:
+    """Add (or replace) a game by hand: tests and a server's extra games."""
+    _scan()
+    out = replace(desc, origin=desc.origin or origin)
+    _loaded[desc.name] = out
+    _problems.pop(desc.name, None)
+    return out
+
+
+def register_module(path: str) -> GameDescriptor:
+    """Import `path` (``package.module``, exposing ``GAME``) and register its game; raises
+    `ConfigError` naming the module when it is not a game."""
+    try:
+        desc = _as_descriptor(importlib.import_module(path), path)
+    except (ImportError, TypeError) as exc:
+        raise ConfigError("game", f"game module {path!r} cannot be loaded ({exc})") from exc
+    return register(desc, origin=f"module {path}")
 
 
 def names() -> list[str]:
-    return list(_GAMES)
+    """Every loaded game's name, sorted."""
+    _scan()
+    return sorted(_loaded)
 
 
-def get(name: str) -> GameInfo:
-    if name not in _GAMES:
-        raise ConfigError("game", f"game must be one of {', '.join(_GAMES)} (got {name!r})")
-    module = importlib.import_module(_GAMES[name])
-    info: GameInfo = module.GAME
-    return info
+def available() -> list[GameDescriptor]:
+    return [_loaded[n] for n in names()]
+
+
+def problems() -> list[LoadProblem]:
+    """Games whose entry point failed to load, with their errors."""
+    _scan()
+    return [_problems[n] for n in sorted(_problems)]
+
+
+def get(name: str) -> GameDescriptor:
+    """The game called `name`; `ConfigError` naming the known games (and why a broken one is
+    not among them) otherwise."""
+    _scan()
+    if isinstance(name, str) and name in _loaded:
+        return _loaded[name]
+    if isinstance(name, str) and name in _problems:
+        p = _problems[name]
+        raise ConfigError("game", f"game {name!r} is installed but failed to load: {p.error}")
+    raise ConfigError("game", f"game must be one of {', '.join(names())} (got {name!r})")
+
+
+def by_replay_format(fmt: Any) -> GameDescriptor | None:
+    """The game whose replay documents carry format `fmt`."""
+    return next((d for d in available() if d.replay_format == fmt), None)

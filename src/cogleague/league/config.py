@@ -15,7 +15,8 @@ from typing import Any
 
 from cogleague.core.config import check_bool, check_choice, check_int, check_str, reject_unknown
 from cogleague.core.errors import ConfigError
-from cogleague.games.registry import GameInfo
+from cogleague.core.descriptor import GameDescriptor
+from cogleague.core.options import validate_options
 from cogleague.league import store
 from cogleague.league.episodes import EpisodeSpec, SeatRef, derive_seed
 from cogleague.league.games import resolve_game
@@ -213,7 +214,7 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
                      policies=chosen, overrides=dict(overrides), module=module)
 
 
-def _check_buildable(where: str, info: GameInfo, variant: str | None,
+def _check_buildable(where: str, info: GameDescriptor, variant: str | None,
                      overrides: Mapping[str, Any], seed: int, policies: Sequence[Policy],
                      seats: int) -> None:
     """Build one table of this game and variant now, so a bad override or baseline is a config
@@ -222,7 +223,8 @@ def _check_buildable(where: str, info: GameInfo, variant: str | None,
 
     names = [policies[i % len(policies)].seat_ref(info.name) for i in range(seats)]
     try:
-        game = info.make(variant, overrides, seed, names)
+        validate_options(info.options, overrides, section=f"{info.name} config")
+        game = info.make(variant, overrides, seed, names, None)
         for p in policies:
             if p.kind == "baseline":
                 make_seat(game, 0, p.seat_ref(info.name))

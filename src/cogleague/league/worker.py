@@ -34,7 +34,7 @@ def play_spec(spec: EpisodeSpec) -> EpisodeRecord:
         # games read the line-up as the seat factory does (baseline, llm:PROMPT, MODULE:CLASS);
         # the league's own policy names live in the store
         refs = [s.seat_ref for s in spec.seats]
-        game = info.make(spec.variant, spec.overrides, spec.seed, refs)
+        game = info.make(spec.variant, spec.overrides, spec.seed, refs, None)
         seats = [make_seat(game, i, s.seat_ref, ModelOptions(**s.model) if s.model else None)
                  for i, s in enumerate(spec.seats)]
         outcome = play_headless(game, seats)

@@ -1,9 +1,8 @@
-"""Building a table's game from its seats, the way each game wants its line-up named.
+"""Building a table's game from its seats.
 
-`GameInfo.make` takes policy names. Names of remote accounts are free text, and Ledger checks
-its line-up (a name must be a baseline, ``llm…`` or a bot reference) unless the seats come as
-``overrides["seats"] = [{policy_name, driver}, …]`` — its documented form for servers
-(ledger.md, `games/ledger/config.build_config`). This module is the one place that knows it.
+Names of remote accounts are free text, so the server hands a game each seat's kind beside
+its policy name (`GameDescriptor.make`'s ``seat_kinds``): ``scripted:<baseline>``, ``model``
+or ``remote``. The game decides what it records of them.
 """
 
 from __future__ import annotations
@@ -12,13 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.game import Game
-from cogleague.games.registry import GameInfo
 
-SEAT_SPEC_GAMES = ("ledger",)
-"""Games whose config takes the line-up as ``seats: [{policy_name, driver}]``."""
-
-_DRIVERS = {"remote": "remote", "llm": "model"}
+_KINDS = {"remote": "remote", "llm": "model"}
 
 
 @dataclass(frozen=True)
@@ -27,25 +23,22 @@ class SeatPlan:
     kind: str  # remote | llm | scripted
     baseline: str | None = None
 
-    def driver(self) -> str:
-        return f"scripted:{self.baseline}" if self.kind == "scripted" else _DRIVERS[self.kind]
+    def seat_kind(self) -> str:
+        return f"scripted:{self.baseline}" if self.kind == "scripted" else _KINDS[self.kind]
 
 
-def build_game(info: GameInfo, variant: str | None, config: Mapping[str, Any], seed: int,
+def build_game(info: GameDescriptor, variant: str | None, config: Mapping[str, Any], seed: int,
                seats: Sequence[SeatPlan] | None) -> Game:
     """The table's game. `seats` None: a probe with the game's default line-up (at creation,
     before anyone joined), used for validation, aliases and the public config."""
     if seats is None:
-        n = info.seats_for(variant, config)
+        n = info.seats_of(variant, config)
         names = list(info.default_lineup(variant))
         if len(names) != n:
             names = [info.fallback_baseline] * n
-        return info.make(variant, config, seed, names)
-    names = [s.policy_name for s in seats]
-    if info.name in SEAT_SPEC_GAMES:
-        specs = [{"policy_name": s.policy_name, "driver": s.driver()} for s in seats]
-        return info.make(variant, {**config, "seats": specs}, seed, names)
-    return info.make(variant, config, seed, names)
+        return info.make(variant, config, seed, names, None)
+    return info.make(variant, config, seed, [s.policy_name for s in seats],
+                     [s.seat_kind() for s in seats])
 
 
 def plans(seat_rows: Sequence[Mapping[str, Any]]) -> list[SeatPlan]:

@@ -15,7 +15,7 @@ from markdown_it import MarkdownIt
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection, insert, select
 
-from cogleague.games.dilemma import settlement
+from cogleague.core import settlement
 from cogleague.server import wallets
 from cogleague.server.auth import bearer, digest, new_api_key
 from cogleague.server.errors import ApiError

@@ -13,7 +13,7 @@ import logging
 from typing import Any
 
 from cogleague.core.game import Game
-from cogleague.games.registry import GameInfo
+from cogleague.core.descriptor import GameDescriptor
 from cogleague.seats.factory import ModelOptions
 from cogleague.seats.scripted import ScriptedSeat
 from cogleague.server.channels import SeatChannel
@@ -33,7 +33,7 @@ def model_seats_available() -> bool:
     return True
 
 
-def llm_note(settings: Settings, info: GameInfo) -> str | None:
+def llm_note(settings: Settings, info: GameDescriptor) -> str | None:
     """What a join of kind ``llm`` is told about how the seat will really play."""
     if not model_seats_available():
         return f"model seats are not available here: plays {info.fallback_baseline}"
@@ -42,14 +42,14 @@ def llm_note(settings: Settings, info: GameInfo) -> str | None:
     return None
 
 
-def llm_policy_name(name: str, info: GameInfo) -> str:
+def llm_policy_name(name: str, info: GameDescriptor) -> str:
     if model_seats_available():
         return name
     return f"{name}+fallback:{info.fallback_baseline}"
 
 
 def make_runner_seat(game: Game, row: dict[str, Any], channel: SeatChannel, settings: Settings,
-                     info: GameInfo) -> Any:
+                     info: GameDescriptor) -> Any:
     seat = row["seat"]
     kind = row["kind"]
     if kind == "remote":

@@ -36,7 +36,7 @@ class Settings:
     move_burst: int = 100
     max_open_tables_per_account: int = 20
     extra_games: dict[str, str] = field(default_factory=dict)
-    """Test/extension games: name → import path of a module exposing `GAME: GameInfo`."""
+    """Test/extension games: name → import path of a module exposing `GAME: GameDescriptor`."""
     record_league: bool = True
     """Feed finished tables into `cogleague.league.store.record_episode` when it exists."""
     model_provider: str | None = None

@@ -22,10 +22,11 @@ from cogleague.core import jsonio
 from cogleague.core.config import check_int, check_number, check_str
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
+from cogleague.core.options import validate_options
 from cogleague.core.game import Game
 from cogleague.core.replay import EpisodeLog
-from cogleague.games.dilemma import settlement
-from cogleague.games.registry import GameInfo
+from cogleague.core import settlement
+from cogleague.core.descriptor import GameDescriptor
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
 from cogleague.server import wallets
 from cogleague.server.auth import digest, new_seat_token
@@ -47,8 +48,6 @@ log = logging.getLogger("cogleague.server")
 OPEN, RUNNING, FINISHED, ABORTED = "open", "running", "finished", "aborted"
 SEED_RANGE = 2**31
 MAX_NAME_CHARS = 64
-PAID_GAMES = ("dilemma",)
-"""Games whose results settle a pot (dilemma.md §6)."""
 
 
 @dataclass(frozen=True)
@@ -166,14 +165,19 @@ class TableService:
             pacing = bool(body.get("pacing", True))
         except ConfigError as exc:
             raise _config_error(exc) from None
+        try:
+            validate_options(info.options, config, section=f"{info.name} config")
+        except ConfigError as exc:
+            raise ApiError(400, "bad_request", f"config.{exc}") from None
         if stake:
-            if info.name not in PAID_GAMES:
+            if info.paid_tables is None:
+                paid = [d.name for d in self.catalog.available() if d.paid_tables is not None]
                 raise ApiError(400, "bad_request", f"stake: paid tables are offered for "
-                                                   f"{', '.join(PAID_GAMES)} only")
+                                                   f"{', '.join(paid) or 'no game'} only")
             if fill_with is not None:
                 raise ApiError(400, "bad_request", "fill_with: a paid table needs every seat "
                                                    "staked; fillers are for free tables")
-            config = {**config, "stake": stake}
+            config = {**config, info.paid_tables.stake_field: stake}
         probe = self._probe(info, variant, config, seed)
         if fill_with is not None:
             self._check_baseline(info, probe, fill_with, "fill_with")
@@ -201,7 +205,7 @@ class TableService:
         self.schedule_timeout(table_id, row["start_deadline"])
         return self.describe(row, [])
 
-    def _probe(self, info: GameInfo, variant: str | None, config: dict[str, Any], seed: int,
+    def _probe(self, info: GameDescriptor, variant: str | None, config: dict[str, Any], seed: int,
                seats: list[SeatPlan] | None = None) -> Game:
         try:
             return build_game(info, variant, config, seed, seats)
@@ -209,7 +213,7 @@ class TableService:
             raise _config_error(exc) from None
 
     @staticmethod
-    def _check_baseline(info: GameInfo, game: Game, name: str, field: str) -> None:
+    def _check_baseline(info: GameDescriptor, game: Game, name: str, field: str) -> None:
         try:
             game.make_baseline(name, 0)
         except ConfigError:
@@ -416,12 +420,12 @@ class TableService:
                     results: dict[str, Any], reason: str) -> list[settlement.LedgerEntry]:
         if not row["stake"]:
             return []
-        config = loads(row["config"])
-        game = self.game_of(row)
-        rake_bps = int(getattr(getattr(game, "config", None), "rake_bps",
-                               config.get("rake_bps", 0)))
+        paid = self.catalog.get(row["game"]).paid_tables
+        if paid is None:
+            return []
+        rake_bps = int(self.game_of(row).public_config()[paid.rake_field])
         accounts = [wallets.ledger_name(s["account_id"]) for s in seat_list]
-        if reason not in settlement.SETTLED_REASONS:
+        if reason not in paid.settled_reasons:
             reason = "aborted"  # a table that did not play to a settled end is refunded
         points = [int(p) for p in results["scores"]]
         return settlement.settlement_entries(row["id"], row["stake"], rake_bps, points,

@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlalchemy import Connection, func, insert, select
 
-from cogleague.games.dilemma.settlement import (
+from cogleague.core.settlement import (
     DEPOSIT,
     PAYOUT,
     RAKE,

@@ -2,7 +2,7 @@
 from their Markdown sources to HTML on the server (markdown-it-py, raw HTML disabled, so a
 document can never inject markup into the page).
 
-Sources are the server's own: a game's `GameInfo.rules_file` resolved by the server's catalog,
+Sources are the server's own: a game's `GameDescriptor.rules_file`,
 and the protocol page it serves at `GET /protocol` (`server/protocol.md`).
 """
 
@@ -15,13 +15,11 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from cogleague.games import registry
-from cogleague.server.catalog import Catalog
 
 PROTOCOL = "protocol"
 PROTOCOL_TITLE = "Table protocol"
 PROTOCOL_SOURCES = (Path(__file__).resolve().parent.parent / "server" / "protocol.md",)
 """Where the protocol page's Markdown lives (the file the server's `GET /protocol` reads)."""
-_CATALOG = Catalog()
 
 _MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable(
     "table").enable("strikethrough")
@@ -30,11 +28,11 @@ _MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": 
 def _rules_path(name: str) -> tuple[str, Path] | None:
     """(title, path) of a game's rules page, or None if the game or its page is missing."""
     try:
-        info = _CATALOG.get(name)
-        path = _CATALOG.rules_path(info)
-    except Exception:  # a game still under construction must not break the Rules page
+        info = registry.get(name)
+    except Exception:  # a game that failed to load must not break the Rules page
         return None
-    return (info.title, path) if path is not None else None
+    path = info.rules_file
+    return (info.title, Path(path)) if path is not None and Path(path).is_file() else None
 
 
 def _protocol_path() -> Path | None:

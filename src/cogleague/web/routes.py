@@ -5,6 +5,8 @@ pages need that the table server does not already offer.
 into a tiny loopback app (`replay_server.py`). Pages are static HTML + ES modules; everything
 dynamic is fetched from JSON endpoints:
 
+- `GET /api/games` — every installed game's descriptor, public part (replay format, viewer);
+- `GET /static/js/games/{name}.js` — a game's Theater module (`GameDescriptor.viewer`);
 - `GET /api/replay-file` — the one replay `cogleague replay open FILE` serves (404 elsewhere);
 - `GET /api/standings?game=` — standings per game from finished tables (`standings.py`);
 - `GET /api/docs` and `GET /api/docs/{name}` — the rules pages and the protocol page, rendered
@@ -19,6 +21,8 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 
+from cogleague.core.errors import ConfigError
+from cogleague.games import registry
 from cogleague.web import docs, standings
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -53,6 +57,24 @@ for _path, _file in PAGES.items():
     router.add_api_route(_path, _page(_file), methods=["GET"], include_in_schema=False)
 
 
+@router.get("/static/js/games/{name}.js", include_in_schema=False)
+async def game_viewer(name: str) -> FileResponse:
+    """A game's Theater module, wherever its package keeps it (`GameDescriptor.viewer`)."""
+    try:
+        viewer = registry.get(name).viewer
+    except ConfigError:
+        viewer = None
+    if viewer is None or not Path(viewer).is_file():
+        raise HTTPException(404, f"game {name!r} has no viewer module")
+    return FileResponse(viewer, media_type=_CONTENT_TYPES[".js"], headers=NO_CACHE)
+
+
+@router.get("/api/games", tags=["web"])
+async def api_games() -> JSONResponse:
+    """Every installed game's public description: replay format, viewer module, rule numbers."""
+    return JSONResponse({"games": [d.describe() for d in registry.available()]})
+
+
 @router.get("/static/{path:path}", include_in_schema=False)
 async def static_file(path: str) -> FileResponse:
     """Files under `static/` only: a path that resolves outside it is not found."""
@@ -74,7 +96,7 @@ async def replay_file(request: Request) -> FileResponse:
 
 @router.get("/api/standings", tags=["web"])
 async def api_standings(request: Request,
-                        game: str | None = Query(None, description="ledger, commons or dilemma"),
+                        game: str | None = Query(None, description="a game's name (GET /api/games)"),
                         ) -> JSONResponse:
     """Each policy's mean episode score per game, from finished tables and league episodes."""
     try:

@@ -177,6 +177,14 @@ class CommonsGame(Game):
         return self.round
 
     @property
+    def seed(self) -> int:
+        return self.config.seed
+
+    @property
+    def max_rounds(self) -> int:
+        return self.config.rounds
+
+    @property
     def done(self) -> bool:
         return self.phase == "done"
 

@@ -24,7 +24,6 @@ MAX_MESSAGE_CHARS = 280  # fixed by the rules, counted in Unicode code points
 MAX_STAKE = 10**9
 DEFAULT_RAKE_BPS = 500
 MAX_RAKE_BPS = 2000
-BPS = 10_000
 MAX_SEED = 2**63 - 1
 # Payoffs are non-negative so that "split the pot in proportion to points" is always defined.
 MAX_PAYOFF = 10**6

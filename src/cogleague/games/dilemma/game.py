@@ -31,7 +31,7 @@ from cogleague.games.dilemma.payoffs import (
 )
 from cogleague.games.dilemma.promises import PROMISE_RULE
 from cogleague.games.dilemma.schedule import first_mover
-from cogleague.games.dilemma.settlement import REFUNDED_REASONS, SETTLED_REASONS, split_pot
+from cogleague.core.settlement import REFUNDED_REASONS, SETTLED_REASONS, split_pot
 from cogleague.games.dilemma.state import (
     SILENT_COOPERATE,
     SILENT_DEFECT,
@@ -117,6 +117,14 @@ class DilemmaGame(Game):
     @property
     def rounds_played(self) -> int:
         return self.state.rounds_played
+
+    @property
+    def seed(self) -> int:
+        return self.config.seed
+
+    @property
+    def max_rounds(self) -> int:
+        return self.config.rounds_total
 
     @property
     def round(self) -> int:

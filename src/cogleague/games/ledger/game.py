@@ -88,6 +88,14 @@ class LedgerGame(Game):
         return self.table.rounds_played
 
     @property
+    def seed(self) -> int:
+        return self.config.seed
+
+    @property
+    def max_rounds(self) -> int:
+        return self.config.rounds
+
+    @property
     def done(self) -> bool:
         return self.table.phase == DONE
 

@@ -1,7 +1,7 @@
 """The eight scripted baselines of Commons Family (rules §10), one small class each.
 
 `make_baseline(name, slot, policy_seed)` builds one for a seat; an unknown name plays
-`steward` (the rules' choice — the CLI and `GameInfo` reject unknown names before that).
+`steward` (the rules' choice — the CLI and `GameDescriptor` reject unknown names before that).
 """
 
 from __future__ import annotations

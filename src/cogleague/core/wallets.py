@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 
-from cogleague.games.dilemma.settlement import (
+from cogleague.core.settlement import (
     DEPOSIT,
     PAYOUT,
     RAKE,

@@ -1,4 +1,4 @@
-"""Paid tables (spec §6), as pure arithmetic and ledger entries. No I/O.
+"""Paid tables (dilemma spec §6; any game whose descriptor declares `PaidTables`), as pure arithmetic and ledger entries. No I/O.
 
 `split_pot` is the rule: pot = stake × seats; rake = floor(pot × rake_bps / 10000); the rest
 is split in proportion to total points by the largest-remainder method (ties in remainder to the
@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cogleague.games.dilemma.config import BPS
+BPS = 10_000  # basis points in a whole
+
 
 DEPOSIT = "deposit"
 STAKE_HOLD = "stake_hold"

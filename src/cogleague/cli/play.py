@@ -1,0 +1,153 @@
+"""`cogleague play GAME [options]`: one episode of any installed game, headless.
+
+The command knows no game: `PlayGroup` lists the registry's games, and each game's command is
+built from its descriptor — the variant choices, and one option per field of its config model
+(`GameDescriptor.options`) with the field's type, range and help. After play it prints the
+results table the descriptor's columns describe, and writes `results.json` and `replay.json`
+to `--out` (default `runs/<game>-<variant>-<seed>/`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import inspect
+from typing import Annotated
+
+import typer
+from rich.table import Table as RichTable
+
+from cogleague.cli.common import (
+    console,
+    fail,
+    guarded,
+    model_options,
+    play_with_progress,
+    results_with_models,
+    split_seats,
+    write_artifacts,
+)
+from cogleague.core.descriptor import GameDescriptor, per_seat
+from cogleague.core.options import base_type, cli_name, validate_options
+from cogleague.games import registry
+from cogleague.seats.factory import make_seats
+
+_SCALARS = (int, float, str, bool)
+_COMMON = ("variant", "seed", "seats", "out", "model", "base_url", "provider", "transcript")
+
+
+def _param(name: str, annotation: Any, option: Any) -> inspect.Parameter:
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                             annotation=Annotated[annotation, option])
+
+
+def _option_params(desc: GameDescriptor) -> tuple[list[inspect.Parameter], dict[str, str]]:
+    """One typer option per scalar field of the game's config model, and field → flag."""
+    params: list[inspect.Parameter] = []
+    flags: dict[str, str] = {}
+    for field, info in desc.options.model_fields.items():
+        kind = base_type(info.annotation)
+        if kind not in _SCALARS or field in _COMMON:
+            continue  # lists and nested objects: set them in a league file or a server table
+        flag = cli_name(desc.options, field)
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        choices = extra.get("enum")
+        help_text = info.description or ""
+        if choices:
+            help_text += " (" + " | ".join(str(c) for c in choices) + ")"  # type: ignore[union-attr]
+        decls = [f"{flag}/--no-{flag[2:]}"] if kind is bool else [flag]
+        params.append(_param(field, kind | None, typer.Option(*decls, help=help_text)))
+        flags[field] = flag
+    return params, flags
+
+
+def _seats_help(desc: GameDescriptor) -> str:
+    lo, hi = desc.seat_range
+    count = str(lo) if lo == hi else f"{lo}..{hi}"
+    return (f"{count} comma-separated policies: baselines ({', '.join(desc.baselines)}), "
+            "llm[:PROMPT_FILE] or MODULE:CLASS (default: the variant's line-up)")
+
+
+def register(app: typer.Typer, desc: GameDescriptor) -> None:
+    """Add `cogleague play <game>` for one game, its options from the descriptor."""
+    params, flags = _option_params(desc)
+    common = [
+        _param("variant", str | None, typer.Option(
+            "--variant", help=" | ".join(desc.variants) + f" (default: {desc.default_variant})")),
+        _param("seed", int | None, typer.Option("--seed", help="default: random (or the "
+                                                               "variant's)")),
+        _param("seats", str | None, typer.Option("--seats", help=_seats_help(desc))),
+        _param("out", Path | None, typer.Option("--out", help="directory for results.json and "
+                                                              "replay.json")),
+        _param("model", str | None, typer.Option("--model", help="model name for llm seats")),
+        _param("base_url", str | None, typer.Option("--base-url", help="OpenAI-compatible "
+                                                                       "endpoint")),
+        _param("provider", str | None, typer.Option("--provider", help="openai | anthropic")),
+        _param("transcript", str | None, typer.Option("--transcript", help="write model I/O "
+                                                                           "JSONL")),
+    ]
+
+    def run(**kw: Any) -> None:
+        given = {k: kw[k] for k in flags}
+        variant = kw["variant"] if kw["variant"] is not None else desc.default_variant
+        if variant is not None and variant not in desc.variants:
+            fail(f"--variant must be one of {', '.join(desc.variants)} (got {variant!r})")
+        play_game(desc, variant, kw["seed"], split_seats(kw["seats"]), kw["out"],
+                  model_options(kw["model"], kw["base_url"], kw["provider"], kw["transcript"]),
+                  given, flags)
+
+    run.__signature__ = inspect.Signature([*common, *params])  # type: ignore[attr-defined]
+    run.__name__ = f"play_{desc.name}"
+    run.__doc__ = f"Play one {desc.title} episode ({desc.version})."
+    app.command(desc.name)(run)
+
+
+def play_game(desc: GameDescriptor, variant: str | None, seed: int | None,
+              names: list[str] | None, out: Path | None, options: Any,
+              given: dict[str, Any], flags: dict[str, str]) -> None:
+    option_for = {**flags, "seed": "--seed", "seats": "--seats", "variant": "--variant"}
+    overrides = guarded(lambda: validate_options(desc.options, given), option_for)
+    lineup = names or desc.default_lineup(variant)
+    lo, hi = desc.seat_range
+    if not lo <= len(lineup) <= hi:
+        count = str(lo) if lo == hi else f"{lo}..{hi}"
+        fail(f"--seats must list {count} policies (got {len(lineup)})")
+    game = guarded(lambda: desc.make(variant, overrides, seed, lineup, None), option_for)
+    seat_objects = guarded(lambda: make_seats(game, game.policy_names, options), option_for)
+    for line in desc.headline(game) if desc.headline else [f"[bold]{desc.title}[/]"]:
+        console.print(line, highlight=False)
+    outcome = play_with_progress(game, seat_objects, game.max_rounds)
+    results = outcome.results
+    print_results(desc, game, results)
+    target = out or Path("runs") / f"{desc.name}-{variant or 'default'}-{game.seed}"
+    results_path, replay_path = write_artifacts(
+        target, results_with_models(results, seat_objects),
+        desc.replay_document(game, outcome.log), sort_keys=desc.replay_sort_keys)
+    console.print(f"wrote {results_path} and {replay_path}", highlight=False)
+
+
+def print_results(desc: GameDescriptor, game: Any, results: dict[str, Any]) -> None:
+    """One row per seat, best score first (equal scores share a rank), then the game's own
+    summary lines."""
+    scores = list(results["scores"])
+    aliases = list(getattr(game, "aliases", None) or [f"seat {i}" for i in range(len(scores))])
+    table = RichTable(title=f"{desc.title} results ({results.get('reason')})")
+    for column in ("rank", "alias", "policy", desc.score_label,
+                   *(c.label for c in desc.result_columns)):
+        table.add_column(column, justify="left" if column in ("alias", "policy") else "right",
+                         no_wrap=True)
+    for s in sorted(range(len(scores)), key=lambda seat: (-scores[seat], seat)):
+        rank = 1 + sum(score > scores[s] for score in scores)
+        table.add_row(str(rank), aliases[s], game.policy_names[s],
+                      desc.score_fmt.format(scores[s]),
+                      *(c.render(per_seat(results, c.key, s)) for c in desc.result_columns))
+    console.print(table)
+    for line in desc.summary(game, results) if desc.summary else []:
+        console.print(line, highlight=False)
+
+
+play_app = typer.Typer(no_args_is_help=True,
+                       help="Play one episode of an installed game (`cogleague games`).")
+for _desc in registry.available():
+    register(play_app, _desc)

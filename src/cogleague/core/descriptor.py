@@ -1,0 +1,176 @@
+"""The game descriptor: everything a host may know about a game, declared once by the game.
+
+The server, the league, the CLI, the web shell, the replay tools and the RL environments see a
+game only through its `GameDescriptor` and the `Game` protocol (`core/game.py`); none of them
+names a game. A game package exposes one descriptor and registers it under the Python
+entry-point group ``cogleague.games`` (`games/registry.py` loads them); the three built-in
+games register exactly like a third-party package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from cogleague.core.episode import EpisodeOutcome
+    from cogleague.core.game import Game
+    from cogleague.core.replay import EpisodeLog
+
+# What a seat is, as a game's `make` hears it (a game may seat model or remote seats
+# differently, e.g. Ledger records each seat's driver in its config).
+SEAT_KINDS = ("scripted", "model", "bot", "policy", "remote", "human")
+
+MakeGame = Callable[[str | None, Mapping[str, Any], int | None, Sequence[str],
+                     Sequence[str] | None], "Game"]
+"""``make(variant, overrides, seed, policy_names, seat_kinds)`` → a ready game; raises
+`ConfigError` naming the field. `seat_kinds` (per seat ``scripted:<baseline>`` or one of
+`SEAT_KINDS` but ``scripted``; None when every seat is named by a line-up string, and the
+names then say how each decides) lets a game record how each seat decides while its policy
+names are free text (a server's account names)."""
+
+SeatExtras = Callable[[Mapping[str, Any], int], dict[str, float | None]]
+Series = Callable[["EpisodeOutcome", int], dict[str, Any] | None]
+
+
+@dataclass(frozen=True)
+class Column:
+    """One extra column in CLI results tables or league standings.
+
+    `key` names the per-seat value: ``results[key][seat]`` or ``results["seats"][seat][key]``
+    (see `per_seat`) for CLI tables; a key of `seat_extras`' dict for standings."""
+
+    key: str
+    label: str
+    fmt: str = "{:.2f}"
+
+    def render(self, value: Any) -> str:
+        if value is None:
+            return "—"
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return str(value)
+        return self.fmt.format(value)
+
+
+@dataclass(frozen=True)
+class PaidTables:
+    """The capability to play for credits: every seat stakes, the pot (after the rake) is split
+    in proportion to the seats' integer scores when the game ends with a `settled_reasons`
+    reason; any other end refunds every stake."""
+
+    stake_field: str = "stake"
+    rake_field: str = "rake_bps"
+    settled_reasons: tuple[str, ...] = ("complete", "deadline")
+
+
+@dataclass(frozen=True)
+class GameDescriptor:
+    """What hosts need to know about one game. See the module docstring."""
+
+    name: str
+    version: str
+    """The rules version (``dilemma-0.1``), published in `GET /games` and every replay."""
+    title: str
+    options: type[BaseModel]
+    """The user-settable config (a `core.options.GameOptions` model): CLI options, the
+    server's JSON Schema and validation all come from it."""
+    make: MakeGame
+    variants: Sequence[str]
+    default_variant: str | None
+    seat_range: tuple[int, int]
+    baselines: Sequence[str]
+    fallback_baseline: str
+    default_lineup: Callable[[str | None], list[str]]
+    replay_format: str
+    replay_document: Callable[[Game, EpisodeLog], dict[str, Any]]
+    """The replay document of a finished game, as every host writes it."""
+    game_from_replay: Callable[[Mapping[str, Any]], Game] | None = None
+    """A fresh game built from a replay document's config, seed and seats (raises
+    `ReplayError` when they do not build one): the one verifier re-applies the document's log
+    to it and compares the result byte for byte (`core/verify.py`)."""
+    rules_file: Path | None = None
+    viewer: Path | None = None
+    """The Theater's ES module for this game (served at ``/static/js/games/<name>.js``); None:
+    the generic renderer (timeline, scores, per-seat feed)."""
+    seats_for: Callable[[str | None, Mapping[str, Any]], int] | None = None
+    """How many seats a table of this variant has before its line-up is known (default:
+    the minimum of `seat_range`)."""
+    replay_sort_keys: bool = False
+    """Write the replay with sorted keys (a format's own canonical form)."""
+    paid_tables: PaidTables | None = None
+    model_prompts: bool = False
+    """The game renders a prompt for language-model seats (`Turn.prompt_text`)."""
+    grade: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    """A grader of replay documents (`cogleague grade`), if the game has one."""
+    result_columns: tuple[Column, ...] = ()
+    """Per-seat columns of the CLI's results table, after rank, alias, policy and score."""
+    summary: Callable[[Game, Mapping[str, Any]], list[str]] | None = None
+    """Lines printed under the CLI's results table (rings flagged, the resource's course…)."""
+    headline: Callable[[Game], list[str]] | None = None
+    """The CLI's lines before play (variant, seed, rounds, aliases…)."""
+    score_label: str = "score"
+    score_fmt: str = "{:g}"
+    standings_columns: tuple[Column, ...] = ()
+    seat_extras: SeatExtras | None = None
+    """Per-seat values for `standings_columns`, from one episode's results."""
+    series: Series | None = None
+    """One small per-round curve per episode for league reports."""
+    rule_numbers: Mapping[str, Any] = field(default_factory=dict)
+    """Rule constants the web pages show (limits, maxima), served instead of restated."""
+    extras: Mapping[str, Any] = field(default_factory=dict)
+    """Further capabilities other parts declare (e.g. ``rl`` for the RL environments)."""
+    origin: str = ""
+    """Where the loader found it (``entry point ledger = cogleague.games.ledger:GAME (cogleague
+    0.1.0)``); set by the registry."""
+
+    @property
+    def capabilities(self) -> list[str]:
+        caps = []
+        if self.paid_tables is not None:
+            caps.append("paid_tables")
+        if self.model_prompts:
+            caps.append("model_prompts")
+        if self.grade is not None:
+            caps.append("grader")
+        caps.extend(sorted(self.extras))
+        return caps
+
+    def seats_of(self, variant: str | None, overrides: Mapping[str, Any]) -> int:
+        """How many seats a table of this variant has (used before the line-up is known)."""
+        if self.seats_for is not None:
+            return int(self.seats_for(variant, overrides))
+        return self.seat_range[0]
+
+    def new_game(self, variant: str | None = None, overrides: Mapping[str, Any] | None = None,
+                 seed: int | None = None, policy_names: Sequence[str] | None = None,
+                 seat_kinds: Sequence[str] | None = None) -> Game:
+        """A ready game; `policy_names` default to the variant's default line-up."""
+        names = list(policy_names) if policy_names else self.default_lineup(variant)
+        return self.make(variant, dict(overrides or {}), seed, names, seat_kinds)
+
+    def describe(self) -> dict[str, Any]:
+        """The public description (`GET /games`, `cogleague games --json`)."""
+        return {"name": self.name, "title": self.title, "rules_version": self.version,
+                "variants": list(self.variants), "default_variant": self.default_variant,
+                "baselines": list(self.baselines), "seat_range": list(self.seat_range),
+                "fallback_baseline": self.fallback_baseline,
+                "paid_tables": self.paid_tables is not None,
+                "capabilities": self.capabilities, "replay_format": self.replay_format,
+                "viewer": f"/static/js/games/{self.name}.js" if self.viewer else None,
+                "rules": f"/rules/{self.name}", "rule_numbers": dict(self.rule_numbers),
+                "options": self.options.model_json_schema(), "origin": self.origin}
+
+
+def per_seat(results: Mapping[str, Any], key: str, seat: int) -> Any:
+    """`results[key][seat]`, or `results["seats"][seat][key]` for games that nest per seat."""
+    value = results.get(key)
+    if isinstance(value, list) and seat < len(value):
+        return value[seat]
+    seats = results.get("seats")
+    if isinstance(seats, list) and seat < len(seats) and isinstance(seats[seat], Mapping):
+        return seats[seat].get(key)
+    return None

@@ -1,0 +1,163 @@
+"""The dilemma's descriptor: what hosts may know of the game (`core/descriptor.py`)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from cogleague.core.descriptor import Column, GameDescriptor, PaidTables
+from cogleague.core.episode import EpisodeOutcome
+from cogleague.core.errors import ConfigError
+from cogleague.core.game import Game
+from cogleague.core.options import GameOptions, Option, option_model
+from cogleague.games.dilemma.baselines import FALLBACK, NAMES
+from cogleague.games.dilemma.config import (
+    DEFAULT_SEATS,
+    DEFAULT_VARIANT,
+    MAX_DEADLINE_MS,
+    MAX_MESSAGE_CHARS,
+    MAX_PAYOFF,
+    MAX_RAKE_BPS,
+    MAX_ROUNDS,
+    MAX_SEATS,
+    MAX_SEED,
+    MAX_STAKE,
+    MIN_DEADLINE_MS,
+    MIN_ROUNDS,
+    MIN_SEATS,
+    VARIANTS,
+    make_config,
+)
+from cogleague.games.dilemma.game import DilemmaGame
+from cogleague.games.dilemma.replay import FORMAT, replay_document, verify
+
+HERE = Path(__file__).parent
+SEED_RANGE = 2**31  # a random seed when none is given (it is recorded in the replay)
+
+PayoffOptions = option_model("PayoffOptions", {
+    k: Option(int, f"the {k} payoff", 0, MAX_PAYOFF)
+    for k in ("reward", "punishment", "temptation", "sucker")})
+
+DilemmaOptions = option_model("DilemmaOptions", {
+    "rounds_total": Option(int, "rounds per pairing (default: the variant's)", MIN_ROUNDS,
+                           MAX_ROUNDS, cli="rounds"),
+    "promises": Option(bool, "whether first movers may send a promise"),
+    "turn_deadline_ms": Option(int, "milliseconds per turn", MIN_DEADLINE_MS, MAX_DEADLINE_MS),
+    "stake": Option(int, "credits per seat (0: a free table)", 0, MAX_STAKE),
+    "rake_bps": Option(int, "house share of the pot in basis points", 0, MAX_RAKE_BPS),
+    "payoffs": Option(PayoffOptions, "the payoff matrix (T > R > P >= S, 2R > T + S)"),
+})
+assert issubclass(DilemmaOptions, GameOptions)
+
+
+def make(variant: str | None, overrides: Mapping[str, Any], seed: int | None,
+         policy_names: Sequence[str], seat_kinds: Sequence[str] | None = None) -> DilemmaGame:
+    """A ready game. The seat count is the line-up's length (3..8)."""
+    if not MIN_SEATS <= len(policy_names) <= MAX_SEATS:
+        raise ConfigError("seats", f"seats must list {MIN_SEATS}..{MAX_SEATS} policies "
+                                   f"(got {len(policy_names)})")
+    given = dict(overrides)
+    if "seats" in given and given["seats"] != len(policy_names):
+        raise ConfigError("seats", f"seats is {given['seats']!r} but the line-up names "
+                                   f"{len(policy_names)} policies")
+    given["seats"] = len(policy_names)
+    chosen = seed if seed is not None else secrets.randbelow(SEED_RANGE)
+    return DilemmaGame(make_config(variant, given, chosen), policy_names)
+
+
+def default_lineup(variant: str | None) -> list[str]:
+    if variant is not None and not VARIANTS.get(variant, {}).get("promises", True):
+        return ["tit_for_tat", "grim_trigger", "pavlov", "always_defect"]
+    return ["tit_for_tat", "promise_keeper", "silver_tongue", "always_defect"]
+
+
+def seats_for(variant: str | None, overrides: Mapping[str, Any]) -> int:
+    return int(overrides.get("seats", DEFAULT_SEATS))
+
+
+def _headline(game: Game) -> list[str]:
+    assert isinstance(game, DilemmaGame)
+    cfg = game.config
+    paid = f", stake {cfg.stake}, rake {cfg.rake_bps} bps" if cfg.paid else ""
+    return [f"[bold]Prisoner's Dilemma[/] {cfg.variant}, seed {cfg.seed}, {cfg.seats} seats, "
+            f"{cfg.rounds_total} rounds per pairing, promises "
+            f"{'on' if cfg.promises else 'off'}{paid}"]
+
+
+def _summary(game: Game, results: Mapping[str, Any]) -> list[str]:
+    lines = [f"{results['rounds_played']} of {results['rounds_total']} rounds"]
+    if results["stake"]:
+        lines.append(f"pot {results['pot']}, rake {results['rake']}")
+    return lines
+
+
+def _num(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def seat_extras(results: Mapping[str, Any], seat: int) -> dict[str, float | None]:
+    """Cooperation rate, the share of its promises a seat kept, promises made."""
+    seats = results.get("seats")
+    row = seats[seat] if isinstance(seats, list) and seat < len(seats) else {}
+    made = _num(row.get("promises_made"))
+    kept = _num(row.get("promises_kept"))
+    return {"cooperation_rate": _num(row.get("cooperation_rate")),
+            "promises_kept": kept / made if made and kept is not None else None,
+            "promises_made": made}
+
+
+def series(outcome: EpisodeOutcome, seats: int) -> dict[str, Any] | None:
+    """Each seat's share of cooperate choices per round (``choices_revealed`` events)."""
+    counts: dict[int, list[list[int]]] = {}
+    for e in outcome.log.events:
+        if e.kind == "choices_revealed":
+            row = counts.setdefault(int(e.data["round"]), [[0, 0] for _ in range(seats)])
+            for seat, choice in zip(e.data["seats"], e.data["choices"], strict=True):
+                row[seat][0] += choice == "cooperate"
+                row[seat][1] += 1
+    rounds = [counts[r] for r in sorted(counts)]
+    return {"label": "cooperation rate",
+            "seats": [[(r[s][0] / r[s][1]) if r[s][1] else None for r in rounds]
+                      for s in range(seats)]}
+
+
+GAME = GameDescriptor(
+    name="dilemma",
+    version=DilemmaGame.rules_version,
+    title="Prisoner's Dilemma tables",
+    options=DilemmaOptions,
+    make=make,
+    variants=list(VARIANTS),
+    default_variant=DEFAULT_VARIANT,
+    seat_range=(MIN_SEATS, MAX_SEATS),
+    baselines=list(NAMES),
+    fallback_baseline=FALLBACK,
+    default_lineup=default_lineup,
+    seats_for=seats_for,
+    replay_format=FORMAT,
+    replay_document=lambda game, log: replay_document(game, log),  # type: ignore[arg-type]
+    rules_file=HERE / "rules.md",
+    viewer=HERE / "viewer.js",
+    paid_tables=PaidTables(),
+    model_prompts=True,
+    score_label="points",
+    result_columns=(Column("cooperation_rate", "coop", "{:.0%}"),
+                    Column("promises_kept", "kept", "{}"),
+                    Column("promises_made", "promises", "{}"),
+                    Column("timeouts", "t/o", "{}"), Column("payout", "payout", "{}")),
+    summary=_summary,
+    headline=_headline,
+    standings_columns=(Column("cooperation_rate", "cooperation", "{:.0%}"),
+                       Column("promises_kept", "promises kept", "{:.0%}"),
+                       Column("promises_made", "promises / episode", "{:.1f}")),
+    seat_extras=seat_extras,
+    series=series,
+    rule_numbers={"seed_max": MAX_SEED, "max_message_chars": MAX_MESSAGE_CHARS,
+                  "max_stake": MAX_STAKE, "max_rake_bps": MAX_RAKE_BPS,
+                  "seats_min": MIN_SEATS, "seats_max": MAX_SEATS},
+    extras={"verify": verify},
+)
