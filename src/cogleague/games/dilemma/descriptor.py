@@ -144,6 +144,7 @@ GAME = GameDescriptor(
     replay_document=lambda game, log: replay_document(game, log),  # type: ignore[arg-type]
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
+    starter=HERE / "starter_bot.tmpl",
     paid_tables=PaidTables(),
     model_prompts=True,
     score_label="points",
