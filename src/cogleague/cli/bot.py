@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -36,6 +37,7 @@ def run(
     from cogleague.client import LobbyError, SeatRefused, join_and_play
 
     instance: Any = guarded(lambda: load_bot_class(bot, field="BOT")())
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     try:
         outcome = asyncio.run(join_and_play(instance, server, key, table, seat=seat, name=name,
                                             start=start))
