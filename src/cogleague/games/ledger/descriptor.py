@@ -13,6 +13,8 @@ from cogleague.core.options import Option, option_model
 from cogleague.games.ledger.aliases import SEATS
 from cogleague.games.ledger.baselines import BASELINES, FALLBACK_BASELINE
 from cogleague.games.ledger.config import (
+    CERTIFICATION,
+    CERTIFICATION_SEED,
     DECISION_TIMEOUT_S,
     DRIVER_MODEL,
     DRIVER_REMOTE,
@@ -22,6 +24,7 @@ from cogleague.games.ledger.config import (
     ROUNDS_MIN,
     SEED_MAX,
     STANDARD,
+    VARIANT_ROUNDS,
     VARIANTS,
     build_config,
     default_lineup,
@@ -134,6 +137,8 @@ GAME = GameDescriptor(
                        Column("ring_flags", "ring flags", "{:.2f}")),
     seat_extras=seat_extras,
     series=series,
+    fixed_by_variant={CERTIFICATION: {"seed": CERTIFICATION_SEED,
+                                      "rounds": VARIANT_ROUNDS[CERTIFICATION]}},
     rule_numbers={"seed_max": SEED_MAX, "seats": SEATS, "rounds_min": ROUNDS_MIN,
                   "rounds_max": ROUNDS_MAX},
     extras={"verify": verify},
