@@ -158,6 +158,7 @@ def _episode(seed: int, lineup: list[str], variant: str = "standard") -> dict[st
 def test_baselines_play_as_described() -> None:
     doc = _episode(3, ["fair_share", "reciprocator", "altruist", "free_rider"])
     settled = [e["event"] for e in doc["events"] if e["event"]["kind"] == "round_settled"]
+    assert len(settled) == 10
     assert all(e["contributions"] == [5, 5, 10, 0] and e["met"] for e in settled)
     assert doc["results"]["scores"] == [200, 200, 150, 250]  # the free rider wins
     doc = _episode(3, ["reciprocator", "keeper", "keeper", "matcher"])
@@ -213,6 +214,7 @@ def test_random_legal_play_never_crashes_and_scores_add_up(seed: int, seats: int
     res = outcome.results
     assert res["reason"] == "complete" and res["rounds_played"] == 4
     payoffs = [e.data["payoffs"] for e in outcome.log.events if e.kind == "round_settled"]
+    assert len(payoffs) == 4
     assert res["scores"] == [sum(p[s] for p in payoffs) for s in range(seats)]
     assert all(0 <= p <= game.config.endowment + game.config.bonus for row in payoffs
                for p in row)
