@@ -19,6 +19,7 @@ from cogleague.core import jsonio
 from cogleague.core.episode import run_episode
 from cogleague.seats.inprocess import BotSeat
 from cogleague.seats.scripted import ScriptedSeat
+from cogleague.server.frames import validate_server_frame
 from plugin.support import OPERATOR_KEY, Served, cli, need_plugin
 
 need_plugin()
@@ -106,6 +107,8 @@ async def test_a_remote_bot_and_scripted_seats_play_a_threshold_table(
     assert {t.game for t in bot.turns} == {"threshold"}
     assert [next(iter(t.legal_actions)) for t in bot.turns] == ["pledge", "contribute"] * 3
     assert any(isinstance(f, dict) and f.get("type") == "end" for f in frames)
+    for frame in frames:
+        validate_server_frame(frame)  # the published frame schemas hold for this game too
 
     replay_doc = replay.get("replay", replay)
     assert replay_doc["format"] == "threshold.replay.v1"
