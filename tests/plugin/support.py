@@ -47,13 +47,17 @@ class Served:
     def __init__(self, tmp: Path) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.db = f"sqlite:///{tmp / 'server.db'}"
         self.log = tmp / "serve.log"
-        with self.log.open("wb") as out:
+        self.start()
+
+    def start(self) -> None:
+        with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [str(COGLEAGUE), "serve", "--port", str(self.port), "--db",
-                 f"sqlite:///{tmp / 'server.db'}", "--operator-key", OPERATOR_KEY,
-                 "--log-level", "warning"], stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30.0
+                [str(COGLEAGUE), "serve", "--port", str(self.port), "--db", self.db,
+                 "--operator-key", OPERATOR_KEY, "--log-level", "warning"],
+                stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60.0
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"cogleague serve exited: {self.log.read_text()[-2000:]}")
@@ -64,6 +68,11 @@ class Served:
                 time.sleep(0.05)
         self.stop()
         raise RuntimeError(f"cogleague serve did not come up: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, exactly like a crash."""
+        self.proc.kill()
+        self.proc.wait(10)
 
     def stop(self) -> None:
         if self.proc.poll() is None:

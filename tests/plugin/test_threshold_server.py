@@ -99,7 +99,7 @@ async def test_a_remote_bot_and_scripted_seats_play_a_threshold_table(
         served: Served, tmp_path: Path) -> None:
     bot = Topper()
     results, replay, frames = await _play(served, bot)
-    doc = results.get("results", results)
+    doc = results
     assert doc["reason"] == "complete" and doc["rounds_played"] == 3
     reference = await _reference()
     assert doc["scores"] == reference["scores"]
@@ -132,3 +132,52 @@ async def test_the_server_publishes_the_game_its_rules_and_validates_its_config(
     assert "threshold must be an integer in 1..40" in str(refused.value)
     rules = httpx.get(served.url + "/rules/threshold", timeout=10.0)
     assert rules.status_code == 200 and "provision-point" in rules.text
+
+
+@pytest.mark.slow
+async def test_a_killed_server_resumes_the_threshold_table_from_its_log(
+        tmp_path: Path) -> None:
+    """SIGKILL mid-table, restart on the same database: the server rebuilds the game from its
+    logged decisions (the game's `make` and the runner's log only) and the bot finishes it."""
+    server = Served(tmp_path)
+    try:
+        creator = await _account(server)
+        async with LobbyClient(server.url, creator) as lobby:
+            table = await lobby.create_table("threshold", config={"seats": 4, "rounds": 50},
+                                             seed=SEED, pacing=False)
+        tid = table["id"]
+        seen = [0]
+
+        def count(frame: dict[str, Any]) -> None:
+            seen[0] += frame.get("type") == "event"
+
+        async with LobbyClient(server.url, await _account(server)) as lobby:
+            joined = await lobby.join(tid, "remote", seat=0, name="topper")
+        session = asyncio.create_task(play_seat(Topper(), server.url, tid, 0, joined["token"],
+                                                reconnect_for_s=90, on_frame=count))
+        for seat, baseline in SCRIPTED.items():
+            async with LobbyClient(server.url, await _account(server)) as lobby:
+                await lobby.join(tid, "scripted", baseline=baseline, seat=seat, name=baseline)
+        await asyncio.sleep(0.2)
+        async with LobbyClient(server.url, creator) as lobby:
+            await lobby.start(tid)
+        while seen[0] < 20 and not session.done():  # a few rounds in
+            await asyncio.sleep(0.01)
+        server.kill()
+        assert not session.done()  # the bot waits to reconnect
+        server.start()
+        outcome = await asyncio.wait_for(session, 120)
+        assert outcome.reconnects >= 1
+        async with LobbyClient(server.url, creator) as lobby:
+            served = await lobby.results(tid)
+            replay = await lobby.replay(tid)
+    finally:
+        server.stop()
+    names = ["topper", *SCRIPTED.values()]
+    game = GAME.make("standard", {"seats": 4, "rounds": 50}, SEED, names, None)
+    seats = [BotSeat(Topper(), game, 0, "topper"),
+             *(ScriptedSeat(game.make_baseline(b, s), b) for s, b in SCRIPTED.items())]
+    reference = (await run_episode(game, seats)).results
+    assert served == reference and served["rounds_played"] == 50
+    GAME.extras["verify"](replay)
+    assert "resumed 1 running table" in server.log.read_text()
