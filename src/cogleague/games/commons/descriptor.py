@@ -24,6 +24,7 @@ from cogleague.games.commons.config import (
     VARIANTS,
     make_config,
 )
+from cogleague.games.commons.conformance import CONFORMANCE
 from cogleague.games.commons.game import CommonsGame
 from cogleague.games.commons.modules import MODULES
 from cogleague.games.commons.modules.harvest import PROPERTY_RIGHTS
@@ -173,6 +174,7 @@ GAME = GameDescriptor(
     replay_format=FORMAT,
     replay_document=lambda game, log: build_document(game, log),  # type: ignore[arg-type]
     game_from_replay=game_from_replay,
+    conformance=CONFORMANCE,
     replay_sort_keys=True,
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",

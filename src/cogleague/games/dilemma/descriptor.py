@@ -30,6 +30,7 @@ from cogleague.games.dilemma.config import (
     VARIANTS,
     make_config,
 )
+from cogleague.games.dilemma.conformance import CONFORMANCE
 from cogleague.games.dilemma.game import DilemmaGame
 from cogleague.games.dilemma.replay import FORMAT, game_from_replay, replay_document
 
@@ -141,6 +142,7 @@ GAME = GameDescriptor(
     replay_format=FORMAT,
     replay_document=lambda game, log: replay_document(game, log),  # type: ignore[arg-type]
     game_from_replay=game_from_replay,
+    conformance=CONFORMANCE,
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
     paid_tables=PaidTables(),

@@ -26,6 +26,7 @@ from cogleague.games.ledger.config import (
     build_config,
     default_lineup,
 )
+from cogleague.games.ledger.conformance import CONFORMANCE
 from cogleague.games.ledger.game import RULES_VERSION, LedgerGame
 from cogleague.games.ledger.replay import REPLAY_FORMAT, game_from_replay, replay_document
 
@@ -122,6 +123,7 @@ GAME = GameDescriptor(
     replay_document=lambda game, log: replay_document(game, log, frames=True),  # type: ignore[arg-type]
     game_from_replay=game_from_replay,
     replay_optional_keys=("frames",),
+    conformance=CONFORMANCE,
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
     model_prompts=True,
