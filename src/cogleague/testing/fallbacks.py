@@ -10,7 +10,7 @@ from typing import Any
 from cogleague.core import jsonio
 from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Game, Turn
-from cogleague.testing.episodes import FAILING, RANDOM, Episode, play, run
+from cogleague.testing.episodes import FAILING, RANDOM, Episode, play, run, standard_episodes
 from cogleague.testing.subject import ConformanceError, Subject
 
 
@@ -43,8 +43,7 @@ class FallbackReplySeat:
 def check_fallbacks(subject: Subject) -> str:
     desc = subject.desc
     turns = 0
-    for played in subject.played[:2]:
-        ep = played.episode
+    for ep in standard_episodes(desc, min(2, subject.seeds)):
         n = len(ep.lineup)
         problems: list[str] = []
         game = subject.fresh(Episode(ep.variant, ep.seed, (RANDOM,) * n))
