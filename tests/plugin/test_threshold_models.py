@@ -11,6 +11,7 @@ from pathlib import Path
 
 from cogleague.core import jsonio
 from cogleague.core.episode import run_episode
+from cogleague.core.verify import verify_replay
 from cogleague.seats.factory import make_seats
 from helpers.model_toys import options_for
 from helpers.provider_server import ProviderServer, Recorded, Reply
@@ -60,4 +61,4 @@ async def test_model_seats_play_through_the_games_prompts() -> None:
     assert any(PROMPT.read_text(encoding="utf-8").split("\n")[0] in r.system + r.user_text
                for r in requests)
     assert any('Reply {"contribute": N} with N in 0..10.' in r.user_text for r in requests)
-    GAME.extras["verify"](json.loads(jsonio.dumps(GAME.replay_document(game, outcome.log))))
+    verify_replay(json.loads(jsonio.dumps(GAME.replay_document(game, outcome.log))), GAME)

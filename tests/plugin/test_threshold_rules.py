@@ -15,6 +15,7 @@ from cogleague.core import jsonio
 from cogleague.core.episode import play_headless
 from cogleague.core.errors import ConfigError, IllegalAction, ReplayError, SeatInputRejected
 from cogleague.core.game import Decision, Turn
+from cogleague.core.verify import verify_replay
 from cogleague.seats.scripted import ScriptedSeat
 from plugin.support import need_plugin
 
@@ -173,18 +174,18 @@ def test_same_seed_same_bytes_and_verify_catches_an_edited_scripted_move() -> No
     a, b = _episode(17, lineup), _episode(17, lineup)
     assert jsonio.dumps(a) == jsonio.dumps(b)
     assert jsonio.dumps(_episode(18, lineup)) != jsonio.dumps(a)
-    GAME.extras["verify"](a)
+    verify_replay(a, GAME)
     tampered = copy.deepcopy(a)
     entry = next(e for e in tampered["log"] if e["op"] == "apply")
     first = next(iter(entry["decisions"]))
     key = next(iter(entry["decisions"][first]["action"]))
     entry["decisions"][first]["action"][key] = 11 - entry["decisions"][first]["action"][key]
-    with pytest.raises(ReplayError, match="the seat answers"):
-        GAME.extras["verify"](tampered)
+    with pytest.raises(ReplayError, match="baseline random plays"):
+        verify_replay(tampered, GAME)
     tampered = copy.deepcopy(a)
     tampered["results"]["scores"][0] += 1
     with pytest.raises(ReplayError, match=r"\$\.results\.scores"):
-        GAME.extras["verify"](tampered)
+        verify_replay(tampered, GAME)
     assert GAME.game_from_replay is not None
     with pytest.raises(ReplayError, match="format must be"):
         GAME.game_from_replay({**a, "format": "x"})
@@ -218,4 +219,4 @@ def test_random_legal_play_never_crashes_and_scores_add_up(seed: int, seats: int
     assert res["scores"] == [sum(p[s] for p in payoffs) for s in range(seats)]
     assert all(0 <= p <= game.config.endowment + game.config.bonus for row in payoffs
                for p in row)
-    GAME.extras["verify"](json.loads(jsonio.dumps(GAME.replay_document(game, outcome.log))))
+    verify_replay(json.loads(jsonio.dumps(GAME.replay_document(game, outcome.log))), GAME)

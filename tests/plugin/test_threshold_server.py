@@ -17,6 +17,7 @@ from cogleague.client import Bot, LobbyClient, TurnInfo, play_seat
 from cogleague.client.lobby import LobbyError
 from cogleague.core import jsonio
 from cogleague.core.episode import run_episode
+from cogleague.core.verify import verify_replay
 from cogleague.seats.inprocess import BotSeat
 from cogleague.seats.scripted import ScriptedSeat
 from cogleague.server.frames import validate_server_frame
@@ -113,7 +114,7 @@ async def test_a_remote_bot_and_scripted_seats_play_a_threshold_table(
     replay_doc = replay.get("replay", replay)
     assert replay_doc["format"] == "threshold.replay.v1"
     assert replay_doc["policies"][1:] == list(SCRIPTED.values())
-    GAME.extras["verify"](replay_doc)  # what `cogleague replay verify` calls
+    verify_replay(replay_doc, GAME)  # what `cogleague replay verify` calls
     path = tmp_path / "served-replay.json"
     jsonio.write(path, replay_doc)
     verified = cli("replay", "verify", str(path))
@@ -179,5 +180,5 @@ async def test_a_killed_server_resumes_the_threshold_table_from_its_log(
              *(ScriptedSeat(game.make_baseline(b, s), b) for s, b in SCRIPTED.items())]
     reference = (await run_episode(game, seats)).results
     assert served == reference and served["rounds_played"] == 50
-    GAME.extras["verify"](replay)
+    verify_replay(replay, GAME)
     assert "resumed 1 running table" in server.log.read_text()

@@ -30,8 +30,9 @@ from cogleague_threshold.config import (
     VARIANTS,
     make_config,
 )
+from cogleague_threshold.conformance import CONFORMANCE
 from cogleague_threshold.game import ThresholdGame
-from cogleague_threshold.replay import FORMAT, game_from_replay, replay_document, verify
+from cogleague_threshold.replay import FORMAT, game_from_replay, replay_document
 
 HERE = Path(__file__).parent
 
@@ -102,6 +103,7 @@ GAME = GameDescriptor(
     replay_format=FORMAT,
     replay_document=lambda game, log: replay_document(game, log),  # type: ignore[arg-type]
     game_from_replay=game_from_replay,
+    conformance=CONFORMANCE,
     rules_file=HERE / "rules.md",
     viewer=None,  # the Theater's generic renderer
     model_prompts=True,
@@ -119,5 +121,4 @@ GAME = GameDescriptor(
     rule_numbers={"seed_max": MAX_SEED, "seats_min": MIN_SEATS, "seats_max": MAX_SEATS,
                   "rounds_max": MAX_ROUNDS, "endowment_max": MAX_ENDOWMENT,
                   "bonus_max": MAX_BONUS},
-    extras={"verify": verify},
 )

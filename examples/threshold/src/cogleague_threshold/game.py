@@ -41,6 +41,8 @@ class ThresholdGame(Game):
                              f"(got {len(policy_names)})")
         self.config = config
         self.num_seats = config.seats
+        self.seed = config.seed
+        self.max_rounds = config.rounds
         self.policy_names = list(policy_names)
         self.aliases = deal_aliases(config.seed, config.seats)
         self.scores = [0] * config.seats
@@ -61,14 +63,6 @@ class ThresholdGame(Game):
                                        "rounds": cfg.rounds, "endowment": cfg.endowment,
                                        "threshold": cfg.threshold, "bonus": cfg.bonus,
                                        "pledges": cfg.pledges, "refund": cfg.refund})]
-
-    @property
-    def seed(self) -> int:
-        return self.config.seed
-
-    @property
-    def max_rounds(self) -> int:
-        return self.config.rounds
 
     @property
     def between_rounds(self) -> bool:
