@@ -133,6 +133,12 @@ async def test_the_server_publishes_the_game_its_rules_and_validates_its_config(
     assert "threshold must be an integer in 1..40" in str(refused.value)
     rules = httpx.get(served.url + "/rules/threshold", timeout=10.0)
     assert rules.status_code == 200 and "provision-point" in rules.text
+    web = {g["name"]: g for g in httpx.get(served.url + "/api/games", timeout=10.0
+                                           ).json()["games"]}
+    assert web["threshold"]["replay_format"] == "threshold.replay.v1"
+    assert web["threshold"]["viewer"] is None  # the Theater draws it with its generic renderer
+    assert httpx.get(served.url + "/static/js/games/threshold.js", timeout=10.0
+                     ).status_code == 404
 
 
 @pytest.mark.slow
