@@ -139,6 +139,10 @@ async def test_the_server_publishes_the_game_its_rules_and_validates_its_config(
     assert web["threshold"]["viewer"] is None  # the Theater draws it with its generic renderer
     assert httpx.get(served.url + "/static/js/games/threshold.js", timeout=10.0
                      ).status_code == 404
+    listed = httpx.get(served.url + "/api/docs", timeout=10.0).json()["docs"]
+    assert {"name": "threshold", "title": "Threshold public goods"} in listed  # the Rules page
+    page = httpx.get(served.url + "/api/docs/threshold", timeout=10.0).json()
+    assert "<h2>A round</h2>" in page["html"]
 
 
 @pytest.mark.slow
