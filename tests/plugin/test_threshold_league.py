@@ -1,5 +1,6 @@
 """The fourth game in a league: a TOML file naming it runs (`cogleague league run`) and ranks
-(`cogleague league standings`), with the game's own standings columns."""
+(`cogleague league standings`), with the game's own standings columns; its baselines and the
+example SDK bot (in-process) are the policies."""
 
 from __future__ import annotations
 
@@ -40,6 +41,10 @@ baseline = "random"
 name = "recip"
 baseline = "reciprocator"
 
+[[policies]]
+name = "topper"
+bot = "BOT"
+
 [[games]]
 name = "threshold"
 variants = ["standard", "silent"]
@@ -50,7 +55,8 @@ overrides = { rounds = 5 }
 
 def test_a_league_of_threshold_tables_runs_and_ranks(tmp_path: Path) -> None:
     path = tmp_path / "league.toml"
-    path.write_text(LEAGUE, encoding="utf-8")
+    bot = Path(__file__).resolve().parents[2] / "examples/threshold/topper_bot.py"
+    path.write_text(LEAGUE.replace("BOT", f"{bot}:Topper"), encoding="utf-8")
     runner = CliRunner()
     ran = runner.invoke(app, ["league", "run", str(path), "--workers", "1"])
     assert ran.exit_code == 0, ran.output
@@ -67,7 +73,8 @@ def test_a_league_of_threshold_tables_runs_and_ranks(tmp_path: Path) -> None:
     standard = tables["standard"]
     assert [c["key"] for c in standard["columns"]] == ["give_rate", "pledge_kept", "met_rate"]
     rows = {r["policy"]: r for r in standard["rows"]}
-    assert set(rows) == {"fair", "rider", "giver", "dice", "recip"}
+    assert set(rows) == {"fair", "rider", "giver", "dice", "recip", "topper"}
+    assert rows["topper"]["kind"] == "bot" and rows["topper"]["games"] > 0
     assert rows["rider"]["extras"]["give_rate"] == 0.0
     assert rows["giver"]["extras"]["give_rate"] == 1.0
     assert tables["silent"]["rows"][0]["extras"]["pledge_kept"] is None  # no pledges to keep

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,25 +28,25 @@ need_plugin()
 
 from cogleague_threshold import GAME  # noqa: E402
 
-SEED = 4242
-SCRIPTED = {1: "matcher", 2: "reciprocator", 3: "free_rider"}
-_names = itertools.count()
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "threshold"))
+
+from topper_bot import Topper  # noqa: E402
 
 
-class Topper(Bot):
-    """Pledges its fair share; gives whatever the others' pledges leave short, within reach."""
+class Recording(Topper):
+    """The example bot, keeping every turn it was asked."""
 
     def __init__(self) -> None:
         self.turns: list[TurnInfo] = []
 
     def on_turn(self, turn: TurnInfo) -> dict[str, int]:
         self.turns.append(turn)
-        view = turn.visible_state
-        key = next(iter(turn.legal_actions))
-        if key == "pledge":
-            return {"pledge": view["fair_share"]}
-        others = sum(view["pledges"]) - view["pledges"][view["you"]]
-        return {"contribute": min(view["endowment"], max(0, view["threshold"] - others))}
+        return super().on_turn(turn)
+
+
+SEED = 4242
+SCRIPTED = {1: "matcher", 2: "reciprocator", 3: "free_rider"}
+_names = itertools.count()
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +99,7 @@ async def _reference() -> dict[str, Any]:
 
 async def test_a_remote_bot_and_scripted_seats_play_a_threshold_table(
         served: Served, tmp_path: Path) -> None:
-    bot = Topper()
+    bot = Recording()
     results, replay, frames = await _play(served, bot)
     doc = results
     assert doc["reason"] == "complete" and doc["rounds_played"] == 3
