@@ -93,6 +93,7 @@ def test_parse_clamps_refuses_and_reads_model_text() -> None:
                                                                    ).action == {"pledge": 10}
     assert game.parse(turn, {"pledge": -2}).action == {"pledge": 0}
     assert game.parse(turn, '{"pledge": 4}').action == {"pledge": 4}
+    assert game.parse(turn, 'I will pledge {"pledge": 6} now').action == {"pledge": 6}
     for bad in ({"pledge": True}, {"pledge": 2.5}, {"contribute": 3}, "pledge 4", None):
         with pytest.raises(IllegalAction) as refused:
             game.parse(turn, bad)

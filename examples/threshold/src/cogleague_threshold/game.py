@@ -7,7 +7,6 @@ compared in integers. Everything is a function of (config, seed, seats, decision
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any, ClassVar
@@ -15,6 +14,7 @@ from typing import Any, ClassVar
 from cogleague.core import rng
 from cogleague.core.errors import GameStateError, IllegalAction, SeatInputRejected
 from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn
+from cogleague.core.text import first_object
 
 from cogleague_threshold.baselines import FALLBACK, make_baseline
 from cogleague_threshold.config import ThresholdConfig
@@ -22,7 +22,7 @@ from cogleague_threshold.state import Context, RoundRecord
 from cogleague_threshold.views import prompt_text, seat_view, system_text
 
 NAMES = ("Beacon", "Harbor", "Keel", "Tide", "Anchor", "Gull", "Reef", "Buoy", "Pier", "Mast")
-KEYS = {"pledge": "pledge", "contribute": "contribute"}  # phase → the action's one field
+PHASES = ("pledge", "contribute")  # the steps of a round; each names its action's one field
 TIMING = Timing(decision_timeout_s=10.0, retries=1, min_step_s=0.4)
 
 
@@ -87,10 +87,10 @@ class ThresholdGame(Game):
         return Context(self.config, self.rounds_played, self.phase, self.pledges, self.history)
 
     def pending(self) -> list[Turn]:
-        if self.phase not in KEYS:
+        if self.phase not in PHASES:
             return []
         ctx = self.context()
-        key, hi, r = KEYS[self.phase], self.config.endowment, self.rounds_played
+        key, hi, r = self.phase, self.config.endowment, self.rounds_played
         scores = tuple(self.scores)
         return [Turn(f"r{r}.{key}.s{seat}", seat, {key: [0, hi]},
                      partial(seat_view, ctx, seat, self.aliases, scores), prompt_text, ctx, r)
@@ -101,11 +101,10 @@ class ThresholdGame(Game):
         key = next(iter(turn.legal_actions))
         hi = self.config.endowment
         hint = f'reply {{"{key}": N}} with N an integer in 0..{hi}'
-        if isinstance(raw, str):
-            try:
-                raw = json.loads(raw)
-            except ValueError:
-                raise IllegalAction("the reply is not a JSON object", hint, code="parse") from None
+        if isinstance(raw, str):  # a model's reply: the first JSON object in its text
+            raw = first_object(raw)
+            if raw is None:
+                raise IllegalAction("the reply holds no JSON object", hint, code="parse")
         if not isinstance(raw, Mapping) or key not in raw:
             raise IllegalAction(f"the reply must be an object with {key!r}", hint, code="parse")
         value = raw[key]
@@ -119,7 +118,7 @@ class ThresholdGame(Game):
 
     def _amounts(self, turns: list[Turn], decisions: Mapping[str, Decision]) -> tuple[int, ...]:
         """Every seat's amount, checked before anything changes (apply is transactional)."""
-        key, hi = KEYS[self.phase], self.config.endowment
+        key, hi = self.phase, self.config.endowment
         out = []
         for t in turns:
             d = decisions.get(t.turn_id)
@@ -134,7 +133,7 @@ class ThresholdGame(Game):
         return tuple(out)
 
     def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
-        if self.phase not in KEYS:
+        if self.phase not in PHASES:
             raise GameStateError(f"apply() in phase {self.phase!r}")
         amounts = self._amounts(self.pending(), decisions)
         r = self.rounds_played
