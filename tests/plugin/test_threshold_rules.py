@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cogleague.core import jsonio
@@ -205,7 +205,7 @@ class _Legal:
         return {key: self.data.draw(st.integers(lo, hi))}
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31 - 1), seats=st.integers(3, 8),
        variant=st.sampled_from(["standard", "refund", "silent", "quick"]), data=st.data())
 def test_random_legal_play_never_crashes_and_scores_add_up(seed: int, seats: int, variant: str,
