@@ -126,7 +126,7 @@ def say(obs: Obs, move: Action, text: str) -> Action:
 class Baseline:
     """A scripted policy bound to one seat: `decide(obs)` maps an observation to a raw reply.
 
-    `rng` is the seat's own stream (``random.Random(policy_seed * 1000 + slot)``, rules §3);
+    `rng` is the seat's own stream (`core.rng.stream(policy_seed * 1000 + slot)`, rules §3);
     only `random` draws from it."""
 
     name = "baseline"
