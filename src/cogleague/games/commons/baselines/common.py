@@ -8,7 +8,6 @@ leaves it unchanged.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
@@ -17,11 +16,6 @@ from cogleague.games.commons.modules import allelopathic, harvest, mushrooms
 from cogleague.games.commons.modules.common import COLORS, EFFORT_BUDGET
 
 Obs = dict[str, Any]
-
-
-def clamp_units(x: float) -> int:
-    """floor, then clamp to 0..3 (the effort budget)."""
-    return max(0, min(EFFORT_BUDGET, math.floor(x)))
 
 
 POLLUTION_LATTICE = 100
@@ -48,12 +42,6 @@ def sustainable_ratio(obs: Obs) -> tuple[int, int]:
     if module == "allelopathic":  # ripen_amount(p) = 0.5 × p × p / 60
         return sum(ms["planted"][c] ** 2 for c in COLORS), 2 * allelopathic.FIELD_SIZE
     return mushrooms.SPAWN_PER_ROUND, 1
-
-
-def sustainable(obs: Obs) -> float:
-    """`sustainable_ratio` as a number (for display; rules compare the ratio)."""
-    num, den = sustainable_ratio(obs)
-    return num / den
 
 
 def quota(obs: Obs) -> int:

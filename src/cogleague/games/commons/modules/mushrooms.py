@@ -166,8 +166,3 @@ def observe_public(state: MushroomsState, aliases: Sequence[str]) -> dict[str, A
 def compact(move: Move) -> str:
     """Ledger shorthand, e.g. ``e:b1``."""
     return f"e:{move['eat_color'][0]}{move['eat']}"
-
-
-def sustainable(state: MushroomsState) -> float:
-    """Three spawn per round (baselines' yardstick)."""
-    return float(SPAWN_PER_ROUND)
