@@ -126,6 +126,7 @@ GAME = GameDescriptor(
     conformance=CONFORMANCE,
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
+    starter=HERE / "starter_bot.tmpl",
     model_prompts=True,
     score_label="median",
     result_columns=(Column("mean", "mean"), Column("total", "total", "{}"),
