@@ -29,8 +29,9 @@ from cogleague.games.ledger.config import (
     build_config,
     default_lineup,
 )
+from cogleague.games.ledger.conformance import CONFORMANCE
 from cogleague.games.ledger.game import RULES_VERSION, LedgerGame
-from cogleague.games.ledger.replay import REPLAY_FORMAT, replay_document, verify
+from cogleague.games.ledger.replay import REPLAY_FORMAT, game_from_replay, replay_document
 
 HERE = Path(__file__).parent
 
@@ -123,6 +124,9 @@ GAME = GameDescriptor(
     default_lineup=default_lineup,
     replay_format=REPLAY_FORMAT,
     replay_document=lambda game, log: replay_document(game, log, frames=True),  # type: ignore[arg-type]
+    game_from_replay=game_from_replay,
+    replay_optional_keys=("frames",),
+    conformance=CONFORMANCE,
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
     starter=HERE / "starter_bot.tmpl",
@@ -141,5 +145,4 @@ GAME = GameDescriptor(
                                       "rounds": VARIANT_ROUNDS[CERTIFICATION]}},
     rule_numbers={"seed_max": SEED_MAX, "seats": SEATS, "rounds_min": ROUNDS_MIN,
                   "rounds_max": ROUNDS_MAX},
-    extras={"verify": verify},
 )
