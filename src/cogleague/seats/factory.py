@@ -2,7 +2,8 @@
 
 - a baseline name → `ScriptedSeat` of the game's baseline for that seat;
 - ``llm:PATH`` (a prompt file) or ``llm`` → a model seat (see `cogleague.seats.llm`);
-- ``MODULE:CLASS`` → an in-process SDK bot (`cogleague.client.Bot` subclass).
+- ``MODULE:CLASS`` → an in-process SDK bot (`cogleague.client.Bot` subclass);
+- ``policy:PATH`` → a trained policy file (`cogleague.seats.policy`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ def is_bot_ref(name: str) -> bool:
 
 
 def make_seat(game: Game, seat: int, name: str, model: ModelOptions | None = None) -> Any:
+    if name.startswith("policy:"):  # a trained policy file (cogleague.seats.policy)
+        from cogleague.seats.policy import make_policy_seat
+
+        return make_policy_seat(game, seat, name)
     if name == "llm" or name.startswith("llm:"):
         try:
             from cogleague.seats import llm

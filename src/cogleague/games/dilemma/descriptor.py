@@ -32,6 +32,7 @@ from cogleague.games.dilemma.config import (
 )
 from cogleague.games.dilemma.game import DilemmaGame
 from cogleague.games.dilemma.replay import FORMAT, replay_document, verify
+from cogleague.games.dilemma.rl import ENCODING
 
 HERE = Path(__file__).parent
 SEED_RANGE = 2**31  # a random seed when none is given (it is recorded in the replay)
@@ -159,5 +160,5 @@ GAME = GameDescriptor(
     rule_numbers={"seed_max": MAX_SEED, "max_message_chars": MAX_MESSAGE_CHARS,
                   "max_stake": MAX_STAKE, "max_rake_bps": MAX_RAKE_BPS,
                   "seats_min": MIN_SEATS, "seats_max": MAX_SEATS},
-    extras={"verify": verify},
+    extras={"verify": verify, "rl": ENCODING},
 )

@@ -1,0 +1,84 @@
+"""What the parallel and the single-agent environment share: building an episode from the
+descriptor, its spaces, observations, masks, infos and rewards."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from cogleague.core.descriptor import GameDescriptor
+from cogleague.core.errors import ConfigError
+from cogleague.core.game import Game, Turn
+from cogleague.core.options import validate_options
+from cogleague.envs.encoding import Encoding, MaskArray, ObsArray, encoding_of, observe
+from cogleague.games import registry
+
+SEED_SPACE = 2**31 - 1
+"""Episode seeds an environment draws from its own generator when `reset` gets none."""
+
+
+def agent_name(seat: int) -> str:
+    return f"seat_{seat}"
+
+
+class TableSpec:
+    """A game, variant and config as an environment plays them, episode after episode."""
+
+    def __init__(self, game: str | GameDescriptor, variant: str | None = None,
+                 policy_names: Sequence[str] | None = None, views: bool = True,
+                 **config: Any) -> None:
+        self.desc = registry.get(game) if isinstance(game, str) else game
+        self.enc: Encoding = encoding_of(self.desc)
+        self.variant = variant if variant is not None else self.desc.default_variant
+        if self.variant is not None and self.variant not in self.desc.variants:
+            raise ConfigError("variant", f"variant must be one of "
+                                         f"{', '.join(self.desc.variants)} (got {variant!r})")
+        self.overrides = validate_options(self.desc.options, config)
+        if policy_names is None:
+            seats = self.desc.seats_of(self.variant, self.overrides)
+            policy_names = [f"rl:{agent_name(s)}" for s in range(seats)]
+        self.policy_names = list(policy_names)
+        self.views = views
+        probe = self.new_game(0)
+        self.num_seats = probe.num_seats
+        self.obs_size = self.enc.obs_size(probe)
+        self.num_actions = self.enc.num_actions(probe)
+        low, high = self.enc.obs_bounds(probe)
+        low_arr = np.full(self.obs_size + 1, low, dtype=np.float32)
+        high_arr = np.full(self.obs_size + 1, high, dtype=np.float32)
+        low_arr[0], high_arr[0] = 0.0, 1.0
+        self.observation_space = spaces.Box(low_arr, high_arr, dtype=np.float32)
+        self.action_space = spaces.Discrete(self.num_actions)
+        self.fields = ["acting", *self.enc.obs_fields(probe)]
+        self._low, self._high = low, high
+
+    def new_game(self, seed: int) -> Game:
+        return self.desc.make(self.variant, dict(self.overrides), seed, self.policy_names, None)
+
+    def observation(self, game: Game, turn: Turn | None) -> ObsArray:
+        obs = observe(self.enc, game, turn, self.obs_size)
+        np.clip(obs, self._low, self._high, out=obs)
+        return obs
+
+    def mask(self, game: Game, turn: Turn | None) -> MaskArray:
+        if turn is None:
+            return np.ones(self.num_actions, dtype=np.int8)
+        mask = self.enc.mask(game, turn)
+        return np.ones(self.num_actions, dtype=np.int8) if mask is None else mask
+
+    def info(self, game: Game, turn: Turn | None) -> dict[str, Any]:
+        """``acting``, ``turn_id``, ``action_mask`` and, with `views`, the protocol view."""
+        info: dict[str, Any] = {"acting": turn is not None,
+                                "turn_id": None if turn is None else turn.turn_id,
+                                "action_mask": self.mask(game, turn)}
+        if self.views and turn is not None:
+            info["view"] = turn.view
+        return info
+
+    def final_info(self, results: Mapping[str, Any], seat: int) -> dict[str, Any]:
+        return {"acting": False, "turn_id": None,
+                "action_mask": np.ones(self.num_actions, dtype=np.int8),
+                "score": self.enc.score(results, seat), "reason": results.get("reason")}
