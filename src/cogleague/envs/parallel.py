@@ -29,8 +29,8 @@ class CogleagueParallelEnv(ParallelEnv):  # type: ignore[misc]
 
     def __init__(self, game: str | GameDescriptor, variant: str | None = None,
                  policy_names: list[str] | None = None, views: bool = True,
-                 **config: Any) -> None:
-        self.spec_ = TableSpec(game, variant, policy_names, views, **config)
+                 seats: int | None = None, **config: Any) -> None:
+        self.spec_ = TableSpec(game, variant, policy_names, views, seats, **config)
         self.metadata = {"name": f"cogleague_{self.spec_.desc.name}_v1", "render_modes": []}
         self.render_mode = None
         self.possible_agents = [agent_name(s) for s in range(self.spec_.num_seats)]

@@ -26,15 +26,16 @@ from cogleague.seats.factory import make_seat
 
 class SingleAgentEnv(gym.Env):  # type: ignore[type-arg]
     """`opponents`: the other seats' names in seat order (default: the variant's line-up
-    without the agent's seat); `pool`: instead, names to draw the other seats from at every
+    without the agent's seat, repeated to fill a larger table); `pool`: instead, names to draw the other seats from at every
     reset (uniformly, with replacement, from the environment's own generator)."""
 
     metadata = {"render_modes": []}
 
     def __init__(self, game: str | GameDescriptor, opponents: Sequence[str] | None = None,
                  seat: int = 0, pool: Sequence[str] | None = None, variant: str | None = None,
-                 name: str | None = None, views: bool = True, **config: Any) -> None:
-        probe = TableSpec(game, variant, None, False, **config)
+                 name: str | None = None, views: bool = True, seats: int | None = None,
+                 **config: Any) -> None:
+        probe = TableSpec(game, variant, None, False, seats, **config)
         desc = probe.desc
         n = probe.num_seats
         if not 0 <= seat < n:
@@ -45,7 +46,7 @@ class SingleAgentEnv(gym.Env):  # type: ignore[type-arg]
             raise ConfigError("pool", "pool must name at least one policy")
         if opponents is None and pool is None:
             lineup = desc.default_lineup(probe.variant)
-            opponents = [p for s, p in enumerate(lineup) if s != seat]
+            opponents = [lineup[s % len(lineup)] for s in range(n) if s != seat]
         if opponents is not None and len(opponents) != n - 1:
             raise ConfigError("opponents", f"opponents must list {n - 1} policies for the other "
                                            f"seats (got {len(opponents)})")

@@ -29,7 +29,7 @@ class TableSpec:
 
     def __init__(self, game: str | GameDescriptor, variant: str | None = None,
                  policy_names: Sequence[str] | None = None, views: bool = True,
-                 **config: Any) -> None:
+                 seats: int | None = None, **config: Any) -> None:
         self.desc = registry.get(game) if isinstance(game, str) else game
         self.enc: Encoding = encoding_of(self.desc)
         self.variant = variant if variant is not None else self.desc.default_variant
@@ -37,9 +37,16 @@ class TableSpec:
             raise ConfigError("variant", f"variant must be one of "
                                          f"{', '.join(self.desc.variants)} (got {variant!r})")
         self.overrides = validate_options(self.desc.options, config)
+        lo, hi = self.desc.seat_range
+        if seats is not None and (isinstance(seats, bool) or not isinstance(seats, int)
+                                  or not lo <= seats <= hi):
+            raise ConfigError("seats", f"seats must be an integer {lo}..{hi} (got {seats!r})")
         if policy_names is None:
-            seats = self.desc.seats_of(self.variant, self.overrides)
+            seats = seats or self.desc.seats_of(self.variant, self.overrides)
             policy_names = [f"rl:{agent_name(s)}" for s in range(seats)]
+        elif seats is not None and seats != len(policy_names):
+            raise ConfigError("seats", f"seats is {seats} but policy_names lists "
+                                       f"{len(policy_names)}")
         self.policy_names = list(policy_names)
         self.views = views
         probe = self.new_game(0)
