@@ -8,8 +8,9 @@ plays with numpy only.
 
 Contract (all per episode: sizes may depend on the game's config, never on the seat):
 
-- observations are float32 vectors of `obs_size(game)` fields named by `obs_fields(game)`,
-  each within `obs_bounds(game)`, built from what the seat's own view shows — never more;
+- observations are float32 vectors of `obs_size(game)` fields named by `obs_fields(game)`;
+  `features(game, turn)` lists them, each within `obs_bounds(game)` (the encoding keeps them
+  there: nothing clips), built from what the seat's own view shows — never more;
 - actions are one `Discrete(num_actions(game))` index; `mask(game, turn)` (or None when every
   index is always legal) says which are legal for this turn; `decode` turns a legal index into
   the game's action dict and raises `IllegalAction` for an illegal one; `encode` is its inverse
@@ -46,8 +47,8 @@ class Encoding(Protocol):
 
     def obs_bounds(self, game: Game) -> tuple[float, float]: ...
 
-    def observe(self, game: Game, turn: Turn, out: ObsArray) -> None:
-        """Write the turn's encoding into `out` (length `obs_size`, zero-filled)."""
+    def features(self, game: Game, turn: Turn) -> list[float]:
+        """The turn's `obs_size` numbers."""
 
     def num_actions(self, game: Game) -> int: ...
 
@@ -81,8 +82,6 @@ def encoding_of(desc: Any) -> Encoding:
 def observe(enc: Encoding, game: Game, turn: Turn | None, size: int) -> ObsArray:
     """One observation as the environments and policy seats hand it out: field 0 is 1.0 when
     the seat is deciding (`turn` given), then the game's encoding; all zeros while it waits."""
-    out = np.zeros(size + 1, dtype=np.float32)
-    if turn is not None:
-        out[0] = 1.0
-        enc.observe(game, turn, out[1:])
-    return out
+    if turn is None:
+        return np.zeros(size + 1, dtype=np.float32)
+    return np.array([1.0, *enc.features(game, turn)], dtype=np.float32)

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import ParallelEnv
+from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.game import Turn
@@ -25,7 +25,7 @@ from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name
 
 
 class CogleagueParallelEnv(ParallelEnv):  # type: ignore[misc]
-    metadata = {"name": "cogleague_v1", "render_modes": []}
+    metadata = {"name": "cogleague_v1", "render_modes": []}  # noqa: RUF012 - PettingZoo's
 
     def __init__(self, game: str | GameDescriptor, variant: str | None = None,
                  policy_names: list[str] | None = None, views: bool = True,
@@ -40,11 +40,11 @@ class CogleagueParallelEnv(ParallelEnv):  # type: ignore[misc]
         self._sub = 0
         self._last: list[float] = []
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019 - one space object per agent, as required
+    @functools.cache  # noqa: B019 - one space object per agent, as required
     def observation_space(self, agent: str) -> spaces.Box:
         return self.spec_.observation_space
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019
+    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Discrete:
         return self.spec_.action_space
 

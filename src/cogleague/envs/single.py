@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
-import numpy as np
 
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
@@ -26,10 +25,11 @@ from cogleague.seats.factory import make_seat
 
 class SingleAgentEnv(gym.Env):  # type: ignore[type-arg]
     """`opponents`: the other seats' names in seat order (default: the variant's line-up
-    without the agent's seat, repeated to fill a larger table); `pool`: instead, names to draw the other seats from at every
-    reset (uniformly, with replacement, from the environment's own generator)."""
+    without the agent's seat, repeated to fill a larger table); `pool`: instead, names to
+    draw the other seats from at every reset (uniformly, with replacement, from the
+    environment's own generator)."""
 
-    metadata = {"render_modes": []}
+    metadata = {"render_modes": []}  # noqa: RUF012 - gymnasium's own declaration
 
     def __init__(self, game: str | GameDescriptor, opponents: Sequence[str] | None = None,
                  seat: int = 0, pool: Sequence[str] | None = None, variant: str | None = None,

@@ -60,21 +60,23 @@ class TableSpec:
         self.observation_space = spaces.Box(low_arr, high_arr, dtype=np.float32)
         self.action_space = spaces.Discrete(self.num_actions)
         self.fields = ["acting", *self.enc.obs_fields(probe)]
-        self._low, self._high = low, high
+        self._all_legal = np.ones(self.num_actions, dtype=np.int8)  # copied: infos share nothing
+        self._waiting = np.zeros(self.obs_size + 1, dtype=np.float32)
 
     def new_game(self, seed: int) -> Game:
         return self.desc.make(self.variant, dict(self.overrides), seed, self.policy_names, None)
 
     def observation(self, game: Game, turn: Turn | None) -> ObsArray:
-        obs = observe(self.enc, game, turn, self.obs_size)
-        np.clip(obs, self._low, self._high, out=obs)
-        return obs
+        if turn is None:
+            return self._waiting.copy()
+        return observe(self.enc, game, turn, self.obs_size)
 
     def mask(self, game: Game, turn: Turn | None) -> MaskArray:
+        """The turn's mask (all ones while the seat waits or when every action is legal)."""
         if turn is None:
-            return np.ones(self.num_actions, dtype=np.int8)
+            return self._all_legal.copy()
         mask = self.enc.mask(game, turn)
-        return np.ones(self.num_actions, dtype=np.int8) if mask is None else mask
+        return self._all_legal.copy() if mask is None else mask
 
     def info(self, game: Game, turn: Turn | None) -> dict[str, Any]:
         """``acting``, ``turn_id``, ``action_mask`` and, with `views`, the protocol view."""
@@ -86,6 +88,5 @@ class TableSpec:
         return info
 
     def final_info(self, results: Mapping[str, Any], seat: int) -> dict[str, Any]:
-        return {"acting": False, "turn_id": None,
-                "action_mask": np.ones(self.num_actions, dtype=np.int8),
+        return {"acting": False, "turn_id": None, "action_mask": self._all_legal.copy(),
                 "score": self.enc.score(results, seat), "reason": results.get("reason")}

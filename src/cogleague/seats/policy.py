@@ -82,7 +82,7 @@ def load_policy(path: str | Path) -> PolicyFile:
         specs = header.get("layers")
         if not isinstance(specs, list) or not specs:
             raise _refuse(p, "header layers must be a non-empty list")
-        layers = []
+        layers: list[tuple[Array, Array, str]] = []
         for i, spec in enumerate(specs):
             if not isinstance(spec, dict):
                 raise _refuse(p, f"layers[{i}] must be an object with weight, bias, activation")
@@ -162,12 +162,9 @@ class PolicySeat:
         self.enc = enc
         self.name = name
         self._size = enc.obs_size(game)
-        self._low, self._high = enc.obs_bounds(game)
 
     def act_index(self, turn: Turn) -> int:
         obs = observe(self.enc, self.game, turn, self._size)
-        np.clip(obs, self._low, self._high, out=obs)
-        obs[0] = 1.0
         logits = self.policy.logits(obs)
         mask = self.enc.mask(self.game, turn)
         if mask is not None:

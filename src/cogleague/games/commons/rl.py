@@ -1,10 +1,12 @@
 """Commons Family's numeric encoding for RL environments and policy seats (`envs/encoding.py`).
 
-Built from the cog's own observation (rules §6, `CommonsGame.observe`, which the baselines
-read too): the round, its score and last gain, sanctions it received, what everyone took
-last round, the public ledger by sorted alias (its own row flagged; zeros when the ledger is
-private) and the module's state (what that module shows this cog: its own patches, its own
-favourite colour, whether it may eat). The norm, chat lines and notes are text: left out.
+The numbers of the cog's own observation (rules §6, `CommonsGame.observe`): `features`
+reads them from the game's books (cheap), `features_of_view` from the observation dict, and the
+tests compare the two. They are: the round, its score and last gain, sanctions it
+received, what everyone took last round, the public ledger by sorted alias (its own row
+flagged; zeros when the ledger is private) and the module's state (what that module shows
+this cog: its own patches, its own favourite colour, whether it may eat). The norm, chat
+lines and notes are text: left out.
 
 One action index covers a whole decision, mixed-radix over the module's components: the effort
 split (every ``(take, maintain)`` pair within the budget of 3, so the budget always holds),
@@ -60,8 +62,48 @@ def _components(module: str, patches: int, seats: int) -> list[tuple[str, list[A
     return [("eat", TAKES), ("eat_color", colours), sanction]
 
 
+def _unit(x: float) -> float:
+    return -1.0 if x < -1.0 else 1.0 if x > 1.0 else float(x)
+
+
+def _head(r: int, rounds: int, n: int, score: float, gain: float | None,
+          received: int | None, extracted: float | None, sanctions: bool) -> list[float]:
+    return [r / rounds, float(r == rounds - 1), _unit(score / (EFFORT_BUDGET * rounds)),
+            _unit((gain or 0.0) / GAIN_SCALE), _unit((received or 0) / n),
+            _unit((extracted or 0.0) / (GAIN_SCALE * n)), float(sanctions)]
+
+
+def _ledger_row(rounds: int, extracted: float, effort: int, given: int,
+                received: int) -> list[float]:
+    return [_unit(extracted / (GAIN_SCALE * rounds)), _unit(effort / (EFFORT_BUDGET * rounds)),
+            _unit(given / rounds), _unit(received / rounds)]
+
+
+def _module(module: str, ms: Mapping[str, Any], n: int) -> list[float]:
+    if module == "cleanup":
+        return [ms["apples"] / cleanup.CAPACITY, _unit(ms["pollution"]),
+                _unit(ms["effective_regrowth"]), float(ms["dead"]),
+                _unit(ms["cleaned_last_round"] / (EFFORT_BUDGET * n))]
+    if module == "harvest":
+        out = [float(ms["property_rights"] == r) for r in ("open", "closed", "partnership")]
+        mine = set(ms.get("your_patches") or [])
+        for p in ms["patches"]:
+            out += (_unit(p["stock"] / harvest.PATCH_CAPACITY), float(p["dead"]),
+                    float(p["id"] in mine))
+        return out
+    if module == "allelopathic":
+        return ([_unit(ms["planted"][c] / allelopathic.FIELD_SIZE) for c in COLORS]
+                + [_unit(ms["ripe"][c] / allelopathic.FIELD_SIZE) for c in COLORS]
+                + [float(ms["your_favorite"] == c) for c in COLORS] + [float(ms["barren"])])
+    return ([_unit(ms["counts"][c] / mushrooms.COLOR_CAP) for c in COLORS]
+            + [float(ms["you_may_eat"])])
+
+
 class CommonsEncoding:
     name = "commons.rl.v1"
+
+    def __init__(self) -> None:
+        self._cache: tuple[Any, int, tuple[list[list[float]], dict[str, Any]]] | None = None
 
     # -- observations ---------------------------------------------------------------------------
     def obs_fields(self, game: Game) -> list[str]:
@@ -75,54 +117,54 @@ class CommonsEncoding:
     def obs_bounds(self, game: Game) -> tuple[float, float]:
         return -1.0, 1.0
 
-    def observe(self, game: Game, turn: Turn, out: np.ndarray[Any, Any]) -> None:
-        self.observe_view(turn.view, out)
+    def features(self, game: Game, turn: Turn) -> list[float]:
+        """From the game's books: the same numbers its `observe(slot)` view shows."""
+        g: Any = game
+        cfg, s = g.config, turn.seat
+        first = g.round == 0
+        head = _head(g.round, cfg.rounds, cfg.num_players, g.scores[s],
+                     None if first else g.last_gains[s], None if first else g.last_received[s],
+                     None if first else g.last_total_extracted, cfg.sanctions_enabled)
+        public = self._public(g)
+        own = g.aliases[s]
+        ledger: list[float] = []
+        for alias, row in zip(g.sorted_aliases, public[0], strict=True):
+            ledger.append(float(alias == own))
+            ledger += row
+        ms = {**public[1], **g.module.observe_own(g.state, s, g.round)}
+        return head + ledger + _module(cfg.module, ms, cfg.num_players)
+
+    def _public(self, g: Any) -> tuple[list[list[float]], dict[str, Any]]:
+        """This round's ledger rows and public module state, made once per game and round."""
+        cached = self._cache
+        if cached is not None and cached[0] is g and cached[1] == g.round:
+            return cached[2]
+        cfg, rounds = g.config, g.config.rounds
+        rows = []
+        for alias in g.sorted_aliases:
+            t = g.slot_of[alias]
+            rows.append(_ledger_row(rounds, g.total_extracted[t], g.public_effort[t],
+                                    g.sanctions_given[t], g.sanctions_received[t])
+                        if cfg.ledger_public else [0.0] * 4)
+        public = (rows, g.module.observe_public(g.state, g.aliases))
+        self._cache = (g, g.round, public)
+        return public
 
     @staticmethod
-    def observe_view(view: Mapping[str, Any], out: np.ndarray[Any, Any]) -> None:
+    def features_of_view(view: Mapping[str, Any]) -> list[float]:
+        """The same encoding from the §6 observation dict (the reference)."""
         rounds, n = view["rounds"], view["num_players"]
-        out[0] = view["round"] / rounds
-        out[1] = view["round"] == rounds - 1
-        out[2] = view["score"] / (EFFORT_BUDGET * rounds)
-        out[3] = (view["your_last_gain"] or 0.0) / GAIN_SCALE
-        out[4] = (view["sanctions_received_last_round"] or 0) / n
-        out[5] = (view["last_round_total_extracted"] or 0.0) / (GAIN_SCALE * n)
-        out[6] = view["sanctions_enabled"]
-        at = len(HEAD)
+        out = _head(view["round"], rounds, n, view["score"], view["your_last_gain"],
+                    view["sanctions_received_last_round"], view["last_round_total_extracted"],
+                    view["sanctions_enabled"])
         ledger = view.get("ledger") or {}
-        for k, alias in enumerate(view["aliases"]):
+        for alias in view["aliases"]:
+            out.append(float(alias == view["alias"]))
             row = ledger.get(alias)
-            base = at + len(LEDGER) * k
-            out[base] = alias == view["alias"]
-            if row is not None:
-                out[base + 1] = row["total_extracted"] / (GAIN_SCALE * rounds)
-                out[base + 2] = row["public_effort"] / (EFFORT_BUDGET * rounds)
-                out[base + 3] = row["sanctions_given"] / rounds
-                out[base + 4] = row["sanctions_received"] / rounds
-        at += len(LEDGER) * n
-        ms, module = view["module_state"], view["module"]
-        if module == "cleanup":
-            out[at:at + 5] = (ms["apples"] / cleanup.CAPACITY, ms["pollution"],
-                              ms["effective_regrowth"], ms["dead"],
-                              ms["cleaned_last_round"] / (EFFORT_BUDGET * n))
-        elif module == "harvest":
-            out[at + ("open", "closed", "partnership").index(ms["property_rights"])] = 1.0
-            mine = set(ms.get("your_patches") or [])
-            for p in ms["patches"]:
-                base = at + 3 + 3 * p["id"]
-                out[base] = p["stock"] / harvest.PATCH_CAPACITY
-                out[base + 1] = p["dead"]
-                out[base + 2] = p["id"] in mine
-        elif module == "allelopathic":
-            for i, c in enumerate(COLORS):
-                out[at + i] = ms["planted"][c] / allelopathic.FIELD_SIZE
-                out[at + 3 + i] = ms["ripe"][c] / allelopathic.FIELD_SIZE
-                out[at + 6 + i] = ms["your_favorite"] == c
-            out[at + 9] = ms["barren"]
-        else:
-            for i, c in enumerate(COLORS):
-                out[at + i] = ms["counts"][c] / mushrooms.COLOR_CAP
-            out[at + 3] = ms["you_may_eat"]
+            out += [0.0] * 4 if row is None else _ledger_row(
+                rounds, row["total_extracted"], row["public_effort"], row["sanctions_given"],
+                row["sanctions_received"])
+        return out + _module(view["module"], view["module_state"], n)
 
     # -- actions ------------------------------------------------------------------------------
     @staticmethod
@@ -137,9 +179,7 @@ class CommonsEncoding:
         n = game.num_seats
         mask = np.ones(self.num_actions(game), dtype=np.int8)
         if not game.config.sanctions_enabled:  # type: ignore[attr-defined]
-            mask = mask.reshape(-1, n)
-            mask[:, 1:] = 0
-            mask = mask.reshape(-1)
+            mask.reshape(-1, n)[:, 1:] = 0  # the sanction digit is the last: 0 = none
         return mask
 
     @staticmethod

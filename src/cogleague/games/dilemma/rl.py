@@ -2,8 +2,8 @@
 
 One observation per turn (one pairing, one round), from that seat's own view of that pairing
 only: where the round is, who moves first, whether the opponent sent a message this round,
-and the last `HISTORY` revealed rounds of this pairing. `observe` reads the live pairing
-record (cheap); `observe_view` computes the same numbers from the protocol view, which is
+and the last `HISTORY` revealed rounds of this pairing. `features` reads the live pairing
+record (cheap); `features_of_view` computes the same numbers from the protocol view, which is
 what the tests compare it with to prove the encoding shows nothing the view does not.
 Action 0 = cooperate, 1 = defect (always both legal: no mask). Promises are free text and
 have no action index. Reward = the seat's points; the score is the same points.
@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
-
-import numpy as np
 
 from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Action, Game, Turn
@@ -31,23 +29,19 @@ FIELDS = ["round_fraction", "last_round", "you_move_first", "opponent_message",
 _ACTIONS = ({"action": COOPERATE}, {"action": DEFECT})
 
 
-def _fill(out: np.ndarray[Any, Any], round_no: int, total: int, first: bool, message: bool,
-          broke: bool, mine: Sequence[bool], theirs: Sequence[bool]) -> None:
+_EMPTY = [0.0, 0.0, 0.0] * HISTORY
+
+
+def _features(round_no: int, total: int, first: bool, message: bool, broke: bool,
+              mine: Sequence[bool], theirs: Sequence[bool]) -> list[float]:
     n = len(theirs)
-    out[0] = round_no / total
-    out[1] = round_no == total
-    out[2] = first
-    out[3] = message
-    out[4] = broke
-    if n:
-        out[5] = sum(theirs) / n
-        out[6] = sum(mine) / n
-    out[7] = n / total
+    out = [round_no / total, float(round_no == total), float(first), float(message),
+           float(broke), sum(theirs) / n if n else 0.0, sum(mine) / n if n else 0.0, n / total]
     for k in range(min(HISTORY, n)):
-        base = 8 + 3 * k
-        out[base] = 1.0
-        out[base + 1] = mine[n - 1 - k]
-        out[base + 2] = theirs[n - 1 - k]
+        out += (1.0, float(mine[n - 1 - k]), float(theirs[n - 1 - k]))
+    if n < HISTORY:
+        out += _EMPTY[:3 * (HISTORY - n)]
+    return out
 
 
 class DilemmaEncoding:
@@ -62,22 +56,22 @@ class DilemmaEncoding:
     def obs_bounds(self, game: Game) -> tuple[float, float]:
         return 0.0, 1.0
 
-    def observe(self, game: Game, turn: Turn, out: np.ndarray[Any, Any]) -> None:
+    def features(self, game: Game, turn: Turn) -> list[float]:
         ctx: TurnContext = turn.context
-        _fill(out, ctx.round, ctx.table.config.rounds_total, ctx.first,
-              ctx.opponent_promise is not None, ctx.opponent_broke_a_promise, ctx.mine,
-              ctx.theirs)
+        return _features(ctx.round, ctx.table.config.rounds_total, ctx.first,
+                         ctx.opponent_promise is not None, ctx.opponent_broke_a_promise,
+                         ctx.mine, ctx.theirs)
 
     @staticmethod
-    def observe_view(view: Mapping[str, Any], out: np.ndarray[Any, Any]) -> None:
+    def features_of_view(view: Mapping[str, Any]) -> list[float]:
         """The same encoding computed from the protocol view (the reference)."""
         pairing = next(p for p in view["pairings"] if p["opponent"] == view["opponent"])
         rows = pairing["history"]
         mine = [r["you"] == "C" for r in rows]
         theirs = [r["them"] == "C" for r in rows]
         broke = any(is_promise(r["their_promise"]) and r["them"] == "D" for r in rows)
-        _fill(out, view["round"], view["rounds_total"], view["you_move_first"],
-              view["opponent_promise"] is not None, broke, mine, theirs)
+        return _features(view["round"], view["rounds_total"], view["you_move_first"],
+                         view["opponent_promise"] is not None, broke, mine, theirs)
 
     def num_actions(self, game: Game) -> int:
         return 2

@@ -3,8 +3,8 @@
 One observation per seat and round, from the seat's §12 observation only: the round, this
 meeting (subgame, side), its own and its partner's public stats, and the last `HISTORY`
 meetings of its own and of its partner's public history (each flagged when it was with the
-other). Aliases, the board's notes and the memo are text and are left out. `observe` reads
-the table directly (cheap); `observe_view` computes the same numbers from the observation
+other). Aliases, the board's notes and the memo are text and are left out. `features` reads
+the table directly (cheap); `features_of_view` computes the same numbers from the observation
 dict, which the tests compare.
 
 Action = the move itself, 0..100 (`Discrete(101)`); the mask allows the meeting's legal range
@@ -49,23 +49,26 @@ def _side(subgame: str, role: str) -> int:
     return 0 if role == ROLES[subgame][0] else 1  # DILEMMA: both EITHER, side 0
 
 
-def _stats(out: np.ndarray[Any, Any], at: int, median: float, meetings: int, kind: int,
-           harsh: int, total: int, halo: float) -> None:
-    out[at:at + 6] = (median / MAX_PAY, meetings / MAX_MEETINGS, kind / MAX_MEETINGS,
-                      harsh / MAX_MEETINGS, total / TOTAL_SCALE, halo)
+def _stats(median: float, meetings: int, kind: int, harsh: int, total: int,
+           halo: float) -> list[float]:
+    return [median / MAX_PAY, meetings / MAX_MEETINGS, kind / MAX_MEETINGS,
+            harsh / MAX_MEETINGS, total / TOTAL_SCALE, halo]
 
 
-def _entries(out: np.ndarray[Any, Any], at: int, entries: Sequence[Entry]) -> None:
-    for k, (subgame, side, move, pay, p_move, p_pay, other) in enumerate(reversed(entries)):
-        base = at + len(ENTRY) * k
-        out[base] = 1.0
-        out[base + 1 + _SUBGAME_INDEX[subgame]] = 1.0
-        out[base + 4] = side
-        out[base + 5] = move / LEGAL[subgame][side][1]
-        out[base + 6] = pay / MAX_PAY
-        out[base + 7] = p_move / LEGAL[subgame][1 - side][1]
-        out[base + 8] = p_pay / MAX_PAY
-        out[base + 9] = other
+_NO_ENTRY = [0.0] * len(ENTRY)
+_ONE_HOT = {g: [float(g == h) for h in SUBGAMES] for g in SUBGAMES}
+
+
+def _entries(entries: Sequence[Entry]) -> list[float]:
+    out: list[float] = []
+    for subgame, side, move, pay, p_move, p_pay, other in reversed(entries):
+        out.append(1.0)
+        out += _ONE_HOT[subgame]
+        out += (float(side), move / LEGAL[subgame][side][1], pay / MAX_PAY,
+                p_move / LEGAL[subgame][1 - side][1], p_pay / MAX_PAY, float(other))
+    for _ in range(HISTORY - len(entries)):
+        out += _NO_ENTRY
+    return out
 
 
 def _meeting_entry(m: Meeting, seat: int, other: int) -> Entry:
@@ -75,18 +78,9 @@ def _meeting_entry(m: Meeting, seat: int, other: int) -> Entry:
     return (m.subgame, side, m.move_b, m.pay_b, m.move_a, m.pay_a, m.a == other)
 
 
-def _head(out: np.ndarray[Any, Any], round_index: int, rounds: int, subgame: str,
-          side: int, hi: int) -> None:
-    out[0] = round_index / rounds
-    out[1] = round_index == rounds - 1
-    out[2 + _SUBGAME_INDEX[subgame]] = 1.0
-    out[5] = side
-    out[6] = hi / MAX_MOVE
-
-
-_SELF, _PARTNER = 7, 13
-_OWN = 19
-_PARTNERS = _OWN + HISTORY * len(ENTRY)
+def _head(round_index: int, rounds: int, subgame: str, side: int, hi: int) -> list[float]:
+    return [round_index / rounds, float(round_index == rounds - 1), *_ONE_HOT[subgame],
+            float(side), hi / MAX_MOVE]
 
 
 class LedgerEncoding:
@@ -101,39 +95,41 @@ class LedgerEncoding:
     def obs_bounds(self, game: Game) -> tuple[float, float]:
         return 0.0, 1.0
 
-    def observe(self, game: Game, turn: Turn, out: np.ndarray[Any, Any]) -> None:
+    def features(self, game: Game, turn: Turn) -> list[float]:
         ctx: TurnContext = turn.context
         table: Table = ctx.table
         seat, slot = ctx.seat, ctx.slot
         partner = slot.partner
         side = 0 if slot.subgame == "DILEMMA" else slot.side
-        _head(out, ctx.round, ctx.rounds, slot.subgame, side, slot.hi)
-        for at, s in ((_SELF, seat), (_PARTNER, partner)):
-            _stats(out, at, table.median(s), len(table.pays[s]), table.kind[s],
-                   table.harsh[s], table.total[s], round(table.halo(s), 4))
-        _entries(out, _OWN, [_meeting_entry(m, seat, partner)
-                             for m in table.history[seat][-HISTORY:]])
-        _entries(out, _PARTNERS, [_meeting_entry(m, partner, seat)
-                                  for m in table.history[partner][-HISTORY:]])
+        out = _head(ctx.round, ctx.rounds, slot.subgame, side, slot.hi)
+        for s in (seat, partner):
+            out += _stats(table.median(s), len(table.pays[s]), table.kind[s], table.harsh[s],
+                          table.total[s], round(table.halo(s), 4))
+        out += _entries([_meeting_entry(m, seat, partner)
+                         for m in table.history[seat][-HISTORY:]])
+        out += _entries([_meeting_entry(m, partner, seat)
+                         for m in table.history[partner][-HISTORY:]])
+        return out
 
     @staticmethod
-    def observe_view(view: Mapping[str, Any], out: np.ndarray[Any, Any]) -> None:
+    def features_of_view(view: Mapping[str, Any]) -> list[float]:
         """The same encoding from the §12 observation dict (the reference)."""
         meeting = view["meeting"]
         subgame = meeting["subgame"]
-        _head(out, view["round"], view["rounds"], subgame, _side(subgame, meeting["role"]),
-              meeting["legal"]["max"])
-        for at, st in ((_SELF, view["self"]), (_PARTNER, view["partner"])):
-            _stats(out, at, st["median"], st["meetings"], st["kind"], st["harsh"], st["total"],
-                   st["halo"])
+        out = _head(view["round"], view["rounds"], subgame, _side(subgame, meeting["role"]),
+                    meeting["legal"]["max"])
+        for st in (view["self"], view["partner"]):
+            out += _stats(st["median"], st["meetings"], st["kind"], st["harsh"], st["total"],
+                          st["halo"])
 
         def entries(rows: Sequence[Mapping[str, Any]], other: str) -> list[Entry]:
             return [(h["subgame"], _side(h["subgame"], h["role"]), h["move"], h["pay"],
                      h["partnerMove"], h["partnerPay"], h["partner"] == other)
                     for h in rows[-HISTORY:]]
 
-        _entries(out, _OWN, entries(view["history"], meeting["partner"]))
-        _entries(out, _PARTNERS, entries(view["partner"]["history"], view["you"]))
+        out += _entries(entries(view["history"], meeting["partner"]))
+        out += _entries(entries(view["partner"]["history"], view["you"]))
+        return out
 
     def num_actions(self, game: Game) -> int:
         return MAX_MOVE + 1
