@@ -18,6 +18,8 @@ sanctions paid and suffered), so the rewards sum to the episode score.
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -49,8 +51,10 @@ def _module_fields(module: str, patches: int) -> list[str]:
     return [f"count_{c}" for c in COLORS] + ["you_may_eat"]
 
 
+@functools.cache
 def _components(module: str, patches: int, seats: int) -> list[tuple[str, list[Any]]]:
-    """The action's mixed-radix digits, most significant first."""
+    """The action's mixed-radix digits, most significant first (one list per table shape:
+    read-only by convention)."""
     colours = list(COLORS)
     sanction = ("sanction", list(range(seats)))
     if module == "cleanup":
@@ -173,7 +177,7 @@ class CommonsEncoding:
         return _components(cfg.module, cfg.patch_count, cfg.num_players)
 
     def num_actions(self, game: Game) -> int:
-        return int(np.prod([len(values) for _, values in self._digits(game)]))
+        return math.prod(len(values) for _, values in self._digits(game))
 
     def mask(self, game: Game, turn: Turn) -> np.ndarray[Any, np.dtype[np.int8]]:
         n = game.num_seats
