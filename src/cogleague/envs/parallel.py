@@ -39,6 +39,9 @@ class CogleagueParallelEnv(ParallelEnv):  # type: ignore[misc]
         self._rng = np.random.default_rng()
         self._sub = 0
         self._last: list[float] = []
+        self._now: list[Turn | None] = []
+        self._decode: Any = None
+        self._decode_game: Any = None
 
     @functools.cache  # noqa: B019 - one space object per agent, as required
     def observation_space(self, agent: str) -> spaces.Box:
@@ -66,21 +69,27 @@ class CogleagueParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.agents = list(self.possible_agents)
         self._sub = 0
         self._last = [float(x) for x in self.spec_.enc.tally(game)]
+        self._locate()
         return self._observations()
 
-    def _current(self, seat: int) -> Turn | None:
+    def _locate(self) -> None:
+        """Each seat's turn in the current sub-step (None: it waits)."""
         assert self.driver is not None
-        turns = self.driver.turns[seat]
-        return turns[self._sub] if self._sub < len(turns) else None
+        sub, turns = self._sub, self.driver.turns
+        self._now = [ts[sub] if sub < len(ts) else None
+                     for ts in (turns.get(s, ()) for s in range(len(self.possible_agents)))]
+
+    def _current(self, seat: int) -> Turn | None:
+        return self._now[seat]
 
     def _observations(self) -> tuple[dict[str, Any], dict[str, Any]]:
         assert self.driver is not None
         game, spec = self.driver.game, self.spec_
+        observation, info = spec.observation, spec.info
         obs, infos = {}, {}
-        for seat, agent in enumerate(self.possible_agents):
-            turn = self._current(seat)
-            obs[agent] = spec.observation(game, turn)
-            infos[agent] = spec.info(game, turn)
+        for agent, turn in zip(self.possible_agents, self._now, strict=True):
+            obs[agent] = observation(game, turn)
+            infos[agent] = info(game, turn)
         return obs, infos
 
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
@@ -88,17 +97,21 @@ class CogleagueParallelEnv(ParallelEnv):  # type: ignore[misc]
         if driver is None or not self.agents:
             raise RuntimeError("step() needs a running episode: call reset() first")
         game, enc = driver.game, self.spec_.enc
-        decode = functools.partial(enc.decode, game)
-        for seat, agent in enumerate(self.possible_agents):
-            turn = self._current(seat)
+        decode = self._decode
+        if decode is None or self._decode_game is not game:
+            decode = self._decode = functools.partial(enc.decode, game)
+            self._decode_game = game
+        answers = driver.answers
+        for agent, turn in zip(self.possible_agents, self._now, strict=True):
             if turn is not None:
                 if agent not in actions:
                     raise KeyError(f"actions: {agent} decides now and has no action")
-                driver.answers[turn.turn_id] = answer_with(decode, turn, actions[agent])
+                answers[turn.turn_id] = answer_with(decode, turn, actions[agent])
         self._sub += 1
         if not any(self._sub < len(ts) for ts in driver.turns.values()):
             driver.resume()
             self._sub = 0
+        self._locate()
         tally = [float(x) for x in enc.tally(game)]
         rewards = {a: tally[s] - self._last[s] for s, a in enumerate(self.possible_agents)}
         self._last = tally
