@@ -7,8 +7,9 @@ The learner plays seat 0 of a 4-seat standard table (20 rounds per pairing) in
 `cogleague.envs.single_agent_env`; the other three seats are drawn from `POOL` at every reset.
 The policy is a small MLP (24 → 16 tanh → 2 logits) that plays its highest logit; it is trained
 by evolution strategies (antithetic Gaussian perturbations, centred ranks, Adam), whose fitness
-is the mean episode score over a few shared training seeds — so what is trained is exactly the
-deterministic policy that will be seated. No deep-learning framework: numpy only.
+is the greedy policy's mean episode score over a few training seeds shared by each
+perturbation pair — so what is trained is exactly the deterministic policy that will be
+seated. No deep-learning framework: numpy only.
 
 Afterwards it is saved as a policy file (`cogleague.seats.policy`) and evaluated on held-out
 seeds through the ordinary seat factory and runner (``policy:PATH`` exactly as the CLI and the
@@ -18,6 +19,7 @@ league seat it), next to `tit_for_tat` in the same seat against the same opponen
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import time
@@ -35,27 +37,22 @@ from cogleague.seats.factory import make_seats
 from cogleague.seats.policy import save_policy
 
 GAME = "dilemma"
-POOL = ["tit_for_tat", "grim_trigger", "pavlov", "generous_tit_for_tat", "always_defect",
-        "always_cooperate", "random"]
-"""Reciprocators, exploiters and exploitable ones. Against this pool always_defect scores
-*below* tit_for_tat, so beating tit_for_tat takes a policy that reciprocates."""
+POOL = ["tit_for_tat", "always_cooperate", "always_defect", "grim_trigger", "pavlov",
+        "generous_tit_for_tat", "random", "promise_keeper", "silver_tongue"]
 SEATS = 4
 HELD_OUT = 10**9  # evaluation seeds start here; training seeds are drawn below 10**8
 HIDDEN = 16
-COOPERATIVE_START = 1.0
-"""Start from a mostly cooperative softmax policy (the cooperate logit's bias). Started at
-random, the search falls into always-defect within a few generations and stays there: against
-a defector every reciprocator defects too, so nothing it sees rewards reciprocity."""
-SAMPLED = True
-"""Train the softmax policy (a smooth fitness: a greedy policy's score is piecewise constant in
-its weights, so perturbations stop telling directions apart once its logits saturate)."""
 
 
 class MLP:
-    """Flat parameter vector <-> the layers a policy file stores (PyTorch shapes [out, in])."""
+    """Flat parameter vector <-> the layers a policy file stores (PyTorch shapes [out, in]).
+    ``hidden = 0`` is a linear policy (one layer)."""
 
     def __init__(self, inputs: int, hidden: int, outputs: int) -> None:
-        self.shapes = [(hidden, inputs), (hidden,), (outputs, hidden), (outputs,)]
+        sizes = [inputs, hidden, outputs] if hidden else [inputs, outputs]
+        self.shapes: list[tuple[int, ...]] = []
+        for n_in, n_out in itertools.pairwise(sizes):
+            self.shapes += [(n_out, n_in), (n_out,)]
         self.size = sum(math.prod(s) for s in self.shapes)
 
     def unpack(self, theta: np.ndarray) -> list[np.ndarray]:
@@ -67,51 +64,46 @@ class MLP:
         return out
 
     def layers(self, theta: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, str]]:
-        w1, b1, w2, b2 = self.unpack(theta)
-        return [(w1, b1, "tanh"), (w2, b2, "linear")]
+        p = self.unpack(theta)
+        pairs = [(p[i], p[i + 1]) for i in range(0, len(p), 2)]
+        return [(w, b, "tanh" if i < len(pairs) - 1 else "linear")
+                for i, (w, b) in enumerate(pairs)]
 
-    def act(self, theta: list[np.ndarray], obs: np.ndarray) -> int:
-        w1, b1, w2, b2 = theta
-        return int(np.argmax(w2 @ np.tanh(w1 @ obs + b1) + b2))
+    @staticmethod
+    def logits(params: list[np.ndarray], obs: np.ndarray) -> np.ndarray:
+        y = obs
+        for i in range(0, len(params), 2):
+            y = params[i] @ y + params[i + 1]
+            if i + 2 < len(params):
+                y = np.tanh(y)
+        return y
+
+    def act(self, params: list[np.ndarray], obs: np.ndarray) -> int:
+        return int(np.argmax(self.logits(params, obs)))
 
 
-    def sample(self, theta: list[np.ndarray], obs: np.ndarray, u: float) -> int:
-        """Draw from the softmax of the logits (u uniform in [0, 1))."""
-        w1, b1, w2, b2 = theta
-        z = w2 @ np.tanh(w1 @ obs + b1) + b2
-        p = np.exp(z - z.max())
-        return int(np.searchsorted(np.cumsum(p) / p.sum(), u, side="right"))
-
-
-def episode_score(env: Any, net: MLP, theta: np.ndarray, seed: int,
-                  sampled: bool = False) -> float:
-    """One episode's score: the greedy policy, or (training) the softmax policy with draws
-    from the episode's own seed, so a perturbation pair meets the same draws."""
+def episode_score(env: Any, net: MLP, theta: np.ndarray, seed: int) -> float:
+    """One episode of the greedy policy (the one that will be seated) from `seed`."""
     params = net.unpack(theta)
-    draws = np.random.default_rng(seed).random(4096)
     obs, info = env.reset(seed=seed)
-    done, t = False, 0
+    done = False
     while not done:
-        action = net.sample(params, obs, draws[t % 4096]) if sampled else net.act(params, obs)
-        obs, _, done, _, info = env.step(action)
-        t += 1
+        obs, _, done, _, info = env.step(net.act(params, obs))
     return float(info["score"])
 
 
-def fitness(env: Any, net: MLP, theta: np.ndarray, seeds: Sequence[int],
-            sampled: bool = False) -> float:
-    return float(np.mean([episode_score(env, net, theta, s, sampled) for s in seeds]))
+def fitness(env: Any, net: MLP, theta: np.ndarray, seeds: Sequence[int]) -> float:
+    return float(np.mean([episode_score(env, net, theta, s) for s in seeds]))
 
 
 def train(generations: int, population: int, episodes: int, sigma: float, lr: float,
-          seed: int, log_every: int = 5,
-          curve_seeds: int = 24) -> tuple[MLP, np.ndarray, list[dict[str, float]]]:
+          seed: int, log_every: int = 5, curve_seeds: int = 24,
+          hidden: int = HIDDEN) -> tuple[MLP, np.ndarray, list[dict[str, float]]]:
     """Evolution strategies; returns the net, its parameters and the learning curve."""
     env = single_agent_env(GAME, pool=POOL, seats=SEATS, views=False)
-    net = MLP(env.observation_space.shape[0], HIDDEN, int(env.action_space.n))
+    net = MLP(env.observation_space.shape[0], hidden, int(env.action_space.n))
     rng = np.random.default_rng(seed)
     theta = rng.normal(0.0, 0.1, net.size)
-    theta[-2] += COOPERATIVE_START  # the output bias of "cooperate" (action 0)
     m = np.zeros_like(theta)
     v = np.zeros_like(theta)
     pairs = population // 2
@@ -133,8 +125,8 @@ def train(generations: int, population: int, episodes: int, sigma: float, lr: fl
         eps = rng.normal(size=(pairs, net.size))
         scores = np.empty(2 * pairs)
         for i in range(pairs):
-            scores[2 * i] = fitness(env, net, theta + sigma * eps[i], seeds, SAMPLED)
-            scores[2 * i + 1] = fitness(env, net, theta - sigma * eps[i], seeds, SAMPLED)
+            scores[2 * i] = fitness(env, net, theta + sigma * eps[i], seeds)
+            scores[2 * i + 1] = fitness(env, net, theta - sigma * eps[i], seeds)
         shaped = np.empty(2 * pairs)
         shaped[np.argsort(scores)] = ranks
         grad = ((shaped[0::2] - shaped[1::2])[:, None] * eps).sum(0) / (2 * pairs * sigma)
@@ -223,12 +215,13 @@ def plot(curve: list[dict[str, float]], reference: float, path: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--generations", type=int, default=60)
+    ap.add_argument("--generations", type=int, default=40)
     ap.add_argument("--population", type=int, default=16, help="perturbations per generation")
     ap.add_argument("--episodes", type=int, default=6, help="training seeds per perturbation")
     ap.add_argument("--sigma", type=float, default=0.1)
     ap.add_argument("--lr", type=float, default=0.05)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--hidden", type=int, default=HIDDEN, help="hidden units (0: linear)")
     ap.add_argument("--tables", type=int, default=400, help="held-out evaluation tables")
     ap.add_argument("--probe", type=int, default=24, help="tables the learning curve is drawn on")
     ap.add_argument("--out", type=Path, default=Path("runs/rl/dilemma.npz"))
@@ -243,7 +236,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         return report
     started = time.perf_counter()
     net, theta, curve = train(args.generations, args.population, args.episodes, args.sigma,
-                              args.lr, args.seed, curve_seeds=args.probe)
+                              args.lr, args.seed, curve_seeds=args.probe, hidden=args.hidden)
     trained_s = time.perf_counter() - started
     desc = registry.get(GAME)
     game = desc.new_game(None, {}, 0, ["tit_for_tat"] * SEATS)
@@ -252,6 +245,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                 meta={"trainer": "examples/rl/train_dilemma.py (evolution strategies)",
                       "pool": POOL, "seats": SEATS, "generations": args.generations,
                       "population": args.population, "episodes": args.episodes,
+                      "hidden": args.hidden,
                       "seed": args.seed})
     print(f"saved {args.out} after {trained_s:.1f} s of training")
     report = evaluate(args.out, args.tables)

@@ -7,8 +7,8 @@ model.state_dict().items()}``; JAX/numpy arrays as they are), and playing it nee
 A file holds the weights of a multilayer perceptron plus one JSON header (the array
 ``header``, UTF-8 bytes)::
 
-    {"format": "cogleague.policy.v1", "game": "dilemma",
-     "signature": {"encoding": "dilemma.rl.v1", "observation_size": 24, "actions": 2},
+    {"format": "cogleague.policy.v1", "game": GAME,
+     "signature": {"encoding": "GAME.rl.v1", "observation_size": 24, "actions": 2},
      "layers": [{"weight": "0.weight", "bias": "0.bias", "activation": "tanh"},
                 {"weight": "2.weight", "bias": "2.bias", "activation": "linear"}],
      "meta": {...anything...}}

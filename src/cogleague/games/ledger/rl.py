@@ -24,7 +24,7 @@ from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Action, Game, Turn
 from cogleague.games.ledger.context import TurnContext
 from cogleague.games.ledger.observation import HISTORY_WINDOW
-from cogleague.games.ledger.subgames import LEGAL, MAX_PAY, ROLES, SUBGAMES
+from cogleague.games.ledger.subgames import DILEMMA, LEGAL, MAX_PAY, ROLES, SUBGAMES
 from cogleague.games.ledger.table import Meeting, Table
 
 HISTORY = 4
@@ -74,7 +74,7 @@ def _entries(entries: Sequence[Entry]) -> list[float]:
 def _meeting_entry(m: Meeting, seat: int, other: int) -> Entry:
     if m.a == seat:
         return (m.subgame, 0, m.move_a, m.pay_a, m.move_b, m.pay_b, m.b == other)
-    side = 0 if m.subgame == "DILEMMA" else 1
+    side = 0 if m.subgame == DILEMMA else 1
     return (m.subgame, side, m.move_b, m.pay_b, m.move_a, m.pay_a, m.a == other)
 
 
@@ -83,8 +83,27 @@ def _head(round_index: int, rounds: int, subgame: str, side: int, hi: int) -> li
             float(side), hi / MAX_MOVE]
 
 
+_MASKS = {(lo, hi): np.array([lo <= m <= hi for m in range(MAX_MOVE + 1)], dtype=np.int8)
+          for sides in LEGAL.values() for lo, hi in sides}
+
+
 class LedgerEncoding:
     name = "ledger.rl.v1"
+
+    def __init__(self) -> None:
+        self._cache: tuple[Table, int, list[list[float] | None]] | None = None
+
+    def _stats_of(self, table: Table, round_index: int, seat: int) -> list[float]:
+        """A seat's public stats, made once per table and round (every partner reads them)."""
+        cached = self._cache
+        if cached is None or cached[0] is not table or cached[1] != round_index:
+            cached = self._cache = (table, round_index, [None] * table.seats)
+        row = cached[2][seat]
+        if row is None:
+            row = cached[2][seat] = _stats(table.median(seat), len(table.pays[seat]),
+                                           table.kind[seat], table.harsh[seat],
+                                           table.total[seat], round(table.halo(seat), 4))
+        return row
 
     def obs_size(self, game: Game) -> int:
         return len(FIELDS)
@@ -100,11 +119,10 @@ class LedgerEncoding:
         table: Table = ctx.table
         seat, slot = ctx.seat, ctx.slot
         partner = slot.partner
-        side = 0 if slot.subgame == "DILEMMA" else slot.side
+        side = 0 if slot.subgame == DILEMMA else slot.side
         out = _head(ctx.round, ctx.rounds, slot.subgame, side, slot.hi)
-        for s in (seat, partner):
-            out += _stats(table.median(s), len(table.pays[s]), table.kind[s], table.harsh[s],
-                          table.total[s], round(table.halo(s), 4))
+        out += self._stats_of(table, ctx.round, seat)
+        out += self._stats_of(table, ctx.round, partner)
         out += _entries([_meeting_entry(m, seat, partner)
                          for m in table.history[seat][-HISTORY:]])
         out += _entries([_meeting_entry(m, partner, seat)
@@ -136,9 +154,7 @@ class LedgerEncoding:
 
     def mask(self, game: Game, turn: Turn) -> np.ndarray[Any, np.dtype[np.int8]]:
         slot = turn.context.slot
-        mask = np.zeros(MAX_MOVE + 1, dtype=np.int8)
-        mask[slot.lo:slot.hi + 1] = 1
-        return mask
+        return _MASKS[slot.lo, slot.hi].copy()
 
     def decode(self, game: Game, turn: Turn, index: int) -> Action:
         slot = turn.context.slot
