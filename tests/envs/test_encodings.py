@@ -146,3 +146,9 @@ def test_single_agent_pool_draws_opponents_per_seeded_reset() -> None:
         env.reset(seed=s)
         seen.update(env.game.policy_names[1:])
     assert len(seen) > 2
+
+
+def test_a_variant_that_fixes_its_seed_plays_it_when_reset_draws_one() -> None:
+    env = parallel_env("ledger", variant="certification", views=False)
+    env.reset()
+    assert env.game.seed == registry.get("ledger").new_game("certification", {}, None).seed

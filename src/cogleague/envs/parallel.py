@@ -56,14 +56,13 @@ class CogleagueParallelEnv(ParallelEnv):  # type: ignore[misc]
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """A new episode. `seed` is the game's seed (its replay records it); without one the
         environment draws it from its own generator (seeded by the last seeded reset)."""
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            game_seed = seed
-        else:
-            game_seed = int(self._rng.integers(SEED_SPACE))
         if self.driver is not None:
             self.driver.close()
-        game = self.spec_.new_game(game_seed)
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            game = self.spec_.new_game(seed)
+        else:
+            game = self.spec_.drawn_game(int(self._rng.integers(SEED_SPACE)))
         self.driver = EpisodeDriver(game, range(game.num_seats))
         self.driver.start()
         self.agents = list(self.possible_agents)

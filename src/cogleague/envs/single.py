@@ -73,7 +73,7 @@ class SingleAgentEnv(gym.Env):  # type: ignore[type-arg]
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
-        game_seed = seed if seed is not None else int(self.np_random.integers(SEED_SPACE))
+        drawn = int(self.np_random.integers(SEED_SPACE)) if seed is None else 0
         if self.pool is not None:
             picks = self.np_random.integers(len(self.pool), size=self.spec_.num_seats - 1)
             others = [self.pool[int(i)] for i in picks]
@@ -82,7 +82,7 @@ class SingleAgentEnv(gym.Env):  # type: ignore[type-arg]
             self.spec_.policy_names = names
         if self.driver is not None:
             self.driver.close()
-        game = self.spec_.new_game(game_seed)
+        game = self.spec_.new_game(seed) if seed is not None else self.spec_.drawn_game(drawn)
         opponents = {s: make_seat(game, s, game.policy_names[s])
                      for s in range(game.num_seats) if s != self.seat}
         self.driver = EpisodeDriver(game, [self.seat], opponents)

@@ -49,7 +49,7 @@ class TableSpec:
                                        f"{len(policy_names)}")
         self.policy_names = list(policy_names)
         self.views = views
-        probe = self.new_game(0)
+        probe = self.new_game(None)  # sizes only (a variant may fix its own seed)
         self.num_seats = probe.num_seats
         self.obs_size = self.enc.obs_size(probe)
         self.num_actions = self.enc.num_actions(probe)
@@ -63,8 +63,18 @@ class TableSpec:
         self._all_legal = np.ones(self.num_actions, dtype=np.int8)  # copied: infos share nothing
         self._waiting = np.zeros(self.obs_size + 1, dtype=np.float32)
 
-    def new_game(self, seed: int) -> Game:
+    def new_game(self, seed: int | None) -> Game:
         return self.desc.make(self.variant, dict(self.overrides), seed, self.policy_names, None)
+
+    def drawn_game(self, seed: int) -> Game:
+        """A game for a seed the environment drew itself; a variant that fixes its own seed
+        (Ledger's certification) refuses it and plays its own."""
+        try:
+            return self.new_game(seed)
+        except ConfigError as exc:
+            if exc.field != "seed":
+                raise
+            return self.new_game(None)
 
     def observation(self, game: Game, turn: Turn | None) -> ObsArray:
         if turn is None:
