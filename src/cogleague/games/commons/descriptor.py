@@ -29,6 +29,7 @@ from cogleague.games.commons.game import CommonsGame
 from cogleague.games.commons.modules import MODULES
 from cogleague.games.commons.modules.harvest import PROPERTY_RIGHTS
 from cogleague.games.commons.replay import FORMAT, build_document, game_from_replay
+from cogleague.games.commons.rl import ENCODING
 
 HERE = Path(__file__).parent
 DEFAULT_VARIANT = "cleanup"
@@ -195,4 +196,5 @@ GAME = GameDescriptor(
     series=series,
     rule_numbers={"seed_max": MAX_SEED, "norm_max_chars": NORM_MAX_CHARS,
                   "name_max_chars": NAME_MAX_CHARS, "seats_min": 2, "seats_max": 12},
+    extras={"rl": ENCODING},
 )

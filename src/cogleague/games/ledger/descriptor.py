@@ -32,6 +32,7 @@ from cogleague.games.ledger.config import (
 from cogleague.games.ledger.conformance import CONFORMANCE
 from cogleague.games.ledger.game import RULES_VERSION, LedgerGame
 from cogleague.games.ledger.replay import REPLAY_FORMAT, game_from_replay, replay_document
+from cogleague.games.ledger.rl import ENCODING
 
 HERE = Path(__file__).parent
 
@@ -145,4 +146,5 @@ GAME = GameDescriptor(
                                       "rounds": VARIANT_ROUNDS[CERTIFICATION]}},
     rule_numbers={"seed_max": SEED_MAX, "seats": SEATS, "rounds_min": ROUNDS_MIN,
                   "rounds_max": ROUNDS_MAX},
+    extras={"rl": ENCODING},
 )
