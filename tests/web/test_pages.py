@@ -22,7 +22,7 @@ def _scripted_table(http: httpx.Client, tag: str, lineup: list[str], start: bool
     creator = account(http, f"{tag}-creator")
     tid = http.post("/tables", headers=creator, json={
         "game": "dilemma", "seed": seed, "pacing": False,
-        "config": {"seats": len(lineup), "rounds_total": 5}}).json()["id"]
+        "config": {"rounds_total": 5}}).json()["id"]
     for seat, baseline in enumerate(lineup):
         if baseline:
             http.post(f"/tables/{tid}/join", headers=account(http, f"{tag}-{seat}"), json={
@@ -45,7 +45,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     db = tmp_path_factory.mktemp("pages") / "server.db"
     app = create_app(Settings(db_url=f"sqlite:///{db}", operator_key=OPERATOR_KEY))
     with LiveServer(app) as live, httpx.Client(base_url=live.url, timeout=20) as http:
-        finished = [_scripted_table(http, f"f{i}", ["tit_for_tat", "always_defect", "pavlov"],
+        finished = [_scripted_table(http, f"f{i}", ["tit_for_tat", "always_defect", "pavlov", "grim_trigger"],
                                     True, seed=i) for i in range(2)]
         open_id = _scripted_table(http, "open", ["tit_for_tat", None, None, None], False, 9)
         live.finished, live.open_id = finished, open_id  # type: ignore[attr-defined]
@@ -103,7 +103,9 @@ def test_rules_pages_render(server: Any, open_page: Any, shots: Path) -> None:
     p.page.goto(f"{server.url}/rules")
     p.page.wait_for_selector("body[data-ready=rules]")
     names = p.page.locator("#tabs button").evaluate_all("bs => bs.map(b => b.dataset.name)")
-    assert names == ["ledger", "commons", "dilemma", "protocol"]
+    from cogleague.games import registry
+
+    assert names == [*registry.names(), "protocol"]
     for name in names:
         p.page.click(f"#tabs button[data-name={name}]")
         p.page.wait_for_selector(f"#doc[data-doc={name}] h1, #doc[data-doc={name}] h2")

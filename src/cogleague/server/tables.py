@@ -89,7 +89,7 @@ class TableService:
         room = self.rooms.get(row["id"])
         if room is None:
             info = loads(row["info"])
-            room = Room(row["id"], row["game"], self.catalog.get(row["game"]).rules_version,
+            room = Room(row["id"], row["game"], self.catalog.get(row["game"]).version,
                         info["aliases"], info["public_config"], row["state"])
             self.rooms[row["id"]] = room
         return room

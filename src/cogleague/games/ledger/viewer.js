@@ -40,7 +40,7 @@ export function eventsOfReplay(doc) {
 }
 
 export function initialState() {
-  return { round: null, played: 0, pairs: [], record: [], board: [], done: false, reason: null,
+  return { round: null, played: 0, pairs: [], record: [], board: [], memos: {}, done: false, reason: null,
     seats: Array.from({ length: SEATS }, () => ({ pays: [], kind: 0, harsh: 0, fallbacks: 0, timeouts: 0 })) };
 }
 
@@ -104,7 +104,14 @@ export function apply(state, ev, meta) {
         st.timeouts += ev[`timeouts${side}`] || 0;
       }
       const mark = markOf(m);
-      return [{ tag: `R${ev.round + 1}`, bad: mark !== "handshake", text: [
+      // memos are their author's scratchpad: live spectators never get them (restricted
+      // fields), the replay has them in the meeting where they were written
+      const memos = [[m.a, ev.memoA], [m.b, ev.memoB]].filter(([, text]) => text)
+        .map(([seat, text]) => {
+          state.memos[seat] = { round: ev.round, text };
+          return { tag: `R${ev.round + 1}`, memo: true, text: [{ b: A(seat) }, " writes a memo: ", { q: text }] };
+        });
+      return [...memos, { tag: `R${ev.round + 1}`, bad: mark !== "handshake", text: [
         { b: A(m.a) }, ` ${moveText(m.subgame, 0, m.moveA)}, `, { b: A(m.b) },
         ` ${moveText(m.subgame, 1, m.moveB)} — ${SUBGAME_NAME[m.subgame]} pays ${m.payA} / ${m.payB} (${MARK_WORD[mark]})`] }];
     }
@@ -355,7 +362,7 @@ function endCard(state, stats, rings, meta) {
   return [h("h3", {}, "Final standings · median"),
     h("div", { class: "sub" }, `${state.played} rounds · ${state.reason} · ${rings.pairs.length} flagged ring pair${plural}` +
       (rings.components.length ? ` · rings: ${rings.components.map((c) => c.map((i) => meta.aliases[i]).join("–")).join(", ")}` : "")),
-    podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i], value: fmt(stats[i].median) }))),
+    podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i], value: fmt(stats[i].median), rank: rk[i] }))),
     h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "alias"),
       h("th", { class: "num" }, "median"), h("th", { class: "num" }, "mean"), h("th", { class: "num wide-only" }, "total"),
       h("th", { class: "num" }, "halo"))),
