@@ -41,3 +41,15 @@ def make_replay(game: str, variant: str | None = None, lineup: list[str] | None 
 def write_replay(game: str, out: Path, **kwargs: Any) -> tuple[Path, dict[str, Any]]:
     doc = make_replay(game, **kwargs)
     return jsonio.write(out, doc), doc
+
+
+def tally_replay(out: Path) -> tuple[Path, dict[str, Any]]:
+    """A replay of the test game with no viewer module (`tally.py`), for the generic renderer."""
+    from .tally import TALLY
+
+    g = TALLY.new_game(None, {"rounds": 4}, 1)
+    seats = make_seats(g, ["twos", "threes", "zeros"])
+    with ThreadPoolExecutor(1) as pool:
+        outcome = pool.submit(play_headless, g, seats).result()
+    doc = g.replay_document(outcome.log)
+    return jsonio.write(out, doc), doc
