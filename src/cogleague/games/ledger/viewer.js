@@ -204,7 +204,7 @@ function drawPlaza(el, v, stats, rings, meta) {
   const state = v.step.state;
   const W = Math.max(300, Math.min(el.clientWidth - 16 || 600, 980));
   const compact = W < 560;
-  const H = compact ? W + 50 : Math.min(660, Math.round(W * 0.66));
+  const H = compact ? Math.round(W * 1.35) : Math.min(660, Math.round(W * 0.66));
   const cx = W / 2, cy = H / 2;
   const R = compact ? 18 : 26;
   const rx = W / 2 - (compact ? 46 : 90), ry = H / 2 - (compact ? 62 : 84);
@@ -231,12 +231,20 @@ function drawPlaza(el, v, stats, rings, meta) {
     if (!m.resolved) continue;
     for (const [seat, side, move, pay] of [[m.a, 0, m.moveA, m.payA], [m.b, 1, m.moveB, m.payB]]) {
       const p = pos[seat];
-      const k = compact ? 0.68 : 0.7;
-      const x = cx + (p.x - cx) * k, y = cy + (p.y - cy) * k;
       const label = compact ? shortMove(m.subgame, side, move) : moveText(m.subgame, side, move);
       const w = Math.max(compact ? 34 : 56, label.length * (compact ? 6.4 : 7) + 14), hh = compact ? 30 : 38;
-      pills.push({ seat, x, y, w, h: hh, label, pay });
-      taken.push({ x, y, w, h: hh });
+      // on the spoke from the centre to the post, as close to the post as it fits without
+      // covering a post, the centre title or another pill (at 360 and 768 px the posts above
+      // and below sit close to the centre, where a fixed spot overlapped them)
+      let best = null;
+      for (let k = 0.74; k >= 0.3; k -= 0.02) {
+        const box = { x: cx + (p.x - cx) * k, y: cy + (p.y - cy) * k, w: w + 4, h: hh + 4 };
+        const cost = taken.reduce((acc, o) => acc + overlap(box, o), 0);
+        if (!best || cost < best.cost) best = { ...box, cost };
+        if (cost === 0) break;
+      }
+      pills.push({ seat, x: best.x, y: best.y, w, h: hh, label, pay });
+      taken.push({ x: best.x, y: best.y, w: w + 4, h: hh + 4 });
     }
   }
   // the round's meetings: a chord each, with a badge where it overlaps nothing

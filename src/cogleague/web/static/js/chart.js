@@ -33,7 +33,8 @@ export function lineChart(o) {
   hi = Math.max(hi, yt.values[yt.values.length - 1]);
   const X = (i) => L + (n <= 1 ? 0 : (i * (W - L - R)) / (n - 1));
   const Y = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
-  const svg = svgRoot(W, H, { class: "chart", "data-testid": o.testid });
+  const svg = svgRoot(W, H, { class: "chart", "data-testid": o.testid,
+    "aria-label": o.label ?? `line chart over the rounds: ${o.series.map((x) => x.name).join(", ")}` });
   for (const v of yt.values) {
     svg.append(s("line", { x1: L, x2: W - R, y1: Y(v), y2: Y(v), stroke: "#26304a" }),
       s("text", { x: L - 5, y: Y(v) + 4, "text-anchor": "end", fill: "#a9b3c9", "font-size": 11, "data-tick": v },
