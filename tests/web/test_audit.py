@@ -73,6 +73,7 @@ def _pages(site: Any) -> list[tuple[str, str, str]]:
     return [("lobby", "/", "lobby"), ("observatory", "/observatory?game=dilemma", "observatory"),
             ("rules", "/rules?doc=dilemma", "rules"), ("protocol", "/rules?doc=protocol", "rules"),
             ("theater-waiting", f"/theater?table={site.waiting}", "waiting"),
+            ("play-join", f"/play?table={site.waiting}", "join"), ("play", "/play", "play"),
             ("theater-finished", f"/theater?table={site.finished}", "replay")]
 
 

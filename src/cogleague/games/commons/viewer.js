@@ -10,6 +10,7 @@ import { renderFeed } from "../feed.js";
 import { lineChart } from "../chart.js";
 import { tombstone, apple, mushroom } from "../icons.js";
 import { endCardSlot, podium } from "../endcard.js";
+import { controlsOf } from "../controls.js";
 
 export const id = "commons";
 export const title = "Commons Family";
@@ -447,4 +448,13 @@ function endCard(st, meta) {
       h("td", { class: "num", "data-field": "public_effort" }, st.effort[i]),
       h("td", { class: "num wide-only", "data-field": "sanctions" }, `${st.given[i]} / ${st.received[i]}`))))),
   ];
+}
+
+/** The Play page's controls: the module's own fields; the effort budget is a limit on them,
+ *  not a field of its own. */
+export function playControls(legal) {
+  const { budget, ...fields } = legal || {};
+  const out = controlsOf(fields);
+  if (Number.isInteger(budget)) for (const c of out) if (c.kind === "int") c.label = `${c.label} (effort budget ${budget} in all)`;
+  return out;
 }

@@ -47,7 +47,9 @@ function tableCard(t, titles) {
       x.taken ? (x.alias ?? `seat ${x.seat}`) : `seat ${x.seat} free`))),
     open ? h("div", {},
       h("div", { class: "muted" }, `${free} of ${t.num_seats} seats free. Join with the example bot (an API key in $COGLEAGUE_KEY):`),
-      copyable(joinCommand(t, location.origin)))
+      copyable(joinCommand(t, location.origin)),
+      free ? h("p", {}, h("a", { class: "button", href: `/play?table=${encodeURIComponent(t.id)}`, "data-focus-key": "play",
+        "data-testid": "play-as-person" }, "Play as a person →")) : null)
       : null,
     h("p", {}, h("a", { href: `/theater?table=${encodeURIComponent(t.id)}`, "data-focus-key": "watch" }, t.state === "finished" ? "Watch the replay →" : "Watch live →")));
 }
