@@ -60,7 +60,7 @@ async function play(table, mine, desc) {
   const last = h("ul", { class: "feed", "data-testid": "last-round", "aria-label": "what happened" });
   const status = h("p", { role: "status", "data-testid": "status", class: "muted" });
   const seatLine = h("p", { class: "sub", "data-testid": "seat-line" }, `seat ${mine.seat}`);
-  clear(root).append(seatLine, status, h("div", { class: "play-grid" }, h("div", { class: "grid" }, turnBox, clock),
+  clear(root).append(seatLine, status, h("div", { class: "play-grid" }, h("div", { class: "grid" }, clock, turnBox),
     h("div", { class: "panel" }, h("h2", {}, "What happened"), last)));
   let lastSeq = 0, timer = null, ended = false, pending = null;
   const events = [];
@@ -72,7 +72,7 @@ async function play(table, mine, desc) {
     clearInterval(timer);
     const tick = () => {
       const left = Math.max(0, Math.round((deadlineAt - Date.now()) / 1000));
-      clock.textContent = `⏱ ${left} s left to decide`;
+      clock.textContent = `Deadline: ${left} s left to decide`;
       clock.classList.toggle("late", left <= 5);
       if (!left) clearInterval(timer);
     };
@@ -91,8 +91,9 @@ async function play(table, mine, desc) {
       send.disabled = true;
       status.textContent = "Move sent.";
     });
-    clear(turnBox).append(h("h2", {}, `Your turn${turn.visible_state?.round !== undefined ? ` · round ${turn.visible_state.round}` : ""}`),
-      turn.hint ? h("p", { class: "error" }, turn.hint) : null, el, h("details", { open: true }, h("summary", {}, "Your view"), viewPanel(turn.visible_state)));
+    clear(turnBox).append(...[h("h2", {}, `Your turn${turn.visible_state?.round !== undefined ? ` · round ${turn.visible_state.round}` : ""}`),
+      turn.hint ? h("p", { class: "error" }, turn.hint) : null, el,
+      h("details", { open: true }, h("summary", {}, "Your view"), viewPanel(turn.visible_state))].filter(Boolean));
     countdown(turn.deadline_at);
     el.querySelector("input, select")?.focus();
     document.body.dataset.turn = turn.turn_id;
