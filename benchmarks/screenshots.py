@@ -42,7 +42,7 @@ class Served:
 
     def __init__(self, app: Any) -> None:
         self.sock = bind("127.0.0.1", 0)
-        self.url = "http://127.0.0.1:%d" % self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
         self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        daemon=True)
@@ -108,8 +108,10 @@ def main(out: Path) -> None:
             sync_playwright() as pw:
         ids = tables(http)
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        pages = [("lobby", "/", "lobby"), ("observatory", "/observatory?game=dilemma", "observatory"),
-                 ("rules", "/rules?doc=dilemma", "rules"), ("protocol", "/rules?doc=protocol", "rules"),
+        pages = [("lobby", "/", "lobby"),
+                 ("observatory", "/observatory?game=dilemma", "observatory"),
+                 ("rules", "/rules?doc=dilemma", "rules"),
+                 ("protocol", "/rules?doc=protocol", "rules"),
                  ("theater-waiting", f"/theater?table={ids['waiting']}", "waiting"),
                  ("theater-table", f"/theater?table={ids['done']}", "replay")]
         for width in WIDTHS:

@@ -29,7 +29,8 @@ def audit(page: Any) -> list[str]:
     result = page.evaluate("""async () => {
         const r = await axe.run(document, {resultTypes: ['violations']});
         return r.violations.map((v) => ({id: v.id, impact: v.impact,
-            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ' ' + (n.failureSummary || ''))}));
+            nodes: v.nodes.slice(0, 3).map((n) =>
+                n.target.join(' ') + ' ' + (n.failureSummary || ''))}));
     }""")
     return [f"{v['id']} ({v['impact']}): {json.dumps(v['nodes'])}" for v in result
             if v["impact"] in BLOCKING]

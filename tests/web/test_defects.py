@@ -7,6 +7,7 @@ colour alone, memos missing from the replay."""
 from __future__ import annotations
 
 import time
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,8 @@ def test_podium_ties_share_a_rank(tmp_path: Path, open_page: Any) -> None:
 
 def _boxes(page: Any, selector: str) -> list[dict[str, float]]:
     return list(page.locator(selector).evaluate_all(
-        "els => els.map(e => { const b = e.getBBox(); return {x: b.x, y: b.y, w: b.width, h: b.height}; })"))
+        """els => els.map(e => { const b = e.getBBox();
+            return {x: b.x, y: b.y, w: b.width, h: b.height}; })"""))
 
 
 def _cross(a: dict[str, float], b: dict[str, float]) -> bool:
@@ -80,7 +82,8 @@ def test_allelopathic_berries_stay_on_the_stage(tmp_path: Path, open_page: Any,
             const svg = document.querySelector('[data-testid=stage] svg');
             const right = [...svg.querySelectorAll('[data-testid=berry]')]
                 .map((c) => Number(c.getAttribute('cx')) + Number(c.getAttribute('r')));
-            return {right: Math.max(0, ...right), width: svg.viewBox.baseVal.width, n: right.length};
+            return {right: Math.max(0, ...right), width: svg.viewBox.baseVal.width,
+                    n: right.length};
         }""")
         assert widest["n"] > 0 and widest["right"] <= widest["width"]
         assert p.errors == []
@@ -139,10 +142,12 @@ def test_chart_ticks_name_their_gridlines(server: Any, open_page: Any) -> None:
         const { lineChart } = await import('/static/js/chart.js');
         const out = [];
         for (const hi of [0.9, 1, 7, 13, 137, 2.6]) {
-            const el = lineChart({ series: [{ name: 'x', colour: '#fff', values: [0, hi / 2, hi] }], width: 400 });
+            const series = [{ name: 'x', colour: '#fff', values: [0, hi / 2, hi] }];
+            const el = lineChart({ series, width: 400 });
             document.body.append(el);
             const ticks = [...el.querySelectorAll('text[data-tick]')].map((t) => ({
-                label: Number(t.textContent), value: Number(t.dataset.tick), y: Number(t.getAttribute('y')) }));
+                label: Number(t.textContent), value: Number(t.dataset.tick),
+                y: Number(t.getAttribute('y')) }));
             out.push({ hi, ticks });
         }
         return out;
@@ -152,7 +157,7 @@ def test_chart_ticks_name_their_gridlines(server: Any, open_page: Any) -> None:
         assert len(ticks) >= 3 and ticks[-1]["label"] >= chart["hi"]
         for t in ticks:
             assert t["label"] == pytest.approx(t["value"], abs=1e-9)
-        per_px = [(b["label"] - a["label"]) / (a["y"] - b["y"]) for a, b in zip(ticks, ticks[1:])]
+        per_px = [(b["label"] - a["label"]) / (a["y"] - b["y"]) for a, b in pairwise(ticks)]
         assert max(per_px) == pytest.approx(min(per_px), rel=1e-6)
     assert p.errors == []
 

@@ -74,7 +74,8 @@ def _play(server: Any, p: Any, tid: str, creator: dict[str, str], act: Any,
     seen, moves = None, 0
     for _ in range(MAX_TURNS):
         page.wait_for_function("""(last) => document.body.dataset.ended === '1'
-            || (document.body.dataset.turn && document.body.dataset.turn !== last)""", arg=seen or "")
+            || (document.body.dataset.turn && document.body.dataset.turn !== last)""",
+                                arg=seen or "")
         if page.evaluate("document.body.dataset.ended") == "1":
             break
         seen = page.evaluate("document.body.dataset.turn")

@@ -52,8 +52,9 @@ def _steps(page: Any) -> int:
     return int(page.evaluate("window.theater ? window.theater.story.steps.length : 0"))
 
 
-def _watch(server: LiveServer, http: httpx.Client, open_page: Any, game: str, config: dict[str, Any],
-           fill: str, seat: int, choose: Any, variant: str | None = None) -> tuple[Any, Any, str]:
+def _watch(server: LiveServer, http: httpx.Client, open_page: Any, game: str,
+           config: dict[str, Any], fill: str, seat: int, choose: Any,
+           variant: str | None = None) -> tuple[Any, Any, str]:
     creator = account(http, f"{game}-creator")
     body: dict[str, Any] = {"game": game, "seed": 3, "pacing": False, "config": config,
                             "fill_with": fill}

@@ -25,8 +25,7 @@ from cogleague.games.commons.config import (
     make_config,
 )
 from cogleague.games.commons.game import CommonsGame
-from cogleague.games.commons.modules import MODULES
-from cogleague.games.commons.modules import allelopathic, cleanup, harvest, mushrooms
+from cogleague.games.commons.modules import MODULES, allelopathic, cleanup, harvest, mushrooms
 from cogleague.games.commons.modules.harvest import PROPERTY_RIGHTS
 from cogleague.games.commons.replay import FORMAT, build_document, verify
 
@@ -176,13 +175,14 @@ GAME = GameDescriptor(
     replay_sort_keys=True,
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
+    starter=HERE / "starter_bot.tmpl",
     model_prompts=True,
     grade=_grade,
     score_fmt="{:.3f}",
     result_columns=(Column("total_extracted", "extracted", "{:.3f}"),
                     Column("public_effort", "effort", "{}"),
-                    Column("sanctions_given", "sanctions given", "{}"),
-                    Column("sanctions_received", "sanctions recv", "{}"),
+                    Column("sanctions_given", "given", "{}"),
+                    Column("sanctions_received", "recv", "{}"),
                     Column("fallbacks", "fallbacks", "{}")),
     summary=_summary,
     headline=_headline,

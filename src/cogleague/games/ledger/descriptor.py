@@ -10,8 +10,8 @@ from cogleague.core.descriptor import Column, GameDescriptor
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.game import Game
 from cogleague.core.options import Option, option_model
-from cogleague.games.ledger.aliases import SEATS
 from cogleague.games.ledger import conduct, rings
+from cogleague.games.ledger.aliases import SEATS
 from cogleague.games.ledger.baselines import BASELINES, FALLBACK_BASELINE
 from cogleague.games.ledger.config import (
     DECISION_TIMEOUT_S,
@@ -123,6 +123,7 @@ GAME = GameDescriptor(
     replay_document=lambda game, log: replay_document(game, log, frames=True),  # type: ignore[arg-type]
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
+    starter=HERE / "starter_bot.tmpl",
     model_prompts=True,
     score_label="median",
     result_columns=(Column("mean", "mean"), Column("total", "total", "{}"),
