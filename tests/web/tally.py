@@ -6,6 +6,7 @@ Tally: each round every seat says a number in 0..3 and scores it. Three seats, a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 from cogleague.core.descriptor import GameDescriptor
@@ -74,9 +75,11 @@ class TallyGame(Game):
         if self.phase != "open":
             return []
         r = self.round
-        return [Turn(f"r{r}s{s}", s, {"value": [0, MAX_VALUE]},
-                     lambda s=s: {"round": r, "alias": self.aliases[s], "scores": self.scores},
+        return [Turn(f"r{r}s{s}", s, {"value": [0, MAX_VALUE]}, partial(self._view, s),
                      round=r) for s in range(SEATS)]
+
+    def _view(self, seat: int) -> dict[str, Any]:
+        return {"round": self.round, "alias": self.aliases[seat], "scores": list(self.scores)}
 
     def parse(self, turn: Turn, raw: Any) -> Parsed:
         value = raw.get("value") if isinstance(raw, Mapping) else None
