@@ -9,11 +9,9 @@ to `--out` (default `runs/<game>-<variant>-<seed>/`).
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 import inspect
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table as RichTable
@@ -24,17 +22,23 @@ from cogleague.cli.common import (
     guarded,
     model_options,
     play_with_progress,
+    print_model_costs,
+    recording_params,
+    replaying,
     results_with_models,
     split_seats,
+    with_recording,
     write_artifacts,
 )
 from cogleague.core.descriptor import GameDescriptor, per_seat
 from cogleague.core.options import base_type, cli_name, validate_options
 from cogleague.games import registry
 from cogleague.seats.factory import make_seats
+from cogleague.seats.llm.pricing import load_prices
 
 _SCALARS = (int, float, str, bool)
-_COMMON = ("variant", "seed", "seats", "out", "model", "base_url", "provider", "transcript")
+_COMMON = ("variant", "seed", "seats", "out", "model", "base_url", "provider", "transcript",
+           "record", "replay", "replay_or_live", "prices")
 
 
 def _param(name: str, annotation: Any, option: Any) -> inspect.Parameter:
@@ -86,6 +90,7 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
         _param("provider", str | None, typer.Option("--provider", help="openai | anthropic")),
         _param("transcript", str | None, typer.Option("--transcript", help="write model I/O "
                                                                            "JSONL")),
+        *recording_params(),
     ]
 
     def run(**kw: Any) -> None:
@@ -93,9 +98,11 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
         variant = kw["variant"] if kw["variant"] is not None else desc.default_variant
         if variant is not None and variant not in desc.variants:
             fail(f"--variant must be one of {', '.join(desc.variants)} (got {variant!r})")
-        play_game(desc, variant, kw["seed"], split_seats(kw["seats"]), kw["out"],
-                  model_options(kw["model"], kw["base_url"], kw["provider"], kw["transcript"]),
-                  given, flags)
+        options = with_recording(
+            model_options(kw["model"], kw["base_url"], kw["provider"], kw["transcript"]),
+            kw["record"], kw["replay"], kw["replay_or_live"])
+        play_game(desc, variant, kw["seed"], split_seats(kw["seats"]), kw["out"], options,
+                  given, flags, prices=kw["prices"])
 
     run.__signature__ = inspect.Signature([*common, *params])  # type: ignore[attr-defined]
     run.__name__ = f"play_{desc.name}"
@@ -105,7 +112,8 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
 
 def play_game(desc: GameDescriptor, variant: str | None, seed: int | None,
               names: list[str] | None, out: Path | None, options: Any,
-              given: dict[str, Any], flags: dict[str, str]) -> None:
+              given: dict[str, Any], flags: dict[str, str], *,
+              prices: Path | None = None) -> None:
     option_for = {**flags, "seed": "--seed", "seats": "--seats", "variant": "--variant"}
     overrides = guarded(lambda: validate_options(desc.options, given), option_for)
     lineup = names or desc.default_lineup(variant)
@@ -117,9 +125,11 @@ def play_game(desc: GameDescriptor, variant: str | None, seed: int | None,
     seat_objects = guarded(lambda: make_seats(game, game.policy_names, options), option_for)
     for line in desc.headline(game) if desc.headline else [f"[bold]{desc.title}[/]"]:
         console.print(line, highlight=False)
-    outcome = play_with_progress(game, seat_objects, game.max_rounds)
+    price_table = guarded(lambda: load_prices(prices)) if prices is not None else None
+    outcome = replaying(lambda: play_with_progress(game, seat_objects, game.max_rounds))
     results = outcome.results
     print_results(desc, game, results)
+    print_model_costs(seat_objects, price_table)
     target = out or Path("runs") / f"{desc.name}-{variant or 'default'}-{game.seed}"
     results_path, replay_path = write_artifacts(
         target, results_with_models(results, seat_objects),

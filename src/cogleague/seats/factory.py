@@ -27,6 +27,8 @@ class ModelOptions:
     api_key: str | None = None
     transcript: str | None = None
     requests_per_minute: int | None = None
+    recording: str | None = None  # a directory of recorded model calls (seats/llm/recording.py)
+    recording_mode: str = "record"  # record | replay | replay_or_live
 
 
 def is_bot_ref(name: str) -> bool:
