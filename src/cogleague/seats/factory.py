@@ -2,6 +2,7 @@
 
 - a baseline name → `ScriptedSeat` of the game's baseline for that seat;
 - ``llm:PATH`` (a prompt file) or ``llm`` → a model seat (see `cogleague.seats.llm`);
+- ``axelrod:NAME`` → one of the Axelrod library's strategies (pairwise games only);
 - ``MODULE:CLASS`` → an in-process SDK bot (`cogleague.client.Bot` subclass).
 """
 
@@ -36,6 +37,10 @@ def is_bot_ref(name: str) -> bool:
 
 
 def make_seat(game: Game, seat: int, name: str, model: ModelOptions | None = None) -> Any:
+    if name.startswith("axelrod:"):  # the Axelrod library's strategies (seats/axelrod_seat.py)
+        from cogleague.seats.axelrod_seat import make_axelrod_seat
+
+        return make_axelrod_seat(game, seat, name)
     if name == "llm" or name.startswith("llm:"):
         try:
             from cogleague.seats import llm

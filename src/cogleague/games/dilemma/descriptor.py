@@ -31,6 +31,7 @@ from cogleague.games.dilemma.config import (
     make_config,
 )
 from cogleague.games.dilemma.game import DilemmaGame
+from cogleague.games.dilemma.probes import PROBES_EXTRA
 from cogleague.games.dilemma.replay import FORMAT, replay_document, verify
 
 HERE = Path(__file__).parent
@@ -159,5 +160,5 @@ GAME = GameDescriptor(
     rule_numbers={"seed_max": MAX_SEED, "max_message_chars": MAX_MESSAGE_CHARS,
                   "max_stake": MAX_STAKE, "max_rake_bps": MAX_RAKE_BPS,
                   "seats_min": MIN_SEATS, "seats_max": MAX_SEATS},
-    extras={"verify": verify},
+    extras={"verify": verify, "probes": PROBES_EXTRA},
 )
