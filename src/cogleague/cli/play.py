@@ -143,10 +143,13 @@ def print_results(desc: GameDescriptor, game: Any, results: dict[str, Any]) -> N
     scores = list(results["scores"])
     aliases = list(getattr(game, "aliases", None) or [f"seat {i}" for i in range(len(scores))])
     table = RichTable(title=f"{desc.title} results ({results.get('reason')})")
-    for column in ("rank", "alias", "policy", desc.score_label,
+    widths = {"alias": max(map(len, aliases), default=5),
+              "policy": max(map(len, game.policy_names), default=6)}
+    for column in ("#", "alias", "policy", desc.score_label,
                    *(c.label for c in desc.result_columns)):
-        table.add_column(column, justify="left" if column in ("alias", "policy") else "right",
-                         no_wrap=True)
+        text = column in widths
+        table.add_column(column, justify="left" if text else "right", no_wrap=True,
+                         min_width=widths.get(column))
     for s in sorted(range(len(scores)), key=lambda seat: (-scores[seat], seat)):
         rank = 1 + sum(score > scores[s] for score in scores)
         table.add_row(str(rank), aliases[s], game.policy_names[s],

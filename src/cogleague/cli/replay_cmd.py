@@ -12,6 +12,7 @@ from cogleague.cli.common import console, fail
 from cogleague.core.errors import ReplayError
 from cogleague.games import registry
 
+
 @replay_app.command("verify")
 def verify(file: Path = typer.Argument(..., help="a replay.json written by cogleague")) -> None:
     """Re-derive FILE from its seed and events; exit 1 with the first mismatch."""

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from cogleague.core.config import check_bool, check_choice, check_int, check_str, reject_unknown
-from cogleague.core.errors import ConfigError
 from cogleague.core.descriptor import GameDescriptor
+from cogleague.core.errors import ConfigError
 from cogleague.core.options import validate_options
 from cogleague.league import store
 from cogleague.league.episodes import EpisodeSpec, SeatRef, derive_seed
@@ -183,7 +183,7 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
         raise ConfigError(f"{where}.overrides", f"{where}.overrides must be a table")
     lo, hi = info.seat_range
     seats = {v: (check_int(f"{where}.seats", doc["seats"], lo, hi) if "seats" in doc
-                 else info.seats_for(v, overrides)) for v in variants}
+                 else info.seats_of(v, overrides)) for v in variants}
 
     book = {p.name: p for p in policies}
     if "policies" in doc:

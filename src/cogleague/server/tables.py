@@ -18,15 +18,14 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
-from cogleague.core import jsonio
+from cogleague.core import jsonio, settlement
 from cogleague.core.config import check_int, check_number, check_str
+from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
-from cogleague.core.options import validate_options
 from cogleague.core.game import Game
+from cogleague.core.options import validate_options
 from cogleague.core.replay import EpisodeLog
-from cogleague.core import settlement
-from cogleague.core.descriptor import GameDescriptor
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
 from cogleague.server import wallets
 from cogleague.server.auth import digest, new_seat_token
@@ -89,7 +88,7 @@ class TableService:
         room = self.rooms.get(row["id"])
         if room is None:
             info = loads(row["info"])
-            room = Room(row["id"], row["game"], self.catalog.get(row["game"]).rules_version,
+            room = Room(row["id"], row["game"], self.catalog.get(row["game"]).version,
                         info["aliases"], info["public_config"], row["state"])
             self.rooms[row["id"]] = room
         return room

@@ -42,6 +42,8 @@ PayoffOptions = option_model("PayoffOptions", {
     for k in ("reward", "punishment", "temptation", "sucker")})
 
 DilemmaOptions = option_model("DilemmaOptions", {
+    "seats": Option(int, "seats at the table (the CLI takes them from --seats)", MIN_SEATS,
+                    MAX_SEATS),
     "rounds_total": Option(int, "rounds per pairing (default: the variant's)", MIN_ROUNDS,
                            MAX_ROUNDS, cli="rounds"),
     "promises": Option(bool, "whether first movers may send a promise"),
