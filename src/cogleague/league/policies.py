@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cogleague.core.config import check_choice, check_str, reject_unknown
+from cogleague.core.config import check_bool, check_choice, check_str, reject_unknown
 from cogleague.core.errors import ConfigError
 from cogleague.seats.factory import is_bot_ref
 
@@ -30,7 +30,7 @@ NAME_FORBIDDEN = "#,"
 """``#`` marks duplicates (``tft#2``) and ``,`` separates line-ups on the command line."""
 
 POLICY_KEYS = ("name", "author", "baseline", "prompt", "model", "provider", "base_url", "bot",
-               "games")
+               "games", "held_out")
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,7 @@ class Policy:
     base_url: str | None = None
     bot: str | None = None
     games: tuple[str, ...] | None = None
+    held_out: bool = False  # seated only in evaluation episodes, named only after the season
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -111,7 +112,9 @@ def parse_policy(doc: Mapping[str, Any], where: str, base_dir: Path) -> Policy:
                               or not all(isinstance(g, str) for g in games)):
         raise ConfigError(f"{where}.games", f"{where}.games must be a list of game names")
     common: dict[str, Any] = {"name": name, "author": author,
-                              "games": None if games is None else tuple(games)}
+                              "games": None if games is None else tuple(games),
+                              "held_out": check_bool(f"{where}.held_out",
+                                                     doc.get("held_out", False))}
     for key in ("model", "provider", "base_url"):
         if key in doc and "prompt" not in doc:
             raise ConfigError(f"{where}.{key}", f"{where}.{key} applies to prompt policies only")
