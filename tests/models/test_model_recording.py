@@ -138,3 +138,18 @@ def test_cli_records_then_replays_with_the_server_stopped(tmp_path: Path) -> Non
     assert "0 requests" in second.output and "replayed" in second.output
     both = CliRunner().invoke(app, [*args, "--replay", "x", "--record", "y"])
     assert both.exit_code == 2 and "exclude each other" in both.output
+
+
+def test_python_api_records_and_replays(tmp_path: Path, server: ProviderServer) -> None:
+    from cogleague.seats.llm.api import play as api_play
+
+    server.script = varying_script()  # type: ignore[assignment]
+    options = options_for(server)
+    results, first = api_play("dilemma", LINEUP, seed=2, overrides={"rounds_total": 3},
+                              model=options, record=tmp_path)
+    sent = len(server.requests)
+    server.reset(lambda _req: Reply(fault="500"))  # the provider is broken now: unused
+    again, second = api_play("dilemma", LINEUP, seed=2, overrides={"rounds_total": 3},
+                             model=options, replay=tmp_path)
+    assert jsonio.dumps(first) == jsonio.dumps(second) and server.requests == []
+    assert sum(again["models"]["replayed"]) == sent == sum(results["models"]["requests"])
