@@ -27,6 +27,7 @@ from cogleague.games.commons.config import (
 from cogleague.games.commons.game import CommonsGame
 from cogleague.games.commons.modules import MODULES
 from cogleague.games.commons.modules.harvest import PROPERTY_RIGHTS
+from cogleague.games.commons.probes import PROBES_EXTRA
 from cogleague.games.commons.replay import FORMAT, build_document, verify
 
 HERE = Path(__file__).parent
@@ -191,5 +192,5 @@ GAME = GameDescriptor(
     series=series,
     rule_numbers={"seed_max": MAX_SEED, "norm_max_chars": NORM_MAX_CHARS,
                   "name_max_chars": NAME_MAX_CHARS, "seats_min": 2, "seats_max": 12},
-    extras={"verify": verify},
+    extras={"verify": verify, "probes": PROBES_EXTRA},
 )

@@ -27,6 +27,7 @@ from cogleague.games.ledger.config import (
     default_lineup,
 )
 from cogleague.games.ledger.game import RULES_VERSION, LedgerGame
+from cogleague.games.ledger.probes import PROBES_EXTRA
 from cogleague.games.ledger.replay import REPLAY_FORMAT, replay_document, verify
 
 HERE = Path(__file__).parent
@@ -135,5 +136,5 @@ GAME = GameDescriptor(
     series=series,
     rule_numbers={"seed_max": SEED_MAX, "seats": SEATS, "rounds_min": ROUNDS_MIN,
                   "rounds_max": ROUNDS_MAX},
-    extras={"verify": verify},
+    extras={"verify": verify, "probes": PROBES_EXTRA},
 )
