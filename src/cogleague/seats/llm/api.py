@@ -2,7 +2,7 @@
 or replayed from a directory (for `cogleague.play`, when the package exposes one).
 
     from cogleague.seats.llm.api import play
-    results, replay = play("dilemma", ["llm:prompt.txt", "tit_for_tat", "always_defect"],
+    results, replay = play(game, ["llm:prompt.txt", "tit_for_tat", "always_defect"],
                            seed=3, model=ModelOptions(provider="openai", model="gpt-4o-mini"),
                            record="calls/")
     again, same = play(..., replay="calls/")            # no network, no tokens; same == replay
