@@ -153,3 +153,15 @@ def test_python_api_records_and_replays(tmp_path: Path, server: ProviderServer) 
                              model=options, replay=tmp_path)
     assert jsonio.dumps(first) == jsonio.dumps(second) and server.requests == []
     assert sum(again["models"]["replayed"]) == sent == sum(results["models"]["requests"])
+
+
+def test_cogleague_play_takes_record_and_replay(tmp_path: Path, server: ProviderServer) -> None:
+    import cogleague.api as api
+
+    server.script = varying_script()  # type: ignore[assignment]
+    live = api.play("dilemma", LINEUP, seed=4, rounds_total=2, provider="openai",
+                    model="test-openai", base_url=server.openai_url, api_key="k",
+                    record=str(tmp_path))
+    again = api.play("dilemma", LINEUP, seed=4, rounds_total=2, provider="openai",
+                     model="test-openai", replay=str(tmp_path))
+    assert jsonio.dumps(again.replay) == jsonio.dumps(live.replay)

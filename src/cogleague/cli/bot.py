@@ -3,46 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import importlib
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from cogleague.cli import app
-from cogleague.cli.common import console, fail
+from cogleague.cli.common import console, fail, guarded
+from cogleague.seats.botref import load_bot_class
 
 bot_app = typer.Typer(no_args_is_help=True, help="Run an SDK bot against a table server.")
 app.add_typer(bot_app, name="bot")
-
-
-def load_bot_class(ref: str) -> type:
-    """``package.module:Class`` or ``path/to/file.py:Class`` (the working directory is on the
-    import path, as with ``python -m``)."""
-    target, sep, class_name = ref.rpartition(":")
-    if not sep or not target or not class_name:
-        fail(f"BOT must be MODULE:CLASS or FILE.py:CLASS (got {ref!r})")
-    if target.endswith(".py"):
-        path = Path(target)
-        if not path.is_file():
-            fail(f"BOT file {target} does not exist")
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[path.stem] = module
-        spec.loader.exec_module(module)
-    else:
-        sys.path.insert(0, str(Path.cwd()))
-        try:
-            module = importlib.import_module(target)
-        except ImportError as exc:
-            fail(f"BOT module {target!r} cannot be imported ({exc})")
-    cls = getattr(module, class_name, None)
-    if not isinstance(cls, type):
-        fail(f"BOT {ref!r}: {target} has no class {class_name}")
-    return cls
 
 
 @bot_app.command("run")
@@ -63,7 +33,7 @@ def run(
 
     from cogleague.client import LobbyError, SeatRefused, join_and_play
 
-    instance: Any = load_bot_class(bot)()
+    instance: Any = guarded(lambda: load_bot_class(bot, field="BOT")())
     try:
         outcome = asyncio.run(join_and_play(instance, server, key, table, seat=seat, name=name,
                                             start=start))

@@ -89,14 +89,19 @@ def mark_duplicates(policies: Sequence[str]) -> tuple[list[str], list[int]]:
     return labels, copies
 
 
+STATUS_OK, STATUS_FAILED, STATUS_INFRA = EPISODE_STATUSES = ("ok", "failed", "infra_error")
+"""``ok``: played and ranked. ``failed``: did not play to an end (a worker crashed, a game
+bug); retried by the next `league run`. ``infra_error``: played to the end, but a decision
+fell back for a platform reason (transport, rate budget, a disabled provider — never the
+policy's fault): stored and shown, left out of rankings, rerun by ``league run
+--retry-infra``."""
+
+
 @dataclass
 class EpisodeRecord:
-    """One played (or failed) episode as the store keeps it.
-
-    `status` is ``ok`` or ``failed``; a failed episode failed for an infrastructure reason (a
-    worker crashed, a bot module raised, a game bug) and is kept, shown, and left out of every
-    ranking. `series` holds small per-round curves for the report (see `gamestats`).
-    """
+    """One played (or failed) episode as the store keeps it (`status`: see
+    `EPISODE_STATUSES`). Only ``ok`` episodes are ranked. `series` holds small per-round curves
+    for the report (see `gamestats`)."""
 
     id: str
     league: str
