@@ -4,6 +4,8 @@ Slow: importing the Axelrod library builds its 240-odd strategies (tens of secon
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from cogleague.core.episode import play_headless
@@ -11,8 +13,13 @@ from cogleague.core.errors import ConfigError
 from cogleague.games.registry import get
 from cogleague.seats.factory import make_seat, make_seats
 
-axl = pytest.importorskip("axelrod")
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def axl() -> Any:
+    """The library, imported only when a test here runs (its import is the slow part)."""
+    return pytest.importorskip("axelrod")
 
 ROUNDS = 40
 DETERMINISTIC = [("TitForTat", "Grudger"), ("Alternator", "TitFor2Tats"),
@@ -33,7 +40,7 @@ def seat_pair(a: str, b: str, seed: int) -> tuple[list[str], list[int], int]:
     return letters, list(rec.points), rec.index
 
 
-def match_of(a: str, b: str, seed: int | None) -> tuple[list[str], list[int]]:
+def match_of(axl: Any, a: str, b: str, seed: int | None) -> tuple[list[str], list[int]]:
     from cogleague.seats.axelrod_seat import pair_seed
 
     players = (axl.strategies[[c.__name__ for c in axl.strategies].index(a)](),
@@ -45,21 +52,22 @@ def match_of(a: str, b: str, seed: int | None) -> tuple[list[str], list[int]]:
 
 
 @pytest.mark.parametrize(("a", "b"), DETERMINISTIC + STOCHASTIC)
-def test_a_pair_of_axelrod_seats_scores_what_axelrods_match_gives(a: str, b: str) -> None:
+def test_a_pair_of_axelrod_seats_scores_what_axelrods_match_gives(axl: Any, a: str,
+                                                                  b: str) -> None:
     for seed in (1, 2, 3):
         letters, points, _ = seat_pair(a, b, seed)
-        want_letters, want_points = match_of(a, b, seed)
+        want_letters, want_points = match_of(axl, a, b, seed)
         assert letters == want_letters, (a, b, seed)
         assert points == want_points
 
 
-def test_stochastic_pairs_differ_across_seeds_but_repeat_for_one_seed() -> None:
+def test_stochastic_pairs_differ_across_seeds_but_repeat_for_one_seed(axl: Any) -> None:
     runs = {seed: seat_pair("Random", "GTFT", seed)[0] for seed in (1, 2, 3, 1)}
     assert len(set(map(tuple, runs.values()))) > 1
     assert seat_pair("Random", "GTFT", 1)[0] == runs[1]
 
 
-def test_an_axelrod_seat_sees_only_its_own_pairing() -> None:
+def test_an_axelrod_seat_sees_only_its_own_pairing(axl: Any) -> None:
     """Its choices against seat 1 do not change when a third seat plays differently."""
     desc = get("dilemma")
     plays = []
@@ -72,7 +80,7 @@ def test_an_axelrod_seat_sees_only_its_own_pairing() -> None:
     assert plays[0] == plays[1] == [True] * 12
 
 
-def test_unknown_strategy_and_non_pairwise_game_are_config_errors() -> None:
+def test_unknown_strategy_and_non_pairwise_game_are_config_errors(axl: Any) -> None:
     game = get("dilemma").make(None, {}, 1, ["tit_for_tat"] * 3, None)
     with pytest.raises(ConfigError, match="unknown Axelrod strategy 'NoSuch'"):
         make_seat(game, 0, "axelrod:NoSuch")
