@@ -40,7 +40,7 @@ def plot_profiles(profiles: Sequence[Mapping[str, Any]], path: Path, title: str)
 
     rates = [t["trait"] for t in profiles[0]["traits"] if t["kind"] == "rate"]
     labels = {t["trait"]: t["label"] for t in profiles[0]["traits"]}
-    fig, ax = plt.subplots(figsize=(7.5, max(2.4, 1.0 + 0.5 * len(rates))))
+    fig, ax = plt.subplots(figsize=(9.0, max(2.4, 1.0 + 0.55 * len(rates))))
     step = 0.7 / max(1, len(profiles))
     for k, p in enumerate(profiles):
         by = {t["trait"]: t for t in p["traits"]}
@@ -59,7 +59,8 @@ def plot_profiles(profiles: Sequence[Mapping[str, Any]], path: Path, title: str)
     ax.invert_yaxis()
     ax.set_xlabel("share of observations (95% Wilson interval)")
     ax.set_title(title)
-    ax.legend(fontsize="small", loc="best")
+    ax.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+    ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
