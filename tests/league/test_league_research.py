@@ -233,3 +233,9 @@ def test_the_report_carries_profiles_held_out_and_costs(tmp_path: Path) -> None:
     assert not league_profiles(cfg, reveal_held_out=False)[0]["profiles"][-1]["policy"
                                                                               ].startswith(
         "secret")
+
+
+def test_the_example_profiles_league_is_valid() -> None:
+    path = Path(__file__).parents[2] / "examples" / "profiles-league.toml"
+    cfg = league_config.load(path, store_url="sqlite://")
+    assert cfg.profiles is not None and cfg.held_out == ["secret-pavlov", "secret-gtft"]
