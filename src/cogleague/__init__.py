@@ -20,10 +20,10 @@ _EXPORTS = {
     "run_league": "cogleague.league.api", "league_standings": "cogleague.league.api",
     "Bot": "cogleague.client.bot", "TurnInfo": "cogleague.client.bot",
     "ConfigError": "cogleague.core.errors", "GameDescriptor": "cogleague.core.descriptor",
-    "games": "cogleague.games.registry",
+    "game": "cogleague.games.registry", "list_games": "cogleague.games.registry",
 }
 __all__ = ["Bot", "ConfigError", "GameDescriptor", "Result", "StrictError", "TurnInfo", "aplay",
-           "games", "league_standings", "play", "run_league"]
+           "game", "league_standings", "list_games", "play", "run_league"]
 
 if TYPE_CHECKING:
     from cogleague.api import Result, StrictError, aplay, play
@@ -37,6 +37,7 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'cogleague' has no attribute {name!r}")
-    if name == "games":
-        return importlib.import_module(module).available
+    if name in ("game", "list_games"):  # `cogleague.games` is the games' package
+        registry = importlib.import_module(module)
+        return registry.get if name == "game" else registry.available
     return getattr(importlib.import_module(module), name)

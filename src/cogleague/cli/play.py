@@ -33,6 +33,7 @@ from cogleague.cli.common import (
 )
 from cogleague.core.descriptor import GameDescriptor, per_seat
 from cogleague.core.options import base_type, cli_name
+from cogleague.core.rng import SEED_MAX
 from cogleague.games import registry
 from cogleague.seats.factory import ModelOptions
 from cogleague.seats.faults import first_errors, summary_line
@@ -82,8 +83,9 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
     common = [
         _param("variant", str | None, typer.Option(
             "--variant", help=" | ".join(desc.variants) + f" (default: {desc.default_variant})")),
-        _param("seed", int | None, typer.Option("--seed", help="default: random (or the "
-                                                               "variant's)")),
+        _param("seed", int | None, typer.Option(
+            "--seed", help=f"0..{desc.rule_numbers.get('seed_max', SEED_MAX)} (default: random, "
+                           "or the variant's)")),
         _param("seats", str | None, typer.Option("--seats", help=_seats_help(desc))),
         _param("out", Path | None, typer.Option("--out", help="directory for results.json and "
                                                               "replay.json")),

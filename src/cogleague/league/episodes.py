@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cogleague.core import jsonio
+from cogleague.core.rng import RANDOM_SEED_BELOW
 
 ID_HEX_CHARS = 20
 """80 bits of SHA-256: collisions are out of reach for any league this machine can play."""
 
-SEED_SPACE = 2**31
-"""Episode seeds lie in 0..2^31-1, a range every game's `seed` accepts (Ledger's is the
-narrowest)."""
+SEED_SPACE = RANDOM_SEED_BELOW
+"""Episode seeds lie below `core.rng.RANDOM_SEED_BELOW`, a range every game's `seed`
+accepts."""
 
 
 def episode_id(league: str, game: str, variant: str | None, seed: int,
