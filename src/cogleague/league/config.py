@@ -81,7 +81,8 @@ class LeagueConfig:
     def held_out(self) -> list[str]:
         return [p.name for p in self.policies if p.held_out]
 
-    def _model(self, policy: Policy) -> dict[str, Any] | None:
+    def model_options_for(self, policy: Policy) -> dict[str, Any] | None:
+        """The policy's `ModelOptions` fields, with the league's recording (None: no model)."""
         options = policy.model_options()
         if options is None or self.recording is None:
             return options
@@ -105,7 +106,7 @@ class LeagueConfig:
                                    entry.evaluation_episodes, self.duplicates, entry.name)]
                 for block, lineup, source in blocks:
                     seats = tuple(SeatRef(p, by_name[p].seat_ref(entry.name),
-                                          self._model(by_name[p])) for p in lineup)
+                                          self.model_options_for(by_name[p])) for p in lineup)
                     specs.append(EpisodeSpec(
                         league=self.name, game=entry.name, variant=variant,
                         seed=derive_seed(self.seed, entry.name, variant, block), seats=seats,
