@@ -30,7 +30,7 @@ def serve(
         "--replay-models", help="answer model seats from this recording (no provider)")
                              ] = None,
 ) -> None:
-    """Serve the HTTP lobby and WebSocket play for ledger, commons and dilemma."""
+    """Serve the HTTP lobby and WebSocket play for every installed game."""
     import uvicorn
 
     from cogleague.server.app import create_app

@@ -6,6 +6,7 @@ seats — the one place every host (CLI, league, Python API) builds seats.
 - ``axelrod:NAME`` → one of the Axelrod library's strategies (pairwise games only);
 - ``path/to/file.py:Class`` or ``package.module:Class`` → an in-process SDK bot
   (`cogleague.Bot` subclass, `seats/botref.py`);
+- ``policy:PATH`` → a trained policy file (`cogleague.seats.policy`);
 - from Python also a `Bot` instance or class, or a plain callable ``turn -> action``.
 """
 
@@ -67,6 +68,10 @@ def make_seat(game: Game, seat: int, entry: Any, model: ModelOptions | None = No
         from cogleague.seats.axelrod_seat import make_axelrod_seat
 
         return make_axelrod_seat(game, seat, name)
+    if name.startswith("policy:"):  # a trained policy file (cogleague.seats.policy)
+        from cogleague.seats.policy import make_policy_seat
+
+        return make_policy_seat(game, seat, name)
     if name == "llm" or name.startswith("llm:"):
         from cogleague.seats import llm
 
