@@ -28,6 +28,7 @@ from cogleague.games.commons.conformance import CONFORMANCE
 from cogleague.games.commons.game import CommonsGame
 from cogleague.games.commons.modules import MODULES, allelopathic, cleanup, harvest, mushrooms
 from cogleague.games.commons.modules.harvest import PROPERTY_RIGHTS
+from cogleague.games.commons.probes import PROBES_EXTRA
 from cogleague.games.commons.replay import FORMAT, build_document, game_from_replay
 from cogleague.games.commons.rl import ENCODING
 
@@ -201,5 +202,5 @@ GAME = GameDescriptor(
                   "collapse_apples": cleanup.COLLAPSE_THRESHOLD,
                   "patch_capacity": harvest.PATCH_CAPACITY, "field_size": allelopathic.FIELD_SIZE,
                   "mushroom_colour_cap": mushrooms.COLOR_CAP},
-    extras={"rl": ENCODING},
+    extras={"rl": ENCODING, "probes": PROBES_EXTRA},
 )
