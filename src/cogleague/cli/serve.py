@@ -23,20 +23,28 @@ def serve(
     open_registration: Annotated[bool, typer.Option(
         help="let anyone create an account without the operator key")] = False,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+    node_url: Annotated[str | None, typer.Option(
+        help="this process's own address as the other server processes on the same "
+             "PostgreSQL reach it (default http://HOST:PORT); seats are redirected there "
+             "(docs/deploy.md)")] = None,
 ) -> None:
     """Serve the HTTP lobby and WebSocket play for ledger, commons and dilemma."""
     import uvicorn
 
     from cogleague.server.app import create_app
     from cogleague.server.settings import DEFAULT_DB_URL, TRANSPORT_MAX_FRAME_BYTES, Settings
+    from cogleague.server.sqlite_lock import DatabaseInUse
     from cogleague.server.transport import WS_PROTOCOL
 
     if operator_key is not None and len(operator_key) < 16:
         fail(f"--operator-key must be at least 16 characters (got {len(operator_key)})")
     settings = Settings(db_url=db or DEFAULT_DB_URL, operator_key=operator_key,
-                        open_registration=open_registration)
+                        open_registration=open_registration,
+                        node_url=node_url or f"http://{host}:{port}")
     try:
         application = create_app(settings)
+    except DatabaseInUse as exc:
+        fail(str(exc))
     except Exception as exc:  # an unreachable database, a bad URL
         fail(f"--db {settings.db_url!r} cannot be opened: {type(exc).__name__}: {exc}")
     generated = application.state.generated_operator_key

@@ -20,6 +20,7 @@ from cogleague.server import wallets
 from cogleague.server.auth import bearer, digest, new_api_key
 from cogleague.server.errors import ApiError
 from cogleague.server.frames import frame_schema
+from cogleague.server.mirror import mirror_for
 from cogleague.server.store import accounts, now
 from cogleague.server.tables import Account, TableService
 
@@ -54,6 +55,8 @@ class CreateTable(_Body):
     start_timeout_s: float | None = Field(None, gt=0)
     auto_start: bool = Field(False, description="start as soon as every seat is joined")
     pacing: bool = Field(True, description="honour the game's minimum step time (live play)")
+    exhibition: bool = Field(False, description="operator only: live spectators see policy "
+                                                "names during play (shown in the lobby)")
 
 
 class Join(_Body):
@@ -261,9 +264,14 @@ async def replay(table_id: str, svc: Svc) -> Response:
 
 @router.get("/tables/{table_id}/spectator")
 async def spectator(table_id: str, svc: Svc) -> dict[str, Any]:
-    """What a spectator may see of a running table right now (`Game.spectator_state`)."""
+    """What a spectator may see of a running table right now (`Game.spectator_state`; no
+    policy names unless it is an exhibition table), from whichever process is asked."""
     live = svc.live.get(table_id)
-    if live is None:
-        row, _ = await svc.row(table_id)
+    if live is not None:
+        return live.room.watch.live_view(live.game.spectator_state())
+    row, _ = await svc.row(table_id)
+    if row["state"] != "running":
         raise ApiError(409, "wrong_state", f"table {table_id} is {row['state']}, not running")
-    return live.game.spectator_state()
+    mirror = await mirror_for(svc, table_id)
+    await mirror.refresh()
+    return mirror.room.watch.live_view(mirror.game.spectator_state())
