@@ -44,7 +44,7 @@ class ServerProcess:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout_s: float = 30.0) -> ServerProcess:
+    def start(self, timeout_s: float = 90.0) -> ServerProcess:
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen([sys.executable, str(LAUNCH), str(self.port),
                                       json.dumps(self.settings)], stdout=log, stderr=log)

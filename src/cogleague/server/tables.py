@@ -584,7 +584,9 @@ class TableService:
         if held and row.get("owner") != self.node_id and row.get("owner_url"):
             return str(row["owner_url"])
         if not held and await self.store.tx(claim, table_id, self.lease_values()):
-            await resume(self, table_id)
+            if await resume(self, table_id):
+                log.warning("table %s: lease taken over by this process (a seat asked)",
+                            table_id)
             return None
         fresh, _ = await self.row(table_id)
         if fresh.get("owner") != self.node_id and fresh.get("owner_url") \
