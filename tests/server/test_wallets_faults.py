@@ -20,7 +20,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
 from sqlalchemy import create_engine, func, select
 from sqlalchemy.engine import Engine
 
@@ -83,6 +89,14 @@ class Faults(RuleBasedStateMachine):
         super().__init__()
         self.mine: list[str] = []
 
+    @initialize(p=st.integers(0, 1), rounds=st.sampled_from([400, 1000]))
+    def a_running_table(self, p: int, rounds: int) -> None:
+        """Every example starts with one paid table playing, so kills meet a running one."""
+        self.open_table(p, 0, rounds)
+        if self.mine:
+            self.fill(p, 0)
+            self.start(p, 0)
+
     @rule(p=st.integers(0, 1), who=st.integers(0, N_PLAYERS - 1),
           rounds=st.sampled_from([50, 400, 1000]))
     def open_table(self, p: int, who: int, rounds: int) -> None:
@@ -97,6 +111,13 @@ class Faults(RuleBasedStateMachine):
     def join(self, p: int, who: int, t: int, base: str) -> None:
         run(_call(self.env.url(p), self.env.players[who], "join",
                   self.mine[t % len(self.mine)], "scripted", baseline=base))
+
+    @precondition(lambda self: self.mine)
+    @rule(p=st.integers(0, 1), t=st.integers(0, 50))
+    def fill(self, p: int, t: int) -> None:
+        """Every player joins the table (those already seated, or broke, are refused)."""
+        for who in range(N_PLAYERS):
+            self.join(p, who, t, "tit_for_tat" if who % 2 else "always_defect")
 
     @precondition(lambda self: self.mine)
     @rule(p=st.integers(0, 1), who=st.integers(0, N_PLAYERS - 1), t=st.integers(0, 50))
@@ -175,12 +196,13 @@ def test_wallets_conserve_across_two_processes_under_kills(pg_cluster: Any,
     Faults.env = env
     try:
         machine = Faults.TestCase
-        machine.settings = settings(max_examples=3, stateful_step_count=10, deadline=None,
+        machine.settings = settings(max_examples=3, stateful_step_count=8, deadline=None,
                                     database=None,
                                     suppress_health_check=list(HealthCheck))
         machine().runTest()
         with env.engine.connect() as conn:
             kinds = set(conn.execute(select(wallet_entries.c.kind).distinct()).scalars())
         print(f"\nwallet kinds seen: {sorted(kinds)}")
+        assert {"stake_hold", "payout"} <= kinds or {"stake_hold", "refund"} <= kinds
     finally:
         env.stop()
