@@ -90,15 +90,18 @@ class SocketConn:
 
 
 class RateLimit:
-    """A token bucket: `rate` frames per second on average, bursts up to `burst`."""
+    """A token bucket: `rate` frames per second on average, bursts up to `burst`. `clock`
+    (monotonic seconds) is injectable so the refill can be tested without waiting."""
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: int,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.rate, self.burst = rate, float(burst)
+        self.clock = clock
         self.tokens = float(burst)
-        self.at = time.monotonic()
+        self.at = clock()
 
     def allow(self) -> bool:
-        t = time.monotonic()
+        t = self.clock()
         self.tokens = min(self.burst, self.tokens + (t - self.at) * self.rate)
         self.at = t
         if self.tokens < 1.0:
