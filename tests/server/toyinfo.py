@@ -21,7 +21,7 @@ class ServedToy(ToyGame):
                  policy_names: Sequence[str]) -> None:
         super().__init__(seats=seats, rounds=rounds,
                          timing=Timing(decision_timeout_s=timeout_s, retries=0))
-        self._seed = seed
+        self.seed = seed
         self.policy_names = list(policy_names)
         self.aliases = [f"Toy-{chr(65 + (i + seed) % 26)}{i}" for i in range(seats)]
 
@@ -38,10 +38,6 @@ class ServedToy(ToyGame):
             else:
                 tagged.append(e)
         return tagged
-
-    @property
-    def seed(self) -> int | None:
-        return self._seed
 
     def public_config(self) -> dict[str, Any]:
         return {"seats": self.num_seats, "rounds": self.rounds}
@@ -63,14 +59,16 @@ def make(variant: str | None, overrides: Mapping[str, Any], seed: int | None,
     return ServedToy(seats, rounds, timeout, seed or 0, policy_names)
 
 
-OPTIONS = option_model("ToyOptions", {
-    "seats": Option(int, "seats", lo=1, hi=8), "rounds": Option(int, "rounds", lo=1, hi=1000),
-    "timeout_s": Option(float, "decision timeout", lo=0.05, hi=60.0)})
+ToyOptions = option_model("ToyOptions", {
+    "seats": Option(int, "seats at the table", 1, 8),
+    "rounds": Option(int, "rounds", 1, 1000),
+    "timeout_s": Option(float, "seconds per decision", 0.05, 60.0),
+})
 
 GAME = GameDescriptor(
-    name="toy", version="toy-1", title="Toy", options=OPTIONS, make=make,
+    name="toy", version="toy-1", title="Toy", options=ToyOptions, make=make,
     variants=["standard"], default_variant=None, seat_range=(1, 8),
     baselines=[f"const{i}" for i in range(10)], fallback_baseline="const0",
-    default_lineup=lambda v: ["const1", "const2", "const3"], replay_format="toy.replay.v1",
-    replay_document=lambda game, log: game.replay_document(log),
+    default_lineup=lambda v: ["const1", "const2", "const3"],
+    replay_format="toy.replay.v1", replay_document=lambda game, log: game.replay_document(log),
     seats_for=lambda v, o: int(o.get("seats", 3)))
