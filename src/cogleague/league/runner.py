@@ -12,6 +12,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cogleague.core.errors import ConfigError
 from cogleague.league import store
@@ -70,6 +71,24 @@ def chunked(specs: Sequence[EpisodeSpec], workers: int,
     return [list(specs[i:i + size]) for i in range(0, len(specs), size)]
 
 
+def check_models(config: LeagueConfig) -> None:
+    """Every model policy's provider, checked once before any episode is played: a missing
+    key, a refused key or an unreachable endpoint is a `ConfigError` naming the policy."""
+    from cogleague.seats.factory import ModelOptions
+    from cogleague.seats.llm.preflight import check_provider
+
+    seen: set[tuple[Any, ...]] = set()
+    for policy in config.policies:
+        options = policy.model_options()
+        if options is None or tuple(options.values()) in seen:
+            continue
+        seen.add(tuple(options.values()))
+        try:
+            check_provider(ModelOptions(**options))
+        except ConfigError as exc:
+            raise ConfigError(f"policies.{policy.name}", f"policy {policy.name}: {exc}") from exc
+
+
 def pending(config: LeagueConfig, *, retry_infra: bool = False
             ) -> tuple[list[EpisodeSpec], int]:
     """The specs still to play (with `retry_infra`, ``infra_error`` ones too), and the size of
@@ -86,6 +105,8 @@ def run(config: LeagueConfig, backend: Backend, *, progress: Progress | None = N
     store.save_policies(config.store_url, config.name,
                         [p.book_entry() for p in config.policies])
     todo, scheduled = pending(config, retry_infra=retry_infra)
+    if todo:
+        check_models(config)
     skipped = scheduled - len(todo)
     if limit is not None:
         todo = todo[:limit]
