@@ -28,7 +28,7 @@ def serve(
              "PostgreSQL reach it (default http://HOST:PORT); seats are redirected there "
              "(docs/deploy.md)")] = None,
 ) -> None:
-    """Serve the HTTP lobby and WebSocket play for ledger, commons and dilemma."""
+    """Serve the HTTP lobby and WebSocket play for every installed game."""
     import uvicorn
 
     from cogleague.server.app import create_app
