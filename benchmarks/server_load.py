@@ -5,7 +5,13 @@ Starts `cogleague.server` on uvicorn in a child process (SQLite file in a temp d
 processes, all on loopback), starts every table and plays them to the end. Prints moves/s and
 the p50/p99 latency from `your_turn` received to the move's `ack` received, measured by the bots.
 
+Multi-process mode: ``--processes N --pg`` starts a throwaway PostgreSQL cluster and N server
+processes on it; table i is created and started on process i mod N (which then holds its
+lease) and its bots connect there. Server CPU per move sums every server process; PostgreSQL's
+own CPU is reported beside it.
+
     .venv/bin/python benchmarks/server_load.py --tables 100 --rounds 10
+    .venv/bin/python benchmarks/server_load.py --tables 100 --rounds 10 --pg --processes 2
 """
 
 from __future__ import annotations
@@ -44,7 +50,8 @@ import uvicorn
 from cogleague.server.app import create_app
 from cogleague.server.settings import Settings, TRANSPORT_MAX_FRAME_BYTES
 app = create_app(Settings(db_url={db!r}, operator_key={key!r}, record_league=False,
-                          moves_per_second=1000, move_burst=1000))
+                          moves_per_second=1000, move_burst=1000,
+                          node_url="http://127.0.0.1:{port}"))
 def serve():
     uvicorn.run(app, host="127.0.0.1", port={port}, log_level="warning", access_log=False,
                 ws_max_size=TRANSPORT_MAX_FRAME_BYTES, ws={ws!r}, loop={loop!r})
@@ -81,28 +88,31 @@ def start_server(db_url: str, port: int, log: Path, ws: str = WS_PROTOCOL, loop:
     raise SystemExit(f"the server did not start: {log.read_text()[-2000:]}")
 
 
-async def setup(url: str, tables: int, rounds: int) -> list[tuple[str, int, str]]:
-    """Accounts, tables and joins over HTTP; returns (table, seat, token) per bot."""
+async def setup(urls: list[str], tables: int, rounds: int
+                ) -> list[tuple[str, int, str, str]]:
+    """Accounts, tables and joins over HTTP; returns (table, seat, token, server) per bot:
+    table i lives on server i mod N."""
     from cogleague.client import LobbyClient
 
-    seats: list[tuple[str, int, str]] = []
+    url = urls[0]
+    seats: list[tuple[str, int, str, str]] = []
     async with LobbyClient(url, OPERATOR_KEY) as op:
         keys = [(await op.create_account(f"bench{i}"))["api_key"] for i in range(SEATS + 1)]
     clients = [LobbyClient(url, k) for k in [OPERATOR_KEY, *keys[1:]]]
     try:
-        for _ in range(tables):
+        for i in range(tables):
             t = await clients[0].create_table("dilemma", pacing=False,
                                               config={"rounds_total": rounds})
             for seat in range(SEATS):
                 joined = await clients[seat + 1].join(t["id"], "remote", seat=seat)
-                seats.append((t["id"], seat, joined["token"]))
+                seats.append((t["id"], seat, joined["token"], urls[i % len(urls)]))
     finally:
         for c in clients:
             await c.aclose()
     return seats
 
 
-def client_process(url: str, seats: list[tuple[str, int, str]], ready: Any, go: Any,
+def client_process(seats: list[tuple[str, int, str, str]], ready: Any, go: Any,
                    out: Any) -> None:
     """Play some bots; report (moves, latencies) once they all end."""
     from cogleague.client import Bot, TurnInfo, play_seat
@@ -134,7 +144,7 @@ def client_process(url: str, seats: list[tuple[str, int, str]], ready: Any, go: 
 
     async def main() -> None:
         tasks = [asyncio.create_task(play_seat(Grudger(), url, t, s, tok, on_frame=timer()))
-                 for t, s, tok in seats]
+                 for t, s, tok, url in seats]
         while connected[0] < len(seats):  # every socket connected (snapshots in)
             await asyncio.sleep(0.05)
         ready.set()
@@ -166,6 +176,32 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def cluster_cpu(data_dir: Path) -> float:
+    """CPU seconds of a PostgreSQL cluster: the postmaster and every backend it forked."""
+    master = int((data_dir / "postmaster.pid").read_text().split()[0])
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(stat.parent.name)
+        if pid == master or int(fields[1]) == master:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def start_cluster() -> Any:
+    """A throwaway PostgreSQL cluster (the tests' helper: initdb + pg_ctl, fsync off)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from helpers.postgres import PgCluster, _pg_bindir
+
+    bindir = _pg_bindir()
+    if bindir is None:
+        raise SystemExit("--pg needs PostgreSQL's initdb and pg_ctl (apt-get install postgresql)")
+    return PgCluster(bindir).start()
+
+
 def percentile(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -181,35 +217,51 @@ def main() -> None:
                     help="uvicorn WebSocket implementation (default: the server's coalescing "
                          "one, as `cogleague serve` uses; websockets-sansio: uvicorn's own)")
     ap.add_argument("--loop", default="auto", help="uvicorn event loop (auto, asyncio, uvloop)")
+    ap.add_argument("--processes", type=int, default=1,
+                    help="server processes on the same database (more than 1 needs PostgreSQL)")
+    ap.add_argument("--pg", action="store_true",
+                    help="start a throwaway PostgreSQL cluster and use it as the database")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="cogleague-bench-"))
-    db = args.db or f"sqlite:///{tmp / 'bench.db'}"
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = start_server(db, port, tmp / "server.log", args.ws, args.loop)
+    cluster = start_cluster() if args.pg else None
+    db = cluster.new_database() if cluster else (args.db or f"sqlite:///{tmp / 'bench.db'}")
+    if args.processes > 1 and not db.startswith("postgres"):
+        raise SystemExit("--processes > 1 needs PostgreSQL (--pg or --db postgresql://…)")
+    ports = [free_port() for _ in range(args.processes)]
+    urls = [f"http://127.0.0.1:{p}" for p in ports]
+    servers = []
+    for i, p in enumerate(ports):
+        (tmp / str(i)).mkdir()
+        servers.append(start_server(db, p, tmp / str(i) / "server.log", args.ws, args.loop))
+
     try:
-        seats = asyncio.run(setup(url, args.tables, args.rounds))
+        seats = asyncio.run(setup(urls, args.tables, args.rounds))
         ctx = mp.get_context("spawn")
         go, out = ctx.Event(), ctx.Queue()
         readies = [ctx.Event() for _ in range(args.clients)]
         groups = [seats[i::args.clients] for i in range(args.clients)]
-        procs = [ctx.Process(target=client_process, args=(url, g, r, go, out))
+        procs = [ctx.Process(target=client_process, args=(g, r, go, out))
                  for g, r in zip(groups, readies, strict=True)]
         for p in procs:
             p.start()
         for r in readies:
             r.wait(120)
-        table_ids = sorted({t for t, _, _ in seats})
+        homes = sorted({(t, u) for t, _, _, u in seats})
 
         async def start_all() -> None:
             from cogleague.client import LobbyClient
-            async with LobbyClient(url, OPERATOR_KEY) as op:
-                await asyncio.gather(*(op.start(t) for t in table_ids))
+            ops = {u: LobbyClient(u, OPERATOR_KEY) for u in urls}
+            try:
+                await asyncio.gather(*(ops[u].start(t) for t, u in homes))
+            finally:
+                for op in ops.values():
+                    await op.aclose()
 
         load0 = os.getloadavg()[0]
         t0 = time.perf_counter()
-        cpu0 = cpu_seconds(server.pid)
-        spy = sample_server(server.pid)
+        cpu0 = sum(cpu_seconds(s.pid) for s in servers)
+        pg0 = cluster_cpu(cluster.dir / "data") if cluster else 0.0
+        spy = sample_server(servers[0].pid)
         asyncio.run(start_all())
         go.set()
         moves, lat, bots_cpu = 0, [], 0.0
@@ -219,7 +271,8 @@ def main() -> None:
             lat += xs
             bots_cpu += used
         elapsed = time.perf_counter() - t0
-        server_cpu = cpu_seconds(server.pid) - cpu0
+        server_cpu = sum(cpu_seconds(s.pid) for s in servers) - cpu0
+        pg_cpu = cluster_cpu(cluster.dir / "data") - pg0 if cluster else None
         for p in procs:
             p.join(30)
         if spy is not None:
@@ -235,14 +288,22 @@ def main() -> None:
             "server_cpu_s": round(server_cpu, 2),
             "server_cpu_ms_per_move": round(1000 * server_cpu / max(1, moves), 3),
             "server_moves_per_cpu_s": round(moves / max(server_cpu, 1e-9), 1),
+            "server_processes": len(servers),
+            "postgres_cpu_s": None if pg_cpu is None else round(pg_cpu, 2),
+            "postgres_cpu_ms_per_move": None if pg_cpu is None
+            else round(1000 * pg_cpu / max(1, moves), 3),
             "bots_cpu_s": round(bots_cpu, 2),
             "bots_cpu_ms_per_move": round(1000 * bots_cpu / max(1, moves), 3),
             "load_average": {"before": round(load0, 2), "after": round(os.getloadavg()[0], 2)},
-            "db": "sqlite (WAL)" if args.db is None else args.db.split(":")[0],
+            "db": db.split(":")[0] if db.startswith("postgres") else "sqlite (WAL)",
             "cpus": os.cpu_count()}, indent=1))
     finally:
-        server.send_signal(signal.SIGINT if os.environ.get("BENCH_PROFILE") else signal.SIGTERM)
-        server.wait(30)
+        for s in servers:
+            s.send_signal(signal.SIGINT if os.environ.get("BENCH_PROFILE") else signal.SIGTERM)
+        for s in servers:
+            s.wait(30)
+        if cluster is not None:
+            cluster.stop()
 
 
 if __name__ == "__main__":

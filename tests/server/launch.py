@@ -18,6 +18,6 @@ from cogleague.server.transport import WS_PROTOCOL
 
 if __name__ == "__main__":
     port = int(sys.argv[1])
-    settings = Settings(**json.loads(sys.argv[2]))
+    settings = Settings(**{"node_url": f"http://127.0.0.1:{port}", **json.loads(sys.argv[2])})
     uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
                 access_log=False, ws_max_size=TRANSPORT_MAX_FRAME_BYTES, ws=WS_PROTOCOL)

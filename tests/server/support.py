@@ -44,7 +44,7 @@ class ServerProcess:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout_s: float = 30.0) -> ServerProcess:
+    def start(self, timeout_s: float = 90.0) -> ServerProcess:
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen([sys.executable, str(LAUNCH), str(self.port),
                                       json.dumps(self.settings)], stdout=log, stderr=log)
@@ -77,6 +77,11 @@ class ServerProcess:
         return self.proc is not None and self.proc.poll() is None
 
 
+async def attached(recorders: Sequence[Recorder], timeout_s: float = 30.0) -> None:
+    """Wait until every seat's socket got its snapshot (is listening), instead of sleeping."""
+    await asyncio.wait_for(asyncio.gather(*(r.attached.wait() for r in recorders)), timeout_s)
+
+
 def operator(server: ServerProcess) -> LobbyClient:
     return LobbyClient(server.url, OPERATOR_KEY)
 
@@ -96,10 +101,13 @@ class Recorder:
 
     def __init__(self) -> None:
         self.frames: list[dict[str, Any]] = []
+        self.attached = asyncio.Event()  # set at the first snapshot: the seat is listening
 
     def __call__(self, frame: dict[str, Any]) -> None:
         validate_server_frame(frame)
         self.frames.append(frame)
+        if frame["type"] == "snapshot":
+            self.attached.set()
 
     def text(self) -> str:
         return json.dumps(self.frames, ensure_ascii=False)
@@ -130,7 +138,7 @@ async def play_table(server: ServerProcess, game: str, lineup: Sequence[Bot | st
                 sessions.append(play_seat(member, server.url, tid, seat, joined["token"],
                                           on_frame=recorders[seat]))
     tasks = [asyncio.create_task(s) for s in sessions]
-    await asyncio.sleep(0.2)  # sockets up before the first turn
+    await attached([r for r, m in zip(recorders, lineup, strict=True) if not isinstance(m, str)])
     async with LobbyClient(server.url, creator_key) as creator:
         await creator.start(tid)
         await asyncio.wait_for(asyncio.gather(*tasks), timeout_s)

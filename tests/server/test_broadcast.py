@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cogleague.core import jsonio
@@ -45,10 +45,12 @@ def reference(table: str, views: list[dict[str, Any] | None]) -> list[str]:
     return out
 
 
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(events, max_size=6))
 def test_broadcast_is_each_views_own_encoding(evs: list[Event]) -> None:
     room = Room("t_1", "toy", "1", [f"seat {i}" for i in range(SEATS)], {}, "running")
     broadcast(room, evs)
+    assert len(room.channels) == SEATS  # the loop below checks every seat
     for seat, channel in enumerate(room.channels):
         assert channel.event_texts == reference("t_1", [e.view_for(seat) for e in evs])
     assert room.watch.event_texts == reference("t_1", [e.view_for(None) for e in evs])

@@ -43,6 +43,7 @@ def names(n: int) -> list[str]:
 
 def common_leak_checks(played: Played) -> None:
     """No seat sees another seat's token or any policy name (its own included)."""
+    assert played.tokens and any(rec.frames for rec in played.recorders)  # checks below run
     for seat, rec in enumerate(played.recorders):
         if not rec.frames:
             continue
@@ -77,6 +78,7 @@ async def test_dilemma_served_equals_headless_and_keeps_secrets(
                     assert seat in (a, b), f"seat {seat} saw the promise {a}->{b}"
         assert f"promise-from-{seat}-to-" in text  # its own promises come back to it
         revealed: set[tuple[int, tuple[int, ...]]] = set()
+        histories = 0
         for frame in rec.frames:
             if frame["type"] == "event":
                 p = frame["payload"]
@@ -88,7 +90,9 @@ async def test_dilemma_served_equals_headless_and_keeps_secrets(
                 for pairing in frame["visible_state"]["pairings"]:
                     pair = tuple(sorted((seat, pairing["opponent"])))
                     for row in pairing["history"]:
+                        histories += 1
                         assert (row["round"], pair) in revealed, "a choice before its reveal"
+        assert histories > 0  # later turns carry history, and each row was checked
 
 
 async def test_ledger_served_equals_headless_and_keeps_memos(
@@ -102,13 +106,16 @@ async def test_ledger_served_equals_headless_and_keeps_memos(
                                    seed=7, variant="quickfire", names=names(8))
     assert played.results == headless
     common_leak_checks(played)
+    checked = 0
     for seat, rec in enumerate(played.recorders):
         if not rec.frames:
             continue
         text = rec.text()
+        checked += 1
         assert f"memo-secret-{seat}" in text  # its own memo comes back to it
         for other in set(range(8)) - {seat}:
             assert f"memo-secret-{other}" not in text
+    assert checked == 3  # the three remote dealers
 
 
 async def test_commons_served_equals_headless_and_keeps_notes(
@@ -124,9 +131,9 @@ async def test_commons_served_equals_headless_and_keeps_notes(
     strip = ("generated_at",)
     assert {k: v for k, v in played.results.items() if k not in strip} == \
         {k: v for k, v in headless.items() if k not in strip}
-    for seat, rec in enumerate(played.recorders):
-        if not rec.frames:
-            continue
+    remote = [(seat, rec) for seat, rec in enumerate(played.recorders) if rec.frames]
+    assert len(remote) == 3  # the three remote stewards
+    for seat, rec in remote:
         text = rec.text()
         for other in set(range(6)) - {seat}:
             assert f"note-secret-{other}" not in text

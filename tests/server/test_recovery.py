@@ -9,7 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import create_engine, select
+
 from cogleague.client import LobbyClient, play_seat
+from cogleague.server.store import engine_url, log_entries
 from server.support import ServerProcess, new_account, play_headless
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
@@ -66,3 +69,10 @@ async def test_sigkill_mid_table_then_restart_finishes_with_the_same_results(
     assert served["rounds_played"] == ROUNDS and served["reason"] == "complete"
     assert replay["results"] == headless
     assert "resumed 1 running table" in server.log_path.read_text()
+    # the play time is durable: it never goes back across the restart
+    engine = create_engine(engine_url(db_url))
+    with engine.connect() as conn:
+        elapsed = list(conn.execute(select(log_entries.c.elapsed_ms).where(
+            log_entries.c.table_id == tid).order_by(log_entries.c.idx)).scalars())
+    engine.dispose()
+    assert None not in elapsed and elapsed == sorted(elapsed) and elapsed[-1] > 0

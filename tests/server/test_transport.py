@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import socket
 
-from cogleague.server.transport import CoalescingTransport, text_frame
+from cogleague.server.transport import CoalescingTransport
 
 
 async def _pair() -> tuple[CoalescingTransport, socket.socket]:
@@ -60,11 +60,3 @@ async def test_close_flushes_before_closing() -> None:
         assert peer.recv(10) == b""  # then EOF
     finally:
         peer.close()
-
-
-def test_text_frame_is_what_the_websockets_library_serializes() -> None:
-    from websockets.frames import Frame, Opcode
-
-    for n in (0, 1, 125, 126, 127, 65535, 65536, 70000):
-        payload = ("é" * n).encode()[:n]
-        assert text_frame(payload) == Frame(Opcode.TEXT, payload).serialize(mask=False)

@@ -29,12 +29,17 @@ def serve(
     replay_models: Annotated[str | None, typer.Option(
         "--replay-models", help="answer model seats from this recording (no provider)")
                              ] = None,
+    node_url: Annotated[str | None, typer.Option(
+        help="this process's own address as the other server processes on the same "
+             "PostgreSQL reach it (default http://HOST:PORT); seats are redirected there "
+             "(docs/deploy.md)")] = None,
 ) -> None:
     """Serve the HTTP lobby and WebSocket play for every installed game."""
     import uvicorn
 
     from cogleague.server.app import create_app
     from cogleague.server.settings import DEFAULT_DB_URL, TRANSPORT_MAX_FRAME_BYTES, Settings
+    from cogleague.server.sqlite_lock import DatabaseInUse
     from cogleague.server.transport import WS_PROTOCOL
 
     if operator_key is not None and len(operator_key) < 16:
@@ -44,9 +49,12 @@ def serve(
     settings = Settings(db_url=db or DEFAULT_DB_URL, operator_key=operator_key,
                         open_registration=open_registration,
                         model_recording=record_models or replay_models,
-                        model_recording_mode="replay" if replay_models else "record")
+                        model_recording_mode="replay" if replay_models else "record",
+                        node_url=node_url or f"http://{host}:{port}")
     try:
         application = create_app(settings)
+    except DatabaseInUse as exc:
+        fail(str(exc))
     except Exception as exc:  # an unreachable database, a bad URL
         fail(f"--db {settings.db_url!r} cannot be opened: {type(exc).__name__}: {exc}")
     generated = application.state.generated_operator_key

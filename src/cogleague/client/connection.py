@@ -5,6 +5,13 @@
 `end` frame's results. If the connection drops (network, server restart) it reconnects with
 growing pauses and resumes from the last event it saw (``last_seq``); a turn it already answered
 is answered again with the same move, so a resent `your_turn` never produces a different action.
+
+Several server processes on one database (docs/deploy.md): a process that does not run the
+table answers the upgrade with HTTP 307 to the one that does, and the `websockets` library
+follows it; a socket closed with 4002 (the table moved) or refused with 503 (it is being
+taken over) is simply reconnected. Point the SDK at the reverse proxy, or give it every
+process (`servers`): reconnects go round them, so the seat survives the death of the process
+it was playing on.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ import inspect
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
@@ -28,6 +35,9 @@ log = logging.getLogger("cogleague.bot")
 """Refused moves are logged here at WARNING by default (`cogleague bot run` shows them)."""
 
 REPLACED_CLOSE_CODE = 4001
+RETRY_STATUSES = frozenset({502, 503, 504})
+"""Upgrade refusals that mean "try again" (a table moving between processes, a proxy whose
+upstream is restarting); any other status refuses the seat."""
 CORRECTABLE = frozenset({"illegal_action", "message_too_long", "promises_off"})
 MAX_FRAME_BYTES = 4 * 1024 * 1024
 
@@ -68,9 +78,11 @@ class SeatSession:
     """The state that outlives one socket: the seq reached and every move sent."""
 
     def __init__(self, bot: Bot, server: str, table: str, seat: int, token: str,
-                 on_frame: Callable[[dict[str, Any]], Any] | None = None) -> None:
+                 on_frame: Callable[[dict[str, Any]], Any] | None = None,
+                 servers: Sequence[str] = ()) -> None:
         self.bot = bot
         self.server = server
+        self.servers = [server, *[s for s in servers if s != server]]
         self.table = table
         self.seat = seat
         self.token = token
@@ -97,7 +109,10 @@ class SeatSession:
                     if ended:
                         return self.outcome
             except InvalidStatus as exc:
-                raise SeatRefused(f"the server refused seat {self.seat} at table {self.table} "
+                if exc.response.status_code in RETRY_STATUSES:
+                    pass
+                else:
+                    raise SeatRefused(f"the server refused seat {self.seat} at table {self.table} "
                                   f"(HTTP {exc.response.status_code})") from None
             except ConnectionClosed as exc:
                 if exc.rcvd is not None and exc.rcvd.code == REPLACED_CLOSE_CODE:
@@ -107,8 +122,10 @@ class SeatSession:
             now = time.monotonic()
             down_since = down_since or now
             if now - down_since > reconnect_for_s:
-                raise ConnectionError(f"could not reach {self.server} for {reconnect_for_s:g} s")
+                raise ConnectionError(f"could not reach {', '.join(self.servers)} for "
+                                      f"{reconnect_for_s:g} s")
             self.outcome.reconnects += 1
+            self.server = self.servers[self.outcome.reconnects % len(self.servers)]
             await asyncio.sleep(pause)
             pause = min(pause * 2, 1.0)
 
@@ -181,9 +198,12 @@ class SeatSession:
 
 async def play_seat(bot: Bot, server: str, table: str, seat: int, token: str, *,
                     reconnect_for_s: float = 60.0,
-                    on_frame: Callable[[dict[str, Any]], Any] | None = None) -> SeatOutcome:
-    """Play `seat` of `table` until the table ends; returns the `end` frame's content."""
-    return await SeatSession(bot, server, table, seat, token, on_frame).run(reconnect_for_s)
+                    on_frame: Callable[[dict[str, Any]], Any] | None = None,
+                    servers: Sequence[str] = ()) -> SeatOutcome:
+    """Play `seat` of `table` until the table ends; returns the `end` frame's content.
+    `servers`: further processes of the same deployment to reconnect to."""
+    return await SeatSession(bot, server, table, seat, token, on_frame, servers
+                             ).run(reconnect_for_s)
 
 
 async def join_and_play(bot: Bot, server: str, key: str, table: str, *, seat: int | None = None,

@@ -86,7 +86,8 @@ async def _with_timeout(clock: Clock, awaitable: Awaitable[Any], seconds: float)
 
 class EpisodeRunner:
     def __init__(self, game: Game, seats: Sequence[Any], clock: Clock | None = None,
-                 observer: Observer | None = None, pacing: bool = False) -> None:
+                 observer: Observer | None = None, pacing: bool = False,
+                 elapsed_s: float = 0.0) -> None:
         if len(seats) != game.num_seats:
             raise ValueError(f"seats must list exactly {game.num_seats} seats (got {len(seats)})")
         self.game = game
@@ -94,6 +95,9 @@ class EpisodeRunner:
         self.clock = clock or MonotonicClock()
         self.observer = observer
         self.pacing = pacing
+        self.elapsed_s = elapsed_s
+        """Play time already spent before this run (a resumed table): the play budget counts
+        it, so a restart or a take-over does not start the budget again."""
         self.timing = game.timing()
         self.log = EpisodeLog()
         self.faults: list[dict[str, int]] = [{} for _ in self.seats]
@@ -118,7 +122,7 @@ class EpisodeRunner:
 
     async def _run(self) -> EpisodeOutcome:
         game, timing, clock, observer = self.game, self.timing, self.clock, self.observer
-        started = clock.now()
+        started = clock.now() - self.elapsed_s
         budget = timing.play_budget_s
         play_deadline = started + budget if budget is not None else math.inf
         reserve = timing.reserve_scripted_s if self.all_scripted else timing.reserve_s

@@ -8,6 +8,7 @@ previous process stopped (`recovery.py`).
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import re
@@ -21,10 +22,12 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import Connection, insert, select, update
 from starlette.exceptions import HTTPException
 
-from cogleague.server import lobby, play
+from cogleague.server import lobby, play, sqlite_lock
 from cogleague.server.auth import digest, install_log_redaction, new_api_key
 from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ApiError
+from cogleague.server.leases import LeaseKeeper
+from cogleague.server.notify import Listener
 from cogleague.server.openapi import truthful_openapi
 from cogleague.server.recovery import recover
 from cogleague.server.settings import Settings
@@ -95,6 +98,7 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     install_log_redaction()
+    process_lock = sqlite_lock.lock(settings.db_url)
     store = Store(settings.db_url, settings.sqlite_synchronous)
     generated = bootstrap(store, settings.operator_key)
     catalog = Catalog(settings.extra_games)
@@ -103,16 +107,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service = TableService(store, catalog, settings)
         app.state.tables = service
+        listener = None
+        if store.is_postgres:  # other processes' tables: NOTIFY (notify.py)
+            listener = Listener(settings.db_url, service.on_notice, asyncio.get_running_loop())
+            listener.start()
         resumed = await recover(service)
+        keeper = LeaseKeeper(service)
+        app.state.leases = keeper
+        resumed += await keeper.tick()
         if resumed:
             log.warning("resumed %d running table(s): %s", len(resumed), ", ".join(resumed))
+        keeper.start()
         if settings.tune_gc:
             tune_gc()
         try:
             yield
         finally:
+            await keeper.stop()
+            if listener is not None:
+                listener.stop()
             await service.shutdown()
             store.close()
+            if process_lock is not None:
+                process_lock.close()
 
     app = FastAPI(title="cogleague table server", lifespan=lifespan,
                   description="HTTP lobby and WebSocket play for every installed game. "

@@ -10,6 +10,7 @@ from the replayed log. A `SeatChannel` adds the seat's one outstanding turn: `as
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,6 +23,10 @@ from cogleague.server import frames
 
 REPLACED_CLOSE_CODE = 4001
 """Close code of an older socket when the same seat connects again (the newest wins)."""
+
+MOVED_CLOSE_CODE = 4002
+"""Close code when another server process runs the table now: reconnect (the same address
+redirects the seat there; spectators are served from any process)."""
 
 
 class Sender(Protocol):
@@ -76,6 +81,12 @@ class Stream:
         for conn in self.listeners():
             conn.send_text(text)
 
+    def moved(self) -> None:
+        """Close every listener with `MOVED_CLOSE_CODE`: they reconnect and are served by the
+        process that runs the table now."""
+        for conn in self.listeners():
+            conn.close(MOVED_CLOSE_CODE, "the table moved to another server process; reconnect")
+
     def end(self, reason: str | None, results: dict[str, Any] | None) -> None:
         """Send `end` and close every listener normally; later connections get it too."""
         self.end_text = self.frame("end", reason=reason, results=results)
@@ -84,12 +95,46 @@ class Stream:
             conn.close(1000, "table ended")
 
 
-class WatchChannel(Stream):
-    """Spectators: public events only (`Event.view_for(None)`), any number of sockets."""
+SPECTATOR_HIDDEN = frozenset({"policy", "policies", "policy_name", "policy_names",
+                              "policyName", "policyNames", "names"})
+"""Fields that name policies: off live spectator frames while a table plays (they arrive
+with the end and the replay), unless the operator made it an exhibition table."""
+_HIDDEN_MARKS = ('"policy', '"names"')
 
-    def __init__(self, table_id: str) -> None:
+
+def hide_names(value: Any) -> Any:
+    """`value` without any `SPECTATOR_HIDDEN` key, at any depth."""
+    if isinstance(value, dict):
+        return {k: hide_names(v) for k, v in value.items() if k not in SPECTATOR_HIDDEN}
+    if isinstance(value, list):
+        return [hide_names(v) for v in value]
+    return value
+
+
+def hide_names_json(payload_json: str) -> str:
+    """`hide_names` on encoded JSON; the text itself when no hidden key can be in it."""
+    if not any(mark in payload_json for mark in _HIDDEN_MARKS):
+        return payload_json
+    return jsonio.dumps(hide_names(json.loads(payload_json)))
+
+
+class WatchChannel(Stream):
+    """Spectators: public events only (`Event.view_for(None)`), any number of sockets.
+    Policy names are removed while the table plays unless `exhibition` is set."""
+
+    def __init__(self, table_id: str, exhibition: bool = False) -> None:
         super().__init__(table_id)
         self.conns: list[Sender] = []
+        self.exhibition = exhibition
+
+    def push_encoded(self, name_json: str, payload_json: str) -> None:
+        if not self.exhibition:
+            payload_json = hide_names_json(payload_json)
+        super().push_encoded(name_json, payload_json)
+
+    def live_view(self, value: Any) -> Any:
+        """A live spectator document (a snapshot's state) as this channel may show it."""
+        return value if self.exhibition else hide_names(value)
 
     def listeners(self) -> list[Sender]:
         return self.conns

@@ -73,7 +73,8 @@ class Room:
     the spectators. It exists before the start, so a bot may connect, then wait for play."""
 
     def __init__(self, table_id: str, game_name: str, rules_version: str,
-                 aliases: Sequence[str], public_config: dict[str, Any], state: str) -> None:
+                 aliases: Sequence[str], public_config: dict[str, Any], state: str,
+                 exhibition: bool = False) -> None:
         self.id = table_id
         self.game_name = game_name
         self.rules_version = rules_version
@@ -81,7 +82,7 @@ class Room:
         self.state = state
         self.game: Game | None = None
         self.channels = [SeatChannel(table_id, s, a, _not_started) for s, a in enumerate(aliases)]
-        self.watch = WatchChannel(table_id)
+        self.watch = WatchChannel(table_id, exhibition)
         self.results: dict[str, Any] | None = None
 
     def hello(self, channel: SeatChannel | WatchChannel) -> str:
@@ -97,9 +98,15 @@ class Room:
         if isinstance(channel, SeatChannel):
             return channel.frame("snapshot", state=self.state, visible_state=channel.last_view,
                                  your_turn=channel.pending_turn_frame(), rounds_played=played)
-        view = game.spectator_state() if game is not None else None
+        view = channel.live_view(game.spectator_state()) if game is not None else None
         return channel.frame("snapshot", state=self.state, visible_state=view, your_turn=None,
                              rounds_played=played)
+
+    def moved(self) -> None:
+        """Another process runs the table now: every socket here is closed to reconnect."""
+        for channel in self.channels:
+            channel.moved()
+        self.watch.moved()
 
     def end(self, reason: str | None, results: dict[str, Any] | None) -> None:
         """Tell every seat its own results (no policy names) and spectators all of them."""
@@ -144,7 +151,7 @@ def broadcast(room: Room, events: Sequence[Event]) -> None:
 
 class LiveTable:
     def __init__(self, room: Room, game: Game, store: Store, *, pacing: bool,
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, elapsed_s: float = 0.0) -> None:
         self.id = room.id
         self.room = room
         self.game = game
@@ -156,6 +163,8 @@ class LiveTable:
         for channel in room.channels:
             channel.parse = game.parse
         self.next_idx = 0
+        self.elapsed_s = elapsed_s
+        self.started = self.clock.now() - elapsed_s  # play time = clock.now() - started
         self.task: asyncio.Task[Any] | None = None
 
     # -- events ------------------------------------------------------------------------------
@@ -165,8 +174,9 @@ class LiveTable:
     async def observer(self, entry: LogEntry, game: Game) -> None:
         idx = self.next_idx
         self.next_idx += 1
+        elapsed_ms = int((self.clock.now() - self.started) * 1000)
         await self.store.append_log(self.id, idx, entry.to_json(),
-                                    [event_record(e) for e in entry.events])
+                                    [event_record(e) for e in entry.events], elapsed_ms)
         self.broadcast(entry.events)
 
     def restore(self, log_: EpisodeLog) -> None:
@@ -179,7 +189,9 @@ class LiveTable:
     def run(self, seats: Sequence[Any], log_: EpisodeLog | None,
             on_done: Callable[[LiveTable, EpisodeOutcome | None, BaseException | None],
                               Coroutine[Any, Any, None]]) -> None:
-        runner = EpisodeRunner(self.game, seats, self.clock, self.observer, self.pacing)
+        self.started = self.clock.now() - self.elapsed_s
+        runner = EpisodeRunner(self.game, seats, self.clock, self.observer, self.pacing,
+                               elapsed_s=self.elapsed_s)
         if log_ is not None:
             runner.log = log_  # resume: the runner continues after the replayed entries
 

@@ -21,6 +21,7 @@ from cogleague.server import wallets
 from cogleague.server.auth import bearer, digest, new_api_key
 from cogleague.server.errors import ApiError, responses
 from cogleague.server.frames import frame_schema
+from cogleague.server.mirror import mirror_for
 from cogleague.server.store import accounts, now
 from cogleague.server.tables import MIN_START_TIMEOUT_S, Account, TableService
 
@@ -72,6 +73,9 @@ class CreateTable(_Body):
     auto_start: StrictBool = Field(False, description="start as soon as every seat is joined")
     pacing: StrictBool = Field(True, description="honour the game's minimum step time (live "
                                                  "play)")
+    exhibition: StrictBool = Field(False, description="operator only: live spectators see "
+                                                      "policy names during play (shown in "
+                                                      "the lobby)")
 
 
 class Join(_Body):
@@ -291,11 +295,16 @@ async def replay(table_id: str, svc: Svc) -> Response:
 
 @router.get("/tables/{table_id}/spectator", responses=responses(404, 409))
 async def spectator(table_id: str, svc: Svc) -> dict[str, Any]:
-    """What a spectator may see of a running table right now (`Game.spectator_state`); for a
+    """What a spectator may see of a running table right now (`Game.spectator_state`; no
+    policy names unless it is an exhibition table), from whichever process is asked; for a
     table that is not running, `{"running": false, "table_state": ...}` (a watcher polling
     each round cannot know a table has just ended, so that is not an error)."""
     live = svc.live.get(table_id)
-    if live is None:
-        row, _ = await svc.row(table_id)
+    if live is not None:
+        return live.room.watch.live_view(live.game.spectator_state())
+    row, _ = await svc.row(table_id)
+    if row["state"] != "running":
         return {"running": False, "table_state": row["state"]}
-    return live.game.spectator_state()
+    mirror = await mirror_for(svc, table_id)
+    await mirror.refresh()
+    return mirror.room.watch.live_view(mirror.game.spectator_state())

@@ -28,6 +28,7 @@ from cogleague.server.auth import matches
 from cogleague.server.channels import SeatChannel, Stream, WatchChannel
 from cogleague.server.errors import ApiError
 from cogleague.server.live import Room, seat_results
+from cogleague.server.mirror import mirror_for
 from cogleague.server.settings import Settings
 from cogleague.server.store import loads, seats
 from cogleague.server.tables import TableService
@@ -89,15 +90,18 @@ class SocketConn:
 
 
 class RateLimit:
-    """A token bucket: `rate` frames per second on average, bursts up to `burst`."""
+    """A token bucket: `rate` frames per second on average, bursts up to `burst`. `clock`
+    (monotonic seconds) is injectable so the refill can be tested without waiting."""
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: int,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.rate, self.burst = rate, float(burst)
+        self.clock = clock
         self.tokens = float(burst)
-        self.at = time.monotonic()
+        self.at = clock()
 
     def allow(self) -> bool:
-        t = time.monotonic()
+        t = self.clock()
         self.tokens = min(self.burst, self.tokens + (t - self.at) * self.rate)
         self.at = t
         if self.tokens < 1.0:
@@ -125,6 +129,23 @@ async def _deny(ws: WebSocket, status: int, message: str) -> None:
                                                media_type="application/json"))
     except RuntimeError:
         await ws.close(1008, message)
+
+
+async def _redirect(ws: WebSocket, base_url: str) -> None:
+    """HTTP 307 at the upgrade to the same path and query on `base_url` (the SDK, like any
+    client built on the `websockets` library, follows it)."""
+    target = ws_base(base_url) + ws.url.path + (f"?{ws.url.query}" if ws.url.query else "")
+    body = jsonio.dumps({"error": {"code": "moved", "message": f"served by {base_url}"}})
+    await ws.send_denial_response(Response(body, status_code=307, headers={"Location": target},
+                                           media_type="application/json"))
+
+
+def ws_base(url: str) -> str:
+    url = url.rstrip("/")
+    for http, wsp in (("https://", "wss://"), ("http://", "ws://")):
+        if url.startswith(http):
+            return wsp + url[len(http):]
+    return url
 
 
 async def _ended(ws: WebSocket, stream: Stream, row: dict[str, Any], seat: int | None) -> None:
@@ -159,10 +180,18 @@ async def play(ws: WebSocket) -> None:
         await _deny(ws, 401, "wrong seat or token")
         return
     assert seat is not None
-    if row["state"] in ("finished", "aborted") or table_id not in svc.rooms:
+    if row["state"] in ("finished", "aborted"):
         await _ended(ws, Stream(table_id), row, seat)
         return
-    room = svc.rooms[table_id]
+    if row["state"] == "running" and table_id not in svc.live:
+        home = await svc.seat_home(row)
+        if home is not None:  # another process runs it: the SDK follows the redirect
+            await _redirect(ws, home)
+            return
+        if table_id not in svc.live:
+            await _deny(ws, 503, "the table is moving between server processes; reconnect")
+            return
+    room = svc.rooms.get(table_id) or svc.room(row)
     channel = room.channels[seat]
     await _serve(ws, room, channel, svc.settings, last_seq or 0)
 
@@ -176,10 +205,13 @@ async def watch(ws: WebSocket) -> None:
     except ApiError:
         await _deny(ws, 404, "unknown table")
         return
-    room = svc.rooms.get(table_id)
-    if room is None:
+    if row["state"] in ("finished", "aborted"):
         await _ended(ws, Stream(table_id), row, None)
         return
+    if table_id in svc.live or row["state"] == "open":
+        room = svc.rooms.get(table_id) or svc.room(row)
+    else:  # run by another process: its public stream, rebuilt from the database
+        room = (await mirror_for(svc, table_id)).room
     await _serve(ws, room, room.watch, svc.settings, _int_param(ws, "last_seq", 0) or 0)
 
 

@@ -53,3 +53,12 @@ class Settings:
     sqlite_synchronous: str = "NORMAL"
     """WAL + NORMAL survives a killed process (the WAL is in the OS); FULL also survives power
     loss at the cost of an fsync per commit."""
+    node_url: str | None = None
+    """Where other processes send this process's seats (``http://host:port`` as they can
+    reach it); `cogleague serve` sets it from --host/--port or --node-url."""
+    lease_ttl_s: float = 5.0
+    """A running table's lease lapses this long after its owner's last renewal; another
+    process then takes the table over (leases.py)."""
+    lease_renew_s: float = 1.0
+    """How often a process renews its leases and looks for lapsed ones."""
+

@@ -34,7 +34,9 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
+    text,
 )
 from sqlalchemy.engine import Engine
 
@@ -86,6 +88,11 @@ tables = Table(
     Column("reason", String(32), nullable=True),
     Column("results", Text, nullable=True),
     Column("replay", Text, nullable=True),
+    # The lease (leases.py): which process runs the table now, where seats reach it, and
+    # until when (wall-clock seconds) the lease holds unless renewed.
+    Column("owner", String(40), nullable=True),
+    Column("owner_url", String(200), nullable=True),
+    Column("lease_until", Float, nullable=True),
 )
 
 seats = Table(
@@ -110,6 +117,7 @@ log_entries = Table(
     Column("idx", Integer, primary_key=True),
     Column("entry", Text, nullable=False),
     Column("events", Text, nullable=False),
+    Column("elapsed_ms", BigInteger, nullable=True),  # play time when this step was logged
 )
 
 meta = Table(
@@ -155,13 +163,24 @@ class Store:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cogleague-db")
         self._pending_logs: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
         self._flushing: asyncio.Task[None] | None = None
+        self.is_postgres = self.engine.dialect.name == "postgresql"
+        self.node_id: str | None = None
+        """This process's lease owner id (set by `create_app`); log appends are fenced by it."""
 
     def create_schema(self) -> None:
         metadata.create_all(self.engine)
+        add_missing_columns(self.engine)
 
     def close(self) -> None:
         self._executor.shutdown(wait=True)
         self.engine.dispose()
+
+    def notify(self, payload: str) -> Callable[[Connection], None]:
+        """A step for `tx` that notifies other processes (nothing on SQLite)."""
+        def run(conn: Connection) -> None:
+            if self.is_postgres:
+                notify(conn, payload)
+        return run
 
     # -- running work ----------------------------------------------------------------------
     def tx_sync(self, fn: Callable[..., T], *args: Any) -> T:
@@ -176,10 +195,11 @@ class Store:
 
     # -- the episode log (group commit) ----------------------------------------------------
     async def append_log(self, table_id: str, idx: int, entry: dict[str, Any],
-                         events: list[dict[str, Any]]) -> None:
-        """Durably append one log entry; returns once it is committed."""
+                         events: list[dict[str, Any]], elapsed_ms: int | None = None) -> None:
+        """Durably append one log entry; returns once it is committed. Raises `LeaseLost`
+        when this process no longer runs the table (another took it over, or it ended)."""
         row = {"table_id": table_id, "idx": idx, "entry": jsonio.dumps(entry),
-               "events": jsonio.dumps(events)}
+               "events": jsonio.dumps(events), "elapsed_ms": elapsed_ms}
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending_logs.append((row, fut))
         if self._flushing is None or self._flushing.done():
@@ -190,19 +210,93 @@ class Store:
         while self._pending_logs:
             batch, self._pending_logs = self._pending_logs, []
             try:
-                await self.tx(_insert_rows, [row for row, _ in batch])
+                refused = await self.tx(_insert_fenced, [row for row, _ in batch],
+                                        self.node_id, self.is_postgres)
             except Exception as exc:  # every waiter learns its rows were not stored
                 for _, fut in batch:
                     if not fut.done():
                         fut.set_exception(exc)
                 continue
-            for _, fut in batch:
-                if not fut.done():
+            for row, fut in batch:
+                if fut.done():
+                    continue
+                if row["table_id"] in refused:
+                    fut.set_exception(LeaseLost(row["table_id"]))
+                else:
                     fut.set_result(None)
 
 
-def _insert_rows(conn: Connection, rows: Sequence[dict[str, Any]]) -> None:
-    conn.execute(insert(log_entries), list(rows))
+class LeaseLost(RuntimeError):
+    """This process may no longer write a table's log: its lease passed to another process,
+    or the table ended (an operator's abort on another process)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id}: this process no longer holds its lease")
+        self.table_id = table_id
+
+
+NOTIFY_CHANNEL = "cogleague"
+"""PostgreSQL `LISTEN/NOTIFY` channel: ``log:<id>,<id>…`` after log rows commit,
+``state:<id>`` after a table changes state (notify.py)."""
+
+
+def _insert_fenced(conn: Connection, rows: Sequence[dict[str, Any]], node_id: str | None,
+                   postgres: bool) -> set[str]:
+    """Insert the rows of the tables this process still runs; return the refused tables.
+
+    The owner check locks each table row (``FOR SHARE``, PostgreSQL) until the commit, so a
+    take-over (an UPDATE of the same row) waits for it and then reads every row written. On
+    SQLite there is one process per file (`sqlite_lock.py`), whose own `live` tables are the
+    truth: the rows go in without the check (one query less per group commit)."""
+    if not postgres:
+        conn.execute(insert(log_entries), list(rows))
+        return set()
+    ids = sorted({r["table_id"] for r in rows})
+    q = select(tables.c.id).where(tables.c.id.in_(ids), tables.c.state == "running")
+    if node_id is not None:
+        q = q.where(tables.c.owner == node_id)
+    mine = set(conn.execute(q.with_for_update(read=True)).scalars().all())
+    kept = [r for r in rows if r["table_id"] in mine]
+    if kept:
+        conn.execute(insert(log_entries), kept)
+        notify(conn, "log:" + ",".join(sorted(mine)))
+    return set(ids) - mine
+
+
+def notify(conn: Connection, payload: str) -> None:
+    """Tell every process (PostgreSQL: at this transaction's commit). Payloads stay under
+    PostgreSQL's 8,000-byte limit: long id lists are split."""
+    kind, _, rest = payload.partition(":")
+    parts = [rest] if len(rest) < 7000 else _chunks(rest.split(","), 7000)
+    for part in parts:
+        conn.execute(text("SELECT pg_notify(:c, :p)"),
+                     {"c": NOTIFY_CHANNEL, "p": f"{kind}:{part}"})
+
+
+def _chunks(ids: list[str], limit: int) -> list[str]:
+    out: list[str] = []
+    cur: list[str] = []
+    for i in ids:
+        if sum(len(c) + 1 for c in cur) + len(i) > limit:
+            out.append(",".join(cur))
+            cur = []
+        cur.append(i)
+    if cur:
+        out.append(",".join(cur))
+    return out
+
+
+def add_missing_columns(engine: Engine) -> None:
+    """Columns added after a database was created (`create_all` adds only tables): each
+    nullable, so ``ALTER TABLE … ADD COLUMN`` is enough on SQLite and PostgreSQL."""
+    inspector = inspect(engine)
+    for table in (tables, log_entries):
+        have = {c["name"] for c in inspector.get_columns(table.name)}
+        for column in table.columns:
+            if column.name not in have and column.nullable:
+                kind = column.type.compile(engine.dialect)
+                with engine.begin() as conn:
+                    conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"))
 
 
 # -- small queries every module shares ------------------------------------------------------
@@ -236,8 +330,11 @@ def seat_rows(conn: Connection, table_id: str) -> list[dict[str, Any]]:
     return [dict(r) for r in rows]
 
 
-def log_rows(conn: Connection, table_id: str) -> list[dict[str, Any]]:
-    rows = conn.execute(select(log_entries.c.entry, log_entries.c.events)
-                        .where(log_entries.c.table_id == table_id)
+def log_rows(conn: Connection, table_id: str, after: int = -1) -> list[dict[str, Any]]:
+    """The table's log entries with `idx` > `after`, in order."""
+    rows = conn.execute(select(log_entries.c.idx, log_entries.c.entry, log_entries.c.events,
+                               log_entries.c.elapsed_ms)
+                        .where(log_entries.c.table_id == table_id, log_entries.c.idx > after)
                         .order_by(log_entries.c.idx)).all()
-    return [{"entry": json.loads(r.entry), "events": json.loads(r.events)} for r in rows]
+    return [{"idx": r.idx, "entry": json.loads(r.entry), "events": json.loads(r.events),
+             "elapsed_ms": r.elapsed_ms} for r in rows]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from cogleague.core import jsonio, settlement
 from cogleague.core.config import check_int, check_number, check_str
@@ -41,7 +42,17 @@ from cogleague.server.seat_kinds import (
     make_runner_seat,
 )
 from cogleague.server.settings import Settings
-from cogleague.server.store import Store, loads, now, seat_rows, seats, table_row, tables
+from cogleague.server.store import (
+    LeaseLost,
+    Store,
+    loads,
+    notify,
+    now,
+    seat_rows,
+    seats,
+    table_row,
+    tables,
+)
 
 log = logging.getLogger("cogleague.server")
 
@@ -84,6 +95,9 @@ class TableService:
         self._locks: dict[str, asyncio.Lock] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.node_id = secrets.token_hex(8)
+        store.node_id = self.node_id
+        self.mirrors: dict[str, Any] = {}  # table id -> mirror.Mirror (spectators elsewhere)
 
     def room(self, row: dict[str, Any]) -> Room:
         """The table's room (created on first use for an open or running table)."""
@@ -91,7 +105,8 @@ class TableService:
         if room is None:
             info = loads(row["info"])
             room = Room(row["id"], row["game"], self.catalog.get(row["game"]).version,
-                        info["aliases"], info["public_config"], row["state"])
+                        info["aliases"], info["public_config"], row["state"],
+                        exhibition=bool(info.get("exhibition")))
             self.rooms[row["id"]] = room
         return room
 
@@ -122,7 +137,7 @@ class TableService:
                        "taken": i in taken} for i in range(row["num_seats"])],
             "created_at": row["created_at"], "start_deadline": row["start_deadline"],
             "started_at": row.get("started_at"), "finished_at": row.get("finished_at"),
-            "reason": row.get("reason")}
+            "reason": row.get("reason"), "exhibition": bool(info.get("exhibition"))}
         live = self.live.get(row["id"])
         if live is not None:
             doc["rounds_played"] = live.game.rounds_played
@@ -164,6 +179,7 @@ class TableService:
             if fill_with is not None:
                 check_str("fill_with", fill_with, MAX_NAME_CHARS, 1)
             auto_start = bool(body.get("auto_start", False))
+            exhibition = bool(body.get("exhibition", False))
             pacing = bool(body.get("pacing", True))
         except ConfigError as exc:
             raise _config_error(exc) from None
@@ -171,6 +187,9 @@ class TableService:
             config = validate_options(info.options, config, section=f"{info.name} config")
         except ConfigError as exc:
             raise ApiError(400, "bad_request", f"config.{exc}") from None
+        if exhibition and not account.is_operator:
+            raise ApiError(403, "forbidden", "exhibition: only the operator makes exhibition "
+                                             "tables (policy names shown live)")
         nested = sorted(set(config) - set(scalar_fields(info.options)))
         if nested:
             raise ApiError(400, "bad_request", f"config.{nested[0]}: a table takes one-value "
@@ -199,7 +218,8 @@ class TableService:
                "num_seats": probe.num_seats, "state": OPEN, "creator_id": account.id,
                "created_at": created, "start_deadline": created + timeout_s,
                "info": jsonio.dumps({"aliases": seat_aliases(probe),
-                                     "public_config": probe.public_config()})}
+                                     "public_config": probe.public_config(),
+                                     **({"exhibition": True} if exhibition else {})})}
         limit = self.settings.max_open_tables_per_account
 
         def write(conn: Connection) -> None:
@@ -272,13 +292,17 @@ class TableService:
             stake = row["stake"]
 
             def write(conn: Connection) -> None:
+                _lock_open(conn, table_id)
                 conn.execute(insert(seats).values(**record))
                 if stake:
                     n_holds = wallets.holds_count(conn, table_id, account.id)
                     wallets.apply(conn, settlement.stake_hold(
                         table_id, wallets.ledger_name(account.id), stake, n_holds))
 
-            await self.store.tx(write)
+            try:
+                await self.store.tx(write)
+            except IntegrityError:  # another process seated it first
+                raise ApiError(409, "table_full", f"seat {seat} was just taken") from None
             full = len(taken) + 1 == n
         info = loads(row["info"])
         if row["auto_start"] and full:
@@ -320,6 +344,7 @@ class TableService:
             stake = row["stake"]
 
             def write(conn: Connection) -> None:
+                _lock_open(conn, table_id)
                 conn.execute(delete(seats).where(seats.c.table_id == table_id,
                                                  seats.c.seat == seat))
                 if stake:
@@ -351,15 +376,26 @@ class TableService:
                         "joined_at": now()} for i in range(n) if i not in taken]
             started = now()
 
+            lease = self.lease_values()
+
             def write(conn: Connection) -> list[dict[str, Any]]:
+                done = conn.execute(update(tables).where(tables.c.id == table_id,
+                                                         tables.c.state == OPEN)
+                                    .values(state=RUNNING, started_at=started, **lease))
+                if done.rowcount != 1:
+                    raise ApiError(409, "wrong_state", f"table {table_id} was just started")
                 if fillers:
                     conn.execute(insert(seats), fillers)
-                conn.execute(update(tables).where(tables.c.id == table_id)
-                             .values(state=RUNNING, started_at=started))
+                if self.store.is_postgres:
+                    notify(conn, f"state:{table_id}")
                 return seat_rows(conn, table_id)
 
-            seat_list = await self.store.tx(write)
-            row = {**row, "state": RUNNING, "started_at": started}
+            try:
+                seat_list = await self.store.tx(write)
+            except IntegrityError:
+                raise ApiError(409, "wrong_state", f"table {table_id}: a seat was taken while "
+                                                   "starting; start it again") from None
+            row = {**row, "state": RUNNING, "started_at": started, **lease}
             self._cancel_timer(table_id)
             self.launch(row, seat_list, None)
         return self.describe(row, seat_list)
@@ -370,11 +406,18 @@ class TableService:
         except ApiError as exc:
             log.info("table %s: auto-start skipped (%s)", table_id, exc.message)
 
+    def lease_values(self) -> dict[str, Any]:
+        """The lease columns of a table this process runs from now on (leases.py)."""
+        return {"owner": self.node_id, "owner_url": self.settings.node_url,
+                "lease_until": now() + self.settings.lease_ttl_s}
+
     def launch(self, row: dict[str, Any], seat_list: list[dict[str, Any]],
-               replayed: tuple[Game, EpisodeLog] | None) -> LiveTable:
-        """Build the live table and run it (from the start, or after a replayed log)."""
+               replayed: tuple[Game, EpisodeLog] | None, elapsed_s: float = 0.0) -> LiveTable:
+        """Build the live table and run it (from the start, or after a replayed log, with
+        the play time already spent)."""
         game = replayed[0] if replayed is not None else self.game_of(row, seat_list)
-        live = LiveTable(self.room(row), game, self.store, pacing=bool(row.get("pacing", True)))
+        live = LiveTable(self.room(row), game, self.store, pacing=bool(row.get("pacing", True)),
+                         elapsed_s=elapsed_s)
         runner_seats = [make_runner_seat(game, s, live.room.channels[s["seat"]], self.settings,
                                          self.catalog.get(row["game"]))
                         for s in sorted(seat_list, key=lambda s: s["seat"])]
@@ -397,7 +440,8 @@ class TableService:
                              error: BaseException | None) -> None:
         table_id = live.id
         row, seat_list = await self.row(table_id)
-        if row["state"] != RUNNING:
+        if row["state"] != RUNNING or row.get("owner") not in (None, self.node_id):
+            self.forget(table_id)  # ended elsewhere, or another process runs it now
             return
         if outcome is None:
             await self._abort_running(row, seat_list, live, f"error: {error}")
@@ -410,15 +454,28 @@ class TableService:
             replay = None
         entries = self._settlement(row, seat_list, results, reason)
         finished = now()
+        node = self.node_id
 
         def write(conn: Connection) -> None:
-            wallets.apply_all(conn, entries)
-            conn.execute(update(tables).where(tables.c.id == table_id).values(
+            # The state change first: it locks the row, so a racing abort elsewhere waits and
+            # then finds the table finished (no refund on top of the payouts).
+            done = conn.execute(update(tables).where(
+                tables.c.id == table_id, tables.c.state == RUNNING,
+                (tables.c.owner == node) | tables.c.owner.is_(None)).values(
                 state=FINISHED, finished_at=finished, reason=reason,
                 results=jsonio.dumps(results),
                 replay=None if replay is None else jsonio.dumps(replay)))
+            if done.rowcount != 1:
+                raise LeaseLost(table_id)
+            wallets.apply_all(conn, entries)
+            if self.store.is_postgres:
+                notify(conn, f"state:{table_id}")
 
-        await self.store.tx(write)
+        try:
+            await self.store.tx(write)
+        except LeaseLost:
+            self.forget(table_id)
+            return
         live.room.end(reason, results)
         self.live.pop(table_id, None)
         self.rooms.pop(table_id, None)
@@ -482,14 +539,19 @@ class TableService:
             [wallets.ledger_name(s["account_id"]) for s in paying], "aborted")
         results = {"reason": "aborted", "detail": detail}
 
-        def write(conn: Connection) -> None:
+        def write(conn: Connection) -> bool:
+            done = conn.execute(update(tables).where(tables.c.id == table_id,
+                                                     tables.c.state.in_((OPEN, RUNNING))).values(
+                state=ABORTED, finished_at=now(), reason="aborted",
+                results=jsonio.dumps(results)))
+            if done.rowcount != 1:
+                return False  # it ended meanwhile (here or on another process)
             entries_now = [e for e in entries
                            if wallets.held_by(conn, table_id, int(e.account)) >= e.amount]
             wallets.apply_all(conn, entries_now)
-            conn.execute(update(tables).where(tables.c.id == table_id,
-                                              tables.c.state.in_((OPEN, RUNNING))).values(
-                state=ABORTED, finished_at=now(), reason="aborted",
-                results=jsonio.dumps(results)))
+            if self.store.is_postgres:
+                notify(conn, f"state:{table_id}")
+            return True
 
         await self.store.tx(write)
         self._cancel_timer(table_id)
@@ -520,17 +582,104 @@ class TableService:
         except ApiError:
             return
 
+    async def seat_home(self, row: dict[str, Any]) -> str | None:
+        """Where a seat of this running table is served: another process's URL, or None
+        when this process runs it (taking over a lapsed lease on the spot)."""
+        from cogleague.server.leases import claim
+        from cogleague.server.recovery import resume
+
+        table_id = row["id"]
+        if table_id in self.live:
+            return None
+        held = row.get("lease_until") is not None and row["lease_until"] >= now()
+        if held and row.get("owner") != self.node_id and row.get("owner_url"):
+            return str(row["owner_url"])
+        if not held and await self.store.tx(claim, table_id, self.lease_values()):
+            if await resume(self, table_id):
+                log.warning("table %s: lease taken over by this process (a seat asked)",
+                            table_id)
+            return None
+        fresh, _ = await self.row(table_id)
+        if fresh.get("owner") != self.node_id and fresh.get("owner_url") \
+                and (fresh.get("lease_until") or 0) >= now():
+            return str(fresh["owner_url"])
+        return None
+
+    # -- other processes (PostgreSQL NOTIFY, notify.py) -----------------------------------------
+    def on_notice(self, payload: str) -> None:
+        kind, _, rest = payload.partition(":")
+        if kind == "log":
+            for table_id in rest.split(","):
+                mirror = self.mirrors.get(table_id)
+                if mirror is not None:
+                    mirror.poke()
+        elif kind == "state":
+            self._spawn(self._on_state(rest))
+
+    async def _on_state(self, table_id: str) -> None:
+        """A table started, ended or changed owner somewhere: follow it here."""
+        try:
+            row, _ = await self.row(table_id)
+        except ApiError:
+            return
+        mine = row.get("owner") == self.node_id
+        if row["state"] in (FINISHED, ABORTED):
+            live = self.live.pop(table_id, None)
+            if live is not None and live.task is not None:
+                live.task.cancel()
+            self._cancel_timer(table_id)
+            room = self.rooms.pop(table_id, None)
+            if room is not None and room.state not in (FINISHED, ABORTED):
+                room.end(row["reason"], loads(row["results"]))
+        elif row["state"] == RUNNING and not mine:
+            self._cancel_timer(table_id)
+            self.forget(table_id)
+        mirror = self.mirrors.get(table_id)
+        if mirror is not None:
+            mirror.poke()
+
+    def forget(self, table_id: str) -> None:
+        """Stop running a table here without touching the database (it ended on another
+        process, or another process holds its lease now): its seats reconnect there."""
+        live = self.live.pop(table_id, None)
+        if live is not None and live.task is not None and live.task is not asyncio.current_task():
+            live.task.cancel()
+        room = self.rooms.pop(table_id, None)
+        if room is not None:
+            room.moved()
+
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def shutdown(self) -> None:
+        """Stop every table here; their leases are let go at once, so on PostgreSQL another
+        process takes them over at its next lease round instead of after the TTL."""
         for timer in self._timers.values():
             timer.cancel()
+        node = self.node_id
+
+        def release(conn: Connection) -> None:
+            conn.execute(update(tables).where(tables.c.owner == node, tables.c.state == RUNNING)
+                         .values(lease_until=0.0))
         for live in list(self.live.values()):
             if live.task is not None:
                 live.task.cancel()
         for live in list(self.live.values()):
             if live.task is not None:
                 await asyncio.gather(live.task, return_exceptions=True)
+        try:
+            await self.store.tx(release)
+        except Exception:
+            log.exception("could not release this process's leases")
+
+
+def _lock_open(conn: Connection, table_id: str) -> None:
+    """Lock the table's row for this transaction and check it is still open (a start on
+    another process may have won the race since it was read)."""
+    state = conn.execute(select(tables.c.state).where(tables.c.id == table_id)
+                         .with_for_update()).scalar_one_or_none()
+    if state != OPEN:
+        raise ApiError(409, "wrong_state", f"table {table_id} is {state}; seats change only "
+                                           "while it is open")

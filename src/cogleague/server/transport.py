@@ -15,7 +15,6 @@ Use it with ``uvicorn.run(app, ws=WS_PROTOCOL)`` (as `cogleague serve` does).
 from __future__ import annotations
 
 import asyncio
-import struct
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -23,9 +22,6 @@ from websockets.protocol import State
 
 WS_PROTOCOL = "cogleague.server.transport:CoalescingWebSocketProtocol"
 """What to pass as uvicorn's `ws` option."""
-
-_FIN_TEXT = 0x81  # FIN bit + text opcode
-_HEAD_SHORT, _HEAD_16, _HEAD_64 = struct.Struct("!BB"), struct.Struct("!BBH"), struct.Struct("!BBQ")
 
 SEND_NOW = "cogleague.send_now"
 """ASGI scope extension: ``{"send_text": fn}``, `fn(text) -> bool` sends without awaiting."""
@@ -91,8 +87,8 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
     def send_text_now(self, text: str) -> bool:
         """Frame `text` and write it at once (the transport coalesces). False when that is not
         possible now — before the handshake, once closing, or while the peer is not reading
-        (flow control) — and the caller must use the ordinary ASGI send. Frames are built
-        here (`text_frame`) unless an extension such as compression is on."""
+        (flow control) — and the caller must use the ordinary ASGI send. The `websockets`
+        library builds every frame (`Connection.send_text`), as for the ASGI send."""
         if (not self.handshake_complete or self.initial_response is not None or self.close_sent
                 or self.disconnected or not self.writable.is_set()
                 or self.transport.is_closing()):
@@ -100,24 +96,6 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
         conn = self.conn
         if conn.state is not State.OPEN or conn.expect_continuation_frame:
             return False
-        if conn.extensions:  # permessage-deflate: the library compresses and frames
-            conn.send_text(text.encode())
-            self.transport.write(b"".join(conn.data_to_send()))
-            return True
-        pending = conn.data_to_send()  # e.g. a pong the library queued: keep the order
-        if pending:
-            self.transport.write(b"".join(pending))
-        self.transport.write(text_frame(text.encode()))
+        conn.send_text(text.encode())  # the library frames (and compresses, if negotiated)
+        self.transport.write(b"".join(conn.data_to_send()))
         return True
-
-
-def text_frame(payload: bytes) -> bytes:
-    """One unmasked, final text frame (RFC 6455 §5.2), as a server sends it: what
-    `websockets.frames.Frame(Opcode.TEXT, payload).serialize(mask=False)` makes, without its
-    per-frame objects — the library still frames everything when an extension is on."""
-    n = len(payload)
-    if n < 126:
-        return _HEAD_SHORT.pack(_FIN_TEXT, n) + payload
-    if n < 65536:
-        return _HEAD_16.pack(_FIN_TEXT, 126, n) + payload
-    return _HEAD_64.pack(_FIN_TEXT, 127, n) + payload

@@ -1,0 +1,56 @@
+"""PostgreSQL `LISTEN/NOTIFY`: how processes sharing a database hear about each other's tables.
+
+One listening connection per process, on a thread of its own; each notice is handed to the
+event loop (`TableService.on_notice`). Notices: ``log:<id>,<id>…`` (log rows committed:
+mirrors refresh) and ``state:<id>`` (a table started, ended or changed owner: local rooms and
+live tables follow). The sender side is `store.notify`, inside the transaction that made the
+change, so a notice is delivered only once its change is committed. SQLite needs none of this:
+one process owns the file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+
+from cogleague.server.store import NOTIFY_CHANNEL
+
+log = logging.getLogger("cogleague.server")
+
+
+class Listener:
+    def __init__(self, db_url: str, on_notice: Callable[[str], None],
+                 loop: asyncio.AbstractEventLoop) -> None:
+        self.url = db_url.replace("postgresql+psycopg://", "postgresql://", 1)
+        self.on_notice = on_notice
+        self.loop = loop
+        self.stopping = threading.Event()
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="cogleague-listen", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+        self.ready.wait(10)
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join(5)
+
+    def _run(self) -> None:
+        import psycopg
+
+        while not self.stopping.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    self.ready.set()
+                    while not self.stopping.is_set():
+                        for notice in conn.notifies(timeout=0.5):
+                            self.loop.call_soon_threadsafe(self.on_notice, notice.payload)
+            except Exception:
+                if self.stopping.is_set():
+                    return
+                log.exception("LISTEN connection lost; reconnecting")
+                self.stopping.wait(0.5)

@@ -1,0 +1,53 @@
+"""SQLite serves one process: a second `cogleague serve` on the same file is refused.
+
+Leases and cross-process notices need PostgreSQL; on SQLite two processes would each resume
+and run the same tables. The first process holds an exclusive `flock` on ``<file>.lock``
+(released by the kernel when it exits, even on SIGKILL); the second gets a clear error.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+from typing import IO
+
+from sqlalchemy.engine import make_url
+
+
+class DatabaseInUse(RuntimeError):
+    pass
+
+
+def sqlite_file(db_url: str) -> Path | None:
+    """The database file of an SQLite URL (None: another backend, or in memory)."""
+    url = make_url(db_url)
+    if not url.drivername.startswith("sqlite") or url.database in (None, "", ":memory:"):
+        return None
+    return Path(url.database).resolve()
+
+
+def lock(db_url: str) -> IO[str] | None:
+    """Hold the database's process lock (keep the returned file open), or raise
+    `DatabaseInUse` naming the process that holds it."""
+    path = sqlite_file(db_url)
+    if path is None:
+        return None
+    lock_path = path.with_name(path.name + ".lock")
+    handle = lock_path.open("a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        raise DatabaseInUse(
+            f"the SQLite database {path} is already served by process {holder}: SQLite serves "
+            "one process per file. Stop that process, use another file, or run several "
+            "processes on one PostgreSQL database (--db postgresql://…, docs/deploy.md)"
+        ) from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(str(os.getpid()))
+    handle.flush()
+    return handle
