@@ -149,6 +149,9 @@ class GameDescriptor:
     """Per-seat values for `standings_columns`, from one episode's results."""
     series: Series | None = None
     """One small per-round curve per episode for league reports."""
+    fixed_by_variant: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Values a variant's rules fix (Ledger's certification: seed 7, 6 rounds): ``{variant:
+    {"seed": 7, option: value}}``. A table of that variant takes them or nothing."""
     rule_numbers: Mapping[str, Any] = field(default_factory=dict)
     """Rule constants the web pages show (limits, maxima), served instead of restated."""
     conformance: Conformance | None = None

@@ -103,9 +103,12 @@ def validate_options(model: type[BaseModel], values: Mapping[str, Any],
     given: dict[str, Any] = {}
     named: dict[str, str] = {}
     for key, value in values.items():
+        field = key if key in model.model_fields else aliases.get(key, key)
+        if field not in model.model_fields:
+            known = ", ".join(sorted(model.model_fields))
+            raise ConfigError(key, f"{key} is not a {section} setting (known: {known})")
         if value is None:
             continue
-        field = key if key in model.model_fields else aliases.get(key, key)
         if field in named:
             raise ConfigError(field, f"{field} given twice (as {named[field]} and {key})")
         named[field] = key
@@ -114,9 +117,10 @@ def validate_options(model: type[BaseModel], values: Mapping[str, Any],
         if key not in model.model_fields:
             known = ", ".join(sorted(model.model_fields))
             raise ConfigError(key, f"{key} is not a {section} setting (known: {known})")
-    coerced = {k: float(v) if base_type(model.model_fields[k].annotation) is float
-               and isinstance(v, int) and not isinstance(v, bool) else v
+    coerced = {k: _json_number(base_type(model.model_fields[k].annotation), v)
                for k, v in given.items()}
+    given = {k: v if base_type(model.model_fields[k].annotation) is not int
+             else coerced[k] for k, v in given.items()}
     try:
         model.model_validate(coerced)
     except ValidationError as exc:
@@ -127,6 +131,26 @@ def validate_options(model: type[BaseModel], values: Mapping[str, Any],
                                      f"(got {given.get(field)!r})") from None
         raise ConfigError(field, f"{field}: {first['msg']}") from None
     return dict(given)
+
+
+SCALARS = (int, float, bool, str)
+
+
+def scalar_fields(model: type[BaseModel]) -> list[str]:
+    """The fields holding one number, flag or string (command lines and server tables take
+    only these; lists and nested objects are set in league files)."""
+    return [f for f, info in model.model_fields.items() if base_type(info.annotation) in SCALARS]
+
+
+def _json_number(kind: Any, value: Any) -> Any:
+    """JSON's view of numbers: an int is a number, and 203.0 is an integer (never 203.5)."""
+    if isinstance(value, bool):
+        return value
+    if kind is float and isinstance(value, int):
+        return float(value)
+    if kind is int and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def base_type(annotation: Any) -> Any:
