@@ -183,7 +183,7 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
         raise ConfigError(f"{where}.overrides", f"{where}.overrides must be a table")
     lo, hi = info.seat_range
     seats = {v: (check_int(f"{where}.seats", doc["seats"], lo, hi) if "seats" in doc
-                 else info.seats_for(v, overrides)) for v in variants}
+                 else info.seats_of(v, overrides)) for v in variants}
 
     book = {p.name: p for p in policies}
     if "policies" in doc:
