@@ -209,8 +209,17 @@ class EpisodeRunner:
     def _collect_now(self, turns: list[Turn]) -> dict[str, Decision]:
         """`_collect` when every seat answers synchronously: no grouping, no coroutine. Each
         seat's turns are still asked in their listed order."""
-        now, decide = self._now, self._decide_now
-        return {t.turn_id: decide(now[t.seat], t) for t in turns}  # type: ignore[arg-type]
+        now = self._now
+        out: dict[str, Decision] = {}
+        for t in turns:  # `_decide_now` inlined: this loop runs once per scripted decision
+            try:
+                action = now[t.seat](t)  # type: ignore[misc]
+            except Exception:
+                out[t.turn_id] = Decision(self.game.fallback(t), source="fallback",
+                                          cause=FallbackCause.ERROR)
+                continue
+            out[t.turn_id] = Decision(action, "scripted")
+        return out
 
     def _decide_now(self, decide: Callable[[Turn], Any], turn: Turn) -> Decision:
         try:

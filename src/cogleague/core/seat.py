@@ -16,9 +16,8 @@ The runner reads a seat's capabilities once, with `capabilities(seat)`.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from cogleague.core.game import Decision, Turn
@@ -86,8 +85,7 @@ class Closes(Protocol):
     def aclose(self) -> Awaitable[None]: ...
 
 
-@dataclass(frozen=True, slots=True)
-class SeatCapabilities:
+class SeatCapabilities(NamedTuple):
     """A seat's optional hooks, bound once (None where it lacks the capability)."""
 
     scripted: bool
@@ -99,17 +97,18 @@ class SeatCapabilities:
 def capabilities(seat: object) -> SeatCapabilities:
     """Check `seat` against the contract and bind its optional hooks.
 
-    Raises TypeError naming what is missing: a seat without `decide`, or with a `kind` outside
-    `SEAT_KINDS`."""
-    if not isinstance(seat, Seat):
+    Raises TypeError naming what is missing: a seat without `kind`, `name` or `decide`, or with
+    a `kind` outside `SEAT_KINDS`. The members are read directly rather than through
+    ``isinstance(seat, Protocol)``: a runtime-checkable protocol check costs tens of
+    microseconds, several per seat, and the runner binds every seat of every episode."""
+    kind = getattr(seat, "kind", None)
+    decide = getattr(seat, "decide", None)
+    if decide is None or kind is None or not hasattr(seat, "name") or not callable(decide):
         missing = [a for a in ("kind", "name", "decide") if not hasattr(seat, a)]
         raise TypeError(f"seat {seat!r} does not satisfy the Seat contract (missing: "
-                        f"{', '.join(missing)})")
-    if seat.kind not in SEAT_KINDS:
+                        f"{', '.join(missing) or 'a callable decide'})")
+    if kind not in SEAT_KINDS:
         raise TypeError(f"seat kind must be one of {', '.join(SEAT_KINDS)} "
-                        f"(got {seat.kind!r} on {seat!r})")
-    return SeatCapabilities(
-        scripted=seat.kind == "scripted",
-        decide_now=seat.decide_now if isinstance(seat, AnswersNow) else None,
-        on_decision=seat.on_decision if isinstance(seat, HearsDecisions) else None,
-        aclose=seat.aclose if isinstance(seat, Closes) else None)
+                        f"(got {kind!r} on {seat!r})")
+    return SeatCapabilities(kind == "scripted", getattr(seat, "decide_now", None),
+                            getattr(seat, "on_decision", None), getattr(seat, "aclose", None))
