@@ -19,7 +19,7 @@ def test_the_documented_command_plays_and_writes_results_and_replay(tmp_path: Pa
                                  "tit_for_tat,always_defect,pavlov,silver_tongue",
                                  "--seed", "3", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert "Standings (20 of 20 rounds, complete)" in result.output
+    assert "results (complete)" in result.output and "20 of 20 rounds" in result.output
     for name in ("tit_for_tat", "always_defect", "pavlov", "silver_tongue"):
         assert name in result.output
     results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))

@@ -68,15 +68,15 @@ def test_valid_custom_payoffs_are_accepted() -> None:
 
 def test_registry_entry() -> None:
     info = get("dilemma")
-    assert info is GAME
-    assert (info.name, info.rules_version, info.title) == ("dilemma", "dilemma-0.1",
+    assert info.name == GAME.name and info.make is GAME.make and "entry point" in info.origin
+    assert (info.name, info.version, info.title) == ("dilemma", "dilemma-0.1",
                                                            "Prisoner's Dilemma tables")
     assert list(info.variants) == ["standard", "classic200"]
     assert info.seat_range == (3, 8) and info.fallback_baseline == "always_cooperate"
     assert set(info.baselines) == {"tit_for_tat", "always_cooperate", "always_defect",
                                    "grim_trigger", "pavlov", "generous_tit_for_tat", "random",
                                    "promise_keeper", "silver_tongue"}
-    assert info.rules_file.endswith("rules.md")
+    assert str(info.rules_file).endswith("rules.md")
     with open(info.rules_file, encoding="utf-8") as f:
         assert "# Prisoner's Dilemma — rules (dilemma-0.1)" in f.read()
     for variant in info.variants:

@@ -13,9 +13,10 @@ from typing import Any
 from cogleague.client.bot import Bot, TurnInfo
 from cogleague.core import rng
 from cogleague.core.config import check_int, reject_unknown
+from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Action, Decision, Event, Turn
-from cogleague.games.registry import GameInfo
+from cogleague.core.options import Option, option_model
 from helpers.toygame import ToyGame
 
 NOISE = 6.0
@@ -55,7 +56,7 @@ class SkillGame(ToyGame):
 
 
 def _make(variant: str | None, overrides: Mapping[str, Any], seed: int | None,
-          names: Sequence[str]) -> SkillGame:
+          names: Sequence[str], seat_kinds: Sequence[str] | None = None) -> SkillGame:
     reject_unknown("skill", overrides, ("rounds",))
     rounds = check_int("rounds", overrides.get("rounds", 3), 1, 50)
     game = SkillGame(len(names), rounds, seed or 0)
@@ -63,10 +64,15 @@ def _make(variant: str | None, overrides: Mapping[str, Any], seed: int | None,
     return game
 
 
-GAME = GameInfo(name="skill", rules_version="skill-1", title="Skill (test)",
-                variants=("standard", "long"), baselines=SKILLS, seat_range=(2, 8),
-                make=_make, default_lineup=lambda v: ["s1", "s2", "s3"], fallback_baseline="s1",
-                extra={"seats_for": lambda v, o: 3})
+GAME = GameDescriptor(
+    name="skill", version="skill-1", title="Skill (test)",
+    options=option_model("SkillOptions", {"rounds": Option(int, "rounds", 1, 50)}),
+    make=_make, variants=("standard", "long"), default_variant="standard", seat_range=(2, 8),
+    baselines=SKILLS, fallback_baseline="s1", default_lineup=lambda v: ["s1", "s2", "s3"],
+    replay_format="skill.replay.v1",
+    replay_document=lambda game, log: {"format": "skill.replay.v1",
+                                       "results": game.results()},
+    seats_for=lambda v, o: 3)
 
 
 class SteadyBot(Bot):

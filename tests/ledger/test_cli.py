@@ -72,7 +72,7 @@ def test_the_default_output_directory_is_runs_ledger_seed(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     assert runner.invoke(app, ["play", "ledger", "--seed", "12", "--rounds", "4"]).exit_code == 0
-    assert (tmp_path / "runs" / "ledger-12" / "replay.json").is_file()
+    assert (tmp_path / "runs" / "ledger-standard-12" / "replay.json").is_file()
 
 
 def test_certification_runs_its_model_seats_as_mirror_without_a_provider(
@@ -91,7 +91,7 @@ def test_certification_runs_its_model_seats_as_mirror_without_a_provider(
     (["--seats", "mirror,pirate,shark,grim,saint,opportunist,mirror,mirror"],
      "unknown baseline 'pirate'"),
     (["--seats", "mirror,shark,grim,saint,opportunist,mirror,mirror"],
-     "seats must list exactly 8 policies (got 7)"),
+     "--seats must list 8 policies (got 7)"),
     (["--seats", "mirror,,shark"], "--seats must be a comma-separated list"),
     (["--rounds", "3"], "rounds must be an integer in 4..28 (got 3)"),
     (["--rounds", "29"], "rounds must be an integer in 4..28 (got 29)"),
@@ -113,5 +113,5 @@ def test_a_bad_argument_from_a_real_process_is_one_line_on_stderr() -> None:
     done = subprocess.run([str(COGLEAGUE), "play", "ledger", "--rounds", "3"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
-    assert done.stderr.strip() == "error: rounds must be an integer in 4..28 (got 3)"
+    assert done.stderr.strip() == "error: --rounds must be an integer in 4..28 (got 3)"
     assert done.stdout == ""

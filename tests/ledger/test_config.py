@@ -129,7 +129,7 @@ def test_line_up_names_classify_drivers_case_insensitively() -> None:
 
 
 def test_game_info() -> None:
-    assert (GAME.name, GAME.rules_version, GAME.title) == ("ledger", "ledger-1", "Ledger")
+    assert (GAME.name, GAME.version, GAME.title) == ("ledger", "ledger-1", "Ledger")
     assert list(GAME.variants) == ["standard", "quickfire", "certification"]
     assert list(GAME.baselines) == ["mirror", "shark", "grim", "saint", "opportunist"]
     assert GAME.seat_range == (8, 8) and GAME.fallback_baseline == "mirror"

@@ -10,8 +10,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cogleague.core.config import check_int, check_number, reject_unknown
+from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.game import Decision, Event, Timing
-from cogleague.games.registry import GameInfo
+from cogleague.core.options import Option, option_model
 from helpers.toygame import ToyGame
 
 
@@ -50,7 +51,7 @@ class ServedToy(ToyGame):
 
 
 def make(variant: str | None, overrides: Mapping[str, Any], seed: int | None,
-         policy_names: Sequence[str]) -> ServedToy:
+         policy_names: Sequence[str], seat_kinds: Sequence[str] | None = None) -> ServedToy:
     reject_unknown("toy config", overrides, ("seats", "rounds", "timeout_s"))
     seats = check_int("seats", overrides.get("seats", len(policy_names)), 1, 8)
     rounds = check_int("rounds", overrides.get("rounds", 3), 1, 1000)
@@ -58,8 +59,16 @@ def make(variant: str | None, overrides: Mapping[str, Any], seed: int | None,
     return ServedToy(seats, rounds, timeout, seed or 0, policy_names)
 
 
-GAME = GameInfo(
-    name="toy", rules_version="toy-1", title="Toy", variants=["standard"],
-    baselines=[f"const{i}" for i in range(10)], seat_range=(1, 8), make=make,
-    default_lineup=lambda v: ["const1", "const2", "const3"], fallback_baseline="const0",
-    extra={"seats_for": lambda v, o: int(o.get("seats", 3))})
+ToyOptions = option_model("ToyOptions", {
+    "seats": Option(int, "seats at the table", 1, 8),
+    "rounds": Option(int, "rounds", 1, 1000),
+    "timeout_s": Option(float, "seconds per decision", 0.05, 60.0),
+})
+
+GAME = GameDescriptor(
+    name="toy", version="toy-1", title="Toy", options=ToyOptions, make=make,
+    variants=["standard"], default_variant=None, seat_range=(1, 8),
+    baselines=[f"const{i}" for i in range(10)], fallback_baseline="const0",
+    default_lineup=lambda v: ["const1", "const2", "const3"],
+    replay_format="toy.replay.v1", replay_document=lambda game, log: game.replay_document(log),
+    seats_for=lambda v, o: int(o.get("seats", 3)))

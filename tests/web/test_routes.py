@@ -58,7 +58,8 @@ def test_replay_file_only_under_replay_open(client: TestClient, tmp_path: Path) 
 def test_docs_render_the_three_rules_pages_and_the_protocol(client: TestClient) -> None:
     listed = client.get("/api/docs").json()["docs"]
     names = [d["name"] for d in listed]
-    assert names == ["ledger", "commons", "dilemma", "protocol"]
+    assert {"ledger", "commons", "dilemma"} <= set(names[:-1]) and names[-1] == "protocol"
+    assert names[:-1] == sorted(names[:-1])
     for name in names:
         page = client.get(f"/api/docs/{name}").json()
         assert page["name"] == name
@@ -103,8 +104,9 @@ def test_standings_from_the_league_store(tmp_path: Path) -> None:
     assert not rows["tft"]["separated"] and rows["tft"]["rank_label"].startswith("level")
     assert {r["policy"] for r in game["overall"]["bradley_terry"]["rows"]} == set(rows)
     everything = client.get("/api/standings").json()["games"]
-    assert [g["game"] for g in everything] == ["ledger", "commons", "dilemma"]
-    assert everything[0]["tables"] == [] and everything[0]["overall"] is None
+    by_game = {g["game"]: g for g in everything}
+    assert {"ledger", "commons", "dilemma"} <= set(by_game)
+    assert by_game["ledger"]["tables"] == [] and by_game["ledger"]["overall"] is None
     bad = client.get("/api/standings", params={"game": "chess"})
     assert bad.status_code == 400 and "ledger" in bad.json()["detail"]
 

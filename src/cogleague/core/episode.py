@@ -19,11 +19,11 @@ import asyncio
 import contextvars
 import math
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cogleague.core.clock import Clock, MonotonicClock
-from cogleague.core.errors import IllegalAction, SeatInputRejected, SeatUnavailable
+from cogleague.core.errors import IllegalAction, SeatFailed, SeatInputRejected, SeatUnavailable
 from cogleague.core.game import Decision, Event, Game, Turn
 from cogleague.core.replay import EpisodeLog, LogEntry
 from cogleague.core.seat import FallbackCause, Seat, capabilities
@@ -39,6 +39,8 @@ Observer = Callable[[LogEntry, Game], Awaitable[None]]
 class EpisodeOutcome:
     results: dict[str, Any]
     log: EpisodeLog
+    faults: list[dict[str, int]] = field(default_factory=list)
+    """Per seat, how many of its decisions fell back, by cause (``{"timeout": 2}``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +100,7 @@ class EpisodeRunner:
         self.pacing = pacing
         self.timing = game.timing()
         self.log = EpisodeLog()
+        self.faults: list[dict[str, int]] = [{} for _ in self.seats]
         # The seat contract (`core/seat.py`), checked and bound once per seat.
         caps = [capabilities(s) for s in self.seats]
         self.all_scripted = all(c.scripted for c in caps)
@@ -152,7 +155,16 @@ class EpisodeRunner:
             if hooks:
                 self._tell_seats(turns, decisions)
             step_started = clock.now()
-        return EpisodeOutcome(game.results(), self.log)
+        return EpisodeOutcome(game.results(), self.log, self.faults)
+
+    def _fallback(self, turn: Turn, cause: FallbackCause | None, attempts: int = 1,
+                  timeouts: int = 0) -> Decision:
+        """The game's fallback for `turn`, counted against its seat by cause."""
+        key = cause or "unknown"
+        counts = self.faults[turn.seat]
+        counts[key] = counts.get(key, 0) + 1
+        return Decision(self.game.fallback(turn), source="fallback", cause=cause,
+                        attempts=attempts, timeouts=timeouts)
 
     def _apply(self, turns: list[Turn], decisions: dict[str, Decision]) -> LogEntry:
         """Settle one step and log it (the caller tells the observer): the logged entry is an
@@ -163,8 +175,7 @@ class EpisodeRunner:
                 events = game.apply(decisions)
             except SeatInputRejected as rejected:
                 turn = next(t for t in turns if t.turn_id == rejected.turn_id)
-                decisions[turn.turn_id] = Decision(game.fallback(turn), source="fallback",
-                                                   cause=FallbackCause.ILLEGAL)
+                decisions[turn.turn_id] = self._fallback(turn, FallbackCause.ILLEGAL)
                 events = game.apply(decisions)  # a second refusal is fatal
         except Exception as exc:
             if not game.recovers_from_errors:
@@ -215,8 +226,7 @@ class EpisodeRunner:
             try:
                 action = now[t.seat](t)  # type: ignore[misc]
             except Exception:
-                out[t.turn_id] = Decision(self.game.fallback(t), source="fallback",
-                                          cause=FallbackCause.ERROR)
+                out[t.turn_id] = self._fallback(t, FallbackCause.ERROR)
                 continue
             out[t.turn_id] = Decision(action, "scripted")
         return out
@@ -225,8 +235,7 @@ class EpisodeRunner:
         try:
             action = decide(turn)
         except Exception:
-            return Decision(self.game.fallback(turn), source="fallback",
-                            cause=FallbackCause.ERROR)
+            return self._fallback(turn, FallbackCause.ERROR)
         return Decision(action, "scripted")
 
     async def _ask_in_order(self, seat: Seat, turns: list[Turn], step_started: float,
@@ -256,6 +265,10 @@ class EpisodeRunner:
             except SeatUnavailable as unavailable:
                 cause = unavailable.cause
                 break
+            except SeatFailed as failed:  # the seat's own program raised: its fault, retried
+                cause = failed.cause
+                hint = f"your program raised {failed.detail.splitlines()[0]}"
+                continue
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -272,8 +285,7 @@ class EpisodeRunner:
                 continue
             return Decision(parsed.action, source="seat", attempts=attempts, timeouts=timeouts,
                             clamped=parsed.clamped)
-        return Decision(game.fallback(turn), source="fallback", cause=cause, attempts=attempts,
-                        timeouts=timeouts)
+        return self._fallback(turn, cause, attempts, timeouts)
 
 
 async def run_episode(game: Game, seats: Sequence[Seat], *, clock: Clock | None = None,

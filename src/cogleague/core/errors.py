@@ -44,6 +44,19 @@ class SeatUnavailable(RuntimeError):
         self.cause = FallbackCause(cause)
 
 
+class SeatFailed(RuntimeError):
+    """A seat's own program failed on a turn (an exception inside an in-process bot): the
+    attempt counts as failed with `cause` (``error``), and `detail` (the message and the
+    traceback's last frames) is kept for the results and shown to the author."""
+
+    def __init__(self, cause: FallbackCause | str, detail: str) -> None:
+        if cause not in CAUSES:
+            raise ValueError(f"cause must be one of {', '.join(CAUSES)} (got {cause!r})")
+        super().__init__(detail)
+        self.cause = FallbackCause(cause)
+        self.detail = detail
+
+
 class ReplayError(ValueError):
     """A replay document does not re-derive: the message says where it first diverged."""
 

@@ -230,15 +230,10 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def rounds_played(self) -> int: ...
 
-    @property
-    def seed(self) -> int | None:
-        """The seed the episode was dealt from (recorded in its replay); None if it has none."""
-        return None
-
-    @property
-    def max_rounds(self) -> int | None:
-        """How many rounds the episode plays at most (progress bars); None if unknown."""
-        return None
+    seed: int | None = None
+    """The seed the episode was dealt from (recorded in its replay); None if it has none."""
+    max_rounds: int | None = None
+    """How many rounds the episode plays at most (progress bars); None if unknown."""
 
     aliases: Sequence[str]
     """The seats' public names, by seat (what other seats and spectators see)."""

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 if TYPE_CHECKING:
     from cogleague.core.game import Decision, Turn
 
-SEAT_KINDS = ("scripted", "model", "remote")
-"""`Seat.kind`: a built-in baseline, a language model, or any other program (SDK bot, socket)."""
+SEAT_KINDS = ("scripted", "model", "bot", "remote")
+"""`Seat.kind`: a built-in baseline, a language model, an SDK bot run in-process, or a program
+behind a socket. Only ``scripted`` changes how the runner plays (its reserve per round)."""
 
 
 class FallbackCause(StrEnum):
@@ -48,7 +49,8 @@ class FallbackCause(StrEnum):
     """No decision reached the game for the turn (set by games, for a turn missing from the
     decisions `apply` was given)."""
     ERROR = "error"
-    """A synchronous seat's `decide_now` raised (a bug in a scripted baseline or bot)."""
+    """The seat's own program raised: a synchronous seat's `decide_now` (a bug in a scripted
+    baseline), or an in-process bot's `on_turn` (`SeatFailed`, retried once with a hint)."""
 
 
 CAUSES = tuple(c.value for c in FallbackCause)

@@ -1,4 +1,5 @@
-"""Paid tables (dilemma spec §6; any game whose descriptor declares `PaidTables`), as pure arithmetic and ledger entries. No I/O.
+"""Paid tables (dilemma spec §6; any game whose descriptor declares `PaidTables`), as pure
+arithmetic and ledger entries. No I/O.
 
 `split_pot` is the rule: pot = stake × seats; rake = floor(pot × rake_bps / 10000); the rest
 is split in proportion to total points by the largest-remainder method (ties in remainder to the

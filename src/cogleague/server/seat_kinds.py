@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from cogleague.core.game import Game
 from cogleague.core.descriptor import GameDescriptor
+from cogleague.core.game import Game
 from cogleague.seats.factory import ModelOptions
 from cogleague.seats.scripted import ScriptedSeat
 from cogleague.server.channels import SeatChannel

@@ -18,15 +18,15 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
-from cogleague.core import jsonio
+from cogleague.core import jsonio, settlement
 from cogleague.core.config import check_int, check_number, check_str
+from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
-from cogleague.core.options import validate_options
 from cogleague.core.game import Game
+from cogleague.core.options import validate_options
 from cogleague.core.replay import EpisodeLog
-from cogleague.core import settlement
-from cogleague.core.descriptor import GameDescriptor
+from cogleague.core.rng import SEED_MAX, random_seed
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
 from cogleague.server import wallets
 from cogleague.server.auth import digest, new_seat_token
@@ -46,7 +46,6 @@ from cogleague.server.store import Store, loads, now, seat_rows, seats, table_ro
 log = logging.getLogger("cogleague.server")
 
 OPEN, RUNNING, FINISHED, ABORTED = "open", "running", "finished", "aborted"
-SEED_RANGE = 2**31
 MAX_NAME_CHARS = 64
 
 
@@ -89,7 +88,7 @@ class TableService:
         room = self.rooms.get(row["id"])
         if room is None:
             info = loads(row["info"])
-            room = Room(row["id"], row["game"], self.catalog.get(row["game"]).rules_version,
+            room = Room(row["id"], row["game"], self.catalog.get(row["game"]).version,
                         info["aliases"], info["public_config"], row["state"])
             self.rooms[row["id"]] = room
         return room
@@ -153,8 +152,7 @@ class TableService:
         try:
             stake = check_int("stake", body.get("stake", 0), 0, 10**9)
             seed = body.get("seed")
-            seed = secrets.randbelow(SEED_RANGE) if seed is None else \
-                check_int("seed", seed, 0, 2**63 - 1)
+            seed = random_seed() if seed is None else check_int("seed", seed, 0, SEED_MAX)
             timeout_s = check_number("start_timeout_s",
                                      body.get("start_timeout_s", self.settings.start_timeout_s),
                                      0.1, self.settings.max_start_timeout_s)

@@ -96,7 +96,7 @@ async def replay_file(request: Request) -> FileResponse:
 
 @router.get("/api/standings", tags=["web"])
 async def api_standings(request: Request,
-                        game: str | None = Query(None, description="a game's name (GET /api/games)"),
+                        game: str | None = Query(None, description="a game (GET /api/games)"),
                         ) -> JSONResponse:
     """Each policy's mean episode score per game, from finished tables and league episodes."""
     try:

@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cogleague.core.errors import GameStateError, IllegalAction
+from cogleague.core.errors import ConfigError, GameStateError, IllegalAction
 from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn
 from cogleague.core.text import first_object_span
 from cogleague.games.commons import observation as obs_mod
@@ -267,6 +267,12 @@ class CommonsGame(Game):
         return policy.act(turn)
 
     def make_baseline(self, name: str, seat: int) -> Baseline:
+        """A host asking for a baseline by name gets it or a `ConfigError` (a typo must not
+        silently play steward)."""
+        if name not in BASELINES:
+            raise ConfigError("seats", f"seats: unknown policy {name!r} (baselines: "
+                                       f"{', '.join(BASELINES)}; or llm[:PROMPT_FILE], "
+                                       "MODULE:CLASS)")
         return make_baseline(name, seat, self.policy_seed)
 
     def timing(self) -> Timing:
