@@ -3,9 +3,10 @@
 A seat is anything with a `kind`, a `name` and an async `decide` (`Seat`). Three optional
 capabilities, each its own protocol, change how the runner treats it:
 
-- `AnswersNow`: ``decide_now(turn)`` answers synchronously. When every seat of an episode has
-  it, the runner plays without an event loop (the headless fast path); a `decide_now` that
-  raises gets the game's fallback with cause ``error``.
+- `AnswersNow`: ``decide_now(turn)`` answers synchronously, and the runner then never calls
+  `decide` (such a seat may leave it out). When every seat of an episode has it, the runner
+  plays without an event loop (the headless fast path); a `decide_now` that raises gets the
+  game's fallback with cause ``error``.
 - `HearsDecisions`: ``on_decision(turn, decision)`` hears each of its final decisions, after the
   step is applied (model seats count fallbacks and write transcripts there).
 - `Closes`: ``aclose()`` runs once when the runner's `run` ends, however it ends.
@@ -99,12 +100,14 @@ class SeatCapabilities(NamedTuple):
 def capabilities(seat: object) -> SeatCapabilities:
     """Check `seat` against the contract and bind its optional hooks.
 
-    Raises TypeError naming what is missing: a seat without `kind`, `name` or `decide`, or with
+    Raises TypeError naming what is missing: a seat without `kind`, `name` or `decide` (nor
+    `decide_now`), or with
     a `kind` outside `SEAT_KINDS`. The members are read directly rather than through
     ``isinstance(seat, Protocol)``: a runtime-checkable protocol check costs tens of
     microseconds, several per seat, and the runner binds every seat of every episode."""
     kind = getattr(seat, "kind", None)
-    decide = getattr(seat, "decide", None)
+    # A seat that answers now is never awaited: `decide_now` stands in for `decide`.
+    decide = getattr(seat, "decide", None) or getattr(seat, "decide_now", None)
     if decide is None or kind is None or not hasattr(seat, "name") or not callable(decide):
         missing = [a for a in ("kind", "name", "decide") if not hasattr(seat, a)]
         raise TypeError(f"seat {seat!r} does not satisfy the Seat contract (missing: "
