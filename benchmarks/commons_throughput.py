@@ -1,8 +1,12 @@
 """Commons Family throughput: 20-round six-seat all-scripted episodes per second, per module.
 
-Each episode runs through the one runner (`play_headless`) and builds its replay document, as
-the league does. Target: ≥ 500 episodes/s per module on one core. If the planner exists
-(`cogleague.games.commons.planner`), its time per default config is printed too.
+Each episode is played as users call it — the descriptor builds the game (`desc.new_game`),
+the seat factory the seats, the one runner plays it (`play_headless`) — and its replay document
+is built by the descriptor and serialized with `core.jsonio` (sorted keys, the format's own
+form), as `cogleague play --out` writes it. Target: ≥ 500 episodes/s per module on one core,
+serialized. `--mode document` stops after building the document, `--mode play` after play.
+If the planner exists (`cogleague.games.commons.planner`), its time per default config is
+printed too.
 
     .venv/bin/python benchmarks/commons_throughput.py [--seconds 3] [--profile MODULE]
 """
@@ -17,8 +21,9 @@ import pstats
 import time
 import timeit
 
+from cogleague.core import jsonio
 from cogleague.core.episode import play_headless
-from cogleague.games.commons import make_game
+from cogleague.games import registry
 from cogleague.seats.factory import make_seats
 
 TARGET = 500.0
@@ -27,10 +32,18 @@ VARIANT_OF = {"cleanup": "cleanup", "harvest": "harvest-open", "allelopathic": "
 LINEUP = ["steward", "free_rider", "cleaner", "punisher", "reciprocator", "random"]
 
 
+MODE = {"mode": "json"}
+
+
 def episode(variant: str, seed: int) -> None:
-    game = make_game(variant, {}, seed, LINEUP)
+    desc = registry.get("commons")
+    game = desc.new_game(variant, {}, seed, LINEUP)
     outcome = play_headless(game, make_seats(game, LINEUP))
-    game.replay_document(outcome.log)
+    if MODE["mode"] == "play":
+        return
+    doc = desc.replay_document(game, outcome.log)
+    if MODE["mode"] == "json":
+        jsonio.dumpb(doc, sort_keys=desc.replay_sort_keys)
 
 
 def rate(variant: str, seconds: float) -> tuple[float, float]:
@@ -68,14 +81,16 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=3.0, help="measuring time per module")
     ap.add_argument("--profile", choices=list(VARIANT_OF), help="profile one module instead")
     ap.add_argument("--no-planner", action="store_true", help="skip the planner timing")
+    ap.add_argument("--mode", choices=("json", "document", "play"), default="json")
     args = ap.parse_args()
+    MODE["mode"] = args.mode
     if args.profile:
         prof = cProfile.Profile()
         prof.runcall(lambda: [episode(VARIANT_OF[args.profile], i) for i in range(200)])
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
         return
-    print(f"line-up: {','.join(LINEUP)}; 20 rounds; replay document built; target "
-          f"{TARGET:.0f}/s")
+    print(f"line-up: {','.join(LINEUP)}; 20 rounds; mode {args.mode} (json: replay document "
+          f"serialized); JSON backend {jsonio.BACKEND}; target {TARGET:.0f}/s")
     calibration = timeit.timeit("sum(range(1000))", number=2000) / 2000 * 1e6
     print(f"calibration: sum(range(1000)) takes {calibration:.1f} µs here; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")

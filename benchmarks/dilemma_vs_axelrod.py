@@ -32,9 +32,7 @@ try:
 except ImportError as exc:  # pragma: no cover - the bench extra is optional
     raise SystemExit("this benchmark needs axelrod: pip install -e '.[bench]'") from exc
 
-from cogleague.core.episode import play_headless
-from cogleague.games.dilemma import make
-from cogleague.seats.factory import make_seats
+import cogleague
 
 ROUNDS = 200
 SEED = 1
@@ -51,10 +49,11 @@ DECISIONS = len(PAIRS) * ROUNDS * 2  # per round robin, both libraries
 
 
 def ours() -> list[int]:
-    game = make(None, {"rounds_total": ROUNDS, "promises": False}, SEED, NAMES)
-    outcome = play_headless(game, make_seats(game, NAMES))
-    assert outcome.results["reason"] == "complete"
-    return list(outcome.results["scores"])
+    """One round robin through the public API, as users call it (`cogleague.play`; the replay
+    document and JSON are built only when asked for, as Axelrod keeps no log either)."""
+    result = cogleague.play("dilemma", NAMES, seed=SEED, rounds_total=ROUNDS, promises=False)
+    assert result.results["reason"] == "complete"
+    return [int(s) for s in result.scores]
 
 
 def axelrod_round_robin() -> list[int]:
@@ -115,7 +114,7 @@ def main() -> None:
 
     self_play = len(PLAYERS) * ROUNDS * 2
     contenders: list[tuple[str, Callable[[], list[int]], int, int]] = [
-        ("cogleague play_headless", ours, DECISIONS, args.episodes),
+        ("cogleague.play", ours, DECISIONS, args.episodes),
         ("axelrod Match round robin", axelrod_round_robin, DECISIONS, args.episodes),
         ("axelrod Tournament.play, no results", lambda: axelrod_tournament(False),
          DECISIONS + self_play, args.episodes),
@@ -131,7 +130,7 @@ def main() -> None:
     print(f"{DECISIONS} decisions per round robin ({DECISIONS + self_play} with Axelrod's "
           f"self-play); best of {args.repeat} interleaved repetitions; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    ours_cpu, ours_wall = rate["cogleague play_headless"]
+    ours_cpu, ours_wall = rate["cogleague.play"]
     for label, (cpu_rate, wall_rate) in rate.items():
         ratio = "" if label.startswith("cogleague") else (
             f"   cogleague is {ours_cpu / cpu_rate:.2f}× (CPU), {ours_wall / wall_rate:.2f}× "

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import tempfile
 import time
 from importlib import resources
@@ -50,6 +51,7 @@ def main() -> None:
         if not args.skip_ray:
             cases.append(("Ray, 2 CPUs", "ray", "ray", 2))
         stores = []
+        cpus: list[tuple[str, float, float]] = []
         for label, name, backend, workers in cases:
             cfg = make_league(d, name, args.episodes)
             extra = ""
@@ -59,17 +61,40 @@ def main() -> None:
                 t0 = time.perf_counter()
                 ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
                 extra = f" (Ray start-up {time.perf_counter() - t0:.1f} s, not counted)"
+            me, kids = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN)
             summary = runner.run(cfg, runner.make_backend(backend, workers))
             if backend == "ray":
                 ray.shutdown()
+            parent = cpu(resource.RUSAGE_SELF) - me
+            child = cpu(resource.RUSAGE_CHILDREN) - kids
             assert summary.failed == 0, f"{label}: {summary.failed} episodes failed"
             rows.append((label, summary.played, summary.seconds, summary.rate, extra))
+            cpus.append((label, parent, child))
             stores.append(cfg.store_url)
         same = all(fingerprint(u) == fingerprint(stores[0]) for u in stores[1:])
     print(f"{'backend':<24} {'episodes':>8} {'seconds':>8} {'episodes/s':>11}")
     for label, played, seconds, rate, extra in rows:
         print(f"{label:<24} {played:>8} {seconds:>8.2f} {rate:>11.1f}{extra}")
     print(f"identical stored results across backends: {same}")
+    # CPU seconds per process group: on a busy machine the wall-clock ratio says little, but
+    # the parent's share bounds the pool (it writes the store while the workers play).
+    print(f"{'backend':<24} {'driver cpu s':>12} {'worker cpu s':>12}")
+    for label, parent, child in cpus:
+        print(f"{label:<24} {parent:>12.2f} {child:>12.2f}")
+    if len(cpus) >= 2 and cpus[1][2] > 0:
+        one = cpus[0][1]
+        _, parent, child = cpus[1]
+        bound = one / max(parent, (parent + child) / 2)
+        print(f"2-process ratio an idle 2-core machine allows from these CPU times: "
+              f"{bound:.2f}x (1-process CPU / max(driver, all CPU / 2))")
+    if len(rows) >= 2:
+        print(f"measured 2 processes / 1 process: {rows[1][3] / rows[0][3]:.2f}x (load average "
+              f"{os.getloadavg()[0]:.1f})")
+
+
+def cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
 
 
 if __name__ == "__main__":

@@ -33,6 +33,24 @@ def test_distinct_tables_with_same_seed_stay_distinct(db_url: str) -> None:
     assert len(ids) == 2
 
 
+def test_one_batch_keeps_the_order_of_outcomes_of_the_same_id(db_url: str) -> None:
+    """Bulk writes read the batch in order, as one record at a time would."""
+    def rec(id_: str, status: str = "ok", scores: tuple[int, int] = (2, 1)) -> EpisodeRecord:
+        results = None if status == "failed" else {"scores": list(scores), "reason": "complete"}
+        return EpisodeRecord(id=id_, league="L", game="toy", variant=None, seed=1,
+                             policies=["a", "a"], status=status, results=results,
+                             error="lost" if status == "failed" else None)
+
+    batch = [rec("e1", "failed"), rec("e1"), rec("e2"), rec("e2", scores=(9, 9)),
+             *(rec(f"n{i}") for i in range(600))]  # more ids than one IN (…) query holds
+    assert store.save_records(db_url, batch) == 603
+    by_id = {e.id: e for e in store.load_episodes(db_url)}
+    assert (by_id["e1"].status, by_id["e1"].attempts) == ("ok", 2)
+    assert by_id["e2"].scores == [2.0, 1.0]
+    assert by_id["e1"].lineup == ["a", "a#2"] and len(by_id) == 602
+    assert store.save_records(db_url, [rec("n5", scores=(0, 0))]) == 0
+
+
 def test_record_episode_rejects_scores_that_do_not_match_the_seats(db_url: str) -> None:
     with pytest.raises(ValueError, match="one number per seat"):
         store.record_episode(db_url, game="toy", variant=None, seed=1,

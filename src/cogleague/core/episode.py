@@ -26,6 +26,10 @@ from cogleague.core.clock import Clock, MonotonicClock
 from cogleague.core.errors import IllegalAction, SeatFailed, SeatInputRejected, SeatUnavailable
 from cogleague.core.game import Decision, Event, Game, Turn
 from cogleague.core.replay import EpisodeLog, LogEntry
+from cogleague.core.seat import FallbackCause, Seat, capabilities
+
+PARSE_CODES = ("parse", "bad_frame")
+"""`IllegalAction` codes recorded as ``parse`` (any other code is ``illegal``)."""
 
 Observer = Callable[[LogEntry, Game], Awaitable[None]]
 """Called after every logged operation (the server persists, then broadcasts)."""
@@ -85,7 +89,7 @@ async def _with_timeout(clock: Clock, awaitable: Awaitable[Any], seconds: float)
 
 
 class EpisodeRunner:
-    def __init__(self, game: Game, seats: Sequence[Any], clock: Clock | None = None,
+    def __init__(self, game: Game, seats: Sequence[Seat], clock: Clock | None = None,
                  observer: Observer | None = None, pacing: bool = False,
                  elapsed_s: float = 0.0) -> None:
         if len(seats) != game.num_seats:
@@ -101,13 +105,13 @@ class EpisodeRunner:
         self.timing = game.timing()
         self.log = EpisodeLog()
         self.faults: list[dict[str, int]] = [{} for _ in self.seats]
-        self.all_scripted = all(getattr(s, "kind", "") == "scripted" for s in self.seats)
-        # Optional seat hooks: `on_decision(turn, decision)` hears each final decision (model
-        # seats count fallbacks and write transcripts); `aclose()` runs when `run` ends.
-        self._decision_hooks = [getattr(s, "on_decision", None) for s in self.seats]
+        # The seat contract (`core/seat.py`), checked and bound once per seat.
+        caps = [capabilities(s) for s in self.seats]
+        self.all_scripted = all(c.scripted for c in caps)
+        self._decision_hooks = [c.on_decision for c in caps]
         self._any_decision_hook = any(h is not None for h in self._decision_hooks)
-        # Seats that answer synchronously, bound once: `decide_now` per seat, or None.
-        self._now = [getattr(s, "decide_now", None) for s in self.seats]
+        self._closers = [c.aclose for c in caps if c.aclose is not None]
+        self._now = [c.decide_now for c in caps]
         self._all_now = all(fn is not None for fn in self._now)
 
     # -- the loop ----------------------------------------------------------------------------
@@ -115,10 +119,8 @@ class EpisodeRunner:
         try:
             return await self._run()
         finally:
-            for seat in self.seats:
-                close = getattr(seat, "aclose", None)
-                if close is not None:
-                    await close()
+            for close in self._closers:
+                await close()
 
     async def _run(self) -> EpisodeOutcome:
         game, timing, clock, observer = self.game, self.timing, self.clock, self.observer
@@ -159,7 +161,7 @@ class EpisodeRunner:
             step_started = clock.now()
         return EpisodeOutcome(game.results(), self.log, self.faults)
 
-    def _fallback(self, turn: Turn, cause: str | None, attempts: int = 1,
+    def _fallback(self, turn: Turn, cause: FallbackCause | None, attempts: int = 1,
                   timeouts: int = 0) -> Decision:
         """The game's fallback for `turn`, counted against its seat by cause."""
         key = cause or "unknown"
@@ -177,7 +179,7 @@ class EpisodeRunner:
                 events = game.apply(decisions)
             except SeatInputRejected as rejected:
                 turn = next(t for t in turns if t.turn_id == rejected.turn_id)
-                decisions[turn.turn_id] = self._fallback(turn, "illegal")
+                decisions[turn.turn_id] = self._fallback(turn, FallbackCause.ILLEGAL)
                 events = game.apply(decisions)  # a second refusal is fatal
         except Exception as exc:
             if not game.recovers_from_errors:
@@ -222,25 +224,33 @@ class EpisodeRunner:
     def _collect_now(self, turns: list[Turn]) -> dict[str, Decision]:
         """`_collect` when every seat answers synchronously: no grouping, no coroutine. Each
         seat's turns are still asked in their listed order."""
-        now, decide = self._now, self._decide_now
-        return {t.turn_id: decide(now[t.seat], t) for t in turns}  # type: ignore[arg-type]
+        now = self._now
+        out: dict[str, Decision] = {}
+        for t in turns:  # `_decide_now` inlined: this loop runs once per scripted decision
+            try:
+                action = now[t.seat](t)  # type: ignore[misc]
+            except Exception:
+                out[t.turn_id] = self._fallback(t, FallbackCause.ERROR)
+                continue
+            out[t.turn_id] = Decision(action, "scripted")
+        return out
 
     def _decide_now(self, decide: Callable[[Turn], Any], turn: Turn) -> Decision:
         try:
             action = decide(turn)
         except Exception:
-            return self._fallback(turn, "error")
+            return self._fallback(turn, FallbackCause.ERROR)
         return Decision(action, "scripted")
 
-    async def _ask_in_order(self, seat: Any, turns: list[Turn], step_started: float,
+    async def _ask_in_order(self, seat: Seat, turns: list[Turn], step_started: float,
                             out: dict[str, Decision]) -> None:
         for turn in turns:
             out[turn.turn_id] = await self._decide(seat, turn, step_started)
 
-    async def _decide(self, seat: Any, turn: Turn, step_started: float) -> Decision:
+    async def _decide(self, seat: Seat, turn: Turn, step_started: float) -> Decision:
         game, timing, clock = self.game, self.timing, self.clock
         hint: str | None = None
-        cause: str | None = None
+        cause: FallbackCause | None = None
         timeouts = 0
         attempts = 0
         for _ in range(1 + timing.retries):
@@ -253,7 +263,7 @@ class EpisodeRunner:
                 raw = await _with_timeout(clock, seat.decide(turn, hint), timeout)
             except _Timeout:
                 timeouts += 1
-                cause = "timeout"
+                cause = FallbackCause.TIMEOUT
                 hint = "no reply arrived before the deadline; answer faster"
                 continue
             except SeatUnavailable as unavailable:
@@ -266,14 +276,15 @@ class EpisodeRunner:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                cause = "transport"
+                cause = FallbackCause.TRANSPORT
                 continue
             finally:
                 _ATTEMPT.reset(token)
             try:
                 parsed = game.parse(turn, raw)
             except IllegalAction as illegal:
-                cause = "parse" if illegal.code in ("parse", "bad_frame") else "illegal"
+                cause = (FallbackCause.PARSE if illegal.code in PARSE_CODES
+                         else FallbackCause.ILLEGAL)
                 hint = illegal.hint
                 continue
             return Decision(parsed.action, source="seat", attempts=attempts, timeouts=timeouts,
@@ -281,13 +292,13 @@ class EpisodeRunner:
         return self._fallback(turn, cause, attempts, timeouts)
 
 
-async def run_episode(game: Game, seats: Sequence[Any], *, clock: Clock | None = None,
+async def run_episode(game: Game, seats: Sequence[Seat], *, clock: Clock | None = None,
                       observer: Observer | None = None, pacing: bool = False) -> EpisodeOutcome:
     """Play one episode to its end and return the results and the full log."""
     return await EpisodeRunner(game, seats, clock, observer, pacing).run()
 
 
-def play_headless(game: Game, seats: Sequence[Any], *, observer: Observer | None = None,
+def play_headless(game: Game, seats: Sequence[Seat], *, observer: Observer | None = None,
                   clock: Clock | None = None) -> EpisodeOutcome:
     """Synchronous `run_episode`. With scripted seats only, no event loop is created at all."""
     runner = EpisodeRunner(game, seats, clock, observer)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from cogleague.core.seat import CAUSES, FallbackCause
+
 
 class ConfigError(ValueError):
     """A configuration value is out of its legal range. The message starts with the field name."""
@@ -32,11 +34,14 @@ class SeatInputRejected(IllegalAction):
 class SeatUnavailable(RuntimeError):
     """A seat cannot answer at all this time (no provider, budget spent, disabled): fall back now.
 
-    `cause` is recorded in the fallback (e.g. ``disabled``, ``rate_budget``)."""
+    `cause` is recorded in the fallback (`core.seat.FallbackCause`: ``disabled``,
+    ``rate_budget``)."""
 
-    def __init__(self, cause: str, message: str = "") -> None:
-        super().__init__(message or cause)
-        self.cause = cause
+    def __init__(self, cause: FallbackCause | str, message: str = "") -> None:
+        if cause not in CAUSES:
+            raise ValueError(f"cause must be one of {', '.join(CAUSES)} (got {cause!r})")
+        super().__init__(message or str(cause))
+        self.cause = FallbackCause(cause)
 
 
 class SeatFailed(RuntimeError):
@@ -44,9 +49,11 @@ class SeatFailed(RuntimeError):
     attempt counts as failed with `cause` (``error``), and `detail` (the message and the
     traceback's last frames) is kept for the results and shown to the author."""
 
-    def __init__(self, cause: str, detail: str) -> None:
+    def __init__(self, cause: FallbackCause | str, detail: str) -> None:
+        if cause not in CAUSES:
+            raise ValueError(f"cause must be one of {', '.join(CAUSES)} (got {cause!r})")
         super().__init__(detail)
-        self.cause = cause
+        self.cause = FallbackCause(cause)
         self.detail = detail
 
 

@@ -24,6 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
+from cogleague.core.seat import CAUSES, FallbackCause
+
 Action = dict[str, Any]
 """A normalized action: the game's own fields (e.g. ``{"move": 4, "note": "…"}``)."""
 
@@ -134,13 +136,14 @@ class Decision:
     Treat as immutable (not frozen for the same construction-cost reason as `Event`).
 
     source: ``seat`` (the seat's own valid reply), ``scripted`` (a built-in baseline's reply) or
-    ``fallback`` (the game's fallback after the seat failed; `cause` says why: ``timeout``,
-    ``parse``, ``illegal``, ``transport``, ``rate_budget``, ``disabled``, ``no_submission``).
+    ``fallback`` (the game's fallback after the seat failed; `cause` says why, one of
+    `core.seat.FallbackCause`: ``timeout``, ``parse``, ``illegal``, ``transport``,
+    ``rate_budget``, ``disabled``, ``no_submission``, ``error``).
     """
 
     action: Action
     source: str = "seat"
-    cause: str | None = None
+    cause: FallbackCause | None = None
     attempts: int = 1
     timeouts: int = 0
     clamped: bool = False
@@ -155,7 +158,12 @@ class Decision:
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> Decision:
-        return cls(action=dict(doc["action"]), source=doc["source"], cause=doc.get("cause"),
+        cause = doc.get("cause")
+        if cause is not None and cause not in CAUSES:
+            raise ValueError(f"decision cause must be one of {', '.join(CAUSES)} or null "
+                             f"(got {cause!r})")
+        return cls(action=dict(doc["action"]), source=doc["source"],
+                   cause=None if cause is None else FallbackCause(cause),
                    attempts=doc.get("attempts", 1), timeouts=doc.get("timeouts", 0),
                    clamped=doc.get("clamped", False))
 

@@ -2,13 +2,32 @@
 
 Byte-identical replays rest on this one function. `sort_keys` is per format: Ledger keeps the
 listed key order, Commons Family sorts keys.
+
+The standard library's encoder is the reference. When orjson is installed (the ``fast`` extra)
+documents are encoded by it instead, several times faster, and only where it provably writes
+the reference's bytes: plain dicts with string keys, lists, strings, ints, floats, bools and
+None. Anything else (subclasses, non-string keys, integers beyond 64 bits, dataclasses, …)
+makes orjson refuse, and the reference encodes the document. The one formatting difference
+between the two — floats in 1e-10 < |x| < 1e-4, which orjson writes as ``0.00001`` or ``1e-6``
+where Python writes ``1e-05`` / ``1e-06`` — is caught by scanning orjson's output for either
+shape (a string that merely contains one costs a re-encode, never a wrong byte). orjson writes NaN
+and infinities as ``null`` where the reference raises; games never produce them (a NaN in a
+document is a bug the reference path, which every test suite also runs, reports).
+
+``COGLEAGUE_JSON=python`` forces the reference (CI runs the corpus both ways);
+``COGLEAGUE_JSON=orjson`` requires the fast path and fails at import without it.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+BACKENDS = ("auto", "python", "orjson")
 
 
 def _encoder(sort_keys: bool) -> json.JSONEncoder:
@@ -20,15 +39,76 @@ def _encoder(sort_keys: bool) -> json.JSONEncoder:
 
 _ENCODERS = {False: _encoder(False), True: _encoder(True)}
 
+# The floats orjson spells differently: 1e-5 <= |x| < 1e-4 as a fixed ``0.0000…`` (Python:
+# ``1e-05``) and exponents -6..-9 unpadded, ``…e-6`` (Python: ``e-06``); from e-10 on, and for
+# every positive exponent, the two agree.
+_SMALL_FLOAT = re.compile(rb"0\.0000|[0-9]e-[1-9](?![0-9])")
+
+
+def dumps_reference(doc: Any, *, sort_keys: bool = False) -> str:
+    """The reference encoding (the standard library), whatever backend is selected."""
+    return _ENCODERS[sort_keys].encode(doc)
+
+
+def _fast_encoder() -> Callable[[Any, bool], bytes | None] | None:
+    choice = os.environ.get("COGLEAGUE_JSON", "auto")
+    if choice not in BACKENDS:
+        raise ValueError(f"COGLEAGUE_JSON must be one of {', '.join(BACKENDS)} (got {choice!r})")
+    if choice == "python":
+        return None
+    try:
+        import orjson
+    except ImportError:
+        if choice == "orjson":
+            raise
+        return None
+    plain = (orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
+             | orjson.OPT_PASSTHROUGH_DATETIME)
+    options = {False: plain, True: plain | orjson.OPT_SORT_KEYS}
+    encode, search = orjson.dumps, _SMALL_FLOAT.search
+
+    def fast(doc: Any, sort_keys: bool) -> bytes | None:
+        """orjson's bytes, or None where they might differ from the reference."""
+        try:
+            out: bytes = encode(doc, option=options[sort_keys])
+        except TypeError:  # orjson.JSONEncodeError: a type or value it will not take
+            return None
+        # Two substring scans first (microseconds on a large replay); the regex only when one
+        # of them hits.
+        if (b"e-" in out or b"0.0000" in out) and search(out):
+            return None
+        return out
+
+    return fast
+
+
+_FAST = _fast_encoder()
+BACKEND = "python" if _FAST is None else "orjson"
+"""The backend in use (``python`` or ``orjson``)."""
+
+
+def dumpb(doc: Any, *, sort_keys: bool = False) -> bytes:
+    """The canonical encoding as UTF-8 bytes (what files and sockets carry)."""
+    if _FAST is not None:
+        out = _FAST(doc, sort_keys)
+        if out is not None:
+            return out
+    return _ENCODERS[sort_keys].encode(doc).encode()
+
 
 def dumps(doc: Any, *, sort_keys: bool = False) -> str:
+    """The canonical encoding as text."""
+    if _FAST is not None:
+        out = _FAST(doc, sort_keys)
+        if out is not None:
+            return out.decode()
     return _ENCODERS[sort_keys].encode(doc)
 
 
 def write(path: str | Path, doc: Any, *, sort_keys: bool = False) -> Path:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(dumps(doc, sort_keys=sort_keys), encoding="utf-8")
+    p.write_bytes(dumpb(doc, sort_keys=sort_keys))
     return p
 
 

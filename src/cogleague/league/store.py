@@ -33,7 +33,9 @@ from sqlalchemy import (
     String,
     Text,
     create_engine,
+    delete,
     event,
+    insert,
     select,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -160,8 +162,12 @@ def dispose_all() -> None:
 
 
 # -- writing ---------------------------------------------------------------------------------
-def _rows_for(record: EpisodeRecord, now: datetime) -> tuple[EpisodeRow, list[SeatRow]]:
-    episode = EpisodeRow(
+Row = dict[str, Any]
+
+
+def _rows_for(record: EpisodeRecord, now: datetime) -> tuple[Row, list[Row]]:
+    """One episode's rows as plain column dicts (inserted in bulk by `save_records`)."""
+    episode = dict(
         id=record.id, league=record.league, source=record.source, game=record.game,
         variant=record.variant, seed=record.seed, lineup=jsonio.dumps(list(record.policies)),
         status=record.status, reason=record.reason,
@@ -169,36 +175,61 @@ def _rows_for(record: EpisodeRecord, now: datetime) -> tuple[EpisodeRow, list[Se
         series=None if record.series is None else jsonio.dumps(record.series, sort_keys=True),
         error=record.error, attempts=record.attempts, schedule_index=record.index,
         duration_s=record.duration_s, finished_at=now)
-    seats: list[SeatRow] = []
+    seats: list[Row] = []
     if record.status == STATUS_OK:
         _, copies = mark_duplicates(record.policies)
-        seats = [SeatRow(episode_id=record.id, seat=i, policy=p, copy=c, score=s)
+        seats = [dict(episode_id=record.id, seat=i, policy=p, copy=c, score=s)
                  for i, (p, c, s) in enumerate(zip(record.policies, copies, record.scores,
                                                    strict=True))]
     return episode, seats
+
+
+_IDS_PER_QUERY = 500  # bound on the parameters of one ``IN (…)`` (SQLite allows 32,766)
 
 
 def save_records(engine_or_url: Engine | str, records: Iterable[EpisodeRecord]) -> int:
     """Write outcomes in one transaction; returns how many rows changed.
 
     A finished id is never overwritten; a failed id is replaced by a newer outcome, and its
-    attempts add up."""
+    attempts add up. One query reads what the batch's ids already hold and two bulk inserts
+    write it: the driver is the only writer, and with a process pool its time per chunk is
+    time the workers wait for."""
+    batch = list(records)
+    if not batch:
+        return 0
     engine = engine_for(engine_or_url)
     now = datetime.now(UTC)
-    changed = 0
-    with Session(engine) as session, session.begin():
-        for record in records:
-            old = session.get(EpisodeRow, record.id)
-            if old is not None:
-                if old.status == STATUS_OK:
+    with engine.begin() as conn:
+        ids = list(dict.fromkeys(r.id for r in batch))
+        stored: dict[str, tuple[str, int]] = {}
+        for i in range(0, len(ids), _IDS_PER_QUERY):
+            query = select(EpisodeRow.id, EpisodeRow.status, EpisodeRow.attempts).where(
+                EpisodeRow.id.in_(ids[i:i + _IDS_PER_QUERY]))
+            stored.update({row.id: (row.status, row.attempts) for row in conn.execute(query)})
+        rows: dict[str, tuple[Row, list[Row]]] = {}
+        replaced: list[str] = []
+        changed = 0
+        for record in batch:  # in order: a later outcome of the same id sees the earlier one
+            earlier = rows.get(record.id)
+            before = ((earlier[0]["status"], earlier[0]["attempts"]) if earlier is not None
+                      else stored.get(record.id))
+            if before is not None:
+                if before[0] == STATUS_OK:
                     continue
-                record.attempts += old.attempts
-                session.delete(old)
-                session.flush()
-            episode, seats = _rows_for(record, now)
-            session.add(episode)
-            session.add_all(seats)
+                record.attempts += before[1]
+                if earlier is None:
+                    replaced.append(record.id)
+            rows[record.id] = _rows_for(record, now)
             changed += 1
+        for i in range(0, len(replaced), _IDS_PER_QUERY):
+            gone = replaced[i:i + _IDS_PER_QUERY]
+            conn.execute(delete(SeatRow).where(SeatRow.episode_id.in_(gone)))
+            conn.execute(delete(EpisodeRow).where(EpisodeRow.id.in_(gone)))
+        if rows:
+            conn.execute(insert(EpisodeRow), [episode for episode, _ in rows.values()])
+            seats = [seat for _, seat_rows in rows.values() for seat in seat_rows]
+            if seats:
+                conn.execute(insert(SeatRow), seats)
     return changed
 
 

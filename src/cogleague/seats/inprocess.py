@@ -26,6 +26,7 @@ from typing import Any
 from cogleague.client.bot import Bot, TurnInfo
 from cogleague.core.errors import SeatFailed
 from cogleague.core.game import Game, Turn
+from cogleague.core.seat import FallbackCause
 
 TRACEBACK_FRAMES = 3
 """How many of the traceback's last frames an `error` keeps."""
@@ -91,7 +92,7 @@ class BotSeat:
             detail = _describe(exc)
             if len(self.errors) < ERRORS_KEPT:
                 self.errors.append({"turn": turn.turn_id, "error": detail})
-            raise SeatFailed("error", detail) from exc
+            raise SeatFailed(FallbackCause.ERROR, detail) from exc
 
 
 def _on_thread(fn: Callable[[TurnInfo], Any], info: TurnInfo) -> asyncio.Future[Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from cogleague.core.game import Action, Policy, Turn
@@ -16,9 +17,9 @@ class ScriptedSeat:
     def __init__(self, policy: Policy, name: str) -> None:
         self.policy = policy
         self.name = name
-
-    def decide_now(self, turn: Turn) -> Action:
-        return self.policy.act(turn)
+        # The policy's own bound method: the runner calls it once per scripted decision, and a
+        # forwarding method would add a Python frame to each.
+        self.decide_now: Callable[[Turn], Action] = policy.act
 
     async def decide(self, turn: Turn, hint: str | None) -> Any:
         return self.policy.act(turn)

@@ -17,6 +17,7 @@ from typing import Any
 
 from cogleague.core.errors import ConfigError, GameStateError, IllegalAction, SeatInputRejected
 from cogleague.core.game import Action, Decision, Event, Game, Parsed, Policy, Timing, Turn
+from cogleague.core.seat import FallbackCause
 from cogleague.core.settlement import REFUNDED_REASONS, SETTLED_REASONS, split_pot
 from cogleague.games.dilemma import views
 from cogleague.games.dilemma.actions import normalize
@@ -42,7 +43,7 @@ from cogleague.games.dilemma.state import (
 )
 
 STOP_REASONS = ("deadline", "aborted")
-NO_SUBMISSION = "no_submission"
+NO_SUBMISSION = FallbackCause.NO_SUBMISSION
 
 # One planned turn: its context (made once, reused every round of that parity) and the
 # turn-id suffix.

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from cogleague.core.errors import GameStateError, SeatInputRejected
 from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn
+from cogleague.core.seat import FallbackCause
 from cogleague.games.ledger.aliases import SEATS, draw_aliases
 from cogleague.games.ledger.baselines import Baseline, Mirror, make_baseline
 from cogleague.games.ledger.board import (
@@ -144,7 +145,8 @@ class LedgerGame(Game):
 
     def _entry(self, turn: Turn, decision: Decision | None) -> _Entry:
         if decision is None:
-            decision = Decision(self.fallback(turn), source="fallback", cause="no_submission")
+            decision = Decision(self.fallback(turn), source="fallback",
+                                cause=FallbackCause.NO_SUBMISSION)
         ctx: TurnContext = turn.context
         slot = ctx.slot
         action = decision.action

@@ -17,6 +17,7 @@ from collections import deque
 from cogleague.core.clock import Clock
 from cogleague.core.config import check_int
 from cogleague.core.errors import SeatUnavailable
+from cogleague.core.seat import FallbackCause
 
 WINDOW_S = 60.0
 DEFAULT_REQUESTS_PER_MINUTE = 600
@@ -59,7 +60,8 @@ class RequestBudget:
                 self._sent.append(now)
                 return
             if now + wait >= deadline:
-                raise SeatUnavailable("rate_budget", "no request slot before the deadline")
+                raise SeatUnavailable(FallbackCause.RATE_BUDGET,
+                                      "no request slot before the deadline")
             self.waited_s += wait
             await self.clock.sleep(wait)
 

@@ -17,9 +17,10 @@ import time
 from typing import Any
 
 from cogleague.core.clock import Clock, MonotonicClock
-from cogleague.core.episode import current_attempt
+from cogleague.core.episode import PARSE_CODES, current_attempt
 from cogleague.core.errors import IllegalAction, SeatUnavailable
 from cogleague.core.game import Decision, Game, Turn
+from cogleague.core.seat import FallbackCause
 from cogleague.seats.llm import prompting
 from cogleague.seats.llm.accounting import SeatStats
 from cogleague.seats.llm.budget import MAX_RATE_LIMITED_SENDS
@@ -91,20 +92,20 @@ class ModelSeat:
         records.append(record)
         state = self._state
         if state is None or state.disabled:
-            record.cause = "disabled"
+            record.cause = FallbackCause.DISABLED
             why = "no model provider configured" if state is None else "provider refused the key"
-            raise SeatUnavailable("disabled", why)
+            raise SeatUnavailable(FallbackCause.DISABLED, why)
         token = set_turn(turn.turn_id)
         try:
             text = await self._send(state, turns, clock, deadline, record)
         except asyncio.CancelledError:
-            record.cause = "timeout"
+            record.cause = FallbackCause.TIMEOUT
             raise
         except SeatUnavailable as unavailable:
             record.cause = unavailable.cause
             raise
         except Exception:
-            record.cause = "transport"
+            record.cause = FallbackCause.TRANSPORT
             raise
         finally:
             reset_turn(token)
@@ -112,7 +113,8 @@ class ModelSeat:
         try:  # for the transcript only: the runner parses the text again and decides
             record.action = self.game.parse(turn, text).action
         except IllegalAction as illegal:
-            record.cause = "parse" if illegal.code in ("parse", "bad_frame") else "illegal"
+            record.cause = (FallbackCause.PARSE if illegal.code in PARSE_CODES
+                            else FallbackCause.ILLEGAL)
         except Exception:  # a broken parser must surface in the runner's own call, not here
             record.cause = None
         return text
@@ -126,7 +128,7 @@ class ModelSeat:
         for _ in range(MAX_RATE_LIMITED_SENDS):
             await budget.acquire(deadline)  # raises SeatUnavailable("rate_budget")
             if state.disabled:  # another seat hit 401/403 while this one waited
-                raise SeatUnavailable("disabled", "provider refused the key")
+                raise SeatUnavailable(FallbackCause.DISABLED, "provider refused the key")
             timeout = max(deadline - clock.now(), 0.0) + SDK_TIMEOUT_GRACE_S
             self.stats.requests += 1
             record.requests += 1
@@ -142,8 +144,8 @@ class ModelSeat:
             except AuthRejected as rejected:
                 self._count_replayed(provider, replayed, record)
                 state.disabled = True
-                raise SeatUnavailable("disabled", f"provider refused the key ({rejected})"
-                                      ) from rejected
+                raise SeatUnavailable(FallbackCause.DISABLED,
+                                      f"provider refused the key ({rejected})") from rejected
             latency = round((time.perf_counter() - started) * 1000, 1)
             if self._count_replayed(provider, replayed, record):
                 latency = 0.0  # answered from the recording: no request went out
@@ -155,7 +157,8 @@ class ModelSeat:
             record.input_tokens += completion.input_tokens
             record.output_tokens += completion.output_tokens
             return completion.text
-        raise SeatUnavailable("rate_budget", f"rate limited {MAX_RATE_LIMITED_SENDS} times")
+        raise SeatUnavailable(FallbackCause.RATE_BUDGET,
+                              f"rate limited {MAX_RATE_LIMITED_SENDS} times")
 
     def _new_provider(self, endpoint: Endpoint) -> Provider:
         """The live provider, wrapped by the recorder when recording or replaying (a pure

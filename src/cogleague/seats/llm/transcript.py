@@ -23,6 +23,7 @@ from typing import Any
 from cogleague.core import jsonio
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Decision
+from cogleague.core.seat import FallbackCause
 
 
 @dataclass
@@ -36,7 +37,7 @@ class AttemptRecord:
     prompt: list[dict[str, str]]
     reply: str | None = None
     action: dict[str, Any] | None = None
-    cause: str | None = None
+    cause: FallbackCause | None = None
     requests: int = 0
     input_tokens: int = 0
     output_tokens: int = 0

@@ -1,0 +1,94 @@
+"""The accelerated JSON path writes the reference's bytes, or defers to the reference.
+
+The fast path (orjson, the ``fast`` extra) must never change a byte: these tests encode the
+same documents both ways — hypothesis trees over every JSON shape (floats of every magnitude,
+control characters, astral code points, sorted and listed keys) and every corpus document —
+and compare. They are skipped where orjson is not installed; the corpus test runs with whatever
+backend is active, and CI runs it once more with ``COGLEAGUE_JSON=python``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cogleague.core import jsonio
+
+orjson = pytest.importorskip("orjson")
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+finite = st.floats(allow_nan=False, allow_infinity=False)
+tiny = st.floats(min_value=-1e-4, max_value=1e-4, allow_nan=False)
+scalars = (st.none() | st.booleans() | st.integers(-(2**70), 2**70) | finite | tiny
+           | st.text(st.characters(codec="utf-8"), max_size=12))
+trees = st.recursive(scalars, lambda kids: st.lists(kids, max_size=5)
+                     | st.dictionaries(st.text(max_size=6), kids, max_size=5), max_leaves=30)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(trees, st.booleans())
+def test_fast_path_writes_the_reference_bytes(doc: object, sort_keys: bool) -> None:
+    reference = jsonio.dumps_reference(doc, sort_keys=sort_keys)
+    assert jsonio.dumps(doc, sort_keys=sort_keys) == reference
+    assert jsonio.dumpb(doc, sort_keys=sort_keys) == reference.encode()
+
+
+def test_every_float_bit_pattern_sample_matches() -> None:
+    """Raw bit patterns reach subnormals and extremes that a value strategy rarely draws."""
+    import random
+
+    rnd = random.Random(15)
+    values = [struct.unpack("<d", rnd.randbytes(8))[0] for _ in range(20000)]
+    values += [x * 10.0 ** e for e in range(-8, 20) for x in (1.0, 1.5, 7.25, 9.999999)]
+    values = [v for v in values if math.isfinite(v)]
+    assert jsonio.dumps(values) == jsonio.dumps_reference(values)
+
+
+def test_orjson_refusals_fall_back_to_the_reference() -> None:
+    from enum import StrEnum
+
+    class Cause(StrEnum):
+        TIMEOUT = "timeout"
+
+    for doc in ({1: "int key"}, {"big": 2**80}, {"cause": Cause.TIMEOUT}, {"t": (1, 2)},
+                {"s": "1e-06 and 0.00001 in text"}):
+        assert jsonio.dumps(doc) == jsonio.dumps_reference(doc)
+    with pytest.raises(ValueError):
+        jsonio.dumps_reference({"x": float("nan")})
+
+
+def test_the_fast_path_is_active_when_orjson_is_installed() -> None:
+    assert jsonio.BACKEND == "orjson"
+    doc = {"a": [1, 2.5, "x"]}
+    assert jsonio.dumpb(doc) == orjson.dumps(doc)
+
+
+def test_corpus_documents_encode_identically_both_ways() -> None:
+    files = sorted(CORPUS.glob("*/*.json.gz"))
+    assert files
+    for path in files:
+        stored = gzip.decompress(path.read_bytes())
+        sort_keys = path.parent.name == "commons" or path.name.endswith(".log.json.gz")
+        doc = json.loads(stored)
+        assert jsonio.dumpb(doc, sort_keys=sort_keys) == stored, path.name
+        assert jsonio.dumps_reference(doc, sort_keys=sort_keys).encode() == stored, path.name
+
+
+def test_backend_is_chosen_by_the_environment() -> None:
+    code = "from cogleague.core import jsonio; print(jsonio.BACKEND)"
+    src = str(Path(jsonio.__file__).resolve().parents[2])
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={"COGLEAGUE_JSON": "python", "PYTHONPATH": src}, check=True)
+    assert out.stdout.strip() == "python"
+    bad = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={"COGLEAGUE_JSON": "ujson", "PYTHONPATH": src})
+    assert bad.returncode != 0 and "COGLEAGUE_JSON must be one of" in bad.stderr

@@ -1,0 +1,47 @@
+"""The local pool's start method: fork when the driver is single-threaded, spawn otherwise; the
+episodes' stored results do not depend on it."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from cogleague.league.backends.local import LocalBackend
+from cogleague.league.episodes import EpisodeSpec, SeatRef
+from cogleague.league.worker import play_chunk
+
+LINEUP = ("tit_for_tat", "pavlov", "always_defect", "grim_trigger")
+
+
+def specs(n: int) -> list[EpisodeSpec]:
+    return [EpisodeSpec(league="L", game="dilemma", variant="classic200", seed=s,
+                        seats=tuple(SeatRef(p, p) for p in LINEUP),
+                        overrides={"rounds_total": 5}, index=s) for s in range(n)]
+
+
+def test_single_threaded_drivers_fork_and_threaded_ones_spawn() -> None:
+    alone = threading.active_count() == 1  # the test runner may run threads of its own
+    assert LocalBackend(2)._context().get_start_method() == ("fork" if alone else "spawn")
+    stop = threading.Event()
+    helper = threading.Thread(target=stop.wait)
+    helper.start()
+    try:
+        assert LocalBackend(2)._context().get_start_method() == "spawn"
+    finally:
+        stop.set()
+        helper.join()
+    assert LocalBackend(2, "spawn")._context().get_start_method() == "spawn"
+    with pytest.raises(ValueError, match="start_method must be one of fork, spawn"):
+        LocalBackend(2, "thread")
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_pools_store_what_one_process_computes(method: str) -> None:
+    chunks = [specs(6)[i:i + 2] for i in range(0, 6, 2)]
+    expected = sorted((r.id, repr(r.results)) for c in chunks for r in play_chunk(c))
+    got: list[tuple[str, str]] = []
+    LocalBackend(2, method).run(chunks, lambda recs: got.extend((r.id, repr(r.results))
+                                                               for r in recs))
+    assert sorted(got) == expected and len(got) == 6
+    assert all("'reason': 'complete'" in results for _, results in got)
