@@ -78,43 +78,68 @@ def describe_range(model: type[BaseModel], field: str) -> str:
         lo = getattr(meta, "ge", lo)
         hi = getattr(meta, "le", hi)
         max_len = getattr(meta, "max_length", max_len)
-    extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-    choices = extra.get("enum")
+    choices = _choices(model, field)
     kind = base_type(info.annotation)
     if choices:
-        return "one of " + ", ".join(str(c) for c in choices)  # type: ignore[union-attr]
+        return "one of " + ", ".join(str(c) for c in choices)
+    if isinstance(kind, type) and issubclass(kind, BaseModel):
+        return "an object with " + ", ".join(sorted(kind.model_fields))
+    if kind is list:
+        return "a list"
     if kind is bool:
         return "true or false"
     if kind is int:
         return f"an integer in {_num(lo)}..{_num(hi)}"
     if kind is float:
         return f"a number in {_num(lo)}..{_num(hi)}"
-    return f"a string of 0..{max_len if max_len is not None else '∞'} code points"
+    return "a string" if max_len is None else f"a string of 0..{max_len} code points"
 
 
 def validate_options(model: type[BaseModel], values: Mapping[str, Any],
-                     *, section: str = "options") -> dict[str, Any]:
+                     *, section: str = "game") -> dict[str, Any]:
     """The given (non-None) options, checked against the model; raises `ConfigError`.
 
-    Integers are accepted where a number is expected; booleans never pass as numbers."""
+    Integers are accepted where a number is expected; booleans never pass as numbers. A nested
+    option model (the dilemma's ``payoffs``) is checked field by field: ``payoffs.reward must
+    be an integer in 0..100 (got -1)``."""
     given = {k: v for k, v in values.items() if v is not None}
+    _check(model, given, "", section)
+    return dict(given)
+
+
+def _check(model: type[BaseModel], given: Mapping[str, Any], prefix: str, section: str) -> None:
     for key in given:
         if key not in model.model_fields:
             known = ", ".join(sorted(model.model_fields))
-            raise ConfigError(key, f"{key} is not a {section} setting (known: {known})")
-    coerced = {k: float(v) if base_type(model.model_fields[k].annotation) is float
-               and isinstance(v, int) and not isinstance(v, bool) else v
-               for k, v in given.items()}
+            raise ConfigError(prefix + key,
+                              f"{prefix}{key} is not a {section} setting (known: {known})")
+    for key, value in given.items():
+        name = prefix + key
+        kind = base_type(model.model_fields[key].annotation)
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            if not isinstance(value, Mapping):
+                raise ConfigError(name, f"{name} must be an object with "
+                                        f"{', '.join(sorted(kind.model_fields))} (got {value!r})")
+            _check(kind, {k: v for k, v in value.items() if v is not None}, name + ".", name)
+        choices = _choices(model, key)
+        if choices and value not in choices:
+            raise ConfigError(name, f"{name} must be {describe_range(model, key)} (got {value!r})")
     try:
-        model.model_validate(coerced)
+        model.model_validate(given)
     except ValidationError as exc:
         first = exc.errors()[0]
         field = str(first["loc"][0]) if first["loc"] else "options"
         if field in model.model_fields:
-            raise ConfigError(field, f"{field} must be {describe_range(model, field)} "
-                                     f"(got {given.get(field)!r})") from None
-        raise ConfigError(field, f"{field}: {first['msg']}") from None
-    return dict(given)
+            raise ConfigError(prefix + field, f"{prefix}{field} must be "
+                                              f"{describe_range(model, field)} "
+                                              f"(got {given.get(field)!r})") from None
+        raise ConfigError(prefix + field, f"{prefix}{field}: {first['msg']}") from None
+
+
+def _choices(model: type[BaseModel], field: str) -> list[Any]:
+    extra = model.model_fields[field].json_schema_extra
+    choices = extra.get("enum") if isinstance(extra, dict) else None
+    return list(choices) if isinstance(choices, list) else []
 
 
 def base_type(annotation: Any) -> Any:
