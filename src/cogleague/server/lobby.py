@@ -163,9 +163,11 @@ async def create_account(body: CreateAccount, request: Request, svc: Svc,
     def write(conn: Connection) -> dict[str, Any]:
         if conn.execute(select(accounts.c.id).where(accounts.c.name == body.name)).first():
             raise ApiError(409, "bad_request", f"name {body.name!r} is taken")
-        account_id = conn.execute(insert(accounts).values(
+        inserted = conn.execute(insert(accounts).values(
             name=body.name, key_digest=digest(key), role="player", created_at=now())
-        ).inserted_primary_key[0]
+        ).inserted_primary_key
+        assert inserted is not None  # a single-row INSERT always has its key
+        account_id = inserted[0]
         if body.credits:
             wallets.apply(conn, settlement.deposit(wallets.ledger_name(account_id), body.credits,
                                                    f"account:{account_id}:initial"))

@@ -26,7 +26,7 @@ log = logging.getLogger("cogleague.server")
 
 async def recover(service: TableService) -> list[str]:
     """Resume running tables and re-arm open ones. Returns the ids of resumed tables."""
-    def read(conn: Connection) -> list[dict]:  # type: ignore[type-arg]
+    def read(conn: Connection) -> list[dict]:
         rows = conn.execute(select(tables).where(tables.c.state.in_((OPEN, RUNNING)))
                             ).mappings().all()
         return [{"row": dict(r), "seats": seat_rows(conn, r["id"]),

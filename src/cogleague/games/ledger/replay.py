@@ -167,7 +167,7 @@ class _Folder:
     def _meeting(self, e: Mapping[str, Any]) -> None:
         t = self.table
         r = t.open_round
-        if t.phase != DEAL or e["round"] != r:
+        if t.phase != DEAL or r is None or e["round"] != r:
             raise ReplayError(f"meeting of round {e['round']!r} is off schedule")
         index = t.resolved
         pairing = t.schedule[r][index]

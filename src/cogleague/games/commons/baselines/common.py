@@ -48,7 +48,7 @@ def quota(obs: Obs) -> int:
 def fair_quota(obs: Obs) -> int:
     """fair_share's rotating quota: ``floor(sustainable)`` split as evenly as ints allow,
     the extra units rotating by alias index and round."""
-    n = obs["num_players"]
+    n: int = obs["num_players"]
     base, rem = divmod(math.floor(sustainable(obs)), n)
     k = sorted(obs["aliases"]).index(obs["alias"])
     return max(0, min(EFFORT_BUDGET, base + (1 if (k + obs["round"]) % n < rem else 0)))
@@ -64,14 +64,14 @@ def target_patch(obs: Obs, slot: int) -> dict[str, Any] | None:
     """The patch to fish: open → by stock descending then id, index ``slot % count``; closed
     / partnership → the allowed live patch with most stock (tie lowest id). None if none."""
     ms = obs["module_state"]
-    live = [p for p in ms["patches"] if not p["dead"]]
+    live: list[dict[str, Any]] = [p for p in ms["patches"] if not p["dead"]]
     if ms["property_rights"] == "open":
         if not live:
             return None
         live.sort(key=lambda p: (-p["stock"], p["id"]))
         return live[slot % len(live)]
     mine = set(ms["your_patches"])
-    allowed = [p for p in live if p["id"] in mine]
+    allowed: list[dict[str, Any]] = [p for p in live if p["id"] in mine]
     if not allowed:
         return None
     return min(allowed, key=lambda p: (-p["stock"], p["id"]))
