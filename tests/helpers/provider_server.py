@@ -98,6 +98,9 @@ class ProviderServer:
 
     def __init__(self, script: Script | None = None) -> None:
         self.script: Script = script or (lambda _req: Reply())
+        self.refused_keys: set[str] = set()
+        """API keys answered with 401 (the models list that `preflight` asks for, and every
+        completion)."""
         self._stats = _Stats()
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
@@ -108,6 +111,7 @@ class ProviderServer:
         app = Starlette(routes=[
             Route("/v1/chat/completions", self._openai, methods=["POST"]),
             Route("/v1/messages", self._anthropic, methods=["POST"]),
+            Route("/v1/models", self._models, methods=["GET"]),
             Route("/_stats", self._stats_route, methods=["GET"]),
             Route("/_reset", self._reset_route, methods=["POST"]),
         ])
@@ -183,6 +187,20 @@ class ProviderServer:
     async def _reset_route(self, _request: Request) -> Response:
         self.reset()
         return JSONResponse({"ok": True})
+
+    def _refused(self, request: Request) -> bool:
+        auth = request.headers.get("authorization", "")
+        key = auth.removeprefix("Bearer ").strip() or request.headers.get("x-api-key", "")
+        return key in self.refused_keys
+
+    async def _models(self, request: Request) -> Response:
+        """The models list both SDKs can read; 401 for a refused key."""
+        if self._refused(request):
+            return JSONResponse({"error": {"message": "invalid api key", "type": "auth"}},
+                                status_code=401)
+        return JSONResponse({"object": "list", "data": [
+            {"id": "test-model", "object": "model", "type": "model", "created": 0,
+             "owned_by": "test", "display_name": "test", "created_at": "2026-01-01T00:00:00Z"}]})
 
     async def _openai(self, request: Request) -> Response:
         body = await request.json()

@@ -3,46 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import importlib
-import importlib.util
-import sys
+import logging
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from cogleague.cli import app
-from cogleague.cli.common import console, fail
+from cogleague.cli.common import console, fail, guarded
+from cogleague.games import registry
+from cogleague.seats.botref import load_bot_class
 
 bot_app = typer.Typer(no_args_is_help=True, help="Run an SDK bot against a table server.")
 app.add_typer(bot_app, name="bot")
-
-
-def load_bot_class(ref: str) -> type:
-    """``package.module:Class`` or ``path/to/file.py:Class`` (the working directory is on the
-    import path, as with ``python -m``)."""
-    target, sep, class_name = ref.rpartition(":")
-    if not sep or not target or not class_name:
-        fail(f"BOT must be MODULE:CLASS or FILE.py:CLASS (got {ref!r})")
-    if target.endswith(".py"):
-        path = Path(target)
-        if not path.is_file():
-            fail(f"BOT file {target} does not exist")
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[path.stem] = module
-        spec.loader.exec_module(module)
-    else:
-        sys.path.insert(0, str(Path.cwd()))
-        try:
-            module = importlib.import_module(target)
-        except ImportError as exc:
-            fail(f"BOT module {target!r} cannot be imported ({exc})")
-    cls = getattr(module, class_name, None)
-    if not isinstance(cls, type):
-        fail(f"BOT {ref!r}: {target} has no class {class_name}")
-    return cls
 
 
 @bot_app.command("run")
@@ -63,7 +36,8 @@ def run(
 
     from cogleague.client import LobbyError, SeatRefused, join_and_play
 
-    instance: Any = load_bot_class(bot)()
+    instance: Any = guarded(lambda: load_bot_class(bot, field="BOT")())
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     try:
         outcome = asyncio.run(join_and_play(instance, server, key, table, seat=seat, name=name,
                                             start=start))
@@ -77,3 +51,66 @@ def run(
     score = results.get("scores", results.get("points"))
     console.print(f"table {table} ended ({outcome.reason}); seat {outcome.seat} "
                   f"({outcome.alias}) scored {score}", highlight=False)
+
+
+TEST_TEMPLATE = '''"""Plays {cls} against the game's baselines: `cogleague bot new {game}` wrote it.
+
+Run it with: python -m pytest {test}
+"""
+
+from pathlib import Path
+
+import cogleague
+
+BOT = str(Path(__file__).with_name("{file}")) + ":{cls}"
+
+
+def test_{slug}_plays_a_whole_episode_without_falling_back() -> None:
+    # strict=True: any turn that falls back (an exception, an illegal move, a timeout)
+    # fails the test with the reason, instead of scoring the game's fallback for you.
+    game = cogleague.game("{game}")
+    lineup = [BOT] + game.default_lineup(game.default_variant)[1:]
+    result = cogleague.play("{game}", lineup, seed=1, strict=True)
+    assert len(result.scores) == len(lineup)
+'''
+
+
+def _class_name(stem: str) -> str:
+    words = [w for w in stem.replace("-", "_").split("_") if w]
+    name = "".join(w[:1].upper() + w[1:] for w in words) or "MyBot"
+    return name if name.isidentifier() and not name[0].isdigit() else "MyBot"
+
+
+@bot_app.command("new")
+def new(
+    game: Annotated[str, typer.Argument(help="the game the bot plays (cogleague games)")],
+    path: Annotated[Path | None, typer.Argument(help="the bot file to write (default: "
+                                                     "GAME_bot.py)")] = None,
+    force: Annotated[bool, typer.Option("--force", help="overwrite existing files")] = False,
+) -> None:
+    """Write a commented starter bot for GAME and a test that plays it against the baselines."""
+    desc = guarded(lambda: registry.get(game))
+    if desc.starter is None or not Path(desc.starter).is_file():
+        fail(f"GAME {game} ships no starter bot (games with one: "
+             f"{', '.join(d.name for d in registry.available() if d.starter) or 'none'})")
+    target = path or Path(f"{desc.name}_bot.py")
+    if target.suffix != ".py":
+        fail(f"PATH {target} must end in .py")
+    test_path = target.with_name(f"test_{target.stem}.py")
+    for p in (target, test_path):
+        if p.exists() and not force:
+            fail(f"{p} already exists (use --force to overwrite)")
+    cls = _class_name(target.stem)
+    fields = {"cls": cls, "name": target.stem.replace("_", "-"), "path": target,
+              "test": test_path, "game": desc.name, "file": target.name,
+              "slug": target.stem.lower()}
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(Path(desc.starter).read_text(encoding="utf-8").format(**fields),
+                          encoding="utf-8")
+        test_path.write_text(TEST_TEMPLATE.format(**fields), encoding="utf-8")
+    except OSError as exc:
+        fail(f"PATH {target}: cannot write it ({exc.strerror or exc})")
+    console.print(f"wrote {target} ({cls}) and {test_path}\n"
+                  f"next: cogleague play {desc.name} --seats {target}:{cls},… · "
+                  f"python -m pytest {test_path}", highlight=False)

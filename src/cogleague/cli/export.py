@@ -6,6 +6,7 @@ assistant]}``, in the order the transcripts list them (see `cogleague.seats.llm.
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
@@ -14,7 +15,7 @@ import typer
 from cogleague.cli import app
 from cogleague.cli.common import console, fail
 from cogleague.core.errors import ConfigError
-from cogleague.seats.llm.transcript import export_chat
+from cogleague.seats.llm.transcript import export_chat, read_rows
 
 export_app = typer.Typer(no_args_is_help=True, help="Turn run artifacts into other formats.")
 app.add_typer(export_app, name="export")
@@ -38,3 +39,16 @@ def transcripts(
         fail(str(exc))
     console.print(f"wrote {examples} examples from {rows} transcript rows to {out}",
                   highlight=False)
+    if examples == 0:
+        console.print(f"0 examples: {why_none(inputs, rows)}", highlight=False)
+
+
+def why_none(inputs: list[Path], rows: int) -> str:
+    """Why no row became an example: none were written, or every reply was refused."""
+    if rows == 0:
+        return ("the transcripts hold no rows (were they written by a run with model seats "
+                "and --transcript?)")
+    causes = Counter(str(row.get("cause") or "no reply") for path in inputs
+                     for row in read_rows(path))
+    listed = ", ".join(f"{n} {cause}" for cause, n in causes.most_common())
+    return f"no reply was accepted by the game ({listed})"

@@ -26,6 +26,7 @@ from rich.text import Text
 from cogleague.cli import app
 from cogleague.cli.common import console, fail
 from cogleague.core.errors import ConfigError
+from cogleague.league.rankings.ranks import LEVEL_NOTE
 
 league_app = typer.Typer(no_args_is_help=True,
                          help="Run many episodes between policies and rank them.")
@@ -77,6 +78,8 @@ def run(file: FileArg,
             "--ray-address", help="join a Ray cluster (e.g. ray://head:10001 or auto)")] = None,
         chunk_size: Annotated[int | None, typer.Option(
             "--chunk-size", min=1, help="episodes per task (default: automatic)")] = None,
+        retry_infra: Annotated[bool, typer.Option(
+            "--retry-infra", help="play again the episodes stored as infra_error")] = False,
         store: StoreOpt = None) -> None:
     """Play every episode not yet finished (resumable: run it again after an interruption)."""
     from cogleague.league import runner
@@ -86,7 +89,7 @@ def run(file: FileArg,
         engine = runner.make_backend(backend, workers or os.cpu_count() or 1, ray_address)
     except ConfigError as exc:
         fail(str(exc))
-    todo, scheduled = runner.pending(config)
+    todo, scheduled = runner.pending(config, retry_infra=retry_infra)
     console.print(f"league [bold]{config.name}[/]: {scheduled} episodes scheduled, "
                   f"{scheduled - len(todo)} already finished, {len(todo)} to play on "
                   f"{engine.name} × {engine.workers}", soft_wrap=True)
@@ -105,7 +108,8 @@ def run(file: FileArg,
                             failed=f"[red]{failed} failed[/]" if failed else "")
 
         try:
-            summary = runner.run(config, engine, progress=update, chunk_size=chunk_size)
+            summary = runner.run(config, engine, progress=update, chunk_size=chunk_size,
+                                 retry_infra=retry_infra)
         except ConfigError as exc:
             fail(str(exc))
         except KeyboardInterrupt:
@@ -115,6 +119,10 @@ def run(file: FileArg,
                   f"({summary.rate:.1f} ep/s); {summary.failed} failed"
                   + (" (stored, shown by `league standings`, excluded from rankings; "
                      "a new run retries them)" if summary.failed else ""))
+    if summary.infra:
+        console.print(f"[yellow]{summary.infra} episodes stored as infra_error[/]: a seat fell "
+                      "back for a platform reason (transport, rate budget, disabled provider); "
+                      "excluded from rankings — rerun them with --retry-infra", soft_wrap=True)
 
 
 def _standings(file: Path, store: str | None, game: str | None, with_server: bool,
@@ -178,13 +186,16 @@ def _print_standings(doc: dict[str, Any]) -> None:
         t.add_row(row["rank_label"], row["policy"], f"{row['mu']:.2f}", f"{row['sigma']:.2f}",
                   f"{row['ordinal']:.2f}")
     out.print(t)
+    if any(r["rank_label"].startswith("level") for table in doc["tables"] for r in table["rows"]):
+        out.print(LEVEL_NOTE, highlight=False)
     failures = doc["failures"]
     if failures:
-        out.print(f"[red]{len(failures)} episodes failed for infrastructure reasons "
-                      "(excluded from the rankings; `league run` retries them):[/]")
+        out.print(f"[red]{len(failures)} episodes failed or hit platform faults "
+                      "(excluded from the rankings; `league run` retries failed ones, "
+                      "`league run --retry-infra` the infra_error ones):[/]")
         for f in failures[:10]:
             first_line = (f["error"] or "").splitlines()[0] if f["error"] else ""
-            out.print(f"  {f['id']} {f['game']}/{f['variant']} seed {f['seed']} "
+            out.print(f"  {f['id']} [{f['status']}] {f['game']}/{f['variant']} seed {f['seed']} "
                           f"{','.join(f['lineup'])}: {first_line}", highlight=False)
         if len(failures) > 10:
             out.print(f"  … and {len(failures) - 10} more")

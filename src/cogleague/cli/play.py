@@ -10,33 +10,38 @@ to `--out` (default `runs/<game>-<variant>-<seed>/`).
 from __future__ import annotations
 
 import inspect
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table as RichTable
 
+from cogleague import api
 from cogleague.cli.common import (
     console,
+    err_console,
     fail,
     guarded,
     model_options,
     play_with_progress,
-    results_with_models,
     split_seats,
-    write_artifacts,
 )
 from cogleague.core.descriptor import GameDescriptor, per_seat
-from cogleague.core.options import base_type, cli_name, validate_options
+from cogleague.core.options import base_type, cli_name
+from cogleague.core.rng import SEED_MAX
 from cogleague.games import registry
-from cogleague.seats.factory import make_seats
+from cogleague.seats.factory import ModelOptions
+from cogleague.seats.faults import first_errors, summary_line
+from cogleague.seats.llm.preflight import configured
 
 _SCALARS = (int, float, str, bool)
-_COMMON = ("variant", "seed", "seats", "out", "model", "base_url", "provider", "transcript")
+_COMMON = ("variant", "seed", "seats", "out", "model", "base_url", "provider", "transcript",
+           "strict", "overwrite")
 
 
-def _param(name: str, annotation: Any, option: Any) -> inspect.Parameter:
-    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
+def _param(name: str, annotation: Any, option: Any, default: Any = None) -> inspect.Parameter:
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
                              annotation=Annotated[annotation, option])
 
 
@@ -73,8 +78,9 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
     common = [
         _param("variant", str | None, typer.Option(
             "--variant", help=" | ".join(desc.variants) + f" (default: {desc.default_variant})")),
-        _param("seed", int | None, typer.Option("--seed", help="default: random (or the "
-                                                               "variant's)")),
+        _param("seed", int | None, typer.Option(
+            "--seed", help=f"0..{desc.rule_numbers.get('seed_max', SEED_MAX)} (default: random, "
+                           "or the variant's)")),
         _param("seats", str | None, typer.Option("--seats", help=_seats_help(desc))),
         _param("out", Path | None, typer.Option("--out", help="directory for results.json and "
                                                               "replay.json")),
@@ -84,6 +90,10 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
         _param("provider", str | None, typer.Option("--provider", help="openai | anthropic")),
         _param("transcript", str | None, typer.Option("--transcript", help="write model I/O "
                                                                            "JSONL")),
+        _param("strict", bool, typer.Option("--strict", help="exit 1 if any decision fell "
+                                                             "back"), False),
+        _param("overwrite", bool, typer.Option("--overwrite", help="replace a run already in "
+                                                                   "--out"), False),
     ]
 
     def run(**kw: Any) -> None:
@@ -93,7 +103,7 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
             fail(f"--variant must be one of {', '.join(desc.variants)} (got {variant!r})")
         play_game(desc, variant, kw["seed"], split_seats(kw["seats"]), kw["out"],
                   model_options(kw["model"], kw["base_url"], kw["provider"], kw["transcript"]),
-                  given, flags)
+                  given, flags, strict=bool(kw["strict"]), overwrite=bool(kw["overwrite"]))
 
     run.__signature__ = inspect.Signature([*common, *params])  # type: ignore[attr-defined]
     run.__name__ = f"play_{desc.name}"
@@ -102,27 +112,73 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
 
 
 def play_game(desc: GameDescriptor, variant: str | None, seed: int | None,
-              names: list[str] | None, out: Path | None, options: Any,
-              given: dict[str, Any], flags: dict[str, str]) -> None:
-    option_for = {**flags, "seed": "--seed", "seats": "--seats", "variant": "--variant"}
-    overrides = guarded(lambda: validate_options(desc.options, given), option_for)
-    lineup = names or desc.default_lineup(variant)
-    lo, hi = desc.seat_range
-    if not lo <= len(lineup) <= hi:
-        count = str(lo) if lo == hi else f"{lo}..{hi}"
-        fail(f"--seats must list {count} policies (got {len(lineup)})")
-    game = guarded(lambda: desc.make(variant, overrides, seed, lineup, None), option_for)
-    seat_objects = guarded(lambda: make_seats(game, game.policy_names, options), option_for)
+              names: list[str] | None, out: Path | None, options: ModelOptions,
+              given: dict[str, Any], flags: dict[str, str], *, strict: bool = False,
+              overwrite: bool = False) -> None:
+    option_for = {**flags, "seed": "--seed", "seats": "--seats", "variant": "--variant",
+                  "provider": "--provider", "model": "--model"}
+    if out is not None:
+        check_out(out, overwrite)
+    _, game, seats = guarded(lambda: api.prepare(desc, names, variant=variant, seed=seed,
+                                                 model=options, **given), option_for)
+    guarded(lambda: api.check_models(seats, options), option_for)
+    if api.has_model_seats(seats) and not configured(options):
+        err_console.print("note: no model provider is set (--model, --provider, --base-url): "
+                          "llm seats play the fallback baseline "
+                          f"{desc.fallback_baseline} on every turn", highlight=False)
     for line in desc.headline(game) if desc.headline else [f"[bold]{desc.title}[/]"]:
         console.print(line, highlight=False)
-    outcome = play_with_progress(game, seat_objects, game.max_rounds)
-    results = outcome.results
-    print_results(desc, game, results)
-    target = out or Path("runs") / f"{desc.name}-{variant or 'default'}-{game.seed}"
-    results_path, replay_path = write_artifacts(
-        target, results_with_models(results, seat_objects),
-        desc.replay_document(game, outcome.log), sort_keys=desc.replay_sort_keys)
-    console.print(f"wrote {results_path} and {replay_path}", highlight=False)
+    outcome = play_with_progress(game, seats, game.max_rounds)
+    result = api.Result(desc, game, seats, outcome)
+    print_results(desc, game, outcome.results)
+    target = out or unique_folder(Path("runs") / f"{desc.name}-{variant or 'default'}-"
+                                                 f"{game.seed}")
+    try:
+        result.save(target, overwrite=True)
+    except OSError as exc:
+        fail(f"--out {target}: cannot write the run there ({exc.strerror or exc})")
+    console.print(f"wrote {target / 'results.json'} and {target / 'replay.json'}",
+                  highlight=False)
+    report_faults(result.faults, strict)
+
+
+def check_out(out: Path, overwrite: bool) -> None:
+    """Refuse, before playing, an --out that holds a run (unless --overwrite) or that cannot
+    be a folder we write to."""
+    if out.exists() and not out.is_dir():
+        fail(f"--out {out} is a file, not a folder")
+    if not overwrite and ((out / "results.json").exists() or (out / "replay.json").exists()):
+        fail(f"--out {out} already holds a run (results.json/replay.json): choose another "
+             "folder or pass --overwrite")
+    probe = out
+    while not probe.exists():
+        probe = probe.parent
+    if not os.access(probe, os.W_OK):
+        fail(f"--out {out}: {probe} is not writable")
+
+
+def unique_folder(base: Path) -> Path:
+    """`base`, or `base-2`, `base-3`… — a default run folder never overwrites an earlier run."""
+    candidate, n = base, 1
+    while candidate.exists():
+        n += 1
+        candidate = base.with_name(f"{base.name}-{n}")
+    return candidate
+
+
+def report_faults(section: dict[str, Any], strict: bool) -> None:
+    """The one-line fault summary (and each bot's first exception, once) on stderr; with
+    --strict any fallback is exit 1."""
+    line = summary_line(section)
+    if line is None:
+        return
+    err_console.print(f"[yellow]{line}[/]", highlight=False, soft_wrap=True)
+    for error in first_errors(section):
+        err_console.print(error, highlight=False, soft_wrap=True, markup=False)
+    if strict:
+        err_console.print("[bold red]--strict:[/] a decision fell back (exit 1)",
+                          highlight=False)
+        raise typer.Exit(1)
 
 
 def print_results(desc: GameDescriptor, game: Any, results: dict[str, Any]) -> None:

@@ -15,11 +15,18 @@ from cogleague.games import registry
 
 @replay_app.command("verify")
 def verify(file: Path = typer.Argument(..., help="a replay.json written by cogleague")) -> None:
-    """Re-derive FILE from its seed and events; exit 1 with the first mismatch."""
+    """Re-derive FILE (or a run folder's replay.json) from its seed and decisions; exit 1 with
+    the first mismatch."""
+    if file.is_dir():
+        if not (file / "replay.json").is_file():
+            fail(f"FILE {file} is a folder without a replay.json")
+        file = file / "replay.json"
     try:
         doc = json.loads(file.read_text(encoding="utf-8"))
     except FileNotFoundError:
         fail(f"FILE {file} does not exist")
+    except OSError as exc:
+        fail(f"FILE {file} cannot be read ({exc.strerror or exc})")
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         fail(f"FILE {file} is not a JSON replay: {exc}")
     fmt = doc.get("format") if isinstance(doc, dict) else None

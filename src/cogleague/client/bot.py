@@ -30,6 +30,9 @@ class Bot:
     hello, snapshot, ping, reconnect and resume; the bot only decides."""
 
     name: str = "bot"
+    game: str | None = None
+    """The game this bot was written for (e.g. ``"dilemma"``); a table of another game refuses
+    it before play with a clear error. None: any game."""
 
     def on_turn(self, turn: TurnInfo) -> Any:  # pragma: no cover - interface
         raise NotImplementedError

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +23,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 
 from cogleague.client.bot import Bot, TurnInfo
+
+log = logging.getLogger("cogleague.bot")
+"""Refused moves are logged here at WARNING by default (`cogleague bot run` shows them)."""
 
 REPLACED_CLOSE_CODE = 4001
 CORRECTABLE = frozenset({"illegal_action", "message_too_long", "promises_off"})
@@ -157,8 +161,13 @@ class SeatSession:
         await ws.send(json.dumps(move, ensure_ascii=False))
 
     async def _correct(self, ws: ClientConnection, frame: dict[str, Any]) -> None:
-        """An illegal move before the deadline may be corrected: ask the bot once more."""
+        """A refused move is logged at once (code, message, what was legal); before the
+        deadline the bot may correct it (`Bot.on_error`)."""
         turn_id = frame.get("turn_id")
+        log.warning("table %s seat %s: move for turn %s refused: %s: %s (legal: %s)",
+                    self.table, self.seat, turn_id, frame.get("code"), frame.get("message"),
+                    json.dumps(frame.get("legal_actions"), ensure_ascii=False)
+                    if "legal_actions" in frame else "—")
         if frame.get("code") not in CORRECTABLE or turn_id not in self.turns:
             return
         action = await _maybe_await(self.bot.on_error(frame["code"], frame.get("message", ""),

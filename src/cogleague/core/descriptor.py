@@ -96,6 +96,9 @@ class GameDescriptor:
     viewer: Path | None = None
     """The Theater's ES module for this game (served at ``/static/js/games/<name>.js``); None:
     the generic renderer (timeline, scores, per-seat feed)."""
+    starter: Path | None = None
+    """A commented starter bot (`cogleague bot new`): Python source with ``{cls}``, ``{name}``,
+    ``{path}`` and ``{test}`` placeholders (`str.format`; literal braces doubled)."""
     seats_for: Callable[[str | None, Mapping[str, Any]], int] | None = None
     """How many seats a table of this variant has before its line-up is known (default:
     the minimum of `seat_range`)."""

@@ -19,11 +19,11 @@ import asyncio
 import contextvars
 import math
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cogleague.core.clock import Clock, MonotonicClock
-from cogleague.core.errors import IllegalAction, SeatInputRejected, SeatUnavailable
+from cogleague.core.errors import IllegalAction, SeatFailed, SeatInputRejected, SeatUnavailable
 from cogleague.core.game import Decision, Event, Game, Turn
 from cogleague.core.replay import EpisodeLog, LogEntry
 
@@ -35,6 +35,8 @@ Observer = Callable[[LogEntry, Game], Awaitable[None]]
 class EpisodeOutcome:
     results: dict[str, Any]
     log: EpisodeLog
+    faults: list[dict[str, int]] = field(default_factory=list)
+    """Per seat, how many of its decisions fell back, by cause (``{"timeout": 2}``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,7 @@ class EpisodeRunner:
         self.pacing = pacing
         self.timing = game.timing()
         self.log = EpisodeLog()
+        self.faults: list[dict[str, int]] = [{} for _ in self.seats]
         self.all_scripted = all(getattr(s, "kind", "") == "scripted" for s in self.seats)
         # Optional seat hooks: `on_decision(turn, decision)` hears each final decision (model
         # seats count fallbacks and write transcripts); `aclose()` runs when `run` ends.
@@ -150,7 +153,16 @@ class EpisodeRunner:
             if hooks:
                 self._tell_seats(turns, decisions)
             step_started = clock.now()
-        return EpisodeOutcome(game.results(), self.log)
+        return EpisodeOutcome(game.results(), self.log, self.faults)
+
+    def _fallback(self, turn: Turn, cause: str | None, attempts: int = 1,
+                  timeouts: int = 0) -> Decision:
+        """The game's fallback for `turn`, counted against its seat by cause."""
+        key = cause or "unknown"
+        counts = self.faults[turn.seat]
+        counts[key] = counts.get(key, 0) + 1
+        return Decision(self.game.fallback(turn), source="fallback", cause=cause,
+                        attempts=attempts, timeouts=timeouts)
 
     def _apply(self, turns: list[Turn], decisions: dict[str, Decision]) -> LogEntry:
         """Settle one step and log it (the caller tells the observer): the logged entry is an
@@ -161,8 +173,7 @@ class EpisodeRunner:
                 events = game.apply(decisions)
             except SeatInputRejected as rejected:
                 turn = next(t for t in turns if t.turn_id == rejected.turn_id)
-                decisions[turn.turn_id] = Decision(game.fallback(turn), source="fallback",
-                                                   cause="illegal")
+                decisions[turn.turn_id] = self._fallback(turn, "illegal")
                 events = game.apply(decisions)  # a second refusal is fatal
         except Exception as exc:
             if not game.recovers_from_errors:
@@ -214,7 +225,7 @@ class EpisodeRunner:
         try:
             action = decide(turn)
         except Exception:
-            return Decision(self.game.fallback(turn), source="fallback", cause="error")
+            return self._fallback(turn, "error")
         return Decision(action, "scripted")
 
     async def _ask_in_order(self, seat: Any, turns: list[Turn], step_started: float,
@@ -244,6 +255,10 @@ class EpisodeRunner:
             except SeatUnavailable as unavailable:
                 cause = unavailable.cause
                 break
+            except SeatFailed as failed:  # the seat's own program raised: its fault, retried
+                cause = failed.cause
+                hint = f"your program raised {failed.detail.splitlines()[0]}"
+                continue
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -259,8 +274,7 @@ class EpisodeRunner:
                 continue
             return Decision(parsed.action, source="seat", attempts=attempts, timeouts=timeouts,
                             clamped=parsed.clamped)
-        return Decision(game.fallback(turn), source="fallback", cause=cause, attempts=attempts,
-                        timeouts=timeouts)
+        return self._fallback(turn, cause, attempts, timeouts)
 
 
 async def run_episode(game: Game, seats: Sequence[Any], *, clock: Clock | None = None,

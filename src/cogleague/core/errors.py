@@ -39,6 +39,17 @@ class SeatUnavailable(RuntimeError):
         self.cause = cause
 
 
+class SeatFailed(RuntimeError):
+    """A seat's own program failed on a turn (an exception inside an in-process bot): the
+    attempt counts as failed with `cause` (``error``), and `detail` (the message and the
+    traceback's last frames) is kept for the results and shown to the author."""
+
+    def __init__(self, cause: str, detail: str) -> None:
+        super().__init__(detail)
+        self.cause = cause
+        self.detail = detail
+
+
 class ReplayError(ValueError):
     """A replay document does not re-derive: the message says where it first diverged."""
 

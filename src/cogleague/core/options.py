@@ -99,10 +99,22 @@ def validate_options(model: type[BaseModel], values: Mapping[str, Any],
                      *, section: str = "game") -> dict[str, Any]:
     """The given (non-None) options, checked against the model; raises `ConfigError`.
 
-    Integers are accepted where a number is expected; booleans never pass as numbers. A nested
-    option model (the dilemma's ``payoffs``) is checked field by field: ``payoffs.reward must
-    be an integer in 0..100 (got -1)``."""
-    given = {k: v for k, v in values.items() if v is not None}
+    A field may also be given by its command-line name (``rounds`` for the dilemma's
+    ``rounds_total``); the result uses the field names. Integers are accepted where a number
+    is expected; booleans never pass as numbers. A nested option model (the dilemma's
+    ``payoffs``) is checked field by field: ``payoffs.reward must be an integer in 0..100
+    (got -1)``."""
+    aliases = {cli_name(model, f)[2:].replace("-", "_"): f for f in model.model_fields}
+    given: dict[str, Any] = {}
+    named: dict[str, str] = {}
+    for key, value in values.items():
+        if value is None:
+            continue
+        field = key if key in model.model_fields else aliases.get(key, key)
+        if field in named:
+            raise ConfigError(field, f"{field} given twice (as {named[field]} and {key})")
+        named[field] = key
+        given[field] = value
     _check(model, given, "", section)
     return dict(given)
 

@@ -8,7 +8,19 @@ guarantees, so a schedule drawn today is the schedule drawn on any later version
 from __future__ import annotations
 
 import random
+import secrets
 from typing import TypeVar
+
+SEED_MAX = 2**63 - 1
+"""Seeds are ints in 0..SEED_MAX everywhere (games, tables, leagues). A game's rules may narrow
+it (Ledger's spec: 0..2147483647); none widens it."""
+RANDOM_SEED_BELOW = 2**31
+"""A seed drawn when none is given (OS entropy, recorded in the replay) is below this, so it
+fits every game's range."""
+
+
+def random_seed() -> int:
+    return secrets.randbelow(RANDOM_SEED_BELOW)
 
 T = TypeVar("T")
 

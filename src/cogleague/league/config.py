@@ -17,13 +17,13 @@ from cogleague.core.config import check_bool, check_choice, check_int, check_str
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
 from cogleague.core.options import validate_options
+from cogleague.core.rng import SEED_MAX
 from cogleague.league import store
 from cogleague.league.episodes import EpisodeSpec, SeatRef, derive_seed
 from cogleague.league.games import resolve_game
 from cogleague.league.policies import Policy, add_python_path, import_bot, parse_policy
 from cogleague.league.seating import balanced
 
-SEED_MAX = 2**63 - 1
 EPISODES_MAX = 1_000_000
 SCHEMES = ("balanced",)
 TOP_KEYS = ("league", "seating", "policies", "games")
@@ -133,7 +133,7 @@ def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
                                                      "twice; policy names must be unique")
         seen.add(p.name)
         if p.kind == "bot":
-            import_bot(p.bot or "", python_path)
+            import_bot(p.bot or "", python_path, where=f"policies.{p.name}.bot")
     add_python_path(python_path)
     games = [_parse_game(g, f"games[{i}]", policies, default_episodes, duplicates, seed)
              for i, g in enumerate(_array(doc, "games"))]

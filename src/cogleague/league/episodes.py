@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cogleague.core import jsonio
+from cogleague.core.rng import RANDOM_SEED_BELOW
 
 ID_HEX_CHARS = 20
 """80 bits of SHA-256: collisions are out of reach for any league this machine can play."""
 
-SEED_SPACE = 2**31
-"""Episode seeds lie in 0..2^31-1, a range every game's `seed` accepts (Ledger's is the
-narrowest)."""
+SEED_SPACE = RANDOM_SEED_BELOW
+"""Episode seeds lie below `core.rng.RANDOM_SEED_BELOW`, a range every game's `seed`
+accepts."""
 
 
 def episode_id(league: str, game: str, variant: str | None, seed: int,
@@ -88,14 +89,19 @@ def mark_duplicates(policies: Sequence[str]) -> tuple[list[str], list[int]]:
     return labels, copies
 
 
+STATUS_OK, STATUS_FAILED, STATUS_INFRA = EPISODE_STATUSES = ("ok", "failed", "infra_error")
+"""``ok``: played and ranked. ``failed``: did not play to an end (a worker crashed, a game
+bug); retried by the next `league run`. ``infra_error``: played to the end, but a decision
+fell back for a platform reason (transport, rate budget, a disabled provider — never the
+policy's fault): stored and shown, left out of rankings, rerun by ``league run
+--retry-infra``."""
+
+
 @dataclass
 class EpisodeRecord:
-    """One played (or failed) episode as the store keeps it.
-
-    `status` is ``ok`` or ``failed``; a failed episode failed for an infrastructure reason (a
-    worker crashed, a bot module raised, a game bug) and is kept, shown, and left out of every
-    ranking. `series` holds small per-round curves for the report (see `gamestats`).
-    """
+    """One played (or failed) episode as the store keeps it (`status`: see
+    `EPISODE_STATUSES`). Only ``ok`` episodes are ranked. `series` holds small per-round curves
+    for the report (see `gamestats`)."""
 
     id: str
     league: str

@@ -12,7 +12,6 @@ Each policy has a name (what the standings rank), an author label and a kind:
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from typing import Any
 
 from cogleague.core.config import check_choice, check_str, reject_unknown
 from cogleague.core.errors import ConfigError
-from cogleague.seats.factory import is_bot_ref
+from cogleague.seats.botref import is_bot_ref, load_bot_class
 
 KINDS = ("baseline", "model", "bot")
 PROVIDERS = ("openai", "anthropic")
@@ -134,9 +133,13 @@ def parse_policy(doc: Mapping[str, Any], where: str, base_dir: Path) -> Policy:
                     if "base_url" in doc else None)
         return Policy(kind="model", prompt=str(path), model=model, provider=provider,
                       base_url=base_url, **common)
-    bot = check_str(f"{where}.bot", doc["bot"], 256, 3)
+    bot = check_str(f"{where}.bot", doc["bot"], 1024, 3)
     if not is_bot_ref(bot):
-        raise ConfigError(f"{where}.bot", f"{where}.bot must be MODULE:CLASS (got {bot!r})")
+        raise ConfigError(f"{where}.bot", f"{where}.bot must be FILE.py:CLASS or MODULE:CLASS "
+                                          f"(got {bot!r})")
+    target, _, cls = bot.rpartition(":")
+    if target.endswith(".py"):  # read beside the league file, wherever the worker runs
+        bot = f"{(base_dir / target).resolve()}:{cls}"
     return Policy(kind="bot", bot=bot, **common)
 
 
@@ -150,19 +153,11 @@ def _parse_baseline(where: str, value: Any) -> Mapping[str, str] | str:
                                            f"of game = baseline name (got {value!r})")
 
 
-def import_bot(ref: str, python_path: Sequence[str] = ()) -> type:
-    """Load ``MODULE:CLASS`` (after putting `python_path` first on ``sys.path``)."""
-    from cogleague.client.bot import Bot
-
+def import_bot(ref: str, python_path: Sequence[str] = (), where: str = "bot") -> type:
+    """Load a bot reference (after putting `python_path` first on ``sys.path``); the one
+    loader of `seats/botref.py`, its errors naming `where`."""
     add_python_path(python_path)
-    module_name, _, class_name = ref.partition(":")
-    try:
-        cls = getattr(importlib.import_module(module_name), class_name)
-    except (ImportError, AttributeError) as exc:
-        raise ConfigError("bot", f"bot {ref!r} cannot be loaded ({exc})") from exc
-    if not (isinstance(cls, type) and issubclass(cls, Bot)):
-        raise ConfigError("bot", f"bot {ref!r} must be a subclass of cogleague.client.Bot")
-    return cls
+    return load_bot_class(ref, field=where)
 
 
 def add_python_path(paths: Sequence[str]) -> None:

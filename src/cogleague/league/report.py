@@ -24,6 +24,7 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator
 
 from cogleague.league.episodes import EpisodeRecord
+from cogleague.league.rankings.ranks import LEVEL_NOTE
 
 HORIZONTAL: dict[str, Any] = (
     {"orientation": "horizontal"}
@@ -208,7 +209,13 @@ def _game_html(table: dict[str, Any], images: list[str]) -> str:
             f"bootstrap interval (episodes resampled).</p>"
             f"<table><tr><th class=l>rank</th><th class=l>policy</th><th class=l>author</th>"
             f"<th>games</th><th>mean [95% CI]</th>{head}</tr>{''.join(body)}</table>"
-            f"<div class=plots>{imgs}</div>")
+            f"{_level_note(table['rows'])}<div class=plots>{imgs}</div>")
+
+
+def _level_note(rows: list[dict[str, Any]]) -> str:
+    if not any(r["rank_label"].startswith("level") for r in rows):
+        return ""
+    return f"<p class=note>{_e(LEVEL_NOTE)}</p>"
 
 
 def _overall_html(overall: dict[str, Any], images: list[str]) -> str:
@@ -223,6 +230,7 @@ def _overall_html(overall: dict[str, Any], images: list[str]) -> str:
             f"outcomes from {bt['episodes']} episodes (log-strength, 0 = league average; 95% "
             f"bootstrap interval over episodes).</p><table><tr><th class=l>rank</th>"
             f"<th class=l>policy</th><th>strength [95% CI]</th></tr>{bt_rows}</table>"
+            f"{_level_note(bt['rows'])}"
             f"<p>OpenSkill (Plackett–Luce): mu ± 1.96 sigma; ordinal = mu − 3 sigma.</p>"
             f"<table><tr><th class=l>rank</th><th class=l>policy</th><th>mu</th><th>sigma</th>"
             f"<th>ordinal</th></tr>{os_rows}</table><div class=plots>{imgs}</div>")

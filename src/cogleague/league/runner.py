@@ -12,6 +12,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cogleague.core.errors import ConfigError
 from cogleague.league import store
@@ -33,8 +34,9 @@ class RunSummary:
     scheduled: int
     skipped: int  # already finished before this run
     played: int
-    failed: int
+    failed: int  # did not play to an end (retried by the next run)
     seconds: float
+    infra: int = 0  # played, but the platform failed a seat (rerun with retry_infra)
 
     @property
     def rate(self) -> float:
@@ -69,32 +71,57 @@ def chunked(specs: Sequence[EpisodeSpec], workers: int,
     return [list(specs[i:i + size]) for i in range(0, len(specs), size)]
 
 
-def pending(config: LeagueConfig) -> tuple[list[EpisodeSpec], int]:
-    """The specs still to play, and the size of the whole schedule."""
+def check_models(config: LeagueConfig) -> None:
+    """Every model policy's provider, checked once before any episode is played: a missing
+    key, a refused key or an unreachable endpoint is a `ConfigError` naming the policy."""
+    from cogleague.seats.factory import ModelOptions
+    from cogleague.seats.llm.preflight import check_provider
+
+    seen: set[tuple[Any, ...]] = set()
+    for policy in config.policies:
+        options = policy.model_options()
+        if options is None or tuple(options.values()) in seen:
+            continue
+        seen.add(tuple(options.values()))
+        try:
+            check_provider(ModelOptions(**options))
+        except ConfigError as exc:
+            raise ConfigError(f"policies.{policy.name}", f"policy {policy.name}: {exc}") from exc
+
+
+def pending(config: LeagueConfig, *, retry_infra: bool = False
+            ) -> tuple[list[EpisodeSpec], int]:
+    """The specs still to play (with `retry_infra`, ``infra_error`` ones too), and the size of
+    the whole schedule."""
     schedule = config.schedule()
-    done = store.finished_ids(config.store_url, league=config.name)
+    done = store.finished_ids(config.store_url, league=config.name, retry_infra=retry_infra)
     return [s for s in schedule if s.id not in done], len(schedule)
 
 
 def run(config: LeagueConfig, backend: Backend, *, progress: Progress | None = None,
-        chunk_size: int | None = None, limit: int | None = None) -> RunSummary:
+        chunk_size: int | None = None, limit: int | None = None,
+        retry_infra: bool = False) -> RunSummary:
     """Play every unfinished episode of `config` (at most `limit` of them) on `backend`."""
     store.save_policies(config.store_url, config.name,
                         [p.book_entry() for p in config.policies])
-    todo, scheduled = pending(config)
+    todo, scheduled = pending(config, retry_infra=retry_infra)
+    if todo:
+        check_models(config)
     skipped = scheduled - len(todo)
     if limit is not None:
         todo = todo[:limit]
-    counts = {"done": 0, "failed": 0}
+    counts = {"done": 0, "failed": 0, "infra": 0}
 
     def on_chunk(records: list[EpisodeRecord]) -> None:
         store.save_records(config.store_url, records)
         counts["done"] += len(records)
         counts["failed"] += sum(1 for r in records if r.status != store.STATUS_OK)
+        counts["infra"] += sum(1 for r in records if r.status == store.STATUS_INFRA)
         if progress is not None:
             progress(counts["done"], counts["failed"])
 
     started = time.perf_counter()
     backend.run(chunked(todo, backend.workers, chunk_size), on_chunk)
     return RunSummary(scheduled=scheduled, skipped=skipped, played=counts["done"],
-                      failed=counts["failed"], seconds=time.perf_counter() - started)
+                      failed=counts["failed"] - counts["infra"],
+                      seconds=time.perf_counter() - started, infra=counts["infra"])

@@ -40,10 +40,15 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from cogleague.core import jsonio
 from cogleague.core.errors import ConfigError
-from cogleague.league.episodes import ID_HEX_CHARS, EpisodeRecord, episode_id, mark_duplicates
+from cogleague.league.episodes import (
+    EPISODE_STATUSES,
+    ID_HEX_CHARS,
+    EpisodeRecord,
+    episode_id,
+    mark_duplicates,
+)
 
-STATUS_OK = "ok"
-STATUS_FAILED = "failed"
+STATUS_OK, STATUS_FAILED, STATUS_INFRA = EPISODE_STATUSES
 SOURCE_LEAGUE = "league"
 SOURCE_SERVER = "server"
 SERVER_LEAGUE = "server"
@@ -64,7 +69,7 @@ class EpisodeRow(Base):
     variant: Mapped[str | None] = mapped_column(String(64), nullable=True)
     seed: Mapped[int] = mapped_column(BigInteger)
     lineup: Mapped[str] = mapped_column(Text)  # JSON list of policy names by seat
-    status: Mapped[str] = mapped_column(String(8), index=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
     reason: Mapped[str | None] = mapped_column(String(64), nullable=True)
     results: Mapped[str | None] = mapped_column(Text, nullable=True)
     series: Mapped[str | None] = mapped_column(Text, nullable=True)
@@ -132,8 +137,18 @@ def engine_for(engine_or_url: Engine | str) -> Engine:
                 if engine.url.database:
                     Path(engine.url.database).parent.mkdir(parents=True, exist_ok=True)
             Base.metadata.create_all(engine)
+            _widen_status(engine)
             _ENGINES[url] = engine
     return engine
+
+
+def _widen_status(engine: Engine) -> None:
+    """Stores made before ``infra_error`` had an 8-character status column (PostgreSQL
+    enforces it; SQLite does not): widen it in place, idempotently."""
+    if engine.dialect.name != "postgresql":
+        return
+    with engine.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE league_episodes ALTER COLUMN status TYPE VARCHAR(16)")
 
 
 def dispose_all() -> None:
@@ -212,8 +227,9 @@ def record_episode(engine_or_url: Engine | str, *, game: str, variant: str | Non
     no-op, so retries are safe. `status="failed"` with an `error` records a
     table that broke for an infrastructure reason (shown, never ranked).
     """
-    if status not in (STATUS_OK, STATUS_FAILED):
-        raise ValueError(f"status must be {STATUS_OK} or {STATUS_FAILED} (got {status!r})")
+    if status not in (STATUS_OK, STATUS_FAILED, STATUS_INFRA):
+        raise ValueError(f"status must be {STATUS_OK}, {STATUS_FAILED} or {STATUS_INFRA} "
+                         f"(got {status!r})")
     names = list(policy_names)
     if status == STATUS_OK:
         if results is None:
@@ -249,10 +265,12 @@ def save_policies(engine_or_url: Engine | str, league: str,
 
 # -- reading ---------------------------------------------------------------------------------
 def finished_ids(engine_or_url: Engine | str, ids: Iterable[str] | None = None,
-                 league: str | None = None) -> set[str]:
-    """Ids already finished (status ok), optionally limited to a league."""
+                 league: str | None = None, *, retry_infra: bool = False) -> set[str]:
+    """Ids already finished (status ok, or infra_error unless `retry_infra`), optionally
+    limited to a league."""
     engine = engine_for(engine_or_url)
-    query = select(EpisodeRow.id).where(EpisodeRow.status == STATUS_OK)
+    done_states = [STATUS_OK] if retry_infra else [STATUS_OK, STATUS_INFRA]
+    query = select(EpisodeRow.id).where(EpisodeRow.status.in_(done_states))
     if league is not None:
         query = query.where(EpisodeRow.league == league)
     with Session(engine) as session:

@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from cogleague.core import jsonio
 from cogleague.core.episode import play_headless
 from cogleague.league import gamestats
-from cogleague.league.episodes import EpisodeRecord, EpisodeSpec
+from cogleague.league.episodes import STATUS_INFRA, EpisodeRecord, EpisodeSpec
 from cogleague.league.games import resolve_game
 from cogleague.league.policies import add_python_path
 from cogleague.seats.factory import ModelOptions, make_seat
+from cogleague.seats.faults import faults_section, platform_failures, summary_line
 
 ERROR_MAX_CHARS = 2000
 
@@ -44,6 +45,10 @@ def play_spec(spec: EpisodeSpec) -> EpisodeRecord:
         if len(record.scores) != len(seats):
             raise ValueError(f"results.scores has {len(record.scores)} entries for "
                              f"{len(seats)} seats")
+        faults = faults_section(outcome.faults, seats)
+        if platform_failures(faults):  # the platform failed a seat: never score the policy
+            record.status = STATUS_INFRA
+            record.error = summary_line(faults)
     except Exception as exc:
         record.status = "failed"
         record.results = None

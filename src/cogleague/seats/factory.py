@@ -1,20 +1,25 @@
-"""Turn a line-up as users write it (``mirror,llm:prompts/fair.txt,shark``) into seats.
+"""Turn a line-up as users write it (``mirror,llm:prompts/fair.txt,bots/mine.py:MyBot``) into
+seats — the one place every host (CLI, league, Python API) builds seats.
 
 - a baseline name → `ScriptedSeat` of the game's baseline for that seat;
 - ``llm:PATH`` (a prompt file) or ``llm`` → a model seat (see `cogleague.seats.llm`);
-- ``MODULE:CLASS`` → an in-process SDK bot (`cogleague.client.Bot` subclass).
+- ``path/to/file.py:Class`` or ``package.module:Class`` → an in-process SDK bot
+  (`cogleague.Bot` subclass, `seats/botref.py`);
+- from Python also a `Bot` instance or class, or a plain callable ``turn -> action``.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
+from cogleague.seats.botref import check_bot_game, is_bot_ref, load_bot_class
 from cogleague.seats.scripted import ScriptedSeat
+
+__all__ = ["ModelOptions", "is_bot_ref", "make_seat", "make_seats", "seat_name"]
 
 
 @dataclass(frozen=True)
@@ -29,31 +34,48 @@ class ModelOptions:
     requests_per_minute: int | None = None
 
 
-def is_bot_ref(name: str) -> bool:
-    return ":" in name and not name.startswith("llm") and "/" not in name.split(":", 1)[0]
+def seat_name(entry: Any) -> str:
+    """The policy name a line-up entry plays under (a string as written; an object's class)."""
+    if isinstance(entry, str):
+        return entry
+    if isinstance(entry, type):
+        return f"{entry.__module__}:{entry.__qualname__}"
+    name = getattr(entry, "name", None)
+    if isinstance(name, str) and name not in ("bot", "callable"):
+        return name
+    target = entry if callable(entry) and not hasattr(entry, "on_turn") else type(entry)
+    return f"{getattr(target, '__module__', '?')}:{getattr(target, '__qualname__', '?')}"
 
 
-def make_seat(game: Game, seat: int, name: str, model: ModelOptions | None = None) -> Any:
-    if name == "llm" or name.startswith("llm:"):
+def make_seat(game: Game, seat: int, entry: Any, model: ModelOptions | None = None) -> Any:
+    """One seat from a line-up entry; `ConfigError` (field ``seats``) naming what is wrong."""
+    from cogleague.seats.inprocess import BotSeat, as_bot
+
+    if not isinstance(entry, str):
         try:
-            from cogleague.seats import llm
-        except ImportError as exc:  # pragma: no cover - until model seats land
-            raise ConfigError("seats", f"seats: model seats are not available ({exc})") from exc
+            bot = as_bot(entry)
+        except TypeError as exc:
+            raise ConfigError("seats", f"seats[{seat}]: {exc}") from None
+        name = seat_name(entry)
+        check_bot_game(bot, game.name, name)
+        return BotSeat(bot, game, seat, name)
+    name = entry
+    if name == "llm" or name.startswith("llm:"):
+        from cogleague.seats import llm
+
         return llm.make_model_seat(game, seat, name, model or ModelOptions())
     if is_bot_ref(name):
         from cogleague.seats.inprocess import BotSeat
 
-        module_name, _, class_name = name.partition(":")
-        try:
-            cls = getattr(importlib.import_module(module_name), class_name)
-        except (ImportError, AttributeError) as exc:
-            raise ConfigError("seats", f"seats: cannot load bot {name!r} ({exc})") from exc
-        return BotSeat(cls(), game, seat, name)
+        bot = load_bot_class(name)()
+        check_bot_game(bot, game.name, name)
+        return BotSeat(bot, game, seat, name)
     return ScriptedSeat(game.make_baseline(name, seat), name)
 
 
-def make_seats(game: Game, names: Sequence[str], model: ModelOptions | None = None) -> list[Any]:
-    if len(names) != game.num_seats:
+def make_seats(game: Game, entries: Sequence[Any], model: ModelOptions | None = None
+               ) -> list[Any]:
+    if len(entries) != game.num_seats:
         raise ConfigError("seats", f"seats must list exactly {game.num_seats} policies "
-                                   f"(got {len(names)})")
-    return [make_seat(game, i, n, model) for i, n in enumerate(names)]
+                                   f"(got {len(entries)})")
+    return [make_seat(game, i, n, model) for i, n in enumerate(entries)]

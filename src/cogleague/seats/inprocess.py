@@ -1,28 +1,122 @@
-"""Run an SDK `Bot` in-process as a seat (league, CLI): same class, no network."""
+"""Run an SDK `Bot` (or a plain callable ``turn -> action``) in-process as a seat (CLI, league,
+Python API): the same class that plays on a server, held to the same rules as there.
+
+Same deadline: the runner bounds every attempt by the game's decision timeout. A synchronous
+`on_turn` runs on its own daemon thread so that a slow one is cut off at the deadline like a
+remote bot — the turn gets the game's timeout fallback (cause ``timeout``) and the late answer,
+whenever the thread finishes, is thrown away. (Python cannot stop a running thread: a bot
+stuck in a loop keeps its thread busy until the process exits, but it never delays the table.)
+An async `on_turn` is awaited and cancelled at the deadline.
+
+Same failures: an exception raised by the bot is the bot's own failure — cause ``error`` — with
+its message and the traceback's last frames kept in `errors` (the results' ``faults`` section)
+and shown once on stderr by the CLI.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import inspect
+import threading
+import traceback
+from collections.abc import Callable
 from typing import Any
 
 from cogleague.client.bot import Bot, TurnInfo
+from cogleague.core.errors import SeatFailed
 from cogleague.core.game import Game, Turn
+
+TRACEBACK_FRAMES = 3
+"""How many of the traceback's last frames an `error` keeps."""
+ERRORS_KEPT = 5
+"""How many of a seat's exceptions the results keep (the fault counts cover every one)."""
+
+
+def _describe(exc: BaseException) -> str:
+    """The message and the bot's own last frames (the seat's plumbing is left out)."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename != __file__]
+    lines = traceback.format_list(frames[-TRACEBACK_FRAMES:])
+    return f"{type(exc).__name__}: {exc}\n" + "".join(lines).rstrip()
+
+
+class _CallableBot(Bot):
+    """A plain function ``turn -> action`` as a bot."""
+
+    def __init__(self, fn: Callable[[TurnInfo], Any]) -> None:
+        self.fn = fn
+        self.name = getattr(fn, "__name__", "callable")
+
+    def on_turn(self, turn: TurnInfo) -> Any:
+        return self.fn(turn)
+
+
+def as_bot(obj: Any) -> Bot:
+    """A `Bot` from a Bot instance, a Bot subclass (instantiated without arguments) or a plain
+    callable taking a `TurnInfo`."""
+    if isinstance(obj, Bot):
+        return obj
+    if isinstance(obj, type) and issubclass(obj, Bot):
+        return obj()
+    if callable(obj):
+        return _CallableBot(obj)
+    raise TypeError(f"a bot seat needs a cogleague.Bot, a Bot class or a callable (got {obj!r})")
 
 
 class BotSeat:
-    kind = "remote"  # a program, not a baseline: it gets the runner's timeouts and retries
+    kind = "bot"  # a program, not a baseline: it gets the runner's timeouts and retries
 
     def __init__(self, bot: Bot, game: Game, seat: int, name: str) -> None:
         self.bot = bot
         self.game = game
         self.seat = seat
         self.name = name
+        self.errors: list[dict[str, Any]] = []
+        """Each exception the bot raised: ``{turn, error}`` (message + last frames)."""
 
     async def decide(self, turn: Turn, hint: str | None) -> Any:
         info = TurnInfo(turn_id=turn.turn_id, game=self.game.name, seat=turn.seat,
                         legal_actions=turn.legal_actions, visible_state=turn.view,
                         prompt_text=turn.prompt_text, hint=hint)
-        reply = self.bot.on_turn(info)
-        if inspect.isawaitable(reply):
-            reply = await reply
-        return reply
+        try:
+            if inspect.iscoroutinefunction(self.bot.on_turn):
+                return await self.bot.on_turn(info)
+            reply = await _on_thread(self.bot.on_turn, info)
+            if inspect.isawaitable(reply):
+                reply = await reply
+            return reply
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            detail = _describe(exc)
+            if len(self.errors) < ERRORS_KEPT:
+                self.errors.append({"turn": turn.turn_id, "error": detail})
+            raise SeatFailed("error", detail) from exc
+
+
+def _on_thread(fn: Callable[[TurnInfo], Any], info: TurnInfo) -> asyncio.Future[Any]:
+    """Run `fn(info)` on a daemon thread; the future resolves on the event loop. Cancelling
+    the future (the runner's deadline) abandons the thread's answer."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+
+    def settle(ok: bool, value: Any) -> None:
+        if future.done():
+            return  # cut off at the deadline: the late answer is discarded
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
+
+    def work() -> None:
+        try:
+            result = fn(info)
+        except BaseException as exc:  # handed to the loop, raised there
+            ok, value = False, exc
+        else:
+            ok, value = True, result
+        with contextlib.suppress(RuntimeError):  # the loop is gone: the episode ended
+            loop.call_soon_threadsafe(settle, ok, value)
+
+    threading.Thread(target=work, name="cogleague-bot", daemon=True).start()
+    return future

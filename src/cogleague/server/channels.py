@@ -178,9 +178,10 @@ class SeatChannel(Stream):
         if pending is not None and pending.turn.turn_id == turn_id:
             try:
                 self.parse(pending.turn, fields)
-            except IllegalAction as illegal:
+            except IllegalAction as illegal:  # told at once, with what would be legal
                 return self.frame("error", code=illegal.code, message=str(illegal),
-                                  turn_id=turn_id)
+                                  turn_id=turn_id, hint=illegal.hint,
+                                  legal_actions=pending.turn.legal_actions)
             except Exception as exc:  # a game's parser must not crash the socket
                 return self.frame("error", code="illegal_action",
                                   message=f"unusable move ({type(exc).__name__})",

@@ -66,6 +66,10 @@ class ErrorFrame(_Server):
     code: str
     message: str
     turn_id: str | None = None
+    hint: str | None = None
+    """For a refused move: the legal form, as the game words it."""
+    legal_actions: Any = None
+    """For a refused move: the turn's legal actions again, so the seat can correct it."""
 
 
 class Snapshot(_Server):

@@ -27,6 +27,7 @@ from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
 from cogleague.core.options import validate_options
 from cogleague.core.replay import EpisodeLog
+from cogleague.core.rng import SEED_MAX, random_seed
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
 from cogleague.server import wallets
 from cogleague.server.auth import digest, new_seat_token
@@ -46,7 +47,6 @@ from cogleague.server.store import Store, loads, now, seat_rows, seats, table_ro
 log = logging.getLogger("cogleague.server")
 
 OPEN, RUNNING, FINISHED, ABORTED = "open", "running", "finished", "aborted"
-SEED_RANGE = 2**31
 MAX_NAME_CHARS = 64
 
 
@@ -153,8 +153,7 @@ class TableService:
         try:
             stake = check_int("stake", body.get("stake", 0), 0, 10**9)
             seed = body.get("seed")
-            seed = secrets.randbelow(SEED_RANGE) if seed is None else \
-                check_int("seed", seed, 0, 2**63 - 1)
+            seed = random_seed() if seed is None else check_int("seed", seed, 0, SEED_MAX)
             timeout_s = check_number("start_timeout_s",
                                      body.get("start_timeout_s", self.settings.start_timeout_s),
                                      0.1, self.settings.max_start_timeout_s)

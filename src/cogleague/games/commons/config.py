@@ -19,6 +19,7 @@ from cogleague.core.config import (
     reject_unknown,
 )
 from cogleague.core.errors import ConfigError
+from cogleague.core.rng import SEED_MAX
 from cogleague.games.commons.modules import MODULES
 from cogleague.games.commons.modules.common import EFFORT_BUDGET
 from cogleague.games.commons.modules.harvest import PROPERTY_RIGHTS
@@ -26,7 +27,7 @@ from cogleague.games.commons.modules.harvest import PROPERTY_RIGHTS
 __all__ = ["VARIANTS", "CommonsConfig", "ConfigError", "make_config"]
 
 DEFAULT_SEED = 20260824
-MAX_SEED = 2**63 - 1
+MAX_SEED = SEED_MAX  # spec: int 0..2^63−1
 NORM_MAX_CHARS = 400
 NAME_MAX_CHARS = 64
 DEFAULT_NAMES = ("Cog Alpha", "Cog Bravo", "Cog Charlie", "Cog Delta", "Cog Echo", "Cog Foxtrot")

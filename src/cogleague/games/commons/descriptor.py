@@ -175,6 +175,7 @@ GAME = GameDescriptor(
     replay_sort_keys=True,
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
+    starter=HERE / "starter_bot.tmpl",
     model_prompts=True,
     grade=_grade,
     score_fmt="{:.3f}",

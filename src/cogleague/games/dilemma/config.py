@@ -12,6 +12,7 @@ from typing import Any
 
 from cogleague.core.config import check_bool, check_choice, check_int, reject_unknown
 from cogleague.core.errors import ConfigError
+from cogleague.core.rng import SEED_MAX
 
 DEFAULT_SEATS = 4
 MIN_SEATS, MAX_SEATS = 3, 8
@@ -24,7 +25,7 @@ MAX_MESSAGE_CHARS = 280  # fixed by the rules, counted in Unicode code points
 MAX_STAKE = 10**9
 DEFAULT_RAKE_BPS = 500
 MAX_RAKE_BPS = 2000
-MAX_SEED = 2**63 - 1
+MAX_SEED = SEED_MAX
 # Payoffs are non-negative so that "split the pot in proportion to points" is always defined.
 MAX_PAYOFF = 10**6
 

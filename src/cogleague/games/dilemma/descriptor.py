@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
 from cogleague.core.options import GameOptions, Option, option_model
+from cogleague.core.rng import random_seed
 from cogleague.games.dilemma.baselines import FALLBACK, NAMES
 from cogleague.games.dilemma.config import (
     DEFAULT_SEATS,
@@ -34,7 +34,6 @@ from cogleague.games.dilemma.game import DilemmaGame
 from cogleague.games.dilemma.replay import FORMAT, replay_document, verify
 
 HERE = Path(__file__).parent
-SEED_RANGE = 2**31  # a random seed when none is given (it is recorded in the replay)
 
 PayoffOptions = option_model("PayoffOptions", {
     k: Option(int, f"the {k} payoff", 0, MAX_PAYOFF)
@@ -65,7 +64,7 @@ def make(variant: str | None, overrides: Mapping[str, Any], seed: int | None,
         raise ConfigError("seats", f"seats is {given['seats']!r} but the line-up names "
                                    f"{len(policy_names)} policies")
     given["seats"] = len(policy_names)
-    chosen = seed if seed is not None else secrets.randbelow(SEED_RANGE)
+    chosen = seed if seed is not None else random_seed()
     return DilemmaGame(make_config(variant, given, chosen), policy_names)
 
 
@@ -144,6 +143,7 @@ GAME = GameDescriptor(
     replay_document=lambda game, log: replay_document(game, log),  # type: ignore[arg-type]
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
+    starter=HERE / "starter_bot.tmpl",
     paid_tables=PaidTables(),
     model_prompts=True,
     score_label="points",

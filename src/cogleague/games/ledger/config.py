@@ -7,7 +7,6 @@ not integers.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,11 +14,12 @@ from typing import Any
 from cogleague.core.config import check_choice, check_int, check_number, check_str, reject_unknown
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Timing
+from cogleague.core.rng import random_seed
 from cogleague.games.ledger.aliases import SEATS
 from cogleague.games.ledger.baselines import BASELINES, baseline_key
 from cogleague.seats.factory import is_bot_ref
 
-SEED_MAX = 2_147_483_647
+SEED_MAX = 2_147_483_647  # the spec narrows core.rng.SEED_MAX: int 0..2147483647
 ROUNDS_MIN, ROUNDS_MAX = 4, 28
 EPISODE_TIMEOUT_S = (60.0, 6000.0, 1200.0)  # min, max, default
 PLAY_BUDGET_FRACTION = (0.1, 0.9, 0.6)
@@ -152,7 +152,7 @@ def build_config(variant: str | None, overrides: Mapping[str, Any], seed: int | 
             raise ConfigError("rounds", f"rounds must be {VARIANT_ROUNDS[CERTIFICATION]} in the "
                                         f"certification variant (got {rounds!r})")
     if seed is None:
-        seed = secrets.randbelow(SEED_MAX + 1)  # OS entropy, recorded in the replay
+        seed = random_seed()  # OS entropy, recorded in the replay
     return LedgerConfig(
         variant=variant,
         seed=check_int("seed", seed, 0, SEED_MAX),

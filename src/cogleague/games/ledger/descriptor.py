@@ -122,6 +122,7 @@ GAME = GameDescriptor(
     replay_document=lambda game, log: replay_document(game, log, frames=True),  # type: ignore[arg-type]
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
+    starter=HERE / "starter_bot.tmpl",
     model_prompts=True,
     score_label="median",
     result_columns=(Column("mean", "mean"), Column("total", "total", "{}"),

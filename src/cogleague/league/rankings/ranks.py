@@ -45,3 +45,8 @@ def rank_rows(estimates: Sequence[float], lows: Sequence[float | None],
         below = sum(1 for j, high in enumerate(highs) if j != i and high is not None and high < lo)
         out.append(RankInfo(rank, 1 + above, n - below))
     return out
+
+
+LEVEL_NOTE = ("level a–b: the policy's 95% interval overlaps those of the policies ranked a to "
+              "b, so the episodes played cannot separate them; more episodes may.")
+"""The footnote every standings table with a ``level`` rank carries (CLI, report, web)."""

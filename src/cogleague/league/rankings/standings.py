@@ -136,10 +136,11 @@ def standings(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str,
     return {
         "leagues": None if leagues is None else list(leagues),
         "game": game,
-        "episodes": {"ok": len(ok), "failed": len(failed)},
+        "episodes": {"ok": len(ok), "failed": len(failed),
+                     "infra_error": sum(ep.status == store.STATUS_INFRA for ep in failed)},
         "failures": [{"id": ep.id, "league": ep.league, "game": ep.game, "variant": ep.variant,
                       "seed": ep.seed, "lineup": ep.lineup, "attempts": ep.attempts,
-                      "error": ep.error} for ep in failed],
+                      "status": ep.status, "error": ep.error} for ep in failed],
         "tables": tables,
         "overall": _overall(ok, book, resamples, seed),
     }

@@ -1,0 +1,213 @@
+"""The Python API: one game in two lines, as the Axelrod library does it.
+
+    import cogleague
+    result = cogleague.play("dilemma", ["tit_for_tat", MyBot(), "always_defect"], seed=7)
+    result.scores          # one float per seat, by seat
+    result.save("runs/x")  # results.json + replay.json
+
+A seat is a baseline name, a `cogleague.Bot` instance or class, a plain callable
+``turn -> action``, ``"llm:PROMPT_FILE"``, or a bot reference ``path/to/file.py:Class`` /
+``package.module:Class``. Game options are keyword arguments checked by the game's config
+model (`GameDescriptor.options`): a bad one raises `ConfigError` naming the field and range.
+The CLI's `cogleague play` runs through the same functions (`prepare`, `run`, `Result`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cogleague.core import jsonio
+from cogleague.core.descriptor import GameDescriptor
+from cogleague.core.episode import EpisodeOutcome, play_headless, run_episode
+from cogleague.core.errors import ConfigError
+from cogleague.core.game import Game
+from cogleague.core.options import validate_options
+from cogleague.games import registry
+from cogleague.seats.factory import ModelOptions, make_seats, seat_name
+from cogleague.seats.faults import faults_section, summary_line
+
+RESERVED = ("variant", "seed", "model", "provider", "base_url", "api_key", "transcript",
+            "strict")
+"""Keyword arguments of `play` that are not game options."""
+
+
+class StrictError(RuntimeError):
+    """`strict=True` and some decision fell back: the message is the fault summary."""
+
+    def __init__(self, result: Result, line: str) -> None:
+        super().__init__(line)
+        self.result = result
+
+
+def seat_kind(entry: Any) -> str:
+    """How a line-up entry decides, as a game's `make` hears it (`core.descriptor`)."""
+    from cogleague.seats.botref import is_bot_ref
+
+    if not isinstance(entry, str):
+        return "bot"
+    if entry == "llm" or entry.startswith("llm:"):
+        return "model"
+    if is_bot_ref(entry):
+        return "bot"
+    return f"scripted:{entry}"
+
+
+def prepare(game: str | GameDescriptor, seats: Sequence[Any] | None = None, *,
+            variant: str | None = None, seed: int | None = None,
+            model: ModelOptions | None = None, **options: Any) -> tuple[GameDescriptor, Game,
+                                                                        list[Any]]:
+    """The descriptor, a ready game and its seats; `ConfigError` naming the field on any bad
+    value. Check model seats' provider with `check_models` before playing."""
+    desc = game if isinstance(game, GameDescriptor) else registry.get(game)
+    if variant is not None and variant not in desc.variants:
+        raise ConfigError("variant", f"variant must be one of {', '.join(desc.variants)} "
+                                     f"(got {variant!r})")
+    chosen = variant if variant is not None else desc.default_variant
+    overrides = validate_options(desc.options, options, section=f"{desc.name} option")
+    entries = list(seats) if seats else list(desc.default_lineup(chosen))
+    lo, hi = desc.seat_range
+    if not lo <= len(entries) <= hi:
+        count = str(lo) if lo == hi else f"{lo}..{hi}"
+        raise ConfigError("seats", f"seats must list {count} policies (got {len(entries)})")
+    names = [seat_name(e) for e in entries]
+    kinds = [seat_kind(e) for e in entries]
+    built = desc.make(chosen, overrides, seed, names, kinds)
+    model = model or ModelOptions()
+    return desc, built, make_seats(built, entries, model)
+
+
+def has_model_seats(seats: Sequence[Any]) -> bool:
+    return any(getattr(s, "kind", None) == "model" for s in seats)
+
+
+def check_models(seats: Sequence[Any], model: ModelOptions) -> None:
+    """No key, a refused key or an unreachable endpoint raise `ProviderUnavailable` (a
+    `ConfigError` naming the variable or URL) before anything is played."""
+    if has_model_seats(seats):
+        from cogleague.seats.llm.preflight import check_provider
+
+        check_provider(model)
+
+
+async def arun(desc: GameDescriptor, game: Game, seats: Sequence[Any],
+               observer: Any = None) -> Result:
+    outcome = await run_episode(game, seats, observer=observer)
+    return Result(desc, game, list(seats), outcome)
+
+
+def run(desc: GameDescriptor, game: Game, seats: Sequence[Any]) -> Result:
+    """Play a prepared game to its end (no event loop at all when every seat is scripted)."""
+    if all(getattr(s, "kind", None) == "scripted" for s in seats):
+        return Result(desc, game, list(seats), play_headless(game, seats))
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(arun(desc, game, seats))
+    raise RuntimeError("cogleague.play was called inside a running event loop: use "
+                       "`await cogleague.aplay(...)` there")
+
+
+@dataclass
+class Result:
+    """One finished episode. The replay document and JSON are built only when asked for."""
+
+    descriptor: GameDescriptor
+    game: Game
+    seats: list[Any]
+    outcome: EpisodeOutcome
+    _replay: dict[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def scores(self) -> list[float]:
+        """One number per seat, by seat (what the league ranks by)."""
+        return [float(s) for s in self.outcome.results["scores"]]
+
+    @property
+    def faults(self) -> dict[str, Any]:
+        """Per seat, its fallbacks by cause and any exceptions its bot raised."""
+        return faults_section(self.outcome.faults, self.seats)
+
+    @property
+    def fault_summary(self) -> str | None:
+        return summary_line(self.faults)
+
+    @property
+    def results(self) -> dict[str, Any]:
+        """The results document as `results.json` holds it: the game's results, plus the
+        ``models`` section when model seats played, plus ``faults``."""
+        doc = dict(self.outcome.results)
+        if has_model_seats(self.seats):
+            from cogleague.seats.llm import accounting_for
+
+            doc["models"] = accounting_for(self.seats)
+        doc["faults"] = self.faults
+        return doc
+
+    @property
+    def replay(self) -> dict[str, Any]:
+        """The replay document (the game's own format, verifiable by `cogleague replay`)."""
+        if self._replay is None:
+            self._replay = self.descriptor.replay_document(self.game, self.outcome.log)
+        return self._replay
+
+    def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
+        """Write ``results.json`` and ``replay.json`` into folder `path`; an existing run there
+        is refused (`FileExistsError`) unless `overwrite`."""
+        out = Path(path)
+        if not overwrite and ((out / "results.json").exists() or
+                              (out / "replay.json").exists()):
+            raise FileExistsError(f"{out} already holds a run (results.json/replay.json); "
+                                  "choose another folder or overwrite")
+        jsonio.write(out / "results.json", self.results)
+        jsonio.write(out / "replay.json", self.replay, sort_keys=self.descriptor.replay_sort_keys)
+        return out
+
+
+def _split(kwargs: dict[str, Any]) -> tuple[ModelOptions, dict[str, Any]]:
+    provider = kwargs.pop("provider", None)
+    model_name = kwargs.pop("model", None)
+    base_url = kwargs.pop("base_url", None)
+    if provider is None and (model_name is not None or base_url is not None):
+        provider = "openai"
+    model = ModelOptions(provider=provider, model=model_name, base_url=base_url,
+                         api_key=kwargs.pop("api_key", None),
+                         transcript=kwargs.pop("transcript", None))
+    return model, kwargs
+
+
+def play(game: str, seats: Sequence[Any] | None = None, *, variant: str | None = None,
+         seed: int | None = None, strict: bool = False, **kwargs: Any) -> Result:
+    """Play one episode of `game` and return its `Result`.
+
+    Keywords: `variant`, `seed`, `strict` (raise `StrictError` if any decision fell back),
+    model-seat settings `model`, `provider`, `base_url`, `api_key`, `transcript`; every other
+    keyword is a game option (`cogleague games` / the game's rules page list them)."""
+    model, options = _split(dict(kwargs))
+    desc, built, seat_objects = prepare(game, seats, variant=variant, seed=seed, model=model,
+                                        **options)
+    check_models(seat_objects, model)
+    return _checked(run(desc, built, seat_objects), strict)
+
+
+async def aplay(game: str, seats: Sequence[Any] | None = None, *, variant: str | None = None,
+                seed: int | None = None, strict: bool = False, **kwargs: Any) -> Result:
+    """`play` for code already inside an event loop (notebooks, async bots)."""
+    model, options = _split(dict(kwargs))
+    desc, built, seat_objects = prepare(game, seats, variant=variant, seed=seed, model=model,
+                                        **options)
+    if has_model_seats(seat_objects):
+        from cogleague.seats.llm.preflight import acheck_provider
+
+        await acheck_provider(model)
+    return _checked(await arun(desc, built, seat_objects), strict)
+
+
+def _checked(result: Result, strict: bool) -> Result:
+    line = result.fault_summary
+    if strict and line is not None:
+        raise StrictError(result, line)
+    return result
