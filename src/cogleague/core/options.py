@@ -78,7 +78,7 @@ def describe_range(model: type[BaseModel], field: str) -> str:
         lo = getattr(meta, "ge", lo)
         hi = getattr(meta, "le", hi)
         max_len = getattr(meta, "max_length", max_len)
-    choices = _choices(model, field)
+    choices = field_choices(model, field)
     kind = base_type(info.annotation)
     if choices:
         return "one of " + ", ".join(str(c) for c in choices)
@@ -133,7 +133,7 @@ def _check(model: type[BaseModel], given: Mapping[str, Any], prefix: str, sectio
                 raise ConfigError(name, f"{name} must be an object with "
                                         f"{', '.join(sorted(kind.model_fields))} (got {value!r})")
             _check(kind, {k: v for k, v in value.items() if v is not None}, name + ".", name)
-        choices = _choices(model, key)
+        choices = field_choices(model, key)
         if choices and value not in choices:
             raise ConfigError(name, f"{name} must be {describe_range(model, key)} (got {value!r})")
     try:
@@ -148,7 +148,8 @@ def _check(model: type[BaseModel], given: Mapping[str, Any], prefix: str, sectio
         raise ConfigError(prefix + field, f"{prefix}{field}: {first['msg']}") from None
 
 
-def _choices(model: type[BaseModel], field: str) -> list[Any]:
+def field_choices(model: type[BaseModel], field: str) -> list[Any]:
+    """The allowed values of a field declared with `Option.choices` (else empty)."""
     extra = model.model_fields[field].json_schema_extra
     choices = extra.get("enum") if isinstance(extra, dict) else None
     return list(choices) if isinstance(choices, list) else []
