@@ -75,7 +75,8 @@ def prepare(game: str | GameDescriptor, seats: Sequence[Any] | None = None, *,
         count = str(lo) if lo == hi else f"{lo}..{hi}"
         raise ConfigError("seats", f"seats must list {count} policies (got {len(entries)})")
     names = [seat_name(e) for e in entries]
-    kinds = [seat_kind(e) for e in entries]
+    # line-up strings say how each seat decides; objects (a Bot, a callable) need their kinds
+    kinds = None if all(isinstance(e, str) for e in entries) else [seat_kind(e) for e in entries]
     built = desc.make(chosen, overrides, seed, names, kinds)
     model = model or ModelOptions()
     return desc, built, make_seats(built, entries, model)

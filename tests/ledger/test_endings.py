@@ -7,9 +7,15 @@ from typing import Any
 from cogleague.core.clock import FakeClock
 from cogleague.core.episode import run_episode
 from cogleague.core.game import Turn
-from cogleague.games.ledger.replay import verify
+from cogleague.core.verify import verify_replay
+from cogleague.games.ledger.descriptor import GAME
 
 from .support import ScriptSeat, make_game, play, scripted_seats, seats_with
+
+
+def verify(doc: Any) -> Any:
+    """The one verifier (core/verify.py) with this game's descriptor."""
+    return verify_replay(doc, GAME)
 
 
 def test_a_full_episode_ends_complete() -> None:

@@ -15,10 +15,17 @@ from cogleague.core.episode import run_episode
 from cogleague.core.errors import ReplayError
 from cogleague.core.game import Turn
 from cogleague.core.replay import replay_entries
+from cogleague.core.verify import verify_replay
+from cogleague.games.ledger.descriptor import GAME
 from cogleague.games.ledger.game import LedgerGame
-from cogleague.games.ledger.replay import build_frames, verify
+from cogleague.games.ledger.replay import build_frames
 
 from .support import ScriptSeat, make_game, play, seats_with
+
+
+def verify(doc: Any) -> Any:
+    """The one verifier (core/verify.py) with this game's descriptor."""
+    return verify_replay(doc, GAME)
 
 Doc = dict[str, Any]
 
@@ -49,8 +56,8 @@ def rich() -> tuple[LedgerGame, Any, Doc]:
 
 def test_document_shape(rich: tuple[LedgerGame, Any, Doc]) -> None:
     _game, outcome, doc = rich
-    assert list(doc) == ["format", "aliases", "policyNames", "config", "events", "results",
-                         "frames"]
+    assert list(doc) == ["format", "aliases", "policyNames", "config", "log", "events",
+                         "results", "frames"]
     assert doc["format"] == "ledger.replay.v1"
     assert list(doc["config"]) == ["variant", "seed", "rounds", "episode_timeout_s",
                                    "play_budget_fraction", "decision_timeout_s", "schedule"]

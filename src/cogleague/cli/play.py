@@ -28,14 +28,13 @@ from cogleague.cli.common import (
     split_seats,
 )
 from cogleague.core.descriptor import GameDescriptor, per_seat
-from cogleague.core.options import base_type, cli_name, field_choices
+from cogleague.core.options import base_type, cli_name, field_choices, scalar_fields
 from cogleague.core.rng import SEED_MAX
 from cogleague.games import registry
 from cogleague.seats.factory import ModelOptions
 from cogleague.seats.faults import first_errors, summary_line
 from cogleague.seats.llm.preflight import configured
 
-_SCALARS = (int, float, str, bool)
 _COMMON = ("variant", "seed", "seats", "out", "model", "base_url", "provider", "transcript",
            "strict", "overwrite")
 
@@ -49,10 +48,11 @@ def _option_params(desc: GameDescriptor) -> tuple[list[inspect.Parameter], dict[
     """One typer option per scalar field of the game's config model, and field → flag."""
     params: list[inspect.Parameter] = []
     flags: dict[str, str] = {}
+    scalars = scalar_fields(desc.options)
     for field, info in desc.options.model_fields.items():
         kind = base_type(info.annotation)
-        if kind not in _SCALARS or field in _COMMON:
-            continue  # lists and nested objects: set them in a league file or a server table
+        if field not in scalars or field in _COMMON:
+            continue  # lists and nested objects: set them in a league file
         flag = cli_name(desc.options, field)
         choices = field_choices(desc.options, field)
         help_text = info.description or ""

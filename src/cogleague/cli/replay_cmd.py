@@ -10,6 +10,7 @@ import typer
 from cogleague.cli import replay_app
 from cogleague.cli.common import console, fail
 from cogleague.core.errors import ReplayError
+from cogleague.core.verify import verify_replay
 from cogleague.games import registry
 
 
@@ -35,7 +36,7 @@ def verify(file: Path = typer.Argument(..., help="a replay.json written by cogle
         known = ", ".join(d.replay_format for d in registry.available())
         fail(f"format {fmt!r} is not the replay format of an installed game (known: {known})")
     try:
-        desc.extras["verify"](doc)
+        verify_replay(doc, desc)
     except ReplayError as exc:
         console.print(f"[bold red]replay does not verify:[/] {exc}", highlight=False)
         raise typer.Exit(1) from None

@@ -24,7 +24,7 @@ def serve(
         help="let anyone create an account without the operator key")] = False,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
 ) -> None:
-    """Serve the HTTP lobby and WebSocket play for ledger, commons and dilemma."""
+    """Serve the HTTP lobby and WebSocket play for every installed game."""
     import uvicorn
 
     from cogleague.server.app import create_app

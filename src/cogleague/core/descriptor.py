@@ -9,6 +9,7 @@ games register exactly like a third-party package.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from pydantic import BaseModel
 
 if TYPE_CHECKING:
     from cogleague.core.episode import EpisodeOutcome
-    from cogleague.core.game import Game
+    from cogleague.core.game import Action, Game, Turn
     from cogleague.core.replay import EpisodeLog
 
 # What a seat is, as a game's `make` hears it (a game may seat model or remote seats
@@ -67,6 +68,29 @@ class PaidTables:
     settled_reasons: tuple[str, ...] = ("complete", "deadline")
 
 
+RandomReply = Callable[["Turn", random.Random], Any]
+SealedVariants = Callable[["Turn", "Action", random.Random], Sequence[tuple[Any, str]]]
+
+
+@dataclass(frozen=True)
+class Conformance:
+    """What a game declares so `cogleague.testing.check_game` can play it adversarially.
+
+    `random_reply(turn, rng)`: a raw reply (what a remote seat would send) drawn from `rng`,
+    legal for `turn` — uniform over the legal actions where that is cheap; the suite plays
+    such seats through the runner (so `parse` sees every reply) over many seeds.
+
+    `sealed_variants(turn, action, rng)`: replies that differ from the logged `action` only in
+    what the rules keep from every other seat, each with how long: ``"round"`` (hidden until
+    the round that holds the turn closes, e.g. a simultaneous move or the dilemma's choice) or
+    ``"never"`` (hidden from every other seat for the rest of the episode, e.g. a private
+    memo). The non-interference check plays both and requires every other seat's views and
+    event frames to stay byte-identical for that long. None: the check is skipped."""
+
+    random_reply: RandomReply | None = None
+    sealed_variants: SealedVariants | None = None
+
+
 @dataclass(frozen=True)
 class GameDescriptor:
     """What hosts need to know about one game. See the module docstring."""
@@ -104,6 +128,9 @@ class GameDescriptor:
     the minimum of `seat_range`)."""
     replay_sort_keys: bool = False
     """Write the replay with sorted keys (a format's own canonical form)."""
+    replay_optional_keys: tuple[str, ...] = ()
+    """Top-level replay keys a document may omit (rebuildable views such as Ledger's
+    ``frames``); when present they must re-derive like the rest."""
     paid_tables: PaidTables | None = None
     model_prompts: bool = False
     """The game renders a prompt for language-model seats (`Turn.prompt_text`)."""
@@ -122,8 +149,14 @@ class GameDescriptor:
     """Per-seat values for `standings_columns`, from one episode's results."""
     series: Series | None = None
     """One small per-round curve per episode for league reports."""
+    fixed_by_variant: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Values a variant's rules fix (Ledger's certification: seed 7, 6 rounds): ``{variant:
+    {"seed": 7, option: value}}``. A table of that variant takes them or nothing."""
     rule_numbers: Mapping[str, Any] = field(default_factory=dict)
     """Rule constants the web pages show (limits, maxima), served instead of restated."""
+    conformance: Conformance | None = None
+    """How the conformance suite (`cogleague.testing`) may play the game beyond its
+    baselines: random legal replies and sealed variations. None: baselines only."""
     extras: Mapping[str, Any] = field(default_factory=dict)
     """Further capabilities other parts declare (e.g. ``rl`` for the RL environments)."""
     origin: str = ""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 Action = dict[str, Any]
@@ -188,16 +188,6 @@ class Policy(Protocol):
     """A scripted baseline bound to one seat of one episode. Runs in-process, trusted."""
 
     def act(self, turn: Turn) -> Action: ...
-
-
-@dataclass
-class SeatSpec:
-    """Who sits where, as configs and CLIs name it: a policy name and how it decides."""
-
-    policy_name: str
-    driver: str = "scripted"  # "scripted" | "model" | "remote"
-    baseline: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class Game(abc.ABC):

@@ -108,36 +108,44 @@ def validate_options(model: type[BaseModel], values: Mapping[str, Any],
     given: dict[str, Any] = {}
     named: dict[str, str] = {}
     for key, value in values.items():
+        field = key if key in model.model_fields else aliases.get(key, key)
+        if field not in model.model_fields:
+            known = ", ".join(sorted(model.model_fields))
+            raise ConfigError(key, f"{key} is not a {section} setting (known: {known})")
         if value is None:
             continue
-        field = key if key in model.model_fields else aliases.get(key, key)
         if field in named:
             raise ConfigError(field, f"{field} given twice (as {named[field]} and {key})")
         named[field] = key
         given[field] = value
-    _check(model, given, "", section)
-    return dict(given)
+    return _check(model, given, "", section)
 
 
-def _check(model: type[BaseModel], given: Mapping[str, Any], prefix: str, section: str) -> None:
+def _check(model: type[BaseModel], given: Mapping[str, Any], prefix: str,
+           section: str) -> dict[str, Any]:
+    """`given` checked against `model` (nested models field by field, named ``prefix.field``);
+    integer fields come back as ints (JSON's 203.0 is 203)."""
     for key in given:
         if key not in model.model_fields:
             known = ", ".join(sorted(model.model_fields))
             raise ConfigError(prefix + key,
                               f"{prefix}{key} is not a {section} setting (known: {known})")
+    coerced: dict[str, Any] = {}
     for key, value in given.items():
         name = prefix + key
         kind = base_type(model.model_fields[key].annotation)
+        coerced[key] = _json_number(kind, value)
         if isinstance(kind, type) and issubclass(kind, BaseModel):
             if not isinstance(value, Mapping):
                 raise ConfigError(name, f"{name} must be an object with "
                                         f"{', '.join(sorted(kind.model_fields))} (got {value!r})")
-            _check(kind, {k: v for k, v in value.items() if v is not None}, name + ".", name)
+            coerced[key] = _check(kind, {k: v for k, v in value.items() if v is not None},
+                                  name + ".", name)
         choices = field_choices(model, key)
         if choices and value not in choices:
             raise ConfigError(name, f"{name} must be {describe_range(model, key)} (got {value!r})")
     try:
-        model.model_validate(given)
+        model.model_validate(coerced)
     except ValidationError as exc:
         first = exc.errors()[0]
         field = str(first["loc"][0]) if first["loc"] else "options"
@@ -146,6 +154,9 @@ def _check(model: type[BaseModel], given: Mapping[str, Any], prefix: str, sectio
                                               f"{describe_range(model, field)} "
                                               f"(got {given.get(field)!r})") from None
         raise ConfigError(prefix + field, f"{prefix}{field}: {first['msg']}") from None
+    return {k: coerced[k] if isinstance(coerced[k], dict)
+            or base_type(model.model_fields[k].annotation) is int else v
+            for k, v in given.items()}
 
 
 def field_choices(model: type[BaseModel], field: str) -> list[Any]:
@@ -153,6 +164,24 @@ def field_choices(model: type[BaseModel], field: str) -> list[Any]:
     extra = model.model_fields[field].json_schema_extra
     choices = extra.get("enum") if isinstance(extra, dict) else None
     return list(choices) if isinstance(choices, list) else []
+
+
+SCALARS = (int, float, bool, str)
+
+
+def scalar_fields(model: type[BaseModel]) -> list[str]:
+    """The fields holding one number, flag or string (command lines and server tables take
+    only these; lists and nested objects are set in league files)."""
+    return [f for f, info in model.model_fields.items() if base_type(info.annotation) in SCALARS]
+
+
+def _json_number(kind: Any, value: Any) -> Any:
+    """JSON's view of numbers: an int is a number, and 203.0 is an integer (never 203.5)."""
+    if isinstance(value, bool):
+        return value
+    if kind is int and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def base_type(annotation: Any) -> Any:

@@ -1,7 +1,8 @@
 """Named seeded streams. Every random draw in cogleague comes from one of these.
 
-A stream is a `random.Random` seeded with a string (stable across processes and Python >= 3.11,
-independent of PYTHONHASHSEED). The helpers only call `random()`, whose sequence CPython
+A stream is a `random.Random` seeded with a string, or an int where a game's rules fix a
+numeric seed (stable across processes and Python >= 3.11, independent of PYTHONHASHSEED). No
+game constructs `random.Random` itself. The helpers only call `random()`, whose sequence CPython
 guarantees, so a schedule drawn today is the schedule drawn on any later version.
 """
 
@@ -25,8 +26,12 @@ def random_seed() -> int:
 T = TypeVar("T")
 
 
-def stream(name: str) -> random.Random:
-    """A fresh stream for a name such as ``ledger:7:schedule``."""
+def stream(name: str | int) -> random.Random:
+    """A fresh stream for a name such as ``ledger:7:schedule``. An int names a stream whose
+    seed the rules fix as a number (Commons Family §3: the deal is ``config.seed``, seat s
+    plays on ``policy_seed * 1000 + s``); an int seed is as stable as a string one."""
+    if isinstance(name, bool) or not isinstance(name, str | int):
+        raise TypeError(f"a stream is named by a string or an int (got {name!r})")
     return random.Random(name)
 
 

@@ -226,7 +226,7 @@ def _check_buildable(where: str, info: GameDescriptor, variant: str | None,
         validate_options(info.options, overrides, section=f"{info.name} config")
         game = info.make(variant, overrides, seed, names, None)
         for p in policies:
-            if p.kind == "baseline":
+            if p.kind in ("baseline", "policy"):
                 make_seat(game, 0, p.seat_ref(info.name))
     except ConfigError as exc:
         raise ConfigError(f"{where}.{exc.field}", f"{where}: {exc}") from exc

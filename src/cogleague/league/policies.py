@@ -7,7 +7,9 @@ Each policy has a name (what the standings rank), an author label and a kind:
 - ``model``: a prompt file played by a language model (`model` names it; `provider` and
   `base_url` as for ``cogleague play``); the seat string is ``llm:PROMPT``;
 - ``bot``: ``MODULE:CLASS``, a `cogleague.client.Bot` subclass run in-process (the same class
-  can play remotely through the server).
+  can play remotely through the server);
+- ``policy``: a trained policy file (`cogleague.seats.policy`); the seat string is
+  ``policy:PATH`` and the policy plays only the game its file was trained for.
 """
 
 from __future__ import annotations
@@ -22,14 +24,14 @@ from cogleague.core.config import check_choice, check_str, reject_unknown
 from cogleague.core.errors import ConfigError
 from cogleague.seats.botref import is_bot_ref, load_bot_class
 
-KINDS = ("baseline", "model", "bot")
+KINDS = ("baseline", "model", "bot", "policy")
 PROVIDERS = ("openai", "anthropic")
 NAME_MAX = 64
 NAME_FORBIDDEN = "#,"
 """``#`` marks duplicates (``tft#2``) and ``,`` separates line-ups on the command line."""
 
 POLICY_KEYS = ("name", "author", "baseline", "prompt", "model", "provider", "base_url", "bot",
-               "games")
+               "policy", "games")
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class Policy:
     provider: str | None = None
     base_url: str | None = None
     bot: str | None = None
+    file: str | None = None
     games: tuple[str, ...] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -53,6 +56,8 @@ class Policy:
             if isinstance(self.baseline, str):
                 return self.baseline
             return ", ".join(f"{g}={b}" for g, b in sorted((self.baseline or {}).items()))
+        if self.kind == "policy":
+            return self.file or ""
         return (self.prompt or "") if self.kind == "model" else self.bot or ""
 
     def seat_ref(self, game: str) -> str:
@@ -61,6 +66,8 @@ class Policy:
             return f"llm:{self.prompt}"
         if self.kind == "bot":
             return self.bot or ""
+        if self.kind == "policy":
+            return f"policy:{self.file}"
         if isinstance(self.baseline, str):
             return self.baseline
         return (self.baseline or {})[game]
@@ -101,10 +108,10 @@ def parse_policy(doc: Mapping[str, Any], where: str, base_dir: Path) -> Policy:
     reject_unknown(where, doc, POLICY_KEYS)
     name = _check_name(f"{where}.name", doc.get("name"))
     author = check_str(f"{where}.author", doc.get("author", ""), 128)
-    given = [k for k in ("baseline", "prompt", "bot") if k in doc]
+    given = [k for k in ("baseline", "prompt", "bot", "policy") if k in doc]
     if len(given) != 1:
         raise ConfigError(where, f"{where} ({name}) must set exactly one of baseline, prompt, "
-                                 f"bot (got {', '.join(given) or 'none'})")
+                                 f"bot, policy (got {', '.join(given) or 'none'})")
     games = doc.get("games")
     if games is not None and (not isinstance(games, list)
                               or not all(isinstance(g, str) for g in games)):
@@ -133,6 +140,8 @@ def parse_policy(doc: Mapping[str, Any], where: str, base_dir: Path) -> Policy:
                     if "base_url" in doc else None)
         return Policy(kind="model", prompt=str(path), model=model, provider=provider,
                       base_url=base_url, **common)
+    if kind == "policy":
+        return _parse_policy_file(where, doc["policy"], base_dir, common)
     bot = check_str(f"{where}.bot", doc["bot"], 1024, 3)
     if not is_bot_ref(bot):
         raise ConfigError(f"{where}.bot", f"{where}.bot must be FILE.py:CLASS or MODULE:CLASS "
@@ -141,6 +150,25 @@ def parse_policy(doc: Mapping[str, Any], where: str, base_dir: Path) -> Policy:
     if target.endswith(".py"):  # read beside the league file, wherever the worker runs
         bot = f"{(base_dir / target).resolve()}:{cls}"
     return Policy(kind="bot", bot=bot, **common)
+
+
+def _parse_policy_file(where: str, value: Any, base_dir: Path,
+                       common: dict[str, Any]) -> Policy:
+    """A policy file, checked now; it plays the game its header names (and only that one)."""
+    from cogleague.seats.policy import load_policy
+
+    path = (base_dir / check_str(f"{where}.policy", value, 4096, 1)).resolve()
+    if not path.is_file():
+        raise ConfigError(f"{where}.policy", f"{where}.policy must name a policy file (no file "
+                                             f"at {path})")
+    try:
+        trained_for = str(load_policy(path).header.get("game"))
+    except ConfigError as exc:
+        raise ConfigError(f"{where}.policy", f"{where}.policy: {exc}") from exc
+    games = common["games"]
+    common = {**common, "games": (trained_for,) if games is None
+              else tuple(g for g in games if g == trained_for)}
+    return Policy(kind="policy", file=str(path), **common)
 
 
 def _parse_baseline(where: str, value: Any) -> Mapping[str, str] | str:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from cogleague.core.game import Event, Turn
+from cogleague.core.game import Turn
 
 
 @runtime_checkable
@@ -23,12 +22,3 @@ class Seat(Protocol):
 
     async def decide(self, turn: Turn, hint: str | None) -> Any: ...
 
-
-class SeatBase:
-    """Optional conveniences: seats that want to hear events override `notify`."""
-
-    kind: str = "remote"
-    name: str = "seat"
-
-    async def notify(self, events: Sequence[Event]) -> None:  # pragma: no cover - default no-op
-        return None

@@ -5,6 +5,7 @@ seats — the one place every host (CLI, league, Python API) builds seats.
 - ``llm:PATH`` (a prompt file) or ``llm`` → a model seat (see `cogleague.seats.llm`);
 - ``path/to/file.py:Class`` or ``package.module:Class`` → an in-process SDK bot
   (`cogleague.Bot` subclass, `seats/botref.py`);
+- ``policy:PATH`` → a trained policy file (`cogleague.seats.policy`);
 - from Python also a `Bot` instance or class, or a plain callable ``turn -> action``.
 """
 
@@ -60,6 +61,10 @@ def make_seat(game: Game, seat: int, entry: Any, model: ModelOptions | None = No
         check_bot_game(bot, game.name, name)
         return BotSeat(bot, game, seat, name)
     name = entry
+    if name.startswith("policy:"):  # a trained policy file (cogleague.seats.policy)
+        from cogleague.seats.policy import make_policy_seat
+
+        return make_policy_seat(game, seat, name)
     if name == "llm" or name.startswith("llm:"):
         from cogleague.seats import llm
 

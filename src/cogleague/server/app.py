@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -24,6 +25,7 @@ from cogleague.server import lobby, play
 from cogleague.server.auth import digest, install_log_redaction, new_api_key
 from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ApiError
+from cogleague.server.openapi import truthful_openapi
 from cogleague.server.recovery import recover
 from cogleague.server.settings import Settings
 from cogleague.server.store import Store, accounts, now
@@ -76,6 +78,16 @@ def bootstrap(store: Store, operator_key: str | None) -> str | None:
     return store.tx_sync(run)
 
 
+def allowed_methods(app: FastAPI, request: Request) -> list[str]:
+    """The methods the API document declares at this request's path (RFC 9110's Allow)."""
+    methods: set[str] = set()
+    for template, item in app.openapi().get("paths", {}).items():
+        pattern = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, request.url.path):
+            methods |= {m.upper() for m in item}
+    return sorted(methods)
+
+
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
@@ -103,7 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store.close()
 
     app = FastAPI(title="cogleague table server", lifespan=lifespan,
-                  description="HTTP lobby and WebSocket play for ledger, commons and dilemma. "
+                  description="HTTP lobby and WebSocket play for every installed game. "
                               "The protocol page is at /protocol, frame schemas at "
                               "/protocol/frames.json.")
     app.state.settings = settings
@@ -122,9 +134,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _error(400, "bad_request", f"{where}: {first.get('msg', 'invalid request')}")
 
     @app.exception_handler(HTTPException)
-    async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         code = _STATUS_CODES.get(exc.status_code, "bad_request")
-        return _error(exc.status_code, code, str(exc.detail))
+        response = _error(exc.status_code, code, str(exc.detail))
+        response.headers.update(exc.headers or {})
+        if exc.status_code == 405:  # every method the path has, not only the first route's
+            response.headers["Allow"] = ", ".join(allowed_methods(app, request))
+        return response
 
     @app.middleware("http")
     async def limit_body(request: Request, call_next: Any) -> Any:
@@ -142,4 +158,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         pass
     else:
         app.include_router(web_router)
+    truthful_openapi(app, catalog, settings.max_start_timeout_s)
     return app

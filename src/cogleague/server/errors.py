@@ -5,8 +5,35 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from pydantic import BaseModel
+
 CODES = ("bad_request", "unauthorized", "forbidden", "not_found", "table_full", "already_seated",
          "insufficient_funds", "wrong_state", "rate_limited", "too_large")
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorDocument(BaseModel):
+    """``{"error": {"code", "message"}}`` — every error the HTTP API returns."""
+
+    error: ErrorDetail
+
+
+_WHY = {400: "a value is out of range or malformed (the message names the field)",
+        401: "no API key, or an unknown one", 402: "the wallet cannot cover the stake",
+        403: "the key may not do this", 404: "no such table, account or document",
+        409: "the table or account is in the wrong state for this",
+        413: "the request body is over the size limit", 429: "a per-account limit is reached"}
+
+
+def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI declarations of the error statuses a route can return (`ErrorDocument`)."""
+    return {s: {"model": ErrorDocument, "description": _WHY[s]} for s in statuses}
 
 
 class ApiError(Exception):

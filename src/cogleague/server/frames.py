@@ -18,9 +18,6 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 PROTOCOL = "table.v1"
 
-ERROR_CODES = ("bad_frame", "not_your_turn", "unknown_turn", "illegal_action", "too_late",
-               "message_too_long", "promises_off", "rate_limited", "too_large", "wrong_state")
-
 
 class _Server(BaseModel):
     model_config = ConfigDict(extra="forbid")

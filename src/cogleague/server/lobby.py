@@ -6,41 +6,58 @@ error is ``{"error": {"code", "message"}}`` (see `app.py` for the handlers that 
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path as FilePath
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from markdown_it import MarkdownIt
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 from sqlalchemy import Connection, insert, select
 
 from cogleague.core import settlement
+from cogleague.core.rng import SEED_MAX
 from cogleague.server import wallets
 from cogleague.server.auth import bearer, digest, new_api_key
-from cogleague.server.errors import ApiError
+from cogleague.server.errors import ApiError, responses
 from cogleague.server.frames import frame_schema
 from cogleague.server.store import accounts, now
-from cogleague.server.tables import Account, TableService
+from cogleague.server.tables import MIN_START_TIMEOUT_S, Account, TableService
 
-PROTOCOL_PAGE = Path(__file__).with_name("protocol.md")
+PROTOCOL_PAGE = FilePath(__file__).with_name("protocol.md")
+ID_MAX = 2**63 - 1
+"""Database ids are signed 64-bit integers."""
+TableState = Literal["open", "running", "finished", "aborted"]
 MAX_GRANT = 10**12
 
 router = APIRouter()
 
 
 # -- request bodies ---------------------------------------------------------------------------
+def _no_bool(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise ValueError("must be an integer, not true/false")
+    return value
+
+
+JsonInt = Annotated[int, BeforeValidator(_no_bool)]
+"""An integer as JSON has it: ``5`` or ``5.0``, never ``true``."""
+
+
 class _Body(BaseModel):
+    """Request bodies: unknown keys refused; booleans are `StrictBool` (``"pacing": 0`` is not
+    a bool), numbers follow JSON (``5.0`` is the integer 5)."""
+
     model_config = ConfigDict(extra="forbid")
 
 
 class CreateAccount(_Body):
     name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$")
-    credits: int = Field(0, ge=0, le=MAX_GRANT, description="an initial operator grant")
+    credits: JsonInt = Field(0, ge=0, le=MAX_GRANT, description="an initial operator grant")
 
 
 class Grant(_Body):
-    amount: int = Field(gt=0, le=MAX_GRANT)
+    amount: JsonInt = Field(gt=0, le=MAX_GRANT)
     idempotency_key: str = Field(min_length=1, max_length=120)
 
 
@@ -48,12 +65,13 @@ class CreateTable(_Body):
     game: str
     variant: str | None = None
     config: dict[str, Any] = Field(default_factory=dict)
-    stake: int = Field(0, ge=0, le=10**9)
+    stake: JsonInt = Field(0, ge=0, le=10**9)
     fill_with: str | None = Field(None, description="baseline for seats still empty at start")
-    seed: int | None = Field(None, ge=0)
-    start_timeout_s: float | None = Field(None, gt=0)
-    auto_start: bool = Field(False, description="start as soon as every seat is joined")
-    pacing: bool = Field(True, description="honour the game's minimum step time (live play)")
+    seed: JsonInt | None = Field(None, ge=0, le=SEED_MAX)
+    start_timeout_s: float | None = Field(None, ge=MIN_START_TIMEOUT_S)
+    auto_start: StrictBool = Field(False, description="start as soon as every seat is joined")
+    pacing: StrictBool = Field(True, description="honour the game's minimum step time (live "
+                                                 "play)")
 
 
 class Join(_Body):
@@ -61,7 +79,7 @@ class Join(_Body):
     prompt: str | None = None
     model: str | None = None
     baseline: str | None = None
-    seat: int | None = None
+    seat: JsonInt | None = None
     name: str | None = Field(None, description="policy name (spectators and the league only)")
 
 
@@ -126,7 +144,12 @@ def _markdown(request: Request, text: str, title: str) -> Response:
     return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
 
 
-@router.get("/rules/{game}", response_model=None)
+MARKDOWN = {200: {"content": {"text/markdown": {}, "text/html": {}},
+                                    "description": "Markdown, or HTML when asked for"}}
+"""The documents' content types: Markdown, or HTML for browsers."""
+
+
+@router.get("/rules/{game}", response_model=None, responses={**MARKDOWN, **responses(400, 404)})
 async def rules(game: str, request: Request, svc: Svc) -> Response:
     info = svc.catalog.get(game)
     path = svc.catalog.rules_path(info)
@@ -135,7 +158,7 @@ async def rules(game: str, request: Request, svc: Svc) -> Response:
     return _markdown(request, path.read_text(encoding="utf-8"), info.title)
 
 
-@router.get("/protocol", response_model=None)
+@router.get("/protocol", response_model=None, responses=MARKDOWN)
 async def protocol(request: Request) -> Response:
     return _markdown(request, PROTOCOL_PAGE.read_text(encoding="utf-8"), "table protocol")
 
@@ -146,7 +169,7 @@ async def frames_schema() -> dict[str, Any]:
 
 
 # -- accounts and wallets -----------------------------------------------------------------------
-@router.post("/accounts", status_code=201)
+@router.post("/accounts", status_code=201, responses=responses(400, 401, 403, 409, 413))
 async def create_account(body: CreateAccount, request: Request, svc: Svc,
                          authorization: Annotated[str | None, Header()] = None
                          ) -> dict[str, Any]:
@@ -177,13 +200,15 @@ async def create_account(body: CreateAccount, request: Request, svc: Svc,
     return await svc.store.tx(write)
 
 
-@router.get("/account")
+@router.get("/account", responses=responses(401))
 async def me(who: Who) -> dict[str, Any]:
     return {"id": who.id, "name": who.name, "role": who.role}
 
 
-@router.post("/accounts/{account_id}/credits")
-async def grant(account_id: int, body: Grant, svc: Svc, _op: Operator) -> dict[str, Any]:
+@router.post("/accounts/{account_id}/credits",
+             responses=responses(400, 401, 403, 404, 409, 413))
+async def grant(account_id: Annotated[int, Path(ge=1, le=ID_MAX)], body: Grant, svc: Svc,
+                _op: Operator) -> dict[str, Any]:
     """The operator's credit grant: a `deposit`, idempotent by `idempotency_key`."""
     def write(conn: Connection) -> dict[str, Any]:
         row = conn.execute(select(accounts).where(accounts.c.id == account_id)).mappings().first()
@@ -197,44 +222,44 @@ async def grant(account_id: int, body: Grant, svc: Svc, _op: Operator) -> dict[s
     return await svc.store.tx(write)
 
 
-@router.get("/wallet")
+@router.get("/wallet", responses=responses(401))
 async def wallet(who: Who, svc: Svc) -> dict[str, Any]:
     return {"account": who.id, **await svc.store.tx(wallets.statement, who.id)}
 
 
 # -- tables ----------------------------------------------------------------------------------------
-@router.post("/tables", status_code=201)
+@router.post("/tables", status_code=201, responses=responses(400, 401, 413, 429))
 async def create_table(body: CreateTable, who: Who, svc: Svc) -> dict[str, Any]:
     return await svc.create(who, body.model_dump(exclude_none=True))
 
 
-@router.get("/tables")
-async def list_tables(svc: Svc, state: Annotated[str | None, Query()] = None
+@router.get("/tables", responses=responses(400))
+async def list_tables(svc: Svc, state: Annotated[TableState | None, Query()] = None
                       ) -> dict[str, Any]:
     return {"tables": await svc.list(state)}
 
 
-@router.get("/tables/{table_id}")
+@router.get("/tables/{table_id}", responses=responses(404))
 async def get_table(table_id: str, svc: Svc) -> dict[str, Any]:
     return svc.describe(*await svc.row(table_id))
 
 
-@router.post("/tables/{table_id}/join")
+@router.post("/tables/{table_id}/join", responses=responses(400, 401, 402, 404, 409, 413, 429))
 async def join(table_id: str, body: Join, who: Who, svc: Svc) -> dict[str, Any]:
     return await svc.join(who, table_id, body.model_dump(exclude_none=True))
 
 
-@router.post("/tables/{table_id}/leave")
+@router.post("/tables/{table_id}/leave", responses=responses(401, 404, 409))
 async def leave(table_id: str, who: Who, svc: Svc) -> dict[str, Any]:
     return await svc.leave(who, table_id)
 
 
-@router.post("/tables/{table_id}/start")
+@router.post("/tables/{table_id}/start", responses=responses(401, 403, 404, 409))
 async def start(table_id: str, who: Who, svc: Svc) -> dict[str, Any]:
     return await svc.start(who, table_id)
 
 
-@router.post("/tables/{table_id}/abort")
+@router.post("/tables/{table_id}/abort", responses=responses(400, 401, 403, 404, 409, 413))
 async def abort(table_id: str, svc: Svc, _op: Operator, body: Abort | None = None
                 ) -> dict[str, Any]:
     return await svc.abort(table_id, (body.detail if body else None) or "operator")
@@ -251,17 +276,22 @@ async def _ended(svc: TableService, table_id: str, column: str) -> Response:
     return Response(text, media_type="application/json")  # stored canonical bytes, as written
 
 
-@router.get("/tables/{table_id}/results", response_model=None)
+JSON_DOC = {200: {"content": {"application/json": {}}, "description": "the stored document"}}
+
+
+@router.get("/tables/{table_id}/results", response_model=None,
+            responses={**JSON_DOC, **responses(404, 409)})
 async def results(table_id: str, svc: Svc) -> Response:
     return await _ended(svc, table_id, "results")
 
 
-@router.get("/tables/{table_id}/replay", response_model=None)
+@router.get("/tables/{table_id}/replay", response_model=None,
+            responses={**JSON_DOC, **responses(404, 409)})
 async def replay(table_id: str, svc: Svc) -> Response:
     return await _ended(svc, table_id, "replay")
 
 
-@router.get("/tables/{table_id}/spectator")
+@router.get("/tables/{table_id}/spectator", responses=responses(404, 409))
 async def spectator(table_id: str, svc: Svc) -> dict[str, Any]:
     """What a spectator may see of a running table right now (`Game.spectator_state`)."""
     live = svc.live.get(table_id)

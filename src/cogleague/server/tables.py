@@ -25,7 +25,7 @@ from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
-from cogleague.core.options import validate_options
+from cogleague.core.options import scalar_fields, validate_options
 from cogleague.core.replay import EpisodeLog
 from cogleague.core.rng import SEED_MAX, random_seed
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
@@ -48,6 +48,8 @@ log = logging.getLogger("cogleague.server")
 
 OPEN, RUNNING, FINISHED, ABORTED = "open", "running", "finished", "aborted"
 MAX_NAME_CHARS = 64
+MIN_START_TIMEOUT_S = 0.1
+"""The shortest wait for players a table may be created with."""
 
 
 @dataclass(frozen=True)
@@ -153,10 +155,12 @@ class TableService:
         try:
             stake = check_int("stake", body.get("stake", 0), 0, 10**9)
             seed = body.get("seed")
-            seed = random_seed() if seed is None else check_int("seed", seed, 0, SEED_MAX)
+            if seed is None:  # the variant's own seed where its rules fix one, else a draw
+                seed = info.fixed_by_variant.get(variant or "", {}).get("seed", random_seed())
+            seed = check_int("seed", seed, 0, SEED_MAX)
             timeout_s = check_number("start_timeout_s",
                                      body.get("start_timeout_s", self.settings.start_timeout_s),
-                                     0.1, self.settings.max_start_timeout_s)
+                                     MIN_START_TIMEOUT_S, self.settings.max_start_timeout_s)
             fill_with = body.get("fill_with")
             if fill_with is not None:
                 check_str("fill_with", fill_with, MAX_NAME_CHARS, 1)
@@ -164,10 +168,18 @@ class TableService:
             pacing = bool(body.get("pacing", True))
         except ConfigError as exc:
             raise _config_error(exc) from None
-        try:
-            validate_options(info.options, config, section=f"{info.name} config")
+        try:  # a null value means the variant's default
+            config = validate_options(info.options, config, section=f"{info.name} config")
         except ConfigError as exc:
             raise ApiError(400, "bad_request", f"config.{exc}") from None
+        nested = sorted(set(config) - set(scalar_fields(info.options)))
+        if nested:
+            raise ApiError(400, "bad_request", f"config.{nested[0]}: a table takes one-value "
+                                               "options only (set lists and objects in a league "
+                                               "file)")
+        if info.paid_tables is not None and info.paid_tables.stake_field in config:
+            raise ApiError(400, "bad_request", f"config.{info.paid_tables.stake_field}: set a "
+                                               "table's stake with its top-level stake field")
         if stake:
             if info.paid_tables is None:
                 paid = [d.name for d in self.catalog.available() if d.paid_tables is not None]

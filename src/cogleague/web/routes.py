@@ -85,7 +85,15 @@ async def static_file(path: str) -> FileResponse:
     return FileResponse(target, media_type=media, headers=NO_CACHE)
 
 
-@router.get("/api/replay-file", tags=["web"])
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The error statuses a route declares (the server renders them as its error document)."""
+    return {s: {"description": {400: "a bad parameter", 404: "not found"}[s],
+                "content": {"application/json": {}}} for s in statuses}
+
+
+@router.get("/api/replay-file", tags=["web"], response_model=None,
+            responses={200: {"content": {"application/json": {}}, "description": "the replay"},
+                       **_errors(404)})
 async def replay_file(request: Request) -> FileResponse:
     """The replay document served by `cogleague replay open FILE`."""
     path = getattr(request.app.state, REPLAY_FILE_STATE, None)
@@ -94,7 +102,7 @@ async def replay_file(request: Request) -> FileResponse:
     return FileResponse(path, media_type="application/json", headers=NO_CACHE)
 
 
-@router.get("/api/standings", tags=["web"])
+@router.get("/api/standings", tags=["web"], responses=_errors(400))
 async def api_standings(request: Request,
                         game: str | None = Query(None, description="a game (GET /api/games)"),
                         ) -> JSONResponse:
@@ -112,7 +120,7 @@ async def api_docs() -> JSONResponse:
     return JSONResponse({"docs": docs.available()})
 
 
-@router.get("/api/docs/{name}", tags=["web"])
+@router.get("/api/docs/{name}", tags=["web"], responses=_errors(404))
 async def api_doc(name: str) -> JSONResponse:
     """One document rendered from Markdown to HTML: `{name, title, html}`."""
     try:

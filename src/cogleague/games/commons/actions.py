@@ -19,7 +19,6 @@ from cogleague.games.commons.modules.common import COLORS, EFFORT_BUDGET
 
 NOTE_MAX_CHARS = 200
 DEFAULT_COLOR = "red"
-MOVE_FIELDS = ("harvest", "clean", "patch", "eat", "eat_color", "plant", "plant_color")
 _INTS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "cleanup": ("harvest", "clean"), "harvest": ("harvest", "patch"),
     "allelopathic": ("eat", "plant"), "mushrooms": ("eat",)}

@@ -24,10 +24,12 @@ from cogleague.games.commons.config import (
     VARIANTS,
     make_config,
 )
+from cogleague.games.commons.conformance import CONFORMANCE
 from cogleague.games.commons.game import CommonsGame
 from cogleague.games.commons.modules import MODULES
 from cogleague.games.commons.modules.harvest import PROPERTY_RIGHTS
-from cogleague.games.commons.replay import FORMAT, build_document, verify
+from cogleague.games.commons.replay import FORMAT, build_document, game_from_replay
+from cogleague.games.commons.rl import ENCODING
 
 HERE = Path(__file__).parent
 DEFAULT_VARIANT = "cleanup"
@@ -172,6 +174,8 @@ GAME = GameDescriptor(
     seats_for=seats_for,
     replay_format=FORMAT,
     replay_document=lambda game, log: build_document(game, log),  # type: ignore[arg-type]
+    game_from_replay=game_from_replay,
+    conformance=CONFORMANCE,
     replay_sort_keys=True,
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
@@ -192,5 +196,5 @@ GAME = GameDescriptor(
     series=series,
     rule_numbers={"seed_max": MAX_SEED, "norm_max_chars": NORM_MAX_CHARS,
                   "name_max_chars": NAME_MAX_CHARS, "seats_min": 2, "seats_max": 12},
-    extras={"verify": verify},
+    extras={"rl": ENCODING},
 )

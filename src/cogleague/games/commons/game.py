@@ -10,11 +10,11 @@ replay document is built from.
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
+from cogleague.core import rng as streams
 from cogleague.core.errors import ConfigError, GameStateError, IllegalAction
 from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn
 from cogleague.core.text import first_object_span
@@ -35,7 +35,7 @@ RULES_VERSION = "commons-family-1"
 LEDGER_RECENT = 5
 PASS_MARK = "-"
 FALLBACK_STREAM_FACTOR = 7919
-"""The fallback steward of slot s draws from ``random.Random(config.seed * 7919 + s)``."""
+"""The fallback steward of slot s draws from the stream ``config.seed * 7919 + s`` (`core.rng`)."""
 PLAY_BUDGET_SHARE = 0.6
 """Play stops between rounds once past 0.6 × `episode_timeout_seconds` (rules §12)."""
 NO_REQUEST_CAUSES = frozenset({"disabled", "rate_budget"})
@@ -257,7 +257,7 @@ class CommonsGame(Game):
         policy = self._fallback_policies.get(s)
         if policy is None:
             policy = make_baseline(DEFAULT_BASELINE, s, 0)
-            policy.rng = random.Random(self.config.seed * FALLBACK_STREAM_FACTOR + s)
+            policy.rng = streams.stream(self.config.seed * FALLBACK_STREAM_FACTOR + s)
             self._fallback_policies[s] = policy
         return policy.act(turn)
 

@@ -1,14 +1,15 @@
 """The seeded deal (rules §3): aliases, favourite colours, patch owners and pairs.
 
-The engine's one stream ``random.Random(config.seed)`` is used exactly three times, in this
-order, whatever the module; nothing else in an episode is random.
+The engine's one stream (`core.rng.stream(config.seed)`, i.e. ``random.Random(config.seed)``
+as rules §3 fix it) is used exactly three times, in this order, whatever the module; nothing
+else in an episode is random.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
+from cogleague.core import rng as streams
 from cogleague.games.commons.modules.common import COLORS
 
 
@@ -26,7 +27,7 @@ class Setup:
 
 def deal(seed: int, num_players: int, patch_count: int) -> Setup:
     """The three draws, in order: alias shuffle, favourite shuffle, patch deal."""
-    rng = random.Random(seed)
+    rng = streams.stream(seed)
     n = num_players
     order = list(range(n))
     rng.shuffle(order)

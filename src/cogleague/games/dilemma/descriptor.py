@@ -30,8 +30,10 @@ from cogleague.games.dilemma.config import (
     VARIANTS,
     make_config,
 )
+from cogleague.games.dilemma.conformance import CONFORMANCE
 from cogleague.games.dilemma.game import DilemmaGame
-from cogleague.games.dilemma.replay import FORMAT, replay_document, verify
+from cogleague.games.dilemma.replay import FORMAT, game_from_replay, replay_document
+from cogleague.games.dilemma.rl import ENCODING
 
 HERE = Path(__file__).parent
 
@@ -141,6 +143,8 @@ GAME = GameDescriptor(
     seats_for=seats_for,
     replay_format=FORMAT,
     replay_document=lambda game, log: replay_document(game, log),  # type: ignore[arg-type]
+    game_from_replay=game_from_replay,
+    conformance=CONFORMANCE,
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
     starter=HERE / "starter_bot.tmpl",
@@ -161,5 +165,5 @@ GAME = GameDescriptor(
     rule_numbers={"seed_max": MAX_SEED, "max_message_chars": MAX_MESSAGE_CHARS,
                   "max_stake": MAX_STAKE, "max_rake_bps": MAX_RAKE_BPS,
                   "seats_min": MIN_SEATS, "seats_max": MAX_SEATS},
-    extras={"verify": verify},
+    extras={"rl": ENCODING},
 )

@@ -9,7 +9,6 @@ from cogleague.games.dilemma.config import Payoffs
 COOPERATE = "cooperate"
 DEFECT = "defect"
 ACTIONS = (COOPERATE, DEFECT)
-LETTER = {COOPERATE: "C", DEFECT: "D"}  # how `history` rows write a choice
 
 
 def matrix(p: Payoffs) -> dict[tuple[bool, bool], tuple[int, int]]:

@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Action, Turn
-from cogleague.games.ledger.conduct import NEUTRAL_HALO
+from cogleague.games.ledger.conduct import halo_at_least_half
 from cogleague.games.ledger.context import TurnContext
 from cogleague.games.ledger.subgames import COOPERATE, DEFECT, DILEMMA, TRUST, ULTIMATUM
 
@@ -54,7 +54,7 @@ class Mirror(Baseline):
                 return COOPERATE
             return ref
         if slot.subgame == TRUST:
-            trusted = t.halo(partner) >= NEUTRAL_HALO  # no meetings: halo 0.5, trusted
+            trusted = halo_at_least_half(t.kind[partner], t.harsh[partner])  # none: 0.5
             return (self.TRUSTED if trusted else self.WARY)[slot.side]
         return self.ULTIMATUM[slot.side]
 
@@ -107,7 +107,8 @@ class Opportunist(Baseline):
 
     def move(self, ctx: TurnContext) -> int:
         slot = ctx.slot
-        weak = ctx.table.halo(slot.partner) < NEUTRAL_HALO
+        table = ctx.table
+        weak = not halo_at_least_half(table.kind[slot.partner], table.harsh[slot.partner])
         grab = weak or ctx.round == ctx.rounds - 1
         if slot.subgame == DILEMMA:
             return DEFECT if grab else COOPERATE

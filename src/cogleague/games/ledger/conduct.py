@@ -25,6 +25,12 @@ def is_kind(subgame: str, side: int, move: int) -> bool:
     return move <= ULTIMATUM_KIND_FLOOR
 
 
+def halo_at_least_half(kind: int, harsh: int) -> bool:
+    """``halo >= 0.5`` in integers: kind / (kind + harsh) >= 1/2 ⟺ kind >= harsh (and the
+    neutral 0.5 with no meetings counts as at least half)."""
+    return kind >= harsh
+
+
 def halo(kind: int, harsh: int) -> float:
     """kind / (kind + harsh); exactly 0.5 with no meetings."""
     n = kind + harsh

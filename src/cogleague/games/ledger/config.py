@@ -98,11 +98,12 @@ def default_lineup(variant: str | None) -> list[str]:
 
 def seat_from_name(index: int, name: Any) -> SeatConfig:
     """Classify a line-up entry as the seat factory does: ``llm[:PROMPT]`` → model,
-    ``MODULE:CLASS`` → remote (an SDK bot), anything else must be a baseline."""
+    ``MODULE:CLASS`` (an SDK bot) or ``policy:PATH`` (a trained policy) → remote, anything
+    else must be a baseline."""
     name = check_str(f"seats[{index}]", name, POLICY_NAME_MAX, min_len=1)
     if name == MODEL_SEAT or name.startswith(MODEL_SEAT + ":"):
         return SeatConfig(name, DRIVER_MODEL)
-    if is_bot_ref(name):
+    if is_bot_ref(name) or name.startswith("policy:"):
         return SeatConfig(name, DRIVER_REMOTE)
     key = baseline_key(name)
     if key is None:

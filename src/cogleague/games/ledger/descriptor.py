@@ -13,6 +13,8 @@ from cogleague.core.options import Option, option_model
 from cogleague.games.ledger.aliases import SEATS
 from cogleague.games.ledger.baselines import BASELINES, FALLBACK_BASELINE
 from cogleague.games.ledger.config import (
+    CERTIFICATION,
+    CERTIFICATION_SEED,
     DECISION_TIMEOUT_S,
     DRIVER_MODEL,
     DRIVER_REMOTE,
@@ -22,12 +24,15 @@ from cogleague.games.ledger.config import (
     ROUNDS_MIN,
     SEED_MAX,
     STANDARD,
+    VARIANT_ROUNDS,
     VARIANTS,
     build_config,
     default_lineup,
 )
+from cogleague.games.ledger.conformance import CONFORMANCE
 from cogleague.games.ledger.game import RULES_VERSION, LedgerGame
-from cogleague.games.ledger.replay import REPLAY_FORMAT, replay_document, verify
+from cogleague.games.ledger.replay import REPLAY_FORMAT, game_from_replay, replay_document
+from cogleague.games.ledger.rl import ENCODING
 
 HERE = Path(__file__).parent
 
@@ -120,6 +125,9 @@ GAME = GameDescriptor(
     default_lineup=default_lineup,
     replay_format=REPLAY_FORMAT,
     replay_document=lambda game, log: replay_document(game, log, frames=True),  # type: ignore[arg-type]
+    game_from_replay=game_from_replay,
+    replay_optional_keys=("frames",),
+    conformance=CONFORMANCE,
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
     starter=HERE / "starter_bot.tmpl",
@@ -134,7 +142,9 @@ GAME = GameDescriptor(
                        Column("ring_flags", "ring flags", "{:.2f}")),
     seat_extras=seat_extras,
     series=series,
+    fixed_by_variant={CERTIFICATION: {"seed": CERTIFICATION_SEED,
+                                      "rounds": VARIANT_ROUNDS[CERTIFICATION]}},
     rule_numbers={"seed_max": SEED_MAX, "seats": SEATS, "rounds_min": ROUNDS_MIN,
                   "rounds_max": ROUNDS_MAX},
-    extras={"verify": verify},
+    extras={"rl": ENCODING},
 )

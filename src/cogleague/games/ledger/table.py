@@ -25,7 +25,6 @@ DEAL = "deal"  # a round is open: seats are deciding
 DONE = "done"
 COMPLETE = "complete"
 DEADLINE = "deadline"
-REASONS = (COMPLETE, DEADLINE)
 
 
 class Meeting(NamedTuple):

@@ -6,8 +6,7 @@
 
 from __future__ import annotations
 
-import random
-
+from cogleague.core import rng as streams
 from cogleague.games.commons.baselines.cleaner import Cleaner
 from cogleague.games.commons.baselines.common import Baseline
 from cogleague.games.commons.baselines.deterrable import Deterrable
@@ -30,13 +29,13 @@ BASELINES: dict[str, type[Baseline]] = {
 }
 DEFAULT_BASELINE = "steward"
 SEAT_STREAM_FACTOR = 1000
-"""Scripted seat s draws from ``random.Random(policy_seed * 1000 + s)`` (rules §3)."""
+"""Scripted seat s draws from the stream ``policy_seed * 1000 + s`` (rules §3; `core.rng`)."""
 
 
 def make_baseline(name: str, slot: int, policy_seed: int) -> Baseline:
     """Baseline `name` for `slot` (unknown names → steward, per the rules)."""
     cls = BASELINES.get(name, Steward)
-    return cls(slot, random.Random(policy_seed * SEAT_STREAM_FACTOR + slot))
+    return cls(slot, streams.stream(policy_seed * SEAT_STREAM_FACTOR + slot))
 
 
 __all__ = ["BASELINES", "DEFAULT_BASELINE", "Baseline", "make_baseline"]

@@ -8,48 +8,55 @@ leaves it unchanged.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
 from cogleague.core.game import Action, Turn
-from cogleague.games.commons.modules import allelopathic, cleanup, harvest, mushrooms
+from cogleague.games.commons.modules import allelopathic, harvest, mushrooms
 from cogleague.games.commons.modules.common import COLORS, EFFORT_BUDGET
 
 Obs = dict[str, Any]
 
 
-def clamp_units(x: float) -> int:
-    """floor, then clamp to 0..3 (the effort budget)."""
-    return max(0, min(EFFORT_BUDGET, math.floor(x)))
+POLLUTION_LATTICE = 100
+"""Pollution moves in steps of 0.01 (start 0.30, silt +0.12, cleaning −0.05 per unit, clamped
+to 0..1), so its exact value is ``round(pollution * 100) / 100`` whatever float drift the
+running sum picked up; thresholds compare that, in integers."""
 
 
-def sustainable(obs: Obs) -> float:
-    """The module's sustainable take per round, from the seat's `module_state`."""
+def pollution_centi(obs: Obs) -> int:
+    """The cleanup pollution in hundredths, exactly (see `POLLUTION_LATTICE`)."""
+    return round(obs["module_state"]["pollution"] * POLLUTION_LATTICE)
+
+
+def sustainable_ratio(obs: Obs) -> tuple[int, int]:
+    """The module's sustainable take per round as an exact fraction ``(num, den)``, from the
+    seat's `module_state` (cleanup ``0.35 × (1 − pollution) × 100 / 4``; harvest 2 per live
+    patch; allelopathic ``Σ 0.5 × planted² / 60``; mushrooms 3)."""
     ms = obs["module_state"]
     module = obs["module"]
-    if module == "cleanup":
-        return float(ms["effective_regrowth"]) * cleanup.CAPACITY / 4
+    if module == "cleanup":  # 35/100 × (100 − P)/100 × 100/4
+        return 35 * (POLLUTION_LATTICE - pollution_centi(obs)), 400
     if module == "harvest":
-        return harvest.MAX_GROWTH * sum(1 for p in ms["patches"] if not p["dead"])
-    if module == "allelopathic":
-        total = 0.0
-        for c in COLORS:
-            total += allelopathic.ripen_amount(ms["planted"][c])
-        return total
-    return float(mushrooms.SPAWN_PER_ROUND)
+        return int(harvest.MAX_GROWTH) * sum(1 for p in ms["patches"] if not p["dead"]), 1
+    if module == "allelopathic":  # ripen_amount(p) = 0.5 × p × p / 60
+        return sum(ms["planted"][c] ** 2 for c in COLORS), 2 * allelopathic.FIELD_SIZE
+    return mushrooms.SPAWN_PER_ROUND, 1
 
 
 def quota(obs: Obs) -> int:
-    """``clamp(floor(sustainable / N), 0, 3)``."""
-    return clamp_units(sustainable(obs) / obs["num_players"])
+    """``clamp(floor(sustainable / N), 0, 3)``, in integers (a quota that sits exactly on a
+    whole number is never floored one below by float rounding)."""
+    num, den = sustainable_ratio(obs)
+    return max(0, min(EFFORT_BUDGET, num // (den * obs["num_players"])))
 
 
 def fair_quota(obs: Obs) -> int:
     """fair_share's rotating quota: ``floor(sustainable)`` split as evenly as ints allow,
     the extra units rotating by alias index and round."""
     n: int = obs["num_players"]
-    base, rem = divmod(math.floor(sustainable(obs)), n)
+    num, den = sustainable_ratio(obs)
+    base, rem = divmod(num // den, n)
     k = sorted(obs["aliases"]).index(obs["alias"])
     return max(0, min(EFFORT_BUDGET, base + (1 if (k + obs["round"]) % n < rem else 0)))
 
@@ -107,7 +114,7 @@ def say(obs: Obs, move: Action, text: str) -> Action:
 class Baseline:
     """A scripted policy bound to one seat: `decide(obs)` maps an observation to a raw reply.
 
-    `rng` is the seat's own stream (``random.Random(policy_seed * 1000 + slot)``, rules §3);
+    `rng` is the seat's own stream (`core.rng.stream(policy_seed * 1000 + slot)`, rules §3);
     only `random` draws from it."""
 
     name = "baseline"

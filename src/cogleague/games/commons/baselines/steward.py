@@ -12,6 +12,7 @@ from cogleague.games.commons.modules.allelopathic import FIELD_SIZE
 from cogleague.games.commons.modules.common import EFFORT_BUDGET
 
 CLEAN_ABOVE_POLLUTION = 0.15
+CLEAN_ABOVE_CENTI = round(CLEAN_ABOVE_POLLUTION * c.POLLUTION_LATTICE)  # compared on the lattice
 MIN_APPLES_TO_HARVEST = 30.0
 
 
@@ -20,7 +21,7 @@ def steward_move(obs: c.Obs, slot: int, q: int) -> Action:
     module = obs["module"]
     ms = obs["module_state"]
     if module == "cleanup":
-        clean = 1 if ms["pollution"] > CLEAN_ABOVE_POLLUTION else 0
+        clean = 1 if c.pollution_centi(obs) > CLEAN_ABOVE_CENTI else 0
         take = min(q, EFFORT_BUDGET - clean)
         if ms["apples"] < MIN_APPLES_TO_HARVEST:
             take = 0

@@ -11,8 +11,8 @@ Every module exposes the same functions, so the engine (and the planner) can dri
 - ``residual(state)`` (what the resource still holds), ``collapse_round(state)``,
   ``observe(state, slot, r, aliases)`` (the seat's ``module_state`` — the merge of
   ``observe_public(state, aliases)``, shared by every seat, and ``observe_own(state, slot, r)``,
-  that seat's private part), ``compact(move)`` (ledger shorthand) and ``sustainable(state)``
-  (the baselines' yardstick, rules §10).
+  that seat's private part) and ``compact(move)`` (ledger shorthand). The baselines' yardstick
+  (rules §10, sustainable take) is computed from the observation (`baselines.common`).
 
 `moves` is one clamped decision per slot (`actions.clamp`). The state constructor differs per
 module; `new_state(config, setup)` builds the right one.

@@ -150,11 +150,3 @@ def observe_public(state: AllelopathicState, aliases: Sequence[str]) -> dict[str
 def compact(move: Move) -> str:
     """Ledger shorthand, e.g. ``e:g2 p:r1``."""
     return f"e:{move['eat_color'][0]}{move['eat']} p:{move['plant_color'][0]}{move['plant']}"
-
-
-def sustainable(state: AllelopathicState) -> float:
-    """What the field ripens per round at its current planting (baselines' yardstick)."""
-    total = 0.0
-    for p in state.planted:
-        total += ripen_amount(p)
-    return total

@@ -111,8 +111,3 @@ def observe_public(state: CleanupState, aliases: Sequence[str]) -> dict[str, Any
 def compact(move: Move) -> str:
     """Ledger shorthand, e.g. ``h:1 c:0``."""
     return f"h:{move['harvest']} c:{move['clean']}"
-
-
-def sustainable(state: CleanupState) -> float:
-    """What the orchard regrows per round at best at this pollution (baselines' yardstick)."""
-    return effective_regrowth(state.pollution) * CAPACITY / 4

@@ -191,8 +191,3 @@ def own_patches(state: HarvestState, slot: int) -> list[int]:
 def compact(move: Move) -> str:
     """Ledger shorthand, e.g. ``p3 h:2``."""
     return f"p{move['patch']} h:{move['harvest']}"
-
-
-def sustainable(state: HarvestState) -> float:
-    """Best regrowth per round: 2.0 per live patch (baselines' yardstick)."""
-    return MAX_GROWTH * sum(1 for d in state.dead if not d)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from cogleague.games.commons.modules.common import COLORS, ModuleEvent, Move, Outcome, pro_rata
@@ -77,10 +78,13 @@ def resolve(state: MushroomsState, moves: Sequence[Move], r: int) -> Outcome:
         who = [s for s in active if moves[s]["eat_color"] == colour]
         if not who:
             continue
-        got, state.counts[c] = pro_rata([moves[s]["eat"] for s in who], state.counts[c])
+        before = state.counts[c]
+        got, state.counts[c] = pro_rata([moves[s]["eat"] for s in who], before)
+        # the colour's eaten total at once (the demands, or the whole count): counts stay
+        # whole numbers, so this is exact where summing pro-rata shares one by one is not
+        state.eaten_total[c] += before - state.counts[c]
         for s, k in zip(who, got, strict=True):
             extracted[s] += k
-            state.eaten_total[c] += k
             if c == 0:
                 gains[s] += RED_PAYOFF * k
                 flow.append({"from": s, "to": s, "amount": RED_PAYOFF * k, "kind": colour})
@@ -103,8 +107,9 @@ def resolve(state: MushroomsState, moves: Sequence[Move], r: int) -> Outcome:
 
 def spawn(eaten_total: Sequence[float]) -> list[int]:
     """Three spawns split by weights ``1 + eaten_total``: floors first, then the leftover to
-    the largest fractional parts (ties canonical)."""
-    w = [1 + e for e in eaten_total]
+    the largest fractional parts (ties canonical). Quotas and their fractional parts are
+    exact fractions, so equal weights always tie (floats could split them by an ulp)."""
+    w = [1 + Fraction(e) for e in eaten_total]
     total = sum(w)
     q = [SPAWN_PER_ROUND * x / total for x in w]
     out = [math.floor(x) for x in q]
@@ -161,8 +166,3 @@ def observe_public(state: MushroomsState, aliases: Sequence[str]) -> dict[str, A
 def compact(move: Move) -> str:
     """Ledger shorthand, e.g. ``e:b1``."""
     return f"e:{move['eat_color'][0]}{move['eat']}"
-
-
-def sustainable(state: MushroomsState) -> float:
-    """Three spawn per round (baselines' yardstick)."""
-    return float(SPAWN_PER_ROUND)

@@ -134,16 +134,6 @@ def _disjoint_pairs(stepper: Stepper) -> list[tuple[list[int], list[int]]] | Non
     return out
 
 
-def _merge(plans: list[list[list[Raw]]], groups: list[list[int]], n: int,
-           rounds: int) -> list[list[Raw]]:
-    merged = [pass_all(n) for _ in range(rounds)]
-    for plan, members in zip(plans, groups, strict=True):
-        for r in range(rounds):
-            for slot in members:
-                merged[r][slot] = plan[r][slot]
-    return merged
-
-
 def plan(stepper: Stepper) -> tuple[SearchResult, str]:
     cfg = stepper.config
     rounds = stepper.rounds

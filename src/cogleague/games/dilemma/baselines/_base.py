@@ -15,14 +15,6 @@ from cogleague.games.dilemma.state import TurnContext
 PROMISE = "I will cooperate."  # a promise under the keyword rule (promises.py)
 
 
-def cooperate() -> Action:
-    return {"action": COOPERATE}
-
-
-def defect() -> Action:
-    return {"action": DEFECT}
-
-
 def choose(coop: bool, message: str | None = None) -> Action:
     action: dict[str, Any] = {"action": COOPERATE if coop else DEFECT}
     if message is not None:

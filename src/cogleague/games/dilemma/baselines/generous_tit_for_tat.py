@@ -5,15 +5,18 @@ The stream is consulted only when there is a defection to forgive."""
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 from cogleague.core.game import Action, Turn
 from cogleague.games.dilemma.baselines._base import choose, context
 from cogleague.games.dilemma.config import Payoffs
 
 
-def forgiveness(p: Payoffs) -> float:
-    return min(1 - (p.temptation - p.reward) / (p.reward - p.sucker),
-               (p.reward - p.punishment) / (p.temptation - p.punishment))
+def forgiveness(p: Payoffs) -> Fraction:
+    """The exact probability: both terms are ratios of integer payoffs, and the draw is
+    compared with the fraction itself (float terms could pick the wrong one at a tie)."""
+    return min(1 - Fraction(p.temptation - p.reward, p.reward - p.sucker),
+               Fraction(p.reward - p.punishment, p.temptation - p.punishment))
 
 
 class GenerousTitForTat:

@@ -1,0 +1,59 @@
+"""Reinforcement-learning environments over every installed game (`docs/rl.md`).
+
+- `parallel_env(game, **config)`: a PettingZoo `ParallelEnv`, one agent per seat;
+- `aec_env(game, **config)`: the same through PettingZoo's own `parallel_to_aec`;
+- `single_agent_env(game, opponents=[...], seat=0, **config)`: a Gymnasium `Env` in which
+  the other seats are baselines, SDK bots or saved policies (``policy:PATH``).
+
+Each reads the game's numeric encoding from its descriptor (``extras["rl"]``,
+`cogleague.envs.encoding`), so a plugin game that declares one needs no code here. Needs the
+``[rl]`` extra (pettingzoo, gymnasium); `cogleague.envs.encoding` itself does not.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cogleague.envs.parallel import CogleagueParallelEnv
+    from cogleague.envs.single import SingleAgentEnv
+
+__all__ = ["aec_env", "parallel_env", "single_agent_env"]
+
+_MISSING = "cogleague.envs needs the rl extra: pip install 'cogleague[rl]' ({})"
+
+
+def _need_rl() -> None:
+    try:
+        import gymnasium  # noqa: F401
+        import pettingzoo  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError as exc:  # pragma: no cover - exercised without the extra only
+        raise ImportError(_MISSING.format(exc)) from exc
+
+
+def parallel_env(game: Any, **config: Any) -> CogleagueParallelEnv:
+    """A PettingZoo `ParallelEnv` for `game` (a name or a descriptor). Keywords: `variant`,
+    `policy_names`, `views` (put the protocol view in infos; default True) and the game's own
+    options (as `cogleague play` takes them)."""
+    _need_rl()
+    from cogleague.envs.parallel import CogleagueParallelEnv
+
+    return CogleagueParallelEnv(game, **config)
+
+
+def aec_env(game: Any, **config: Any) -> Any:
+    """The AEC form of `parallel_env`, through PettingZoo's own converter."""
+    _need_rl()
+    from pettingzoo.utils.conversions import parallel_to_aec  # type: ignore[import-untyped]
+
+    return parallel_to_aec(parallel_env(game, **config))
+
+
+def single_agent_env(game: Any, opponents: Any = None, seat: int = 0,
+                     **config: Any) -> SingleAgentEnv:
+    """A Gymnasium `Env` playing `seat`; the other seats are `opponents` (see
+    `cogleague.envs.single.SingleAgentEnv`)."""
+    _need_rl()
+    from cogleague.envs.single import SingleAgentEnv
+
+    return SingleAgentEnv(game, opponents=opponents, seat=seat, **config)

@@ -1,0 +1,154 @@
+"""`parallel_env(game, **config)`: a PettingZoo `ParallelEnv` over the real game and runner.
+
+Agents are the seats (``seat_0`` …). One environment step asks every seat that decides now
+for one turn: in games where a seat has several turns in one step (the dilemma's pairings)
+the step is split into sub-steps, the k-th asking each seat its k-th turn; a seat with no turn
+in a sub-step is still live, observes ``acting = 0`` and its action is ignored. When every
+turn of the step has its answer the runner settles it. Rewards are each seat's change of the
+encoding's `tally` since the previous step; at the end every agent terminates together and
+its info carries the episode ``score`` and the end ``reason``.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
+
+from cogleague.core.descriptor import GameDescriptor
+from cogleague.core.game import Turn
+from cogleague.envs.driver import EpisodeDriver, answer_with
+from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name
+
+
+class CogleagueParallelEnv(ParallelEnv):  # type: ignore[misc]
+    metadata = {"name": "cogleague_v1", "render_modes": []}  # noqa: RUF012 - PettingZoo's
+
+    def __init__(self, game: str | GameDescriptor, variant: str | None = None,
+                 policy_names: list[str] | None = None, views: bool = True,
+                 seats: int | None = None, **config: Any) -> None:
+        self.spec_ = TableSpec(game, variant, policy_names, views, seats, **config)
+        self.metadata = {"name": f"cogleague_{self.spec_.desc.name}_v1", "render_modes": []}
+        self.render_mode = None
+        self.possible_agents = [agent_name(s) for s in range(self.spec_.num_seats)]
+        self.agents: list[str] = []
+        self.driver: EpisodeDriver | None = None
+        self._rng = np.random.default_rng()
+        self._sub = 0
+        self._last: list[float] = []
+        self._now: list[Turn | None] = []
+        self._decode: Any = None
+        self._decode_game: Any = None
+
+    @functools.cache  # noqa: B019 - one space object per agent, as required
+    def observation_space(self, agent: str) -> spaces.Box:
+        return self.spec_.observation_space
+
+    @functools.cache  # noqa: B019
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.spec_.action_space
+
+    # -- episode ---------------------------------------------------------------------------
+    def reset(self, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A new episode. `seed` is the game's seed (its replay records it); without one the
+        environment draws it from its own generator (seeded by the last seeded reset)."""
+        if self.driver is not None:
+            self.driver.close()
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            game = self.spec_.new_game(seed)
+        else:
+            game = self.spec_.drawn_game(int(self._rng.integers(SEED_SPACE)))
+        self.driver = EpisodeDriver(game, range(game.num_seats))
+        self.driver.start()
+        self.agents = list(self.possible_agents)
+        self._sub = 0
+        self._last = [float(x) for x in self.spec_.enc.tally(game)]
+        self._locate()
+        return self._observations()
+
+    def _locate(self) -> None:
+        """Each seat's turn in the current sub-step (None: it waits)."""
+        assert self.driver is not None
+        sub, turns = self._sub, self.driver.turns
+        self._now = [ts[sub] if sub < len(ts) else None
+                     for ts in (turns.get(s, ()) for s in range(len(self.possible_agents)))]
+
+    def _current(self, seat: int) -> Turn | None:
+        return self._now[seat]
+
+    def _observations(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        assert self.driver is not None
+        game, spec = self.driver.game, self.spec_
+        observation, info = spec.observation, spec.info
+        obs, infos = {}, {}
+        for agent, turn in zip(self.possible_agents, self._now, strict=True):
+            obs[agent] = observation(game, turn)
+            infos[agent] = info(game, turn)
+        return obs, infos
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+        driver = self.driver
+        if driver is None or not self.agents:
+            raise RuntimeError("step() needs a running episode: call reset() first")
+        game, enc = driver.game, self.spec_.enc
+        decode = self._decode
+        if decode is None or self._decode_game is not game:
+            decode = self._decode = functools.partial(enc.decode, game)
+            self._decode_game = game
+        answers = driver.answers
+        for agent, turn in zip(self.possible_agents, self._now, strict=True):
+            if turn is not None:
+                if agent not in actions:
+                    raise KeyError(f"actions: {agent} decides now and has no action")
+                answers[turn.turn_id] = answer_with(decode, turn, actions[agent])
+        self._sub += 1
+        if not any(self._sub < len(ts) for ts in driver.turns.values()):
+            driver.resume()
+            self._sub = 0
+        self._locate()
+        tally = [float(x) for x in enc.tally(game)]
+        rewards = {a: tally[s] - self._last[s] for s, a in enumerate(self.possible_agents)}
+        self._last = tally
+        done = driver.done
+        obs, infos = self._observations()
+        if done:
+            assert driver.outcome is not None
+            results = driver.outcome.results
+            infos = {a: self.spec_.final_info(results, s)
+                     for s, a in enumerate(self.possible_agents)}
+            self.agents = []
+        terminations = {a: done for a in self.possible_agents}
+        truncations = {a: False for a in self.possible_agents}
+        return obs, rewards, terminations, truncations, infos
+
+    def current_turn(self, agent: str) -> Turn | None:
+        """The turn `agent` answers in this step (None while it waits): its `view`,
+        `legal_actions` and `context` are what a baseline would read."""
+        if self.driver is None:
+            return None
+        return self._current(self.possible_agents.index(agent))
+
+    # -- after the episode -------------------------------------------------------------------
+    @property
+    def game(self) -> Any:
+        """The live game (read-only by convention)."""
+        return None if self.driver is None else self.driver.game
+
+    def replay_document(self) -> dict[str, Any]:
+        """The finished episode's replay, as `cogleague play` writes it."""
+        if self.driver is None or self.driver.outcome is None:
+            raise RuntimeError("replay_document() needs a finished episode")
+        return self.spec_.desc.replay_document(self.driver.game, self.driver.outcome.log)
+
+    def render(self) -> None:
+        return None
+
+    def close(self) -> None:
+        if self.driver is not None:
+            self.driver.close()
+            self.driver = None

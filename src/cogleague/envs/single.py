@@ -1,0 +1,138 @@
+"""`single_agent_env`: one seat as a Gymnasium `Env`, every other seat a real seat object.
+
+How most people train one agent against a pool: the opponents are baselines, SDK bots
+(``MODULE:CLASS`` with a synchronous `on_turn`) or saved policies (``policy:PATH``), built by
+the same seat factory as `cogleague play` and asked by the runner itself. One `step` answers
+one turn of the agent's seat; the runner plays everyone else until the agent decides again or
+the episode ends. The reward is the change of the agent's tally since its previous step, the
+final info carries the episode ``score`` and the end ``reason``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+
+from cogleague.core.descriptor import GameDescriptor
+from cogleague.core.errors import ConfigError
+from cogleague.core.game import Turn
+from cogleague.envs.driver import EpisodeDriver, answer_with
+from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name
+from cogleague.seats.factory import make_seat
+
+
+class SingleAgentEnv(gym.Env):  # type: ignore[type-arg]
+    """`opponents`: the other seats' names in seat order (default: the variant's line-up
+    without the agent's seat, repeated to fill a larger table); `pool`: instead, names to
+    draw the other seats from at every reset (uniformly, with replacement, from the
+    environment's own generator)."""
+
+    metadata = {"render_modes": []}  # noqa: RUF012 - gymnasium's own declaration
+
+    def __init__(self, game: str | GameDescriptor, opponents: Sequence[str] | None = None,
+                 seat: int = 0, pool: Sequence[str] | None = None, variant: str | None = None,
+                 name: str | None = None, views: bool = True, seats: int | None = None,
+                 **config: Any) -> None:
+        probe = TableSpec(game, variant, None, False, seats, **config)
+        desc = probe.desc
+        n = probe.num_seats
+        if not 0 <= seat < n:
+            raise ConfigError("seat", f"seat must be 0..{n - 1} (got {seat!r})")
+        if opponents is not None and pool is not None:
+            raise ConfigError("opponents", "give opponents or pool, not both")
+        if pool is not None and not pool:
+            raise ConfigError("pool", "pool must name at least one policy")
+        if opponents is None and pool is None:
+            lineup = desc.default_lineup(probe.variant)
+            opponents = [lineup[s % len(lineup)] for s in range(n) if s != seat]
+        if opponents is not None and len(opponents) != n - 1:
+            raise ConfigError("opponents", f"opponents must list {n - 1} policies for the other "
+                                           f"seats (got {len(opponents)})")
+        self.seat = seat
+        self.agent_policy = name or f"rl:{agent_name(seat)}"
+        self.opponents = None if opponents is None else list(opponents)
+        self.pool = None if pool is None else list(pool)
+        self.views = views
+        self._variant = variant
+        self._config = config
+        self._game_arg = game
+        self.spec_ = self._table(self.opponents or [self.pool[0]] * (n - 1))  # type: ignore[index]
+        self.observation_space = self.spec_.observation_space
+        self.action_space = self.spec_.action_space
+        self.driver: EpisodeDriver | None = None
+        self._sub = 0
+        self._last = 0.0
+
+    def _table(self, others: Sequence[str]) -> TableSpec:
+        names = list(others)
+        names.insert(self.seat, self.agent_policy)
+        return TableSpec(self._game_arg, self._variant, names, self.views, **self._config)
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        drawn = int(self.np_random.integers(SEED_SPACE)) if seed is None else 0
+        if self.pool is not None:
+            picks = self.np_random.integers(len(self.pool), size=self.spec_.num_seats - 1)
+            others = [self.pool[int(i)] for i in picks]
+            names = list(others)
+            names.insert(self.seat, self.agent_policy)
+            self.spec_.policy_names = names
+        if self.driver is not None:
+            self.driver.close()
+        game = self.spec_.new_game(seed) if seed is not None else self.spec_.drawn_game(drawn)
+        opponents = {s: make_seat(game, s, game.policy_names[s])
+                     for s in range(game.num_seats) if s != self.seat}
+        self.driver = EpisodeDriver(game, [self.seat], opponents)
+        self.driver.start()
+        self._sub = 0
+        self._last = float(self.spec_.enc.tally(game)[self.seat])
+        return self._observe()
+
+    def _turn(self) -> Turn | None:
+        assert self.driver is not None
+        turns = self.driver.turns[self.seat]
+        return turns[self._sub] if self._sub < len(turns) else None
+
+    def _observe(self) -> tuple[Any, dict[str, Any]]:
+        assert self.driver is not None
+        turn = self._turn()
+        game = self.driver.game
+        return self.spec_.observation(game, turn), self.spec_.info(game, turn)
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        driver = self.driver
+        if driver is None or driver.done:
+            raise RuntimeError("step() needs a running episode: call reset() first")
+        game, enc = driver.game, self.spec_.enc
+        turn = self._turn()
+        assert turn is not None
+        driver.answers[turn.turn_id] = answer_with(
+            lambda t, i: enc.decode(game, t, i), turn, action)
+        self._sub += 1
+        if self._sub >= len(driver.turns[self.seat]):
+            driver.resume()
+            self._sub = 0
+        tally = float(enc.tally(game)[self.seat])
+        reward, self._last = tally - self._last, tally
+        obs, info = self._observe()
+        if driver.done:
+            assert driver.outcome is not None
+            info = self.spec_.final_info(driver.outcome.results, self.seat)
+        return obs, reward, driver.done, False, info
+
+    @property
+    def game(self) -> Any:
+        return None if self.driver is None else self.driver.game
+
+    def replay_document(self) -> dict[str, Any]:
+        if self.driver is None or self.driver.outcome is None:
+            raise RuntimeError("replay_document() needs a finished episode")
+        return self.spec_.desc.replay_document(self.driver.game, self.driver.outcome.log)
+
+    def close(self) -> None:
+        if self.driver is not None:
+            self.driver.close()
+            self.driver = None

@@ -1,0 +1,102 @@
+"""What the parallel and the single-agent environment share: building an episode from the
+descriptor, its spaces, observations, masks, infos and rewards."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from cogleague.core.descriptor import GameDescriptor
+from cogleague.core.errors import ConfigError
+from cogleague.core.game import Game, Turn
+from cogleague.core.options import validate_options
+from cogleague.envs.encoding import Encoding, MaskArray, ObsArray, encoding_of, observe
+from cogleague.games import registry
+
+SEED_SPACE = 2**31 - 1
+"""Episode seeds an environment draws from its own generator when `reset` gets none."""
+
+
+def agent_name(seat: int) -> str:
+    return f"seat_{seat}"
+
+
+class TableSpec:
+    """A game, variant and config as an environment plays them, episode after episode."""
+
+    def __init__(self, game: str | GameDescriptor, variant: str | None = None,
+                 policy_names: Sequence[str] | None = None, views: bool = True,
+                 seats: int | None = None, **config: Any) -> None:
+        self.desc = registry.get(game) if isinstance(game, str) else game
+        self.enc: Encoding = encoding_of(self.desc)
+        self.variant = variant if variant is not None else self.desc.default_variant
+        if self.variant is not None and self.variant not in self.desc.variants:
+            raise ConfigError("variant", f"variant must be one of "
+                                         f"{', '.join(self.desc.variants)} (got {variant!r})")
+        self.overrides = validate_options(self.desc.options, config)
+        lo, hi = self.desc.seat_range
+        if seats is not None and (isinstance(seats, bool) or not isinstance(seats, int)
+                                  or not lo <= seats <= hi):
+            raise ConfigError("seats", f"seats must be an integer {lo}..{hi} (got {seats!r})")
+        if policy_names is None:
+            seats = seats or self.desc.seats_of(self.variant, self.overrides)
+            policy_names = [f"rl:{agent_name(s)}" for s in range(seats)]
+        elif seats is not None and seats != len(policy_names):
+            raise ConfigError("seats", f"seats is {seats} but policy_names lists "
+                                       f"{len(policy_names)}")
+        self.policy_names = list(policy_names)
+        self.views = views
+        probe = self.new_game(None)  # sizes only (a variant may fix its own seed)
+        self.num_seats = probe.num_seats
+        self.obs_size = self.enc.obs_size(probe)
+        self.num_actions = self.enc.num_actions(probe)
+        low, high = self.enc.obs_bounds(probe)
+        low_arr = np.full(self.obs_size + 1, low, dtype=np.float32)
+        high_arr = np.full(self.obs_size + 1, high, dtype=np.float32)
+        low_arr[0], high_arr[0] = 0.0, 1.0
+        self.observation_space = spaces.Box(low_arr, high_arr, dtype=np.float32)
+        self.action_space = spaces.Discrete(self.num_actions)
+        self.fields = ["acting", *self.enc.obs_fields(probe)]
+        self._all_legal = np.ones(self.num_actions, dtype=np.int8)  # copied: infos share nothing
+        self._waiting = np.zeros(self.obs_size + 1, dtype=np.float32)
+
+    def new_game(self, seed: int | None) -> Game:
+        return self.desc.make(self.variant, dict(self.overrides), seed, self.policy_names, None)
+
+    def drawn_game(self, seed: int) -> Game:
+        """A game for a seed the environment drew itself; a variant that fixes its own seed
+        (Ledger's certification) refuses it and plays its own."""
+        try:
+            return self.new_game(seed)
+        except ConfigError as exc:
+            if exc.field != "seed":
+                raise
+            return self.new_game(None)
+
+    def observation(self, game: Game, turn: Turn | None) -> ObsArray:
+        if turn is None:
+            return self._waiting.copy()
+        return observe(self.enc, game, turn, self.obs_size)
+
+    def mask(self, game: Game, turn: Turn | None) -> MaskArray:
+        """The turn's mask (all ones while the seat waits or when every action is legal)."""
+        if turn is None:
+            return self._all_legal.copy()
+        mask = self.enc.mask(game, turn)
+        return self._all_legal.copy() if mask is None else mask
+
+    def info(self, game: Game, turn: Turn | None) -> dict[str, Any]:
+        """``acting``, ``turn_id``, ``action_mask`` and, with `views`, the protocol view."""
+        info: dict[str, Any] = {"acting": turn is not None,
+                                "turn_id": None if turn is None else turn.turn_id,
+                                "action_mask": self.mask(game, turn)}
+        if self.views and turn is not None:
+            info["view"] = turn.view
+        return info
+
+    def final_info(self, results: Mapping[str, Any], seat: int) -> dict[str, Any]:
+        return {"acting": False, "turn_id": None, "action_mask": self._all_legal.copy(),
+                "score": self.enc.score(results, seat), "reason": results.get("reason")}

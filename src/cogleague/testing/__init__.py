@@ -1,0 +1,17 @@
+"""The conformance suite: what every game must do to be a good citizen of cogleague.
+
+One line from a game's own tests::
+
+    from cogleague.testing import check_game
+    check_game(GAME)            # a GameDescriptor, or an installed game's name
+
+It plays the game through the real runner from its descriptor and the `Game` protocol alone
+and checks determinism across processes, replay round trips and verification, transactional
+`apply`, legal fallbacks, per-seat results and events, plain-JSON views, random play over many
+seeds (hypothesis) and hidden information by non-interference. See docs/conformance.md.
+"""
+
+from cogleague.testing.subject import ConformanceError
+from cogleague.testing.suite import CHECKS, Report, check_game
+
+__all__ = ["CHECKS", "ConformanceError", "Report", "check_game"]

@@ -1,0 +1,82 @@
+"""Exact rules (issue 12 item 8): every threshold and tie is decided on exact values, each
+tested with a case built to sit exactly on it — one where float arithmetic decides wrongly."""
+
+from __future__ import annotations
+
+import math
+
+from cogleague.games.commons.baselines import common as c
+from cogleague.games.commons.baselines.steward import steward_move
+from cogleague.games.commons.modules import cleanup, mushrooms
+from cogleague.games.commons.modules.common import pro_rata
+
+from .support import mv, remote_game, step
+
+
+def test_pro_rata_shares_summed_one_by_one_drift_but_the_colour_total_does_not() -> None:
+    shares, left = pro_rata([2, 3, 1], 1.0)
+    running = 0.0
+    for k in shares:
+        running += k
+    assert running == 0.9999999999999999 and left == 0.0  # why the total is booked at once
+    state = mushrooms.initial_state(6)
+    state.counts = [1.0, 8.0, 8.0]
+    moves = [mv(eat=2, eat_color="red"), mv(eat=3, eat_color="red"), mv(eat=1, eat_color="red"),
+             mv(eat=1, eat_color="green"), mv(eat=3, eat_color="blue"),
+             mv(eat=2, eat_color="blue")]
+    mushrooms.resolve(state, moves, 0)
+    assert state.eaten_total == [1.0, 1.0, 5.0]
+
+
+def test_equal_fractional_parts_tie_canonically() -> None:
+    # weights 2, 2, 5: quotas 2/3, 2/3, 5/3 -> blue's floor, then the two leftovers to the
+    # largest fractional parts, all exactly 2/3: red and green (canonical order)
+    assert mushrooms.spawn([1.0, 1.0, 4.0]) == [1, 1, 1]
+    # in floats blue's part is an ulp larger, and the old rule spawned blue twice
+    q = [3 * w / 9 for w in (2.0, 2.0, 5.0)]
+    assert q[2] - math.floor(q[2]) > q[1] - math.floor(q[1])
+
+
+def test_a_round_on_the_tie_spawns_the_canonical_colour() -> None:
+    game = remote_game("mushrooms")
+    game.start()
+    game.state.counts = [1.0, 8.0, 8.0]
+    step(game, [{"eat": 2, "eat_color": "red"}, {"eat": 3, "eat_color": "red"},
+                {"eat": 1, "eat_color": "red"}, {"eat": 1, "eat_color": "green"},
+                {"eat": 3, "eat_color": "blue"}, {"eat": 1, "eat_color": "blue"}])
+    # eaten 1 / 1 / 4 (red's exactly 1, not 0.999…9): weights 2/2/5 spawn one of each
+    assert game.state.eaten_total == [1.0, 1.0, 4.0]
+    assert game.state.counts == [1.0, 8.0, 5.0]
+
+
+def test_pollution_drift_never_decides_the_stewards_cleaning() -> None:
+    pollution = cleanup.INITIAL_POLLUTION
+    for cleaned in (0, 0, 0, 0, 15):
+        pollution = cleanup.next_pollution(pollution, cleaned)
+    assert pollution == 0.15000000000000002  # exactly 0.15 on the 0.01 lattice
+    game = remote_game("cleanup")
+    for cleaned in ([0] * 6, [0] * 6, [0] * 6, [0] * 6, [3, 3, 3, 3, 3, 0]):
+        step(game, [{"harvest": 0, "clean": k} for k in cleaned])
+    game.open_round()
+    obs = game.observe(0)
+    assert obs["module_state"]["pollution"] == pollution
+    assert c.pollution_centi(obs) == 15
+    assert steward_move(obs, 0, c.quota(obs))["clean"] == 0  # 0.15 is not above 0.15
+
+
+def test_a_quota_on_a_whole_number_is_not_floored_below_it() -> None:
+    # pollution 0.2 and seven cogs: 0.35 × 0.8 × 100 / 4 = 7 -> exactly 1 each
+    obs = {"module": "cleanup", "num_players": 7, "module_state": {"pollution": 0.2}}
+    regrowth = cleanup.effective_regrowth(0.2) * cleanup.CAPACITY / 4
+    assert math.floor(regrowth / 7) == 0  # the float product lands just below 7
+    assert c.sustainable_ratio(obs) == (35 * 80, 400)
+    assert c.quota(obs) == 1
+    fair = {**obs, "aliases": [f"Cog-{x}" for x in "ABCDEFG"], "alias": "Cog-A", "round": 0}
+    assert c.fair_quota(fair) == 1  # floor(7) split seven ways
+
+
+def test_allelopathic_quota_is_the_exact_ripening_sum() -> None:
+    obs = {"module": "allelopathic", "num_players": 5,
+           "module_state": {"planted": {"red": 20, "green": 20, "blue": 20}}}
+    assert c.sustainable_ratio(obs) == (1200, 120)  # 10 berries: 2 each for five cogs
+    assert c.quota(obs) == 2

@@ -1,0 +1,18 @@
+"""Every built-in game passes the conformance suite, check by check (one line each for a
+third party: `check_game(GAME)`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogleague.testing import CHECKS, check_game
+
+GAMES = ["ledger", "commons", "dilemma"]
+
+
+@pytest.mark.parametrize("check", list(CHECKS))
+@pytest.mark.parametrize("game", GAMES)
+def test_built_in_games_conform(game: str, check: str) -> None:
+    report = check_game(game, checks=[check], examples=12)
+    assert list(report.passed) == [check] and not report.failed
+    assert not report.passed[check].startswith("skipped"), report.passed[check]

@@ -1,0 +1,34 @@
+"""The README's "Add a game" commands work as written (after the install line, which `.ci/run`
+has already run): the game is listed, plays and verifies."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from plugin.support import need_plugin
+
+need_plugin()
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_add_a_game_commands_work_as_written(tmp_path: Path) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("<!-- section:plugin -->")[1].split("<!-- /section:plugin -->")[0]
+    (block,) = re.findall(r"```sh\n(.*?)```", section, flags=re.S)
+    lines = [line for line in block.splitlines() if "pip install" not in line]
+    assert len(lines) == 3, block
+    bindir = f"{Path(sys.executable).parent}/"
+    script = "set -e\n" + "\n".join(lines).replace(".venv/bin/", bindir)
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300, env={"PATH": "/usr/bin:/bin", "COLUMNS": "200", **{
+                              k: v for k, v in os.environ.items() if k == "PYTHONPATH"}})
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, out[-3000:]
+    assert "cogleague-threshold" in out and "Threshold public goods results (complete)" in out
+    assert "runs/threshold/replay.json verifies (threshold.replay.v1)" in out
+
