@@ -144,8 +144,9 @@ def _markdown(request: Request, text: str, title: str) -> Response:
     return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
 
 
-MARKDOWN = {200: {"content": {"text/markdown": {}, "text/html": {}},
-                                    "description": "Markdown, or HTML when asked for"}}
+MARKDOWN: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/markdown": {}, "text/html": {}},
+          "description": "Markdown, or HTML when asked for"}}
 """The documents' content types: Markdown, or HTML for browsers."""
 
 
@@ -276,7 +277,8 @@ async def _ended(svc: TableService, table_id: str, column: str) -> Response:
     return Response(text, media_type="application/json")  # stored canonical bytes, as written
 
 
-JSON_DOC = {200: {"content": {"application/json": {}}, "description": "the stored document"}}
+JSON_DOC: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/json": {}}, "description": "the stored document"}}
 
 
 @router.get("/tables/{table_id}/results", response_model=None,

@@ -26,7 +26,8 @@ running sum picked up; thresholds compare that, in integers."""
 
 def pollution_centi(obs: Obs) -> int:
     """The cleanup pollution in hundredths, exactly (see `POLLUTION_LATTICE`)."""
-    return round(obs["module_state"]["pollution"] * POLLUTION_LATTICE)
+    pollution: float = obs["module_state"]["pollution"]
+    return round(pollution * POLLUTION_LATTICE)
 
 
 def sustainable_ratio(obs: Obs) -> tuple[int, int]:
@@ -48,7 +49,8 @@ def quota(obs: Obs) -> int:
     """``clamp(floor(sustainable / N), 0, 3)``, in integers (a quota that sits exactly on a
     whole number is never floored one below by float rounding)."""
     num, den = sustainable_ratio(obs)
-    return max(0, min(EFFORT_BUDGET, num // (den * obs["num_players"])))
+    n: int = obs["num_players"]
+    return max(0, min(EFFORT_BUDGET, num // (den * n)))
 
 
 def fair_quota(obs: Obs) -> int:
