@@ -37,7 +37,8 @@ def refused(game: str, values: dict[str, Any], section: str = "game") -> ConfigE
     ("ledger", {"rounds": 3}, "rounds", "rounds must be an integer in 4..28 (got 3)"),
     ("ledger", {"rounds": 29}, "rounds", "rounds must be an integer in 4..28 (got 29)"),
     ("ledger", {"rounds": True}, "rounds", "rounds must be an integer in 4..28 (got True)"),
-    ("ledger", {"rounds": 5.0}, "rounds", "rounds must be an integer in 4..28 (got 5.0)"),
+    ("ledger", {"rounds": 5.5}, "rounds", "rounds must be an integer in 4..28 (got 5.5)"),
+    ("ledger", {"rounds": 3.0}, "rounds", "rounds must be an integer in 4..28 (got 3.0)"),
     ("ledger", {"rounds": "5"}, "rounds", "rounds must be an integer in 4..28 (got '5')"),
     ("ledger", {"decision_timeout_s": False}, "decision_timeout_s",
      "decision_timeout_s must be a number in 5..300 (got False)"),
@@ -85,7 +86,9 @@ def test_good_values_come_back_as_given_and_none_means_not_given() -> None:
                                               "episode_timeout_s": None}) == {
         "rounds": 8, "decision_timeout_s": 30}
     assert validate_options(model("dilemma"), {"payoffs": {"reward": 3, "sucker": None}}) == {
-        "payoffs": {"reward": 3, "sucker": None}}
+        "payoffs": {"reward": 3}}
+    # JSON's view of numbers: 12.0 is the integer 12, and comes back as one.
+    assert validate_options(model("ledger"), {"rounds": 12.0}) == {"rounds": 12}
 
 
 def test_a_huge_integer_for_a_number_is_a_range_error_not_a_crash() -> None:
@@ -168,8 +171,9 @@ def outside(m: type[BaseModel], field: str) -> st.SearchStrategy[Any]:
         return st.integers() | st.floats() | st.text(max_size=5)
     if kind is int:
         lo, hi = d["ge"], d["le"]
+        fractional = st.floats().filter(lambda x: not (x.is_integer() and lo <= x <= hi))
         return (st.integers(max_value=lo - 1) | st.integers(min_value=hi + 1) | st.booleans()
-                | st.floats() | st.text(max_size=5))
+                | fractional | st.text(max_size=5))
     if kind is float:
         lo, hi = d["ge"], d["le"]
         return (st.floats(max_value=lo, exclude_max=True)
