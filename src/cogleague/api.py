@@ -178,6 +178,11 @@ def _split(kwargs: dict[str, Any]) -> tuple[ModelOptions, dict[str, Any]]:
     model = ModelOptions(provider=provider, model=model_name, base_url=base_url,
                          api_key=kwargs.pop("api_key", None),
                          transcript=kwargs.pop("transcript", None))
+    from cogleague.seats.llm.api import with_recording  # record/replay (seats/llm/recording.py)
+
+    model = with_recording(model, record=kwargs.pop("record", None),
+                           replay=kwargs.pop("replay", None),
+                           replay_or_live=bool(kwargs.pop("replay_or_live", False)))
     return model, kwargs
 
 
@@ -186,7 +191,8 @@ def play(game: str, seats: Sequence[Any] | None = None, *, variant: str | None =
     """Play one episode of `game` and return its `Result`.
 
     Keywords: `variant`, `seed`, `strict` (raise `StrictError` if any decision fell back),
-    model-seat settings `model`, `provider`, `base_url`, `api_key`, `transcript`; every other
+    model-seat settings `model`, `provider`, `base_url`, `api_key`, `transcript`, `record` /
+    `replay` (a directory of recorded model calls) and `replay_or_live`; every other
     keyword is a game option (`cogleague games` / the game's rules page list them)."""
     model, options = _split(dict(kwargs))
     desc, built, seat_objects = prepare(game, seats, variant=variant, seed=seed, model=model,

@@ -24,3 +24,14 @@ class Gossip(Bot):
                 f"left me {last['pay']} after {last['partnerMove']}"
             reply["note"] = f"{target} {verdict} in round {last['round'] + 1}."
         return reply
+
+
+class Memoist(Bot):
+    """Plays fair and writes a memo (its private scratchpad) every round."""
+
+    name = "memoist"
+
+    def on_turn(self, turn: TurnInfo) -> dict[str, Any]:
+        obs = turn.visible_state
+        return {"move": FAIR[obs["meeting"]["role"]],
+                "memo": f"round {obs['round'] + 1}: met {obs['meeting'].get('partner', '?')}"}

@@ -4,6 +4,7 @@ the same runner the CLI uses, and turned into the game's own replay document."""
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +27,18 @@ LINEUPS: dict[str, tuple[str | None, list[str] | None, int]] = {
 
 def make_replay(game: str, variant: str | None = None, lineup: list[str] | None = None,
                 seed: int | None = None) -> dict[str, Any]:
+    """A replay document (shared by every test that asks for the same one: games are
+    deterministic, so playing it again would give the same bytes; callers must not mutate it)."""
+    return _replay(game, variant, tuple(lineup) if lineup else None, seed)
+
+
+@lru_cache(maxsize=32)
+def _replay(game: str, variant: str | None, lineup: tuple[str, ...] | None,
+            seed: int | None) -> dict[str, Any]:
     default_variant, default_lineup, default_seed = LINEUPS[game]
     info = registry.get(game)
     variant = variant or default_variant
-    names = lineup or default_lineup or info.default_lineup(variant)
+    names = list(lineup or default_lineup or info.default_lineup(variant))
     g = info.make(variant, {}, seed if seed is not None else default_seed, names)
     seats = make_seats(g, names)
     # A bot seat needs an event loop of its own; Playwright's sync API already runs one here.
@@ -40,4 +49,17 @@ def make_replay(game: str, variant: str | None = None, lineup: list[str] | None 
 
 def write_replay(game: str, out: Path, **kwargs: Any) -> tuple[Path, dict[str, Any]]:
     doc = make_replay(game, **kwargs)
+    return jsonio.write(out, doc), doc
+
+
+def tally_replay(out: Path) -> tuple[Path, dict[str, Any]]:
+    """A replay of the test game with no viewer module (`tally.py`), for the generic renderer."""
+    from .tally import TALLY
+
+    lineup = ["twos", "threes", "zeros"]
+    g = TALLY.new_game(None, {"rounds": 4}, 1, lineup)
+    seats = make_seats(g, lineup)
+    with ThreadPoolExecutor(1) as pool:
+        outcome = pool.submit(play_headless, g, seats).result()
+    doc = g.replay_document(outcome.log)
     return jsonio.write(out, doc), doc

@@ -22,7 +22,7 @@ def _scripted_table(http: httpx.Client, tag: str, lineup: list[str], start: bool
     creator = account(http, f"{tag}-creator")
     tid = http.post("/tables", headers=creator, json={
         "game": "dilemma", "seed": seed, "pacing": False,
-        "config": {"seats": len(lineup), "rounds_total": 5}}).json()["id"]
+        "config": {"rounds_total": 5}}).json()["id"]
     for seat, baseline in enumerate(lineup):
         if baseline:
             http.post(f"/tables/{tid}/join", headers=account(http, f"{tag}-{seat}"), json={
@@ -45,7 +45,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     db = tmp_path_factory.mktemp("pages") / "server.db"
     app = create_app(Settings(db_url=f"sqlite:///{db}", operator_key=OPERATOR_KEY))
     with LiveServer(app) as live, httpx.Client(base_url=live.url, timeout=20) as http:
-        finished = [_scripted_table(http, f"f{i}", ["tit_for_tat", "always_defect", "pavlov"],
+        lineup = ["tit_for_tat", "always_defect", "pavlov", "grim_trigger"]
+        finished = [_scripted_table(http, f"f{i}", lineup,
                                     True, seed=i) for i in range(2)]
         open_id = _scripted_table(http, "open", ["tit_for_tat", None, None, None], False, 9)
         live.finished, live.open_id = finished, open_id  # type: ignore[attr-defined]

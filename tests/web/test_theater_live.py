@@ -17,6 +17,7 @@ from .conftest import OPERATOR_KEY, LiveServer, account
 pytestmark = pytest.mark.browser
 
 ROUNDS = 3
+CELLS_PER_ROUND = 2 * 6  # four seats: six pairings, two choices each
 
 
 class RemoteSeat:
@@ -54,9 +55,9 @@ def test_live_dilemma_table(tmp_path: Path, open_page: Any, shots: Path) -> None
         creator = account(http, "creator")
         table = http.post("/tables", headers=creator, json={
             "game": "dilemma", "seed": 5, "pacing": False,
-            "config": {"seats": 3, "rounds_total": ROUNDS}}).json()
+            "config": {"rounds_total": ROUNDS}}).json()
         tid = table["id"]
-        for seat, baseline in ((0, "tit_for_tat"), (1, "always_defect")):
+        for seat, baseline in ((0, "tit_for_tat"), (1, "always_defect"), (3, "pavlov")):
             http.post(f"/tables/{tid}/join", headers=account(http, f"s{seat}"), json={
                 "kind": "scripted", "baseline": baseline, "seat": seat,
                 "name": baseline}).raise_for_status()
@@ -66,14 +67,21 @@ def test_live_dilemma_table(tmp_path: Path, open_page: Any, shots: Path) -> None
         p = open_page(1440, 900)
         page = p.page
         page.goto(f"{server.url}/theater?table={tid}")
-        page.wait_for_selector("body[data-ready=live]")
-        assert page.locator("[data-testid=live]").count() == 1
+        # not started yet: the page says so (no "live" badge, no empty panels)
+        page.wait_for_selector("body[data-ready=waiting]")
+        assert page.locator("[data-testid=live]").count() == 0
+        assert page.locator("[data-testid=waiting]").count() == 1
+        assert page.locator("[data-testid=not-started]").is_visible()
+        assert not page.locator("[data-testid=stage]").is_visible()
         ws_url = server.url.replace("http://", "ws://")
         with connect(f"{ws_url}/ws/play?table={tid}&seat=2&token={joined['token']}") as ws:
             remote = RemoteSeat(ws)
             http.post(f"/tables/{tid}/start", headers=creator).raise_for_status()
             turn = remote.next_turn()
             assert turn is not None
+            page.wait_for_selector("body[data-ready=live]")
+            assert page.locator("[data-testid=live]").count() == 1
+            assert page.locator("[data-testid=not-started]").count() == 0
             assert _cells(page) == 0  # nothing is revealed before seat 2 has answered
             rounds_seen = 1
             while turn is not None:
@@ -84,7 +92,7 @@ def test_live_dilemma_table(tmp_path: Path, open_page: Any, shots: Path) -> None
                     rounds_seen = turn["visible_state"]["round"]
                     page.wait_for_function("n => document.querySelectorAll("
                                            "'[data-testid=cell]').length >= n",
-                                           arg=6 * (rounds_seen - 1))
+                                           arg=CELLS_PER_ROUND * (rounds_seen - 1))
                     assert page.locator("[data-testid=live]").count() == 1
                     if rounds_seen == 2:
                         page.screenshot(path=str(shots / "live-dilemma-1440.png"))
@@ -95,5 +103,5 @@ def test_live_dilemma_table(tmp_path: Path, open_page: Any, shots: Path) -> None
         for seat in results["seats"]:
             row = page.locator(f"[data-testid=final-{seat['seat']}]")
             assert row.locator("[data-field=points]").inner_text() == str(seat["points"])
-        assert page.locator("[data-testid=cell]").count() == 2 * 3 * ROUNDS
+        assert page.locator("[data-testid=cell]").count() == CELLS_PER_ROUND * ROUNDS
         assert p.errors == []

@@ -142,7 +142,9 @@ def test_viewer_rules_agree_with_the_games(tmp_path: Path, open_page: Any) -> No
         got = p.page.evaluate("""async ([messages, record]) => {
             const d = await import('/static/js/games/dilemma.js');
             const l = await import('/static/js/games/ledger.js');
-            return {promises: messages.map(d.isPromise), rings: l.detectRings(record)};
+            const games = (await (await fetch('/api/games')).json()).games;
+            const rules = games.find((g) => g.name === 'ledger').rule_numbers;
+            return {promises: messages.map(d.isPromise), rings: l.detectRings(record, rules)};
         }""", [messages, record])
         assert got["promises"] == [is_promise(m) for m in messages]
         (flag,) = got["rings"]["pairs"]

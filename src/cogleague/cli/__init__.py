@@ -28,6 +28,7 @@ COMMAND_MODULES = [
     "cogleague.cli.web",
     "cogleague.cli.export",
     "cogleague.cli.grade",
+    "cogleague.cli.profile",
 ]
 
 

@@ -99,3 +99,77 @@ def model_options(model: str | None, base_url: str | None, provider: str | None,
     if provider is None and (model is not None or base_url is not None):
         provider = "openai"
     return ModelOptions(provider=provider, model=model, base_url=base_url, transcript=transcript)
+
+
+def recording_params() -> list[Any]:
+    """The record/replay and price options every `play` command takes (as typer parameters)."""
+    import inspect
+
+    def param(name: str, annotation: Any, option: Any) -> inspect.Parameter:
+        return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                                 annotation=Annotated[annotation, option])
+
+    return [
+        param("record", Path | None, typer.Option(
+            "--record", help="record every model call to this directory")),
+        param("replay", Path | None, typer.Option(
+            "--replay", help="answer model calls from this recording (no network)")),
+        param("replay_or_live", bool | None, typer.Option(
+            "--replay-or-live", help="with --replay: send what the recording lacks live and "
+                                     "add it")),
+        param("prices", Path | None, typer.Option(
+            "--prices", help="price table (TOML) to show model costs")),
+    ]
+
+
+def with_recording(options: ModelOptions, record: Path | None, replay: Path | None,
+                   replay_or_live: bool | None) -> ModelOptions:
+    """Model options with the recording the flags ask for."""
+    import dataclasses
+
+    if record is not None and replay is not None:
+        fail("--record and --replay exclude each other (use --replay DIR --replay-or-live to "
+             "replay and record what is missing)")
+    if replay_or_live and replay is None:
+        fail("--replay-or-live needs --replay DIR")
+    if record is not None:
+        return dataclasses.replace(options, recording=str(record), recording_mode="record")
+    if replay is not None:
+        mode = "replay_or_live" if replay_or_live else "replay"
+        return dataclasses.replace(options, recording=str(replay), recording_mode=mode)
+    return options
+
+
+def replaying(play: Callable[[], EpisodeOutcome]) -> EpisodeOutcome:
+    """Run `play`; a request missing from a replayed recording becomes one clear error."""
+    from cogleague.seats.llm.recording import RecordingMiss
+
+    try:
+        return play()
+    except RecordingMiss as miss:
+        fail(str(miss))
+
+
+def print_model_costs(seats: Sequence[Any], prices: Any | None) -> None:
+    """Tokens (and money, for models the price table lists) per model seat and in total."""
+    if not any(getattr(s, "kind", None) == "model" for s in seats):
+        return
+    from cogleague.seats.llm import accounting_for
+    from cogleague.seats.llm.pricing import total
+
+    models = accounting_for(seats)
+    assert models is not None
+    costs = prices.seat_costs(models) if prices is not None else [None] * len(seats)
+    for i, seat in enumerate(seats):
+        if getattr(seat, "kind", None) != "model":
+            continue
+        money = f", {prices.format(costs[i])}" if prices is not None and costs[i] is not None \
+            else ""
+        console.print(f"seat {i} ({models['model'][i]}): {models['requests'][i]} requests, "
+                      f"{models['replayed'][i]} replayed, {models['input_tokens'][i]} in / "
+                      f"{models['output_tokens'][i]} out tokens{money}", highlight=False)
+    spent = total(costs)
+    if prices is not None:
+        console.print(f"episode cost: {prices.format(spent)}"
+                      + ("" if spent is not None else " (no model in the price table; tokens "
+                         "only)"), highlight=False)

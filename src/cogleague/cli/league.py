@@ -132,7 +132,21 @@ def _standings(file: Path, store: str | None, game: str | None, with_server: boo
 
     config = _load(file, store)
     leagues = [config.name, SERVER_LEAGUE] if with_server else [config.name]
-    return standings_json(config.store_url, game=game, leagues=leagues, resamples=resamples)
+    return standings_json(config.store_url, game=game, leagues=leagues, resamples=resamples,
+                          reveal_held_out=_season_over(config), prices=_prices(config))
+
+
+def _season_over(config: Any) -> bool:
+    """The season ends when every scheduled episode is finished (held-out names show then)."""
+    from cogleague.league.runner import pending
+
+    return not pending(config)[0]
+
+
+def _prices(config: Any) -> Any:
+    from cogleague.seats.llm.pricing import load_prices
+
+    return load_prices(config.prices) if config.prices else None
 
 
 def _num(value: float | None, fmt: str = "{:.2f}") -> str:
@@ -186,6 +200,14 @@ def _print_standings(doc: dict[str, Any]) -> None:
         t.add_row(row["rank_label"], row["policy"], f"{row['mu']:.2f}", f"{row['sigma']:.2f}",
                   f"{row['ordinal']:.2f}")
     out.print(t)
+    from cogleague.league import summary
+
+    for extra in [*summary.held_out_tables(doc), summary.cost_table(doc)]:
+        if extra is not None:
+            out.print(extra)
+    line = summary.held_out_line(doc)
+    if line:
+        out.print(line, highlight=False)
     if any(r["rank_label"].startswith("level") for table in doc["tables"] for r in table["rows"]):
         out.print(LEVEL_NOTE, highlight=False)
     failures = doc["failures"]
@@ -233,5 +255,9 @@ def report(file: FileArg, out: Annotated[Path, typer.Option("--out", help="outpu
     config = _load(file, store)
     episodes = store_mod.load_episodes(config.store_url, leagues=doc["leagues"],
                                        status=store_mod.STATUS_OK)
-    page = report_mod.write_report(doc, episodes, out, title=f"League {config.name}")
+    from cogleague.league.profiles import league_profiles
+
+    profiles = league_profiles(config, reveal_held_out=_season_over(config))
+    page = report_mod.write_report(doc, episodes, out, title=f"League {config.name}",
+                                   profiles=profiles)
     console.print(f"wrote {page}")

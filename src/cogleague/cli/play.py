@@ -25,7 +25,11 @@ from cogleague.cli.common import (
     guarded,
     model_options,
     play_with_progress,
+    print_model_costs,
+    recording_params,
+    replaying,
     split_seats,
+    with_recording,
 )
 from cogleague.core.descriptor import GameDescriptor, per_seat
 from cogleague.core.options import base_type, cli_name, field_choices, scalar_fields
@@ -34,9 +38,10 @@ from cogleague.games import registry
 from cogleague.seats.factory import ModelOptions
 from cogleague.seats.faults import first_errors, summary_line
 from cogleague.seats.llm.preflight import configured
+from cogleague.seats.llm.pricing import load_prices
 
 _COMMON = ("variant", "seed", "seats", "out", "model", "base_url", "provider", "transcript",
-           "strict", "overwrite")
+           "strict", "overwrite", "record", "replay", "replay_or_live", "prices")
 
 
 def _param(name: str, annotation: Any, option: Any, default: Any = None) -> inspect.Parameter:
@@ -93,6 +98,7 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
                                                              "back"), False),
         _param("overwrite", bool, typer.Option("--overwrite", help="replace a run already in "
                                                                    "--out"), False),
+        *recording_params(),
     ]
 
     def run(**kw: Any) -> None:
@@ -100,9 +106,12 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
         variant = kw["variant"] if kw["variant"] is not None else desc.default_variant
         if variant is not None and variant not in desc.variants:
             fail(f"--variant must be one of {', '.join(desc.variants)} (got {variant!r})")
-        play_game(desc, variant, kw["seed"], split_seats(kw["seats"]), kw["out"],
-                  model_options(kw["model"], kw["base_url"], kw["provider"], kw["transcript"]),
-                  given, flags, strict=bool(kw["strict"]), overwrite=bool(kw["overwrite"]))
+        options = with_recording(
+            model_options(kw["model"], kw["base_url"], kw["provider"], kw["transcript"]),
+            kw["record"], kw["replay"], kw["replay_or_live"])
+        play_game(desc, variant, kw["seed"], split_seats(kw["seats"]), kw["out"], options,
+                  given, flags, strict=bool(kw["strict"]), overwrite=bool(kw["overwrite"]),
+                  prices=kw["prices"])
 
     run.__signature__ = inspect.Signature([*common, *params])  # type: ignore[attr-defined]
     run.__name__ = f"play_{desc.name}"
@@ -113,7 +122,7 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
 def play_game(desc: GameDescriptor, variant: str | None, seed: int | None,
               names: list[str] | None, out: Path | None, options: ModelOptions,
               given: dict[str, Any], flags: dict[str, str], *, strict: bool = False,
-              overwrite: bool = False) -> None:
+              overwrite: bool = False, prices: Path | None = None) -> None:
     option_for = {**flags, "seed": "--seed", "seats": "--seats", "variant": "--variant",
                   "provider": "--provider", "model": "--model"}
     if out is not None:
@@ -127,9 +136,11 @@ def play_game(desc: GameDescriptor, variant: str | None, seed: int | None,
                           f"{desc.fallback_baseline} on every turn", highlight=False)
     for line in desc.headline(game) if desc.headline else [f"[bold]{desc.title}[/]"]:
         console.print(line, highlight=False)
-    outcome = play_with_progress(game, seats, game.max_rounds)
+    price_table = guarded(lambda: load_prices(prices)) if prices is not None else None
+    outcome = replaying(lambda: play_with_progress(game, seats, game.max_rounds))
     result = api.Result(desc, game, seats, outcome)
     print_results(desc, game, outcome.results)
+    print_model_costs(seats, price_table)
     target = out or unique_folder(Path("runs") / f"{desc.name}-{variant or 'default'}-"
                                                  f"{game.seed}")
     try:

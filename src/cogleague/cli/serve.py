@@ -23,6 +23,12 @@ def serve(
     open_registration: Annotated[bool, typer.Option(
         help="let anyone create an account without the operator key")] = False,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+    record_models: Annotated[str | None, typer.Option(
+        "--record-models", help="record every model seat's calls here (one file per table)")
+                             ] = None,
+    replay_models: Annotated[str | None, typer.Option(
+        "--replay-models", help="answer model seats from this recording (no provider)")
+                             ] = None,
 ) -> None:
     """Serve the HTTP lobby and WebSocket play for every installed game."""
     import uvicorn
@@ -33,8 +39,12 @@ def serve(
 
     if operator_key is not None and len(operator_key) < 16:
         fail(f"--operator-key must be at least 16 characters (got {len(operator_key)})")
+    if record_models is not None and replay_models is not None:
+        fail("--record-models and --replay-models exclude each other")
     settings = Settings(db_url=db or DEFAULT_DB_URL, operator_key=operator_key,
-                        open_registration=open_registration)
+                        open_registration=open_registration,
+                        model_recording=record_models or replay_models,
+                        model_recording_mode="replay" if replay_models else "record")
     try:
         application = create_app(settings)
     except Exception as exc:  # an unreachable database, a bad URL

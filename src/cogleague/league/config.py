@@ -18,7 +18,7 @@ from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
 from cogleague.core.options import validate_options
 from cogleague.core.rng import SEED_MAX
-from cogleague.league import store
+from cogleague.league import heldout, store
 from cogleague.league.episodes import EpisodeSpec, SeatRef, derive_seed
 from cogleague.league.games import resolve_game
 from cogleague.league.policies import Policy, add_python_path, import_bot, parse_policy
@@ -26,10 +26,14 @@ from cogleague.league.seating import balanced
 
 EPISODES_MAX = 1_000_000
 SCHEMES = ("balanced",)
-TOP_KEYS = ("league", "seating", "policies", "games")
-LEAGUE_KEYS = ("name", "seed", "episodes", "store", "python_path")
+TOP_KEYS = ("league", "seating", "policies", "games", "profiles")
+LEAGUE_KEYS = ("name", "seed", "episodes", "store", "python_path", "record", "replay",
+               "replay_or_live", "prices")
 SEATING_KEYS = ("scheme", "duplicates")
-GAME_KEYS = ("name", "module", "variants", "episodes", "seats", "policies", "overrides")
+GAME_KEYS = ("name", "module", "variants", "episodes", "seats", "policies", "overrides",
+             "evaluation_episodes")
+PROFILE_KEYS = ("episodes", "seed")
+PROFILE_EPISODES_MAX = 1000
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,15 @@ class GameEntry:
     policies: tuple[str, ...]
     overrides: Mapping[str, Any] = field(default_factory=dict)
     module: str | None = None  # a game outside the registry (plugins, tests)
+    evaluation_episodes: int = 0  # with held-out policies: episodes against the held-out pool
+
+
+@dataclass(frozen=True)
+class ProfileSettings:
+    """``[profiles]``: behaviour profiles of every policy in the report (docs/profiles.md)."""
+
+    episodes: int = 10
+    seed: int = 0
 
 
 @dataclass(frozen=True)
@@ -55,27 +68,50 @@ class LeagueConfig:
     policies: tuple[Policy, ...]
     games: tuple[GameEntry, ...]
     path: Path | None = None
+    recording: str | None = None  # [league] record / replay: a directory of model calls
+    recording_mode: str = "record"
+    prices: str | None = None  # [league] prices: a price table file (seats/llm/pricing.py)
+    profiles: ProfileSettings | None = None
 
     @property
     def policy(self) -> dict[str, Policy]:
         return {p.name: p for p in self.policies}
+
+    @property
+    def held_out(self) -> list[str]:
+        return [p.name for p in self.policies if p.held_out]
+
+    def model_options_for(self, policy: Policy) -> dict[str, Any] | None:
+        """The policy's `ModelOptions` fields, with the league's recording (None: no model)."""
+        options = policy.model_options()
+        if options is None or self.recording is None:
+            return options
+        return {**options, "recording": self.recording, "recording_mode": self.recording_mode}
 
     def schedule(self) -> list[EpisodeSpec]:
         """Every episode of the league, in a fixed order (game, variant, block, rotation)."""
         specs: list[EpisodeSpec] = []
         by_name = self.policy
         for entry in self.games:
+            held = [p for p in entry.policies if by_name[p].held_out]
+            public = [p for p in entry.policies if not by_name[p].held_out]
             for variant in entry.variants:
-                seatings = balanced(entry.policies, entry.seats[variant], entry.episodes,
+                seatings = balanced(public, entry.seats[variant], entry.episodes,
                                     duplicates=self.duplicates)
-                for s in seatings:
+                blocks = [(s.block, s.lineup, "league") for s in seatings]
+                if held:
+                    blocks += [(b, lineup, heldout.SOURCE) for b, lineup in
+                               heldout.evaluation_lineups(
+                                   public, held, entry.seats[variant],
+                                   entry.evaluation_episodes, self.duplicates, entry.name)]
+                for block, lineup, source in blocks:
                     seats = tuple(SeatRef(p, by_name[p].seat_ref(entry.name),
-                                          by_name[p].model_options()) for p in s.lineup)
+                                          self.model_options_for(by_name[p])) for p in lineup)
                     specs.append(EpisodeSpec(
                         league=self.name, game=entry.name, variant=variant,
-                        seed=derive_seed(self.seed, entry.name, variant, s.block), seats=seats,
+                        seed=derive_seed(self.seed, entry.name, variant, block), seats=seats,
                         overrides=entry.overrides, python_path=self.python_path,
-                        index=len(specs), game_module=entry.module))
+                        index=len(specs), game_module=entry.module, source=source))
         return specs
 
 
@@ -145,9 +181,47 @@ def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
     keys = [(g.name, v) for g in games for v in g.variants]
     if len(set(keys)) != len(keys):
         raise ConfigError("games", "games lists the same game and variant twice")
+    recording, mode = _recording(league, base_dir)
+    prices = None
+    if "prices" in league:
+        from cogleague.seats.llm.pricing import load_prices
+
+        prices = str((base_dir / check_str("league.prices", league["prices"], 4096, 1)
+                      ).resolve())
+        try:
+            load_prices(prices)
+        except ConfigError as exc:
+            raise ConfigError("league.prices", f"league.prices: {exc}") from exc
     return LeagueConfig(name=name, seed=seed, store_url=url, python_path=python_path,
                         duplicates=duplicates, policies=tuple(policies), games=tuple(games),
-                        path=path)
+                        path=path, recording=recording, recording_mode=mode, prices=prices,
+                        profiles=_profiles(doc))
+
+
+def _recording(league: Mapping[str, Any], base_dir: Path) -> tuple[str | None, str]:
+    """``record = DIR`` or ``replay = DIR`` (+ ``replay_or_live``), relative to the file."""
+    if "record" in league and "replay" in league:
+        raise ConfigError("league.replay", "league.record and league.replay exclude each other "
+                                           "(replay_or_live = true records what is missing)")
+    live = check_bool("league.replay_or_live", league.get("replay_or_live", False))
+    if live and "replay" not in league:
+        raise ConfigError("league.replay_or_live", "league.replay_or_live needs league.replay")
+    for key, mode in (("record", "record"), ("replay", "replay_or_live" if live else "replay")):
+        if key in league:
+            path = check_str(f"league.{key}", league[key], 4096, 1)
+            return str((base_dir / path).resolve()), mode
+    return None, "record"
+
+
+def _profiles(doc: Mapping[str, Any]) -> ProfileSettings | None:
+    if "profiles" not in doc:
+        return None
+    table = _table(doc, "profiles")
+    reject_unknown("[profiles]", table, PROFILE_KEYS)
+    return ProfileSettings(
+        episodes=check_int("profiles.episodes", table.get("episodes", 10), 1,
+                           PROFILE_EPISODES_MAX),
+        seed=check_int("profiles.seed", table.get("seed", 0), 0, SEED_MAX))
 
 
 def _store_url(value: Any, base_dir: Path, path: Path | None, name: str) -> str:
@@ -210,8 +284,11 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
                               f"has {len(chosen)} policies for {seats[v]} seats")
         _check_buildable(where, info, v, overrides, derive_seed(seed, name, v, 0),
                          [book[n] for n in chosen], seats[v])
+    evaluation = check_int(f"{where}.evaluation_episodes",
+                           doc.get("evaluation_episodes", episodes), 0, EPISODES_MAX)
     return GameEntry(name=name, variants=variants, episodes=episodes, seats=seats,
-                     policies=chosen, overrides=dict(overrides), module=module)
+                     policies=chosen, overrides=dict(overrides), module=module,
+                     evaluation_episodes=evaluation)
 
 
 def _check_buildable(where: str, info: GameDescriptor, variant: str | None,

@@ -61,6 +61,7 @@ class EpisodeSpec:
     python_path: tuple[str, ...] = ()
     index: int = 0  # position in the league's schedule (display order only)
     game_module: str | None = None  # a game outside the registry (`config.resolve_game`)
+    source: str = "league"  # ``evaluation``: against the held-out pool (`heldout.py`)
 
     @property
     def lineup(self) -> list[str]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cogleague.core.config import check_choice, check_str, reject_unknown
+from cogleague.core.config import check_bool, check_choice, check_str, reject_unknown
 from cogleague.core.errors import ConfigError
 from cogleague.seats.botref import is_bot_ref, load_bot_class
 
@@ -31,7 +31,7 @@ NAME_FORBIDDEN = "#,"
 """``#`` marks duplicates (``tft#2``) and ``,`` separates line-ups on the command line."""
 
 POLICY_KEYS = ("name", "author", "baseline", "prompt", "model", "provider", "base_url", "bot",
-               "policy", "games")
+               "policy", "games", "held_out")
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ class Policy:
     bot: str | None = None
     file: str | None = None
     games: tuple[str, ...] | None = None
+    held_out: bool = False  # seated only in evaluation episodes, named only after the season
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -117,7 +118,9 @@ def parse_policy(doc: Mapping[str, Any], where: str, base_dir: Path) -> Policy:
                               or not all(isinstance(g, str) for g in games)):
         raise ConfigError(f"{where}.games", f"{where}.games must be a list of game names")
     common: dict[str, Any] = {"name": name, "author": author,
-                              "games": None if games is None else tuple(games)}
+                              "games": None if games is None else tuple(games),
+                              "held_out": check_bool(f"{where}.held_out",
+                                                     doc.get("held_out", False))}
     for key in ("model", "provider", "base_url"):
         if key in doc and "prompt" not in doc:
             raise ConfigError(f"{where}.{key}", f"{where}.{key} applies to prompt policies only")

@@ -253,13 +253,18 @@ def _failures_html(failures: Sequence[dict[str, Any]]) -> str:
 
 
 def write_report(doc: dict[str, Any], episodes: Sequence[EpisodeRecord], out: str | Path,
-                 *, title: str = "League report") -> Path:
-    """Write the plots and ``index.html`` into `out`; returns the page's path."""
+                 *, title: str = "League report",
+                 profiles: Sequence[dict[str, Any]] = ()) -> Path:
+    """Write the plots and ``index.html`` into `out`; returns the page's path. `profiles`
+    (`league/profiles.py`) add a table and a plot per game, also written as ``profiles.md``."""
+    from cogleague.league import report_extras
+
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     by_table: dict[tuple[str, str | None], list[EpisodeRecord]] = defaultdict(list)
     for ep in episodes:
-        by_table[(ep.game, ep.variant)].append(ep)
+        if ep.source != "evaluation":  # held-out evaluations have their own section
+            by_table[(ep.game, ep.variant)].append(ep)
     sections = []
     for table in doc["tables"]:
         eps = by_table[(table["game"], table["variant"])]
@@ -272,7 +277,7 @@ def write_report(doc: dict[str, Any], episodes: Sequence[EpisodeRecord], out: st
         series = plot_series(table, eps, out_dir / f"rounds-{slug}.png")
         if series:
             images.append(series)
-        sections.append(_game_html(table, images))
+        sections.append(_game_html(table, images) + report_extras.held_out_html(table))
     overall = doc["overall"]
     overall_images = []
     if overall["bradley_terry"]["rows"]:
@@ -291,7 +296,8 @@ def write_report(doc: dict[str, Any], episodes: Sequence[EpisodeRecord], out: st
             f"policy from every other; otherwise it reads <em>level</em> with the ranks its "
             f"interval allows. Ties share a rank.</p>"
             f"{_overall_html(overall, overall_images)}{''.join(sections)}"
-            f"{_failures_html(doc['failures'])}</html>")
+            f"{report_extras.profiles_html(profiles, out_dir)}"
+            f"{report_extras.costs_html(doc)}{_failures_html(doc['failures'])}</html>")
     path = out_dir / "index.html"
     path.write_text(page, encoding="utf-8")
     return path

@@ -79,7 +79,7 @@ def check_models(config: LeagueConfig) -> None:
 
     seen: set[tuple[Any, ...]] = set()
     for policy in config.policies:
-        options = policy.model_options()
+        options = config.model_options_for(policy)  # a pure replay skips the check
         if options is None or tuple(options.values()) in seen:
             continue
         seen.add(tuple(options.values()))

@@ -20,6 +20,7 @@ from cogleague.league.games import resolve_game
 from cogleague.league.policies import add_python_path
 from cogleague.seats.factory import ModelOptions, make_seat
 from cogleague.seats.faults import faults_section, platform_failures, summary_line
+from cogleague.seats.llm.recording import RecordingMiss
 
 ERROR_MAX_CHARS = 2000
 
@@ -28,7 +29,8 @@ def play_spec(spec: EpisodeSpec) -> EpisodeRecord:
     """Play one episode. Any exception is an infrastructure failure: recorded, never ranked."""
     started = time.perf_counter()
     record = EpisodeRecord(id=spec.id, league=spec.league, game=spec.game, variant=spec.variant,
-                           seed=spec.seed, policies=spec.policies, index=spec.index)
+                           seed=spec.seed, policies=spec.policies, index=spec.index,
+                           source=spec.source)
     try:
         add_python_path(spec.python_path)
         info = resolve_game(spec.game, spec.game_module)
@@ -40,7 +42,12 @@ def play_spec(spec: EpisodeSpec) -> EpisodeRecord:
                  for i, s in enumerate(spec.seats)]
         outcome = play_headless(game, seats)
         # canonical JSON round trip: what every backend stores is byte-for-byte the same
-        record.results = json.loads(jsonio.dumps(outcome.results, sort_keys=True))
+        results = dict(outcome.results)
+        if any(getattr(s, "kind", None) == "model" for s in seats):
+            from cogleague.seats.llm import accounting_for
+
+            results["models"] = accounting_for(seats)  # tokens, for league costs
+        record.results = json.loads(jsonio.dumps(results, sort_keys=True))
         record.series = gamestats.series(spec.game, outcome, len(seats))
         if len(record.scores) != len(seats):
             raise ValueError(f"results.scores has {len(record.scores)} entries for "
@@ -49,7 +56,7 @@ def play_spec(spec: EpisodeSpec) -> EpisodeRecord:
         if platform_failures(faults):  # the platform failed a seat: never score the policy
             record.status = STATUS_INFRA
             record.error = summary_line(faults)
-    except Exception as exc:
+    except (Exception, RecordingMiss) as exc:  # a replay's missing request fails the episode
         record.status = "failed"
         record.results = None
         record.series = None

@@ -3,6 +3,7 @@ seats — the one place every host (CLI, league, Python API) builds seats.
 
 - a baseline name → `ScriptedSeat` of the game's baseline for that seat;
 - ``llm:PATH`` (a prompt file) or ``llm`` → a model seat (see `cogleague.seats.llm`);
+- ``axelrod:NAME`` → one of the Axelrod library's strategies (pairwise games only);
 - ``path/to/file.py:Class`` or ``package.module:Class`` → an in-process SDK bot
   (`cogleague.Bot` subclass, `seats/botref.py`);
 - ``policy:PATH`` → a trained policy file (`cogleague.seats.policy`);
@@ -33,6 +34,8 @@ class ModelOptions:
     api_key: str | None = None
     transcript: str | None = None
     requests_per_minute: int | None = None
+    recording: str | None = None  # a directory of recorded model calls (seats/llm/recording.py)
+    recording_mode: str = "record"  # record | replay | replay_or_live
 
 
 def seat_name(entry: Any) -> str:
@@ -61,6 +64,10 @@ def make_seat(game: Game, seat: int, entry: Any, model: ModelOptions | None = No
         check_bot_game(bot, game.name, name)
         return BotSeat(bot, game, seat, name)
     name = entry
+    if name.startswith("axelrod:"):  # the Axelrod library's strategies (seats/axelrod_seat.py)
+        from cogleague.seats.axelrod_seat import make_axelrod_seat
+
+        return make_axelrod_seat(game, seat, name)
     if name.startswith("policy:"):  # a trained policy file (cogleague.seats.policy)
         from cogleague.seats.policy import make_policy_seat
 

@@ -295,9 +295,11 @@ async def replay(table_id: str, svc: Svc) -> Response:
 
 @router.get("/tables/{table_id}/spectator", responses=responses(404, 409))
 async def spectator(table_id: str, svc: Svc) -> dict[str, Any]:
-    """What a spectator may see of a running table right now (`Game.spectator_state`)."""
+    """What a spectator may see of a running table right now (`Game.spectator_state`); for a
+    table that is not running, `{"running": false, "table_state": ...}` (a watcher polling
+    each round cannot know a table has just ended, so that is not an error)."""
     live = svc.live.get(table_id)
     if live is None:
         row, _ = await svc.row(table_id)
-        raise ApiError(409, "wrong_state", f"table {table_id} is {row['state']}, not running")
+        return {"running": False, "table_state": row["state"]}
     return live.game.spectator_state()

@@ -64,6 +64,8 @@ def make_runner_seat(game: Game, row: dict[str, Any], channel: SeatChannel, sett
 
         options = ModelOptions(provider=settings.model_provider,
                                model=row.get("model") or settings.model_name,
-                               base_url=settings.model_base_url)
+                               base_url=settings.model_base_url,
+                               recording=settings.model_recording,
+                               recording_mode=settings.model_recording_mode)
         return make_model_seat(game, seat, row["policy_name"], options, prompt=row["prompt"])
     raise ValueError(f"kind must be one of {', '.join(SEAT_KINDS)} (got {kind!r})")

@@ -42,6 +42,11 @@ class Settings:
     model_provider: str | None = None
     model_name: str | None = None
     model_base_url: str | None = None
+    model_recording: str | None = None
+    """A directory to record every model seat's calls to (or replay them from), one file per
+    table (`seats/llm/recording.py`); None: neither."""
+    model_recording_mode: str = "record"
+    """``record`` | ``replay`` | ``replay_or_live`` for `model_recording`."""
     tune_gc: bool = True
     """Raise the garbage collector's young-generation threshold once started (`app.tune_gc`);
     it is process-wide, so an embedding application may turn it off."""

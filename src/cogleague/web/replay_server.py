@@ -17,9 +17,9 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI
 
+from cogleague.games import registry
 from cogleague.web.routes import REPLAY_FILE_STATE, router
 
-KNOWN_FORMATS = ("ledger.replay.v1", "commons-family/1", "dilemma.replay.v1")
 THEATER_PATH = "/theater?file=1"
 
 
@@ -32,9 +32,10 @@ def check_replay(path: Path) -> str:
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"FILE {path} is not a JSON replay: {exc}") from None
     fmt = doc.get("format") if isinstance(doc, dict) else None
-    if fmt not in KNOWN_FORMATS:
+    known = [d.replay_format for d in registry.available()]
+    if fmt not in known:
         raise ValueError(f"FILE {path}: format {fmt!r} is not a known replay format "
-                         f"(known: {', '.join(KNOWN_FORMATS)})")
+                         f"(known: {', '.join(known)})")
     return str(fmt)
 
 

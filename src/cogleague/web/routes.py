@@ -32,6 +32,7 @@ PAGES = {
     "/theater": "theater.html",
     "/observatory": "observatory.html",
     "/rules": "rules.html",
+    "/play": "play.html",
 }
 _CONTENT_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
                   ".html": "text/html; charset=utf-8", ".svg": "image/svg+xml",

@@ -26,8 +26,9 @@ from cogleague.games.commons.config import (
 )
 from cogleague.games.commons.conformance import CONFORMANCE
 from cogleague.games.commons.game import CommonsGame
-from cogleague.games.commons.modules import MODULES
+from cogleague.games.commons.modules import MODULES, allelopathic, cleanup, harvest, mushrooms
 from cogleague.games.commons.modules.harvest import PROPERTY_RIGHTS
+from cogleague.games.commons.probes import PROBES_EXTRA
 from cogleague.games.commons.replay import FORMAT, build_document, game_from_replay
 from cogleague.games.commons.rl import ENCODING
 
@@ -195,6 +196,11 @@ GAME = GameDescriptor(
     seat_extras=seat_extras,
     series=series,
     rule_numbers={"seed_max": MAX_SEED, "norm_max_chars": NORM_MAX_CHARS,
-                  "name_max_chars": NAME_MAX_CHARS, "seats_min": 2, "seats_max": 12},
-    extras={"rl": ENCODING},
+                  "name_max_chars": NAME_MAX_CHARS, "seats_min": 2, "seats_max": 12,
+                  # the Theater's scales (viewer.js reads them instead of restating them)
+                  "apple_capacity": cleanup.CAPACITY, "apple_regrowth": cleanup.REGROWTH,
+                  "collapse_apples": cleanup.COLLAPSE_THRESHOLD,
+                  "patch_capacity": harvest.PATCH_CAPACITY, "field_size": allelopathic.FIELD_SIZE,
+                  "mushroom_colour_cap": mushrooms.COLOR_CAP},
+    extras={"rl": ENCODING, "probes": PROBES_EXTRA},
 )

@@ -10,13 +10,14 @@ import { renderFeed } from "../feed.js";
 import { lineChart } from "../chart.js";
 import { tombstone, apple, mushroom } from "../icons.js";
 import { endCardSlot, podium } from "../endcard.js";
+import { controlsOf } from "../controls.js";
 
 export const id = "commons";
 export const title = "Commons Family";
 
-// Display constants mirrored from the rules (commons.md §7) for scales and labels only.
-const APPLE_CAPACITY = 100, COLLAPSE_APPLES = 10, PATCH_CAPACITY = 20, FIELD_SIZE = 60;
-const MUSHROOM_COLOUR_CAP = 15, LEDGER_RECENT = 5, SCORE_DP = 3;
+// The rules' scales (capacities, thresholds) come from the server: the game descriptor's
+// `rule_numbers`, which the Theater puts in `meta.rules`. Only display choices live here.
+const LEDGER_RECENT = 5, SCORE_DP = 3;
 const COLOURS = ["red", "green", "blue"];
 const HUE = { red: "#e5534b", green: "#4cbf6b", blue: "#4c8df0" };
 const MODULE_TITLE = { cleanup: "Cleanup — the orchard and the river", harvest: "Harvest — six patches",
@@ -74,16 +75,33 @@ function residual(module, st) {
   return st.counts.reduce((a, b) => a + b, 0);
 }
 
+/** A seat's slot: the replay names it; a live spectator only gets the alias (slots are
+ *  restricted fields), which the table's seat list maps back. */
+function slotOf(ev, meta, key = "slot", aliasKey = "alias") {
+  if (Number.isInteger(ev[key])) return ev[key];
+  const i = meta.aliases.indexOf(ev[aliasKey]);
+  return i < 0 ? null : i;
+}
+
 export function apply(state, ev, meta) {
   const tag = `R${(ev.r ?? 0) + 1}`;
   switch (ev.kind) {
+    case "spectator_state": {
+      // what a live spectator may see now (GET /tables/ID/spectator): scores and the resource
+      const v = ev.state || {};
+      if (Array.isArray(v.aliases) && v.aliases.length === state.n) meta.aliases = v.aliases;
+      if (v.module) meta.module = state.module = v.module;
+      if (Array.isArray(v.scores) && v.scores.length === state.n) state.scores = [...v.scores];
+      if (v.state) state.resource = v.state;
+      return [];
+    }
     case "episode_start":
       state.resource = ev.state ?? state.resource;
       if (ev.aliases) meta.aliases = ev.aliases;
       if (ev.module) meta.module = state.module = ev.module; // live tables learn it here
       if (ev.rounds) meta.rounds = ev.rounds;
       if (ev.norm_text !== undefined) meta.norm = ev.norm_text;
-      return [{ tag: "", text: [`Six cogs share one ${ev.module} resource for ${ev.rounds} rounds.`,
+      return [{ tag: "", text: [`${ev.num_players ?? state.n} cogs share one ${ev.module} resource for ${ev.rounds} rounds.`,
         ev.norm_text ? ` ${ev.norm_text}` : ""] }];
     case "round_open":
       state.r = ev.r;
@@ -93,26 +111,37 @@ export function apply(state, ev, meta) {
       state.sanctions = [];
       state.gains = Array(state.n).fill(0);
       return [];
-    case "decision":
-      state.decisions[ev.slot] = ev;
-      state.recent[ev.slot] = [...state.recent[ev.slot], compact(state.module, ev)].slice(-LEDGER_RECENT);
+    case "decision": {
+      const slot = slotOf(ev, meta);
+      if (slot !== null) {
+        state.decisions[slot] = ev;
+        state.recent[slot] = [...state.recent[slot], compact(state.module, ev)].slice(-LEDGER_RECENT);
+      }
       return ev.src?.startsWith("fallback") ? [{ tag, bad: true, text: [{ b: ev.alias }, ` fell back (${ev.src.slice(9)})`] }] : [];
+    }
     case "chat":
-      state.messages.push({ alias: ev.alias, slot: ev.slot, text: ev.text });
+      state.messages.push({ alias: ev.alias, slot: slotOf(ev, meta), text: ev.text });
       return [{ tag, text: [{ b: ev.alias }, " says ", { q: ev.text }] }];
     case "resolve": {
-      state.gains = ev.gains;
+      // per-slot arrays are restricted: a live spectator gets the round's totals later, from
+      // the spectator state and the round's residual
+      if (!Array.isArray(ev.extracted) || !Array.isArray(ev.effort)) return [];
+      state.gains = ev.gains ?? state.gains;
       ev.extracted.forEach((x, i) => { state.extracted[i] += x; });
       ev.effort.forEach((x, i) => { state.effort[i] += x; });
       const took = ev.extracted.reduce((a, b) => a + b, 0), kept = ev.effort.reduce((a, b) => a + b, 0);
       state.roundEffort = kept;
       return [{ tag, text: [`The cogs take ${fmt(took, 2)} and put ${kept} unit${kept === 1 ? "" : "s"} into upkeep.`] }];
     }
-    case "sanction":
-      state.sanctions.push({ from: ev.slot, to: ev.target_slot });
-      state.given[ev.slot] += 1;
-      state.received[ev.target_slot] += 1;
+    case "sanction": {
+      const from = slotOf(ev, meta), to = slotOf(ev, meta, "target_slot", "target");
+      if (from !== null && to !== null) {
+        state.sanctions.push({ from, to });
+        state.given[from] += 1;
+        state.received[to] += 1;
+      }
       return [{ tag, bad: true, text: [{ b: ev.alias }, ` sanctions `, { b: ev.target }, ` (−${fmt(ev.cost)} / −${fmt(ev.burn)})`] }];
+    }
     case "void":
       return [{ tag, bad: true, text: [{ b: ev.alias }, ` — void: ${ev.cause.replace("_", " ")}${ev.target ? ` on ${ev.target}` : ""}`] }];
     case "trespass":
@@ -126,14 +155,16 @@ export function apply(state, ev, meta) {
       return [{ tag, bad: true, text: [{ b: "The resource collapses." }] }];
     case "barren":
       return [{ tag, bad: true, text: ["No berry is ripe anywhere: the field is barren."] }];
-    case "digesting":
-      state.frozen[ev.slot] = ev.until;
+    case "digesting": {
+      const slot = slotOf(ev, meta);
+      if (slot !== null) state.frozen[slot] = ev.until;
       return [{ tag, text: [{ b: ev.alias }, ` is digesting until round ${ev.until + 1}.`] }];
+    }
     case "fallback":
     case "no_submission":
       return [{ tag, bad: true, text: [{ b: ev.alias }, ev.kind === "fallback" ? ` fell back (${ev.cause})` : " sent nothing (pass)"] }];
     case "round_end":
-      state.scores = ev.scores;
+      if (Array.isArray(ev.scores)) state.scores = ev.scores;
       if (ev.state_after) state.resource = ev.state_after;
       state.series.resource.push(ev.residual);
       state.series.maintenance.push(state.roundEffort);
@@ -260,7 +291,7 @@ function drawCleanup(g, res, st, meta, W, H, compact) {
   const top = compact ? 48 : 56;
   const orchardH = H - top - (compact ? 62 : 74);
   kpis(g, [["apples", `${fmt(res.apples, 1)}`, "#f5c451"], ["pollution", `${Math.round(p * 100)}%`, p > 0.5 ? "#ef5b5b" : "#e7ebf3"],
-    ["regrowth", fmt(dead ? 0 : 0.35 * (1 - p), 3)], ["cleaned", String(res.cleaned_last_round ?? 0)]], 12, 12, compact);
+    ["regrowth", fmt(dead ? 0 : meta.rules.apple_regrowth * (1 - p), 3)], ["cleaned", String(res.cleaned_last_round ?? 0)]], 12, 12, compact);
   // the orchard: ten trees, ten apple places each; the grass browns with pollution
   g.append(s("rect", { x: 8, y: top, width: W - 16, height: orchardH, rx: 12, fill: dead ? "#3b3a36" : mix("#1f5132", "#5a4a2a", p), "data-testid": "orchard" }));
   const trees = 10, cols = compact ? 5 : 10, rows = Math.ceil(trees / cols);
@@ -279,7 +310,7 @@ function drawCleanup(g, res, st, meta, W, H, compact) {
       g.append(apple(cx + rr * Math.cos(ang), cy + rr * Math.sin(ang) - 2, compact ? 8 : 11));
     }
   }
-  if (res.apples < COLLAPSE_APPLES || dead) {
+  if (res.apples < meta.rules.collapse_apples || dead) {
     g.append(s("text", { x: W / 2, y: top + orchardH / 2, "text-anchor": "middle", "font-size": compact ? 18 : 26, "font-weight": 800, fill: "#ffb3b3" },
       dead ? `Collapsed in round ${(res.collapse_round ?? 0) + 1}` : "Near collapse"));
   }
@@ -287,7 +318,7 @@ function drawCleanup(g, res, st, meta, W, H, compact) {
   const ry = top + orchardH + 10, rh2 = compact ? 40 : 50;
   const wave = Array.from({ length: 13 }, (_, k) => `${8 + (k * (W - 16)) / 12},${ry + (k % 2 ? 6 : 0)}`).join(" L");
   g.append(s("path", { d: `M${wave} L${W - 8},${ry + rh2} L8,${ry + rh2} Z`, fill: mix("#2b6cd4", "#6b4f2a", p), "data-testid": "river" }),
-    s("text", { x: 18, y: ry + rh2 - 12, "font-size": compact ? 11 : 13, fill: "#e7ebf3", opacity: 0.9 }, `river · pollution ${fmt(p, 2)} · apples ${fmt(res.apples, 1)} / ${APPLE_CAPACITY}`));
+    s("text", { x: 18, y: ry + rh2 - 12, "font-size": compact ? 11 : 13, fill: "#e7ebf3", opacity: 0.9 }, `river · pollution ${fmt(p, 2)} · apples ${fmt(res.apples, 1)} / ${meta.rules.apple_capacity}`));
 }
 
 function drawHarvest(g, res, st, meta, W, H, compact) {
@@ -304,7 +335,7 @@ function drawHarvest(g, res, st, meta, W, H, compact) {
   };
   for (let p = 0; p < n; p++) {
     const x = 8 + (p % cols) * cw + 5, y = top + Math.floor(p / cols) * ch + 5, w = cw - 10, hh = ch - 10;
-    const stock = res.stocks[p], frac = Math.max(0, Math.min(1, stock / PATCH_CAPACITY));
+    const stock = res.stocks[p], frac = Math.max(0, Math.min(1, stock / meta.rules.patch_capacity));
     g.append(s("g", { "data-testid": `patch-${p}` },
       s("rect", { x, y, width: w, height: hh, rx: 10, fill: res.dead[p] ? "#2a2a2e" : "#3a2e1f", stroke: "#4d4030" }),
       res.dead[p] ? tombstone(x + w / 2, y + hh / 2 + 4, Math.min(w, hh) * 0.5)
@@ -321,7 +352,7 @@ function drawField(g, res, st, meta, W, H, compact) {
   kpis(g, [["ripe", fmt(res.ripe.reduce((a, b) => a + b, 0), 1), "#f5c451"],
     ["planted", res.planted.join(" / ")], ["barren", res.barren ? "yes" : "no", res.barren ? "#ef5b5b" : null]], 12, 10, compact);
   // the field: 60 plots coloured by the planted shares, canonical order
-  const cols = compact ? 10 : 20, rows = FIELD_SIZE / cols;
+  const cols = compact ? 10 : 20, rows = meta.rules.field_size / cols;
   const fieldW = compact ? W - 16 : (W - 16) * 0.58;
   const cell = Math.min(fieldW / cols, (H - top - (compact ? 100 : 16)) / rows);
   const plots = COLOURS.flatMap((c, i) => Array(res.planted[i]).fill(c));
@@ -337,10 +368,14 @@ function drawField(g, res, st, meta, W, H, compact) {
     const ripe = res.ripe[i];
     g.append(s("text", { x: bx, y: y + 12, "font-size": 12, fill: "#e7ebf3", "font-weight": 700 }, c),
       s("text", { x: bx + 46, y: y + 12, "font-size": 12, fill: "#f5c451" }, fmt(ripe, 1)));
-    const dots = Math.ceil(ripe), space = compact ? 9 : 12;
-    for (let k = 0; k < Math.min(dots, 30); k++) {
-      g.append(s("circle", { cx: bx + 86 + k * space, cy: y + 8, r: compact ? 3.6 : 4.6, fill: HUE[c], opacity: k < Math.floor(ripe) ? 1 : 0.4 }));
+    // the dots fit the room left of the stage's edge: narrower spacing first, then a "+N"
+    const dots = Math.ceil(ripe), r = compact ? 3.6 : 4.6, x0 = bx + 86, room = W - 8 - r - x0 - 30;
+    const space = Math.max(2 * r + 1, Math.min(compact ? 9 : 12, room / Math.max(1, dots - 1)));
+    const shown = Math.min(dots, 1 + Math.floor(room / space));
+    for (let k = 0; k < shown; k++) {
+      g.append(s("circle", { cx: x0 + k * space, cy: y + 8, r, fill: HUE[c], opacity: k < Math.floor(ripe) ? 1 : 0.4, "data-testid": "berry" }));
     }
+    if (shown < dots) g.append(s("text", { x: x0 + shown * space, y: y + 12, "font-size": 11, fill: "#e7ebf3" }, `+${dots - shown}`));
   });
 }
 
@@ -355,7 +390,7 @@ function drawMushrooms(g, res, st, meta, W, H, compact) {
     g.append(s("rect", { x: 8, y: y + 3, width: W - 16, height: rowH - 6, rx: 10, fill: "#1b2336" }),
       s("text", { x: 20, y: y + 22, "font-size": compact ? 12 : 14, "font-weight": 800, fill: HUE[c] }, `${c} · ${fmt(res.counts[i], 0)}`),
       s("text", { x: 20, y: y + (compact ? 36 : 40), "font-size": compact ? 10 : 11.5, fill: "#8f9ab3" }, `${pays[c]} · eaten ${fmt(res.eaten_total[i], 0)}`));
-    const x0 = compact ? 20 : 190, space = Math.min(compact ? 21 : 40, (W - x0 - 20) / MUSHROOM_COLOUR_CAP);
+    const x0 = compact ? 20 : 190, space = Math.min(compact ? 21 : 40, (W - x0 - 20) / meta.rules.mushroom_colour_cap);
     const yy = compact ? y + rowH - 18 : y + rowH / 2;
     for (let k = 0; k < Math.floor(res.counts[i]); k++) g.append(mushroom(x0 + k * space + space / 2, yy, Math.min(space, compact ? 20 : 32), HUE[c]));
   });
@@ -403,7 +438,7 @@ function endCard(st, meta) {
   if (st.collapseRound !== null) sub.push(`collapsed in round ${st.collapseRound + 1}`);
   if (st.deadPatches.length) sub.push(`${st.deadPatches.length} dead patch${st.deadPatches.length === 1 ? "" : "es"}`);
   return [h("h3", {}, "Final scores"), h("div", { class: "sub", "data-testid": "end-summary" }, sub.join(" · ")),
-    podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i], value: fmt(round(st.scores[i], 1), 1) }))),
+    podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i], value: fmt(round(st.scores[i], 1), 1), rank: rk[i] }))),
     h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "alias"),
       h("th", { class: "num" }, "score"), h("th", { class: "num" }, "taken"), h("th", { class: "num" }, "upkeep"), h("th", { class: "num wide-only" }, "sanctions"))),
     h("tbody", {}, best.map((i) => h("tr", { "data-testid": `final-${i}` },
@@ -413,4 +448,13 @@ function endCard(st, meta) {
       h("td", { class: "num", "data-field": "public_effort" }, st.effort[i]),
       h("td", { class: "num wide-only", "data-field": "sanctions" }, `${st.given[i]} / ${st.received[i]}`))))),
   ];
+}
+
+/** The Play page's controls: the module's own fields; the effort budget is a limit on them,
+ *  not a field of its own. */
+export function playControls(legal) {
+  const { budget, ...fields } = legal || {};
+  const out = controlsOf(fields);
+  if (Number.isInteger(budget)) for (const c of out) if (c.kind === "int") c.label = `${c.label} (effort budget ${budget} in all)`;
+  return out;
 }

@@ -196,9 +196,14 @@ function drawGrid(el, v, meta) {
       cell.choices.forEach((ch, k) => {
         const yy = y + 4 + k * hh;
         svg.append(s("rect", { x, y: yy, width: cellW - 3, height: hh - 1, rx: 2,
-          fill: ch === COOPERATE ? "#47c98b" : "#ef5b5b", opacity: cell.timeouts[k] ? 0.45 : 1, "data-testid": "cell" },
+          fill: ch === COOPERATE ? "#47c98b" : "#ef5b5b", "stroke-dasharray": cell.timeouts[k] ? "2 2" : null,
+          stroke: cell.timeouts[k] ? "#e7ebf3" : null, "data-testid": "cell", "data-choice": ch },
         s("title", {}, `round ${cell.round}: ${meta.aliases[[a, b][k]]} ${ch}${cell.timeouts[k] ? " (timeout)" : ""}`)));
-        if (cell.timeouts[k]) svg.append(clock(x + (cellW - 3) / 2, yy + hh / 2 - 0.5, hh - 2, "#fff"));
+        // the choice is a letter as well as a colour (C / D), dark on both fills (AA contrast)
+        if (cell.timeouts[k]) svg.append(clock(x + (cellW - 3) / 2, yy + hh / 2 - 0.5, hh - 2, "#0e1320"));
+        else svg.append(s("text", { x: x + (cellW - 3) / 2, y: yy + hh / 2 + Math.min(hh, 14) * 0.34, "text-anchor": "middle",
+          "font-size": Math.min(hh, 14) - 1, "font-weight": 800, fill: "#0e1320", "data-testid": "cell-letter", "aria-hidden": "true" },
+        ch === COOPERATE ? "C" : "D"));
       });
       // promises: a dot on the sender's half; gold = kept, red ring with a slash = broken
       for (const m of cell.msgs) {
@@ -214,11 +219,11 @@ function drawGrid(el, v, meta) {
   });
   clear(el).append(h("h2", {}, `Pairing grid · round ${Math.min(current, total)} of ${total}`), svg,
     h("div", { class: "legend" },
-      h("span", {}, h("i", { class: "sw", style: { background: "#47c98b" } }), "cooperate"),
-      h("span", {}, h("i", { class: "sw", style: { background: "#ef5b5b" } }), "defect"),
+      h("span", {}, h("i", { class: "sw letter", style: { background: "#47c98b" } }, "C"), "cooperate"),
+      h("span", {}, h("i", { class: "sw letter", style: { background: "#ef5b5b" } }, "D"), "defect"),
       h("span", {}, h("i", { class: "sw", style: { background: "#f5c451", borderRadius: "50%" } }), "promise kept"),
       h("span", {}, h("i", { class: "sw", style: { border: "1.5px solid #ffd0d0", borderRadius: "50%" } }), "promise broken"),
-      h("span", {}, h("i", { class: "sw", style: { background: "#47c98b", opacity: 0.45 } }), "timeout (recorded C)")));
+      h("span", {}, h("i", { class: "sw", style: { background: "#47c98b", border: "1px dashed #e7ebf3" } }), "timeout: clock, recorded C")));
 }
 
 function drawChart(el, st, meta, step) {
@@ -252,7 +257,7 @@ function endCard(st, stats, meta) {
   const rk = ranks(pts);
   return [h("h3", {}, "Final standings"),
     h("div", { class: "sub" }, `${st.played} rounds · ${st.reason}`),
-    podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i], value: stats[i].points }))),
+    podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i], value: stats[i].points, rank: rk[i] }))),
     h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "alias"),
       h("th", { class: "num" }, "points"), h("th", { class: "num" }, "C rate"), h("th", { class: "num" }, "promises kept"),
       h("th", { class: "num wide-only" }, "timeouts"))),

@@ -10,6 +10,7 @@ from cogleague.core.descriptor import Column, GameDescriptor
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.game import Game
 from cogleague.core.options import Option, option_model
+from cogleague.games.ledger import conduct, rings
 from cogleague.games.ledger.aliases import SEATS
 from cogleague.games.ledger.baselines import BASELINES, FALLBACK_BASELINE
 from cogleague.games.ledger.config import (
@@ -31,6 +32,7 @@ from cogleague.games.ledger.config import (
 )
 from cogleague.games.ledger.conformance import CONFORMANCE
 from cogleague.games.ledger.game import RULES_VERSION, LedgerGame
+from cogleague.games.ledger.probes import PROBES_EXTRA
 from cogleague.games.ledger.replay import REPLAY_FORMAT, game_from_replay, replay_document
 from cogleague.games.ledger.rl import ENCODING
 
@@ -145,6 +147,15 @@ GAME = GameDescriptor(
     fixed_by_variant={CERTIFICATION: {"seed": CERTIFICATION_SEED,
                                       "rounds": VARIANT_ROUNDS[CERTIFICATION]}},
     rule_numbers={"seed_max": SEED_MAX, "seats": SEATS, "rounds_min": ROUNDS_MIN,
-                  "rounds_max": ROUNDS_MAX},
-    extras={"rl": ENCODING},
+                  "rounds_max": ROUNDS_MAX,
+                  # what the Theater re-derives (conduct §7, rings §10), read by viewer.js
+                  "trust_kind_send": conduct.TRUST_KIND_SEND,
+                  "trust_kind_percent": conduct.TRUST_KIND_PERCENT,
+                  "ultimatum_kind_offer": conduct.ULTIMATUM_KIND_OFFER,
+                  "ultimatum_kind_floor": conduct.ULTIMATUM_KIND_FLOOR,
+                  "neutral_halo": conduct.NEUTRAL_HALO,
+                  "ring_min_meetings": rings.MIN_MUTUAL_MEETINGS,
+                  "ring_min_in_mean": rings.MIN_IN_MEAN, "ring_min_delta": rings.MIN_DELTA,
+                  "ring_min_size": rings.MIN_RING_SIZE},
+    extras={"rl": ENCODING, "probes": PROBES_EXTRA},
 )

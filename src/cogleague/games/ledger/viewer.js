@@ -11,11 +11,8 @@ import { endCardSlot, podium } from "../endcard.js";
 export const id = "ledger";
 export const title = "Ledger";
 
-// Rule numbers the viewer re-derives (ledger.md §7, §10). Halo and rings are derived, never logged.
-const SEATS = 8;
-const HALO_EMPTY = 0.5;
-const TRUST_KIND_SENT = 3, TRUST_KIND_PERCENT = 50, ULT_KIND_OFFER = 5, ULT_KIND_FLOOR = 5;
-const RING_MIN_MEETINGS = 2, RING_MIN_IN_MEAN = 6.0, RING_MIN_DELTA = 3.0;
+// The rule numbers the viewer re-derives with (ledger.md §7, §10: seats, conduct thresholds,
+// ring flags) come from the server: the descriptor's `rule_numbers`, in `meta.rules`.
 const BOARD_SHOWN = 5;
 const SUBGAME_NAME = { DILEMMA: "Dilemma", TRUST: "Trust", ULTIMATUM: "Ultimatum" };
 
@@ -39,8 +36,9 @@ export function eventsOfReplay(doc) {
   return doc.events;
 }
 
-export function initialState() {
-  return { round: null, played: 0, pairs: [], record: [], board: [], done: false, reason: null,
+export function initialState(meta) {
+  const SEATS = meta.rules.seats;
+  return { round: null, played: 0, pairs: [], record: [], board: [], memos: {}, done: false, reason: null,
     seats: Array.from({ length: SEATS }, () => ({ pays: [], kind: 0, harsh: 0, fallbacks: 0, timeouts: 0 })) };
 }
 
@@ -51,9 +49,9 @@ export function opensStep(ev, state, meta) {
 }
 
 /** Is each side kind? (§7: the first mover is `a` in TRUST and ULTIMATUM.) */
-export function conduct(subgame, moveA, moveB) {
-  if (subgame === "TRUST") return [moveA >= TRUST_KIND_SENT, moveB >= TRUST_KIND_PERCENT];
-  if (subgame === "ULTIMATUM") return [moveA >= ULT_KIND_OFFER, moveB <= ULT_KIND_FLOOR];
+export function conduct(subgame, moveA, moveB, rules) {
+  if (subgame === "TRUST") return [moveA >= rules.trust_kind_send, moveB >= rules.trust_kind_percent];
+  if (subgame === "ULTIMATUM") return [moveA >= rules.ultimatum_kind_offer, moveB <= rules.ultimatum_kind_floor];
   return [moveA === 0, moveB === 0];
 }
 
@@ -70,9 +68,9 @@ function shortMove(subgame, side, move) {
 }
 
 /** handshake | knife | knives | coin — the mark a resolved meeting gets on the plaza. */
-export function markOf(m) {
+export function markOf(m, rules) {
   if (m.subgame === "ULTIMATUM" && m.payA === 0 && m.payB === 0) return "coin";
-  const [ka, kb] = conduct(m.subgame, m.moveA, m.moveB);
+  const [ka, kb] = conduct(m.subgame, m.moveA, m.moveB, rules);
   return ka && kb ? "handshake" : ka || kb ? "knife" : "knives";
 }
 
@@ -95,7 +93,7 @@ export function apply(state, ev, meta) {
       if (slot) Object.assign(slot, m, { resolved: true,
         flags: { a: flags(ev, "A"), b: flags(ev, "B") } });
       state.record.push(m);
-      const [ka, kb] = conduct(m.subgame, m.moveA, m.moveB);
+      const [ka, kb] = conduct(m.subgame, m.moveA, m.moveB, meta.rules);
       for (const [seat, pay, kind, side] of [[m.a, m.payA, ka, "A"], [m.b, m.payB, kb, "B"]]) {
         const st = state.seats[seat];
         st.pays.push(pay);
@@ -103,8 +101,15 @@ export function apply(state, ev, meta) {
         if (ev[`fallback${side}`]) st.fallbacks += 1;
         st.timeouts += ev[`timeouts${side}`] || 0;
       }
-      const mark = markOf(m);
-      return [{ tag: `R${ev.round + 1}`, bad: mark !== "handshake", text: [
+      const mark = markOf(m, meta.rules);
+      // memos are their author's scratchpad: live spectators never get them (restricted
+      // fields), the replay has them in the meeting where they were written
+      const memos = [[m.a, ev.memoA], [m.b, ev.memoB]].filter(([, text]) => text)
+        .map(([seat, text]) => {
+          state.memos[seat] = { round: ev.round, text };
+          return { tag: `R${ev.round + 1}`, memo: true, text: [{ b: A(seat) }, " writes a memo: ", { q: text }] };
+        });
+      return [...memos, { tag: `R${ev.round + 1}`, bad: mark !== "handshake", text: [
         { b: A(m.a) }, ` ${moveText(m.subgame, 0, m.moveA)}, `, { b: A(m.b) },
         ` ${moveText(m.subgame, 1, m.moveB)} — ${SUBGAME_NAME[m.subgame]} pays ${m.payA} / ${m.payB} (${MARK_WORD[mark]})`] }];
     }
@@ -127,20 +132,21 @@ function flags(ev, side) {
 
 // ---- derived statistics (§7, §9, §10) -------------------------------------------------------
 
-export function seatStats(state) {
+export function seatStats(state, rules) {
   return state.seats.map((st) => ({
     median: median(st.pays), mean: mean(st.pays), total: sum(st.pays), meetings: st.pays.length,
-    kind: st.kind, harsh: st.harsh, halo: st.kind + st.harsh ? st.kind / (st.kind + st.harsh) : HALO_EMPTY,
+    kind: st.kind, harsh: st.harsh, halo: st.kind + st.harsh ? st.kind / (st.kind + st.harsh) : rules.neutral_halo,
   }));
 }
 
 /** §10: flagged pairs and rings (components of ≥ 3 seats) from a meeting list. */
-export function detectRings(record, n = SEATS) {
+export function detectRings(record, rules) {
+  const n = rules.seats;
   const pairs = [];
   for (let a = 0; a < n; a++) {
     for (let b = a + 1; b < n; b++) {
       const mutual = record.filter((m) => (m.a === a && m.b === b) || (m.a === b && m.b === a));
-      if (mutual.length < RING_MIN_MEETINGS) continue;
+      if (mutual.length < rules.ring_min_meetings) continue;
       const inMean = mean(mutual.map((m) => (m.payA + m.payB) / 2));
       const out = [];
       for (const m of record) {
@@ -151,7 +157,7 @@ export function detectRings(record, n = SEATS) {
       }
       const outMean = out.length ? mean(out) : 0;
       const delta = inMean - outMean;
-      if (inMean >= RING_MIN_IN_MEAN && delta >= RING_MIN_DELTA) pairs.push({ a, b, inMean, outMean, delta });
+      if (inMean >= rules.ring_min_in_mean && delta >= rules.ring_min_delta) pairs.push({ a, b, inMean, outMean, delta });
     }
   }
   const parent = Array.from({ length: n }, (_, i) => i);
@@ -164,7 +170,7 @@ export function detectRings(record, n = SEATS) {
     groups.get(r).add(x);
   }
   const components = [...groups.values()].map((g) => [...g].sort((x, y) => x - y))
-    .filter((c) => c.length >= 3).sort((x, y) => x[0] - y[0]);
+    .filter((c) => c.length >= rules.ring_min_size).sort((x, y) => x[0] - y[0]);
   return { pairs, components };
 }
 
@@ -182,8 +188,8 @@ export function mount(root, meta) {
   const endcard = endCardSlot(plaza);
   return {
     update(v) {
-      const stats = seatStats(v.step.state);
-      const rings = detectRings(v.step.state.record);
+      const stats = seatStats(v.step.state, meta.rules);
+      const rings = detectRings(v.step.state.record, meta.rules);
       drawPlaza(plaza, v, stats, rings, meta);
       drawMeetings(meetings, v.step.state, meta);
       drawScorebug(bug, stats, meta);
@@ -198,10 +204,11 @@ function drawPlaza(el, v, stats, rings, meta) {
   const state = v.step.state;
   const W = Math.max(300, Math.min(el.clientWidth - 16 || 600, 980));
   const compact = W < 560;
-  const H = compact ? W + 50 : Math.min(660, Math.round(W * 0.66));
+  const H = compact ? Math.round(W * 1.35) : Math.min(660, Math.round(W * 0.66));
   const cx = W / 2, cy = H / 2;
   const R = compact ? 18 : 26;
   const rx = W / 2 - (compact ? 46 : 90), ry = H / 2 - (compact ? 62 : 84);
+  const SEATS = meta.rules.seats;
   const pos = Array.from({ length: SEATS }, (_, i) => {
     const t = -Math.PI / 2 + (i * 2 * Math.PI) / SEATS;
     return { x: cx + rx * Math.cos(t), y: cy + ry * Math.sin(t), up: Math.sin(t) < -0.2 };
@@ -224,19 +231,27 @@ function drawPlaza(el, v, stats, rings, meta) {
     if (!m.resolved) continue;
     for (const [seat, side, move, pay] of [[m.a, 0, m.moveA, m.payA], [m.b, 1, m.moveB, m.payB]]) {
       const p = pos[seat];
-      const k = compact ? 0.68 : 0.7;
-      const x = cx + (p.x - cx) * k, y = cy + (p.y - cy) * k;
       const label = compact ? shortMove(m.subgame, side, move) : moveText(m.subgame, side, move);
       const w = Math.max(compact ? 34 : 56, label.length * (compact ? 6.4 : 7) + 14), hh = compact ? 30 : 38;
-      pills.push({ seat, x, y, w, h: hh, label, pay });
-      taken.push({ x, y, w, h: hh });
+      // on the spoke from the centre to the post, as close to the post as it fits without
+      // covering a post, the centre title or another pill (at 360 and 768 px the posts above
+      // and below sit close to the centre, where a fixed spot overlapped them)
+      let best = null;
+      for (let k = 0.74; k >= 0.3; k -= 0.02) {
+        const box = { x: cx + (p.x - cx) * k, y: cy + (p.y - cy) * k, w: w + 4, h: hh + 4 };
+        const cost = taken.reduce((acc, o) => acc + overlap(box, o), 0);
+        if (!best || cost < best.cost) best = { ...box, cost };
+        if (cost === 0) break;
+      }
+      pills.push({ seat, x: best.x, y: best.y, w, h: hh, label, pay });
+      taken.push({ x: best.x, y: best.y, w: w + 4, h: hh + 4 });
     }
   }
   // the round's meetings: a chord each, with a badge where it overlaps nothing
   const badges = [];
   for (const m of state.pairs) {
     const a = pos[m.a], b = pos[m.b];
-    const mark = m.resolved ? markOf(m) : null;
+    const mark = m.resolved ? markOf(m, meta.rules) : null;
     const colour = !mark ? "#3a4766" : mark === "handshake" ? "#47c98b" : mark === "coin" ? "#e3b341" : "#ef5b5b";
     svg.append(s("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: colour, "stroke-width": compact ? 2.5 : 3.5,
       opacity: mark ? 0.85 : 0.5, "stroke-dasharray": mark ? null : "6 6" }));
@@ -315,7 +330,7 @@ function drawMeetings(el, state, meta) {
     h("td", {}, h("span", { class: "alias" }, meta.aliases[m.a]), m.resolved ? ` ${moveText(m.subgame, 0, m.moveA)}` : ""),
     h("td", {}, h("span", { class: "alias" }, meta.aliases[m.b]), m.resolved ? ` ${moveText(m.subgame, 1, m.moveB)}` : ""),
     h("td", { class: "num", style: { whiteSpace: "nowrap" } }, m.resolved ? `${m.payA} / ${m.payB}` : "…"),
-    h("td", { class: "muted wide-only" }, m.resolved ? [MARK_WORD[markOf(m)], ...new Set([...m.flags.a, ...m.flags.b])].join(" · ") : "deciding")));
+    h("td", { class: "muted wide-only" }, m.resolved ? [MARK_WORD[markOf(m, meta.rules)], ...new Set([...m.flags.a, ...m.flags.b])].join(" · ") : "deciding")));
   el.append(h("div", { class: "scroll-x" }, h("table", { class: "data" },
     h("thead", {}, h("tr", {}, ["game", "first", "second", "pay", ""].map((x) => h("th", { class: x === "pay" ? "num" : x ? "" : "wide-only" }, x)))),
     h("tbody", {}, rows))));
@@ -355,7 +370,7 @@ function endCard(state, stats, rings, meta) {
   return [h("h3", {}, "Final standings · median"),
     h("div", { class: "sub" }, `${state.played} rounds · ${state.reason} · ${rings.pairs.length} flagged ring pair${plural}` +
       (rings.components.length ? ` · rings: ${rings.components.map((c) => c.map((i) => meta.aliases[i]).join("–")).join(", ")}` : "")),
-    podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i], value: fmt(stats[i].median) }))),
+    podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i], value: fmt(stats[i].median), rank: rk[i] }))),
     h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "alias"),
       h("th", { class: "num" }, "median"), h("th", { class: "num" }, "mean"), h("th", { class: "num wide-only" }, "total"),
       h("th", { class: "num" }, "halo"))),

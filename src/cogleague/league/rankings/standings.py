@@ -29,6 +29,11 @@ table and the HTML report render the same document. Shape (all numbers are plain
       }
     }
 
+Each table also carries ``held_out`` (null, or ``{"episodes", "rows": [{"policy",
+"vs_public", "public_games", "vs_held_out", "held_out_games", "difference", "low", "high",
+"shows_gap"}]}``, `heldout.py`); the document carries ``held_out`` (``{"revealed",
+"policies"}`` or null) and ``costs`` (`costs.py`, null without model seats).
+
 `rank_label` is the rank when the row's interval separates it from every other row, else
 ``level best–worst`` (see `ranks.py`).
 """
@@ -41,7 +46,8 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from cogleague.league import gamestats, store
+from cogleague.league import gamestats, heldout, store
+from cogleague.league.costs import cost_section
 from cogleague.league.episodes import EpisodeRecord
 from cogleague.league.rankings import bradley_terry, openskill_rating
 from cogleague.league.rankings.bootstrap import mean_interval
@@ -123,32 +129,53 @@ def _overall(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str, 
 
 def standings(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str, Any]]
               | None = None, *, leagues: Sequence[str] | None = None, game: str | None = None,
-              resamples: int = 2000, seed: int = 0) -> dict[str, Any]:
-    """The standings document (see the module docstring) for already loaded episodes."""
+              resamples: int = 2000, seed: int = 0, reveal_held_out: bool = False,
+              prices: Any = None) -> dict[str, Any]:
+    """The standings document (see the module docstring) for already loaded episodes.
+
+    Evaluation episodes (against a held-out pool, `league/heldout.py`) never enter the
+    rankings; they give each table's ``held_out`` comparison. Held-out names read
+    ``held-out #k`` unless `reveal_held_out`. `prices` (a `PriceTable`) prices ``costs``."""
     book = book or {}
-    ok = [ep for ep in episodes if ep.status == store.STATUS_OK]
+    everything = [ep for ep in episodes if ep.status == store.STATUS_OK]
+    held = heldout.held_out_names(everything)
+    names = heldout.masks(held, reveal_held_out)
+    ok = [ep for ep in everything if ep.source != heldout.SOURCE]
+    evaluation = [ep for ep in everything if ep.source == heldout.SOURCE]
     failed = [ep for ep in episodes if ep.status != store.STATUS_OK]
     groups: dict[tuple[str, str], list[EpisodeRecord]] = defaultdict(list)
     for ep in ok:
         groups[(ep.game, ep.variant or "")].append(ep)
-    tables = [_game_table(g, v or None, eps, book, resamples, seed)
-              for (g, v), eps in sorted(groups.items())]
+    eval_groups: dict[tuple[str, str], list[EpisodeRecord]] = defaultdict(list)
+    for ep in evaluation:
+        eval_groups[(ep.game, ep.variant or "")].append(ep)
+    tables = []
+    for (g, v), eps in sorted(groups.items()):
+        table = _game_table(g, v or None, eps, book, resamples, seed)
+        table["held_out"] = heldout.section(eps, eval_groups.get((g, v), []), held,
+                                            resamples=resamples, seed=seed)
+        tables.append(table)
+    failures = [{"id": ep.id, "league": ep.league, "game": ep.game, "variant": ep.variant,
+                 "seed": ep.seed, "lineup": ep.lineup, "attempts": ep.attempts,
+                 "status": ep.status, "error": ep.error} for ep in failed]
+    heldout.mask_failures(failures, names)
     return {
         "leagues": None if leagues is None else list(leagues),
         "game": game,
         "episodes": {"ok": len(ok), "failed": len(failed),
                      "infra_error": sum(ep.status == store.STATUS_INFRA for ep in failed)},
-        "failures": [{"id": ep.id, "league": ep.league, "game": ep.game, "variant": ep.variant,
-                      "seed": ep.seed, "lineup": ep.lineup, "attempts": ep.attempts,
-                      "status": ep.status, "error": ep.error} for ep in failed],
+        "failures": failures,
         "tables": tables,
         "overall": _overall(ok, book, resamples, seed),
+        "held_out": {"revealed": reveal_held_out,
+                     "policies": [names[n] for n in held]} if held else None,
+        "costs": cost_section(everything, prices, names),
     }
 
 
 def standings_json(db_url: str | Engine, game: str | None = None, league: str | None = None,
-                   *, leagues: Sequence[str] | None = None,
-                   resamples: int = 2000) -> dict[str, Any]:
+                   *, leagues: Sequence[str] | None = None, resamples: int = 2000,
+                   reveal_held_out: bool = False, prices: Any = None) -> dict[str, Any]:
     """Standings straight from the store (the Observatory's entry point).
 
     `league` / `leagues` limit to those leagues (server tables are league ``"server"``);
@@ -159,4 +186,5 @@ def standings_json(db_url: str | Engine, game: str | None = None, league: str | 
     every: list[str | None] = [None]  # no league named: the store's whole policy book
     for name in chosen or every:
         book.update(store.load_policies(db_url, name))
-    return standings(episodes, book, leagues=chosen, game=game, resamples=resamples)
+    return standings(episodes, book, leagues=chosen, game=game, resamples=resamples,
+                     reveal_held_out=reveal_held_out, prices=prices)

@@ -14,11 +14,12 @@ from cogleague.seats.llm.accounting import accounting_for
 from cogleague.seats.llm.budget import check_requests_per_minute
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS, check_prompt, load_prompt
 from cogleague.seats.llm.providers import resolve_endpoint
+from cogleague.seats.llm.recording import RecordingMiss, check_mode
 from cogleague.seats.llm.seat import ModelSeat
 from cogleague.seats.llm.session import ModelEpisode, episode_for
 
-__all__ = ["MAX_PROMPT_CHARS", "ModelEpisode", "ModelOptions", "ModelSeat", "accounting_for",
-           "make_model_seat"]
+__all__ = ["MAX_PROMPT_CHARS", "ModelEpisode", "ModelOptions", "ModelSeat", "RecordingMiss",
+           "accounting_for", "make_model_seat"]
 
 
 def make_model_seat(game: Game, seat: int, name: str, options: ModelOptions, *,
@@ -29,13 +30,19 @@ def make_model_seat(game: Game, seat: int, name: str, options: ModelOptions, *,
     `prompt` is given). Seats of one game share an episode state (clients, budgets, transcript)
     unless `episode` is passed. Bad settings raise `ConfigError` naming the field: ``prompt``
     (unreadable, or over MAX_PROMPT_CHARS code points), ``provider``, ``model``,
-    ``requests_per_minute``, ``transcript``. No provider configured is not an error: the seat
-    then falls back at once on every turn (cause ``disabled``), with zero network calls.
+    ``requests_per_minute``, ``transcript``, ``recording_mode``, ``replay`` (no recording of
+    this episode). With ``options.recording`` set, calls are recorded to or replayed from that
+    directory (`recording.py`); a pure replay needs no API key and opens no connection. No
+    provider configured is not an error: the seat then falls back at once on every turn (cause
+    ``disabled``), with zero network calls.
     """
     text = check_prompt(prompt) if prompt is not None else load_prompt(name)
+    mode = check_mode(options.recording_mode)
+    replaying = options.recording is not None and mode == "replay"
     endpoint = resolve_endpoint(options.provider, options.model, options.base_url,
-                                options.api_key)
+                                options.api_key or ("replay" if replaying else None))
     per_minute = check_requests_per_minute(options.requests_per_minute)
     shared = episode if episode is not None else episode_for(game)
     return ModelSeat(game, seat, name, text, endpoint, per_minute, shared,
-                     transcript=shared.transcript(options.transcript))
+                     transcript=shared.transcript(options.transcript),
+                     recording=shared.recording(options.recording, mode, game))

@@ -8,7 +8,8 @@ non-model seats read 0 / null / {}), or None when no seat is a model seat::
 
 Keys: ``model`` (the model name, null for other seats), ``decisions``, ``requests`` (HTTP
 requests sent, 429s included), ``input_tokens``, ``output_tokens``, ``latency_p50_ms``,
-``latency_max_ms`` (completed requests; null if none), ``fallbacks`` (``{cause: count}``).
+``latency_max_ms`` (completed requests; null if none), ``fallbacks`` (``{cause: count}``),
+``replayed`` (calls answered from a recording: no request, no tokens; `recording.py`).
 Latencies are wall-clock measurements, the one part that differs between identical runs.
 """
 
@@ -26,6 +27,7 @@ class SeatStats:
     model: str | None
     decisions: int = 0
     requests: int = 0
+    replayed: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
     latencies_ms: list[float] = field(default_factory=list)
@@ -41,7 +43,7 @@ class SeatStats:
 
 
 ACCOUNTING_KEYS = ("model", "decisions", "requests", "input_tokens", "output_tokens",
-                   "latency_p50_ms", "latency_max_ms", "fallbacks")
+                   "latency_p50_ms", "latency_max_ms", "fallbacks", "replayed")
 
 
 def accounting_for(seats: Sequence[Any]) -> dict[str, Any] | None:
@@ -61,4 +63,5 @@ def accounting_for(seats: Sequence[Any]) -> dict[str, Any] | None:
         "latency_p50_ms": [s.latency_p50_ms for s in rows],
         "latency_max_ms": [s.latency_max_ms for s in rows],
         "fallbacks": [dict(sorted(s.fallbacks.items())) for s in rows],
+        "replayed": [s.replayed for s in rows],
     }

@@ -42,6 +42,8 @@ async def acheck_provider(options: ModelOptions) -> None:
     provider = options.provider
     if provider is None:
         return
+    if options.recording is not None and options.recording_mode == "replay":
+        return  # a pure replay answers from the recording: no key, no network
     if provider not in PROVIDERS:
         raise ConfigError("provider",
                           f"provider must be one of {', '.join(PROVIDERS)} (got {provider!r})")

@@ -30,6 +30,7 @@ from cogleague.seats.llm.providers import (
     RateLimited,
     make_provider,
 )
+from cogleague.seats.llm.recording import EpisodeRecording, RecordedProvider, reset_turn, set_turn
 from cogleague.seats.llm.session import EndpointState, ModelEpisode
 from cogleague.seats.llm.transcript import AttemptRecord, TranscriptWriter
 
@@ -43,7 +44,8 @@ class ModelSeat:
 
     def __init__(self, game: Game, seat: int, name: str, prompt: str, endpoint: Endpoint | None,
                  per_minute: int, episode: ModelEpisode,
-                 transcript: TranscriptWriter | None = None) -> None:
+                 transcript: TranscriptWriter | None = None,
+                 recording: EpisodeRecording | None = None) -> None:
         self.game = game
         self.seat = seat
         self.name = name
@@ -51,6 +53,7 @@ class ModelSeat:
         self.endpoint = endpoint
         self.episode = episode
         self.transcript = transcript
+        self.recording = recording
         self.stats = SeatStats(model=endpoint.model if endpoint else None)
         self._state: EndpointState | None = None
         self._provider: Provider | None = None
@@ -58,7 +61,7 @@ class ModelSeat:
             self._state = episode.endpoint(endpoint, per_minute)
             # Made now, with the seats: the first client imports the SDK, which must not eat
             # into the first step's deadline.
-            self._provider = make_provider(endpoint)
+            self._provider = self._new_provider(endpoint)
         self._system: str | None = None
         self._attempts: dict[str, list[AttemptRecord]] = {}
 
@@ -91,6 +94,7 @@ class ModelSeat:
             record.cause = "disabled"
             why = "no model provider configured" if state is None else "provider refused the key"
             raise SeatUnavailable("disabled", why)
+        token = set_turn(turn.turn_id)
         try:
             text = await self._send(state, turns, clock, deadline, record)
         except asyncio.CancelledError:
@@ -102,6 +106,8 @@ class ModelSeat:
         except Exception:
             record.cause = "transport"
             raise
+        finally:
+            reset_turn(token)
         record.reply = text
         try:  # for the transcript only: the runner parses the text again and decides
             record.action = self.game.parse(turn, text).action
@@ -115,7 +121,7 @@ class ModelSeat:
                     deadline: float, record: AttemptRecord) -> str:
         budget = state.budget_on(clock)
         if self._provider is None:  # closed at the end of an earlier run
-            self._provider = make_provider(state.endpoint)
+            self._provider = self._new_provider(state.endpoint)
         provider = self._provider
         for _ in range(MAX_RATE_LIMITED_SENDS):
             await budget.acquire(deadline)  # raises SeatUnavailable("rate_budget")
@@ -125,16 +131,22 @@ class ModelSeat:
             self.stats.requests += 1
             record.requests += 1
             started = time.perf_counter()
+            replayed = getattr(provider, "replayed", 0)
             try:
                 completion = await provider.complete(self.system_text, turns, timeout)
             except RateLimited as limited:
+                self._count_replayed(provider, replayed, record)
+
                 budget.rate_limited(limited.retry_after)
                 continue
             except AuthRejected as rejected:
+                self._count_replayed(provider, replayed, record)
                 state.disabled = True
                 raise SeatUnavailable("disabled", f"provider refused the key ({rejected})"
                                       ) from rejected
             latency = round((time.perf_counter() - started) * 1000, 1)
+            if self._count_replayed(provider, replayed, record):
+                latency = 0.0  # answered from the recording: no request went out
             budget.succeeded()
             self.stats.latencies_ms.append(latency)
             self.stats.input_tokens += completion.input_tokens
@@ -144,6 +156,23 @@ class ModelSeat:
             record.output_tokens += completion.output_tokens
             return completion.text
         raise SeatUnavailable("rate_budget", f"rate limited {MAX_RATE_LIMITED_SENDS} times")
+
+    def _new_provider(self, endpoint: Endpoint) -> Provider:
+        """The live provider, wrapped by the recorder when recording or replaying (a pure
+        replay builds no client at all)."""
+        if self.recording is None:
+            return make_provider(endpoint)
+        live = None if self.recording.mode == "replay" else make_provider(endpoint)
+        return RecordedProvider(endpoint, self.seat, self.recording, live)
+
+    def _count_replayed(self, provider: Provider, before: int, record: AttemptRecord) -> bool:
+        """Move a call answered from the recording from `requests` to `replayed`."""
+        if getattr(provider, "replayed", 0) == before:
+            return False
+        self.stats.requests -= 1
+        self.stats.replayed += 1
+        record.requests -= 1
+        return True
 
     # -- runner hooks ------------------------------------------------------------------------
     def on_decision(self, turn: Turn, decision: Decision) -> None:

@@ -17,6 +17,7 @@ from cogleague.core.clock import Clock
 from cogleague.core.game import Game
 from cogleague.seats.llm.budget import RequestBudget
 from cogleague.seats.llm.providers import Endpoint
+from cogleague.seats.llm.recording import EpisodeRecording, episode_file
 from cogleague.seats.llm.transcript import TranscriptWriter
 
 
@@ -40,6 +41,7 @@ class ModelEpisode:
     def __init__(self) -> None:
         self._endpoints: dict[Endpoint, EndpointState] = {}
         self._transcripts: dict[Path, TranscriptWriter] = {}
+        self._recordings: dict[Path, EpisodeRecording] = {}
 
     def endpoint(self, endpoint: Endpoint, per_minute: int) -> EndpointState:
         state = self._endpoints.get(endpoint)
@@ -56,6 +58,19 @@ class ModelEpisode:
         if writer is None:
             writer = self._transcripts[key] = TranscriptWriter(path)
         return writer
+
+
+    def recording(self, directory: str | None, mode: str, game: Game) -> EpisodeRecording | None:
+        """This episode's recording in `directory` (opened once: rewritten when recording)."""
+        if directory is None:
+            return None
+        path = episode_file(directory, game.name, getattr(game, "seed", None),
+                            list(game.policy_names))
+        key = path.resolve()
+        recording = self._recordings.get(key)
+        if recording is None:
+            recording = self._recordings[key] = EpisodeRecording.open(path, mode)
+        return recording
 
 
 _EPISODES: dict[int, ModelEpisode] = {}

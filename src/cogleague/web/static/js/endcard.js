@@ -31,9 +31,19 @@ export function endCardSlot(stage) {
   };
 }
 
-/** The top three: [{who, policy, value}] best first. */
+const ORDINAL = (k) => `${k}${k % 10 === 1 && k % 100 !== 11 ? "st" : k % 10 === 2 && k % 100 !== 12 ? "nd" : k % 10 === 3 && k % 100 !== 13 ? "rd" : "th"}`;
+const PODIUM_MAX = 8;
+
+/** The podium: [{who, policy, value, rank?}] best first. Tied entries share a rank (competition
+ *  ranking: 1, 1, 3), so a seven-way tie is seven firsts, never 1st / 2nd / 3rd. Without `rank`
+ *  entries with equal `value` tie. Shows every entry ranked 3rd or better (at most eight). */
 export function podium(entries) {
-  return h("div", { class: "podium" }, entries.slice(0, 3).map((e, k) => h("div", {},
-    h("div", { class: "medal" }, ["1st", "2nd", "3rd"][k]), h("div", { class: "who" }, e.who),
-    h("div", { class: "policy" }, e.policy), h("div", { class: "val" }, e.value))));
+  const ranked = entries.map((e) => ({ ...e,
+    rank: e.rank ?? 1 + entries.filter((o) => Number(o.value) > Number(e.value)).length }));
+  const top = ranked.filter((e) => e.rank <= 3);
+  const shown = top.slice(0, PODIUM_MAX);
+  return h("div", { class: "podium", "data-testid": "podium" }, shown.map((e) => h("div", { "data-rank": e.rank },
+    h("div", { class: "medal" }, ORDINAL(e.rank), ranked.filter((o) => o.rank === e.rank).length > 1 ? " (tied)" : ""),
+    h("div", { class: "who" }, e.who), h("div", { class: "policy" }, e.policy), h("div", { class: "val" }, e.value))),
+  top.length > shown.length ? h("div", { class: "more" }, `+${top.length - shown.length} more`) : null);
 }

@@ -8,7 +8,7 @@ const root = document.getElementById("lobby");
 
 function copyable(text) {
   const code = h("code", {}, text);
-  const btn = h("button", { type: "button", title: "copy" }, "copy");
+  const btn = h("button", { type: "button", title: "copy the command", "data-focus-key": "copy" }, "copy");
   btn.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(text);
@@ -47,9 +47,52 @@ function tableCard(t, titles) {
       x.taken ? (x.alias ?? `seat ${x.seat}`) : `seat ${x.seat} free`))),
     open ? h("div", {},
       h("div", { class: "muted" }, `${free} of ${t.num_seats} seats free. Join with the example bot (an API key in $COGLEAGUE_KEY):`),
-      copyable(joinCommand(t, location.origin)))
+      copyable(joinCommand(t, location.origin)),
+      free ? h("p", {}, h("a", { class: "button", href: `/play?table=${encodeURIComponent(t.id)}`, "data-focus-key": "play",
+        "data-testid": "play-as-person" }, "Play as a person →")) : null)
       : null,
-    h("p", {}, h("a", { href: `/theater?table=${encodeURIComponent(t.id)}` }, t.state === "finished" ? "Watch the replay →" : "Watch live →")));
+    h("p", {}, h("a", { href: `/theater?table=${encodeURIComponent(t.id)}`, "data-focus-key": "watch" }, t.state === "finished" ? "Watch the replay →" : "Watch live →")));
+}
+
+// The lobby refreshes in place: a card is rebuilt only when its table changed, and a section
+// only re-renders its list when the order of its tables did, so focus, selection and scroll
+// survive every refresh (rebuilding the whole page every 5 s lost them).
+const cards = new Map(); // table id -> {sig, node}
+const sections = new Map(); // state -> {el, list, count}
+
+function cardFor(t, titles) {
+  const sig = JSON.stringify(t);
+  const have = cards.get(t.id);
+  if (have && have.sig === sig) return have.node;
+  const node = tableCard(t, titles);
+  if (have) {
+    const focused = have.node.contains(document.activeElement) ? document.activeElement : null;
+    have.node.replaceWith(node);
+    if (focused?.dataset.focusKey) node.querySelector(`[data-focus-key="${focused.dataset.focusKey}"]`)?.focus();
+  }
+  cards.set(t.id, { sig, node });
+  return node;
+}
+
+function sectionFor(state, title, empty) {
+  let sec = sections.get(state);
+  if (!sec) {
+    const count = h("span", {});
+    const list = h("div", { class: "cards-grid" });
+    const none = h("p", { class: "muted" }, empty);
+    const el = h("section", { "data-testid": `section-${state}` }, h("h2", {}, title, " (", count, ")"), list, none);
+    sec = { el, list, count, none };
+    sections.set(state, sec);
+    root.append(el);
+  }
+  return sec;
+}
+
+function fill(sec, nodes) {
+  sec.count.textContent = String(nodes.length);
+  sec.none.hidden = nodes.length > 0;
+  const same = nodes.length === sec.list.children.length && nodes.every((n, i) => sec.list.children[i] === n);
+  if (!same) sec.list.replaceChildren(...nodes); // moves the kept nodes; focus stays on them
 }
 
 async function load() {
@@ -57,15 +100,20 @@ async function load() {
     const [{ tables }, games] = await Promise.all([fetchJSON("/tables"), fetchJSON("/games").catch(() => ({ games: [] }))]);
     const titles = Object.fromEntries((games.games || []).map((g) => [g.name, g.title]));
     const group = (state) => tables.filter((t) => t.state === state);
-    const section = (title, list, empty) => h("section", {},
-      h("h2", {}, `${title} (${list.length})`),
-      list.length ? h("div", { class: "cards-grid" }, list.map((t) => tableCard(t, titles))) : h("p", { class: "muted" }, empty));
-    clear(root).append(
-      section("Open tables", group("open"), "No table is waiting for players. An account can create one with POST /tables."),
-      section("Playing now", group("running"), "No table is being played right now."),
-      section("Finished", group("finished").slice(0, 12), "No finished table yet."));
+    if (root.querySelector(".error, .loading")) clear(root);
+    const spec = [["open", "Open tables", group("open"), "No table is waiting for players. An account can create one with POST /tables."],
+      ["running", "Playing now", group("running"), "No table is being played right now."],
+      ["finished", "Finished", group("finished").slice(0, 12), "No finished table yet."]];
+    const seen = new Set();
+    for (const [state, title, list, empty] of spec) {
+      fill(sectionFor(state, title, empty), list.map((t) => { seen.add(t.id); return cardFor(t, titles); }));
+    }
+    for (const id of [...cards.keys()]) if (!seen.has(id)) cards.delete(id);
     document.body.dataset.ready = "lobby";
+    document.body.dataset.refreshes = String(Number(document.body.dataset.refreshes || 0) + 1);
   } catch (err) {
+    sections.clear();
+    cards.clear();
     clear(root).append(h("div", { class: "error" }, `The lobby needs the table server (cogleague serve): ${err.message}`));
     document.body.dataset.ready = "error";
   }
@@ -73,4 +121,4 @@ async function load() {
 
 markNav();
 load();
-setInterval(load, REFRESH_MS);
+setInterval(load, Number(new URLSearchParams(location.search).get("refresh_ms")) || REFRESH_MS);

@@ -25,6 +25,22 @@ function intervalBar(row, lo, hi) {
       background: "var(--gold)", left: `calc(${x(row.mean)} - 4px)` } }));
 }
 
+// Where a policy name comes from: a server account's seat, a built-in baseline, a league
+// entry... Named in words next to the name, so the three are never mistaken for each other.
+const KIND_WORD = { server: "server account", baseline: "baseline", scripted: "baseline", league: "league policy",
+  model: "model", bot: "bot" };
+
+function kindTag(row) {
+  const kind = row.kind ?? "server";
+  return h("span", { class: `pill kind-${kind}`, "data-field": "kind", title: row.author ? `by ${row.author}` : kind },
+    KIND_WORD[kind] ?? kind);
+}
+
+/** A standings table's variant: the recorded one, or say plainly that none was recorded. */
+export function variantLabel(variant) {
+  return variant === null || variant === undefined || variant === "" ? "variant not recorded" : variant;
+}
+
 function scoreTable(game, table) {
   const lows = table.rows.map((r) => r.low ?? r.mean);
   const highs = table.rows.map((r) => r.high ?? r.mean);
@@ -34,7 +50,7 @@ function scoreTable(game, table) {
     h("thead", {}, h("tr", {}, head.map((x, k) => h("th", { class: k === 1 || k === head.length - 1 ? "" : "num" }, x)))),
     h("tbody", {}, table.rows.map((r) => h("tr", { class: r.separated && r.rank === 1 ? "first" : "", "data-testid": `row-${r.policy}` },
       h("td", { class: "num", "data-field": "rank" }, r.rank_label),
-      h("td", { class: "alias" }, r.policy),
+      h("td", {}, h("span", { class: "alias" }, r.policy), " ", kindTag(r)),
       h("td", { class: "num" }, r.games),
       h("td", { class: "num", "data-field": "mean" }, fmt(r.mean, 3)),
       h("td", { class: "num" }, r.low === null ? "–" : `${fmt(r.low, 2)} – ${fmt(r.high, 2)}`),
@@ -54,7 +70,7 @@ function overallTable(title, rows, value) {
 function gamePanel(game) {
   if (!game.tables.length) return h("p", { class: "muted" }, `No finished ${game.title} episode yet.`);
   const parts = game.tables.map((t) => h("section", {},
-    h("h3", {}, `${t.variant ?? "default"} · ${t.episodes} episode${t.episodes === 1 ? "" : "s"} · ${t.statistic}`),
+    h("h3", { "data-testid": "variant" }, `${variantLabel(t.variant)} · ${t.episodes} episode${t.episodes === 1 ? "" : "s"} · ${t.statistic}`),
     scoreTable(game.game, t)));
   if (game.overall) {
     parts.push(overallTable("Bradley–Terry strength (within-episode pairwise outcomes)", game.overall.bradley_terry.rows,

@@ -2,19 +2,34 @@
 //   /theater?replay=URL   a replay document at URL (e.g. /tables/ID/replay)
 //   /theater?file=1       the replay that `cogleague replay open FILE` serves (/api/replay-file)
 //   /theater?table=ID     a live table: GET /tables/ID, then WS /ws/watch?table=ID
-// A replay can also be dropped onto the page. The game is told by the replay's `format`
-// (or the table's `game`); each game module folds events into steps and draws them.
+// A replay can also be dropped onto the page. Which game it is, and which module draws it, come
+// from the server's catalog (GET /api/games: each game's `replay_format`, `viewer` module URL
+// and `rule_numbers`); a game without a viewer module gets the generic renderer.
 
 import { Story } from "./story.js";
 import { Scrubber } from "./scrubber.js";
+import { genericViewer } from "./generic.js";
 import { h, clear, fetchJSON, markNav } from "./util.js";
 
-const GAMES = {
-  ledger: () => import("./games/ledger.js"),
-  commons: () => import("./games/commons.js"),
-  dilemma: () => import("./games/dilemma.js"),
-};
-const FORMATS = { "ledger.replay.v1": "ledger", "commons-family/1": "commons", "dilemma.replay.v1": "dilemma" };
+let catalog = null;
+/** The installed games, once per page: [{name, title, replay_format, viewer, rule_numbers}]. */
+function games() {
+  catalog ??= fetchJSON("/api/games").then((doc) => doc.games);
+  return catalog;
+}
+
+/** A game's viewer: its own module when the descriptor names one, else the generic renderer. */
+async function viewerOf(desc) {
+  return desc.viewer ? import(desc.viewer) : genericViewer(desc);
+}
+
+/** The meta a viewer built, with the rule numbers the server serves for the game. */
+function withRules(meta, desc) {
+  meta.rules = { ...(desc.rule_numbers || {}) };
+  meta.game = desc.name;
+  return meta;
+}
+
 const RECONNECT_MS = 2000;
 const FINISH_POLLS = 40, FINISH_POLL_MS = 250;
 
@@ -27,13 +42,14 @@ function showError(message) {
   clear(root).append(h("div", { class: "error", "data-testid": "error" }, message));
 }
 
-function gameOfReplay(doc) {
-  const name = FORMATS[doc?.format];
-  if (!name) {
+async function gameOfReplay(doc) {
+  const known = await games();
+  const desc = known.find((g) => g.replay_format === doc?.format);
+  if (!desc) {
     throw new Error(`not a cogleague replay: format ${JSON.stringify(doc?.format)} ` +
-      `(known: ${Object.keys(FORMATS).join(", ")})`);
+      `(known: ${known.map((g) => g.replay_format).join(", ")})`);
   }
-  return name;
+  return desc;
 }
 
 let current = null; // the mounted story: {scrubber, redraw}
@@ -43,13 +59,22 @@ window.addEventListener("resize", () => {
   resizeTimer = setTimeout(() => current?.redraw(), 120);
 });
 
+/** The badges over the stage: replay, live, or a table that has not started yet. */
+function badgeOf(mode) {
+  if (mode === "live") return h("span", { class: "pill live", "data-testid": "live" }, "● live");
+  if (mode === "waiting") return h("span", { class: "pill wait", "data-testid": "waiting" }, "◌ not started");
+  return h("span", { class: "pill" }, "replay");
+}
+
 /** Mount a story into the page: the game draws, the scrubber moves. */
-function theaterFor(game, story, { live = false, label = "" } = {}) {
+function theaterFor(game, story, { mode = "replay", label = "" } = {}) {
   current?.scrubber.destroy();
   const meta = story.meta;
+  const live = mode !== "replay";
   title.textContent = `${game.title}${meta.variant ? ` · ${meta.variant}` : ""}`;
+  const badge = h("span", {}, badgeOf(mode));
   clear(badges).append(...[
-    live ? h("span", { class: "pill live", "data-testid": "live" }, "live") : h("span", { class: "pill" }, "replay"),
+    badge,
     meta.seed !== undefined && meta.seed !== null ? h("span", { class: "pill" }, `seed ${meta.seed}`) : null,
     label ? h("span", { class: "pill" }, label) : null,
   ].filter(Boolean));
@@ -67,14 +92,14 @@ function theaterFor(game, story, { live = false, label = "" } = {}) {
     onChange: draw,
   });
   window.theater = { story, scrubber }; // for people poking at a replay in the console, and tests
-  current = { scrubber, redraw: () => draw(shown) };
+  current = { scrubber, redraw: () => draw(shown), setMode: (m) => clear(badge).append(badgeOf(m)) };
   return current;
 }
 
 async function openReplay(doc, label, { atEnd = false } = {}) {
-  const name = gameOfReplay(doc);
-  const game = await GAMES[name]();
-  const meta = game.metaFromReplay(doc);
+  const desc = await gameOfReplay(doc);
+  const game = await viewerOf(desc);
+  const meta = withRules(game.metaFromReplay(doc), desc);
   const story = new Story(game, meta);
   for (const ev of game.eventsOfReplay(doc)) story.push(ev);
   const { scrubber } = theaterFor(game, story, { label });
@@ -84,12 +109,15 @@ async function openReplay(doc, label, { atEnd = false } = {}) {
   document.body.dataset.ready = "replay";
 }
 
-/** Policy names are for spectators: the table's public face hides them, its spectator view
- *  (GET /tables/ID/spectator) shows them, in each game's own shape. */
-function policyNames(spec) {
-  if (!spec) return null;
-  return spec.policy_names ?? spec.policies ?? spec.policyNames
-    ?? (Array.isArray(spec.seats) ? spec.seats.map((x) => x.policyName ?? x.policy ?? "") : null);
+/** A not-started table says so, with its seats, instead of empty panels. */
+function waitingPanel(info) {
+  const seats = info.seats || [];
+  const taken = seats.filter((x) => x.taken).length;
+  return h("div", { class: "panel waiting", "data-testid": "not-started" },
+    h("h2", {}, "This table has not started yet"),
+    h("p", {}, `${taken} of ${info.num_seats ?? seats.length} seats are taken. The view fills in as soon as play begins.`),
+    h("ul", { class: "seats" }, seats.map((x) => h("li", { class: `seat ${x.taken ? "" : "free"}` },
+      x.taken ? `✔ ${x.alias ?? `seat ${x.seat}`}` : `○ seat ${x.seat} free`))));
 }
 
 async function openTable(id) {
@@ -98,18 +126,47 @@ async function openTable(id) {
   const finish = async () => openReplay(await fetchJSON(`${tableUrl}/replay`), `table ${id}`, { atEnd: true });
   if (info.state === "finished") return finish(); // the full replay: promises and memos too
   if (info.state === "aborted") throw new Error(`table ${id} was aborted (${info.reason ?? "no reason given"})`);
-  const game = GAMES[info.game] ? await GAMES[info.game]() : null;
-  if (!game) throw new Error(`table ${id} plays an unknown game ${JSON.stringify(info.game)}`);
-  const meta = game.metaFromTable(info);
+  const desc = (await games()).find((g) => g.name === info.game);
+  if (!desc) throw new Error(`table ${id} plays an unknown game ${JSON.stringify(info.game)}`);
+  const game = await viewerOf(desc);
+  const meta = withRules(game.metaFromTable(info), desc);
   const story = new Story(game, meta);
-  const mounted = theaterFor(game, story, { live: true, label: `table ${id}` });
-  let namesAsked = false;
-  const fillNames = async () => {
-    namesAsked = true;
+  let started = info.state === "running";
+  let waiting = null;
+  if (!started) {
+    // an open table: say so, and keep the (empty) stage out of sight until play begins
+    waiting = waitingPanel(info);
+  }
+  const mounted = theaterFor(game, story, { mode: started ? "live" : "waiting", label: `table ${id}` });
+  if (waiting) {
+    root.prepend(waiting);
+    root.classList.add("not-started");
+  }
+  const markStarted = () => {
+    if (started) return;
+    started = true;
+    waiting?.remove();
+    root.classList.remove("not-started");
+    mounted.setMode("live");
+  };
+  // What a spectator may see of the table right now (GET /tables/ID/spectator): a viewer folds
+  // it as a `spectator_state` event, e.g. scores the public event stream leaves out.
+  let asking = false, again = false;
+  const spectate = async () => {
+    if (asking) { again = true; return; }
+    asking = true;
     try {
-      const names = policyNames(await fetchJSON(`${tableUrl}/spectator`));
-      if (names) { meta.names = names; mounted.redraw(); }
-    } catch { /* not running yet: names come with the first events */ }
+      do {
+        again = false;
+        const view = await fetchJSON(`${tableUrl}/spectator`);
+        if (view.running === false) break; // not started, or just ended: the events carry on
+        const names = view.policy_names ?? view.policies ?? null;
+        if (Array.isArray(names)) meta.names = names;
+        story.push({ kind: "spectator_state", state: view });
+        refresh();
+      } while (again);
+    } catch { /* not running (yet, or any more): the events carry on */ }
+    asking = false;
   };
   let lastSeq = 0;
   let ended = false;
@@ -135,7 +192,7 @@ async function openTable(id) {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/watch?table=${encodeURIComponent(id)}` +
       (lastSeq ? `&last_seq=${lastSeq}` : ""));
-    ws.onopen = () => { document.body.dataset.ready = "live"; };
+    ws.onopen = () => { document.body.dataset.ready = started ? "live" : "waiting"; };
     ws.onmessage = (msg) => {
       const frame = JSON.parse(msg.data);
       if (frame.type === "event") {
@@ -143,8 +200,9 @@ async function openTable(id) {
           if (frame.seq <= lastSeq) return; // already folded
           lastSeq = frame.seq;
         }
-        if (!namesAsked) fillNames();
-        story.push({ kind: frame.event, ...(frame.payload || {}) });
+        if (!started) { markStarted(); document.body.dataset.ready = "live"; }
+        const opened = story.push({ kind: frame.event, ...(frame.payload || {}) });
+        if (opened || story.events === 1) spectate();
         document.body.dataset.events = String(story.events);
         refresh();
       } else if (frame.type === "ping") {
@@ -162,7 +220,7 @@ async function openTable(id) {
       }, RECONNECT_MS);
     };
   };
-  if (info.state === "running") fillNames();
+  if (started) spectate();
   connect();
 }
 

@@ -111,3 +111,19 @@ export function clip(text, n) {
   const t = String(text ?? "");
   return t.length > n ? t.slice(0, n - 1) + "…" : t;
 }
+
+// Regions that scroll (tables, feeds, code) must be reachable by keyboard (axe:
+// scrollable-region-focusable): every one gets tabindex=0 as soon as it is in the page.
+const SCROLLERS = ".scroll-x, .feed, .copy code, .markdown pre, .markdown table";
+function markScrollers(root) {
+  for (const el of root.querySelectorAll(SCROLLERS)) {
+    if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
+  }
+}
+if (typeof document !== "undefined" && typeof MutationObserver !== "undefined") {
+  const start = () => {
+    markScrollers(document);
+    new MutationObserver(() => markScrollers(document)).observe(document.body, { childList: true, subtree: true });
+  };
+  if (document.body) start(); else document.addEventListener("DOMContentLoaded", start);
+}

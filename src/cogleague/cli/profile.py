@@ -1,0 +1,83 @@
+"""`cogleague profile POLICY --game GAME`: a policy's behaviour profile against the game's probe
+battery — measured traits with 95% intervals (`cogleague.profiles`, docs/profiles.md).
+
+POLICY is any seat string: a baseline, ``llm:PROMPT`` (with the model options, and
+``--record`` / ``--replay`` as for ``play``), ``MODULE:CLASS`` or ``axelrod:NAME``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from cogleague.cli import app
+from cogleague.cli.common import (
+    BaseUrlOpt,
+    ModelOpt,
+    ProviderOpt,
+    TranscriptOpt,
+    console,
+    guarded,
+    model_options,
+    replaying,
+    split_seats,
+    with_recording,
+)
+from cogleague.core import jsonio
+from cogleague.games import registry
+from cogleague.profiles import probes_for, profile
+from cogleague.profiles.render import cell
+
+
+@app.command("profile")
+def profile_command(
+    policy: Annotated[str, typer.Argument(help="seat string: baseline, llm:PROMPT, "
+                                               "MODULE:CLASS or axelrod:NAME")],
+    game: Annotated[str, typer.Option("--game", help="an installed game with a probe battery")],
+    episodes: Annotated[int, typer.Option("--episodes", help="battery episodes (1..10000)")] = 10,
+    seed: Annotated[int, typer.Option("--seed", help="first episode's seed")] = 0,
+    opponents: Annotated[str | None, typer.Option(
+        "--opponents", help="extra comma-separated opponents seated beside the probes "
+                            "(e.g. axelrod:Random)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the profile as JSON")] = False,
+    out: Annotated[Path | None, typer.Option("--out", help="write the profile JSON here")] = None,
+    explain: Annotated[bool, typer.Option("--explain", help="print each trait's definition")
+                       ] = False,
+    model: ModelOpt = None, base_url: BaseUrlOpt = None, provider: ProviderOpt = None,
+    transcript: TranscriptOpt = None,
+    record: Annotated[Path | None, typer.Option("--record", help="record model calls here")
+                      ] = None,
+    replay: Annotated[Path | None, typer.Option("--replay", help="answer model calls from this "
+                                                                  "recording")] = None,
+    replay_or_live: Annotated[bool, typer.Option("--replay-or-live", help="with --replay: send "
+                                                 "what is missing live")] = False,
+) -> None:
+    """Profile POLICY: how it plays (nice, retaliating, forgiving…), with intervals."""
+    desc = guarded(lambda: registry.get(game), {"game": "--game"})
+    guarded(lambda: probes_for(desc), {"game": "--game"})
+    options = with_recording(model_options(model, base_url, provider, transcript), record,
+                             replay, replay_or_live)
+    result = replaying(lambda: guarded(lambda: profile(
+        desc, policy, episodes=episodes, seed=seed, model=options,
+        opponents=split_seats(opponents) or []),
+        {"episodes": "--episodes", "opponents": "--opponents", "seats": "POLICY"}))
+    doc = result.to_json()
+    if out is not None:
+        jsonio.write(out, doc)
+    if as_json:
+        typer.echo(jsonio.dumps(doc))
+        return
+    table = Table(title=f"{policy} on {desc.title}: {episodes} battery episodes from seed {seed}")
+    for column in ("trait", "value [95% interval] verdict", "n"):
+        table.add_column(column, justify="right" if column == "n" else "left")
+    for t in doc["traits"]:
+        table.add_row(t["label"], cell(t), str(t["n"]))
+    console.print(table)
+    if explain:
+        for trait in probes_for(desc).traits:
+            console.print(f"[bold]{trait.label}[/]: {trait.definition}", highlight=False)
+    if out is not None:
+        console.print(f"wrote {out}", highlight=False)

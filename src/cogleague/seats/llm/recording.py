@@ -1,0 +1,255 @@
+"""Record and replay of model calls: rerun a model episode exactly, with no network and no tokens.
+
+The design follows vcrpy's cassettes (one plain file of request/response *interactions*,
+requests matched on what was sent, each recorded answer played back once and in order, record
+modes ``all`` / ``none`` / ``new_episodes``), but it records one level above HTTP, at the
+`Provider` seam: what is stored is the provider, the model and the canonical request (system
+text and chat turns), never SDK headers, URLs or API keys, and one recording replays whatever
+SDK version, base URL or key is in use. vcrpy itself patches the HTTP library process-wide,
+which cannot tell the seats and tables of one process apart; here every seat has its own.
+
+A recording is a directory with one JSON Lines file per episode
+(``<game>-<seed>-<digest of the line-up>.jsonl``), one interaction per line::
+
+    {"seat": 0, "turn_id": "r1-s0", "provider": "openai", "model": "m", "key": "<sha256>",
+     "request": {"system": "...", "messages": [...]},
+     "response": {"text": "...", "input_tokens": 12, "output_tokens": 3}}
+
+``response`` is instead ``{"error": "rate_limited", "retry_after": 1.0}``, ``{"error": "auth"}``,
+``{"error": "failure", "message": "..."}`` or ``{"error": "timeout"}`` (the runner cut the call
+off), so a replay plays faults back too. ``key`` is the SHA-256 of the canonical JSON of
+provider, model and request. A seat's answers are looked up by (seat, key) in recorded order,
+which keeps two seats sending the same words apart and makes concurrent steps deterministic.
+
+Modes: ``record`` (send live, write every interaction; the episode's file is rewritten),
+``replay`` (answer only from the file; a request it lacks raises `RecordingMiss`, which ends the
+episode with a message naming seat, turn and request), ``replay_or_live`` (answer from the file
+and send what it lacks live, appending it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import hashlib
+import json
+import threading
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cogleague.core import jsonio
+from cogleague.core.errors import ConfigError
+from cogleague.seats.llm.providers import (
+    AuthRejected,
+    Completion,
+    Endpoint,
+    Provider,
+    ProviderFailure,
+    RateLimited,
+)
+
+MODES = ("record", "replay", "replay_or_live")
+SUFFIX = ".jsonl"
+REQUEST_PREVIEW_CHARS = 160
+
+_TURN: contextvars.ContextVar[str | None] = contextvars.ContextVar("recorded_turn", default=None)
+
+
+class RecordingMiss(BaseException):
+    """A replayed request that the recording lacks.
+
+    A `BaseException`, like `asyncio.CancelledError`: the episode runner turns every `Exception`
+    from a seat into a ``transport`` fallback, and a replay that silently fell back would no
+    longer be the recorded run. This one ends the episode instead."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def set_turn(turn_id: str) -> contextvars.Token[str | None]:
+    """Tell the recorder which turn the calling seat answers (for misses and the file)."""
+    return _TURN.set(turn_id)
+
+
+def reset_turn(token: contextvars.Token[str | None]) -> None:
+    _TURN.reset(token)
+
+
+def check_mode(mode: str) -> str:
+    if mode not in MODES:
+        raise ConfigError("recording_mode", f"recording_mode must be one of {', '.join(MODES)} "
+                                            f"(got {mode!r})")
+    return mode
+
+
+def request_key(provider: str, model: str, system: str, messages: list[dict[str, str]]) -> str:
+    """The canonical key: SHA-256 of the sorted-key JSON of provider, model and request."""
+    doc = {"provider": provider, "model": model, "system": system, "messages": messages}
+    return hashlib.sha256(jsonio.dumps(doc, sort_keys=True).encode()).hexdigest()
+
+
+def episode_file(directory: str | Path, game: str, seed: int | None,
+                 policy_names: list[str]) -> Path:
+    """Where one episode's interactions live: its identity is game, seed and line-up."""
+    digest = hashlib.sha256(jsonio.dumps(list(policy_names)).encode()).hexdigest()[:12]
+    return Path(directory) / f"{game}-{seed}-{digest}{SUFFIX}"
+
+
+@dataclass
+class EpisodeRecording:
+    """The interactions of one episode: loaded for replay, appended while recording."""
+
+    path: Path
+    mode: str
+    _answers: dict[tuple[int, str], list[dict[str, Any]]] = field(default_factory=dict)
+    _used: dict[tuple[int, str], int] = field(default_factory=lambda: defaultdict(int))
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @classmethod
+    def open(cls, path: Path, mode: str) -> EpisodeRecording:
+        recording = cls(path, check_mode(mode))
+        if mode == "record":
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text("", encoding="utf-8")
+            except OSError as exc:
+                raise ConfigError("record", f"recording {str(path)!r} cannot be written "
+                                            f"({exc.strerror or exc})") from exc
+            return recording
+        if path.is_file():
+            recording._load()
+        elif mode == "replay":
+            raise ConfigError("replay", f"replay: no recording of this episode at {path} (was "
+                                        "it recorded with the same game, seed and seats?)")
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        return recording
+
+    def _load(self) -> None:
+        for number, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                slot = (int(row["seat"]), str(row["key"]))
+                response = row["response"]
+            except (ValueError, KeyError, TypeError) as exc:
+                raise ConfigError("replay", f"{self.path}:{number}: not a recorded interaction "
+                                            f"({exc})") from exc
+            self._answers.setdefault(slot, []).append(response)
+
+    def next_answer(self, seat: int, key: str) -> dict[str, Any] | None:
+        """The next recorded answer to this seat's request, or None when there is none left."""
+        with self._lock:
+            answers = self._answers.get((seat, key), [])
+            used = self._used[(seat, key)]
+            if used >= len(answers):
+                return None
+            self._used[(seat, key)] = used + 1
+            return answers[used]
+
+    def append(self, row: dict[str, Any]) -> None:
+        with self._lock, self.path.open("a", encoding="utf-8") as fh:
+            fh.write(jsonio.dumps(row) + "\n")
+
+
+def completion_of(response: dict[str, Any]) -> Completion:
+    """Play one recorded response: a completion, or the provider error it was."""
+    error = response.get("error")
+    if error is None:
+        return Completion(str(response["text"]), 0, 0)  # replayed: no tokens spent
+    if error == "rate_limited":
+        raise RateLimited(response.get("retry_after"))
+    if error == "auth":
+        raise AuthRejected(str(response.get("message", "recorded 401/403")))
+    if error == "failure":
+        raise ProviderFailure(str(response.get("message", "recorded failure")))
+    raise ProviderFailure(f"unknown recorded error {error!r}")
+
+
+def _response_of(exc: BaseException) -> dict[str, Any] | None:
+    if isinstance(exc, RateLimited):
+        return {"error": "rate_limited", "retry_after": exc.retry_after}
+    if isinstance(exc, AuthRejected):
+        return {"error": "auth", "message": str(exc)}
+    if isinstance(exc, ProviderFailure):
+        return {"error": "failure", "message": str(exc)}
+    if isinstance(exc, asyncio.CancelledError):
+        return {"error": "timeout"}
+    return None
+
+
+class RecordedProvider:
+    """A provider for one seat that records to, or answers from, an `EpisodeRecording`.
+
+    `live` is the real provider, or None in ``replay`` mode (no client is ever built then).
+    `replayed` counts answers that came from the file (no request, no tokens)."""
+
+    def __init__(self, endpoint: Endpoint, seat: int, recording: EpisodeRecording,
+                 live: Provider | None) -> None:
+        self.endpoint = endpoint
+        self.seat = seat
+        self.recording = recording
+        self.live = live
+        self.replayed = 0
+
+    @property
+    def sends(self) -> bool:
+        """Whether a call may reach the network (so it needs a request slot)."""
+        return self.recording.mode != "replay"
+
+    async def complete(self, system: str, turns: list[dict[str, str]],
+                       timeout: float) -> Completion:
+        ep, mode = self.endpoint, self.recording.mode
+        key = request_key(ep.provider, ep.model, system, turns)
+        if mode != "record":
+            answer = self.recording.next_answer(self.seat, key)
+            if answer is not None:
+                self.replayed += 1
+                if answer.get("error") == "timeout":
+                    await asyncio.Event().wait()  # the runner's deadline cut it off: again
+                return completion_of(answer)
+            if mode == "replay" or self.live is None:
+                raise RecordingMiss(self._miss(key, turns))
+        assert self.live is not None
+        row: dict[str, Any] = {"seat": self.seat, "turn_id": _TURN.get(),
+                               "provider": ep.provider, "model": ep.model, "key": key,
+                               "request": {"system": system, "messages": turns}}
+        try:
+            completion = await self.live.complete(system, turns, timeout)
+        except BaseException as exc:
+            response = _response_of(exc)
+            if response is not None:
+                self.recording.append({**row, "response": response})
+            raise
+        self.recording.append({**row, "response": {
+            "text": completion.text, "input_tokens": completion.input_tokens,
+            "output_tokens": completion.output_tokens}})
+        return completion
+
+    def _miss(self, key: str, turns: list[dict[str, str]]) -> str:
+        last = turns[-1]["content"] if turns else ""
+        preview = last if len(last) <= REQUEST_PREVIEW_CHARS else (
+            last[:REQUEST_PREVIEW_CHARS] + "…")
+        return (f"replay: seat {self.seat}, turn {_TURN.get()}: request not in the recording "
+                f"{self.recording.path} ({self.endpoint.provider}/{self.endpoint.model}, key "
+                f"{key[:16]}, last message {preview!r}); record it again, or use "
+                "--replay-or-live to send what is missing")
+
+    async def aclose(self) -> None:
+        if self.live is not None:
+            await self.live.aclose()
+
+
+@dataclass(frozen=True)
+class RecordingSpec:
+    """Where and how an episode's model calls are recorded (from `ModelOptions`)."""
+
+    directory: str
+    mode: str = "record"

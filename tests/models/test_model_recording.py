@@ -1,0 +1,167 @@
+"""Record and replay of model calls against the local provider test server: a recorded episode
+replays with the server stopped, byte-identical, with zero requests and tokens; a request the
+recording lacks is an error naming seat, turn and request; --replay-or-live fills the gap."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cogleague.cli import app
+from cogleague.core import jsonio
+from cogleague.core.episode import run_episode
+from cogleague.games.registry import get
+from cogleague.seats.factory import ModelOptions, make_seats
+from cogleague.seats.llm import RecordingMiss, accounting_for
+from cogleague.seats.llm.recording import request_key
+from helpers.model_toys import options_for
+from helpers.provider_server import ProviderServer, Recorded, Reply
+
+LINEUP = ["llm", "tit_for_tat", "llm", "always_defect"]
+
+
+def varying_script() -> object:
+    """A "model" whose answers change from call to call: only a recording can reproduce it."""
+    counter = itertools.count()
+
+    def script(_req: Recorded) -> Reply:
+        n = next(counter)
+        word = "defect" if n % 3 == 0 else "cooperate"
+        return Reply(json.dumps({"action": word}), input_tokens=10 + n % 7, output_tokens=4)
+    return script
+
+
+async def play(options: ModelOptions, seed: int = 11) -> tuple[bytes, dict[str, object]]:
+    desc = get("dilemma")
+    game = desc.make(None, {"rounds_total": 4}, seed, LINEUP, None)
+    seats = make_seats(game, LINEUP, options)
+    outcome = await run_episode(game, seats)
+    document = jsonio.dumps(desc.replay_document(game, outcome.log)).encode()
+    models = accounting_for(seats)
+    assert models is not None
+    return document, models
+
+
+@pytest.mark.parametrize("shape", ["openai", "anthropic"])
+async def test_recorded_episode_replays_byte_identical_with_the_provider_stopped(
+        tmp_path: Path, shape: str) -> None:
+    with ProviderServer(varying_script()) as live:  # type: ignore[arg-type]
+        options = options_for(live, shape, recording=str(tmp_path), recording_mode="record")
+        recorded, live_models = await play(options)
+        sent = len(live.requests)
+    assert sent > 0 and sum(live_models["requests"]) == sent  # type: ignore[arg-type]
+    assert sum(live_models["input_tokens"]) > 0  # type: ignore[arg-type]
+    files = list(tmp_path.glob("*.jsonl"))
+    assert len(files) == 1 and len(files[0].read_text().splitlines()) == sent
+    # the server is stopped: any request would fail as transport and change the replay
+    replay = dataclasses.replace(options, recording_mode="replay", api_key=None)
+    replayed, models = await play(replay)
+    assert replayed == recorded
+    assert sum(models["requests"]) == 0 and sum(models["input_tokens"]) == 0  # type: ignore
+    assert sum(models["replayed"]) == sent  # type: ignore[arg-type]
+    assert models["fallbacks"] == live_models["fallbacks"]
+
+
+async def test_recording_is_plain_json_lines_keyed_by_provider_model_and_request(
+        tmp_path: Path, server: ProviderServer) -> None:
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    await play(options_for(server, recording=str(tmp_path)))
+    rows = [json.loads(line) for f in tmp_path.glob("*.jsonl")
+            for line in f.read_text().splitlines()]
+    assert rows and {r["seat"] for r in rows} == {0, 2}
+    for row in rows:
+        req = row["request"]
+        assert row["key"] == request_key(row["provider"], row["model"], req["system"],
+                                         req["messages"])
+        assert row["turn_id"] and row["response"]["text"] == '{"action": "cooperate"}'
+        assert "test-key" not in json.dumps(row)  # no API key is ever stored
+
+
+async def test_a_request_missing_from_the_recording_names_seat_turn_and_request(
+        tmp_path: Path, server: ProviderServer) -> None:
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    options = options_for(server, recording=str(tmp_path))
+    await play(options)
+    # a different prompt for every seat: the recorded requests no longer match
+    path = next(tmp_path.glob("*.jsonl"))
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    path.write_text("".join(jsonio.dumps(r) + "\n" for r in rows if r["seat"] != 2))
+    with pytest.raises(RecordingMiss) as miss:
+        await play(dataclasses.replace(options, recording_mode="replay"))
+    text = str(miss.value)
+    assert "seat 2" in text and "turn " in text and "request not in the recording" in text
+    assert "last message" in text and str(path) in text
+
+
+async def test_replay_or_live_sends_only_what_is_missing_and_adds_it(
+        tmp_path: Path, server: ProviderServer) -> None:
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    options = options_for(server, recording=str(tmp_path))
+    first, _ = await play(options)
+    total = len(server.requests)
+    path = next(tmp_path.glob("*.jsonl"))
+    rows = path.read_text().splitlines()
+    path.write_text("".join(line + "\n" for line in rows[:-3]))
+    server.reset(lambda _req: Reply('{"action": "cooperate"}'))
+    again, models = await play(dataclasses.replace(options, recording_mode="replay_or_live"))
+    assert again == first
+    assert len(server.requests) == 3 and sum(models["replayed"]) == total - 3  # type: ignore
+    assert len(path.read_text().splitlines()) == total
+
+
+def test_replay_of_an_unrecorded_episode_is_a_config_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, [
+        "play", "dilemma", "--seats", ",".join(LINEUP), "--seed", "3", "--provider", "openai",
+        "--model", "m", "--replay", str(tmp_path), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert "no recording of this episode" in result.output
+
+
+def test_cli_records_then_replays_with_the_server_stopped(tmp_path: Path) -> None:
+    args = ["play", "dilemma", "--seats", ",".join(LINEUP), "--seed", "5", "--rounds", "3",
+            "--provider", "openai", "--model", "test-openai"]
+    with ProviderServer(varying_script()) as live:  # type: ignore[arg-type]
+        first = CliRunner().invoke(app, [*args, "--base-url", live.openai_url,
+                                         "--record", str(tmp_path / "rec"),
+                                         "--out", str(tmp_path / "a")])
+    assert first.exit_code == 0, first.output
+    second = CliRunner().invoke(app, [*args, "--replay", str(tmp_path / "rec"),
+                                      "--out", str(tmp_path / "b")])
+    assert second.exit_code == 0, second.output
+    assert ((tmp_path / "a" / "replay.json").read_bytes()
+            == (tmp_path / "b" / "replay.json").read_bytes())
+    assert "0 requests" in second.output and "replayed" in second.output
+    both = CliRunner().invoke(app, [*args, "--replay", "x", "--record", "y"])
+    assert both.exit_code == 2 and "exclude each other" in both.output
+
+
+def test_python_api_records_and_replays(tmp_path: Path, server: ProviderServer) -> None:
+    from cogleague.seats.llm.api import play as api_play
+
+    server.script = varying_script()  # type: ignore[assignment]
+    options = options_for(server)
+    results, first = api_play("dilemma", LINEUP, seed=2, overrides={"rounds_total": 3},
+                              model=options, record=tmp_path)
+    sent = len(server.requests)
+    server.reset(lambda _req: Reply(fault="500"))  # the provider is broken now: unused
+    again, second = api_play("dilemma", LINEUP, seed=2, overrides={"rounds_total": 3},
+                             model=options, replay=tmp_path)
+    assert jsonio.dumps(first) == jsonio.dumps(second) and server.requests == []
+    assert sum(again["models"]["replayed"]) == sent == sum(results["models"]["requests"])
+
+
+def test_cogleague_play_takes_record_and_replay(tmp_path: Path, server: ProviderServer) -> None:
+    import cogleague.api as api
+
+    server.script = varying_script()  # type: ignore[assignment]
+    live = api.play("dilemma", LINEUP, seed=4, rounds_total=2, provider="openai",
+                    model="test-openai", base_url=server.openai_url, api_key="k",
+                    record=str(tmp_path))
+    again = api.play("dilemma", LINEUP, seed=4, rounds_total=2, provider="openai",
+                     model="test-openai", replay=str(tmp_path))
+    assert jsonio.dumps(again.replay) == jsonio.dumps(live.replay)

@@ -1,0 +1,193 @@
+"""The Theater watching a live table of every game, start to end card, on the real table server:
+one seat is played by the test over the real play socket, so the table moves one round at a
+time and the page must show each round before the next. Ledger, Commons Family (whose watch
+stream withholds the restricted fields its fold used to need) and a game with no viewer module
+(the generic renderer)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from .conftest import OPERATOR_KEY, LiveServer, account
+from .tally import TALLY
+
+pytestmark = pytest.mark.browser
+
+
+def _ledger_move(legal: dict[str, Any]) -> dict[str, Any]:
+    return {"move": legal["move"]["max"] // 2}
+
+
+def _commons_move(legal: dict[str, Any]) -> dict[str, Any]:
+    return {"harvest": 1, "clean": 1, "chat": "steady"}
+
+
+def _tally_move(legal: dict[str, Any]) -> dict[str, Any]:
+    return {"value": legal["value"][1]}
+
+
+def _turns(ws: Any) -> Any:
+    """Each turn of the remote seat, once (frames until `end`)."""
+    seen = set()
+    while True:
+        frame = json.loads(ws.recv(timeout=30))
+        if frame["type"] == "snapshot" and frame.get("your_turn"):
+            frame = frame["your_turn"]
+        if frame["type"] == "your_turn" and frame["turn_id"] not in seen:
+            seen.add(frame["turn_id"])
+            yield frame
+        elif frame["type"] == "error":
+            raise AssertionError(f"the server refused the test's move: {frame}")
+        elif frame["type"] == "end":
+            return
+
+
+def _steps(page: Any) -> int:
+    return int(page.evaluate("window.theater ? window.theater.story.steps.length : 0"))
+
+
+def _watch(server: LiveServer, http: httpx.Client, open_page: Any, game: str,
+           config: dict[str, Any], fill: str, seat: int, choose: Any,
+           variant: str | None = None) -> tuple[Any, Any, str]:
+    creator = account(http, f"{game}-creator")
+    body: dict[str, Any] = {"game": game, "seed": 3, "pacing": False, "config": config,
+                            "fill_with": fill}
+    if variant:
+        body["variant"] = variant
+    res = http.post("/tables", headers=creator, json=body)
+    assert res.status_code == 201, res.text
+    tid = res.json()["id"]
+    joined = http.post(f"/tables/{tid}/join", headers=account(http, f"{game}-me"),
+                       json={"kind": "remote", "seat": seat, "name": "the-test"}).json()
+    p = open_page(1440, 900)
+    page = p.page
+    page.goto(f"{server.url}/theater?table={tid}")
+    page.wait_for_selector("body[data-ready=waiting]")
+    assert page.locator("[data-testid=not-started]").is_visible()
+    ws_url = server.url.replace("http://", "ws://")
+    with connect(f"{ws_url}/ws/play?table={tid}&seat={seat}&token={joined['token']}") as ws:
+        http.post(f"/tables/{tid}/start", headers=creator).raise_for_status()
+        stages: list[str] = []
+        for n, turn in enumerate(_turns(ws)):
+            if n:
+                # the previous round is on the page (its step opened, its stage redrawn)
+                try:
+                    page.wait_for_function("n => window.theater.story.steps.length > n", arg=n,
+                                           timeout=10_000)
+                except Exception:
+                    raise AssertionError(f"round {n} never reached the page; errors: {p.errors}, "
+                                         f"steps {_steps(page)}") from None
+                page.wait_for_timeout(50)
+                stages.append(page.locator("[data-testid=stage]").inner_text())
+                assert page.locator("[data-testid=live]").count() == 1
+            ws.send(json.dumps({"type": "move", "turn_id": turn["turn_id"],
+                                **choose(turn["legal_actions"])}))
+    assert len(stages) >= 2 and len(set(stages)) == len(stages), "a round left the stage unchanged"
+    page.wait_for_selector("[data-testid=endcard]")
+    return p, http.get(f"/tables/{tid}/results").json(), tid
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from cogleague.games import registry
+    from cogleague.server.app import create_app
+    from cogleague.server.settings import Settings
+
+    registry.register(TALLY)
+    db = tmp_path_factory.mktemp("live") / "server.db"
+    app = create_app(Settings(db_url=f"sqlite:///{db}", operator_key=OPERATOR_KEY))
+    try:
+        with LiveServer(app) as live, httpx.Client(base_url=live.url, timeout=30) as http:
+            live.http = http  # type: ignore[attr-defined]
+            yield live
+    finally:
+        registry._loaded.pop(TALLY.name, None)  # other modules see the installed games only
+
+
+def test_live_ledger_table(server: Any, open_page: Any) -> None:
+    p, res, _ = _watch(server, server.http, open_page, "ledger", {"rounds": 4}, "mirror", 2,
+                       _ledger_move, variant="quickfire")
+    for seat in range(8):
+        row = p.page.locator(f"[data-testid=final-{seat}]")
+        assert float(row.locator("[data-field=scores]").inner_text()) == res["scores"][seat]
+    assert p.errors == []
+
+
+def test_live_commons_table(server: Any, open_page: Any) -> None:
+    p, res, _ = _watch(server, server.http, open_page, "commons", {"rounds": 4}, "steward", 1,
+                       _commons_move, variant="cleanup")
+    for seat in range(6):
+        row = p.page.locator(f"[data-testid=final-{seat}]")
+        assert float(row.locator("[data-field=scores]").inner_text()) == \
+            pytest.approx(res["scores"][seat], abs=5e-4)
+    assert p.errors == []
+
+
+def test_live_commons_shows_scores_before_the_end(server: Any, open_page: Any) -> None:
+    """The live fold gets the scores from what spectators may see (the spectator state): they
+    move during play, not only when the replay arrives."""
+    creator = account(server.http, "cs-creator")
+    tid = server.http.post("/tables", headers=creator, json={
+        "game": "commons", "variant": "cleanup", "seed": 4, "pacing": False,
+        "config": {"rounds": 3}, "fill_with": "steward"}).json()["id"]
+    joined = server.http.post(f"/tables/{tid}/join", headers=account(server.http, "cs-me"),
+                              json={"kind": "remote", "seat": 0, "name": "t"}).json()
+    p = open_page(1440, 900)
+    ws_url = server.url.replace("http://", "ws://")
+    with connect(f"{ws_url}/ws/play?table={tid}&seat=0&token={joined['token']}") as ws:
+        server.http.post(f"/tables/{tid}/start", headers=creator).raise_for_status()
+        turns = _turns(ws)
+        first = next(turns)
+        p.page.goto(f"{server.url}/theater?table={tid}")
+        ws.send(json.dumps({"type": "move", "turn_id": first["turn_id"],
+                            **_commons_move(first["legal_actions"])}))
+        next(turns)  # round 2 is open: round 1 has scores
+        p.page.wait_for_function("""() => [...document.querySelectorAll('[data-field=scores]')]
+            .some((td) => Number(td.textContent) > 0)""")
+        assert p.page.locator("[data-testid=endcard]").count() == 0
+    assert p.errors == []
+
+
+def test_live_generic_table(server: Any, open_page: Any) -> None:
+    """A game whose descriptor has no viewer module: timeline, scores and per-seat feeds."""
+    p, res, _ = _watch(server, server.http, open_page, "tally", {"rounds": 3}, "twos", 1,
+                       _tally_move)
+    page = p.page
+    for seat, score in enumerate(res["scores"]):
+        row = page.locator(f"[data-testid=final-{seat}]")
+        assert float(row.locator("[data-field=score]").inner_text()) == score
+    # ties share a rank on the podium: seats 0 and 2 both play "twos"
+    assert res["scores"][0] == res["scores"][2]
+    ranks = page.locator("[data-testid=podium] [data-rank]").evaluate_all(
+        "ds => ds.map(d => Number(d.dataset.rank))")
+    assert ranks.count(ranks[-1]) >= 2 or ranks.count(ranks[0]) >= 2
+    page.keyboard.press("Escape")
+    assert page.locator("[data-testid=timeline] li").count() == 3
+    assert "value 3" in page.locator("[data-testid=seat-feed-1]").inner_text()
+    assert p.errors == []
+
+
+def test_generic_replay(server: Any, open_page: Any, tmp_path: Path) -> None:
+    """The generic renderer on a finished table's replay: the scrubber steps through rounds."""
+    from .replays import tally_replay
+
+    path, doc = tally_replay(tmp_path / "tally.json")
+    p = open_page(1440, 900)
+    page = p.page
+    page.goto(f"{server.url}/theater")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("body[data-ready=replay]")
+    page.keyboard.press("ArrowRight")
+    assert page.locator("[data-testid=timeline] li.now").inner_text().endswith("1")
+    page.keyboard.press("End")
+    page.wait_for_selector("[data-testid=endcard]")
+    for seat, score in enumerate(doc["results"]["scores"]):
+        row = page.locator(f"[data-testid=final-{seat}]")
+        assert float(row.locator("[data-field=score]").inner_text()) == score
+    assert p.errors == []
