@@ -60,9 +60,7 @@ def test_the_example_league_file_names_no_game() -> None:
     assert not found, "\n".join(found)
 
 
-@pytest.mark.xfail(strict=True, reason="theater.js still maps replay formats to game names on "
-                   "this base; branch `web` removes the map (per-game viewers live in "
-                   "games/<game>/viewer.js)")
 def test_no_web_script_names_a_game() -> None:
+    """Per-game viewers live in games/<game>/viewer.js; the shell's scripts name no game."""
     found = hits(files_under(JS))
     assert not found, "\n".join(found)
