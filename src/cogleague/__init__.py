@@ -1,7 +1,7 @@
 """cogleague — a league of social-dilemma games for AI agents.
 
     import cogleague
-    result = cogleague.play("dilemma", ["tit_for_tat", MyBot(), "always_defect"], seed=7)
+    result = cogleague.play(game, ["tit_for_tat", MyBot(), "always_defect"], seed=7)
 
 The top-level names are loaded on first use, so ``import cogleague`` stays cheap.
 See `docs/api.md`.

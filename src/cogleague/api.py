@@ -1,11 +1,12 @@
 """The Python API: one game in two lines, as the Axelrod library does it.
 
     import cogleague
-    result = cogleague.play("dilemma", ["tit_for_tat", MyBot(), "always_defect"], seed=7)
+    result = cogleague.play(game, ["tit_for_tat", MyBot(), "always_defect"], seed=7)
     result.scores          # one float per seat, by seat
     result.save("runs/x")  # results.json + replay.json
 
-A seat is a baseline name, a `cogleague.Bot` instance or class, a plain callable
+`game` is any name `cogleague games` lists (docs/api.md plays the dilemma). A seat is a
+baseline name, a `cogleague.Bot` instance or class, a plain callable
 ``turn -> action``, ``"llm:PROMPT_FILE"``, or a bot reference ``path/to/file.py:Class`` /
 ``package.module:Class``. Game options are keyword arguments checked by the game's config
 model (`GameDescriptor.options`): a bad one raises `ConfigError` naming the field and range.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -140,7 +140,10 @@ def with_recording(options: ModelOptions, record: Path | None, replay: Path | No
     return options
 
 
-def replaying(play: Callable[[], EpisodeOutcome]) -> EpisodeOutcome:
+_T = TypeVar("_T")
+
+
+def replaying(play: Callable[[], _T]) -> _T:
     """Run `play`; a request missing from a replayed recording becomes one clear error."""
     from cogleague.seats.llm.recording import RecordingMiss
 

@@ -23,7 +23,7 @@ def games(as_json: bool = typer.Option(False, "--json", help="print the descript
         return
     table = Table(title="installed games")
     for column in ("game", "title", "version", "variants", "seats", "capabilities", "from"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")  # a narrow terminal wraps, never cuts
     for d in registry.available():
         lo, hi = d.seat_range
         table.add_row(d.name, d.title, d.version, ", ".join(d.variants),

@@ -32,7 +32,7 @@ from cogleague.cli.common import (
     with_recording,
 )
 from cogleague.core.descriptor import GameDescriptor, per_seat
-from cogleague.core.options import base_type, cli_name, scalar_fields
+from cogleague.core.options import base_type, cli_name, field_choices, scalar_fields
 from cogleague.core.rng import SEED_MAX
 from cogleague.games import registry
 from cogleague.seats.factory import ModelOptions
@@ -59,11 +59,10 @@ def _option_params(desc: GameDescriptor) -> tuple[list[inspect.Parameter], dict[
         if field not in scalars or field in _COMMON:
             continue  # lists and nested objects: set them in a league file
         flag = cli_name(desc.options, field)
-        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-        choices = extra.get("enum")
+        choices = field_choices(desc.options, field)
         help_text = info.description or ""
         if choices:
-            help_text += " (" + " | ".join(str(c) for c in choices) + ")"  # type: ignore[union-attr]
+            help_text += " (" + " | ".join(str(c) for c in choices) + ")"
         decls = [f"{flag}/--no-{flag[2:]}"] if kind is bool else [flag]
         params.append(_param(field, kind | None, typer.Option(*decls, help=help_text)))
         flags[field] = flag

@@ -31,8 +31,8 @@ class Bot:
 
     name: str = "bot"
     game: str | None = None
-    """The game this bot was written for (e.g. ``"dilemma"``); a table of another game refuses
-    it before play with a clear error. None: any game."""
+    """The game this bot was written for (its name in `cogleague games`); a table of another
+    game refuses it before play with a clear error. None: any game."""
 
     def on_turn(self, turn: TurnInfo) -> Any:  # pragma: no cover - interface
         raise NotImplementedError

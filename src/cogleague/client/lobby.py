@@ -60,7 +60,7 @@ class LobbyClient:
 
     # -- tables --------------------------------------------------------------------------------
     async def games(self) -> list[dict[str, Any]]:
-        return (await self.request("GET", "/games"))["games"]  # type: ignore[no-any-return]
+        return (await self.request("GET", "/games"))["games"]
 
     async def create_table(self, game: str, **fields: Any) -> dict[str, Any]:
         return await self.request("POST", "/tables", {"game": game, **fields})
@@ -70,7 +70,7 @@ class LobbyClient:
 
     async def tables(self, state: str | None = None) -> list[dict[str, Any]]:
         path = "/tables" + (f"?state={state}" if state else "")
-        return (await self.request("GET", path))["tables"]  # type: ignore[no-any-return]
+        return (await self.request("GET", path))["tables"]
 
     async def join(self, table_id: str, kind: str = "remote", **fields: Any) -> dict[str, Any]:
         return await self.request("POST", f"/tables/{table_id}/join", {"kind": kind, **fields})

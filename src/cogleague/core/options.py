@@ -78,27 +78,32 @@ def describe_range(model: type[BaseModel], field: str) -> str:
         lo = getattr(meta, "ge", lo)
         hi = getattr(meta, "le", hi)
         max_len = getattr(meta, "max_length", max_len)
-    extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-    choices = extra.get("enum")
+    choices = field_choices(model, field)
     kind = base_type(info.annotation)
     if choices:
-        return "one of " + ", ".join(str(c) for c in choices)  # type: ignore[union-attr]
+        return "one of " + ", ".join(str(c) for c in choices)
+    if isinstance(kind, type) and issubclass(kind, BaseModel):
+        return "an object with " + ", ".join(sorted(kind.model_fields))
+    if kind is list:
+        return "a list"
     if kind is bool:
         return "true or false"
     if kind is int:
         return f"an integer in {_num(lo)}..{_num(hi)}"
     if kind is float:
         return f"a number in {_num(lo)}..{_num(hi)}"
-    return f"a string of 0..{max_len if max_len is not None else '∞'} code points"
+    return "a string" if max_len is None else f"a string of 0..{max_len} code points"
 
 
 def validate_options(model: type[BaseModel], values: Mapping[str, Any],
-                     *, section: str = "options") -> dict[str, Any]:
+                     *, section: str = "game") -> dict[str, Any]:
     """The given (non-None) options, checked against the model; raises `ConfigError`.
 
     A field may also be given by its command-line name (``rounds`` for the dilemma's
     ``rounds_total``); the result uses the field names. Integers are accepted where a number
-    is expected; booleans never pass as numbers."""
+    is expected; booleans never pass as numbers. A nested option model (the dilemma's
+    ``payoffs``) is checked field by field: ``payoffs.reward must be an integer in 0..100
+    (got -1)``."""
     aliases = {cli_name(model, f)[2:].replace("-", "_"): f for f in model.model_fields}
     given: dict[str, Any] = {}
     named: dict[str, str] = {}
@@ -113,24 +118,52 @@ def validate_options(model: type[BaseModel], values: Mapping[str, Any],
             raise ConfigError(field, f"{field} given twice (as {named[field]} and {key})")
         named[field] = key
         given[field] = value
+    return _check(model, given, "", section)
+
+
+def _check(model: type[BaseModel], given: Mapping[str, Any], prefix: str,
+           section: str) -> dict[str, Any]:
+    """`given` checked against `model` (nested models field by field, named ``prefix.field``);
+    integer fields come back as ints (JSON's 203.0 is 203)."""
     for key in given:
         if key not in model.model_fields:
             known = ", ".join(sorted(model.model_fields))
-            raise ConfigError(key, f"{key} is not a {section} setting (known: {known})")
-    coerced = {k: _json_number(base_type(model.model_fields[k].annotation), v)
-               for k, v in given.items()}
-    given = {k: v if base_type(model.model_fields[k].annotation) is not int
-             else coerced[k] for k, v in given.items()}
+            raise ConfigError(prefix + key,
+                              f"{prefix}{key} is not a {section} setting (known: {known})")
+    coerced: dict[str, Any] = {}
+    for key, value in given.items():
+        name = prefix + key
+        kind = base_type(model.model_fields[key].annotation)
+        coerced[key] = _json_number(kind, value)
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            if not isinstance(value, Mapping):
+                raise ConfigError(name, f"{name} must be an object with "
+                                        f"{', '.join(sorted(kind.model_fields))} (got {value!r})")
+            coerced[key] = _check(kind, {k: v for k, v in value.items() if v is not None},
+                                  name + ".", name)
+        choices = field_choices(model, key)
+        if choices and value not in choices:
+            raise ConfigError(name, f"{name} must be {describe_range(model, key)} (got {value!r})")
     try:
         model.model_validate(coerced)
     except ValidationError as exc:
         first = exc.errors()[0]
         field = str(first["loc"][0]) if first["loc"] else "options"
         if field in model.model_fields:
-            raise ConfigError(field, f"{field} must be {describe_range(model, field)} "
-                                     f"(got {given.get(field)!r})") from None
-        raise ConfigError(field, f"{field}: {first['msg']}") from None
-    return dict(given)
+            raise ConfigError(prefix + field, f"{prefix}{field} must be "
+                                              f"{describe_range(model, field)} "
+                                              f"(got {given.get(field)!r})") from None
+        raise ConfigError(prefix + field, f"{prefix}{field}: {first['msg']}") from None
+    return {k: coerced[k] if isinstance(coerced[k], dict)
+            or base_type(model.model_fields[k].annotation) is int else v
+            for k, v in given.items()}
+
+
+def field_choices(model: type[BaseModel], field: str) -> list[Any]:
+    """The allowed values of a field declared with `Option.choices` (else empty)."""
+    extra = model.model_fields[field].json_schema_extra
+    choices = extra.get("enum") if isinstance(extra, dict) else None
+    return list(choices) if isinstance(choices, list) else []
 
 
 SCALARS = (int, float, bool, str)
@@ -146,8 +179,6 @@ def _json_number(kind: Any, value: Any) -> Any:
     """JSON's view of numbers: an int is a number, and 203.0 is an integer (never 203.5)."""
     if isinstance(value, bool):
         return value
-    if kind is float and isinstance(value, int):
-        return float(value)
     if kind is int and isinstance(value, float) and value.is_integer():
         return int(value)
     return value

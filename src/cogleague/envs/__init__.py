@@ -26,7 +26,7 @@ _MISSING = "cogleague.envs needs the rl extra: pip install 'cogleague[rl]' ({})"
 def _need_rl() -> None:
     try:
         import gymnasium  # noqa: F401
-        import pettingzoo  # type: ignore[import-untyped]  # noqa: F401
+        import pettingzoo  # noqa: F401
     except ImportError as exc:  # pragma: no cover - exercised without the extra only
         raise ImportError(_MISSING.format(exc)) from exc
 
@@ -44,7 +44,7 @@ def parallel_env(game: Any, **config: Any) -> CogleagueParallelEnv:
 def aec_env(game: Any, **config: Any) -> Any:
     """The AEC form of `parallel_env`, through PettingZoo's own converter."""
     _need_rl()
-    from pettingzoo.utils.conversions import parallel_to_aec  # type: ignore[import-untyped]
+    from pettingzoo.utils.conversions import parallel_to_aec
 
     return parallel_to_aec(parallel_env(game, **config))
 

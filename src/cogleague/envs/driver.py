@@ -77,7 +77,7 @@ class SyncSeat:
 
     def decide_now(self, turn: Turn) -> Action:
         if self._now is not None:
-            return self._now(turn)  # type: ignore[no-any-return]
+            return self._now(turn)
         from cogleague.client.bot import TurnInfo
 
         inner = self.inner

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
+from pettingzoo import ParallelEnv
 
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.game import Turn
@@ -24,7 +24,7 @@ from cogleague.envs.driver import EpisodeDriver, answer_with
 from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name
 
 
-class CogleagueParallelEnv(ParallelEnv):  # type: ignore[misc]
+class CogleagueParallelEnv(ParallelEnv):
     metadata = {"name": "cogleague_v1", "render_modes": []}  # noqa: RUF012 - PettingZoo's
 
     def __init__(self, game: str | GameDescriptor, variant: str | None = None,

@@ -23,7 +23,7 @@ from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name
 from cogleague.seats.factory import make_seat
 
 
-class SingleAgentEnv(gym.Env):  # type: ignore[type-arg]
+class SingleAgentEnv(gym.Env):
     """`opponents`: the other seats' names in seat order (default: the variant's line-up
     without the agent's seat, repeated to fill a larger table); `pool`: instead, names to
     draw the other seats from at every reset (uniformly, with replacement, from the

@@ -59,7 +59,7 @@ class Policy:
             return ", ".join(f"{g}={b}" for g, b in sorted((self.baseline or {}).items()))
         if self.kind == "policy":
             return self.file or ""
-        return self.prompt if self.kind == "model" else self.bot or ""
+        return (self.prompt or "") if self.kind == "model" else self.bot or ""
 
     def seat_ref(self, game: str) -> str:
         """The seat string for `seats.factory.make_seat` in `game`."""

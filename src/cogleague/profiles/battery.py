@@ -69,4 +69,4 @@ def probes_for(desc: GameDescriptor) -> GameProbes:
     if probes is None:
         raise ConfigError("game", f"game {desc.name} declares no probe battery (profiles need "
                                   "extras['probes'] in its descriptor)")
-    return probes  # type: ignore[no-any-return]
+    return probes

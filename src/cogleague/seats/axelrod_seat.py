@@ -46,7 +46,7 @@ def strategy_class(name: str) -> type:
     axl = _axelrod()
     for cls in axl.strategies:
         if name in (cls.__name__, cls.name):
-            return cls  # type: ignore[no-any-return]
+            return cls
     raise ConfigError("seats", f"seats: unknown Axelrod strategy {name!r} (a class name of "
                                f"axelrod.strategies, e.g. TitForTat, Grudger, ZDExtort2; "
                                f"{len(axl.strategies)} known)")

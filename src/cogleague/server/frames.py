@@ -123,7 +123,8 @@ class ClientPing(BaseModel):
 
 ClientFrame = Move | Resume | ClientPong | ClientPing
 _CLIENT = TypeAdapter(ClientFrame)
-_CLIENT_TYPES = {"move": Move, "resume": Resume, "pong": ClientPong, "ping": ClientPing}
+_CLIENT_TYPES: dict[str, type[Move | Resume | ClientPong | ClientPing]] = {
+    "move": Move, "resume": Resume, "pong": ClientPong, "ping": ClientPing}
 
 
 class BadFrame(ValueError):

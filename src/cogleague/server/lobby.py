@@ -148,8 +148,9 @@ def _markdown(request: Request, text: str, title: str) -> Response:
     return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
 
 
-MARKDOWN = {200: {"content": {"text/markdown": {}, "text/html": {}},
-                                    "description": "Markdown, or HTML when asked for"}}
+MARKDOWN: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/markdown": {}, "text/html": {}},
+          "description": "Markdown, or HTML when asked for"}}
 """The documents' content types: Markdown, or HTML for browsers."""
 
 
@@ -190,9 +191,11 @@ async def create_account(body: CreateAccount, request: Request, svc: Svc,
     def write(conn: Connection) -> dict[str, Any]:
         if conn.execute(select(accounts.c.id).where(accounts.c.name == body.name)).first():
             raise ApiError(409, "bad_request", f"name {body.name!r} is taken")
-        account_id = conn.execute(insert(accounts).values(
+        inserted = conn.execute(insert(accounts).values(
             name=body.name, key_digest=digest(key), role="player", created_at=now())
-        ).inserted_primary_key[0]
+        ).inserted_primary_key
+        assert inserted is not None  # a single-row INSERT always has its key
+        account_id = inserted[0]
         if body.credits:
             wallets.apply(conn, settlement.deposit(wallets.ledger_name(account_id), body.credits,
                                                    f"account:{account_id}:initial"))
@@ -278,7 +281,8 @@ async def _ended(svc: TableService, table_id: str, column: str) -> Response:
     return Response(text, media_type="application/json")  # stored canonical bytes, as written
 
 
-JSON_DOC = {200: {"content": {"application/json": {}}, "description": "the stored document"}}
+JSON_DOC: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/json": {}}, "description": "the stored document"}}
 
 
 @router.get("/tables/{table_id}/results", response_model=None,

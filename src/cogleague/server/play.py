@@ -227,13 +227,13 @@ async def _serve(ws: WebSocket, room: Room, channel: SeatChannel | WatchChannel,
         await conn.finish()
         return
     conn.send_text(room.snapshot(channel))
-    channel.attach(conn)  # type: ignore[arg-type]
+    channel.attach(conn)
     pinger = asyncio.create_task(_ping(conn, channel, settings.ping_interval_s))
     try:
         await _read(ws, conn, channel, settings)
     finally:
         pinger.cancel()
-        channel.detach(conn)  # type: ignore[arg-type]
+        channel.detach(conn)
         conn.closed = True
         conn.writer.cancel()
 

@@ -9,6 +9,7 @@ per-table lock keeps two requests from interleaving on the same table. Running t
 from __future__ import annotations
 
 import asyncio
+import builtins
 import logging
 import secrets
 import time
@@ -232,11 +233,11 @@ class TableService:
 
         await self.store.tx(write)
         self.room(row)
-        self.schedule_timeout(table_id, row["start_deadline"])
+        self.schedule_timeout(table_id, created + timeout_s)  # row["start_deadline"]
         return self.describe(row, [])
 
     def _probe(self, info: GameDescriptor, variant: str | None, config: dict[str, Any], seed: int,
-               seats: list[SeatPlan] | None = None) -> Game:
+               seats: builtins.list[SeatPlan] | None = None) -> Game:
         try:
             return build_game(info, variant, config, seed, seats)
         except ConfigError as exc:
@@ -251,7 +252,7 @@ class TableService:
                                                f"{', '.join(info.baselines)} (got {name!r})"
                            ) from None
 
-    def game_of(self, row: dict[str, Any], seat_list: list[dict[str, Any]] | None = None
+    def game_of(self, row: dict[str, Any], seat_list: builtins.list[dict[str, Any]] | None = None
                 ) -> Game:
         """The table's game: a probe while open, the real line-up once seats are known."""
         info = self.catalog.get(row["game"])
@@ -411,7 +412,7 @@ class TableService:
         return {"owner": self.node_id, "owner_url": self.settings.node_url,
                 "lease_until": now() + self.settings.lease_ttl_s}
 
-    def launch(self, row: dict[str, Any], seat_list: list[dict[str, Any]],
+    def launch(self, row: dict[str, Any], seat_list: builtins.list[dict[str, Any]],
                replayed: tuple[Game, EpisodeLog] | None, elapsed_s: float = 0.0) -> LiveTable:
         """Build the live table and run it (from the start, or after a replayed log, with
         the play time already spent)."""
@@ -483,8 +484,8 @@ class TableService:
             names = [s["policy_name"] for s in seat_list]
             self._spawn(self._record_league(row, names, results, finished))
 
-    def _settlement(self, row: dict[str, Any], seat_list: list[dict[str, Any]],
-                    results: dict[str, Any], reason: str) -> list[settlement.LedgerEntry]:
+    def _settlement(self, row: dict[str, Any], seat_list: builtins.list[dict[str, Any]],
+                    results: dict[str, Any], reason: str) -> builtins.list[settlement.LedgerEntry]:
         if not row["stake"]:
             return []
         paid = self.catalog.get(row["game"]).paid_tables
@@ -498,7 +499,7 @@ class TableService:
         return settlement.settlement_entries(row["id"], row["stake"], rake_bps, points,
                                              accounts, reason)
 
-    async def _record_league(self, row: dict[str, Any], names: list[str],
+    async def _record_league(self, row: dict[str, Any], names: builtins.list[str],
                              results: dict[str, Any], finished: float) -> None:
         try:
             from cogleague.league.store import record_episode
@@ -529,7 +530,7 @@ class TableService:
             row, seat_list = await self.row(table_id)
         return self.describe(row, seat_list)
 
-    async def _abort_running(self, row: dict[str, Any], seat_list: list[dict[str, Any]],
+    async def _abort_running(self, row: dict[str, Any], seat_list: builtins.list[dict[str, Any]],
                              live: LiveTable | None, detail: str) -> None:
         """Refund every stake (no rake) and mark the table aborted, in one transaction."""
         table_id = row["id"]

@@ -82,7 +82,7 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)  # builds self.scope and schedules the app
-        self.scope["extensions"][SEND_NOW] = {"send_text": self.send_text_now}  # type: ignore[index]
+        self.scope["extensions"][SEND_NOW] = {"send_text": self.send_text_now}
 
     def send_text_now(self, text: str) -> bool:
         """Frame `text` and write it at once (the transport coalesces). False when that is not

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from cogleague.core import rng as streams
@@ -111,6 +112,8 @@ class CommonsGame(Game):
                  generated_at: str | None = None) -> None:
         n = config.num_players
         self.config = config
+        self.seed: int = config.seed
+        self.max_rounds: int = config.rounds
         self.num_seats = n
         self.policy_names = list(policy_names or [DEFAULT_BASELINE] * n)
         if len(self.policy_names) != n:
@@ -177,14 +180,6 @@ class CommonsGame(Game):
         return self.round
 
     @property
-    def seed(self) -> int:
-        return self.config.seed
-
-    @property
-    def max_rounds(self) -> int:
-        return self.config.rounds
-
-    @property
     def done(self) -> bool:
         return self.phase == "done"
 
@@ -203,7 +198,7 @@ class CommonsGame(Game):
         if self.phase != "open":
             return []
         r, legal, observe = self.round, self.legal_actions, self.observe
-        return [Turn(turn_id, s, legal, lambda s=s: observe(s), obs_mod.prompt, self, r)
+        return [Turn(turn_id, s, legal, partial(observe, s), obs_mod.prompt, self, r)
                 for s, turn_id in enumerate(self._turn_ids)]
 
     # -- views -------------------------------------------------------------------------------
@@ -480,7 +475,8 @@ class CommonsGame(Game):
     # -- outcome -----------------------------------------------------------------------------
     def welfare(self) -> float:
         """Σ scores + residual value, at full float precision (rules §8)."""
-        return sum(self.scores) + self.module.residual(self.state)
+        residual: float = self.module.residual(self.state)
+        return sum(self.scores) + residual
 
     def results(self) -> dict[str, Any]:
         """The results document (rules §13), numbers shown to 3 decimals, arrays by slot."""

@@ -63,6 +63,8 @@ class DilemmaGame(Game):
             raise ConfigError("seats", f"seats must list exactly {config.seats} policies "
                                        f"(got {len(policy_names)})")
         self.config = config
+        self.seed: int = config.seed
+        self.max_rounds: int = config.rounds_total
         self.num_seats = config.seats
         self.policy_names = list(policy_names)
         self.aliases = draw_aliases(config.seed, config.seats)
@@ -120,14 +122,6 @@ class DilemmaGame(Game):
         return self.state.rounds_played
 
     @property
-    def seed(self) -> int:
-        return self.config.seed
-
-    @property
-    def max_rounds(self) -> int:
-        return self.config.rounds_total
-
-    @property
     def round(self) -> int:
         """The current (or last) round number, 1-based; 0 before the first."""
         return self.state.round
@@ -148,7 +142,7 @@ class DilemmaGame(Game):
         r = self.state.round
         prefix = f"r{r}"
         legal = self._legal
-        turns = []
+        turns: list[Turn] = []
         add = turns.append
         for ctx, suffix in self._plans[r % 2][step]:
             ctx.live = True
@@ -189,7 +183,7 @@ class DilemmaGame(Game):
         if self._phase not in ("step0", "step1"):
             raise GameStateError("apply() needs an open round")
         turns = self._turns
-        moves = []
+        moves: list[Move] = []
         add_move = moves.append
         get = decisions.get
         for t in turns:  # read every decision first: a refusal leaves the state unchanged

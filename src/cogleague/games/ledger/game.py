@@ -66,6 +66,8 @@ class LedgerGame(Game):
 
     def __init__(self, config: LedgerConfig) -> None:
         self.config = config
+        self.seed: int = config.seed
+        self.max_rounds: int = config.rounds
         self.num_seats = SEATS
         self.policy_names = config.policy_names
         self.aliases = draw_aliases(config.seed)
@@ -87,14 +89,6 @@ class LedgerGame(Game):
     @property
     def rounds_played(self) -> int:
         return self.table.rounds_played
-
-    @property
-    def seed(self) -> int:
-        return self.config.seed
-
-    @property
-    def max_rounds(self) -> int:
-        return self.config.rounds
 
     @property
     def done(self) -> bool:
@@ -178,7 +172,7 @@ class LedgerGame(Game):
     @staticmethod
     def _checked_text(turn: Turn, field: str, text: Any, clean: Any) -> str:
         if text == "":
-            return text
+            return ""
         if not isinstance(text, str) or clean(text) != text:
             raise SeatInputRejected(turn.turn_id, f"{turn.turn_id}: {field} must be cleaned "
                                                   f"text (got {text!r})")
@@ -198,7 +192,7 @@ class LedgerGame(Game):
         """Emit and fold the round's meetings, gossip and (after the last round) the end."""
         table = self.table
         r = table.rounds_played
-        events = []
+        events: list[Event] = []
         add, meeting = events.append, table.meeting
         for index, (a, b, subgame, _) in enumerate(self.schedule[r]):
             move_a, _, memo_a, scripted_a, fallback_a, clamped_a, timeouts_a = entries[a]

@@ -128,8 +128,8 @@ _SLOTS = {(pair, partner, subgame, side): _slot(pair, partner, subgame, side)
 
 def slots(round_pairs: list[Pairing]) -> list[Slot]:
     """Each seat's slot in one round, by seat."""
-    out: list[Slot] = [None] * POSITIONS  # type: ignore[list-item]
+    by_seat: dict[int, Slot] = {}
     for index, (a, b, subgame, _) in enumerate(round_pairs):
-        out[a] = _SLOTS[index, b, subgame, 0]
-        out[b] = _SLOTS[index, a, subgame, 1]
-    return out
+        by_seat[a] = _SLOTS[index, b, subgame, 0]
+        by_seat[b] = _SLOTS[index, a, subgame, 1]
+    return [by_seat[seat] for seat in range(POSITIONS)]

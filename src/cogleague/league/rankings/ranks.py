@@ -41,8 +41,8 @@ def rank_rows(estimates: Sequence[float], lows: Sequence[float | None],
         if lo is None or hi is None:
             out.append(RankInfo(rank, 1, n))
             continue
-        above = sum(1 for j in range(n) if j != i and lows[j] is not None and lows[j] > hi)
-        below = sum(1 for j in range(n) if j != i and highs[j] is not None and highs[j] < lo)
+        above = sum(1 for j, low in enumerate(lows) if j != i and low is not None and low > hi)
+        below = sum(1 for j, high in enumerate(highs) if j != i and high is not None and high < lo)
         out.append(RankInfo(rank, 1 + above, n - below))
     return out
 

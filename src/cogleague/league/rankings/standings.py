@@ -6,12 +6,12 @@ table and the HTML report render the same document. Shape (all numbers are plain
 
     {
       "leagues": ["demo"] | null,          # null: every league and server table in the store
-      "game": "dilemma" | null,
+      "game": "<game>" | null,
       "episodes": {"ok": 480, "failed": 2},
       "failures": [{"id", "league", "game", "variant", "seed", "lineup", "attempts",
                     "error"}],               # failed for infrastructure reasons: never ranked
       "tables": [{                           # one per game and variant
-        "game": "dilemma", "variant": "standard" | null, "episodes": 240,
+        "game": "<game>", "variant": "standard" | null, "episodes": 240,
         "statistic": "mean episode score",
         "columns": [{"key": "cooperation_rate", "label": "cooperation",
                      "format": "percent" | "number"}],
@@ -183,7 +183,8 @@ def standings_json(db_url: str | Engine, game: str | None = None, league: str | 
     chosen = list(leagues) if leagues is not None else ([league] if league else None)
     episodes = store.load_episodes(db_url, leagues=chosen, game=game)
     book: dict[str, dict[str, Any]] = {}
-    for name in chosen or [None]:
+    every: list[str | None] = [None]  # no league named: the store's whole policy book
+    for name in chosen or every:
         book.update(store.load_policies(db_url, name))
     return standings(episodes, book, leagues=chosen, game=game, resamples=resamples,
                      reveal_held_out=reveal_held_out, prices=prices)

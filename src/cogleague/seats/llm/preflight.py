@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from types import ModuleType
 
 from cogleague.core.errors import ConfigError
 from cogleague.seats.factory import ModelOptions
@@ -65,14 +66,17 @@ async def acheck_provider(options: ModelOptions) -> None:
 async def _probe(provider: str, key: str, base_url: str | None) -> str:
     """``ok``, ``401``/``403`` or ``unreachable``. The probe lists the models: cheap, needs the
     key, and is answered (even with 404, by servers without that route) by anything alive."""
+    sdk: ModuleType  # either SDK: the calls and errors below have the same names in both
     if provider == "openai":
-        import openai as sdk
+        import openai
 
+        sdk = openai
         client: object = sdk.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0,
                                          timeout=CHECK_TIMEOUT_S)
     else:
-        import anthropic as sdk  # type: ignore[no-redef]
+        import anthropic
 
+        sdk = anthropic
         client = sdk.AsyncAnthropic(api_key=key, base_url=base_url, max_retries=0,
                                     timeout=CHECK_TIMEOUT_S)
     try:

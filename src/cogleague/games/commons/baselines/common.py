@@ -26,7 +26,8 @@ running sum picked up; thresholds compare that, in integers."""
 
 def pollution_centi(obs: Obs) -> int:
     """The cleanup pollution in hundredths, exactly (see `POLLUTION_LATTICE`)."""
-    return round(obs["module_state"]["pollution"] * POLLUTION_LATTICE)
+    pollution: float = obs["module_state"]["pollution"]
+    return round(pollution * POLLUTION_LATTICE)
 
 
 def sustainable_ratio(obs: Obs) -> tuple[int, int]:
@@ -48,13 +49,14 @@ def quota(obs: Obs) -> int:
     """``clamp(floor(sustainable / N), 0, 3)``, in integers (a quota that sits exactly on a
     whole number is never floored one below by float rounding)."""
     num, den = sustainable_ratio(obs)
-    return max(0, min(EFFORT_BUDGET, num // (den * obs["num_players"])))
+    n: int = obs["num_players"]
+    return max(0, min(EFFORT_BUDGET, num // (den * n)))
 
 
 def fair_quota(obs: Obs) -> int:
     """fair_share's rotating quota: ``floor(sustainable)`` split as evenly as ints allow,
     the extra units rotating by alias index and round."""
-    n = obs["num_players"]
+    n: int = obs["num_players"]
     num, den = sustainable_ratio(obs)
     base, rem = divmod(num // den, n)
     k = sorted(obs["aliases"]).index(obs["alias"])
@@ -71,14 +73,14 @@ def target_patch(obs: Obs, slot: int) -> dict[str, Any] | None:
     """The patch to fish: open → by stock descending then id, index ``slot % count``; closed
     / partnership → the allowed live patch with most stock (tie lowest id). None if none."""
     ms = obs["module_state"]
-    live = [p for p in ms["patches"] if not p["dead"]]
+    live: list[dict[str, Any]] = [p for p in ms["patches"] if not p["dead"]]
     if ms["property_rights"] == "open":
         if not live:
             return None
         live.sort(key=lambda p: (-p["stock"], p["id"]))
         return live[slot % len(live)]
     mine = set(ms["your_patches"])
-    allowed = [p for p in live if p["id"] in mine]
+    allowed: list[dict[str, Any]] = [p for p in live if p["id"] in mine]
     if not allowed:
         return None
     return min(allowed, key=lambda p: (-p["stock"], p["id"]))

@@ -44,8 +44,9 @@ def steward_move(obs: c.Obs, slot: int, q: int) -> Action:
 
 def allelopathic_eat(obs: c.Obs, colour: str, q: int, plant: int) -> int:
     """``min(quota, 3 − plant, floor(ripe[colour] / N))``, never below 0."""
-    ripe = obs["module_state"]["ripe"][colour]
-    return max(0, min(q, EFFORT_BUDGET - plant, math.floor(ripe / obs["num_players"])))
+    ripe: float = obs["module_state"]["ripe"][colour]
+    n: int = obs["num_players"]
+    return max(0, min(q, EFFORT_BUDGET - plant, math.floor(ripe / n)))
 
 
 class Steward(c.Baseline):

@@ -38,7 +38,7 @@ def seat_options(module: str, patch_count: int) -> list[Raw]:
 
 
 def joint_count(module: str, patch_count: int, n: int) -> int:
-    return len(seat_options(module, patch_count)) ** n
+    return int(len(seat_options(module, patch_count)) ** n)
 
 
 def all_joint(module: str, patch_count: int, n: int) -> list[list[Raw]]:

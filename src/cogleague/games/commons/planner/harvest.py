@@ -194,7 +194,7 @@ def _solve_pair(stepper: Stepper, members: list[int], patches: list[int],
 
 
 def _untouched_end(stepper: Stepper) -> physics.HarvestState:
-    state = stepper.initial()
+    state: physics.HarvestState = stepper.initial()
     for r in range(stepper.rounds):
         state, _ = stepper.step(state, pass_all(stepper.n), r)
     return state

@@ -53,18 +53,19 @@ def branch_and_bound(stepper: Stepper, children: Children, bound: Bound, *,
     rounds = stepper.rounds
     root = stepper.initial()
     root_bound = bound(root, 0)
-    best = [float("-inf"), []] if incumbent is None else [incumbent[0], incumbent[1]]
+    best_value: float = float("-inf") if incumbent is None else incumbent[0]
+    best_plan: list[list[Raw]] = [] if incumbent is None else incumbent[1]
     seen: dict[tuple[int, Hashable], float] = {}
     evaluations = 0
     open_max = float("-inf")
     path: list[list[Raw]] = []
 
     def visit(state: Any, r: int, banked: float) -> None:
-        nonlocal evaluations, open_max
+        nonlocal evaluations, open_max, best_value, best_plan
         if r == rounds:
             total = banked + stepper.residual(state)
-            if total > best[0]:
-                best[0], best[1] = total, [list(j) for j in path]
+            if total > best_value:
+                best_value, best_plan = total, [list(j) for j in path]
             return
         if key is not None:
             k = (r, key(state))
@@ -85,7 +86,7 @@ def branch_and_bound(stepper: Stepper, children: Children, bound: Bound, *,
             scored.append((-ub, i, joint, nxt, gain))
         scored.sort(key=lambda x: (x[0], x[1]))
         for neg_ub, _, joint, nxt, gain in scored:
-            if -neg_ub <= best[0] + TOLERANCE:
+            if -neg_ub <= best_value + TOLERANCE:
                 break
             path.append(joint)
             try:
@@ -102,9 +103,9 @@ def branch_and_bound(stepper: Stepper, children: Children, bound: Bound, *,
     except _Budget:
         finished = False
     if complete and finished:
-        upper = best[0]
+        upper = best_value
     elif complete:
-        upper = min(root_bound, max(best[0], open_max))
+        upper = min(root_bound, max(best_value, open_max))
     else:
         upper = root_bound
-    return SearchResult(best[0], best[1], max(upper, best[0]), finished, evaluations)
+    return SearchResult(best_value, best_plan, max(upper, best_value), finished, evaluations)

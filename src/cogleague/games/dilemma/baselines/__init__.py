@@ -7,6 +7,7 @@ draws never depend on who else sits at the table.
 from __future__ import annotations
 
 from collections.abc import Callable
+from random import Random
 
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Policy
@@ -25,7 +26,7 @@ from cogleague.games.dilemma.config import DilemmaConfig
 Factory = Callable[[DilemmaConfig, int], Policy]
 
 
-def _rng(cfg: DilemmaConfig, seat: int, name: str):  # type: ignore[no-untyped-def]
+def _rng(cfg: DilemmaConfig, seat: int, name: str) -> Random:
     return stream(f"dilemma:{cfg.seed}:seat{seat}:{name}")
 
 
