@@ -84,7 +84,7 @@ def test_infrastructure_failures_are_stored_shown_and_excluded(
     assert all("weights file missing" in (e.error or "") for e in failed)
 
     doc = standings_json(cfg.store_url)
-    assert doc["episodes"] == {"ok": 25 - len(failed), "failed": len(failed)}
+    assert doc["episodes"] == {"ok": 25 - len(failed), "failed": len(failed), "infra_error": 0}
     assert {f["id"] for f in doc["failures"]} == {e.id for e in failed}
     ranked = {r["policy"] for r in doc["tables"][0]["rows"]}
     ranked |= {r["policy"] for r in doc["overall"]["bradley_terry"]["rows"]}
@@ -147,7 +147,7 @@ def test_config_errors_name_the_field(write_league: Callable[..., Path], snippet
     ("seats = 3", "seats = 9", "games[0].seats must be an integer in 2..8 (got 9)"),
     ('baseline = "s2"', 'baseline = "s99"', "policies[0] (weak) plays none of the league's"),
     ('baseline = "s2"', 'baseline = { skill = "s99" }', "games[0]: seats: unknown baseline"),
-    ('bot = "leaguegames:SteadyBot"', 'bot = "leaguegames:Nope"', "cannot be loaded"),
+    ('bot = "leaguegames:SteadyBot"', 'bot = "leaguegames:Nope"', "leaguegames has no class Nope"),
     ('variants = ["standard"]', 'variants = ["nope"]', "games[0].variants must be one of"),
     ('name = "mid"', 'name = "weak"', "used twice"),
     ('name = "mid"', 'name = "mid#2"', "must not contain"),

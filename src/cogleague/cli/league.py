@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -63,7 +62,9 @@ def init(path: Annotated[Path, typer.Argument(help="where to write it")] = Path(
     """Write a commented example league of built-in policies."""
     if path.exists() and not force:
         fail(f"{path} already exists (use --force to overwrite)")
-    text = resources.files("cogleague.league").joinpath("example.toml").read_text("utf-8")
+    from cogleague.league.example import example_league
+
+    text = example_league()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     console.print(f"wrote {path} — next: cogleague league run {path}")

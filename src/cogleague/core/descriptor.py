@@ -149,6 +149,11 @@ class GameDescriptor:
     """Per-seat values for `standings_columns`, from one episode's results."""
     series: Series | None = None
     """One small per-round curve per episode for league reports."""
+    league_example: Mapping[str, Any] = field(default_factory=dict)
+    """How the game appears in the example league `cogleague league init` writes:
+    ``{"archetypes": {archetype: baseline}, "table": {variants, seats, episodes…}}`` — the
+    archetypes (``reciprocator``, ``defector``…) are the cross-game policies the example
+    ranks. Empty: the game is left out of the example."""
     fixed_by_variant: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Values a variant's rules fix (Ledger's certification: seed 7, 6 rounds): ``{variant:
     {"seed": 7, option: value}}``. A table of that variant takes them or nothing."""

@@ -195,6 +195,10 @@ GAME = GameDescriptor(
                        Column("survival", "survival", "{:.0%}")),
     seat_extras=seat_extras,
     series=series,
+    league_example={"archetypes": {"reciprocator": "reciprocator", "cooperator": "steward",
+                                   "defector": "free_rider", "grudger": "punisher",
+                                   "opportunist": "deterrable", "fair-share": "fair_share"},
+                    "table": {"variants": ["cleanup", "harvest-open"]}},
     rule_numbers={"seed_max": MAX_SEED, "norm_max_chars": NORM_MAX_CHARS,
                   "name_max_chars": NAME_MAX_CHARS, "seats_min": 2, "seats_max": 12,
                   # the Theater's scales (viewer.js reads them instead of restating them)

@@ -146,6 +146,10 @@ GAME = GameDescriptor(
     series=series,
     fixed_by_variant={CERTIFICATION: {"seed": CERTIFICATION_SEED,
                                       "rounds": VARIANT_ROUNDS[CERTIFICATION]}},
+    league_example={"archetypes": {"reciprocator": "mirror", "cooperator": "saint",
+                                   "defector": "shark", "grudger": "grim",
+                                   "opportunist": "opportunist"},
+                    "table": {"variants": ["standard"], "episodes": 32}},
     rule_numbers={"seed_max": SEED_MAX, "seats": SEATS, "rounds_min": ROUNDS_MIN,
                   "rounds_max": ROUNDS_MAX,
                   # what the Theater re-derives (conduct §7, rings §10), read by viewer.js
