@@ -30,7 +30,7 @@ log = logging.getLogger("cogleague.server")
 
 async def recover(service: TableService) -> list[str]:
     """Re-arm open tables; on SQLite resume every running one. Returns the resumed ids."""
-    def read(conn: Connection) -> list[dict]:  # type: ignore[type-arg]
+    def read(conn: Connection) -> list[dict]:
         rows = conn.execute(select(tables).where(tables.c.state.in_((OPEN, RUNNING)))
                             ).mappings().all()
         return [dict(r) for r in rows]
@@ -50,7 +50,7 @@ async def recover(service: TableService) -> list[str]:
 async def resume(service: TableService, table_id: str) -> bool:
     """Rebuild a running table this process holds the lease of, and run it. False (and the
     table aborted) when its log cannot be replayed."""
-    def read(conn: Connection) -> tuple[dict | None, list[dict], list[dict]]:  # type: ignore[type-arg]
+    def read(conn: Connection) -> tuple[dict | None, list[dict], list[dict]]:
         return table_row(conn, table_id), seat_rows(conn, table_id), log_rows(conn, table_id)
 
     row, seat_list, log_ = await service.store.tx(read)
