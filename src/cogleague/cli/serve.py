@@ -33,6 +33,9 @@ def serve(
         help="this process's own address as the other server processes on the same "
              "PostgreSQL reach it (default http://HOST:PORT); seats are redirected there "
              "(docs/deploy.md)")] = None,
+    policy_dir: Annotated[str | None, typer.Option(
+        "--policy-dir", help="a folder of trained policy files (.npz) the operator may seat "
+                             "at tables (join kind policy)")] = None,
 ) -> None:
     """Serve the HTTP lobby and WebSocket play for every installed game."""
     import uvicorn
@@ -50,7 +53,7 @@ def serve(
                         open_registration=open_registration,
                         model_recording=record_models or replay_models,
                         model_recording_mode="replay" if replay_models else "record",
-                        node_url=node_url or f"http://{host}:{port}")
+                        node_url=node_url or f"http://{host}:{port}", policy_dir=policy_dir)
     try:
         application = create_app(settings)
     except DatabaseInUse as exc:

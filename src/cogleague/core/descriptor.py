@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from cogleague.core.seat import SEAT_KINDS as _SEAT_KINDS
+
 if TYPE_CHECKING:
     from cogleague.core.episode import EpisodeOutcome
     from cogleague.core.game import Action, Game, Turn
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
 
 # What a seat is, as a game's `make` hears it (a game may seat model or remote seats
 # differently, e.g. Ledger records each seat's driver in its config).
-SEAT_KINDS = ("scripted", "model", "bot", "policy", "remote", "human")
+SEAT_KINDS = _SEAT_KINDS
 
 MakeGame = Callable[[str | None, Mapping[str, Any], int | None, Sequence[str],
                      Sequence[str] | None], "Game"]

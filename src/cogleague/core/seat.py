@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 if TYPE_CHECKING:
     from cogleague.core.game import Decision, Turn
 
-SEAT_KINDS = ("scripted", "model", "bot", "remote")
-"""`Seat.kind`: a built-in baseline, a language model, an SDK bot run in-process, or a program
-behind a socket. Only ``scripted`` changes how the runner plays (its reserve per round)."""
+SEAT_KINDS = ("scripted", "model", "bot", "policy", "remote", "human")
+"""`Seat.kind`: a built-in baseline, a language model, an SDK bot run in-process, a trained
+policy file, a program behind a socket, or a person in the browser (a remote seat whose
+program is the Play page). Only ``scripted`` changes how the runner plays (its reserve per
+round)."""
 
 
 class FallbackCause(StrEnum):

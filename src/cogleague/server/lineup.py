@@ -14,13 +14,13 @@ from typing import Any
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.game import Game
 
-_KINDS = {"remote": "remote", "llm": "model"}
+_KINDS = {"remote": "remote", "llm": "model", "policy": "policy"}
 
 
 @dataclass(frozen=True)
 class SeatPlan:
     policy_name: str
-    kind: str  # remote | llm | scripted
+    kind: str  # remote | llm | scripted | policy
     baseline: str | None = None
 
     def seat_kind(self) -> str:

@@ -79,7 +79,10 @@ class CreateTable(_Body):
 
 
 class Join(_Body):
-    kind: Literal["remote", "llm", "scripted"] = "remote"
+    kind: Literal["remote", "llm", "scripted", "policy"] = "remote"
+    policy: str | None = Field(None, max_length=64, description="kind policy (operator only): "
+                                                               "a file in the server's policy "
+                                                               "folder")
     prompt: str | None = None
     model: str | None = None
     baseline: str | None = None
@@ -249,7 +252,8 @@ async def get_table(table_id: str, svc: Svc) -> dict[str, Any]:
     return svc.describe(*await svc.row(table_id))
 
 
-@router.post("/tables/{table_id}/join", responses=responses(400, 401, 402, 404, 409, 413, 429))
+@router.post("/tables/{table_id}/join",
+             responses=responses(400, 401, 402, 403, 404, 409, 413, 429))
 async def join(table_id: str, body: Join, who: Who, svc: Svc) -> dict[str, Any]:
     return await svc.join(who, table_id, body.model_dump(exclude_none=True))
 

@@ -22,7 +22,7 @@ from cogleague.server.settings import Settings
 
 log = logging.getLogger("cogleague.server")
 
-SEAT_KINDS = ("remote", "llm", "scripted")
+SEAT_KINDS = ("remote", "llm", "scripted", "policy")
 
 
 def model_seats_available() -> bool:
@@ -68,4 +68,8 @@ def make_runner_seat(game: Game, row: dict[str, Any], channel: SeatChannel, sett
                                recording=settings.model_recording,
                                recording_mode=settings.model_recording_mode)
         return make_model_seat(game, seat, row["policy_name"], options, prompt=row["prompt"])
+    if kind == "policy":  # an operator-hosted trained policy: in-process, numpy only
+        from cogleague.seats.factory import make_seat
+
+        return make_seat(game, seat, row["baseline"])
     raise ValueError(f"kind must be one of {', '.join(SEAT_KINDS)} (got {kind!r})")

@@ -39,6 +39,9 @@ class Settings:
     """Test/extension games: name → import path of a module exposing `GAME: GameDescriptor`."""
     record_league: bool = True
     """Feed finished tables into `cogleague.league.store.record_episode` when it exists."""
+    policy_dir: str | None = None
+    """The folder of trained policy files (`.npz`, docs/rl.md) the operator hosts: a join of
+    kind ``policy`` names a file in it (operator key only); None: no policy seats."""
     model_provider: str | None = None
     model_name: str | None = None
     model_base_url: str | None = None

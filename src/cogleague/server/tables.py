@@ -15,6 +15,7 @@ import secrets
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select, update
@@ -328,9 +329,34 @@ class TableService:
                 info = self.catalog.get(row["game"])
                 return {"policy_name": llm_policy_name(f"llm:{name}", info), "prompt": prompt,
                         "model": model, "note": llm_note(self.settings, info)}
+            if kind == "policy":
+                return self._policy_fields(row, account, body)
             return {"policy_name": name}
         except ConfigError as exc:
             raise _config_error(exc) from None
+
+    def _policy_fields(self, row: dict[str, Any], account: Account,
+                       body: Mapping[str, Any]) -> dict[str, Any]:
+        """A trained policy file the operator hosts (`Settings.policy_dir`), checked against
+        this table's game now: a file that does not fit is refused naming the mismatch."""
+        from cogleague.seats.factory import make_seat
+
+        if not account.is_operator:
+            raise ApiError(403, "forbidden", "policy seats are hosted by the operator")
+        folder = self.settings.policy_dir
+        if folder is None:
+            raise ApiError(409, "wrong_state", "this server hosts no policy files "
+                                               "(Settings.policy_dir)")
+        name = check_str("policy", body.get("policy"), MAX_NAME_CHARS, 1)
+        base = Path(folder).resolve()
+        path = (base / name).resolve()
+        if not path.is_relative_to(base) or not path.is_file():
+            raise ApiError(404, "not_found", f"policy {name!r} is not a file in the "
+                                             "server's policy folder")
+        ref = f"policy:{path}"
+        make_seat(self.game_of(row), 0, ref)  # refuses a file that does not fit the game
+        return {"policy_name": check_str("name", body.get("name", f"policy:{name}"),
+                                         MAX_NAME_CHARS, 1), "baseline": ref}
 
     async def leave(self, account: Account, table_id: str) -> dict[str, Any]:
         async with self.lock(table_id):
