@@ -196,6 +196,7 @@ class _Legal:
     """Any legal amount, drawn by hypothesis, for every turn."""
 
     kind = "scripted"
+    name = "legal"
 
     def __init__(self, data: st.DataObject) -> None:
         self.data = data

@@ -68,7 +68,9 @@ async def test_sigkill_mid_table_then_restart_finishes_with_the_same_results(
     assert served == headless
     assert served["rounds_played"] == ROUNDS and served["reason"] == "complete"
     assert replay["results"] == headless
-    assert "resumed 1 running table" in server.log_path.read_text()
+    log = server.log_path.read_text()
+    # resumed at start-up, or — when the restart outlived the lease — taken over by its loop
+    assert "resumed 1 running table" in log or "lease taken over by this process" in log
     # the play time is durable: it never goes back across the restart
     engine = create_engine(engine_url(db_url))
     with engine.connect() as conn:

@@ -101,7 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     process_lock = sqlite_lock.lock(settings.db_url)
     store = Store(settings.db_url, settings.sqlite_synchronous)
     generated = bootstrap(store, settings.operator_key)
-    catalog = Catalog(settings.extra_games)
+    catalog = Catalog(settings.extra_games, settings.games)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -17,22 +17,28 @@ from cogleague.server.errors import ApiError
 
 
 class Catalog:
-    def __init__(self, extra: dict[str, str] | None = None) -> None:
+    def __init__(self, extra: dict[str, str] | None = None,
+                 only: list[str] | None = None) -> None:
         for path in (extra or {}).values():
             registry.register_module(path)
+        self.only = None if only is None else set(only) | set(extra or {})
+        """Serve only these installed games (None: every one)."""
 
     def names(self) -> list[str]:
-        return registry.names()
+        return [n for n in registry.names() if self.only is None or n in self.only]
 
     def get(self, name: str) -> GameDescriptor:
         """The game, or a `bad_request` API error naming the known ones."""
+        if self.only is not None and name not in self.only:
+            raise ApiError(400, "bad_request", f"game must be one of {', '.join(self.names())} "
+                                               f"(got {name!r})")
         try:
             return registry.get(name)
         except ConfigError as exc:
             raise ApiError(400, "bad_request", str(exc)) from exc
 
     def available(self) -> list[GameDescriptor]:
-        return registry.available()
+        return [d for d in registry.available() if self.only is None or d.name in self.only]
 
     def describe(self, info: GameDescriptor) -> dict[str, Any]:
         return info.describe()

@@ -35,6 +35,8 @@ class Settings:
     moves_per_second: float = 50.0
     move_burst: int = 100
     max_open_tables_per_account: int = 20
+    games: list[str] | None = None
+    """Serve only these installed games (None: every installed game)."""
     extra_games: dict[str, str] = field(default_factory=dict)
     """Test/extension games: name → import path of a module exposing `GAME: GameDescriptor`."""
     record_league: bool = True
