@@ -91,7 +91,8 @@ async def test_optional_hooks_are_bound_and_called() -> None:
 def test_a_seat_outside_the_contract_is_refused_by_name() -> None:
     with pytest.raises(TypeError, match="missing: decide"):
         play_headless(ToyGame(seats=2), [NoDecide(), ScriptedSeat(Constant(1), "one")])
-    with pytest.raises(TypeError, match="seat kind must be one of scripted, model, bot, remote"):
+    with pytest.raises(TypeError, match="seat kind must be one of scripted, model, bot, "
+                                        "policy, remote, human"):
         play_headless(ToyGame(seats=2), [Robot(), ScriptedSeat(Constant(1), "one")])
 
 

@@ -89,6 +89,8 @@ def _watch(server: LiveServer, http: httpx.Client, open_page: Any, game: str,
             ws.send(json.dumps({"type": "move", "turn_id": turn["turn_id"],
                                 **choose(turn["legal_actions"])}))
     assert len(stages) >= 2 and len(set(stages)) == len(stages), "a round left the stage unchanged"
+    # at the end the page swaps the live fold for the table's full replay: read its end card
+    page.wait_for_selector("body[data-ready=replay]", timeout=30_000)
     page.wait_for_selector("[data-testid=endcard]")
     return p, http.get(f"/tables/{tid}/results").json(), tid
 
