@@ -1,26 +1,5 @@
-from __future__ import annotations
+"""Model-seat fixtures: the provider test server (`helpers/provider_fixtures.py`)."""
 
-from collections.abc import Iterator
+from helpers.provider_fixtures import provider_server, server, shape
 
-import pytest
-
-from helpers.provider_server import ProviderServer, Reply
-
-
-@pytest.fixture(scope="session")
-def provider_server() -> Iterator[ProviderServer]:
-    with ProviderServer() as server:
-        yield server
-
-
-@pytest.fixture
-def server(provider_server: ProviderServer) -> ProviderServer:
-    """The session's provider test server, its record and script reset for this test."""
-    provider_server.reset(lambda _req: Reply())
-    return provider_server
-
-
-@pytest.fixture(params=["openai", "anthropic"])
-def shape(request: pytest.FixtureRequest) -> str:
-    """Both wire shapes, through their official SDKs."""
-    return str(request.param)
+__all__ = ["provider_server", "server", "shape"]

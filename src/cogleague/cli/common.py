@@ -11,15 +11,11 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from cogleague.core import jsonio
 from cogleague.core.episode import EpisodeOutcome, run_episode
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
 from cogleague.core.replay import LogEntry
 from cogleague.seats.factory import ModelOptions
-
-OutOpt = Annotated[Path | None, typer.Option("--out", help="directory for results and replay")]
-"""Where a `play` command writes results.json and replay.json."""
 
 # Model-seat options every `play` command accepts (used by `llm:PROMPT` seats).
 ModelOpt = Annotated[str | None, typer.Option("--model", help="model name for llm seats")]
@@ -61,14 +57,6 @@ def play_with_progress(game: Game, seats: Sequence[Any], total_rounds: int,
     return outcome
 
 
-def write_artifacts(out_dir: str | Path, results: dict[str, Any], replay: dict[str, Any],
-                    *, sort_keys: bool = False) -> tuple[Path, Path]:
-    out = Path(out_dir)
-    r = jsonio.write(out / "results.json", results, sort_keys=sort_keys)
-    p = jsonio.write(out / "replay.json", replay, sort_keys=sort_keys)
-    return r, p
-
-
 def guarded(fn: Callable[[], Any], option_for: Mapping[str, str] | None = None) -> Any:
     """Run `fn`; a ConfigError becomes `fail` — one line, exit 2. `option_for` maps a config
     field to the command-line option that sets it, so the message names what the user typed."""
@@ -80,15 +68,6 @@ def guarded(fn: Callable[[], Any], option_for: Mapping[str, str] | None = None) 
         if option is not None and message.startswith(exc.field):
             message = option + message[len(exc.field):]
         fail(message)
-
-
-def results_with_models(results: dict[str, Any], seats: Sequence[Any]) -> dict[str, Any]:
-    """The results document plus the `models` section when any seat is a model seat."""
-    if not any(getattr(s, "kind", None) == "model" for s in seats):
-        return results
-    from cogleague.seats.llm import accounting_for
-
-    return {**results, "models": accounting_for(seats)}
 
 
 def model_options(model: str | None, base_url: str | None, provider: str | None,
