@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,9 @@ from .test_audit import audit, overflow
 pytestmark = pytest.mark.browser
 
 MAX_TURNS = 40
+SLOW_HUMAN = {"round_seconds": 90, "decision_timeout_seconds": 90}
+"""Commons deadlines for a seat that runs the audit first: a remote seat's turn lasts
+`decision_timeout_seconds` (8 s by default), which a loaded machine's audits can exceed."""
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +113,9 @@ def _play(server: Any, p: Any, tid: str, creator: dict[str, str], act: Any,
 
 
 def test_a_person_plays_a_dilemma_table_by_keyboard(server: Any, open_page: Any) -> None:
-    tid, creator = _table(server, "dilemma", None, {"rounds_total": 2}, "always_defect")
+    # the first turn runs the audit at three widths: a deadline a loaded machine cannot miss
+    tid, creator = _table(server, "dilemma", None, {"rounds_total": 2, "turn_deadline_ms": 90_000},
+                          "always_defect")
     key = account(server.http, "person")["Authorization"].split()[1]
     p = _sit_down(server, open_page, tid, key, keyboard=True)
 
@@ -199,12 +205,16 @@ def test_a_person_plays_commons_with_sanctions_chat_and_note(server: Any, open_p
     kept; round 3 — no sanction, no chat. Results and replay show the sanctions and chat; the
     note came back only to its author (as `your_note`, and in its own prompt text) and is in no
     replay, result, spectator state, nor any frame of another remote seat."""
-    tid, creator = _table(server, "commons", "cleanup", {"rounds": 3}, "steward")
+    tid, creator = _table(server, "commons", "cleanup", {"rounds": 3, **SLOW_HUMAN}, "steward")
     aliases = [s["alias"] for s in server.http.get(f"/tables/{tid}").json()["seats"]]
     listener, heard = _listen(server, tid, 5)
     key = account(server.http, "commons-person")["Authorization"].split()[1]
     frames: list[str] = []
     p = _sit_down(server, open_page, tid, key, keyboard=True, frames=frames)
+    deadline = time.monotonic() + 30
+    while not any(f.get("type") == "hello" for f in heard):  # the listener is connected
+        assert listener.is_alive() and time.monotonic() < deadline
+        time.sleep(0.05)
     me = aliases[0]
     others = sorted(a for a in aliases if a != me)
     targets: list[str | None] = []
@@ -295,8 +305,9 @@ def test_a_person_plays_commons_with_sanctions_chat_and_note(server: Any, open_p
             and e["alias"] == me]
     assert hits == [(0, targets[0]), (1, targets[1])]
     # the other remote cog read the chat line next round, and never the note
-    seen = [m for f in heard if f.get("type") == "your_turn"
-            for m in f["visible_state"]["messages_last_round"] or []]
+    turns = [f for f in heard if f.get("type") == "your_turn"] + [
+        f["your_turn"] for f in heard if f.get("type") == "snapshot" and f.get("your_turn")]
+    seen = [m for f in turns for m in f["visible_state"]["messages_last_round"] or []]
     assert {"alias": me, "text": CHAT[0]} in seen
 
     # the replay in the Theater shows the chat line and the sanction, and no note
@@ -311,12 +322,14 @@ def test_a_person_plays_commons_with_sanctions_chat_and_note(server: Any, open_p
     assert p.errors == []
 
 
-@pytest.mark.parametrize("variant", ["harvest-closed", "allelopathic"])
+@pytest.mark.parametrize("variant", ["harvest-closed", "allelopathic", "mushrooms"])
 def test_a_person_picks_patches_and_colours(server: Any, open_page: Any, variant: str) -> None:
     """The module's own choices by clicks: under closed rights the patches with their stocks,
     the seat's own marked and chosen at first; in allelopathic the colours with what is ripe
-    or planted, the seat's favourite (its own, from its view) chosen at first for eating."""
-    tid, creator = _table(server, "commons", variant, {"rounds": 2}, "steward")
+    or planted, the seat's favourite (its own, from its view) chosen at first for eating; in
+    mushrooms what each colour pays, and after eating 2 the next round says it is digesting."""
+    tid, creator = _table(server, "commons", variant, {"rounds": 2, **SLOW_HUMAN},
+                          "steward")
     key = account(server.http, f"{variant}-person")["Authorization"].split()[1]
     p = _sit_down(server, open_page, tid, key, keyboard=False)
     form = "[data-testid=move-form]"
@@ -338,6 +351,17 @@ def test_a_person_picks_patches_and_colours(server: Any, open_page: Any, variant
             assert "12 fish" in labels.nth(0).inner_text()
             page.fill(f"{form} input[data-control=harvest]", "2")
             picked.append(int(checked("patch")))
+        elif variant == "mushrooms":
+            colours = page.locator(f"{form} fieldset:has(input[data-control=eat_color]) label")
+            if not picked:
+                assert [colours.nth(k).inner_text().strip() for k in range(3)] == [
+                    "red (8 left, pays you)", "green (8 left, pays every cog)",
+                    "blue (8 left, pays the other cogs)"]
+            eat = page.locator(f"{form} .field:has(input[data-control=eat])").inner_text()
+            assert ("digesting" in eat) == bool(picked)
+            page.fill(f"{form} input[data-control=eat]", "2")
+            page.locator(f"{form} input[data-control=eat_color][value=green]").check()
+            picked.append("green")
         else:
             fav = page.locator(f"{form} fieldset:has(input[data-control=eat_color]) label",
                                has_text="your favourite")
@@ -355,6 +379,10 @@ def test_a_person_picks_patches_and_colours(server: Any, open_page: Any, variant
         assert picked == [replay["seats"][0]["patches"][0]] * 2
         assert [(d["patch"], d["harvest"]) for d in mine] == [(picked[0], 2)] * 2
         assert not [e for e in replay["events"] if e["kind"] == "trespass" and e["slot"] == 0]
+    elif variant == "mushrooms":
+        assert [(d["eat"], d["eat_color"]) for d in mine] == [(2, "green")] * 2
+        assert [e["r"] for e in replay["events"] if e["kind"] == "digesting"
+                and e["slot"] == 0] == [1]  # round 2's meal is void: still digesting
     else:
         assert picked == [replay["seats"][0]["favorite"]] * 2
         assert [(d["eat"], d["eat_color"], d["plant"], d["plant_color"]) for d in mine] == [
