@@ -11,6 +11,7 @@ from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
 from cogleague.core.options import Option, option_model
+from cogleague.games.commons.actions import NOTE_MAX_CHARS
 from cogleague.games.commons.baselines import BASELINES, DEFAULT_BASELINE
 from cogleague.games.commons.config import (
     _BOOLS,
@@ -201,6 +202,7 @@ GAME = GameDescriptor(
                     "table": {"variants": ["cleanup", "harvest-open"]}},
     rule_numbers={"seed_max": MAX_SEED, "norm_max_chars": NORM_MAX_CHARS,
                   "name_max_chars": NAME_MAX_CHARS, "seats_min": 2, "seats_max": 12,
+                  "note_max_chars": NOTE_MAX_CHARS,  # the Play page's note box
                   # the Theater's scales (viewer.js reads them instead of restating them)
                   "apple_capacity": cleanup.CAPACITY, "apple_regrowth": cleanup.REGROWTH,
                   "collapse_apples": cleanup.COLLAPSE_THRESHOLD,

@@ -450,11 +450,89 @@ function endCard(st, meta) {
   ];
 }
 
-/** The Play page's controls: the module's own fields; the effort budget is a limit on them,
- *  not a field of its own. */
-export function playControls(legal) {
-  const { budget, ...fields } = legal || {};
-  const out = controlsOf(fields);
-  if (Number.isInteger(budget)) for (const c of out) if (c.kind === "int") c.label = `${c.label} (effort budget ${budget} in all)`;
+/** The Play page's turn heading: rounds count from 0 in the view, from 1 for people. */
+export function playTurnTitle(view) {
+  return Number.isInteger(view?.round) ? `round ${view.round + 1} of ${view.rounds}` : "";
+}
+
+/** The Play page's controls: every field a cog may send this round (rules §5). The turn's
+ *  legal actions name the module's own fields; the rest comes from the seat's own view —
+ *  sanctions (another alias, at `sanction_cost`) when `sanctions_enabled`, one chat line of at
+ *  most `chat_max_chars` when `chat_enabled`, the patches with their stocks (harvest), the
+ *  colours with what they pay (the own favourite in allelopathic) — and the private note,
+ *  pre-filled with `your_note` and sent only when changed (an absent note keeps the stored
+ *  one; an emptied box clears it). `rules` is the game descriptor's `rule_numbers`. */
+export function playControls(legal, view, rules = {}) {
+  const { budget, patch, ...fields } = legal || {};
+  const v = view || {};
+  const ms = v.module_state || {};
+  const out = [];
+  if (patch !== undefined && Array.isArray(ms.patches)) out.push(patchControl(ms));
+  for (const c of controlsOf(fields)) {
+    if (c.kind === "int") {
+      c.label = INT_LABEL[c.name] ?? c.name;
+      if (Number.isInteger(budget)) c.hint = BUDGET_HINT[v.module]?.(budget) ?? `${budget} effort units in all`;
+      else if (v.module === "harvest" && Number.isInteger(v.effort_budget)) c.hint = `Each of your ${v.effort_budget} effort units you do not take is upkeep.`;
+      if (c.name === "eat" && ms.you_may_eat === false) c.hint = `You are digesting until round ${ms.frozen_until + 1}: what you eat this round is void.`;
+    }
+    if (c.kind === "choice" && COLOUR_FIELD[c.name]) colourControl(c, v.module, ms);
+    out.push(c);
+  }
+  const me = v.alias;
+  if (v.sanctions_enabled && Array.isArray(v.aliases)) {
+    out.push({ name: "sanction", kind: "choice", label: "Sanction one cog (optional)", checked: null,
+      hint: `You pay ${fmt(v.sanction_cost)}, the cog you name loses ${fmt(v.sanction_burn)}.`,
+      options: [{ value: null, label: "nobody" }, ...v.aliases.filter((a) => a !== me).map((a) => ({ value: a, label: a }))] });
+  }
+  if (v.chat_enabled && Number.isInteger(v.chat_max_chars)) {
+    out.push({ name: "message", kind: "text", maxLength: v.chat_max_chars,
+      label: `Chat: one public line (optional, ≤ ${v.chat_max_chars} characters)`, hint: "Every cog reads it next round." });
+  }
+  const noteMax = rules.note_max_chars;
+  out.push({ name: "note", kind: "text", maxLength: Number.isInteger(noteMax) ? noteMax : undefined, value: v.your_note ?? "",
+    label: `Private note to yourself${Number.isInteger(noteMax) ? ` (≤ ${noteMax} characters)` : ""}`,
+    hint: "Only you see it, next round; it is never recorded. Empty the box to clear it." });
   return out;
+}
+
+const INT_LABEL = { harvest: "Harvest (take)", clean: "Clean (upkeep)", eat: "Eat (take)", plant: "Plant (upkeep)" };
+const BUDGET_HINT = {
+  cleanup: (b) => `Harvest + clean ≤ ${b} effort units; over that, clean is cut first.`,
+  allelopathic: (b) => `Eat + plant ≤ ${b} effort units; over that, plant is cut first.`,
+};
+const COLOUR_FIELD = { eat_color: "Colour to eat", plant_color: "Colour to plant" };
+const MUSHROOM_PAYS = { red: "pays you", green: "pays every cog", blue: "pays the other cogs" };
+
+/** The colours with what each one means for this seat now: ripe berries and the own favourite
+ *  (allelopathic), mushrooms left and who they pay (mushrooms). */
+function colourControl(c, module, ms) {
+  c.label = COLOUR_FIELD[c.name];
+  const fav = ms.your_favorite;
+  c.options = c.choices.map((col) => {
+    const bits = [];
+    if (module === "allelopathic" && c.name === "eat_color") {
+      if (ms.ripe) bits.push(`${fmt(ms.ripe[col], 1)} ripe`);
+      if (col === fav) bits.push(`your favourite, ${fmt(ms.favorite_bonus)} a berry`);
+    }
+    if (module === "allelopathic" && c.name === "plant_color" && ms.planted) bits.push(`${ms.planted[col]} planted`);
+    if (module === "mushrooms") {
+      if (ms.counts) bits.push(`${fmt(ms.counts[col], 0)} left`);
+      bits.push(MUSHROOM_PAYS[col]);
+    }
+    return { value: col, label: bits.length ? `${col} (${bits.join(", ")})` : col };
+  });
+  if (fav && c.name === "eat_color" && c.choices.includes(fav)) c.checked = fav;
+}
+
+/** Harvest: the patch to fish, each with its stock; dead patches and, under closed or
+ *  partnership rights, the seat's own patches are marked. The first own live patch is chosen. */
+function patchControl(ms) {
+  const own = new Set(ms.your_patches || []);
+  const open = ms.property_rights === "open";
+  const options = ms.patches.map((p) => ({ value: p.id,
+    label: `patch ${p.id} (${p.dead ? "dead" : `${fmt(p.stock, 1)} fish`}${!open && own.has(p.id) ? ", yours" : ""})` }));
+  const pick = ms.patches.find((p) => !p.dead && (open || own.has(p.id))) ?? ms.patches[0];
+  return { name: "patch", kind: "choice", label: "Patch to fish", options, checked: pick?.id,
+    hint: open ? "Open rights: any cog may fish any patch." : ms.property_rights === "closed"
+      ? "Closed rights: only a patch's owner may fish it." : "Partnership: a pair fishes a patch only when both name it." };
 }

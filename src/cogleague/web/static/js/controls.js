@@ -1,11 +1,16 @@
 // A seat's controls, built from its turn's legal actions, for the Play page. A game's viewer
-// module may export `playControls(legal, view)` to shape them itself; otherwise they follow the
+// module may export `playControls(legal, view, rules)` (rules: the game descriptor's
+// `rule_numbers`) to shape them itself; otherwise they follow the
 // legal actions' own shape, which every game uses one of:
 //   [{action: "a", max_message_chars: 280}, …]   one choice among alternatives (+ its text fields)
 //   {key: [lo, hi]} or {key: {min, max}}          an integer in a range
 //   {key: ["x", "y"]}                             one of some words
 //   {key: N} where N is a text limit              free text of at most N characters
-// A control is {name, kind: "int" | "choice" | "text", min, max, choices, maxLength, label}.
+// A control is {name, kind: "int" | "choice" | "text", min, max, choices, maxLength, label},
+// plus what a viewer may add: `options` [{value, label}] for a choice whose values are not
+// words (a patch number; null = send nothing), `checked` (the value chosen at first), `value`
+// (a text's first content — then it is sent only when changed, "" included, so a field whose
+// absence means "keep", like a note, can also be cleared) and `hint` (a line under the label).
 
 import { h } from "./util.js";
 
@@ -31,27 +36,39 @@ export function controlsOf(legal) {
 
 let serial = 0;
 
-/** The form's fields; `read()` gives the action the seat sends (empty texts left out). */
+/** The form's fields; `read()` gives the action the seat sends (empty texts and "nothing"
+ *  choices left out; a text with a first `value` only when it was changed). */
 export function buildForm(controls) {
   const read = [];
   const fields = controls.map((c) => {
     const id = `ctl-${++serial}`;
+    const hintId = c.hint ? `${id}-hint` : null;
+    const hint = c.hint ? h("span", { id: hintId, class: "hint" }, c.hint) : null;
+    const described = hintId ? { "aria-describedby": hintId } : {};
     if (c.kind === "int") {
       const input = h("input", { id, type: "number", min: c.min, max: c.max, step: 1, value: c.min, required: true,
-        "data-control": c.name, inputmode: "numeric" });
+        "data-control": c.name, inputmode: "numeric", ...described });
       read.push(() => [c.name, Number(input.value)]);
-      return h("div", { class: "field" }, h("label", { for: id }, `${c.label} (${c.min}–${c.max})`), input);
+      return h("div", { class: "field" }, h("label", { for: id }, `${c.label} (${c.min}–${c.max})`), hint, input);
     }
     if (c.kind === "choice") {
       const name = `choice-${serial}`;
-      const radios = c.choices.map((x, k) => h("label", { class: "radio" },
-        h("input", { type: "radio", name, value: x, checked: k === 0, "data-control": c.name }), ` ${x}`));
-      read.push(() => [c.name, radios.map((r) => r.querySelector("input")).find((r) => r.checked)?.value]);
-      return h("fieldset", { class: "field" }, h("legend", {}, c.label), radios);
+      const options = c.options ?? c.choices.map((x) => ({ value: x, label: x }));
+      const first = Math.max(0, options.findIndex((o) => o.value === c.checked));
+      const radios = options.map((o, k) => h("label", { class: "radio" },
+        h("input", { type: "radio", name, value: o.value === null ? "" : String(o.value), checked: k === first,
+          "data-control": c.name }), ` ${o.label}`));
+      read.push(() => {
+        const k = radios.map((r) => r.querySelector("input")).findIndex((r) => r.checked);
+        return [c.name, k < 0 ? undefined : options[k].value];
+      });
+      return h("fieldset", { class: "field", ...described }, h("legend", {}, c.label), hint, h("div", { class: "radios" }, radios));
     }
-    const input = h("input", { id, type: "text", maxlength: c.maxLength, "data-control": c.name, autocomplete: "off" });
-    read.push(() => [c.name, input.value]);
-    return h("div", { class: "field" }, h("label", { for: id }, c.label), input);
+    const initial = typeof c.value === "string" ? c.value : null;
+    const input = h("input", { id, type: "text", maxlength: c.maxLength, "data-control": c.name, autocomplete: "off",
+      value: initial ?? "", ...described });
+    read.push(() => [c.name, initial === null ? (input.value || undefined) : (input.value === initial ? undefined : input.value)]);
+    return h("div", { class: "field" }, h("label", { for: id }, c.label), hint, input);
   });
-  return { fields, read: () => Object.fromEntries(read.map((f) => f()).filter(([, v]) => v !== "" && v !== undefined)) };
+  return { fields, read: () => Object.fromEntries(read.map((f) => f()).filter(([, v]) => v !== undefined && v !== null)) };
 }

@@ -3,7 +3,7 @@
 //   /play?table=ID   join (or rejoin) a seat at table ID
 // The seat's token is kept in this browser (localStorage, per table), so a reload reconnects to
 // the same seat and resumes its stream. The controls come from each turn's legal actions (or
-// the game viewer's `playControls`), the view is the seat's own, and the deadline counts down.
+// the game viewer's `playControls`, and its `playTurnTitle` names the round), the view is the seat's own, and the deadline counts down.
 
 import { h, clear, fetchJSON, markNav } from "./util.js";
 import { controlsOf, buildForm } from "./controls.js";
@@ -81,7 +81,7 @@ async function play(table, mine, desc) {
   };
   const showTurn = (turn, ws) => {
     pending = turn.turn_id;
-    const controls = viewer?.playControls ? viewer.playControls(turn.legal_actions, turn.visible_state) : controlsOf(turn.legal_actions);
+    const controls = viewer?.playControls ? viewer.playControls(turn.legal_actions, turn.visible_state, desc?.rule_numbers ?? {}) : controlsOf(turn.legal_actions);
     const form = buildForm(controls);
     const send = h("button", { type: "submit", class: "primary", "data-testid": "send" }, "Send my move");
     const el = h("form", { class: "move", "data-testid": "move-form" }, form.fields, send);
@@ -91,7 +91,11 @@ async function play(table, mine, desc) {
       send.disabled = true;
       status.textContent = "Move sent.";
     });
-    clear(turnBox).append(...[h("h2", {}, `Your turn${turn.visible_state?.round !== undefined ? ` · round ${turn.visible_state.round}` : ""}`),
+    const round = turn.visible_state?.round;
+    const when = viewer?.playTurnTitle ? viewer.playTurnTitle(turn.visible_state) : round !== undefined ? `round ${round}` : "";
+    status.textContent = ""; // the last turn's "Move received" is not this turn's
+    status.className = "muted";
+    clear(turnBox).append(...[h("h2", {}, `Your turn${when ? ` · ${when}` : ""}`),
       turn.hint ? h("p", { class: "error" }, turn.hint) : null, el,
       h("details", { open: true }, h("summary", {}, "Your view"), viewPanel(turn.visible_state))].filter(Boolean));
     countdown(turn.deadline_at);
