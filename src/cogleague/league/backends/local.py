@@ -61,7 +61,8 @@ class LocalBackend:
             # Everything alive now moves to the permanent generation: a forked worker's
             # collections never walk (and never write to) the objects it inherited, so the
             # driver's heap stays shared instead of being copied page by page into each worker
-            # (about 70 % of the workers' page faults in a 600-episode league), and each collection is shorter.
+            # (about 70 % of the workers' page faults in a 600-episode league), and each
+            # collection is shorter.
             gc.freeze()
         try:
             self._run_pool(context, todo, on_chunk)
