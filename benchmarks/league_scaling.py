@@ -17,14 +17,14 @@ import re
 import resource
 import tempfile
 import time
-from importlib import resources
 from pathlib import Path
 
 from cogleague.league import config, runner, store
+from cogleague.league.example import example_league
 
 
 def make_league(directory: Path, name: str, episodes: int) -> config.LeagueConfig:
-    text = resources.files("cogleague.league").joinpath("example.toml").read_text("utf-8")
+    text = example_league()  # what `cogleague league init` writes for the installed games
     text = re.sub(r"(?m)^episodes = \d+.*$", f"episodes = {episodes}", text)
     text = re.sub(r'(?m)^\[\[games\]\]\nname = "ledger"\nvariants = \["standard"\]\nepisodes = \d+',
                   '[[games]]\nname = "ledger"\nvariants = ["standard"]', text)
@@ -87,6 +87,8 @@ def main() -> None:
         bound = one / max(parent, (parent + child) / 2)
         print(f"2-process ratio an idle 2-core machine allows from these CPU times: "
               f"{bound:.2f}x (1-process CPU / max(driver, all CPU / 2))")
+        print(f"pool CPU / 1-process CPU: {(parent + child) / one:.3f} (what the pool adds: "
+              f"fork, page copies, pickling, more transactions)")
     if len(rows) >= 2:
         print(f"measured 2 processes / 1 process: {rows[1][3] / rows[0][3]:.2f}x (load average "
               f"{os.getloadavg()[0]:.1f})")

@@ -132,3 +132,43 @@ class EpisodeRecord:
     @property
     def reason(self) -> str | None:
         return None if not self.results else self.results.get("reason")
+
+    def encoded(self) -> EncodedRecord:
+        """This outcome as the store's columns, its documents already canonical JSON."""
+        return EncodedRecord(
+            id=self.id, league=self.league, source=self.source, game=self.game,
+            variant=self.variant, seed=self.seed, lineup=jsonio.dumps(list(self.policies)),
+            policies=tuple(self.policies), status=self.status, reason=self.reason,
+            results=None if self.results is None else jsonio.dumps(self.results, sort_keys=True),
+            series=None if self.series is None else jsonio.dumps(self.series, sort_keys=True),
+            error=self.error, attempts=self.attempts, index=self.index,
+            duration_s=self.duration_s,
+            scores=tuple(self.scores) if self.status == STATUS_OK else ())
+
+
+@dataclass(frozen=True, slots=True)
+class EncodedRecord:
+    """One outcome as the driver stores it: the store's columns, documents as JSON text.
+
+    Workers send these back instead of `EpisodeRecord`s: the encoding happens where the episode
+    was played (in parallel), the pickle is a few strings rather than nested dicts, and the
+    driver — the one writer, whose time per episode bounds how many workers it can keep fed —
+    only inserts them."""
+
+    id: str
+    league: str
+    source: str
+    game: str
+    variant: str | None
+    seed: int
+    lineup: str  # JSON list of policy names by seat
+    policies: tuple[str, ...]
+    status: str
+    reason: str | None
+    results: str | None
+    series: str | None
+    error: str | None
+    attempts: int
+    index: int
+    duration_s: float | None
+    scores: tuple[float, ...]  # one per seat of an ``ok`` episode (its seat rows)

@@ -18,11 +18,12 @@ from cogleague.core.errors import ConfigError
 from cogleague.league import store
 from cogleague.league.backends import Backend
 from cogleague.league.config import LeagueConfig
-from cogleague.league.episodes import EpisodeRecord, EpisodeSpec
+from cogleague.league.episodes import EncodedRecord, EpisodeSpec
 
 BACKENDS = ("local", "ray")
 CHUNKS_PER_WORKER = 4
 MAX_CHUNK = 64
+MIN_CHUNK = 2
 WORKERS_MAX = 1024
 
 Progress = Callable[[int, int], None]
@@ -63,12 +64,25 @@ def make_backend(name: str, workers: int, ray_address: str | None = None) -> Bac
 
 def chunked(specs: Sequence[EpisodeSpec], workers: int,
             chunk_size: int | None = None) -> list[list[EpisodeSpec]]:
-    """A few chunks per worker (load balance) of at most MAX_CHUNK episodes (steady progress)."""
+    """Chunks of at most MAX_CHUNK episodes (steady progress, bounded memory).
+
+    One worker gets even chunks. A pool gets guided ones: each chunk is 1/(workers ×
+    CHUNKS_PER_WORKER) of what remains, so chunks shrink towards the end (down to MIN_CHUNK)
+    and the workers finish together — with even 64-episode chunks one worker could still be
+    playing a whole chunk (a quarter of a second or more) while the other sat idle."""
     if not specs:
         return []
-    size = chunk_size or max(1, min(MAX_CHUNK, math.ceil(len(specs)
-                                                          / (workers * CHUNKS_PER_WORKER))))
-    return [list(specs[i:i + size]) for i in range(0, len(specs), size)]
+    n = len(specs)
+    if chunk_size or workers == 1:
+        size = chunk_size or max(1, min(MAX_CHUNK, math.ceil(n / CHUNKS_PER_WORKER)))
+        return [list(specs[i:i + size]) for i in range(0, n, size)]
+    chunks: list[list[EpisodeSpec]] = []
+    start = 0
+    while start < n:
+        size = max(MIN_CHUNK, min(MAX_CHUNK, (n - start) // (workers * CHUNKS_PER_WORKER)))
+        chunks.append(list(specs[start:start + size]))
+        start += size
+    return chunks
 
 
 def check_models(config: LeagueConfig) -> None:
@@ -112,7 +126,7 @@ def run(config: LeagueConfig, backend: Backend, *, progress: Progress | None = N
         todo = todo[:limit]
     counts = {"done": 0, "failed": 0, "infra": 0}
 
-    def on_chunk(records: list[EpisodeRecord]) -> None:
+    def on_chunk(records: list[EncodedRecord]) -> None:
         store.save_records(config.store_url, records)
         counts["done"] += len(records)
         counts["failed"] += sum(1 for r in records if r.status != store.STATUS_OK)

@@ -45,6 +45,7 @@ from cogleague.core.errors import ConfigError
 from cogleague.league.episodes import (
     EPISODE_STATUSES,
     ID_HEX_CHARS,
+    EncodedRecord,
     EpisodeRecord,
     episode_id,
     mark_duplicates,
@@ -165,16 +166,14 @@ def dispose_all() -> None:
 Row = dict[str, Any]
 
 
-def _rows_for(record: EpisodeRecord, now: datetime) -> tuple[Row, list[Row]]:
+def _rows_for(record: EncodedRecord, attempts: int, now: datetime) -> tuple[Row, list[Row]]:
     """One episode's rows as plain column dicts (inserted in bulk by `save_records`)."""
     episode = dict(
         id=record.id, league=record.league, source=record.source, game=record.game,
-        variant=record.variant, seed=record.seed, lineup=jsonio.dumps(list(record.policies)),
-        status=record.status, reason=record.reason,
-        results=None if record.results is None else jsonio.dumps(record.results, sort_keys=True),
-        series=None if record.series is None else jsonio.dumps(record.series, sort_keys=True),
-        error=record.error, attempts=record.attempts, schedule_index=record.index,
-        duration_s=record.duration_s, finished_at=now)
+        variant=record.variant, seed=record.seed, lineup=record.lineup, status=record.status,
+        reason=record.reason, results=record.results, series=record.series, error=record.error,
+        attempts=attempts, schedule_index=record.index, duration_s=record.duration_s,
+        finished_at=now)
     seats: list[Row] = []
     if record.status == STATUS_OK:
         _, copies = mark_duplicates(record.policies)
@@ -187,16 +186,20 @@ def _rows_for(record: EpisodeRecord, now: datetime) -> tuple[Row, list[Row]]:
 _IDS_PER_QUERY = 500  # bound on the parameters of one ``IN (…)`` (SQLite allows 32,766)
 
 
-def save_records(engine_or_url: Engine | str, records: Iterable[EpisodeRecord]) -> int:
+def save_records(engine_or_url: Engine | str,
+                 records: Iterable[EpisodeRecord | EncodedRecord]) -> int:
     """Write outcomes in one transaction; returns how many rows changed.
 
     A finished id is never overwritten; a failed id is replaced by a newer outcome, and its
-    attempts add up. One query reads what the batch's ids already hold and two bulk inserts
-    write it: the driver is the only writer, and with a process pool its time per chunk is
-    time the workers wait for."""
-    batch = list(records)
-    if not batch:
+    attempts add up (an `EpisodeRecord` passed in has its `attempts` updated). One query reads
+    what the batch's ids already hold and two bulk inserts write it: the driver is the only
+    writer, and with a process pool its time per chunk is time taken from the workers. Workers
+    hand in `EncodedRecord`s, whose JSON is already encoded; an `EpisodeRecord` is encoded
+    here, the same way."""
+    given = list(records)
+    if not given:
         return 0
+    batch = [r if isinstance(r, EncodedRecord) else r.encoded() for r in given]
     engine = engine_for(engine_or_url)
     now = datetime.now(UTC)
     with engine.begin() as conn:
@@ -209,17 +212,21 @@ def save_records(engine_or_url: Engine | str, records: Iterable[EpisodeRecord]) 
         rows: dict[str, tuple[Row, list[Row]]] = {}
         replaced: list[str] = []
         changed = 0
-        for record in batch:  # in order: a later outcome of the same id sees the earlier one
+        for original, record in zip(given, batch, strict=True):
+            # in order: a later outcome of the same id sees the earlier one
             earlier = rows.get(record.id)
             before = ((earlier[0]["status"], earlier[0]["attempts"]) if earlier is not None
                       else stored.get(record.id))
+            attempts = record.attempts
             if before is not None:
                 if before[0] == STATUS_OK:
                     continue
-                record.attempts += before[1]
+                attempts += before[1]
+                if isinstance(original, EpisodeRecord):
+                    original.attempts = attempts
                 if earlier is None:
                     replaced.append(record.id)
-            rows[record.id] = _rows_for(record, now)
+            rows[record.id] = _rows_for(record, attempts, now)
             changed += 1
         for i in range(0, len(replaced), _IDS_PER_QUERY):
             gone = replaced[i:i + _IDS_PER_QUERY]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from cogleague.core import jsonio
 from cogleague.core.episode import play_headless
 from cogleague.league import gamestats
-from cogleague.league.episodes import STATUS_INFRA, EpisodeRecord, EpisodeSpec
+from cogleague.league.episodes import STATUS_INFRA, EncodedRecord, EpisodeRecord, EpisodeSpec
 from cogleague.league.games import resolve_game
 from cogleague.league.policies import add_python_path
 from cogleague.seats.factory import ModelOptions, make_seat
@@ -66,13 +66,15 @@ def play_spec(spec: EpisodeSpec) -> EpisodeRecord:
     return record
 
 
-def play_chunk(specs: Sequence[EpisodeSpec]) -> list[EpisodeRecord]:
-    """A batch of episodes in one task: amortizes the per-task cost of pools and Ray."""
-    return [play_spec(s) for s in specs]
+def play_chunk(specs: Sequence[EpisodeSpec]) -> list[EncodedRecord]:
+    """A batch of episodes in one task (amortizes the per-task cost of pools and Ray), sent
+    back as the store's rows with their JSON already encoded: the driver only inserts them."""
+    return [play_spec(s).encoded() for s in specs]
 
 
-def failed_records(specs: Sequence[EpisodeSpec], error: str) -> list[EpisodeRecord]:
+def failed_records(specs: Sequence[EpisodeSpec], error: str) -> list[EncodedRecord]:
     """Failures for a whole chunk whose worker was lost (the episodes may rerun later)."""
     return [EpisodeRecord(id=s.id, league=s.league, game=s.game, variant=s.variant, seed=s.seed,
-                          policies=s.policies, index=s.index, status="failed", error=error)
+                          policies=s.policies, index=s.index, status="failed",
+                          error=error).encoded()
             for s in specs]

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from cogleague.league.episodes import EpisodeRecord, EpisodeSpec
+from cogleague.league.episodes import EncodedRecord, EpisodeSpec
 
-OnChunk = Callable[[list[EpisodeRecord]], None]
+OnChunk = Callable[[list[EncodedRecord]], None]
 
 
 class Backend(Protocol):

@@ -14,6 +14,7 @@ infrastructure failure, retried on the next run) and the run ends.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import threading
 from collections.abc import Sequence
@@ -22,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from cogleague.league import store
 from cogleague.league.backends import OnChunk
-from cogleague.league.episodes import EpisodeRecord, EpisodeSpec
+from cogleague.league.episodes import EncodedRecord, EpisodeSpec
 from cogleague.league.worker import failed_records, play_chunk
 
 IN_FLIGHT_PER_WORKER = 2
@@ -55,8 +56,24 @@ class LocalBackend:
             return
         context = self._context()
         todo = list(chunks)[::-1]
+        forked = context.get_start_method() == "fork"
+        if forked:
+            # Everything alive now moves to the permanent generation: a forked worker's
+            # collections never walk (and never write to) the objects it inherited, so the
+            # driver's heap stays shared instead of being copied page by page into each worker
+            # (about 70 % of the workers' page faults in a 600-episode league), and each
+            # collection is shorter.
+            gc.freeze()
+        try:
+            self._run_pool(context, todo, on_chunk)
+        finally:
+            if forked:
+                gc.unfreeze()
+
+    def _run_pool(self, context: multiprocessing.context.BaseContext,
+                  todo: list[Sequence[EpisodeSpec]], on_chunk: OnChunk) -> None:
         with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
-            running: dict[Future[list[EpisodeRecord]], Sequence[EpisodeSpec]] = {}
+            running: dict[Future[list[EncodedRecord]], Sequence[EpisodeSpec]] = {}
             try:
                 while todo or running:
                     while todo and len(running) < self.workers * IN_FLIGHT_PER_WORKER:
