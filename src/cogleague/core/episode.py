@@ -110,6 +110,7 @@ class EpisodeRunner:
         it, so a restart or a take-over does not start the budget again."""
         self.timing = game.timing()
         self.log = EpisodeLog()
+        self._entries = self.log.entries  # appended to directly on the batch path
         self.faults: list[dict[str, int]] = [{} for _ in self.seats]
         # The seat contract (`core/seat.py`), checked and bound once per seat.
         caps = [capabilities(s) for s in self.seats]
@@ -242,7 +243,7 @@ class EpisodeRunner:
             detail = f"{type(exc).__name__}: {exc}"
             self.log.add(LogEntry("stop", game.stop("error", detail), None, "error", detail))
             return
-        self.log.add(LogEntry("apply", None, decisions, render=render))
+        self._entries.append(LogEntry("apply", None, decisions, render=render))
 
     def _tell_seats(self, turns: list[Turn], decisions: dict[str, Decision]) -> None:
         for turn in turns:

@@ -30,8 +30,6 @@ class LogEntry:
                  decisions: Mapping[str, Decision] | None = None, reason: str | None = None,
                  detail: str | None = None, *,
                  render: Callable[[], list[Event]] | None = None) -> None:
-        if events is None and render is None:
-            raise ValueError("a log entry needs its events or a renderer of them")
         self.op = op
         self._events = events
         self._render = render

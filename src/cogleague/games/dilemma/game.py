@@ -62,13 +62,15 @@ class StepPlan:
     then ascending opponent), their turn-id suffixes and the turns grouped by seat — the
     columns `DilemmaGame.step` hands out, shared by every round of that parity."""
 
-    __slots__ = ("contexts", "first", "groups", "seats", "suffixes")
+    __slots__ = ("contexts", "first", "groups", "seats", "slots", "suffixes")
 
     def __init__(self, first: bool, entries: list[tuple[TurnContext, str]]) -> None:
         self.first = first  # step 1 of a round (the first movers)
         self.contexts = [ctx for ctx, _ in entries]
         self.suffixes = [suffix for _, suffix in entries]
         self.seats = [ctx.seat for ctx in self.contexts]
+        # where each turn's sealed move goes: (its pairing's `current`, its side)
+        self.slots = [(ctx.pair.current, ctx.side) for ctx in self.contexts]
         groups: list[tuple[int, list[TurnContext]]] = []
         for ctx in self.contexts:
             ctx.step = self
@@ -291,18 +293,19 @@ class DilemmaGame(Game):
     def _moves(self, decisions: StepDecisions) -> list[Move]:
         """Every decision of the step read into its move, before anything changes (a refusal
         leaves the state unchanged)."""
-        step = self.step()
+        step = decisions.step
         actions = decisions.actions
-        if len(actions) != len(step):
-            raise ValueError(f"decisions must list {len(step)} actions, one per turn of the "
-                             f"step (got {len(actions)})")
-        move_for, ids = self._move_for, step.turn_ids
+        if step is not self._step or len(actions) != len(step.seats):
+            raise ValueError(f"decisions must be for the current step and list one action per "
+                             f"turn ({len(self.step().seats)}, got {len(actions)})")
         if decisions.source in ("scripted", "seat") and not decisions.special:
             # the batch path: the baselines' shared replies are recognized by identity
             return [SILENT_COOPERATE if a is COOPERATE_ACTION else SILENT_DEFECT
-                    if a is DEFECT_ACTION else move_for(ids()[i], decisions.decision(i))
+                    if a is DEFECT_ACTION else self._move_for(step.turn_ids()[i],
+                                                               decisions.decision(i))
                     for i, a in enumerate(actions)]
-        return [move_for(ids()[i], decisions.decision(i)) for i in range(len(actions))]
+        ids = step.turn_ids()
+        return [self._move_for(ids[i], decisions.decision(i)) for i in range(len(actions))]
 
     def apply_step(self, decisions: StepDecisions) -> StepEvents:
         if self._phase not in ("step0", "step1"):
@@ -310,8 +313,8 @@ class DilemmaGame(Game):
         plan = self._open
         assert plan is not None
         moves = self._moves(decisions)
-        for ctx, m in zip(plan.contexts, moves, strict=True):
-            ctx.pair.current[ctx.side] = m
+        for (current, side), m in zip(plan.slots, moves, strict=True):
+            current[side] = m
         r = self.state.round
         if self._phase == "step0":
             self._phase = "step1"
