@@ -11,6 +11,12 @@ action — that seat alone, with the cause recorded in its `Decision`.
 When every seat of a step is scripted, their answers are computed synchronously and nothing
 suspends; `play_headless` then drives the coroutine without an event loop, which is what makes
 thousands of headless episodes per second possible on the same code path.
+
+When, besides, the game has the step-batch protocol and every seat a ``decide_step`` hook, and
+nothing watches the episode (no observer, no seat hearing its decisions, no pacing), the same
+loop plays each step as columns: one call per seat of the step, the answers logged as
+`StepDecisions` and the step's events as a renderer (`core/game.py`). The log reads the same
+either way, and the replay bytes are identical.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from typing import Any
 
 from cogleague.core.clock import Clock, MonotonicClock
 from cogleague.core.errors import IllegalAction, SeatFailed, SeatInputRejected, SeatUnavailable
-from cogleague.core.game import Decision, Event, Game, Turn
+from cogleague.core.game import Action, Decision, Event, Game, Step, StepDecisions, Turn
 from cogleague.core.replay import EpisodeLog, LogEntry
 from cogleague.core.seat import FallbackCause, Seat, capabilities
 
@@ -104,6 +110,7 @@ class EpisodeRunner:
         it, so a restart or a take-over does not start the budget again."""
         self.timing = game.timing()
         self.log = EpisodeLog()
+        self._entries = self.log.entries  # appended to directly on the batch path
         self.faults: list[dict[str, int]] = [{} for _ in self.seats]
         # The seat contract (`core/seat.py`), checked and bound once per seat.
         caps = [capabilities(s) for s in self.seats]
@@ -113,6 +120,8 @@ class EpisodeRunner:
         self._closers = [c.aclose for c in caps if c.aclose is not None]
         self._now = [c.decide_now for c in caps]
         self._all_now = all(fn is not None for fn in self._now)
+        self._steps = [c.decide_step for c in caps]
+        self._all_steps = game.supports_steps and all(fn is not None for fn in self._steps)
 
     # -- the loop ----------------------------------------------------------------------------
     async def run(self) -> EpisodeOutcome:
@@ -132,6 +141,8 @@ class EpisodeRunner:
         hooks = self._any_decision_hook
         # Every seat answers synchronously: each step is collected without a coroutine.
         collect_now = self._collect_now if self._all_now else None
+        # ...and answers a whole step per call, with nobody watching: the step-batch path.
+        batch = self._all_steps and observer is None and not hooks and not pace
         if not self.log.entries:
             await self._record("start", game.start())
         step_started = clock.now()
@@ -143,6 +154,9 @@ class EpisodeRunner:
                     break
                 await self._record("open", game.open_round())
                 step_started = clock.now()
+                continue
+            if batch:
+                self._play_step(game.step())
                 continue
             turns = game.pending()
             if not turns:
@@ -190,6 +204,46 @@ class EpisodeRunner:
             entry = LogEntry("apply", events, decisions)
         self.log.add(entry)
         return entry
+
+    def _play_step(self, step: Step) -> None:
+        """One step on the batch path: each seat answers its turns in one call, the game
+        settles the columns, and the log keeps them compact (`_apply`'s rules, as columns)."""
+        game = self.game
+        deciders = self._steps
+        actions: list[Action | None] = []
+        special: dict[int, Decision] | None = None
+        for seat, contexts in step.groups:
+            try:
+                answers = deciders[seat](contexts)  # type: ignore[misc]
+                if len(answers) != len(contexts):
+                    raise ValueError(f"decide_step answered {len(answers)} of "
+                                     f"{len(contexts)} turns")
+            except Exception:
+                special = {} if special is None else special
+                turns = step.turns()
+                for i in range(len(actions), len(actions) + len(contexts)):
+                    d = special[i] = self._fallback(turns[i], FallbackCause.ERROR)
+                    actions.append(d.action)
+                continue
+            actions += answers
+        decisions = StepDecisions(step, actions, "scripted", special)
+        try:
+            try:
+                render = game.apply_step(decisions)
+            except SeatInputRejected as rejected:
+                i = step.turn_ids().index(rejected.turn_id)
+                if decisions.special is None:
+                    decisions.special = {}
+                d = decisions.special[i] = self._fallback(step.turns()[i], FallbackCause.ILLEGAL)
+                actions[i] = d.action
+                render = game.apply_step(decisions)  # a second refusal is fatal
+        except Exception as exc:
+            if not game.recovers_from_errors:
+                raise
+            detail = f"{type(exc).__name__}: {exc}"
+            self.log.add(LogEntry("stop", game.stop("error", detail), None, "error", detail))
+            return
+        self._entries.append(LogEntry("apply", None, decisions, render=render))
 
     def _tell_seats(self, turns: list[Turn], decisions: dict[str, Decision]) -> None:
         for turn in turns:

@@ -15,12 +15,21 @@ Life of a game, as the runner drives it::
         turns = game.pending()           # one step: every seat that decides now
         events += game.apply({t.turn_id: decision_for(t) for t in turns})
     # or, at any boundary: events += game.stop("deadline")
+
+The step-batch protocol (optional, `Game.supports_steps`) is the same loop with the work shaped
+like the step instead of like one decision: `game.step()` describes the step as columns (per
+turn its seat and context; turn ids and `Turn` objects are built only when asked for), a
+scripted seat answers all of its turns of the step in one call (`decide_step(contexts)`), the
+answers travel as `StepDecisions` (an actions list and a common source, a `Mapping[str,
+Decision]` that materializes only when read), and `game.apply_step` returns a renderer that
+builds the step's events only when someone reads them. `apply` is a thin adapter onto
+`apply_step`: one rules engine, the same events and bytes on either path.
 """
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
@@ -168,6 +177,134 @@ class Decision:
                    clamped=doc.get("clamped", False))
 
 
+class Step:
+    """The current step as columns (the step-batch protocol): per turn its seat and its context,
+    and the turns grouped by seat (``(seat, contexts)`` in ascending seat order, so the groups'
+    answers concatenated are the step's answers in turn order). Turn ids and `Turn` objects are
+    built only when asked for (by the game's `ids_fn` / `turns_fn`, given this step): the batch
+    path never needs either. `handle` is the game's own note of which step this is."""
+
+    __slots__ = ("_ids", "_ids_fn", "_turns", "_turns_fn", "contexts", "groups", "handle",
+                 "round", "seats")
+
+    def __init__(self, seats: Sequence[int], contexts: Sequence[Any],
+                 groups: Sequence[tuple[int, Sequence[Any]]], round: int,
+                 ids_fn: Callable[[Step], list[str]], turns_fn: Callable[[Step], list[Turn]],
+                 handle: Any = None) -> None:
+        self.seats = seats
+        self.contexts = contexts
+        self.groups = groups
+        self.round = round
+        self.handle = handle
+        self._ids_fn = ids_fn
+        self._turns_fn = turns_fn
+        self._ids: list[str] | None = None
+        self._turns: list[Turn] | None = None
+
+    def turn_ids(self) -> list[str]:
+        if self._ids is None:
+            self._ids = self._ids_fn(self)
+        return self._ids
+
+    def turns(self) -> list[Turn]:
+        """The step's `Turn` objects (what `Game.pending` lists), built once."""
+        if self._turns is None:
+            self._turns = self._turns_fn(self)
+        return self._turns
+
+    def __len__(self) -> int:
+        return len(self.seats)
+
+
+class StepDecisions(Mapping[str, Decision]):
+    """One step's decisions as columns: `actions` by turn (None: no decision for that turn), a
+    common `source` for them, and `special` — the decisions that differ (a fallback, a seat's
+    reply with its own metadata), by turn index. It reads as the ``{turn_id: Decision}`` mapping
+    `Game.apply` takes, built only on first read; `to_json` writes the log's form directly.
+
+    A common source of None means every present decision is in `special` (what `from_mapping`
+    makes of an ordinary mapping)."""
+
+    __slots__ = ("_dict", "actions", "source", "special", "step")
+
+    def __init__(self, step: Step, actions: list[Action | None],
+                 source: str | None = "scripted",
+                 special: dict[int, Decision] | None = None) -> None:
+        self.step = step
+        self.actions = actions
+        self.source = source
+        self.special = special
+        self._dict: dict[str, Decision] | None = None
+
+    @classmethod
+    def from_mapping(cls, step: Step, decisions: Mapping[str, Decision]) -> StepDecisions:
+        """The columns of an ordinary mapping (keys that are not turns of the step are ignored,
+        as `Game.apply` always did)."""
+        if isinstance(decisions, StepDecisions):
+            return decisions
+        get = decisions.get
+        special: dict[int, Decision] = {}
+        actions: list[Action | None] = []
+        for i, turn_id in enumerate(step.turn_ids()):
+            d = get(turn_id)
+            if d is None:
+                actions.append(None)
+            else:
+                actions.append(d.action)
+                special[i] = d
+        return cls(step, actions, None, special)
+
+    def decision(self, i: int) -> Decision | None:
+        """The decision for turn `i` of the step (None: none was given)."""
+        special = self.special
+        if special is not None:
+            d = special.get(i)
+            if d is not None or self.source is None:
+                return d
+        action = self.actions[i]
+        if action is None or self.source is None:
+            return None
+        return Decision(dict(action), self.source)
+
+    def materialize(self) -> dict[str, Decision]:
+        """``{turn_id: Decision}`` in turn order (built once; actions are copied, so a shared
+        action of the batch path never aliases between decisions)."""
+        if self._dict is None:
+            out: dict[str, Decision] = {}
+            decision = self.decision
+            for i, turn_id in enumerate(self.step.turn_ids()):
+                d = decision(i)
+                if d is not None:
+                    out[turn_id] = d
+            self._dict = out
+        return self._dict
+
+    def to_json(self) -> dict[str, Any]:
+        """The log's form, ``{turn_id: Decision.to_json()}``, without building a `Decision`
+        for a decision of the common source."""
+        if self._dict is not None or self.special or self.source is None:
+            return {k: d.to_json() for k, d in self.materialize().items()}
+        source = self.source
+        return {turn_id: {"action": dict(a), "source": source, "cause": None, "attempts": 1,
+                          "timeouts": 0, "clamped": False}
+                for turn_id, a in zip(self.step.turn_ids(), self.actions, strict=True)
+                if a is not None}
+
+    def __getitem__(self, key: str) -> Decision:
+        return self.materialize()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.materialize())
+
+    def __len__(self) -> int:
+        return len(self.materialize())
+
+
+EventRenderer = Callable[[], list[Event]]
+"""What `Game.apply_step` returns: builds the step's events when called (every call builds the
+same events from data captured at the step, whatever happened since)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Timing:
     """The rule numbers the runner needs to own time for a game. Seconds throughout.
@@ -193,7 +330,11 @@ class Timing:
 
 
 class Policy(Protocol):
-    """A scripted baseline bound to one seat of one episode. Runs in-process, trusted."""
+    """A scripted baseline bound to one seat of one episode. Runs in-process, trusted.
+
+    It may also have ``act_step(contexts) -> list[Action]`` (the step-batch protocol): the
+    answers to all of its turns of one step, from their `Turn.context`s, equal to calling `act`
+    on each turn in order. Its answers may be shared objects; nobody modifies them."""
 
     def act(self, turn: Turn) -> Action: ...
 
@@ -246,6 +387,18 @@ class Game(abc.ABC):
     def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
         """Settle the current step, transactionally: on an exception the state is unchanged.
         A turn missing from `decisions` gets the game's no-submission action."""
+
+    supports_steps: ClassVar[bool] = False
+    """True if the game has the step-batch protocol (`step`, `apply_step`; module docstring)."""
+
+    def step(self) -> Step:
+        """The current step as columns (`pending()` is ``step().turns()``)."""
+        raise NotImplementedError(f"{self.name} has no step-batch protocol")
+
+    def apply_step(self, decisions: StepDecisions) -> EventRenderer:
+        """`apply` on columns: settle the current step (transactionally, like `apply`) and
+        return a renderer of its events. `apply` is ``apply_step(...)()``."""
+        raise NotImplementedError(f"{self.name} has no step-batch protocol")
 
     @abc.abstractmethod
     def fallback(self, turn: Turn) -> Action:

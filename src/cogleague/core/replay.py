@@ -12,25 +12,70 @@ An entry is one of:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cogleague.core.game import Decision, Event, Game
+from cogleague.core.game import Decision, Event, Game, StepDecisions
 
 
-@dataclass(slots=True)
 class LogEntry:
-    op: str
-    events: list[Event]
-    decisions: dict[str, Decision] | None = None
-    reason: str | None = None
-    detail: str | None = None
+    """One logged operation. `events` and `decisions` may arrive compact from the step-batch
+    path (a renderer of the events, `StepDecisions` columns): they are built on first read, so
+    a headless episode whose log nobody reads never builds an `Event` or a `Decision`."""
+
+    __slots__ = ("_decisions", "_events", "_render", "detail", "op", "reason")
+
+    def __init__(self, op: str, events: list[Event] | None,
+                 decisions: Mapping[str, Decision] | None = None, reason: str | None = None,
+                 detail: str | None = None, *,
+                 render: Callable[[], list[Event]] | None = None) -> None:
+        self.op = op
+        self._events = events
+        self._render = render
+        self._decisions = decisions
+        self.reason = reason
+        self.detail = detail
+
+    @property
+    def events(self) -> list[Event]:
+        if self._events is None:
+            assert self._render is not None
+            self._events = self._render()
+            self._render = None
+        return self._events
+
+    @events.setter
+    def events(self, events: list[Event]) -> None:
+        self._events, self._render = events, None
+
+    @property
+    def decisions(self) -> dict[str, Decision] | None:
+        d = self._decisions
+        if d is None or type(d) is dict:
+            return d
+        if isinstance(d, StepDecisions):
+            return d.materialize()
+        return dict(d)
+
+    def __repr__(self) -> str:
+        return (f"LogEntry({self.op!r}, events={self.events!r}, decisions={self.decisions!r}, "
+                f"reason={self.reason!r}, detail={self.detail!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LogEntry):
+            return NotImplemented
+        return (self.op, self.events, self.decisions, self.reason, self.detail) == (
+            other.op, other.events, other.decisions, other.reason, other.detail)
+
+    __hash__ = None  # type: ignore[assignment]
 
     def to_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"op": self.op}
-        if self.decisions is not None:
-            doc["decisions"] = {k: d.to_json() for k, d in self.decisions.items()}
+        d = self._decisions
+        if d is not None:
+            doc["decisions"] = (d.to_json() if isinstance(d, StepDecisions)
+                                else {k: v.to_json() for k, v in d.items()})
         if self.reason is not None:
             doc["reason"] = self.reason
         if self.detail is not None:

@@ -10,13 +10,18 @@ capabilities, each its own protocol, change how the runner treats it:
 - `HearsDecisions`: ``on_decision(turn, decision)`` hears each of its final decisions, after the
   step is applied (model seats count fallbacks and write transcripts there).
 - `Closes`: ``aclose()`` runs once when the runner's `run` ends, however it ends.
+- `AnswersSteps`: ``decide_step(contexts)`` answers all of the seat's turns of one step at once
+  from their `Turn.context`s (the step-batch protocol, `core/game.py`); when the game and every
+  seat have it, and nobody observes the episode, the runner plays each step in one call per
+  seat. It must equal ``decide_now`` on each turn in order; if it raises, each of those turns
+  gets the game's fallback with cause ``error``.
 
 The runner reads a seat's capabilities once, with `capabilities(seat)`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
@@ -90,6 +95,11 @@ class Closes(Protocol):
     def aclose(self) -> Awaitable[None]: ...
 
 
+@runtime_checkable
+class AnswersSteps(Protocol):
+    def decide_step(self, contexts: Sequence[Any]) -> list[Any]: ...
+
+
 class SeatCapabilities(NamedTuple):
     """A seat's optional hooks, bound once (None where it lacks the capability)."""
 
@@ -97,6 +107,7 @@ class SeatCapabilities(NamedTuple):
     decide_now: Callable[[Turn], Any] | None
     on_decision: Callable[[Turn, Decision], None] | None
     aclose: Callable[[], Awaitable[None]] | None
+    decide_step: Callable[[Sequence[Any]], list[Any]] | None = None
 
 
 def capabilities(seat: object) -> SeatCapabilities:
@@ -118,4 +129,5 @@ def capabilities(seat: object) -> SeatCapabilities:
         raise TypeError(f"seat kind must be one of {', '.join(SEAT_KINDS)} "
                         f"(got {kind!r} on {seat!r})")
     return SeatCapabilities(kind == "scripted", getattr(seat, "decide_now", None),
-                            getattr(seat, "on_decision", None), getattr(seat, "aclose", None))
+                            getattr(seat, "on_decision", None), getattr(seat, "aclose", None),
+                            getattr(seat, "decide_step", None))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cogleague.core.game import Action, Policy, Turn
@@ -20,6 +20,9 @@ class ScriptedSeat:
         # The policy's own bound method: the runner calls it once per scripted decision, and a
         # forwarding method would add a Python frame to each.
         self.decide_now: Callable[[Turn], Action] = policy.act
+        # The step-batch hook (`core/seat.py`, `AnswersSteps`), where the baseline has one.
+        self.decide_step: Callable[[Sequence[Any]], list[Action]] | None = getattr(
+            policy, "act_step", None)
 
     async def decide(self, turn: Turn, hint: str | None) -> Any:
         return self.policy.act(turn)

@@ -12,17 +12,29 @@ A turn's view reflects the state when it is read, so it must be read before the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cogleague.core.errors import ConfigError, GameStateError, IllegalAction, SeatInputRejected
-from cogleague.core.game import Action, Decision, Event, Game, Parsed, Policy, Timing, Turn
+from cogleague.core.game import (
+    Action,
+    Decision,
+    Event,
+    Game,
+    Parsed,
+    Policy,
+    Step,
+    StepDecisions,
+    Timing,
+    Turn,
+)
 from cogleague.core.seat import FallbackCause
 from cogleague.core.settlement import REFUNDED_REASONS, SETTLED_REASONS, split_pot
 from cogleague.games.dilemma import views
 from cogleague.games.dilemma.actions import normalize
 from cogleague.games.dilemma.aliases import draw_aliases
 from cogleague.games.dilemma.baselines import make_baseline
+from cogleague.games.dilemma.baselines._base import COOPERATE_ACTION, DEFECT_ACTION
 from cogleague.games.dilemma.config import DilemmaConfig
 from cogleague.games.dilemma.payoffs import (
     COOPERATE,
@@ -45,9 +57,83 @@ from cogleague.games.dilemma.state import (
 STOP_REASONS = ("deadline", "aborted")
 NO_SUBMISSION = FallbackCause.NO_SUBMISSION
 
-# One planned turn: its context (made once, reused every round of that parity) and the
-# turn-id suffix.
-Plan = list[tuple[TurnContext, str]]
+class StepPlan:
+    """One step of every round of one parity, made once: its contexts (turns by ascending seat,
+    then ascending opponent), their turn-id suffixes and the turns grouped by seat — the
+    columns `DilemmaGame.step` hands out, shared by every round of that parity."""
+
+    __slots__ = ("contexts", "first", "groups", "seats", "slots", "suffixes")
+
+    def __init__(self, first: bool, entries: list[tuple[TurnContext, str]]) -> None:
+        self.first = first  # step 1 of a round (the first movers)
+        self.contexts = [ctx for ctx, _ in entries]
+        self.suffixes = [suffix for _, suffix in entries]
+        self.seats = [ctx.seat for ctx in self.contexts]
+        # where each turn's sealed move goes: (its pairing's `current`, its side)
+        self.slots = [(ctx.pair.current, ctx.side) for ctx in self.contexts]
+        groups: list[tuple[int, list[TurnContext]]] = []
+        for ctx in self.contexts:
+            ctx.step = self
+            if groups and groups[-1][0] == ctx.seat:
+                groups[-1][1].append(ctx)
+            else:
+                groups.append((ctx.seat, [ctx]))
+        self.groups = groups
+
+
+class StepEvents:
+    """The events of one settled step, built when called (`EventRenderer`): from the step's
+    moves and, for a round's second step, the pairings' recorded histories of that round —
+    data that never changes once written, so a late call builds the events a prompt one would."""
+
+    __slots__ = ("ended", "game", "moves", "plan", "round")
+
+    def __init__(self, game: DilemmaGame, plan: StepPlan, moves: list[Move], r: int,
+                 ended: list[Event] | None) -> None:
+        self.game = game
+        self.plan = plan
+        self.moves = moves
+        self.round = r
+        self.ended = ended
+
+    def __call__(self) -> list[Event]:
+        r = self.round
+        events: list[Event] = []
+        append = events.append
+        for ctx, m in zip(self.plan.contexts, self.moves, strict=True):
+            seat = ctx.seat
+            a, b = ctx.pair.pairing
+            if not m.plain:
+                if m.message is not None:
+                    append(Event("message_private", {
+                        "round": r, "pairing": [a, b], "from": seat, "to": ctx.opponent,
+                        "message": m.message}, (seat, ctx.opponent)))
+                if m.timeout:
+                    append(Event("timeout_private", {
+                        "round": r, "pairing": [a, b], "seat": seat, "action": COOPERATE,
+                        "cause": m.cause}, (seat,)))
+            append(Event("action_private", {
+                "round": r, "pairing": [a, b], "seat": seat,
+                "action": COOPERATE if m.coop else DEFECT}, ctx.audience))
+        if self.plan.first:
+            return events
+        # the reveal: every pairing paid, the standings, and the end after the last round
+        state, pay, i = self.game.state, self.game._pay, r - 1
+        for rec in state.pairs:
+            ma, mb = rec.move(0, i), rec.move(1, i)
+            ca, cb = ma.coop, mb.coop
+            pa, pb = pay[ca][cb]
+            a, b = rec.pairing
+            append(Event("choices_revealed", {
+                "round": r, "seats": [a, b],
+                "choices": [COOPERATE if ca else DEFECT, COOPERATE if cb else DEFECT],
+                "points": [pa, pb], "totals": [rec.totals[0][i], rec.totals[1][i]],
+                "timeouts": [ma.timeout, mb.timeout]}))
+        append(Event("tournament_standings",
+                     {"round": r, "standings": ranked_standings(state.points_after(i))}))
+        if self.ended is not None:
+            events += self.ended
+        return events
 
 
 def _word(coop: bool) -> str:
@@ -57,6 +143,7 @@ def _word(coop: bool) -> str:
 class DilemmaGame(Game):
     name = "dilemma"
     rules_version = views.RULES_VERSION
+    supports_steps = True
 
     def __init__(self, config: DilemmaConfig, policy_names: Sequence[str]) -> None:
         if len(policy_names) != config.seats:
@@ -76,10 +163,12 @@ class DilemmaGame(Game):
         self._pay = tuple(tuple(pay[(a, b)] for b in (False, True)) for a in (False, True))
         self._timing = Timing(decision_timeout_s=config.turn_deadline_ms / 1000, retries=0)
         self._phase = "new"  # new → between ⇄ (step0 → step1) → done
-        self._turns: list[Turn] = []
+        self._open: StepPlan | None = None  # the step being played
+        self._step: Step | None = None  # its columns for this round, made on first ask
         self._plans = {parity: self._plan(parity) for parity in (0, 1)}
+        self._ids_fn, self._turns_fn = self._step_ids, self._step_turns  # bound once
 
-    def _plan(self, parity: int) -> tuple[Plan, Plan]:
+    def _plan(self, parity: int) -> tuple[StepPlan, StepPlan]:
         """Both steps of a round whose number has this parity (1 = odd): turns by ascending
         seat, then ascending opponent."""
         steps: tuple[list[tuple[int, int, PairRecord, int]], ...] = ([], [])
@@ -90,15 +179,15 @@ class DilemmaGame(Game):
                 side = rec.side_of(seat)
                 steps[0 if seat == first else 1].append((seat, rec.pairing[1 - side], rec, side))
         counts = [0] * self.num_seats
-        numbered: list[Plan] = []
+        numbered: list[StepPlan] = []
         for step, step_plan in enumerate(steps):
-            out: Plan = []
+            out: list[tuple[TurnContext, str]] = []
             for seat, _, rec, side in sorted(step_plan, key=lambda item: item[:2]):
                 counts[seat] += 1
                 ctx = TurnContext(self.state, seat, rec, side, step == 0, counts[seat])
                 a, b = rec.pairing
                 out.append((ctx, f":{a}-{b}:{seat}"))
-            numbered.append(out)
+            numbered.append(StepPlan(step == 0, out))
         return numbered[0], numbered[1]
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -135,22 +224,38 @@ class DilemmaGame(Game):
             raise GameStateError("open_round() needs the game to be between rounds")
         self.state.round += 1
         self._phase = "step0"
-        self._turns = self._build_turns(0)
+        self._open_step(self._plans[self.state.round % 2][0])
         return [Event("round_start", {"round": self.state.round})]
 
-    def _build_turns(self, step: int) -> list[Turn]:
-        r = self.state.round
-        prefix = f"r{r}"
-        legal = self._legal
-        turns: list[Turn] = []
-        add = turns.append
-        for ctx, suffix in self._plans[r % 2][step]:
-            ctx.live = True
-            add(Turn(prefix + suffix, ctx.seat, legal, ctx.view_fn, ctx.prompt_fn, ctx, r))
-        return turns
+    def _open_step(self, plan: StepPlan | None) -> None:
+        self._open = plan
+        self._step = None
+        self.state.live = plan
+
+    def step(self) -> Step:
+        st = self._step
+        if st is None:
+            plan = self._open
+            if plan is None:
+                raise GameStateError("step() needs an open round")
+            st = self._step = Step(plan.seats, plan.contexts, plan.groups, self.state.round,
+                                   self._ids_fn, self._turns_fn, plan)
+        return st
+
+    @staticmethod
+    def _step_ids(step: Step) -> list[str]:
+        prefix = f"r{step.round}"
+        return [prefix + suffix for suffix in step.handle.suffixes]
+
+    def _step_turns(self, step: Step) -> list[Turn]:
+        legal, r, plan = self._legal, step.round, step.handle
+        return [Turn(turn_id, ctx.seat, legal, ctx.view_fn, ctx.prompt_fn, ctx, r)
+                for ctx, turn_id in zip(plan.contexts, step.turn_ids(), strict=True)]
 
     def pending(self) -> list[Turn]:
-        return list(self._turns)
+        if self._open is None:
+            return []
+        return list(self.step().turns())
 
     # -- one step -------------------------------------------------------------------------------
     def parse(self, turn: Turn, raw: Any) -> Parsed:
@@ -160,7 +265,7 @@ class DilemmaGame(Game):
             action["message"] = message
         return Parsed(action)
 
-    def _move_for(self, turn: Turn, decision: Decision | None) -> Move:
+    def _move_for(self, turn_id: str, decision: Decision | None) -> Move:
         """The recorded move; a fallback or a missing decision is a timeout = cooperate."""
         if decision is None:
             return Move(True, None, True, NO_SUBMISSION)
@@ -176,92 +281,60 @@ class DilemmaGame(Game):
         try:
             coop, message = normalize(action, self.config.promises)
         except IllegalAction as exc:
-            raise SeatInputRejected(turn.turn_id, str(exc)) from exc
+            raise SeatInputRejected(turn_id, str(exc)) from exc
         return Move(coop, message)
 
     def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
+        """`apply_step` on the mapping's columns, its events built at once."""
         if self._phase not in ("step0", "step1"):
             raise GameStateError("apply() needs an open round")
-        turns = self._turns
-        moves: list[Move] = []
-        add_move = moves.append
-        get = decisions.get
-        for t in turns:  # read every decision first: a refusal leaves the state unchanged
-            d = get(t.turn_id)
-            if d is not None and d.source != "fallback":
-                action = d.action
-                if len(action) == 1:
-                    choice = action.get("action")  # the hot path: a bare, exact choice
-                    if choice == COOPERATE:
-                        add_move(SILENT_COOPERATE)
-                        continue
-                    if choice == DEFECT:
-                        add_move(SILENT_DEFECT)
-                        continue
-            add_move(self._move_for(t, d))
-        events: list[Event] = []
-        append = events.append
+        return self.apply_step(StepDecisions.from_mapping(self.step(), decisions))()
+
+    def _moves(self, decisions: StepDecisions) -> list[Move]:
+        """Every decision of the step read into its move, before anything changes (a refusal
+        leaves the state unchanged)."""
+        step = decisions.step
+        actions = decisions.actions
+        if step is not self._step or len(actions) != len(step.seats):
+            raise ValueError(f"decisions must be for the current step and list one action per "
+                             f"turn ({len(self.step().seats)}, got {len(actions)})")
+        if decisions.source in ("scripted", "seat") and not decisions.special:
+            # the batch path: the baselines' shared replies are recognized by identity
+            return [SILENT_COOPERATE if a is COOPERATE_ACTION else SILENT_DEFECT
+                    if a is DEFECT_ACTION else self._move_for(step.turn_ids()[i],
+                                                               decisions.decision(i))
+                    for i, a in enumerate(actions)]
+        ids = step.turn_ids()
+        return [self._move_for(ids[i], decisions.decision(i)) for i in range(len(actions))]
+
+    def apply_step(self, decisions: StepDecisions) -> StepEvents:
+        if self._phase not in ("step0", "step1"):
+            raise GameStateError("apply() needs an open round")
+        plan = self._open
+        assert plan is not None
+        moves = self._moves(decisions)
+        for (current, side), m in zip(plan.slots, moves, strict=True):
+            current[side] = m
         r = self.state.round
-        for turn, m in zip(turns, moves, strict=True):
-            ctx: TurnContext = turn.context
-            ctx.live = False
-            ctx.pair.current[ctx.side] = m
-            seat = ctx.seat
-            a, b = ctx.pair.pairing
-            if not m.plain:
-                if m.message is not None:
-                    append(Event("message_private", {
-                        "round": r, "pairing": [a, b], "from": seat, "to": ctx.opponent,
-                        "message": m.message}, (seat, ctx.opponent)))
-                if m.timeout:
-                    append(Event("timeout_private", {
-                        "round": r, "pairing": [a, b], "seat": seat, "action": COOPERATE,
-                        "cause": m.cause}, (seat,)))
-            append(Event("action_private", {
-                "round": r, "pairing": [a, b], "seat": seat,
-                "action": COOPERATE if m.coop else DEFECT}, ctx.audience))
         if self._phase == "step0":
             self._phase = "step1"
-            self._turns = self._build_turns(1)
-            return events
-        self._turns = []
-        self._reveal(append, r)
-        return events
-
-    def _reveal(self, append: Callable[[Event], None], r: int) -> None:
-        """Both choices of every pairing are in: pay, record, publish, and close the round."""
-        state = self.state
-        reveal, pay = state.reveal, self._pay
-        for rec in state.pairs:
-            ma, mb = rec.current
-            assert ma is not None and mb is not None
-            ca, cb = ma.coop, mb.coop
-            pa, pb = pay[ca][cb]
-            reveal(rec, ma, mb, pa, pb)
-            a, b = rec.pairing
-            ta, tb = rec.points
-            append(Event("choices_revealed", {
-                "round": r, "seats": [a, b],
-                "choices": [COOPERATE if ca else DEFECT, COOPERATE if cb else DEFECT],
-                "points": [pa, pb], "totals": [ta, tb],
-                "timeouts": [ma.timeout, mb.timeout]}))
-        state.rounds_played += 1
-        append(Event("tournament_standings",
-                     {"round": r, "standings": ranked_standings(state.points)}))
-        if state.rounds_played >= self.config.rounds_total:
-            for e in self._end("complete"):
-                append(e)
+            self._open_step(self._plans[r % 2][1])
+            return StepEvents(self, plan, moves, r, None)
+        self._open_step(None)
+        self.state.reveal_round(self._pay)
+        ended = None
+        if self.state.rounds_played >= self.config.rounds_total:
+            ended = self._end("complete")
         else:
             self._phase = "between"
+        return StepEvents(self, plan, moves, r, ended)
 
     def _end(self, reason: str) -> list[Event]:
-        for turn in self._turns:
-            turn.context.live = False
+        self._open_step(None)
         self._phase = "done"
         self.reason = reason
-        self._turns = []
         for rec in self.state.pairs:  # an unfinished round is void
-            rec.current = [None, None]
+            rec.current[0] = rec.current[1] = None
         return [Event("tournament_end", {"reason": reason,
                                          "rounds_played": self.state.rounds_played,
                                          "standings": ranked_standings(self.state.points)})]

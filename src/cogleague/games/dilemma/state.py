@@ -51,12 +51,13 @@ SILENT_DEFECT = Move(False)
 class PairRecord:
     """Everything revealed so far in one pairing, per side (0 = lower seat, 1 = higher).
 
-    `coop[side]` lists every revealed choice (index = round − 1). Moves that carried a message
-    or were timeouts are also kept whole in `notes[side]` (by the same index); plain moves are
-    not, which keeps the hot path to two appends per round.
+    `coop[side]` lists every revealed choice (index = round − 1), `totals[side]` the pairing's
+    points after each round (same index). Moves that carried a message or were timeouts are
+    also kept whole in `notes[side]` (by the same index); plain moves are not, which keeps the
+    hot path to appends per round.
     """
 
-    __slots__ = ("broken", "coop", "current", "index", "notes", "pairing", "points")
+    __slots__ = ("broken", "coop", "current", "index", "notes", "pairing", "points", "totals")
 
     def __init__(self, index: int, pairing: Pairing) -> None:
         self.index = index
@@ -64,6 +65,7 @@ class PairRecord:
         self.coop: tuple[list[bool], list[bool]] = ([], [])
         self.notes: tuple[dict[int, Move], dict[int, Move]] = ({}, {})
         self.points = [0, 0]
+        self.totals: tuple[list[int], list[int]] = ([], [])  # `points` after each round
         self.broken = [False, False]  # has this side broken a promise in this pairing?
         self.current: list[Move | None] = [None, None]  # this round's sealed moves, per side
 
@@ -89,33 +91,44 @@ class TableState:
         self.by_seat: list[list[PairRecord]] = [
             [p for p in self.pairs if s in p.pairing] for s in range(n)]  # ascending opponent
         self.points = [0] * n
-        self.cooperations = [0] * n
         self.timeouts = [0] * n
         self.promises_made = [0] * n
         self.promises_kept = [0] * n
         self.rounds_played = 0
         self.round = 0  # the current (or last) round, 1-based; 0 before the first
+        self.live: object = None  # the step whose turns are pending (see `TurnContext.live`)
 
-    def reveal(self, rec: PairRecord, ma: Move, mb: Move, pa: int, pb: int) -> None:
-        """Record one round of one pairing and add it to both seats' totals."""
-        a, b = rec.pairing
-        coop_a, coop_b = rec.coop
-        i = len(coop_a)
-        coop_a.append(ma.coop)
-        coop_b.append(mb.coop)
-        pair_points, points = rec.points, self.points
-        pair_points[0] += pa
-        pair_points[1] += pb
-        points[a] += pa
-        points[b] += pb
-        if ma.coop:
-            self.cooperations[a] += 1
-        if mb.coop:
-            self.cooperations[b] += 1
-        if not ma.plain:
-            self._note(rec, 0, a, i, ma)
-        if not mb.plain:
-            self._note(rec, 1, b, i, mb)
+    def reveal_round(self, pay: tuple[tuple[tuple[int, int], ...], ...]) -> None:
+        """Reveal the round: every pairing's two sealed moves (`current`) are paid by `pay`
+        (indexed [a cooperates][b cooperates]), recorded and added to both seats' totals."""
+        points, note = self.points, self._note
+        for rec in self.pairs:
+            ma, mb = rec.current
+            assert ma is not None and mb is not None
+            ca, cb = ma.coop, mb.coop
+            pa, pb = pay[ca][cb]
+            coop_a, coop_b = rec.coop
+            if not ma.plain:
+                note(rec, 0, rec.pairing[0], len(coop_a), ma)
+            if not mb.plain:
+                note(rec, 1, rec.pairing[1], len(coop_b), mb)
+            coop_a.append(ca)
+            coop_b.append(cb)
+            pair_points = rec.points
+            pair_points[0] = ta = pair_points[0] + pa
+            pair_points[1] = tb = pair_points[1] + pb
+            totals_a, totals_b = rec.totals
+            totals_a.append(ta)
+            totals_b.append(tb)
+            a, b = rec.pairing
+            points[a] += pa
+            points[b] += pb
+        self.rounds_played += 1
+
+    def points_after(self, i: int) -> list[int]:
+        """Every seat's total after round i + 1 (the sum of its pairings' totals then)."""
+        return [sum(rec.totals[rec.side_of(seat)][i] for rec in recs)
+                for seat, recs in enumerate(self.by_seat)]
 
     def _note(self, rec: PairRecord, side: int, seat: int, i: int, m: Move) -> None:
         rec.notes[side][i] = m
@@ -132,10 +145,14 @@ class TableState:
         """Revealed choices of a seat: one per opponent per round played."""
         return self.rounds_played * (len(self.by_seat[seat]))
 
+    def cooperations(self, seat: int) -> int:
+        """Cooperate choices of a seat, counted from the histories (not on every reveal)."""
+        return sum(sum(rec.coop[rec.side_of(seat)]) for rec in self.by_seat[seat])
+
     def cooperation_rate(self, seat: int) -> float | None:
         """Cooperate choices / all revealed choices (None before any choice was revealed)."""
         choices = self.choices(seat)
-        return None if choices == 0 else self.cooperations[seat] / choices
+        return None if choices == 0 else self.cooperations(seat) / choices
 
 
 class TurnContext:
@@ -149,8 +166,8 @@ class TurnContext:
     raises `GameStateError` rather than show a later state. Never modify the lists.
     """
 
-    __slots__ = ("audience", "first", "live", "mine", "opponent", "pair", "prompt_fn", "seat",
-                 "side", "table", "theirs", "turn_no", "view_fn")
+    __slots__ = ("audience", "first", "mine", "opponent", "pair", "prompt_fn", "seat", "side",
+                 "step", "table", "theirs", "turn_no", "view_fn")
 
     def __init__(self, table: TableState, seat: int, pair: PairRecord, side: int, first: bool,
                  turn_no: int) -> None:
@@ -163,10 +180,16 @@ class TurnContext:
         self.turn_no = turn_no  # ordinal of this turn among the seat's turns of the round
         self.mine = pair.coop[side]
         self.theirs = pair.coop[1 - side]
-        self.live = False  # set while a turn of this context is pending
+        self.step: object = None  # the table's step this context belongs to (set by the game)
         self.audience = (seat,)  # of this seat's private events, made once
         self.view_fn = self.view  # bound once: turns reuse them
         self.prompt_fn = self.prompt
+
+    @property
+    def live(self) -> bool:
+        """Is a turn of this context pending? (The table's open step is this context's: one
+        assignment per step opens or closes all of its contexts.)"""
+        return self.step is not None and self.table.live is self.step
 
     @property
     def round(self) -> int:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from cogleague.core.game import Action, Turn
-from cogleague.games.dilemma.payoffs import DEFECT
+from collections.abc import Sequence
+
+from cogleague.core.game import Action
+from cogleague.games.dilemma.baselines._base import DEFECT_ACTION, Baseline
+from cogleague.games.dilemma.state import TurnContext
 
 
-class AlwaysDefect:
-    def act(self, turn: Turn) -> Action:
-        return {"action": DEFECT}
+class AlwaysDefect(Baseline):
+    def decide(self, ctx: TurnContext) -> Action:
+        return DEFECT_ACTION
+
+    def act_step(self, contexts: Sequence[TurnContext]) -> list[Action]:
+        return [DEFECT_ACTION] * len(contexts)

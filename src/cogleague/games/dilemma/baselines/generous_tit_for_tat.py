@@ -7,9 +7,10 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from cogleague.core.game import Action, Turn
-from cogleague.games.dilemma.baselines._base import choose, context
+from cogleague.core.game import Action
+from cogleague.games.dilemma.baselines._base import Baseline, choose
 from cogleague.games.dilemma.config import Payoffs
+from cogleague.games.dilemma.state import TurnContext
 
 
 def forgiveness(p: Payoffs) -> Fraction:
@@ -19,13 +20,13 @@ def forgiveness(p: Payoffs) -> Fraction:
                Fraction(p.reward - p.punishment, p.temptation - p.punishment))
 
 
-class GenerousTitForTat:
+class GenerousTitForTat(Baseline):
     def __init__(self, rng: random.Random, payoffs: Payoffs) -> None:
         self.rng = rng
         self.forgive = forgiveness(payoffs)
 
-    def act(self, turn: Turn) -> Action:
-        theirs = context(turn).theirs
+    def decide(self, ctx: TurnContext) -> Action:
+        theirs = ctx.theirs
         if not theirs or theirs[-1]:
             return choose(True)
         return choose(self.rng.random() < self.forgive)

@@ -4,13 +4,12 @@ exactly when both made the same choice last round."""
 
 from __future__ import annotations
 
-from cogleague.core.game import Action, Turn
-from cogleague.games.dilemma.payoffs import COOPERATE, DEFECT
+from cogleague.core.game import Action
+from cogleague.games.dilemma.baselines._base import COOPERATE_ACTION, DEFECT_ACTION, Baseline
 from cogleague.games.dilemma.state import TurnContext
 
 
-class Pavlov:
-    def act(self, turn: Turn) -> Action:
-        ctx: TurnContext = turn.context
+class Pavlov(Baseline):
+    def decide(self, ctx: TurnContext) -> Action:
         mine = ctx.mine
-        return {"action": COOPERATE if not mine or mine[-1] == ctx.theirs[-1] else DEFECT}
+        return COOPERATE_ACTION if not mine or mine[-1] == ctx.theirs[-1] else DEFECT_ACTION

@@ -4,13 +4,13 @@ broken a promise to it in this pairing. With promises off it simply cooperates."
 
 from __future__ import annotations
 
-from cogleague.core.game import Action, Turn
-from cogleague.games.dilemma.baselines._base import PROMISE, choose, context
+from cogleague.core.game import Action
+from cogleague.games.dilemma.baselines._base import PROMISE, Baseline, choose
+from cogleague.games.dilemma.state import TurnContext
 
 
-class PromiseKeeper:
-    def act(self, turn: Turn) -> Action:
-        ctx = context(turn)
+class PromiseKeeper(Baseline):
+    def decide(self, ctx: TurnContext) -> Action:
         if ctx.opponent_broke_a_promise:
             return choose(False)
         return choose(True, PROMISE if ctx.promises and ctx.first else None)

@@ -3,11 +3,11 @@ first and defects whenever it moves second — after reading its opponent's prom
 
 from __future__ import annotations
 
-from cogleague.core.game import Action, Turn
-from cogleague.games.dilemma.baselines._base import PROMISE, choose, context
+from cogleague.core.game import Action
+from cogleague.games.dilemma.baselines._base import PROMISE, Baseline, choose
+from cogleague.games.dilemma.state import TurnContext
 
 
-class SilverTongue:
-    def act(self, turn: Turn) -> Action:
-        ctx = context(turn)
+class SilverTongue(Baseline):
+    def decide(self, ctx: TurnContext) -> Action:
         return choose(ctx.first, PROMISE if ctx.promises else None)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from cogleague.core.game import Action, Turn
-from cogleague.games.dilemma.payoffs import COOPERATE, DEFECT
+from cogleague.core.game import Action
+from cogleague.games.dilemma.baselines._base import COOPERATE_ACTION, DEFECT_ACTION, Baseline
 from cogleague.games.dilemma.state import TurnContext
 
 
-class TitForTat:
-    def act(self, turn: Turn) -> Action:
-        ctx: TurnContext = turn.context
+class TitForTat(Baseline):
+    def decide(self, ctx: TurnContext) -> Action:
         theirs = ctx.theirs
-        return {"action": COOPERATE if not theirs or theirs[-1] else DEFECT}
+        return COOPERATE_ACTION if not theirs or theirs[-1] else DEFECT_ACTION
