@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from cogleague.games.ledger.board import VIEWER_BOARD_WINDOW, Note
-from cogleague.games.ledger.conduct import halo, is_kind
+from cogleague.games.ledger.conduct import KIND_BY_MOVE, halo, is_kind
 from cogleague.games.ledger.rings import Rings, detect_rings
 from cogleague.games.ledger.schedule import Pairing, Slot, slots
 from cogleague.games.ledger.scoring import STAT_DECIMALS, mean, median
@@ -39,6 +39,9 @@ class Meeting(NamedTuple):
     move_b: int
     pay_a: int
     pay_b: int
+
+
+_new_meeting = tuple.__new__  # `Meeting(...)` without its Python-level `__new__` frame
 
 
 class Table:
@@ -107,18 +110,31 @@ class Table:
     def meeting(self, round_index: int, pair: int, a: int, b: int, subgame: str, move_a: int,
                 move_b: int, pay_a: int, pay_b: int, memo_a: str, memo_b: str, fallback_a: bool,
                 fallback_b: bool, timeouts_a: int, timeouts_b: int) -> None:
-        """Fold one `meeting` event (the game passes its fields without building a lookup)."""
-        m = Meeting(round_index, pair, a, b, subgame, move_a, move_b, pay_a, pay_b)
+        """Fold one `meeting` event (the game passes its fields without building a lookup).
+
+        Runs once per meeting, live and in replays alike, so it binds its containers once and
+        reads conduct from `conduct.KIND_BY_MOVE` (a table of `is_kind`, which decides any move
+        the table lacks)."""
+        m = _new_meeting(Meeting, (round_index, pair, a, b, subgame, move_a, move_b, pay_a,
+                                   pay_b))
         self.record.append(m)
         self.round_meetings[pair] = m
-        self.history[a].append(m)
-        self.history[b].append(m)
-        self.pays[a].append(pay_a)
-        self.pays[b].append(pay_b)
-        self.total[a] += pay_a
-        self.total[b] += pay_b
-        self._conduct(a, b, is_kind(subgame, 0, move_a))
-        self._conduct(b, a, is_kind(subgame, 1, move_b))
+        history, pays, total = self.history, self.pays, self.total
+        history[a].append(m)
+        history[b].append(m)
+        pays[a].append(pay_a)
+        pays[b].append(pay_b)
+        total[a] += pay_a
+        total[b] += pay_b
+        kind_a, kind_b = KIND_BY_MOVE[subgame]
+        kind = kind_a.get(move_a)
+        if kind is None:
+            kind = is_kind(subgame, 0, move_a)
+        self._conduct(a, b, kind)
+        kind = kind_b.get(move_b)
+        if kind is None:
+            kind = is_kind(subgame, 1, move_b)
+        self._conduct(b, a, kind)
         if subgame == DILEMMA:
             self.last_dilemma_vs[a][b] = move_b
             self.last_dilemma_vs[b][a] = move_a
@@ -130,10 +146,14 @@ class Table:
             self.memos[a] = memo_a
         if memo_b:
             self.memos[b] = memo_b
-        self.fallbacks[a] += fallback_a
-        self.fallbacks[b] += fallback_b
-        self.timeouts[a] += timeouts_a
-        self.timeouts[b] += timeouts_b
+        if fallback_a:
+            self.fallbacks[a] += fallback_a
+        if fallback_b:
+            self.fallbacks[b] += fallback_b
+        if timeouts_a:
+            self.timeouts[a] += timeouts_a
+        if timeouts_b:
+            self.timeouts[b] += timeouts_b
         self._rings = None
         self.resolved += 1
         if self.resolved == len(self.round_meetings):
