@@ -34,7 +34,7 @@ class MeetingEvent(Event):
         self._fields = fields
         self._data: dict[str, Any] | None = None
 
-    @property  # type: ignore[override]
+    @property
     def data(self) -> dict[str, Any]:
         data = self._data
         if data is None:

@@ -52,7 +52,8 @@ class _Entry(NamedTuple):
 _TURN_IDS = [[f"r{r}s{s}" for s in range(SEATS)] for r in range(ROUNDS_MAX)]
 _TURN_ID_SETS = [frozenset(ids) for ids in _TURN_IDS]  # a round's open turns: all eight seats
 # A meeting event's restricted fields (a memo: its author only), by (a, b): read-only, shared.
-_RESTRICTED = [[{"memoA": (a,), "memoB": (b,)} for b in range(SEATS)] for a in range(SEATS)]
+_RESTRICTED: list[list[dict[str, tuple[int, ...]]]] = [
+    [{"memoA": (a,), "memoB": (b,)} for b in range(SEATS)] for a in range(SEATS)]
 # The entry of a baseline's bare move (no note, memo, clamp or timeout), by move: immutable,
 # so built once instead of once per decision.
 # A turn's legal actions depend only on its move range: one read-only document per range,
@@ -62,6 +63,9 @@ _LEGAL_BY_RANGE = {(lo, hi): {"move": {"min": lo, "max": hi}, "note": NOTE_LIMIT
                    for sides in LEGAL.values() for lo, hi in sides}
 _PLAIN_SCRIPTED = [_Entry(move, "", "", True, False, False, 0)
                    for move in range(max(hi for sides in LEGAL.values() for _, hi in sides) + 1)]
+
+# The fallback of each seat: a baseline holds only its seat, so every game shares them.
+_MIRRORS = [Mirror(s) for s in range(SEATS)]
 
 
 class LedgerGame(Game):
@@ -78,7 +82,6 @@ class LedgerGame(Game):
         self.schedule = draw_schedule(config.seed, config.rounds)
         self.table = Table(self.aliases, self.policy_names, self.schedule)
         self._turns: list[Turn] = []
-        self._mirrors = [Mirror(s) for s in range(SEATS)]
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> list[Event]:
@@ -123,7 +126,7 @@ class LedgerGame(Game):
         return parse_reply(raw, ctx.slot, None if target is None else self.aliases[target])
 
     def fallback(self, turn: Turn) -> Action:
-        return self._mirrors[turn.seat].act(turn)
+        return _MIRRORS[turn.seat].act(turn)
 
     # -- settling a round --------------------------------------------------------------------
     def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
