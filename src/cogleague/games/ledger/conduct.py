@@ -5,7 +5,7 @@ The halo is a display and observation statistic, never a score input.
 
 from __future__ import annotations
 
-from cogleague.games.ledger.subgames import COOPERATE, DILEMMA, TRUST
+from cogleague.games.ledger.subgames import COOPERATE, DILEMMA, LEGAL, TRUST
 
 TRUST_KIND_SEND = 3  # an investor sending at least this is kind
 TRUST_KIND_PERCENT = 50  # a trustee committing at least this return percent is kind
@@ -35,3 +35,11 @@ def halo(kind: int, harsh: int) -> float:
     """kind / (kind + harsh); exactly 0.5 with no meetings."""
     n = kind + harsh
     return kind / n if n else NEUTRAL_HALO
+
+
+KIND_BY_MOVE: dict[str, tuple[dict[int, bool], dict[int, bool]]] = {
+    subgame: ({move: is_kind(subgame, 0, move) for move in range(lo_a, hi_a + 1)},
+              {move: is_kind(subgame, 1, move) for move in range(lo_b, hi_b + 1)})
+    for subgame, ((lo_a, hi_a), (lo_b, hi_b)) in LEGAL.items()}
+"""`is_kind` for every legal move, by subgame and side: the table folds a meeting with two
+lookups instead of two calls (a move outside it is decided by `is_kind` itself)."""

@@ -7,6 +7,7 @@ not integers.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -99,7 +100,19 @@ def default_lineup(variant: str | None) -> list[str]:
 def seat_from_name(index: int, name: Any) -> SeatConfig:
     """Classify a line-up entry as the seat factory does: ``llm[:PROMPT]`` → model,
     ``MODULE:CLASS`` (an SDK bot) or ``policy:PATH`` (a trained policy) → remote, anything
-    else must be a baseline."""
+    else must be a baseline. A string's answer is remembered (`SeatConfig` is frozen, and a
+    league seats the same few names by the hundred thousand); a refusal is not."""
+    if type(name) is str:
+        return _seat_from_str(index, name)
+    return _classify(index, name)
+
+
+@functools.lru_cache(maxsize=1024)
+def _seat_from_str(index: int, name: str) -> SeatConfig:
+    return _classify(index, name)
+
+
+def _classify(index: int, name: Any) -> SeatConfig:
     name = check_str(f"seats[{index}]", name, POLICY_NAME_MAX, min_len=1)
     if name == MODEL_SEAT or name.startswith(MODEL_SEAT + ":"):
         return SeatConfig(name, DRIVER_MODEL)

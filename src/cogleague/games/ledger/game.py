@@ -26,10 +26,11 @@ from cogleague.games.ledger.board import (
 )
 from cogleague.games.ledger.config import ROUNDS_MAX, LedgerConfig
 from cogleague.games.ledger.context import TurnContext
-from cogleague.games.ledger.prompt import system_text
+from cogleague.games.ledger.events import MeetingEvent
+from cogleague.games.ledger.prompt import render_prompt, system_text
 from cogleague.games.ledger.replies import parse_reply
 from cogleague.games.ledger.schedule import draw_schedule
-from cogleague.games.ledger.subgames import LEGAL, payoff
+from cogleague.games.ledger.subgames import LEGAL, PAYOFF_TABLE
 from cogleague.games.ledger.table import BETWEEN, COMPLETE, DEADLINE, DEAL, DONE, Table
 
 RULES_VERSION = "ledger-1"
@@ -49,6 +50,10 @@ class _Entry(NamedTuple):
 
 
 _TURN_IDS = [[f"r{r}s{s}" for s in range(SEATS)] for r in range(ROUNDS_MAX)]
+_TURN_ID_SETS = [frozenset(ids) for ids in _TURN_IDS]  # a round's open turns: all eight seats
+# A meeting event's restricted fields (a memo: its author only), by (a, b): read-only, shared.
+_RESTRICTED: list[list[dict[str, tuple[int, ...]]]] = [
+    [{"memoA": (a,), "memoB": (b,)} for b in range(SEATS)] for a in range(SEATS)]
 # The entry of a baseline's bare move (no note, memo, clamp or timeout), by move: immutable,
 # so built once instead of once per decision.
 # A turn's legal actions depend only on its move range: one read-only document per range,
@@ -58,6 +63,9 @@ _LEGAL_BY_RANGE = {(lo, hi): {"move": {"min": lo, "max": hi}, "note": NOTE_LIMIT
                    for sides in LEGAL.values() for lo, hi in sides}
 _PLAIN_SCRIPTED = [_Entry(move, "", "", True, False, False, 0)
                    for move in range(max(hi for sides in LEGAL.values() for _, hi in sides) + 1)]
+
+# The fallback of each seat: a baseline holds only its seat, so every game shares them.
+_MIRRORS = [Mirror(s) for s in range(SEATS)]
 
 
 class LedgerGame(Game):
@@ -74,7 +82,6 @@ class LedgerGame(Game):
         self.schedule = draw_schedule(config.seed, config.rounds)
         self.table = Table(self.aliases, self.policy_names, self.schedule)
         self._turns: list[Turn] = []
-        self._mirrors = [Mirror(s) for s in range(SEATS)]
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> list[Event]:
@@ -100,14 +107,14 @@ class LedgerGame(Game):
                                  f"{self.table.phase if self.table.started else 'not started'})")
         r = self.table.rounds_played
         events = self._emit([Event("round", {"round": r, "pairs": [
-            p.to_json() for p in self.schedule[r]]})])
+            {"a": a, "b": b, "subgame": subgame, "first": first}  # `Pairing.to_json`, unrolled
+            for a, b, subgame, first in self.schedule[r]]})])
         table, seed, ids = self.table, self.config.seed, _TURN_IDS[r]
-        turns = []
-        for seat, slot in enumerate(table.slots[r]):
-            ctx = TurnContext(table, seat, r, slot, seed)
-            turns.append(Turn(ids[seat], seat, _LEGAL_BY_RANGE[slot.lo, slot.hi],
-                              ctx.observation, ctx.prompt, ctx, r))
-        self._turns = turns
+        # `render_prompt` is `TurnContext.prompt` for the view `Turn.prompt_text` passes it.
+        self._turns = [Turn(ids[seat], seat, _LEGAL_BY_RANGE[slot.lo, slot.hi], ctx.observation,
+                            render_prompt, ctx, r)
+                       for seat, slot in enumerate(table.slots[r])
+                       for ctx in (TurnContext(table, seat, r, slot, seed),)]
         return events
 
     def pending(self) -> list[Turn]:
@@ -119,7 +126,7 @@ class LedgerGame(Game):
         return parse_reply(raw, ctx.slot, None if target is None else self.aliases[target])
 
     def fallback(self, turn: Turn) -> Action:
-        return self._mirrors[turn.seat].act(turn)
+        return _MIRRORS[turn.seat].act(turn)
 
     # -- settling a round --------------------------------------------------------------------
     def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
@@ -128,12 +135,28 @@ class LedgerGame(Game):
         if self.table.phase != DEAL:
             raise GameStateError("apply: no round is open")
         turns = self._turns
-        known = {t.turn_id for t in turns}
-        if not known.issuperset(decisions):
+        if not _TURN_ID_SETS[self.table.rounds_played].issuperset(decisions):
+            known = {t.turn_id for t in turns}
             unknown = sorted(k for k in decisions if k not in known)
             raise GameStateError(f"apply: unknown turn ids {unknown} (open: {sorted(known)})")
-        entry, get = self._entry, decisions.get
-        events = self._settle([entry(turn, get(turn.turn_id)) for turn in turns])
+        entries: list[_Entry] = []
+        add, entry, get, plain = entries.append, self._entry, decisions.get, _PLAIN_SCRIPTED
+        for turn in turns:
+            decision = get(turn.turn_id)
+            # A baseline's bare legal move (`_entry`'s first exit, inlined: it is nearly every
+            # decision of a scripted episode); anything else takes the full check.
+            if decision is not None and decision.source == "scripted" \
+                    and decision.clamped is not True and type(decision.timeouts) is int \
+                    and decision.timeouts == 0:
+                action = decision.action
+                if type(action) is dict and len(action) == 1:
+                    move = action.get("move")
+                    slot = turn.context.slot
+                    if type(move) is int and slot.lo <= move <= slot.hi:
+                        add(plain[move])
+                        continue
+            add(entry(turn, decision))
+        events = self._settle(entries)
         self._turns = []
         return events
 
@@ -193,20 +216,15 @@ class LedgerGame(Game):
         table = self.table
         r = table.rounds_played
         events: list[Event] = []
-        add, meeting = events.append, table.meeting
+        add, meeting, restricted = events.append, table.meeting, _RESTRICTED
         for index, (a, b, subgame, _) in enumerate(self.schedule[r]):
             move_a, _, memo_a, scripted_a, fallback_a, clamped_a, timeouts_a = entries[a]
             move_b, _, memo_b, scripted_b, fallback_b, clamped_b, timeouts_b = entries[b]
-            pay_a, pay_b = payoff(subgame, move_a, move_b)
-            add(Event("meeting", {
-                "round": r, "pair": index, "a": a, "b": b, "subgame": subgame,
-                "moveA": move_a, "moveB": move_b, "payA": pay_a, "payB": pay_b,
-                "scriptedA": scripted_a, "scriptedB": scripted_b,
-                "fallbackA": fallback_a, "fallbackB": fallback_b,
-                "clampedA": clamped_a, "clampedB": clamped_b,
-                "timeoutsA": timeouts_a, "timeoutsB": timeouts_b,
-                "memoA": memo_a, "memoB": memo_b,
-            }, None, {"memoA": (a,), "memoB": (b,)}))  # a memo: its author only
+            pay_a, pay_b = PAYOFF_TABLE[subgame][move_a][move_b]  # moves checked in `_entry`
+            add(MeetingEvent((r, index, a, b, subgame, move_a, move_b, pay_a, pay_b,
+                              scripted_a, scripted_b, fallback_a, fallback_b, clamped_a,
+                              clamped_b, timeouts_a, timeouts_b, memo_a, memo_b),
+                             restricted[a][b]))
             meeting(r, index, a, b, subgame, move_a, move_b, pay_a, pay_b, memo_a, memo_b,
                     fallback_a, fallback_b, timeouts_a, timeouts_b)
         tail = [Event("gossip", {"round": r, "author": seat,

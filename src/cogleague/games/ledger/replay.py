@@ -31,7 +31,9 @@ def replay_document(game: LedgerGame, log: Any, *, frames: bool = False) -> dict
         "aliases": list(game.aliases),
         "policyNames": list(game.policy_names),
         "config": {**game.config.to_json(),
-                   "schedule": [[p.to_json() for p in r] for r in game.schedule]},
+                   "schedule": [[{"a": a, "b": b, "subgame": subgame, "first": first}
+                                 for a, b, subgame, first in r]  # `Pairing.to_json`, unrolled
+                                for r in game.schedule]},
         "log": log.to_json(),
         "events": [e.to_json() for e in log.events],
         "results": game.results(),

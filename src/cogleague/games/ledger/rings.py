@@ -51,22 +51,27 @@ class Rings:
 
 def detect_rings(meetings: Iterable[tuple[int, int, int, int]], seats: int = 8) -> Rings:
     """Flagged pairs and rings from meetings given as (a, b, pay_a, pay_b)."""
-    mutual: dict[tuple[int, int], list[int]] = {}
+    # Per unordered pair (keyed a·seats + b with a < b, which sorts as (a, b) does): how often
+    # they met and the sum of both payoffs of those meetings.
+    met_by_pair: dict[int, int] = {}
+    inside_by_pair: dict[int, int] = {}
     pay_sum = [0] * seats
     pay_count = [0] * seats
     for a, b, pay_a, pay_b in meetings:
-        key = (a, b) if a < b else (b, a)
-        mutual.setdefault(key, []).extend((pay_a, pay_b))
+        key = a * seats + b if a < b else b * seats + a
+        met_by_pair[key] = met_by_pair.get(key, 0) + 1
+        inside_by_pair[key] = inside_by_pair.get(key, 0) + pay_a + pay_b
         pay_sum[a] += pay_a
         pay_sum[b] += pay_b
         pay_count[a] += 1
         pay_count[b] += 1
     flagged: list[RingPair] = []
-    for (a, b), pays in sorted(mutual.items()):
-        met = len(pays) // 2
+    for key in sorted(met_by_pair):
+        met = met_by_pair[key]
         if met < MIN_MUTUAL_MEETINGS:
             continue
-        inside = sum(pays)  # inMean = inside / (2·met), the mean of (pay_a + pay_b) / 2
+        a, b = divmod(key, seats)
+        inside = inside_by_pair[key]  # inMean = inside / (2·met), the mean of (pay_a + pay_b) / 2
         out_count = pay_count[a] + pay_count[b] - 2 * met
         out_sum = pay_sum[a] + pay_sum[b] - inside
         # exact threshold tests in integers: inMean >= 6 and inMean - outMean >= 3

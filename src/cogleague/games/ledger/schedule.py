@@ -74,6 +74,7 @@ def draw_schedule(seed: int, rounds: int) -> list[list[Pairing]]:
     first_counts = [0] * POSITIONS
     previous: list[int] | None = None
     schedule: list[list[Pairing]] = []
+    below, coin, pairings = rng.below, rng.coin, _PAIRINGS  # bound once: 56 draws a schedule
     for _ in range(math.ceil(rounds / PASS_LENGTH)):
         order = rng.shuffle(stream, list(range(PASS_LENGTH)))
         if previous is not None:
@@ -89,19 +90,19 @@ def draw_schedule(seed: int, rounds: int) -> list[list[Pairing]]:
             for x, y in MATCHINGS[k]:
                 # the subgame, then (outside DILEMMA) the first mover: the member with fewer
                 # first-mover assignments so far, a coin on a tie (drawn only on ties)
-                u = rng.below(stream, DRAW_SCALE)
+                u = below(stream, DRAW_SCALE)
                 if u < DILEMMA_BELOW:
                     a, b = perm[x], perm[y]
-                    round_pairs.append(_pairing(a, b, DILEMMA) if a < b else
-                                       _pairing(b, a, DILEMMA))
+                    round_pairs.append(pairings[a, b, DILEMMA] if a < b else
+                                       pairings[b, a, DILEMMA])
                     continue
                 subgame = TRUST if u < TRUST_BELOW else ULTIMATUM
                 first, second = perm[x], perm[y]
                 if first_counts[second] < first_counts[first] or (
-                        first_counts[second] == first_counts[first] and rng.coin(stream)):
+                        first_counts[second] == first_counts[first] and coin(stream)):
                     first, second = second, first
                 first_counts[first] += 1
-                round_pairs.append(_pairing(first, second, subgame))
+                round_pairs.append(pairings[first, second, subgame])
             schedule.append(round_pairs)
     return schedule
 
@@ -109,10 +110,6 @@ def draw_schedule(seed: int, rounds: int) -> list[list[Pairing]]:
 # Every possible pairing, built once: pairings are immutable and schedules share them.
 _PAIRINGS = {(a, b, g): Pairing(a, b, g, None if g == DILEMMA else a)
              for a in range(POSITIONS) for b in range(POSITIONS) for g in ROLES}
-
-
-def _pairing(a: int, b: int, subgame: str) -> Pairing:
-    return _PAIRINGS[a, b, subgame]
 
 
 def _slot(pair: int, partner: int, subgame: str, side: int) -> Slot:
@@ -128,8 +125,11 @@ _SLOTS = {(pair, partner, subgame, side): _slot(pair, partner, subgame, side)
 
 def slots(round_pairs: list[Pairing]) -> list[Slot]:
     """Each seat's slot in one round, by seat."""
-    by_seat: dict[int, Slot] = {}
+    by_seat: list[Slot] = [None] * POSITIONS  # type: ignore[list-item]  # every seat is filled
+    table = _SLOTS
     for index, (a, b, subgame, _) in enumerate(round_pairs):
-        by_seat[a] = _SLOTS[index, b, subgame, 0]
-        by_seat[b] = _SLOTS[index, a, subgame, 1]
-    return [by_seat[seat] for seat in range(POSITIONS)]
+        by_seat[a] = table[index, b, subgame, 0]
+        by_seat[b] = table[index, a, subgame, 1]
+    if None in by_seat:
+        raise ValueError(f"round_pairs must pair all {POSITIONS} seats (got {round_pairs!r})")
+    return by_seat

@@ -102,3 +102,12 @@ def rules(subgame: str) -> dict[str, Any]:
                 "trusteeEndowment": TRUST_TRUSTEE_ENDOWMENT, "multiplier": TRUST_MULTIPLIER,
                 "maxSend": TRUST_INVESTOR_ENDOWMENT, "maxReturnPercent": TRUST_MAX_PERCENT}
     return {"pie": ULTIMATUM_PIE, "maxOffer": ULTIMATUM_PIE, "maxFloor": ULTIMATUM_PIE}
+
+
+PAYOFF_TABLE: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
+    subgame: tuple(tuple(payoff(subgame, move_a, move_b) for move_b in range(lo_b, hi_b + 1))
+                   for move_a in range(lo_a, hi_a + 1))
+    for subgame, ((lo_a, hi_a), (lo_b, hi_b)) in LEGAL.items()}
+"""`payoff` for every pair of legal moves, ``[subgame][move_a][move_b]`` (every range starts at
+0): the game settles a validated meeting with a lookup instead of a call."""
+assert all(lo == 0 for sides in LEGAL.values() for lo, _ in sides)  # the table's indexing

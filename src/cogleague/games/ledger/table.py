@@ -11,10 +11,11 @@ conduct) so scripted baselines answer in O(1) without scanning the record.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from cogleague.games.ledger.board import VIEWER_BOARD_WINDOW, Note
-from cogleague.games.ledger.conduct import halo, is_kind
+from cogleague.games.ledger.conduct import KIND_BY_MOVE, halo, is_kind
 from cogleague.games.ledger.rings import Rings, detect_rings
 from cogleague.games.ledger.schedule import Pairing, Slot, slots
 from cogleague.games.ledger.scoring import STAT_DECIMALS, mean, median
@@ -39,6 +40,10 @@ class Meeting(NamedTuple):
     move_b: int
     pay_a: int
     pay_b: int
+
+
+_RING_FIELDS = itemgetter(2, 3, 7, 8)  # a meeting's (a, b, pay_a, pay_b), for `detect_rings`
+_new_meeting = tuple.__new__  # `Meeting(...)` without its Python-level `__new__` frame
 
 
 class Table:
@@ -78,6 +83,7 @@ class Table:
         self.defections = [0] * n
         self.harsh_vs = [[False] * n for _ in range(n)]  # [s][t]: s was harsh meeting t
         self._rings: Rings | None = None
+        self._stats: tuple[list[float], list[float], list[float]] | None = None
 
     # -- folding events --------------------------------------------------------------------
     def fold(self, kind: str, data: Mapping[str, Any]) -> None:
@@ -107,18 +113,39 @@ class Table:
     def meeting(self, round_index: int, pair: int, a: int, b: int, subgame: str, move_a: int,
                 move_b: int, pay_a: int, pay_b: int, memo_a: str, memo_b: str, fallback_a: bool,
                 fallback_b: bool, timeouts_a: int, timeouts_b: int) -> None:
-        """Fold one `meeting` event (the game passes its fields without building a lookup)."""
-        m = Meeting(round_index, pair, a, b, subgame, move_a, move_b, pay_a, pay_b)
+        """Fold one `meeting` event (the game passes its fields without building a lookup).
+
+        Runs once per meeting, live and in replays alike, so it binds its containers once and
+        reads conduct from `conduct.KIND_BY_MOVE` (a table of `is_kind`, which decides any move
+        the table lacks)."""
+        m = _new_meeting(Meeting, (round_index, pair, a, b, subgame, move_a, move_b, pay_a,
+                                   pay_b))
         self.record.append(m)
         self.round_meetings[pair] = m
-        self.history[a].append(m)
-        self.history[b].append(m)
-        self.pays[a].append(pay_a)
-        self.pays[b].append(pay_b)
-        self.total[a] += pay_a
-        self.total[b] += pay_b
-        self._conduct(a, b, is_kind(subgame, 0, move_a))
-        self._conduct(b, a, is_kind(subgame, 1, move_b))
+        history, pays, total = self.history, self.pays, self.total
+        history[a].append(m)
+        history[b].append(m)
+        pays[a].append(pay_a)
+        pays[b].append(pay_b)
+        total[a] += pay_a
+        total[b] += pay_b
+        kind_a, kind_b = KIND_BY_MOVE[subgame]
+        kind = kind_a.get(move_a)
+        if kind is None:
+            kind = is_kind(subgame, 0, move_a)
+        if kind:  # conduct: a's side, then b's
+            self.kind[a] += 1
+        else:
+            self.harsh[a] += 1
+            self.harsh_vs[a][b] = True
+        kind = kind_b.get(move_b)
+        if kind is None:
+            kind = is_kind(subgame, 1, move_b)
+        if kind:
+            self.kind[b] += 1
+        else:
+            self.harsh[b] += 1
+            self.harsh_vs[b][a] = True
         if subgame == DILEMMA:
             self.last_dilemma_vs[a][b] = move_b
             self.last_dilemma_vs[b][a] = move_a
@@ -130,22 +157,19 @@ class Table:
             self.memos[a] = memo_a
         if memo_b:
             self.memos[b] = memo_b
-        self.fallbacks[a] += fallback_a
-        self.fallbacks[b] += fallback_b
-        self.timeouts[a] += timeouts_a
-        self.timeouts[b] += timeouts_b
-        self._rings = None
+        if fallback_a:
+            self.fallbacks[a] += fallback_a
+        if fallback_b:
+            self.fallbacks[b] += fallback_b
+        if timeouts_a:
+            self.timeouts[a] += timeouts_a
+        if timeouts_b:
+            self.timeouts[b] += timeouts_b
+        self._rings = self._stats = None
         self.resolved += 1
         if self.resolved == len(self.round_meetings):
             self.rounds_played += 1
             self.phase = BETWEEN
-
-    def _conduct(self, seat: int, partner: int, kind: bool) -> None:
-        if kind:
-            self.kind[seat] += 1
-        else:
-            self.harsh[seat] += 1
-            self.harsh_vs[seat][partner] = True
 
     # -- derived statistics ----------------------------------------------------------------
     def halo(self, seat: int) -> float:
@@ -154,9 +178,19 @@ class Table:
     def median(self, seat: int) -> float:
         return median(self.pays[seat])
 
+    def stats(self) -> tuple[list[float], list[float], list[float]]:
+        """(score = median, mean, halo) by seat, the last two rounded as documents show them;
+        cached until the next meeting (results and frames read them; copy before handing out)."""
+        if self._stats is None:
+            self._stats = ([median(p) for p in self.pays],
+                           [round(mean(p), STAT_DECIMALS) for p in self.pays],
+                           [round(halo(k, h), STAT_DECIMALS)
+                            for k, h in zip(self.kind, self.harsh, strict=True)])
+        return self._stats
+
     def rings(self) -> Rings:
         if self._rings is None:
-            self._rings = detect_rings((m.a, m.b, m.pay_a, m.pay_b) for m in self.record)
+            self._rings = detect_rings(map(_RING_FIELDS, self.record))
         return self._rings
 
     def rings_json(self) -> dict[str, Any]:
@@ -165,18 +199,18 @@ class Table:
     # -- documents ---------------------------------------------------------------------------
     def results(self) -> dict[str, Any]:
         """The §9 results document, keys in the listed order, arrays by seat."""
-        n = range(self.seats)
         rings = self.rings_json()
+        scores, means, halos = self.stats()
         return {
             "policyNames": list(self.policy_names),
             "aliases": list(self.aliases),
-            "scores": [self.median(s) for s in n],
-            "mean": [round(mean(self.pays[s]), STAT_DECIMALS) for s in n],
+            "scores": list(scores),
+            "mean": list(means),
             "total": list(self.total),
-            "meetings": [len(self.pays[s]) for s in n],
+            "meetings": [len(p) for p in self.pays],
             "kind": list(self.kind),
             "harsh": list(self.harsh),
-            "halo": [round(self.halo(s), STAT_DECIMALS) for s in n],
+            "halo": list(halos),
             "rounds": self.rounds_played,
             "maxRounds": self.max_rounds,
             "ringPairs": len(rings["pairs"]),
@@ -188,16 +222,17 @@ class Table:
 
     def frame(self) -> dict[str, Any]:
         """The spectator frame (§15): the table after some prefix of the events."""
+        scores, means, halos = self.stats()
         seats = [{
             "alias": self.aliases[s],
             "policyName": self.policy_names[s],
-            "score": self.median(s),
-            "mean": round(mean(self.pays[s]), STAT_DECIMALS),
+            "score": scores[s],
+            "mean": means[s],
             "total": self.total[s],
             "meetings": len(self.pays[s]),
             "kind": self.kind[s],
             "harsh": self.harsh[s],
-            "halo": round(self.halo(s), STAT_DECIMALS),
+            "halo": halos[s],
             "fallbacks": self.fallbacks[s],
             "timeouts": self.timeouts[s],
             "memo": self.memos[s],
