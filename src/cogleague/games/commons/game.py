@@ -26,6 +26,7 @@ from cogleague.games.commons.baselines import (
     Baseline,
     make_baseline,
 )
+from cogleague.games.commons.baselines.view import RoundView, SeatView
 from cogleague.games.commons.config import CommonsConfig
 from cogleague.games.commons.modules import MODULES, new_state
 from cogleague.games.commons.modules.common import Outcome
@@ -157,6 +158,10 @@ class CommonsGame(Game):
         self._fallback_policies: dict[int, Baseline] = {}
         self._scripted_src = [f"scripted:{p}" for p in self.policy_names]
         self._turn_ids: list[str] = []
+        self._round_view: RoundView | None = None
+        self._ledger_order = sorted((a, s) for s, a in enumerate(self.aliases))
+        self._own_patches = [frozenset(self.module.own_patches(self.state, s))
+                             if config.module == "harvest" else frozenset() for s in range(n)]
         self._pending_notes: dict[str, str] = {}
         """Notes read by `parse` this round, by turn id (the logged action carries none)."""
 
@@ -191,6 +196,7 @@ class CommonsGame(Game):
         self._pending_notes = {}
         self._frame = None
         self._ledger = None
+        self._round_view = None
         return [Event("round_open", {"r": self.round, "state": self._state_json},
                       restricted=SLOT_ARRAYS)]
 
@@ -218,6 +224,51 @@ class CommonsGame(Game):
         if self._frame is None:
             self._frame = obs_mod.public_frame(self)
         return obs_mod.observation(self, slot, self._frame)
+
+    def baseline_views(self, slot: int) -> tuple[RoundView, SeatView]:
+        """What `slot`'s observation shows, as the scripted baselines read it
+        (`baselines.view`): the shared part built once per round, no observation dict."""
+        v = self._round_view
+        if v is None:
+            v = self._round_view = self._make_round_view()
+        first = self.round == 0
+        module = self.config.module
+        if module == "allelopathic":
+            own = SeatView(self.aliases[slot], last_gain=None if first else self.last_gains[slot],
+                           received=None if first else self.last_received[slot],
+                           favorite=self.state.favorites[slot])
+        elif module == "mushrooms":
+            own = SeatView(self.aliases[slot], last_gain=None if first else self.last_gains[slot],
+                           received=None if first else self.last_received[slot],
+                           may_eat=self.round >= self.state.frozen_until[slot])
+        else:
+            own = SeatView(self.aliases[slot], last_gain=None if first else self.last_gains[slot],
+                           received=None if first else self.last_received[slot],
+                           mine=self._own_patches[slot])
+        return v, own
+
+    def _make_round_view(self) -> RoundView:
+        cfg, state, module = self.config, self.state, self.config.module
+        first = self.round == 0
+        totals = self.total_extracted
+        kw: dict[str, Any]
+        if module == "cleanup":
+            kw = {"apples": state.apples, "pollution": state.pollution}
+        elif module == "harvest":
+            kw = {"rights": state.property_rights,
+                  "patches": [(p, s, d) for p, (s, d) in enumerate(zip(state.stocks, state.dead,
+                                                                       strict=True))]}
+        elif module == "allelopathic":
+            kw = {"planted": state.planted, "ripe": state.ripe}
+        else:
+            kw = {"counts": state.counts}
+        return RoundView(
+            module=module, round=self.round, num_players=cfg.num_players,
+            sanctions=cfg.sanctions_enabled, chat=cfg.chat_enabled, chat_max=cfg.chat_max_chars,
+            aliases=self.sorted_aliases,
+            ledger=[(a, totals[s]) for a, s in self._ledger_order] if cfg.ledger_public
+            else None,
+            last_total=None if first else self.last_total_extracted, **kw)
 
     def final_view(self, slot: int) -> dict[str, Any]:
         return obs_mod.final_frame(self, slot)
@@ -437,7 +488,7 @@ class CommonsGame(Game):
         self.last_total_extracted = round_extracted
         self.last_messages = messages
         self.records.append(record)
-        self._frame = self._ledger = None
+        self._frame = self._ledger = self._round_view = None
         self.round = r + 1
 
     def _module_events(self, module_events: list[tuple[str, dict[str, Any]]], r: int,
