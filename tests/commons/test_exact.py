@@ -80,7 +80,7 @@ def test_a_quota_on_a_whole_number_is_not_floored_below_it() -> None:
     assert math.floor(regrowth / 7) == 0  # the float product lands just below 7
     assert v.sustainable == (35 * 80, 400)
     assert v.quota == 1
-    me = SeatView("Cog-A", last_gain=None, received=None)
+    me = SeatView("Cog-A", None, None, frozenset(), "red", True)
     assert c.fair_share_quota(v, me) == 1  # floor(7) split seven ways
 
 

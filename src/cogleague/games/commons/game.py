@@ -159,6 +159,7 @@ class CommonsGame(Game):
         self._scripted_src = [f"scripted:{p}" for p in self.policy_names]
         self._turn_ids: list[str] = []
         self._round_view: RoundView | None = None
+        self._seat_views: list[SeatView] = []
         self._ledger_order = sorted((a, s) for s, a in enumerate(self.aliases))
         self._own_patches = [frozenset(self.module.own_patches(self.state, s))
                              if config.module == "harvest" else frozenset() for s in range(n)]
@@ -227,25 +228,21 @@ class CommonsGame(Game):
 
     def baseline_views(self, slot: int) -> tuple[RoundView, SeatView]:
         """What `slot`'s observation shows, as the scripted baselines read it
-        (`baselines.view`): the shared part built once per round, no observation dict."""
-        v = self._round_view
-        if v is None:
-            v = self._round_view = self._make_round_view()
-        first = self.round == 0
-        module = self.config.module
-        if module == "allelopathic":
-            own = SeatView(self.aliases[slot], last_gain=None if first else self.last_gains[slot],
-                           received=None if first else self.last_received[slot],
-                           favorite=self.state.favorites[slot])
-        elif module == "mushrooms":
-            own = SeatView(self.aliases[slot], last_gain=None if first else self.last_gains[slot],
-                           received=None if first else self.last_received[slot],
-                           may_eat=self.round >= self.state.frozen_until[slot])
-        else:
-            own = SeatView(self.aliases[slot], last_gain=None if first else self.last_gains[slot],
-                           received=None if first else self.last_received[slot],
-                           mine=self._own_patches[slot])
-        return v, own
+        (`baselines.view`): built once per round for every seat, no observation dict."""
+        if self._round_view is None:
+            self._make_views()
+        return self._round_view, self._seat_views[slot]  # type: ignore[return-value]
+
+    def _make_views(self) -> None:
+        self._round_view = self._make_round_view()
+        r, n, module, state = self.round, self.num_seats, self.config.module, self.state
+        gains = [None] * n if r == 0 else self.last_gains
+        received = [None] * n if r == 0 else self.last_received
+        favorites = state.favorites if module == "allelopathic" else ["red"] * n
+        may_eat = ([r >= f for f in state.frozen_until] if module == "mushrooms"
+                   else [True] * n)
+        self._seat_views = list(map(SeatView, self.aliases, gains, received, self._own_patches,
+                                    favorites, may_eat))
 
     def _make_round_view(self) -> RoundView:
         cfg, state, module = self.config, self.state, self.config.module

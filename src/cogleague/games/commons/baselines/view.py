@@ -120,16 +120,18 @@ class SeatView:
 
     __slots__ = ("alias", "favorite", "last_gain", "may_eat", "mine", "received")
 
-    def __init__(self, alias: str, *, last_gain: float | None, received: int | None,
-                 mine: Sequence[int] = (), favorite: str = "red", may_eat: bool = True) -> None:
+    def __init__(self, alias: str, last_gain: float | None, received: int | None,
+                 mine: frozenset[int], favorite: str, may_eat: bool) -> None:
         self.alias = alias
         self.last_gain = last_gain
         self.received = received
         """Sanctions received last round (None in round 0)."""
-        self.mine = frozenset(mine)
+        self.mine = mine
         """The patches this seat may take from (closed / partnership rights)."""
         self.favorite = favorite
+        """Its favourite colour (allelopathic; "red" elsewhere, unread)."""
         self.may_eat = may_eat
+        """Whether it is not digesting (mushrooms; True elsewhere, unread)."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SeatView) and _fields(self) == _fields(other)
@@ -143,26 +145,27 @@ def views_of_observation(obs: Mapping[str, Any]) -> tuple[RoundView, SeatView]:
     ms = obs["module_state"]
     ledger = obs.get("ledger")
     kw: dict[str, Any] = {}
-    seat: dict[str, Any] = {}
+    mine: frozenset[int] = frozenset()
+    favorite, may_eat = "red", True
     if module == "cleanup":
         kw = {"apples": ms["apples"], "pollution": ms["pollution"]}
     elif module == "harvest":
         kw = {"rights": ms["property_rights"],
               "patches": [(p["id"], p["stock"], p["dead"]) for p in ms["patches"]]}
-        seat = {"mine": ms["your_patches"]}
+        mine = frozenset(ms["your_patches"])
     elif module == "allelopathic":
         kw = {"planted": [ms["planted"][c] for c in COLORS],
               "ripe": [ms["ripe"][c] for c in COLORS]}
-        seat = {"favorite": ms["your_favorite"]}
+        favorite = ms["your_favorite"]
     else:
         kw = {"counts": [ms["counts"][c] for c in COLORS]}
-        seat = {"may_eat": ms["you_may_eat"]}
+        may_eat = ms["you_may_eat"]
     shared = RoundView(
         module=module, round=obs["round"], num_players=obs["num_players"],
         sanctions=obs["sanctions_enabled"], chat=obs["chat_enabled"],
         chat_max=obs["chat_max_chars"], aliases=sorted(obs["aliases"]),
         ledger=[(a, ledger[a]["total_extracted"]) for a in sorted(ledger)] if ledger else None,
         last_total=obs["last_round_total_extracted"], **kw)
-    own = SeatView(obs["alias"], last_gain=obs["your_last_gain"],
-                   received=obs["sanctions_received_last_round"], **seat)
+    own = SeatView(obs["alias"], obs["your_last_gain"], obs["sanctions_received_last_round"],
+                   mine, favorite, may_eat)
     return shared, own
