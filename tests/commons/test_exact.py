@@ -88,3 +88,12 @@ def test_allelopathic_quota_is_the_exact_ripening_sum() -> None:
     v = _round_view("allelopathic", 5, planted=[20, 20, 20])
     assert v.sustainable == (1200, 120)  # 10 berries: 2 each for five cogs
     assert v.quota == 2
+
+
+def test_the_whole_number_spawn_split_is_the_fraction_split() -> None:
+    totals = [0.0, 1.0, 2.0, 4.0, 7.0, 15.0, 29.0, 60.0, 200.0]
+    for a in totals:
+        for b in totals:
+            for c in totals:
+                assert mushrooms.spawn([a, b, c]) == mushrooms.spawn_fractions([a, b, c])
+    assert mushrooms.spawn([0.5, 0.25, 2.0]) == mushrooms.spawn_fractions([0.5, 0.25, 2.0])

@@ -86,15 +86,52 @@ def first_json_object(text: str) -> Any:
 
 
 class _RoundBooks:
-    """Copies of the per-seat counters a round may change, committed only at its end."""
+    """The per-seat counters a round may change, copied on the first change (most rounds
+    change none) and committed only at its end."""
 
-    __slots__ = ("disconnected", "fallbacks", "notes", "requests")
+    __slots__ = ("_game", "_disconnected", "_fallbacks", "_notes", "_requests")
 
     def __init__(self, game: CommonsGame) -> None:
-        self.notes = dict(game.notes)
-        self.fallbacks = list(game.fallbacks)
-        self.requests = list(game.llm_requests)
-        self.disconnected = list(game.disconnected)
+        self._game = game
+        self._notes: dict[int, str] | None = None
+        self._fallbacks: list[int] | None = None
+        self._requests: list[int] | None = None
+        self._disconnected: list[bool] | None = None
+
+    @property
+    def notes(self) -> dict[int, str]:
+        if self._notes is None:
+            self._notes = dict(self._game.notes)
+        return self._notes
+
+    @property
+    def fallbacks(self) -> list[int]:
+        if self._fallbacks is None:
+            self._fallbacks = list(self._game.fallbacks)
+        return self._fallbacks
+
+    @property
+    def requests(self) -> list[int]:
+        if self._requests is None:
+            self._requests = list(self._game.llm_requests)
+        return self._requests
+
+    @property
+    def disconnected(self) -> list[bool]:
+        if self._disconnected is None:
+            self._disconnected = list(self._game.disconnected)
+        return self._disconnected
+
+    def commit(self) -> None:
+        game = self._game
+        if self._notes is not None:
+            game.notes = self._notes
+        if self._fallbacks is not None:
+            game.fallbacks = self._fallbacks
+        if self._requests is not None:
+            game.llm_requests = self._requests
+        if self._disconnected is not None:
+            game.disconnected = self._disconnected
 
 
 class CommonsGame(Game):
@@ -158,6 +195,7 @@ class CommonsGame(Game):
         self._fallback_policies: dict[int, Baseline] = {}
         self._scripted_src = [f"scripted:{p}" for p in self.policy_names]
         self._turn_ids: list[str] = []
+        self._all_turn_ids = [[f"r{r}s{s}" for s in range(n)] for r in range(config.rounds)]
         self._round_view: RoundView | None = None
         self._seat_views: list[SeatView] = []
         self._ledger_order = sorted((a, s) for s, a in enumerate(self.aliases))
@@ -193,7 +231,7 @@ class CommonsGame(Game):
         if self.phase != "between":
             raise GameStateError(f"open_round() needs a closed round (phase {self.phase})")
         self.phase = "open"
-        self._turn_ids = [f"r{self.round}s{s}" for s in range(self.num_seats)]
+        self._turn_ids = self._all_turn_ids[self.round]
         self._pending_notes = {}
         self._frame = None
         self._ledger = None
@@ -204,8 +242,8 @@ class CommonsGame(Game):
     def pending(self) -> list[Turn]:
         if self.phase != "open":
             return []
-        r, legal, observe = self.round, self.legal_actions, self.observe
-        return [Turn(turn_id, s, legal, partial(observe, s), obs_mod.prompt, self, r)
+        r, legal, observe, prompt = self.round, self.legal_actions, self.observe, obs_mod.prompt
+        return [Turn(turn_id, s, legal, partial(observe, s), prompt, self, r)
                 for s, turn_id in enumerate(self._turn_ids)]
 
     # -- views -------------------------------------------------------------------------------
@@ -364,31 +402,34 @@ class CommonsGame(Game):
         """Step 3: clamp every decision (absent → pass), note sources, fallbacks, notes."""
         r, aliases, kinds = self.round, self.aliases, self.seat_kinds
         clamp = self.validator.move
+        scripted_src = self._scripted_src
         moves: list[dict[str, Any]] = []
         srcs: list[str] = []
+        add = events.append
+        get = decisions.get
         for s, turn_id in enumerate(self._turn_ids):
-            d = decisions.get(turn_id)
+            d = get(turn_id)
+            alias = aliases[s]
             if d is None:
                 move, src = pass_move(), "pass"
                 books.disconnected[s] = True
-                events.append(Event("no_submission", {"r": r, "slot": s, "alias": aliases[s]},
-                                    restricted=SEAT_EVENT_PRIVATE))
+                add(Event("no_submission", {"r": r, "slot": s, "alias": alias},
+                          restricted=SEAT_EVENT_PRIVATE))
             else:
-                move = clamp(d.action, aliases[s])
+                move = clamp(d.action, alias)
                 source = d.source
                 if source == "scripted":
-                    src = self._scripted_src[s]
+                    src = scripted_src[s]
                 elif source == "fallback":
                     src = f"fallback:{d.cause}"
                     books.fallbacks[s] += 1
-                    events.append(Event("fallback", {"r": r, "slot": s, "alias": aliases[s],
-                                                     "cause": d.cause},
-                                        restricted=SEAT_EVENT_PRIVATE))
+                    add(Event("fallback", {"r": r, "slot": s, "alias": alias, "cause": d.cause},
+                              restricted=SEAT_EVENT_PRIVATE))
                 else:
                     src = "llm" if kinds[s] == "model" else "player"
                 if kinds[s] == "model":
                     books.requests[s] += d.attempts - (1 if d.cause in NO_REQUEST_CAUSES else 0)
-                note = move.pop("note", None)
+                note = move.pop("note", None) if "note" in move else None
                 if note is None and source == "seat":
                     note = self._pending_notes.get(turn_id)
                 if note is not None:
@@ -398,8 +439,8 @@ class CommonsGame(Game):
                         books.notes.pop(s, None)
             moves.append(move)
             srcs.append(src)
-            events.append(Event("decision", {"r": r, "slot": s, "alias": aliases[s], "src": src,
-                                             **move}, restricted=SEAT_EVENT_PRIVATE))
+            add(Event("decision", {"r": r, "slot": s, "alias": alias, "src": src, **move},
+                      restricted=SEAT_EVENT_PRIVATE))
         return moves, srcs
 
     def _chat(self, moves: list[dict[str, Any]], events: list[Event]) -> list[dict[str, str]]:
@@ -465,8 +506,10 @@ class CommonsGame(Game):
             "messages": messages,
         }
         compact = module.compact
-        recent = [[*x, PASS_MARK if srcs[s] == "pass" else compact(moves[s])][-LEDGER_RECENT:]
-                  for s, x in enumerate(self.recent)]
+        recent = []
+        for s, x in enumerate(self.recent):
+            x = [*x, PASS_MARK if srcs[s] == "pass" else compact(moves[s])]
+            recent.append(x[-LEDGER_RECENT:] if len(x) > LEDGER_RECENT else x)
         # commit: nothing above touched the game
         self.state = state
         self._state_json = state_after
@@ -474,11 +517,12 @@ class CommonsGame(Game):
         self.total_extracted = [x + e for x, e in zip(self.total_extracted, out.extracted,
                                                       strict=True)]
         self.public_effort = [x + e for x, e in zip(self.public_effort, out.effort, strict=True)]
-        self.sanctions_given = [x + g for x, g in zip(self.sanctions_given, given, strict=True)]
-        self.sanctions_received = [x + g for x, g in zip(self.sanctions_received, received,
-                                                         strict=True)]
-        self.fallbacks, self.llm_requests = books.fallbacks, books.requests
-        self.disconnected, self.notes = books.disconnected, books.notes
+        if any(given):
+            self.sanctions_given = [x + g for x, g in zip(self.sanctions_given, given,
+                                                          strict=True)]
+            self.sanctions_received = [x + g for x, g in zip(self.sanctions_received, received,
+                                                             strict=True)]
+        books.commit()
         self.recent = recent
         self.last_gains = out.gains
         self.last_received = received
