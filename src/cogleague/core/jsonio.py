@@ -41,8 +41,9 @@ _ENCODERS = {False: _encoder(False), True: _encoder(True)}
 
 # The floats orjson spells differently: 1e-5 <= |x| < 1e-4 as a fixed ``0.0000…`` (Python:
 # ``1e-05``) and exponents -6..-9 unpadded, ``…e-6`` (Python: ``e-06``); from e-10 on, and for
-# every positive exponent, the two agree.
-_SMALL_FLOAT = re.compile(rb"0\.0000|[0-9]e-[1-9](?![0-9])")
+# every positive exponent, the two agree. The fixed form starts a number, so a digit before it
+# (``20.000000000000004``, which both write alike) is no reason to re-encode.
+_SMALL_FLOAT = re.compile(rb"(?<![0-9])0\.0000|[0-9]e-[1-9](?![0-9])")
 
 
 def dumps_reference(doc: Any, *, sort_keys: bool = False) -> str:
