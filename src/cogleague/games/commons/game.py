@@ -9,12 +9,12 @@ replay document is built from.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from cogleague.core import rng as streams
 from cogleague.core.errors import ConfigError, GameStateError, IllegalAction
 from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn
 from cogleague.core.text import first_object_span
@@ -83,6 +83,12 @@ def first_json_object(text: str) -> Any:
     except (ValueError, RecursionError):
         raise IllegalAction("the first {…} span is not JSON", code="parse",
                             hint=PARSE_HINT) from None
+
+
+@functools.lru_cache(maxsize=64)
+def turn_ids(rounds: int, seats: int) -> tuple[tuple[str, ...], ...]:
+    """``r<r>s<slot>`` for every round and seat (the same for every episode of that shape)."""
+    return tuple(tuple(f"r{r}s{s}" for s in range(seats)) for r in range(rounds))
 
 
 class _RoundBooks:
@@ -194,8 +200,8 @@ class CommonsGame(Game):
         self._ledger: dict[str, Any] | None = None
         self._fallback_policies: dict[int, Baseline] = {}
         self._scripted_src = [f"scripted:{p}" for p in self.policy_names]
-        self._turn_ids: list[str] = []
-        self._all_turn_ids = [[f"r{r}s{s}" for s in range(n)] for r in range(config.rounds)]
+        self._turn_ids: Sequence[str] = ()
+        self._all_turn_ids = turn_ids(config.rounds, n)
         self._round_view: RoundView | None = None
         self._seat_views: list[SeatView] = []
         self._ledger_order = sorted((a, s) for s, a in enumerate(self.aliases))
@@ -343,7 +349,7 @@ class CommonsGame(Game):
         policy = self._fallback_policies.get(s)
         if policy is None:
             policy = make_baseline(DEFAULT_BASELINE, s, 0)
-            policy.rng = streams.stream(self.config.seed * FALLBACK_STREAM_FACTOR + s)
+            policy.rng = self.config.seed * FALLBACK_STREAM_FACTOR + s
             self._fallback_policies[s] = policy
         return policy.act(turn)
 

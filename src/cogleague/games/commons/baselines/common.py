@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from cogleague.core import rng as streams
 from cogleague.core.game import Action, Turn
 from cogleague.games.commons.baselines.view import (
     POLLUTION_LATTICE,
@@ -106,9 +107,26 @@ class Baseline:
 
     name = "baseline"
 
-    def __init__(self, slot: int, rng: random.Random) -> None:
+    def __init__(self, slot: int, rng: random.Random | int) -> None:
         self.slot = slot
+        self._rng: random.Random | None = None
+        self._stream = 0
         self.rng = rng
+
+    @property
+    def rng(self) -> random.Random:
+        """The seat's stream, seeded on first use (most baselines never draw)."""
+        if self._rng is None:
+            self._rng = streams.stream(self._stream)
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random | int) -> None:
+        """A stream, or the number naming it (`core.rng.stream`)."""
+        if isinstance(rng, random.Random):
+            self._rng = rng
+        else:
+            self._rng, self._stream = None, rng
 
     def act(self, turn: Turn) -> Action:
         views = getattr(turn.context, "baseline_views", None)

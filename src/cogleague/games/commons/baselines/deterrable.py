@@ -16,7 +16,7 @@ DETERRED_ROUNDS = 5
 class Deterrable(c.Baseline):
     name = "deterrable"
 
-    def __init__(self, slot: int, rng: random.Random) -> None:
+    def __init__(self, slot: int, rng: random.Random | int) -> None:
         super().__init__(slot, rng)
         self.deterred = 0
 
