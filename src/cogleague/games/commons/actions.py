@@ -59,10 +59,16 @@ def to_text(value: Any, limit: int) -> str:
     return strip_controls(value).strip()[:limit] if isinstance(value, str) else ""
 
 
+PASS_MOVE: dict[str, Any] = {"harvest": 0, "clean": 0, "patch": None, "eat": 0,
+                             "eat_color": None, "plant": 0, "plant_color": None,
+                             "sanction": None, "message": None}
+"""Every field of a decision, in order, as a pass has them (copy it; never change it)."""
+MOVE_KEYS = tuple(PASS_MOVE)
+
+
 def pass_move() -> dict[str, Any]:
     """The decision of an absent seat: all ints 0, no patch, no sanction, no message."""
-    return {"harvest": 0, "clean": 0, "patch": None, "eat": 0, "eat_color": None, "plant": 0,
-            "plant_color": None, "sanction": None, "message": None}
+    return PASS_MOVE.copy()
 
 
 class Validator:
@@ -85,8 +91,15 @@ class Validator:
         return move, self._changed(raw, move)
 
     def move(self, raw: Mapping[str, Any], own_alias: str) -> dict[str, Any]:
-        """The clamped decision alone (what `apply` needs; no change detection)."""
-        return self._module_move(raw, own_alias)
+        """The clamped decision alone (no change detection)."""
+        return self._module_move(raw, own_alias, PASS_MOVE.copy())
+
+    def move_into(self, raw: Mapping[str, Any], own_alias: str, into: dict[str, Any]
+                  ) -> dict[str, Any]:
+        """`move`, written into `into` (a dict already holding every field as a pass has
+        them, perhaps with more keys, e.g. an event's): `apply` builds the decision event and
+        the move as one dict."""
+        return self._module_move(raw, own_alias, into)
 
     # One clamp per module, picked once per episode: `apply` clamps every decision, and an int
     # already in range (every scripted reply) passes a single type-and-range test.
@@ -105,7 +118,8 @@ class Validator:
             move["note"] = to_text(raw["note"], NOTE_MAX_CHARS)
         return move
 
-    def _cleanup(self, raw: Mapping[str, Any], own_alias: str) -> dict[str, Any]:
+    def _cleanup(self, raw: Mapping[str, Any], own_alias: str, move: dict[str, Any]
+                 ) -> dict[str, Any]:
         g = raw.get
         harvest = g("harvest")
         if type(harvest) is not int or not 0 <= harvest <= EFFORT_BUDGET:
@@ -115,13 +129,14 @@ class Validator:
             clean = to_int(clean, EFFORT_BUDGET)
         if clean > EFFORT_BUDGET - harvest:
             clean = EFFORT_BUDGET - harvest
-        move = {"harvest": harvest, "clean": clean, "patch": None, "eat": 0, "eat_color": None,
-                "plant": 0, "plant_color": None, "sanction": None, "message": None}
+        move["harvest"] = harvest
+        move["clean"] = clean
         if "sanction" in raw or "message" in raw or "note" in raw:
             return self._institutions(raw, own_alias, move)
         return move
 
-    def _harvest(self, raw: Mapping[str, Any], own_alias: str) -> dict[str, Any]:
+    def _harvest(self, raw: Mapping[str, Any], own_alias: str, move: dict[str, Any]
+                 ) -> dict[str, Any]:
         g = raw.get
         harvest = g("harvest")
         if type(harvest) is not int or not 0 <= harvest <= EFFORT_BUDGET:
@@ -129,13 +144,14 @@ class Validator:
         patch = g("patch")
         if type(patch) is not int or not 0 <= patch <= self.max_patch:
             patch = to_int(patch, self.max_patch)
-        move = {"harvest": harvest, "clean": 0, "patch": patch, "eat": 0, "eat_color": None,
-                "plant": 0, "plant_color": None, "sanction": None, "message": None}
+        move["harvest"] = harvest
+        move["patch"] = patch
         if "sanction" in raw or "message" in raw or "note" in raw:
             return self._institutions(raw, own_alias, move)
         return move
 
-    def _allelopathic(self, raw: Mapping[str, Any], own_alias: str) -> dict[str, Any]:
+    def _allelopathic(self, raw: Mapping[str, Any], own_alias: str, move: dict[str, Any]
+                 ) -> dict[str, Any]:
         g = raw.get
         eat = g("eat")
         if type(eat) is not int or not 0 <= eat <= EFFORT_BUDGET:
@@ -151,13 +167,16 @@ class Validator:
         plant_color = g("plant_color")
         if type(plant_color) is not str or plant_color not in COLOR_SET:
             plant_color = to_color(plant_color, eat_color)
-        move = {"harvest": 0, "clean": 0, "patch": None, "eat": eat, "eat_color": eat_color,
-                "plant": plant, "plant_color": plant_color, "sanction": None, "message": None}
+        move["eat"] = eat
+        move["eat_color"] = eat_color
+        move["plant"] = plant
+        move["plant_color"] = plant_color
         if "sanction" in raw or "message" in raw or "note" in raw:
             return self._institutions(raw, own_alias, move)
         return move
 
-    def _mushrooms(self, raw: Mapping[str, Any], own_alias: str) -> dict[str, Any]:
+    def _mushrooms(self, raw: Mapping[str, Any], own_alias: str, move: dict[str, Any]
+                 ) -> dict[str, Any]:
         g = raw.get
         eat = g("eat")
         if type(eat) is not int or not 0 <= eat <= EFFORT_BUDGET:
@@ -165,8 +184,8 @@ class Validator:
         eat_color = g("eat_color")
         if type(eat_color) is not str or eat_color not in COLOR_SET:
             eat_color = to_color(eat_color, DEFAULT_COLOR)
-        move = {"harvest": 0, "clean": 0, "patch": None, "eat": eat, "eat_color": eat_color,
-                "plant": 0, "plant_color": None, "sanction": None, "message": None}
+        move["eat"] = eat
+        move["eat_color"] = eat_color
         if "sanction" in raw or "message" in raw or "note" in raw:
             return self._institutions(raw, own_alias, move)
         return move

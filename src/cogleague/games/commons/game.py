@@ -19,7 +19,7 @@ from cogleague.core.errors import ConfigError, GameStateError, IllegalAction
 from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn
 from cogleague.core.text import first_object_span
 from cogleague.games.commons import observation as obs_mod
-from cogleague.games.commons.actions import Validator, pass_move
+from cogleague.games.commons.actions import PASS_MOVE, Validator
 from cogleague.games.commons.baselines import (
     BASELINES,
     DEFAULT_BASELINE,
@@ -83,6 +83,15 @@ def first_json_object(text: str) -> Any:
     except (ValueError, RecursionError):
         raise IllegalAction("the first {…} span is not JSON", code="parse",
                             hint=PARSE_HINT) from None
+
+
+def _record_decision(template: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
+    """A round record's decision (``slot``, the move's fields, ``src``) from the move's
+    decision-event dict (which also carries ``r`` and ``alias``, dropped here)."""
+    out = template.copy()
+    out.update(move)
+    del out["r"], out["alias"]
+    return out
 
 
 @functools.lru_cache(maxsize=64)
@@ -200,6 +209,9 @@ class CommonsGame(Game):
         self._ledger: dict[str, Any] | None = None
         self._fallback_policies: dict[int, Baseline] = {}
         self._scripted_src = [f"scripted:{p}" for p in self.policy_names]
+        self._decision_templates = [{"r": 0, "slot": s, "alias": a, "src": "", **PASS_MOVE}
+                                    for s, a in enumerate(self.aliases)]
+        self._record_templates = [{"slot": s, **PASS_MOVE, "src": ""} for s in range(n)]
         self._turn_ids: Sequence[str] = ()
         self._all_turn_ids = turn_ids(config.rounds, n)
         self._round_view: RoundView | None = None
@@ -405,10 +417,14 @@ class CommonsGame(Game):
 
     def _validate(self, decisions: Mapping[str, Decision], books: _RoundBooks,
                   events: list[Event]) -> tuple[list[dict[str, Any]], list[str]]:
-        """Step 3: clamp every decision (absent → pass), note sources, fallbacks, notes."""
+        """Step 3: clamp every decision (absent → pass), note sources, fallbacks, notes.
+
+        Each seat's move is written straight into its ``decision`` event's data (the event
+        is the move plus ``r``, ``slot``, ``alias`` and ``src`` in front); the returned moves
+        are those dicts, which every later step only reads."""
         r, aliases, kinds = self.round, self.aliases, self.seat_kinds
-        clamp = self.validator.move
-        scripted_src = self._scripted_src
+        into = self.validator.move_into
+        scripted_src, templates = self._scripted_src, self._decision_templates
         moves: list[dict[str, Any]] = []
         srcs: list[str] = []
         add = events.append
@@ -416,13 +432,14 @@ class CommonsGame(Game):
         for s, turn_id in enumerate(self._turn_ids):
             d = get(turn_id)
             alias = aliases[s]
+            move = dict(templates[s], r=r)
             if d is None:
-                move, src = pass_move(), "pass"
+                src = "pass"
                 books.disconnected[s] = True
-                add(Event("no_submission", {"r": r, "slot": s, "alias": alias},
-                          restricted=SEAT_EVENT_PRIVATE))
+                add(Event("no_submission", {"r": r, "slot": s, "alias": alias}, None,
+                          SEAT_EVENT_PRIVATE))
             else:
-                move = clamp(d.action, alias)
+                into(d.action, alias, move)
                 source = d.source
                 if source == "scripted":
                     src = scripted_src[s]
@@ -430,7 +447,7 @@ class CommonsGame(Game):
                     src = f"fallback:{d.cause}"
                     books.fallbacks[s] += 1
                     add(Event("fallback", {"r": r, "slot": s, "alias": alias, "cause": d.cause},
-                              restricted=SEAT_EVENT_PRIVATE))
+                              None, SEAT_EVENT_PRIVATE))
                 else:
                     src = "llm" if kinds[s] == "model" else "player"
                 if kinds[s] == "model":
@@ -443,10 +460,10 @@ class CommonsGame(Game):
                         books.notes[s] = note
                     else:
                         books.notes.pop(s, None)
+            move["src"] = src
             moves.append(move)
             srcs.append(src)
-            add(Event("decision", {"r": r, "slot": s, "alias": alias, "src": src, **move},
-                      restricted=SEAT_EVENT_PRIVATE))
+            add(Event("decision", move, None, SEAT_EVENT_PRIVATE))
         return moves, srcs
 
     def _chat(self, moves: list[dict[str, Any]], events: list[Event]) -> list[dict[str, str]]:
@@ -501,7 +518,8 @@ class CommonsGame(Game):
         residual = module.residual(state)
         record = {
             "r": r, "state_before": self._state_json,
-            "decisions": [{"slot": s, **m, "src": srcs[s]} for s, m in enumerate(moves)],
+            "decisions": [_record_decision(t, m) for t, m in zip(self._record_templates, moves,
+                                                                 strict=True)],
             "gains": out.gains, "extracted": out.extracted, "scores": scores,
             "state_after": state_after, "total_extracted": round_extracted,
             "public_effort": round_effort, "seat_public_effort": out.effort,
