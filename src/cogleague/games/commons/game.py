@@ -231,7 +231,7 @@ class CommonsGame(Game):
         return [Event("episode_start", {
             "r": 0, "module": cfg.module, "variant": cfg.variant, "rounds": cfg.rounds,
             "num_players": cfg.num_players, "aliases": list(self.aliases),
-            "norm_text": cfg.norm_text, "state": self._state_json}, restricted=SLOT_ARRAYS)]
+            "norm_text": cfg.norm_text, "state": self._state_json}, None, SLOT_ARRAYS)]
 
     @property
     def between_rounds(self) -> bool:
@@ -255,7 +255,7 @@ class CommonsGame(Game):
         self._ledger = None
         self._round_view = None
         return [Event("round_open", {"r": self.round, "state": self._state_json},
-                      restricted=SLOT_ARRAYS)]
+                      None, SLOT_ARRAYS)]
 
     def pending(self) -> list[Turn]:
         if self.phase != "open":
@@ -399,14 +399,14 @@ class CommonsGame(Game):
         resolve = {"r": r, "gains": out.gains, "extracted": out.extracted, "effort": out.effort}
         if out.flow is not None:
             resolve["flow"] = out.flow
-        events.append(Event("resolve", resolve, restricted=SLOT_ARRAYS))
+        events.append(Event("resolve", resolve, None, SLOT_ARRAYS))
         scores = [x + g for x, g in zip(self.scores, out.gains, strict=True)]
         given, received = self._sanctions(moves, scores, events)        # 6
         self._module_events(module.dynamics(state, moves, r), r, events)  # 7
         self._book(state, moves, srcs, out, scores, given, received, messages, books)  # 8
         events.append(Event("round_end", {"r": r, "scores": scores,
                                           "residual": self.records[-1]["series"]["total"]},
-                            restricted=SLOT_ARRAYS))
+                            None, SLOT_ARRAYS))
         if self.round >= self.config.rounds:
             self.phase = "done"
             self.reason = "complete"
@@ -477,7 +477,7 @@ class CommonsGame(Game):
         r = self.round
         for alias, s, text in said:
             events.append(Event("chat", {"r": r, "slot": s, "alias": alias, "text": text},
-                                restricted=SEAT_EVENT_PRIVATE))
+                                None, SEAT_EVENT_PRIVATE))
         return [{"alias": alias, "text": text} for alias, _, text in said]
 
     def _sanctions(self, moves: list[dict[str, Any]], scores: list[float],
@@ -494,7 +494,7 @@ class CommonsGame(Game):
             if received[t] >= cfg.max_sanctions_received:
                 events.append(Event("void", {"r": r, "slot": s, "alias": aliases[s],
                                              "cause": "sanction_cap", "target": target_alias},
-                                    restricted=SEAT_EVENT_PRIVATE))
+                                    None, SEAT_EVENT_PRIVATE))
                 continue
             given[s] += 1
             received[t] += 1
@@ -504,7 +504,7 @@ class CommonsGame(Game):
                                              "target": target_alias, "target_slot": t,
                                              "cost": cfg.sanction_cost,
                                              "burn": cfg.sanction_burn},
-                                restricted=SEAT_EVENT_PRIVATE))
+                                None, SEAT_EVENT_PRIVATE))
         return given, received
 
     def _book(self, state: Any, moves: list[dict[str, Any]], srcs: list[str], out: Outcome,
@@ -562,7 +562,7 @@ class CommonsGame(Game):
             doc = {"r": r, **data}
             if "slot" in data:
                 doc["alias"] = self.aliases[data["slot"]]
-            out.append(Event(kind, doc, restricted=SEAT_EVENT_PRIVATE))
+            out.append(Event(kind, doc, None, SEAT_EVENT_PRIVATE))
 
     def _end_event(self) -> Event:
         return Event("episode_end", {"r": self.round, "reason": self.reason,
