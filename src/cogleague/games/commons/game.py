@@ -290,15 +290,23 @@ class CommonsGame(Game):
         return self._round_view, self._seat_views[slot]  # type: ignore[return-value]
 
     def _make_views(self) -> None:
+        """This round's views. The seat views live for the episode and are brought up to date
+        here (what changes between rounds: last gain, sanctions received, digestion)."""
         self._round_view = self._make_round_view()
         r, n, module, state = self.round, self.num_seats, self.config.module, self.state
-        gains = [None] * n if r == 0 else self.last_gains
-        received = [None] * n if r == 0 else self.last_received
-        favorites = state.favorites if module == "allelopathic" else ["red"] * n
-        may_eat = ([r >= f for f in state.frozen_until] if module == "mushrooms"
-                   else [True] * n)
-        self._seat_views = list(map(SeatView, self.aliases, gains, received, self._own_patches,
-                                    favorites, may_eat))
+        views = self._seat_views
+        if not views:
+            favorites = state.favorites if module == "allelopathic" else ["red"] * n
+            views.extend(map(SeatView, self.aliases, [None] * n, [None] * n,
+                             self._own_patches, favorites, [True] * n))
+        if r > 0:
+            for view, gain, received in zip(views, self.last_gains, self.last_received,
+                                            strict=True):
+                view.last_gain = gain
+                view.received = received
+        if module == "mushrooms":
+            for view, until in zip(views, state.frozen_until, strict=True):
+                view.may_eat = r >= until
 
     def _make_round_view(self) -> RoundView:
         cfg, state, module = self.config, self.state, self.config.module

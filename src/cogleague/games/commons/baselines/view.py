@@ -116,7 +116,8 @@ def _stock_order(patch: Patch) -> tuple[float, int]:
 
 
 class SeatView:
-    """The seat's own part of its observation."""
+    """The seat's own part of its observation (in-process, one per seat for the episode,
+    brought up to date each round: read it in the round it is given)."""
 
     __slots__ = ("alias", "favorite", "last_gain", "may_eat", "mine", "received")
 
