@@ -13,6 +13,7 @@ import functools
 import json
 from collections.abc import Mapping, Sequence
 from functools import partial
+from operator import add
 from typing import Any
 
 from cogleague.core.errors import ConfigError, GameStateError, IllegalAction
@@ -85,13 +86,13 @@ def first_json_object(text: str) -> Any:
                             hint=PARSE_HINT) from None
 
 
-def _record_decision(template: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
+def _record_decision(m: dict[str, Any]) -> dict[str, Any]:
     """A round record's decision (``slot``, the move's fields, ``src``) from the move's
-    decision-event dict (which also carries ``r`` and ``alias``, dropped here)."""
-    out = template.copy()
-    out.update(move)
-    del out["r"], out["alias"]
-    return out
+    decision-event dict (which also carries ``r`` and ``alias``)."""
+    return {"slot": m["slot"], "harvest": m["harvest"], "clean": m["clean"], "patch": m["patch"],
+            "eat": m["eat"], "eat_color": m["eat_color"], "plant": m["plant"],
+            "plant_color": m["plant_color"], "sanction": m["sanction"], "message": m["message"],
+            "src": m["src"]}
 
 
 @functools.lru_cache(maxsize=64)
@@ -211,7 +212,6 @@ class CommonsGame(Game):
         self._scripted_src = [f"scripted:{p}" for p in self.policy_names]
         self._decision_templates = [{"r": 0, "slot": s, "alias": a, "src": "", **PASS_MOVE}
                                     for s, a in enumerate(self.aliases)]
-        self._record_templates = [{"slot": s, **PASS_MOVE, "src": ""} for s in range(n)]
         self._turn_ids: Sequence[str] = ()
         self._all_turn_ids = turn_ids(config.rounds, n)
         self._round_view: RoundView | None = None
@@ -408,7 +408,7 @@ class CommonsGame(Game):
         if out.flow is not None:
             resolve["flow"] = out.flow
         events.append(Event("resolve", resolve, None, SLOT_ARRAYS))
-        scores = [x + g for x, g in zip(self.scores, out.gains, strict=True)]
+        scores = list(map(add, self.scores, out.gains))
         given, received = self._sanctions(moves, scores, events)        # 6
         self._module_events(module.dynamics(state, moves, r), r, events)  # 7
         self._book(state, moves, srcs, out, scores, given, received, messages, books)  # 8
@@ -526,8 +526,7 @@ class CommonsGame(Game):
         residual = module.residual(state)
         record = {
             "r": r, "state_before": self._state_json,
-            "decisions": [_record_decision(t, m) for t, m in zip(self._record_templates, moves,
-                                                                 strict=True)],
+            "decisions": [_record_decision(m) for m in moves],
             "gains": out.gains, "extracted": out.extracted, "scores": scores,
             "state_after": state_after, "total_extracted": round_extracted,
             "public_effort": round_effort, "seat_public_effort": out.effort,
@@ -538,24 +537,22 @@ class CommonsGame(Game):
             "messages": messages,
         }
         compact = module.compact
-        recent = []
-        for s, x in enumerate(self.recent):
-            x = [*x, PASS_MARK if srcs[s] == "pass" else compact(moves[s])]
-            recent.append(x[-LEDGER_RECENT:] if len(x) > LEDGER_RECENT else x)
+        latest = [PASS_MARK if src == "pass" else compact(m) for src, m in zip(srcs, moves,
+                                                                                strict=True)]
         # commit: nothing above touched the game
         self.state = state
         self._state_json = state_after
         self.scores = scores
-        self.total_extracted = [x + e for x, e in zip(self.total_extracted, out.extracted,
-                                                      strict=True)]
-        self.public_effort = [x + e for x, e in zip(self.public_effort, out.effort, strict=True)]
+        self.total_extracted = list(map(add, self.total_extracted, out.extracted))
+        self.public_effort = list(map(add, self.public_effort, out.effort))
         if any(given):
-            self.sanctions_given = [x + g for x, g in zip(self.sanctions_given, given,
-                                                          strict=True)]
-            self.sanctions_received = [x + g for x, g in zip(self.sanctions_received, received,
-                                                             strict=True)]
+            self.sanctions_given = list(map(add, self.sanctions_given, given))
+            self.sanctions_received = list(map(add, self.sanctions_received, received))
+        for x, compacted in zip(self.recent, latest, strict=True):
+            x.append(compacted)
+            if len(x) > LEDGER_RECENT:
+                del x[0]
         books.commit()
-        self.recent = recent
         self.last_gains = out.gains
         self.last_received = received
         self.last_total_extracted = round_extracted
