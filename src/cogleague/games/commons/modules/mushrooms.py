@@ -65,6 +65,7 @@ def resolve(state: MushroomsState, moves: Sequence[Move], r: int) -> Outcome:
     events: list[ModuleEvent] = []
     flow: list[dict[str, Any]] = []
     active: list[int] = []
+    seats = range(n)
     for s, m in enumerate(moves):
         if r < state.frozen_until[s]:
             if m["eat"] > 0:
@@ -90,15 +91,13 @@ def resolve(state: MushroomsState, moves: Sequence[Move], r: int) -> Outcome:
                 flow.append({"from": s, "to": s, "amount": RED_PAYOFF * k, "kind": colour})
             elif c == 1:
                 share = GREEN_PAYOFF * k / n
-                for t in range(n):
-                    gains[t] += share
-                    flow.append({"from": s, "to": t, "amount": share, "kind": colour})
+                gains = [g + share for g in gains]
+                flow += [{"from": s, "to": t, "amount": share, "kind": colour} for t in seats]
             else:
                 share = BLUE_PAYOFF * k / (n - 1)
-                for t in range(n):
-                    if t != s:
-                        gains[t] += share
-                        flow.append({"from": s, "to": t, "amount": share, "kind": colour})
+                gains = [g if t == s else g + share for t, g in enumerate(gains)]
+                flow += [{"from": s, "to": t, "amount": share, "kind": colour} for t in seats
+                         if t != s]
     for s in active:
         if extracted[s] > 0:
             state.frozen_until[s] = r + math.ceil(extracted[s])
@@ -114,7 +113,7 @@ def spawn(eaten_total: Sequence[float]) -> list[int]:
     the quota ``3w / W`` is split exactly in integers: floor ``3w // W``, fractional part
     ``(3w mod W) / W``, compared by its numerator. Any other total takes the `Fraction` path;
     both are the same exact arithmetic."""
-    if not all(e.is_integer() for e in eaten_total):
+    if not all(float(e).is_integer() for e in eaten_total):
         return spawn_fractions(eaten_total)
     wi = [1 + int(e) for e in eaten_total]
     denom = sum(wi)
