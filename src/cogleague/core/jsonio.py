@@ -44,18 +44,21 @@ _ENCODERS = {False: _encoder(False), True: _encoder(True)}
 # every positive exponent, the two agree. The fixed form starts a number, so a digit before it
 # (``20.000000000000004``, which both write alike) is no reason to re-encode.
 _SHORT_EXPONENT = re.compile(rb"[0-9]e-[1-9](?![0-9])")
-_FIXED_SMALL = (b"[0.0000", b",0.0000", b":0.0000", b"-0.0000")
-"""Where a number starting ``0.0000`` can stand in compact JSON: after ``[``, ``,`` or ``:``
-(or a minus sign), or at the very start."""
+_NUMBER_START = b"[,:-"
+"""What may precede a number in compact JSON (or it starts the document)."""
 
 
 def _may_differ(out: bytes) -> bool:
     """Whether orjson's `out` holds a float the reference spells differently: a number starting
-    ``0.0000`` (found by what may precede a number, so ``20.000000000000004``, frequent and
+    ``0.0000`` (each hit checked for what precedes it, so ``20.000000000000004``, frequent and
     spelled alike, is no hit) or a one-digit negative exponent (the regex runs only on an
-    ``e-``). A string that merely looks like one costs a re-encode, never a wrong byte."""
-    if out.startswith(b"0.0000") or any(p in out for p in _FIXED_SMALL):
-        return True
+    ``e-``). Two substring scans in all; a string that merely looks like one of these costs a
+    re-encode, never a wrong byte."""
+    i = out.find(b"0.0000")
+    while i >= 0:
+        if i == 0 or out[i - 1] in _NUMBER_START:
+            return True
+        i = out.find(b"0.0000", i + 1)
     return b"e-" in out and _SHORT_EXPONENT.search(out) is not None
 
 
