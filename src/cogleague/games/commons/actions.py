@@ -10,7 +10,7 @@ None — plus ``note`` only when the reply carried that key.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from cogleague.core.text import strip_controls
@@ -81,9 +81,13 @@ class Validator:
         self.sanctions = config.sanctions_enabled
         self.chat = config.chat_enabled
         self.chat_max = config.chat_max_chars
-        self._module_move = {"cleanup": self._cleanup, "harvest": self._harvest,
-                             "allelopathic": self._allelopathic,
-                             "mushrooms": self._mushrooms}[self.module]
+        self.clamp_into: Callable[[Validator, Mapping[str, Any], str, dict[str, Any]],
+                                  dict[str, Any]] = _CLAMPS[self.module]
+        """``clamp_into(validator, raw, own_alias, into)``: `move`, written into `into` (a dict
+        already holding every field as a pass has them, perhaps with more keys, e.g. an
+        event's), so `apply` builds the decision event and the move as one dict. The module's
+        own clamp as a plain function (a bound method kept on the instance would be a
+        reference cycle)."""
 
     def clamp(self, raw: Mapping[str, Any], own_alias: str) -> tuple[dict[str, Any], bool]:
         """(move, clamped): `clamped` is True when a field the reply carried was changed."""
@@ -92,14 +96,7 @@ class Validator:
 
     def move(self, raw: Mapping[str, Any], own_alias: str) -> dict[str, Any]:
         """The clamped decision alone (no change detection)."""
-        return self._module_move(raw, own_alias, PASS_MOVE.copy())
-
-    def move_into(self, raw: Mapping[str, Any], own_alias: str, into: dict[str, Any]
-                  ) -> dict[str, Any]:
-        """`move`, written into `into` (a dict already holding every field as a pass has
-        them, perhaps with more keys, e.g. an event's): `apply` builds the decision event and
-        the move as one dict."""
-        return self._module_move(raw, own_alias, into)
+        return self.clamp_into(self, raw, own_alias, PASS_MOVE.copy())
 
     # One clamp per module, picked once per episode: `apply` clamps every decision, and an int
     # already in range (every scripted reply) passes a single type-and-range test.
@@ -205,3 +202,7 @@ class Validator:
         if "message" in raw and raw["message"] not in (move["message"], "", None):
             return True
         return "note" in raw and raw["note"] != move["note"]
+
+
+_CLAMPS = {"cleanup": Validator._cleanup, "harvest": Validator._harvest,
+           "allelopathic": Validator._allelopathic, "mushrooms": Validator._mushrooms}

@@ -431,7 +431,8 @@ class CommonsGame(Game):
         is the move plus ``r``, ``slot``, ``alias`` and ``src`` in front); the returned moves
         are those dicts, which every later step only reads."""
         r, aliases, kinds = self.round, self.aliases, self.seat_kinds
-        into = self.validator.move_into
+        validator = self.validator
+        clamp = validator.clamp_into
         scripted_src, templates = self._scripted_src, self._decision_templates
         moves: list[dict[str, Any]] = []
         srcs: list[str] = []
@@ -447,7 +448,7 @@ class CommonsGame(Game):
                 add(Event("no_submission", {"r": r, "slot": s, "alias": alias}, None,
                           SEAT_EVENT_PRIVATE))
             else:
-                into(d.action, alias, move)
+                clamp(validator, d.action, alias, move)
                 source = d.source
                 if source == "scripted":
                     src = scripted_src[s]
