@@ -198,7 +198,8 @@ def test_deterrable_turns_steward_for_five_rounds_after_a_sanction() -> None:
     game, _ = play("cleanup", ["steward"] * 6, {"rounds": 1})
     obs = dict(game.observe(0))
     policy = make_baseline("deterrable", 0, 1)
-    free, steward = {"harvest": 3, "clean": 0}, steward_move(*views_of_observation(obs), 0, quota(obs))
+    free = {"harvest": 3, "clean": 0}
+    steward = steward_move(*views_of_observation(obs), 0, quota(obs))
     plays = []
     for received in [0, 1, 0, 0, 0, 0, 0, 0, 2, 0]:
         obs["sanctions_received_last_round"] = received

@@ -92,8 +92,9 @@ def test_allelopathic_quota_is_the_exact_ripening_sum() -> None:
 
 def test_the_whole_number_spawn_split_is_the_fraction_split() -> None:
     totals = [0.0, 1.0, 2.0, 4.0, 7.0, 15.0, 29.0, 60.0, 200.0]
-    for a in totals:
-        for b in totals:
-            for c in totals:
-                assert mushrooms.spawn([a, b, c]) == mushrooms.spawn_fractions([a, b, c])
+    for red in totals:
+        for green in totals:
+            for blue in totals:
+                eaten = [red, green, blue]
+                assert mushrooms.spawn(eaten) == mushrooms.spawn_fractions(eaten)
     assert mushrooms.spawn([0.5, 0.25, 2.0]) == mushrooms.spawn_fractions([0.5, 0.25, 2.0])

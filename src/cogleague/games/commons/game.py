@@ -105,7 +105,7 @@ class _RoundBooks:
     """The per-seat counters a round may change, copied on the first change (most rounds
     change none) and committed only at its end."""
 
-    __slots__ = ("_game", "_disconnected", "_fallbacks", "_notes", "_requests")
+    __slots__ = ("_disconnected", "_fallbacks", "_game", "_notes", "_requests")
 
     def __init__(self, game: CommonsGame) -> None:
         self._game = game
