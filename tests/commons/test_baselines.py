@@ -7,15 +7,18 @@ from typing import Any
 
 import pytest
 
+from cogleague.core.episode import play_headless
 from cogleague.core.game import Turn
 from cogleague.games.commons import GAME
 from cogleague.games.commons.actions import Validator
 from cogleague.games.commons.baselines import BASELINES, make_baseline
 from cogleague.games.commons.baselines.common import quota
 from cogleague.games.commons.baselines.steward import Steward, steward_move
+from cogleague.games.commons.baselines.view import views_of_observation
 from cogleague.games.commons.config import make_config
 from cogleague.games.commons.modules import allelopathic, cleanup, harvest, mushrooms
 from cogleague.games.commons.modules.common import COLORS
+from cogleague.seats.factory import make_seats
 
 from .support import play
 
@@ -129,6 +132,43 @@ def test_baselines_are_legal_and_unchanged_on_degenerate_observations(name: str,
             assert "message" not in raw
 
 
+class _ViewCheck:
+    """A scripted seat that checks, before its baseline decides, that the engine's compact
+    views equal the ones read off the seat's full observation."""
+
+    kind = "scripted"
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.checked = 0
+
+    def decide_now(self, turn: Turn) -> Any:
+        assert turn.context.baseline_views(turn.seat) == views_of_observation(turn.view)
+        self.checked += 1
+        return self.inner.decide_now(turn)
+
+    async def decide(self, turn: Turn, hint: str | None) -> Any:
+        return self.decide_now(turn)
+
+
+VIEW_VARIANTS = ("cleanup", "harvest-open", "harvest-closed", "harvest-partnership",
+                 "allelopathic", "mushrooms")
+
+
+@pytest.mark.parametrize("variant", VIEW_VARIANTS)
+def test_the_engines_baseline_views_are_what_each_observation_shows(variant: str) -> None:
+    names = list(BASELINES)
+    for seed, overrides in ((1, {}), (2, {"chat_enabled": True, "sanctions_enabled": True}),
+                            (3, {"ledger_public": False}), (4, {"num_players": 3})):
+        n = overrides.get("num_players", 6)
+        lineup = [names[(seed + i) % len(names)] for i in range(n)]
+        game = GAME.new_game(variant, overrides, seed, lineup)
+        seats = [_ViewCheck(s) for s in make_seats(game, lineup)]
+        play_headless(game, seats)
+        assert sum(s.checked for s in seats) == n * game.rounds_played > 0
+
+
 def test_unknown_baseline_name_plays_steward_but_the_game_info_lists_eight() -> None:
     assert isinstance(make_baseline("no_such_policy", 0, 1), Steward)
     assert list(GAME.baselines) == ["steward", "free_rider", "cleaner", "punisher",
@@ -158,7 +198,8 @@ def test_deterrable_turns_steward_for_five_rounds_after_a_sanction() -> None:
     game, _ = play("cleanup", ["steward"] * 6, {"rounds": 1})
     obs = dict(game.observe(0))
     policy = make_baseline("deterrable", 0, 1)
-    free, steward = {"harvest": 3, "clean": 0}, steward_move(obs, 0, quota(obs))
+    free = {"harvest": 3, "clean": 0}
+    steward = steward_move(*views_of_observation(obs), 0, quota(obs))
     plays = []
     for received in [0, 1, 0, 0, 0, 0, 0, 0, 2, 0]:
         obs["sanctions_received_last_round"] = received

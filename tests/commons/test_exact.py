@@ -7,6 +7,7 @@ import math
 
 from cogleague.games.commons.baselines import common as c
 from cogleague.games.commons.baselines.steward import steward_move
+from cogleague.games.commons.baselines.view import RoundView, SeatView, views_of_observation
 from cogleague.games.commons.modules import cleanup, mushrooms
 from cogleague.games.commons.modules.common import pro_rata
 
@@ -61,22 +62,39 @@ def test_pollution_drift_never_decides_the_stewards_cleaning() -> None:
     obs = game.observe(0)
     assert obs["module_state"]["pollution"] == pollution
     assert c.pollution_centi(obs) == 15
-    assert steward_move(obs, 0, c.quota(obs))["clean"] == 0  # 0.15 is not above 0.15
+    v, me = views_of_observation(obs)
+    assert steward_move(v, me, 0, v.quota)["clean"] == 0  # 0.15 is not above 0.15
+
+
+def _round_view(module: str, num_players: int, **kw: object) -> RoundView:
+    aliases = [f"Cog-{chr(65 + i)}" for i in range(num_players)]
+    return RoundView(module=module, round=0, num_players=num_players, sanctions=False,
+                     chat=False, chat_max=140, aliases=aliases, ledger=None, last_total=None,
+                     **kw)  # type: ignore[arg-type]
 
 
 def test_a_quota_on_a_whole_number_is_not_floored_below_it() -> None:
     # pollution 0.2 and seven cogs: 0.35 × 0.8 × 100 / 4 = 7 -> exactly 1 each
-    obs = {"module": "cleanup", "num_players": 7, "module_state": {"pollution": 0.2}}
+    v = _round_view("cleanup", 7, pollution=0.2)
     regrowth = cleanup.effective_regrowth(0.2) * cleanup.CAPACITY / 4
     assert math.floor(regrowth / 7) == 0  # the float product lands just below 7
-    assert c.sustainable_ratio(obs) == (35 * 80, 400)
-    assert c.quota(obs) == 1
-    fair = {**obs, "aliases": [f"Cog-{x}" for x in "ABCDEFG"], "alias": "Cog-A", "round": 0}
-    assert c.fair_quota(fair) == 1  # floor(7) split seven ways
+    assert v.sustainable == (35 * 80, 400)
+    assert v.quota == 1
+    me = SeatView("Cog-A", None, None, frozenset(), "red", True)
+    assert c.fair_share_quota(v, me) == 1  # floor(7) split seven ways
 
 
 def test_allelopathic_quota_is_the_exact_ripening_sum() -> None:
-    obs = {"module": "allelopathic", "num_players": 5,
-           "module_state": {"planted": {"red": 20, "green": 20, "blue": 20}}}
-    assert c.sustainable_ratio(obs) == (1200, 120)  # 10 berries: 2 each for five cogs
-    assert c.quota(obs) == 2
+    v = _round_view("allelopathic", 5, planted=[20, 20, 20])
+    assert v.sustainable == (1200, 120)  # 10 berries: 2 each for five cogs
+    assert v.quota == 2
+
+
+def test_the_whole_number_spawn_split_is_the_fraction_split() -> None:
+    totals = [0.0, 1.0, 2.0, 4.0, 7.0, 15.0, 29.0, 60.0, 200.0]
+    for red in totals:
+        for green in totals:
+            for blue in totals:
+                eaten = [red, green, blue]
+                assert mushrooms.spawn(eaten) == mushrooms.spawn_fractions(eaten)
+    assert mushrooms.spawn([0.5, 0.25, 2.0]) == mushrooms.spawn_fractions([0.5, 0.25, 2.0])

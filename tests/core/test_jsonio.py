@@ -66,6 +66,14 @@ def test_orjson_refusals_fall_back_to_the_reference() -> None:
         jsonio.dumps_reference({"x": float("nan")})
 
 
+def test_a_number_merely_containing_0_0000_keeps_the_fast_path() -> None:
+    doc = [20.000000000000004, -10.000000000000002, 100.00001, 0.00001, -0.00002]
+    assert jsonio.dumps(doc) == jsonio.dumps_reference(doc)
+    assert jsonio._FAST is not None
+    assert jsonio._FAST(doc[:3], False) is not None  # nothing orjson spells differently
+    assert jsonio._FAST(doc[3:4], False) is None and jsonio._FAST(doc[4:], False) is None
+
+
 def test_the_fast_path_is_active_when_orjson_is_installed() -> None:
     assert jsonio.BACKEND == "orjson"
     doc = {"a": [1, 2.5, "x"]}

@@ -10,7 +10,7 @@ None — plus ``note`` only when the reply carried that key.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from cogleague.core.text import strip_controls
@@ -18,6 +18,7 @@ from cogleague.games.commons.config import CommonsConfig
 from cogleague.games.commons.modules.common import COLORS, EFFORT_BUDGET
 
 NOTE_MAX_CHARS = 200
+COLOR_SET = frozenset(COLORS)
 DEFAULT_COLOR = "red"
 _INTS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "cleanup": ("harvest", "clean"), "harvest": ("harvest", "patch"),
@@ -58,10 +59,16 @@ def to_text(value: Any, limit: int) -> str:
     return strip_controls(value).strip()[:limit] if isinstance(value, str) else ""
 
 
+PASS_MOVE: dict[str, Any] = {"harvest": 0, "clean": 0, "patch": None, "eat": 0,
+                             "eat_color": None, "plant": 0, "plant_color": None,
+                             "sanction": None, "message": None}
+"""Every field of a decision, in order, as a pass has them (copy it; never change it)."""
+MOVE_KEYS = tuple(PASS_MOVE)
+
+
 def pass_move() -> dict[str, Any]:
     """The decision of an absent seat: all ints 0, no patch, no sanction, no message."""
-    return {"harvest": 0, "clean": 0, "patch": None, "eat": 0, "eat_color": None, "plant": 0,
-            "plant_color": None, "sanction": None, "message": None}
+    return PASS_MOVE.copy()
 
 
 class Validator:
@@ -74,6 +81,13 @@ class Validator:
         self.sanctions = config.sanctions_enabled
         self.chat = config.chat_enabled
         self.chat_max = config.chat_max_chars
+        self.clamp_into: Callable[[Validator, Mapping[str, Any], str, dict[str, Any]],
+                                  dict[str, Any]] = _CLAMPS[self.module]
+        """``clamp_into(validator, raw, own_alias, into)``: `move`, written into `into` (a dict
+        already holding every field as a pass has them, perhaps with more keys, e.g. an
+        event's), so `apply` builds the decision event and the move as one dict. The module's
+        own clamp as a plain function (a bound method kept on the instance would be a
+        reference cycle)."""
 
     def clamp(self, raw: Mapping[str, Any], own_alias: str) -> tuple[dict[str, Any], bool]:
         """(move, clamped): `clamped` is True when a field the reply carried was changed."""
@@ -81,41 +95,96 @@ class Validator:
         return move, self._changed(raw, move)
 
     def move(self, raw: Mapping[str, Any], own_alias: str) -> dict[str, Any]:
-        """The clamped decision alone (what `apply` needs; no change detection)."""
-        g = raw.get
-        module = self.module
-        harvest = clean = eat = plant = 0
-        patch: int | None = None
-        eat_color: str | None = None
-        plant_color: str | None = None
-        budget = EFFORT_BUDGET
-        if module == "cleanup":
-            harvest = to_int(g("harvest"), budget)
-            clean = min(to_int(g("clean"), budget), budget - harvest)
-        elif module == "harvest":
-            harvest = to_int(g("harvest"), budget)
-            patch = to_int(g("patch"), self.max_patch)
-        else:
-            eat = to_int(g("eat"), budget)
-            eat_color = to_color(g("eat_color"), DEFAULT_COLOR)
-            if module == "allelopathic":
-                plant = min(to_int(g("plant"), budget), budget - eat)
-                plant_color = to_color(g("plant_color"), eat_color)
-        sanction = None
+        """The clamped decision alone (no change detection)."""
+        return self.clamp_into(self, raw, own_alias, PASS_MOVE.copy())
+
+    # One clamp per module, picked once per episode: `apply` clamps every decision, and an int
+    # already in range (every scripted reply) passes a single type-and-range test.
+    def _institutions(self, raw: Mapping[str, Any], own_alias: str, move: dict[str, Any]
+                      ) -> dict[str, Any]:
+        """Sanction, message and note (the fields every module shares), set on `move`."""
         if self.sanctions:
-            target = g("sanction")
+            target = raw.get("sanction")
             if isinstance(target, str):
                 target = target.strip()
                 if target != own_alias and target in self.aliases:
-                    sanction = target
-        message = None
+                    move["sanction"] = target
         if self.chat and "message" in raw:
-            message = to_text(raw["message"], self.chat_max) or None
-        move = {"harvest": harvest, "clean": clean, "patch": patch, "eat": eat,
-                "eat_color": eat_color, "plant": plant, "plant_color": plant_color,
-                "sanction": sanction, "message": message}
+            move["message"] = to_text(raw["message"], self.chat_max) or None
         if "note" in raw:
             move["note"] = to_text(raw["note"], NOTE_MAX_CHARS)
+        return move
+
+    def _cleanup(self, raw: Mapping[str, Any], own_alias: str, move: dict[str, Any]
+                 ) -> dict[str, Any]:
+        g = raw.get
+        harvest = g("harvest")
+        if type(harvest) is not int or not 0 <= harvest <= EFFORT_BUDGET:
+            harvest = to_int(harvest, EFFORT_BUDGET)
+        clean = g("clean")
+        if type(clean) is not int or not 0 <= clean <= EFFORT_BUDGET:
+            clean = to_int(clean, EFFORT_BUDGET)
+        if clean > EFFORT_BUDGET - harvest:
+            clean = EFFORT_BUDGET - harvest
+        move["harvest"] = harvest
+        move["clean"] = clean
+        if "sanction" in raw or "message" in raw or "note" in raw:
+            return self._institutions(raw, own_alias, move)
+        return move
+
+    def _harvest(self, raw: Mapping[str, Any], own_alias: str, move: dict[str, Any]
+                 ) -> dict[str, Any]:
+        g = raw.get
+        harvest = g("harvest")
+        if type(harvest) is not int or not 0 <= harvest <= EFFORT_BUDGET:
+            harvest = to_int(harvest, EFFORT_BUDGET)
+        patch = g("patch")
+        if type(patch) is not int or not 0 <= patch <= self.max_patch:
+            patch = to_int(patch, self.max_patch)
+        move["harvest"] = harvest
+        move["patch"] = patch
+        if "sanction" in raw or "message" in raw or "note" in raw:
+            return self._institutions(raw, own_alias, move)
+        return move
+
+    def _allelopathic(self, raw: Mapping[str, Any], own_alias: str, move: dict[str, Any]
+                 ) -> dict[str, Any]:
+        g = raw.get
+        eat = g("eat")
+        if type(eat) is not int or not 0 <= eat <= EFFORT_BUDGET:
+            eat = to_int(eat, EFFORT_BUDGET)
+        eat_color = g("eat_color")
+        if type(eat_color) is not str or eat_color not in COLOR_SET:
+            eat_color = to_color(eat_color, DEFAULT_COLOR)
+        plant = g("plant")
+        if type(plant) is not int or not 0 <= plant <= EFFORT_BUDGET:
+            plant = to_int(plant, EFFORT_BUDGET)
+        if plant > EFFORT_BUDGET - eat:
+            plant = EFFORT_BUDGET - eat
+        plant_color = g("plant_color")
+        if type(plant_color) is not str or plant_color not in COLOR_SET:
+            plant_color = to_color(plant_color, eat_color)
+        move["eat"] = eat
+        move["eat_color"] = eat_color
+        move["plant"] = plant
+        move["plant_color"] = plant_color
+        if "sanction" in raw or "message" in raw or "note" in raw:
+            return self._institutions(raw, own_alias, move)
+        return move
+
+    def _mushrooms(self, raw: Mapping[str, Any], own_alias: str, move: dict[str, Any]
+                 ) -> dict[str, Any]:
+        g = raw.get
+        eat = g("eat")
+        if type(eat) is not int or not 0 <= eat <= EFFORT_BUDGET:
+            eat = to_int(eat, EFFORT_BUDGET)
+        eat_color = g("eat_color")
+        if type(eat_color) is not str or eat_color not in COLOR_SET:
+            eat_color = to_color(eat_color, DEFAULT_COLOR)
+        move["eat"] = eat
+        move["eat_color"] = eat_color
+        if "sanction" in raw or "message" in raw or "note" in raw:
+            return self._institutions(raw, own_alias, move)
         return move
 
     def _changed(self, raw: Mapping[str, Any], move: Mapping[str, Any]) -> bool:
@@ -133,3 +202,7 @@ class Validator:
         if "message" in raw and raw["message"] not in (move["message"], "", None):
             return True
         return "note" in raw and raw["note"] != move["note"]
+
+
+_CLAMPS = {"cleanup": Validator._cleanup, "harvest": Validator._harvest,
+           "allelopathic": Validator._allelopathic, "mushrooms": Validator._mushrooms}

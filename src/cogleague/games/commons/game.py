@@ -9,23 +9,25 @@ replay document is built from.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from functools import partial
+from operator import add
 from typing import Any
 
-from cogleague.core import rng as streams
 from cogleague.core.errors import ConfigError, GameStateError, IllegalAction
 from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn
 from cogleague.core.text import first_object_span
 from cogleague.games.commons import observation as obs_mod
-from cogleague.games.commons.actions import Validator, pass_move
+from cogleague.games.commons.actions import PASS_MOVE, Validator
 from cogleague.games.commons.baselines import (
     BASELINES,
     DEFAULT_BASELINE,
     Baseline,
     make_baseline,
 )
+from cogleague.games.commons.baselines.view import RoundView, SeatView
 from cogleague.games.commons.config import CommonsConfig
 from cogleague.games.commons.modules import MODULES, new_state
 from cogleague.games.commons.modules.common import Outcome
@@ -84,16 +86,68 @@ def first_json_object(text: str) -> Any:
                             hint=PARSE_HINT) from None
 
 
-class _RoundBooks:
-    """Copies of the per-seat counters a round may change, committed only at its end."""
+def _record_decision(m: dict[str, Any]) -> dict[str, Any]:
+    """A round record's decision (``slot``, the move's fields, ``src``) from the move's
+    decision-event dict (which also carries ``r`` and ``alias``)."""
+    return {"slot": m["slot"], "harvest": m["harvest"], "clean": m["clean"], "patch": m["patch"],
+            "eat": m["eat"], "eat_color": m["eat_color"], "plant": m["plant"],
+            "plant_color": m["plant_color"], "sanction": m["sanction"], "message": m["message"],
+            "src": m["src"]}
 
-    __slots__ = ("disconnected", "fallbacks", "notes", "requests")
+
+@functools.lru_cache(maxsize=64)
+def turn_ids(rounds: int, seats: int) -> tuple[tuple[str, ...], ...]:
+    """``r<r>s<slot>`` for every round and seat (the same for every episode of that shape)."""
+    return tuple(tuple(f"r{r}s{s}" for s in range(seats)) for r in range(rounds))
+
+
+class _RoundBooks:
+    """The per-seat counters a round may change, copied on the first change (most rounds
+    change none) and committed only at its end."""
+
+    __slots__ = ("_disconnected", "_fallbacks", "_game", "_notes", "_requests")
 
     def __init__(self, game: CommonsGame) -> None:
-        self.notes = dict(game.notes)
-        self.fallbacks = list(game.fallbacks)
-        self.requests = list(game.llm_requests)
-        self.disconnected = list(game.disconnected)
+        self._game = game
+        self._notes: dict[int, str] | None = None
+        self._fallbacks: list[int] | None = None
+        self._requests: list[int] | None = None
+        self._disconnected: list[bool] | None = None
+
+    @property
+    def notes(self) -> dict[int, str]:
+        if self._notes is None:
+            self._notes = dict(self._game.notes)
+        return self._notes
+
+    @property
+    def fallbacks(self) -> list[int]:
+        if self._fallbacks is None:
+            self._fallbacks = list(self._game.fallbacks)
+        return self._fallbacks
+
+    @property
+    def requests(self) -> list[int]:
+        if self._requests is None:
+            self._requests = list(self._game.llm_requests)
+        return self._requests
+
+    @property
+    def disconnected(self) -> list[bool]:
+        if self._disconnected is None:
+            self._disconnected = list(self._game.disconnected)
+        return self._disconnected
+
+    def commit(self) -> None:
+        game = self._game
+        if self._notes is not None:
+            game.notes = self._notes
+        if self._fallbacks is not None:
+            game.fallbacks = self._fallbacks
+        if self._requests is not None:
+            game.llm_requests = self._requests
+        if self._disconnected is not None:
+            game.disconnected = self._disconnected
 
 
 class CommonsGame(Game):
@@ -156,7 +210,15 @@ class CommonsGame(Game):
         self._ledger: dict[str, Any] | None = None
         self._fallback_policies: dict[int, Baseline] = {}
         self._scripted_src = [f"scripted:{p}" for p in self.policy_names]
-        self._turn_ids: list[str] = []
+        self._decision_templates = [{"r": 0, "slot": s, "alias": a, "src": "", **PASS_MOVE}
+                                    for s, a in enumerate(self.aliases)]
+        self._turn_ids: Sequence[str] = ()
+        self._all_turn_ids = turn_ids(config.rounds, n)
+        self._round_view: RoundView | None = None
+        self._seat_views: list[SeatView] = []
+        self._ledger_order = sorted((a, s) for s, a in enumerate(self.aliases))
+        self._own_patches = [frozenset(self.module.own_patches(self.state, s))
+                             if config.module == "harvest" else frozenset() for s in range(n)]
         self._pending_notes: dict[str, str] = {}
         """Notes read by `parse` this round, by turn id (the logged action carries none)."""
 
@@ -169,7 +231,7 @@ class CommonsGame(Game):
         return [Event("episode_start", {
             "r": 0, "module": cfg.module, "variant": cfg.variant, "rounds": cfg.rounds,
             "num_players": cfg.num_players, "aliases": list(self.aliases),
-            "norm_text": cfg.norm_text, "state": self._state_json}, restricted=SLOT_ARRAYS)]
+            "norm_text": cfg.norm_text, "state": self._state_json}, None, SLOT_ARRAYS)]
 
     @property
     def between_rounds(self) -> bool:
@@ -187,18 +249,19 @@ class CommonsGame(Game):
         if self.phase != "between":
             raise GameStateError(f"open_round() needs a closed round (phase {self.phase})")
         self.phase = "open"
-        self._turn_ids = [f"r{self.round}s{s}" for s in range(self.num_seats)]
+        self._turn_ids = self._all_turn_ids[self.round]
         self._pending_notes = {}
         self._frame = None
         self._ledger = None
+        self._round_view = None
         return [Event("round_open", {"r": self.round, "state": self._state_json},
-                      restricted=SLOT_ARRAYS)]
+                      None, SLOT_ARRAYS)]
 
     def pending(self) -> list[Turn]:
         if self.phase != "open":
             return []
-        r, legal, observe = self.round, self.legal_actions, self.observe
-        return [Turn(turn_id, s, legal, partial(observe, s), obs_mod.prompt, self, r)
+        r, legal, observe, prompt = self.round, self.legal_actions, self.observe, obs_mod.prompt
+        return [Turn(turn_id, s, legal, partial(observe, s), prompt, self, r)
                 for s, turn_id in enumerate(self._turn_ids)]
 
     # -- views -------------------------------------------------------------------------------
@@ -218,6 +281,55 @@ class CommonsGame(Game):
         if self._frame is None:
             self._frame = obs_mod.public_frame(self)
         return obs_mod.observation(self, slot, self._frame)
+
+    def baseline_views(self, slot: int) -> tuple[RoundView, SeatView]:
+        """What `slot`'s observation shows, as the scripted baselines read it
+        (`baselines.view`): built once per round for every seat, no observation dict."""
+        if self._round_view is None:
+            self._make_views()
+        return self._round_view, self._seat_views[slot]  # type: ignore[return-value]
+
+    def _make_views(self) -> None:
+        """This round's views. The seat views live for the episode and are brought up to date
+        here (what changes between rounds: last gain, sanctions received, digestion)."""
+        self._round_view = self._make_round_view()
+        r, n, module, state = self.round, self.num_seats, self.config.module, self.state
+        views = self._seat_views
+        if not views:
+            favorites = state.favorites if module == "allelopathic" else ["red"] * n
+            views.extend(map(SeatView, self.aliases, [None] * n, [None] * n,
+                             self._own_patches, favorites, [True] * n))
+        if r > 0:
+            for view, gain, received in zip(views, self.last_gains, self.last_received,
+                                            strict=True):
+                view.last_gain = gain
+                view.received = received
+        if module == "mushrooms":
+            for view, until in zip(views, state.frozen_until, strict=True):
+                view.may_eat = r >= until
+
+    def _make_round_view(self) -> RoundView:
+        cfg, state, module = self.config, self.state, self.config.module
+        first = self.round == 0
+        totals = self.total_extracted
+        kw: dict[str, Any]
+        if module == "cleanup":
+            kw = {"apples": state.apples, "pollution": state.pollution}
+        elif module == "harvest":
+            kw = {"rights": state.property_rights,
+                  "patches": [(p, s, d) for p, (s, d) in enumerate(zip(state.stocks, state.dead,
+                                                                       strict=True))]}
+        elif module == "allelopathic":
+            kw = {"planted": state.planted, "ripe": state.ripe}
+        else:
+            kw = {"counts": state.counts}
+        return RoundView(
+            module=module, round=self.round, num_players=cfg.num_players,
+            sanctions=cfg.sanctions_enabled, chat=cfg.chat_enabled, chat_max=cfg.chat_max_chars,
+            aliases=self.sorted_aliases,
+            ledger=[(a, totals[s]) for a, s in self._ledger_order] if cfg.ledger_public
+            else None,
+            last_total=None if first else self.last_total_extracted, **kw)
 
     def final_view(self, slot: int) -> dict[str, Any]:
         return obs_mod.final_frame(self, slot)
@@ -257,7 +369,7 @@ class CommonsGame(Game):
         policy = self._fallback_policies.get(s)
         if policy is None:
             policy = make_baseline(DEFAULT_BASELINE, s, 0)
-            policy.rng = streams.stream(self.config.seed * FALLBACK_STREAM_FACTOR + s)
+            policy.rng = self.config.seed * FALLBACK_STREAM_FACTOR + s
             self._fallback_policies[s] = policy
         return policy.act(turn)
 
@@ -295,14 +407,14 @@ class CommonsGame(Game):
         resolve = {"r": r, "gains": out.gains, "extracted": out.extracted, "effort": out.effort}
         if out.flow is not None:
             resolve["flow"] = out.flow
-        events.append(Event("resolve", resolve, restricted=SLOT_ARRAYS))
-        scores = [x + g for x, g in zip(self.scores, out.gains, strict=True)]
+        events.append(Event("resolve", resolve, None, SLOT_ARRAYS))
+        scores = list(map(add, self.scores, out.gains))
         given, received = self._sanctions(moves, scores, events)        # 6
         self._module_events(module.dynamics(state, moves, r), r, events)  # 7
         self._book(state, moves, srcs, out, scores, given, received, messages, books)  # 8
         events.append(Event("round_end", {"r": r, "scores": scores,
                                           "residual": self.records[-1]["series"]["total"]},
-                            restricted=SLOT_ARRAYS))
+                            None, SLOT_ARRAYS))
         if self.round >= self.config.rounds:
             self.phase = "done"
             self.reason = "complete"
@@ -313,34 +425,43 @@ class CommonsGame(Game):
 
     def _validate(self, decisions: Mapping[str, Decision], books: _RoundBooks,
                   events: list[Event]) -> tuple[list[dict[str, Any]], list[str]]:
-        """Step 3: clamp every decision (absent → pass), note sources, fallbacks, notes."""
+        """Step 3: clamp every decision (absent → pass), note sources, fallbacks, notes.
+
+        Each seat's move is written straight into its ``decision`` event's data (the event
+        is the move plus ``r``, ``slot``, ``alias`` and ``src`` in front); the returned moves
+        are those dicts, which every later step only reads."""
         r, aliases, kinds = self.round, self.aliases, self.seat_kinds
-        clamp = self.validator.move
+        validator = self.validator
+        clamp = validator.clamp_into
+        scripted_src, templates = self._scripted_src, self._decision_templates
         moves: list[dict[str, Any]] = []
         srcs: list[str] = []
+        add = events.append
+        get = decisions.get
         for s, turn_id in enumerate(self._turn_ids):
-            d = decisions.get(turn_id)
+            d = get(turn_id)
+            alias = aliases[s]
+            move = dict(templates[s], r=r)
             if d is None:
-                move, src = pass_move(), "pass"
+                src = "pass"
                 books.disconnected[s] = True
-                events.append(Event("no_submission", {"r": r, "slot": s, "alias": aliases[s]},
-                                    restricted=SEAT_EVENT_PRIVATE))
+                add(Event("no_submission", {"r": r, "slot": s, "alias": alias}, None,
+                          SEAT_EVENT_PRIVATE))
             else:
-                move = clamp(d.action, aliases[s])
+                clamp(validator, d.action, alias, move)
                 source = d.source
                 if source == "scripted":
-                    src = self._scripted_src[s]
+                    src = scripted_src[s]
                 elif source == "fallback":
                     src = f"fallback:{d.cause}"
                     books.fallbacks[s] += 1
-                    events.append(Event("fallback", {"r": r, "slot": s, "alias": aliases[s],
-                                                     "cause": d.cause},
-                                        restricted=SEAT_EVENT_PRIVATE))
+                    add(Event("fallback", {"r": r, "slot": s, "alias": alias, "cause": d.cause},
+                              None, SEAT_EVENT_PRIVATE))
                 else:
                     src = "llm" if kinds[s] == "model" else "player"
                 if kinds[s] == "model":
                     books.requests[s] += d.attempts - (1 if d.cause in NO_REQUEST_CAUSES else 0)
-                note = move.pop("note", None)
+                note = move.pop("note", None) if "note" in move else None
                 if note is None and source == "seat":
                     note = self._pending_notes.get(turn_id)
                 if note is not None:
@@ -348,10 +469,10 @@ class CommonsGame(Game):
                         books.notes[s] = note
                     else:
                         books.notes.pop(s, None)
+            move["src"] = src
             moves.append(move)
             srcs.append(src)
-            events.append(Event("decision", {"r": r, "slot": s, "alias": aliases[s], "src": src,
-                                             **move}, restricted=SEAT_EVENT_PRIVATE))
+            add(Event("decision", move, None, SEAT_EVENT_PRIVATE))
         return moves, srcs
 
     def _chat(self, moves: list[dict[str, Any]], events: list[Event]) -> list[dict[str, str]]:
@@ -365,7 +486,7 @@ class CommonsGame(Game):
         r = self.round
         for alias, s, text in said:
             events.append(Event("chat", {"r": r, "slot": s, "alias": alias, "text": text},
-                                restricted=SEAT_EVENT_PRIVATE))
+                                None, SEAT_EVENT_PRIVATE))
         return [{"alias": alias, "text": text} for alias, _, text in said]
 
     def _sanctions(self, moves: list[dict[str, Any]], scores: list[float],
@@ -382,7 +503,7 @@ class CommonsGame(Game):
             if received[t] >= cfg.max_sanctions_received:
                 events.append(Event("void", {"r": r, "slot": s, "alias": aliases[s],
                                              "cause": "sanction_cap", "target": target_alias},
-                                    restricted=SEAT_EVENT_PRIVATE))
+                                    None, SEAT_EVENT_PRIVATE))
                 continue
             given[s] += 1
             received[t] += 1
@@ -392,7 +513,7 @@ class CommonsGame(Game):
                                              "target": target_alias, "target_slot": t,
                                              "cost": cfg.sanction_cost,
                                              "burn": cfg.sanction_burn},
-                                restricted=SEAT_EVENT_PRIVATE))
+                                None, SEAT_EVENT_PRIVATE))
         return given, received
 
     def _book(self, state: Any, moves: list[dict[str, Any]], srcs: list[str], out: Outcome,
@@ -406,7 +527,7 @@ class CommonsGame(Game):
         residual = module.residual(state)
         record = {
             "r": r, "state_before": self._state_json,
-            "decisions": [{"slot": s, **m, "src": srcs[s]} for s, m in enumerate(moves)],
+            "decisions": [_record_decision(m) for m in moves],
             "gains": out.gains, "extracted": out.extracted, "scores": scores,
             "state_after": state_after, "total_extracted": round_extracted,
             "public_effort": round_effort, "seat_public_effort": out.effort,
@@ -417,27 +538,28 @@ class CommonsGame(Game):
             "messages": messages,
         }
         compact = module.compact
-        recent = [[*x, PASS_MARK if srcs[s] == "pass" else compact(moves[s])][-LEDGER_RECENT:]
-                  for s, x in enumerate(self.recent)]
+        latest = [PASS_MARK if src == "pass" else compact(m) for src, m in zip(srcs, moves,
+                                                                                strict=True)]
         # commit: nothing above touched the game
         self.state = state
         self._state_json = state_after
         self.scores = scores
-        self.total_extracted = [x + e for x, e in zip(self.total_extracted, out.extracted,
-                                                      strict=True)]
-        self.public_effort = [x + e for x, e in zip(self.public_effort, out.effort, strict=True)]
-        self.sanctions_given = [x + g for x, g in zip(self.sanctions_given, given, strict=True)]
-        self.sanctions_received = [x + g for x, g in zip(self.sanctions_received, received,
-                                                         strict=True)]
-        self.fallbacks, self.llm_requests = books.fallbacks, books.requests
-        self.disconnected, self.notes = books.disconnected, books.notes
-        self.recent = recent
+        self.total_extracted = list(map(add, self.total_extracted, out.extracted))
+        self.public_effort = list(map(add, self.public_effort, out.effort))
+        if any(given):
+            self.sanctions_given = list(map(add, self.sanctions_given, given))
+            self.sanctions_received = list(map(add, self.sanctions_received, received))
+        for x, compacted in zip(self.recent, latest, strict=True):
+            x.append(compacted)
+            if len(x) > LEDGER_RECENT:
+                del x[0]
+        books.commit()
         self.last_gains = out.gains
         self.last_received = received
         self.last_total_extracted = round_extracted
         self.last_messages = messages
         self.records.append(record)
-        self._frame = self._ledger = None
+        self._frame = self._ledger = self._round_view = None
         self.round = r + 1
 
     def _module_events(self, module_events: list[tuple[str, dict[str, Any]]], r: int,
@@ -446,7 +568,7 @@ class CommonsGame(Game):
             doc = {"r": r, **data}
             if "slot" in data:
                 doc["alias"] = self.aliases[data["slot"]]
-            out.append(Event(kind, doc, restricted=SEAT_EVENT_PRIVATE))
+            out.append(Event(kind, doc, None, SEAT_EVENT_PRIVATE))
 
     def _end_event(self) -> Event:
         return Event("episode_end", {"r": self.round, "reason": self.reason,

@@ -39,7 +39,8 @@ def build_document(game: CommonsGame, log: EpisodeLog) -> dict[str, Any]:
         "module": cfg.module, "variant": cfg.variant, "generated_at": game.generated_at,
         "seed": cfg.seed, "config": cfg.to_json(), "names": list(game.aliases),
         "policyNames": list(game.policy_names), "seats": seats, "rounds": game.records,
-        "log": log.to_json(), "events": [e.to_json() for e in log.events],
+        "log": log.to_json(),
+        "events": [e.to_json() for entry in log.entries for e in entry.events],
         "results": game.results(),
     }
 

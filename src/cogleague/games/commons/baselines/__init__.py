@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-from cogleague.core import rng as streams
 from cogleague.games.commons.baselines.cleaner import Cleaner
 from cogleague.games.commons.baselines.common import Baseline
 from cogleague.games.commons.baselines.deterrable import Deterrable
@@ -35,7 +34,7 @@ SEAT_STREAM_FACTOR = 1000
 def make_baseline(name: str, slot: int, policy_seed: int) -> Baseline:
     """Baseline `name` for `slot` (unknown names → steward, per the rules)."""
     cls = BASELINES.get(name, Steward)
-    return cls(slot, streams.stream(policy_seed * SEAT_STREAM_FACTOR + slot))
+    return cls(slot, policy_seed * SEAT_STREAM_FACTOR + slot)  # the stream is seeded on use
 
 
 __all__ = ["BASELINES", "DEFAULT_BASELINE", "Baseline", "make_baseline"]

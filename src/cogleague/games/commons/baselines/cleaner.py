@@ -10,6 +10,7 @@ from cogleague.games.commons.baselines.steward import (
     steward_move,
 )
 from cogleague.games.commons.modules.allelopathic import FIELD_SIZE
+from cogleague.games.commons.modules.common import COLOR_INDEX
 
 MAX_TAKE = 2
 """Two units to take, one to maintain."""
@@ -18,24 +19,23 @@ MAX_TAKE = 2
 class Cleaner(c.Baseline):
     name = "cleaner"
 
-    def decide(self, obs: c.Obs) -> Action:
-        module = obs["module"]
-        ms = obs["module_state"]
-        q = c.quota(obs)
+    def choose(self, v: c.RoundView, me: c.SeatView) -> Action:
+        module = v.module
+        q = v.quota
         if module == "cleanup":
-            take = 0 if ms["apples"] < MIN_APPLES_TO_HARVEST else min(q, MAX_TAKE)
+            take = 0 if v.apples < MIN_APPLES_TO_HARVEST else min(q, MAX_TAKE)
             move = c.cleanup_move(take, 1)
         elif module == "harvest":
-            move = steward_move(obs, self.slot, q)
+            move = steward_move(v, me, self.slot, q)
             move["harvest"] = min(move["harvest"], MAX_TAKE)
         elif module == "allelopathic":
-            colour = c.plurality(obs)
-            plant = 1 if ms["planted"][colour] < FIELD_SIZE else 0
-            move = c.eat_move(allelopathic_eat(obs, colour, q, plant), colour, plant)
-        elif not c.digesting(obs) and ms["counts"]["blue"] > 0:
+            colour = v.plurality
+            plant = 1 if v.planted[COLOR_INDEX[colour]] < FIELD_SIZE else 0
+            move = c.eat_move(allelopathic_eat(v, colour, q, plant), colour, plant)
+        elif me.may_eat and v.counts[2] > 0:
             move = c.mushroom_move(1, "blue")
         else:
-            move = steward_move(obs, self.slot, q)
-        if obs["round"] == 0:
-            c.say(obs, move, "I maintain every round; please do too.")
+            move = steward_move(v, me, self.slot, q)
+        if v.round == 0:
+            c.say(v, move, "I maintain every round; please do too.")
         return move

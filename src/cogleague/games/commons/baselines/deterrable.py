@@ -16,14 +16,14 @@ DETERRED_ROUNDS = 5
 class Deterrable(c.Baseline):
     name = "deterrable"
 
-    def __init__(self, slot: int, rng: random.Random) -> None:
+    def __init__(self, slot: int, rng: random.Random | int) -> None:
         super().__init__(slot, rng)
         self.deterred = 0
 
-    def decide(self, obs: c.Obs) -> Action:
-        if (obs["sanctions_received_last_round"] or 0) > 0:
+    def choose(self, v: c.RoundView, me: c.SeatView) -> Action:
+        if (me.received or 0) > 0:
             self.deterred = DETERRED_ROUNDS
         if self.deterred > 0:
             self.deterred -= 1
-            return steward_move(obs, self.slot, c.quota(obs))
-        return free_rider_move(obs, self.slot)
+            return steward_move(v, me, self.slot, v.quota)
+        return free_rider_move(v, me, self.slot)

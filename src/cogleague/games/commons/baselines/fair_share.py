@@ -11,8 +11,8 @@ from cogleague.games.commons.baselines.steward import steward_move
 class FairShare(c.Baseline):
     name = "fair_share"
 
-    def decide(self, obs: c.Obs) -> Action:
-        q = c.fair_quota(obs)
-        if obs["module"] == "mushrooms" and q < 1:
+    def choose(self, v: c.RoundView, me: c.SeatView) -> Action:
+        q = c.fair_share_quota(v, me)
+        if v.module == "mushrooms" and q < 1:
             return c.mushroom_move(0, "red")
-        return steward_move(obs, self.slot, q)
+        return steward_move(v, me, self.slot, q)

@@ -7,18 +7,18 @@ from cogleague.games.commons.baselines import common as c
 from cogleague.games.commons.baselines.steward import steward_move
 
 
-def punish_target(obs: c.Obs) -> str | None:
+def punish_target(v: c.RoundView, me: c.SeatView) -> str | None:
     """The other alias with the largest `total_extracted` strictly above
     ``quota * max(1, round)`` (ties: alias ascending), or None."""
-    ledger = obs.get("ledger")
-    if not obs["sanctions_enabled"] or not ledger:
+    ledger = v.ledger
+    if not v.sanctions or not ledger:
         return None
-    limit = c.quota(obs) * max(1, obs["round"])
+    limit = v.quota * max(1, v.round)
     best: str | None = None
     best_total = 0.0
-    for alias in sorted(ledger):
-        total = ledger[alias]["total_extracted"]
-        if alias != obs["alias"] and total > limit and (best is None or total > best_total):
+    own = me.alias
+    for alias, total in ledger:
+        if alias != own and total > limit and (best is None or total > best_total):
             best, best_total = alias, total
     return best
 
@@ -26,10 +26,10 @@ def punish_target(obs: c.Obs) -> str | None:
 class Punisher(c.Baseline):
     name = "punisher"
 
-    def decide(self, obs: c.Obs) -> Action:
-        move = steward_move(obs, self.slot, c.quota(obs))
-        target = punish_target(obs)
+    def choose(self, v: c.RoundView, me: c.SeatView) -> Action:
+        move = steward_move(v, me, self.slot, v.quota)
+        target = punish_target(v, me)
         if target is not None:
             move["sanction"] = target
-            c.say(obs, move, f"Sanctioning {target} for over-taking.")
+            c.say(v, move, f"Sanctioning {target} for over-taking.")
         return move

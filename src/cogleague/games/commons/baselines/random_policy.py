@@ -20,15 +20,15 @@ MUSHROOM_ACTIONS = [(e, ec) for e in UNITS for ec in COLORS]
 class RandomPolicy(c.Baseline):
     name = "random"
 
-    def decide(self, obs: c.Obs) -> Action:
+    def choose(self, v: c.RoundView, me: c.SeatView) -> Action:
         rng = self.rng
-        module = obs["module"]
+        module = v.module
         move: dict[str, Any]
         if module == "cleanup":
             h, k = rng.choice(CLEANUP_ACTIONS)
             move = c.cleanup_move(h, k)
         elif module == "harvest":
-            live = [p["id"] for p in obs["module_state"]["patches"] if not p["dead"]]
+            live = v.live_ids
             if live:
                 p, h = rng.choice([(p, h) for p in live for h in UNITS])
                 move = c.harvest_move(p, h)
@@ -40,8 +40,8 @@ class RandomPolicy(c.Baseline):
         else:
             e, ec = rng.choice(MUSHROOM_ACTIONS)
             move = c.mushroom_move(e, ec)
-        if rng.random() < SANCTION_PROBABILITY and obs["sanctions_enabled"]:
-            others = sorted(a for a in obs["aliases"] if a != obs["alias"])
+        if rng.random() < SANCTION_PROBABILITY and v.sanctions:
+            others = [a for a in v.aliases if a != me.alias]
             if others:
                 move["sanction"] = rng.choice(others)
         return move

@@ -14,10 +14,10 @@ TOLERANCE = 0.5
 class Reciprocator(c.Baseline):
     name = "reciprocator"
 
-    def decide(self, obs: c.Obs) -> Action:
-        q = c.quota(obs)
-        total, own = obs["last_round_total_extracted"], obs["your_last_gain"]
-        if (obs["round"] > 0 and total is not None and own is not None
-                and (total - own) / (obs["num_players"] - 1) > q + TOLERANCE):
-            return free_rider_move(obs, self.slot)
-        return steward_move(obs, self.slot, q)
+    def choose(self, v: c.RoundView, me: c.SeatView) -> Action:
+        q = v.quota
+        total, own = v.last_total, me.last_gain
+        if (v.round > 0 and total is not None and own is not None
+                and (total - own) / (v.num_players - 1) > q + TOLERANCE):
+            return free_rider_move(v, me, self.slot)
+        return steward_move(v, me, self.slot, q)

@@ -12,7 +12,7 @@ Every module exposes the same functions, so the engine (and the planner) can dri
   ``observe(state, slot, r, aliases)`` (the seat's ``module_state`` — the merge of
   ``observe_public(state, aliases)``, shared by every seat, and ``observe_own(state, slot, r)``,
   that seat's private part) and ``compact(move)`` (ledger shorthand). The baselines' yardstick
-  (rules §10, sustainable take) is computed from the observation (`baselines.common`).
+  (rules §10, sustainable take) is computed from the observation (`baselines.view`).
 
 `moves` is one clamped decision per slot (`actions.clamp`). The state constructor differs per
 module; `new_state(config, setup)` builds the right one.

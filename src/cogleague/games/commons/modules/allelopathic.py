@@ -56,10 +56,14 @@ def ripen_amount(planted: int) -> float:
     return RIPEN_BASE * planted * planted / FIELD_SIZE
 
 
+OTHER_COLORS = ((1, 2), (0, 2), (0, 1))
+"""OTHER_COLORS[c]: the two other colour indices, canonical order."""
+
+
 def plant_source(planted: Sequence[int], target: int) -> int:
     """The colour a unit planted as `target` converts: the larger of the two others by
     `planted`, ties canonical."""
-    a, b = [c for c in range(3) if c != target]
+    a, b = OTHER_COLORS[target]
     return b if planted[b] > planted[a] else a
 
 

@@ -65,6 +65,7 @@ def resolve(state: MushroomsState, moves: Sequence[Move], r: int) -> Outcome:
     events: list[ModuleEvent] = []
     flow: list[dict[str, Any]] = []
     active: list[int] = []
+    seats = range(n)
     for s, m in enumerate(moves):
         if r < state.frozen_until[s]:
             if m["eat"] > 0:
@@ -90,15 +91,13 @@ def resolve(state: MushroomsState, moves: Sequence[Move], r: int) -> Outcome:
                 flow.append({"from": s, "to": s, "amount": RED_PAYOFF * k, "kind": colour})
             elif c == 1:
                 share = GREEN_PAYOFF * k / n
-                for t in range(n):
-                    gains[t] += share
-                    flow.append({"from": s, "to": t, "amount": share, "kind": colour})
+                gains = [g + share for g in gains]
+                flow += [{"from": s, "to": t, "amount": share, "kind": colour} for t in seats]
             else:
                 share = BLUE_PAYOFF * k / (n - 1)
-                for t in range(n):
-                    if t != s:
-                        gains[t] += share
-                        flow.append({"from": s, "to": t, "amount": share, "kind": colour})
+                gains = [g if t == s else g + share for t, g in enumerate(gains)]
+                flow += [{"from": s, "to": t, "amount": share, "kind": colour} for t in seats
+                         if t != s]
     for s in active:
         if extracted[s] > 0:
             state.frozen_until[s] = r + math.ceil(extracted[s])
@@ -108,14 +107,35 @@ def resolve(state: MushroomsState, moves: Sequence[Move], r: int) -> Outcome:
 def spawn(eaten_total: Sequence[float]) -> list[int]:
     """Three spawns split by weights ``1 + eaten_total``: floors first, then the leftover to
     the largest fractional parts (ties canonical). Quotas and their fractional parts are
-    exact fractions, so equal weights always tie (floats could split them by an ulp)."""
+    exact fractions, so equal weights always tie (floats could split them by an ulp).
+
+    Eaten totals are whole numbers in play (each colour's total is booked at once), and then
+    the quota ``3w / W`` is split exactly in integers: floor ``3w // W``, fractional part
+    ``(3w mod W) / W``, compared by its numerator. Any other total takes the `Fraction` path;
+    both are the same exact arithmetic."""
+    if not all(float(e).is_integer() for e in eaten_total):
+        return spawn_fractions(eaten_total)
+    wi = [1 + int(e) for e in eaten_total]
+    denom = sum(wi)
+    out, rest = [], []
+    for x in wi:
+        whole, part = divmod(SPAWN_PER_ROUND * x, denom)
+        out.append(whole)
+        rest.append(part)
+    left = SPAWN_PER_ROUND - sum(out)
+    for c in sorted(range(3), key=lambda c: (-rest[c], c))[:left]:
+        out[c] += 1
+    return out
+
+
+def spawn_fractions(eaten_total: Sequence[float]) -> list[int]:
+    """`spawn` on `Fraction`s (any eaten totals)."""
     w = [1 + Fraction(e) for e in eaten_total]
     total = sum(w)
     q = [SPAWN_PER_ROUND * x / total for x in w]
     out = [math.floor(x) for x in q]
     left = SPAWN_PER_ROUND - sum(out)
-    order = sorted(range(3), key=lambda c: (-(q[c] - out[c]), c))
-    for c in order[:left]:
+    for c in sorted(range(3), key=lambda c: (-(q[c] - out[c]), c))[:left]:
         out[c] += 1
     return out
 
