@@ -466,6 +466,7 @@ class TableService:
         game = replayed[0] if replayed is not None else self.game_of(row, seat_list)
         live = LiveTable(self.room(row), game, self.store, pacing=bool(row.get("pacing", True)),
                          elapsed_s=elapsed_s)
+        live.row, live.seat_list = row, seat_list
         runner_seats = [make_runner_seat(game, s, live.room.channels[s["seat"]], self.settings,
                                          self.catalog.get(row["game"]))
                         for s in sorted(seat_list, key=lambda s: s["seat"])]
@@ -487,13 +488,17 @@ class TableService:
     async def _finish_locked(self, live: LiveTable, outcome: EpisodeOutcome | None,
                              error: BaseException | None) -> None:
         table_id = live.id
-        row, seat_list = await self.row(table_id)
-        if row["state"] != RUNNING or row.get("owner") not in (None, self.node_id):
-            self.forget(table_id)  # ended elsewhere, or another process runs it now
-            return
-        if outcome is None:
-            await self._abort_running(row, seat_list, live, f"error: {error}")
-            return
+        if outcome is None or live.row is None:
+            row, seat_list = await self.row(table_id)
+            if row["state"] != RUNNING or row.get("owner") not in (None, self.node_id):
+                self.forget(table_id)  # ended elsewhere, or another process runs it now
+                return
+            if outcome is None:
+                await self._abort_running(row, seat_list, live, f"error: {error}")
+                return
+        else:  # what the table was launched with (fixed while it runs): no read back; an end
+            # or a take-over elsewhere meanwhile makes the conditional write below refuse
+            row, seat_list = live.row, live.seat_list
         results = outcome.results
         reason = results.get("reason") or "complete"
         try:

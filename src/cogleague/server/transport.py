@@ -105,6 +105,9 @@ class CoalescingTransport:
         self._buffer.clear()
         self._transport.abort()
 
+    def is_closing(self) -> bool:  # asked before every frame: no `__getattr__` detour
+        return self._transport.is_closing()
+
     def get_write_buffer_size(self) -> int:
         return self._transport.get_write_buffer_size() + sum(len(b) for b in self._buffer)
 
