@@ -27,7 +27,7 @@ docs = st.one_of(
 )
 
 
-def _slow(doc: Any) -> tuple[str, dict[str, Any]] | None | str:
+def _slow(doc: Any) -> tuple[str, dict[str, Any]] | str | None:
     try:
         frame = frames.parse_client_frame(doc)
     except frames.BadFrame:

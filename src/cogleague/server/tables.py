@@ -675,7 +675,12 @@ class TableService:
             self.lobby.changed(rest.split(","))
 
     async def _on_state(self, table_id: str) -> None:
-        """A table started, ended or changed owner somewhere: follow it here."""
+        """A table started, ended or changed owner somewhere: follow it here. A process that
+        holds nothing of the table (no room, live table, start timer or mirror) has nothing
+        to follow and reads nothing: every process hears every table's notices."""
+        if not (table_id in self.live or table_id in self.rooms or table_id in self._timers
+                or table_id in self.mirrors):
+            return
         try:
             row, _ = await self.row(table_id)
         except ApiError:
