@@ -172,8 +172,15 @@ def sample_server(pid: int) -> subprocess.Popen[bytes] | None:
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux /proc), to tell server cost from machine
     load: on a shared machine wall-clock figures alone say little."""
+    return sum(cpu_split(pid))
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process: system time is mostly the kernel's loopback
+    TCP work for each `send`/`recv`, user time is Python."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def cluster_cpu(data_dir: Path) -> float:
@@ -260,6 +267,7 @@ def main() -> None:
         load0 = os.getloadavg()[0]
         t0 = time.perf_counter()
         cpu0 = sum(cpu_seconds(s.pid) for s in servers)
+        sys0 = sum(cpu_split(s.pid)[1] for s in servers)
         pg0 = cluster_cpu(cluster.dir / "data") if cluster else 0.0
         spy = sample_server(servers[0].pid)
         asyncio.run(start_all())
@@ -272,6 +280,7 @@ def main() -> None:
             bots_cpu += used
         elapsed = time.perf_counter() - t0
         server_cpu = sum(cpu_seconds(s.pid) for s in servers) - cpu0
+        server_sys = sum(cpu_split(s.pid)[1] for s in servers) - sys0
         pg_cpu = cluster_cpu(cluster.dir / "data") - pg0 if cluster else None
         for p in procs:
             p.join(30)
@@ -287,6 +296,7 @@ def main() -> None:
                            "max": round(1000 * max(lat), 2)},
             "server_cpu_s": round(server_cpu, 2),
             "server_cpu_ms_per_move": round(1000 * server_cpu / max(1, moves), 3),
+            "server_sys_cpu_ms_per_move": round(1000 * server_sys / max(1, moves), 3),
             "server_moves_per_cpu_s": round(moves / max(server_cpu, 1e-9), 1),
             "server_processes": len(servers),
             "postgres_cpu_s": None if pg_cpu is None else round(pg_cpu, 2),

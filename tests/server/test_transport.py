@@ -60,3 +60,14 @@ async def test_close_flushes_before_closing() -> None:
         assert peer.recv(10) == b""  # then EOF
     finally:
         peer.close()
+
+
+def test_text_frames_are_the_librarys_bytes() -> None:
+    from websockets.frames import Frame, Opcode
+
+    from cogleague.server.transport import text_frame
+
+    for n in (0, 1, 125, 126, 127, 65535, 65536, 70000):
+        payload = ("é" * n).encode()[:n]
+        assert text_frame(payload) == Frame(Opcode.TEXT, payload).serialize(
+            mask=False, extensions=[]), n

@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import Connection, insert, select, update
 from starlette.exceptions import HTTPException
 
-from cogleague.server import lobby, play, sqlite_lock
+from cogleague.server import lobby, lobby_feed, play, sqlite_lock
 from cogleague.server.auth import digest, install_log_redaction, new_api_key
 from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ApiError
@@ -169,6 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(lobby.router)
     app.include_router(play.router)
+    app.include_router(lobby_feed.router)
     try:
         from cogleague.web.routes import router as web_router
     except ImportError:

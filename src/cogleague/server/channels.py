@@ -184,13 +184,20 @@ class SeatChannel(Stream):
     # -- turns -------------------------------------------------------------------------------
     async def ask(self, turn: Turn, hint: str | None, timeout_s: float) -> dict[str, Any]:
         """Send `your_turn` and wait for a legal move (the runner bounds the wait)."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[dict[str, Any]] = loop.create_future()
-        self.expired.discard(turn.turn_id)
+        return await self.ask_future(turn, hint, timeout_s)
+
+    def ask_future(self, turn: Turn, hint: str | None, timeout_s: float
+                   ) -> asyncio.Future[dict[str, Any]]:
+        """`ask` without a coroutine: send `your_turn` now and return the future the move
+        resolves. Cancelling it (the runner's deadline) expires the turn, so a later move
+        gets `too_late`. The runner awaits it directly — no task per move."""
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        turn_id = turn.turn_id
+        self.expired.discard(turn_id)
         view = turn.view
         self.last_view = view
         frame: dict[str, Any] = {
-            "type": "your_turn", "table": self.table_id, "turn_id": turn.turn_id,
+            "type": "your_turn", "table": self.table_id, "turn_id": turn_id,
             "deadline_ms": int(timeout_s * 1000),
             "deadline_at": int((time.time() + timeout_s) * 1000),
             "legal_actions": turn.legal_actions, "visible_state": view}
@@ -200,14 +207,19 @@ class SeatChannel(Stream):
         if hint is not None:
             frame["hint"] = hint
         self.pending = _Pending(turn, future, frame)
-        self.send(jsonio.dumps({**frame, "seq": self.seq}))
-        try:
-            return await future
-        finally:
-            if self.pending is not None and self.pending.future is future:
+        frame["seq"] = self.seq
+        self.send(jsonio.dumps(frame))
+        del frame["seq"]  # the snapshot adds the seq current when it is sent
+
+        def settled(done: asyncio.Future[dict[str, Any]]) -> None:
+            pending = self.pending
+            if pending is not None and pending.future is done:
                 self.pending = None
-            if not future.done() or future.cancelled():
-                self.expired.add(turn.turn_id)
+            if done.cancelled():
+                self.expired.add(turn_id)
+
+        future.add_done_callback(settled)
+        return future
 
     def pending_turn_frame(self) -> dict[str, Any] | None:
         if self.pending is None:

@@ -6,7 +6,7 @@ process renews all its leases in one UPDATE, drops the tables it no longer holds
 running tables whose lease lapsed (its owner died or stalled for `lease_ttl_s`), rebuilding
 each from its durable log (`recovery.resume`). A claim is one conditional UPDATE, so two
 processes racing for a table cannot both win; log appends are fenced by the owner column
-(`store._insert_fenced`), so a stalled former owner cannot write after a take-over.
+(`store._append_rows`), so a stalled former owner cannot write after a take-over.
 Lease times are wall-clock seconds: hosts sharing a database keep their clocks in sync (NTP).
 """
 

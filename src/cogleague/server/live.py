@@ -166,6 +166,10 @@ class LiveTable:
         self.elapsed_s = elapsed_s
         self.started = self.clock.now() - elapsed_s  # play time = clock.now() - started
         self.task: asyncio.Task[Any] | None = None
+        self.row: dict[str, Any] | None = None
+        """The table row and seat rows it was launched with (`TableService.launch`): the end
+        reads them from here instead of the database."""
+        self.seat_list: list[dict[str, Any]] = []
 
     # -- events ------------------------------------------------------------------------------
     def broadcast(self, events: Sequence[Event]) -> None:

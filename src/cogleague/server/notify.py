@@ -2,10 +2,11 @@
 
 One listening connection per process, on a thread of its own; each notice is handed to the
 event loop (`TableService.on_notice`). Notices: ``log:<id>,<id>…`` (log rows committed:
-mirrors refresh) and ``state:<id>`` (a table started, ended or changed owner: local rooms and
-live tables follow). The sender side is `store.notify`, inside the transaction that made the
-change, so a notice is delivered only once its change is committed. SQLite needs none of this:
-one process owns the file.
+mirrors refresh), ``state:<id>`` (a table started, ended or changed owner: local rooms and
+live tables follow, Lobby sockets get the table) and ``lobby:<id>`` (a table was created or a
+seat taken or given back: Lobby sockets get it, lobby_feed.py). The sender side is
+`store.notify`, inside the transaction that made the change, so a notice is delivered only
+once its change is committed. SQLite needs none of this: one process owns the file.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from cogleague.server.mirror import mirror_for
 from cogleague.server.settings import Settings
 from cogleague.server.store import loads, seats
 from cogleague.server.tables import TableService
-from cogleague.server.transport import SEND_NOW
+from cogleague.server.transport import RECEIVE_NOW, SEND_NOW
 
 log = logging.getLogger("cogleague.server")
 router = APIRouter()
@@ -244,54 +244,90 @@ async def _ping(conn: SocketConn, channel: Stream, interval: float) -> None:
         conn.send_text(channel.frame("ping"))
 
 
-async def _read(ws: WebSocket, conn: SocketConn, channel: SeatChannel | WatchChannel,
-                settings: Settings) -> None:
-    limit = RateLimit(settings.moves_per_second, settings.move_burst)
-    max_bytes = settings.max_frame_bytes
-    while True:
+class FrameHandler:
+    """Everything a socket's incoming text frame gets, in one synchronous call: size, rate,
+    JSON and shape checks, then the move (its `ack` or `error`), `resume` or `ping`. Under
+    `CoalescingWebSocketProtocol` it runs inside the protocol's `data_received`
+    (`RECEIVE_NOW`); otherwise `_read` calls it for each message it awaits."""
+
+    def __init__(self, conn: SocketConn, channel: SeatChannel | WatchChannel,
+                 settings: Settings) -> None:
+        self.conn = conn
+        self.channel = channel
+        self.settings = settings
+        self.limit = RateLimit(settings.moves_per_second, settings.move_burst)
+        self.max_bytes = settings.max_frame_bytes
+
+    def bytes(self, data: bytes) -> None:
+        if len(data) > self.max_bytes:
+            self.conn.send_text(channel_error(self.channel, "too_large",
+                                              _too_large(self.max_bytes)))
+            return
         try:
-            message = await ws.receive()
-        except (WebSocketDisconnect, RuntimeError):
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            self.conn.send_text(channel_error(self.channel, "bad_frame",
+                                              "frames are UTF-8 JSON text"))
             return
-        if message["type"] == "websocket.disconnect":
-            return
-        text = message.get("text")
-        if text is None:
-            data = message.get("bytes") or b""
-            if len(data) > max_bytes:
-                conn.send_text(channel_error(channel, "too_large", _too_large(max_bytes)))
-                continue
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError:
-                conn.send_text(channel_error(channel, "bad_frame", "frames are UTF-8 JSON text"))
-                continue
+        self.text(text)
+
+    def text(self, text: str) -> None:
+        conn, channel, max_bytes = self.conn, self.channel, self.max_bytes
         if len(text) > max_bytes or (len(text) * 4 > max_bytes
                                      and len(text.encode("utf-8")) > max_bytes):
             conn.send_text(channel_error(channel, "too_large", _too_large(max_bytes)))
-            continue
-        if not limit.allow():
+            return
+        if not self.limit.allow():
             conn.send_text(channel_error(channel, "rate_limited",
-                                         f"at most {settings.moves_per_second:g} frames per "
-                                         "second; slow down"))
-            continue
+                                         f"at most {self.settings.moves_per_second:g} frames "
+                                         "per second; slow down"))
+            return
         try:
-            frame = frames.parse_client_frame(json.loads(text))
+            doc = json.loads(text)
+            move = frames.fast_move(doc)
+            frame = frames.parse_client_frame(doc) if move is None else None
         except (ValueError, frames.BadFrame) as exc:
             conn.send_text(channel_error(channel, "bad_frame", f"bad frame: {exc}"))
-            continue
-        if isinstance(frame, frames.Move):
+            return
+        if move is not None or isinstance(frame, frames.Move):
             if not isinstance(channel, SeatChannel):
                 conn.send_text(channel_error(channel, "not_your_turn",
                                              "spectators cannot send moves"))
-                continue
-            conn.send_text(channel.on_move(frame.turn_id, frames.move_fields(frame)))
+                return
+            if move is None:
+                assert isinstance(frame, frames.Move)
+                move = (frame.turn_id, frames.move_fields(frame))
+            conn.send_text(channel.on_move(*move))
         elif isinstance(frame, frames.Resume):
             for event_text in channel.events_after(frame.last_seq):
                 conn.send_text(event_text)
         elif isinstance(frame, frames.ClientPing):
             conn.send_text(channel.frame("pong"))
         # a pong needs no answer
+
+
+async def _read(ws: WebSocket, conn: SocketConn, channel: SeatChannel | WatchChannel,
+                settings: Settings) -> None:
+    handler = FrameHandler(conn, channel, settings)
+    receive_now = ws.scope.get("extensions", {}).get(RECEIVE_NOW)
+    if receive_now is not None:  # text frames bypass this loop from now on
+        receive_now["set_handler"](handler.text)
+    try:
+        while True:
+            try:
+                message = await ws.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                handler.bytes(message.get("bytes") or b"")
+            else:
+                handler.text(text)
+    finally:
+        if receive_now is not None:
+            receive_now["set_handler"](None)
 
 
 def _too_large(max_bytes: int) -> str:

@@ -8,6 +8,7 @@ way, and it finds the pending turn in its `snapshot` when it comes back.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any
 
 from cogleague.core.episode import current_attempt
@@ -23,8 +24,13 @@ class RemoteSeat:
         self.name = name
         self.timing = timing
 
-    async def decide(self, turn: Turn, hint: str | None) -> Any:
+    def decide(self, turn: Turn, hint: str | None) -> Awaitable[Any]:
+        """The channel's future for this turn (a plain future: the runner awaits it without
+        a task of its own). With no time left, a coroutine instead, which the runner closes
+        unstarted — so no `your_turn` is sent for a turn already out of time."""
         attempt = current_attempt()  # the runner's own cut-off (step deadlines included)
         timeout = self.timing.decision_timeout_s if attempt is None else \
             max(0.0, attempt.deadline - attempt.clock.now())
-        return await self.channel.ask(turn, hint, timeout)
+        if timeout <= 0:
+            return self.channel.ask(turn, hint, timeout)
+        return self.channel.ask_future(turn, hint, timeout)

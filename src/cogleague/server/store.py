@@ -166,12 +166,15 @@ class Store:
         self.is_postgres = self.engine.dialect.name == "postgresql"
         self.node_id: str | None = None
         """This process's lease owner id (set by `create_app`); log appends are fenced by it."""
+        self._log_conn: Any = None
+        """The DB-API connection group commits use (database thread only; see `_append`)."""
 
     def create_schema(self) -> None:
         metadata.create_all(self.engine)
         add_missing_columns(self.engine)
 
     def close(self) -> None:
+        self._executor.submit(self._drop_log_conn)
         self._executor.shutdown(wait=True)
         self.engine.dispose()
 
@@ -210,8 +213,8 @@ class Store:
         while self._pending_logs:
             batch, self._pending_logs = self._pending_logs, []
             try:
-                refused = await self.tx(_insert_fenced, [row for row, _ in batch],
-                                        self.node_id, self.is_postgres)
+                refused = await asyncio.get_running_loop().run_in_executor(
+                    self._executor, self._append, [row for row, _ in batch])
             except Exception as exc:  # every waiter learns its rows were not stored
                 for _, fut in batch:
                     if not fut.done():
@@ -225,6 +228,74 @@ class Store:
                 else:
                     fut.set_result(None)
 
+    def _append(self, rows: list[dict[str, Any]]) -> set[str]:
+        """One group commit, on the database thread: `_append_rows` through one DB-API
+        connection kept for it. A group commit runs once per step
+        of every running table, and SQLAlchemy's per-transaction work (pool checkout, reset,
+        statement compilation and result set-up) cost several times the SQLite insert itself;
+        the statements here are fixed, so the driver gets them as text."""
+        conn = self._log_conn
+        if conn is None:
+            conn = self._log_conn = self.engine.raw_connection()
+        try:
+            cur = conn.cursor()
+            try:
+                refused = _append_rows(cur, rows, self.node_id, self.is_postgres)
+            finally:
+                cur.close()
+            conn.commit()
+        except BaseException:
+            self._drop_log_conn(rollback=True)
+            raise
+        return refused
+
+    def _drop_log_conn(self, rollback: bool = False) -> None:
+        """Give the group-commit connection back (after a failure: rolled back, or discarded
+        when even that fails, so the next group commit starts on a fresh one)."""
+        conn, self._log_conn = self._log_conn, None
+        if conn is None:
+            return
+        try:
+            if rollback:
+                conn.rollback()
+            conn.close()
+        except Exception:
+            conn.invalidate()
+
+
+_LOG_COLUMNS = ("table_id", "idx", "entry", "events", "elapsed_ms")
+_INSERT_SQLITE = (f"INSERT INTO log_entries ({', '.join(_LOG_COLUMNS)}) "
+                  f"VALUES ({', '.join('?' for _ in _LOG_COLUMNS)})")
+_INSERT_PG = (f"INSERT INTO log_entries ({', '.join(_LOG_COLUMNS)}) "
+              f"VALUES ({', '.join('%s' for _ in _LOG_COLUMNS)})")
+_MINE_PG = ("SELECT id FROM tables WHERE id = ANY(%s) AND state = 'running'{owner} "
+            "FOR SHARE")
+
+
+def _append_rows(cur: Any, rows: Sequence[dict[str, Any]], node_id: str | None,
+                 postgres: bool) -> set[str]:
+    """Insert the rows of the tables this process still runs; return the refused tables.
+
+    The owner check locks each table row (``FOR SHARE``, PostgreSQL) until the commit, so a
+    take-over (an UPDATE of the same row) waits for it and then reads every row written. On
+    SQLite there is one process per file (`sqlite_lock.py`), whose own `live` tables are the
+    truth: the rows go in without the check (one query less per group commit)."""
+    if not postgres:
+        cur.executemany(_INSERT_SQLITE, [tuple(r[c] for c in _LOG_COLUMNS) for r in rows])
+        return set()
+    ids = sorted({r["table_id"] for r in rows})
+    if node_id is None:
+        cur.execute(_MINE_PG.format(owner=""), (ids,))
+    else:
+        cur.execute(_MINE_PG.format(owner=" AND owner = %s"), (ids, node_id))
+    mine = {r[0] for r in cur.fetchall()}
+    kept = [tuple(r[c] for c in _LOG_COLUMNS) for r in rows if r["table_id"] in mine]
+    if kept:
+        cur.executemany(_INSERT_PG, kept)
+        for part in _notice_parts("log:" + ",".join(sorted(mine))):
+            cur.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, part))
+    return set(ids) - mine
+
 
 class LeaseLost(RuntimeError):
     """This process may no longer write a table's log: its lease passed to another process,
@@ -237,40 +308,22 @@ class LeaseLost(RuntimeError):
 
 NOTIFY_CHANNEL = "cogleague"
 """PostgreSQL `LISTEN/NOTIFY` channel: ``log:<id>,<id>…`` after log rows commit,
-``state:<id>`` after a table changes state (notify.py)."""
-
-
-def _insert_fenced(conn: Connection, rows: Sequence[dict[str, Any]], node_id: str | None,
-                   postgres: bool) -> set[str]:
-    """Insert the rows of the tables this process still runs; return the refused tables.
-
-    The owner check locks each table row (``FOR SHARE``, PostgreSQL) until the commit, so a
-    take-over (an UPDATE of the same row) waits for it and then reads every row written. On
-    SQLite there is one process per file (`sqlite_lock.py`), whose own `live` tables are the
-    truth: the rows go in without the check (one query less per group commit)."""
-    if not postgres:
-        conn.execute(insert(log_entries), list(rows))
-        return set()
-    ids = sorted({r["table_id"] for r in rows})
-    q = select(tables.c.id).where(tables.c.id.in_(ids), tables.c.state == "running")
-    if node_id is not None:
-        q = q.where(tables.c.owner == node_id)
-    mine = set(conn.execute(q.with_for_update(read=True)).scalars().all())
-    kept = [r for r in rows if r["table_id"] in mine]
-    if kept:
-        conn.execute(insert(log_entries), kept)
-        notify(conn, "log:" + ",".join(sorted(mine)))
-    return set(ids) - mine
+``state:<id>`` after a table changes state, ``lobby:<id>`` after a create, join or leave
+(notify.py)."""
 
 
 def notify(conn: Connection, payload: str) -> None:
     """Tell every process (PostgreSQL: at this transaction's commit). Payloads stay under
     PostgreSQL's 8,000-byte limit: long id lists are split."""
+    for part in _notice_parts(payload):
+        conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": NOTIFY_CHANNEL, "p": part})
+
+
+def _notice_parts(payload: str) -> list[str]:
+    """`payload` as one notice, or several when its id list is too long for one."""
     kind, _, rest = payload.partition(":")
     parts = [rest] if len(rest) < 7000 else _chunks(rest.split(","), 7000)
-    for part in parts:
-        conn.execute(text("SELECT pg_notify(:c, :p)"),
-                     {"c": NOTIFY_CHANNEL, "p": f"{kind}:{part}"})
+    return [f"{kind}:{part}" for part in parts]
 
 
 def _chunks(ids: list[str], limit: int) -> list[str]:

@@ -37,6 +37,7 @@ from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ApiError
 from cogleague.server.lineup import SeatPlan, build_game, plans
 from cogleague.server.live import LiveTable, Room
+from cogleague.server.lobby_feed import LobbyFeed
 from cogleague.server.seat_kinds import (
     SEAT_KINDS,
     llm_note,
@@ -100,6 +101,19 @@ class TableService:
         self.node_id = secrets.token_hex(8)
         store.node_id = self.node_id
         self.mirrors: dict[str, Any] = {}  # table id -> mirror.Mirror (spectators elsewhere)
+        self.lobby = LobbyFeed(self)
+
+    def _announce(self, conn: Connection, table_id: str) -> None:
+        """In a transaction that changes what the Lobby shows of a table: tell every process
+        at the commit (PostgreSQL; a start, end or abort sends its ``state:`` notice instead)."""
+        if self.store.is_postgres:
+            notify(conn, f"lobby:{table_id}")
+
+    def _announced(self, table_id: str) -> None:
+        """After that commit: push the table to this process's Lobby sockets (SQLite; on
+        PostgreSQL the notice reaches this process too, like every other)."""
+        if not self.store.is_postgres:
+            self.lobby.changed([table_id])
 
     def room(self, row: dict[str, Any]) -> Room:
         """The table's room (created on first use for an open or running table)."""
@@ -231,8 +245,10 @@ class TableService:
                 raise ApiError(429, "rate_limited",
                                f"an account may hold at most {limit} open tables")
             conn.execute(insert(tables).values(**row))
+            self._announce(conn, table_id)
 
         await self.store.tx(write)
+        self._announced(table_id)
         self.room(row)
         self.schedule_timeout(table_id, created + timeout_s)  # row["start_deadline"]
         return self.describe(row, [])
@@ -300,11 +316,13 @@ class TableService:
                     n_holds = wallets.holds_count(conn, table_id, account.id)
                     wallets.apply(conn, settlement.stake_hold(
                         table_id, wallets.ledger_name(account.id), stake, n_holds))
+                self._announce(conn, table_id)
 
             try:
                 await self.store.tx(write)
             except IntegrityError:  # another process seated it first
                 raise ApiError(409, "table_full", f"seat {seat} was just taken") from None
+            self._announced(table_id)
             full = len(taken) + 1 == n
         info = loads(row["info"])
         if row["auto_start"] and full:
@@ -378,8 +396,10 @@ class TableService:
                     n_holds = wallets.holds_count(conn, table_id, account.id)
                     wallets.apply(conn, settlement.stake_release(
                         table_id, wallets.ledger_name(account.id), stake, n_holds - 1))
+                self._announce(conn, table_id)
 
             await self.store.tx(write)
+            self._announced(table_id)
         return {"table": table_id, "seat": seat, "released": stake}
 
     # -- start -----------------------------------------------------------------------------------
@@ -423,6 +443,7 @@ class TableService:
                 raise ApiError(409, "wrong_state", f"table {table_id}: a seat was taken while "
                                                    "starting; start it again") from None
             row = {**row, "state": RUNNING, "started_at": started, **lease}
+            self._announced(table_id)
             self._cancel_timer(table_id)
             self.launch(row, seat_list, None)
         return self.describe(row, seat_list)
@@ -445,6 +466,7 @@ class TableService:
         game = replayed[0] if replayed is not None else self.game_of(row, seat_list)
         live = LiveTable(self.room(row), game, self.store, pacing=bool(row.get("pacing", True)),
                          elapsed_s=elapsed_s)
+        live.row, live.seat_list = row, seat_list
         runner_seats = [make_runner_seat(game, s, live.room.channels[s["seat"]], self.settings,
                                          self.catalog.get(row["game"]))
                         for s in sorted(seat_list, key=lambda s: s["seat"])]
@@ -466,13 +488,17 @@ class TableService:
     async def _finish_locked(self, live: LiveTable, outcome: EpisodeOutcome | None,
                              error: BaseException | None) -> None:
         table_id = live.id
-        row, seat_list = await self.row(table_id)
-        if row["state"] != RUNNING or row.get("owner") not in (None, self.node_id):
-            self.forget(table_id)  # ended elsewhere, or another process runs it now
-            return
-        if outcome is None:
-            await self._abort_running(row, seat_list, live, f"error: {error}")
-            return
+        if outcome is None or live.row is None:
+            row, seat_list = await self.row(table_id)
+            if row["state"] != RUNNING or row.get("owner") not in (None, self.node_id):
+                self.forget(table_id)  # ended elsewhere, or another process runs it now
+                return
+            if outcome is None:
+                await self._abort_running(row, seat_list, live, f"error: {error}")
+                return
+        else:  # what the table was launched with (fixed while it runs): no read back; an end
+            # or a take-over elsewhere meanwhile makes the conditional write below refuse
+            row, seat_list = live.row, live.seat_list
         results = outcome.results
         reason = results.get("reason") or "complete"
         try:
@@ -503,6 +529,7 @@ class TableService:
         except LeaseLost:
             self.forget(table_id)
             return
+        self._announced(table_id)
         live.room.end(reason, results)
         self.live.pop(table_id, None)
         self.rooms.pop(table_id, None)
@@ -580,7 +607,8 @@ class TableService:
                 notify(conn, f"state:{table_id}")
             return True
 
-        await self.store.tx(write)
+        if await self.store.tx(write):
+            self._announced(table_id)
         self._cancel_timer(table_id)
         self.live.pop(table_id, None)
         room = self.rooms.pop(table_id, None)
@@ -641,10 +669,18 @@ class TableService:
                 if mirror is not None:
                     mirror.poke()
         elif kind == "state":
+            self.lobby.changed([rest])
             self._spawn(self._on_state(rest))
+        elif kind == "lobby":
+            self.lobby.changed(rest.split(","))
 
     async def _on_state(self, table_id: str) -> None:
-        """A table started, ended or changed owner somewhere: follow it here."""
+        """A table started, ended or changed owner somewhere: follow it here. A process that
+        holds nothing of the table (no room, live table, start timer or mirror) has nothing
+        to follow and reads nothing: every process hears every table's notices."""
+        if not (table_id in self.live or table_id in self.rooms or table_id in self._timers
+                or table_id in self.mirrors):
+            return
         try:
             row, _ = await self.row(table_id)
         except ApiError:

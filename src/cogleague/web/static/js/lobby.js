@@ -1,9 +1,14 @@
 // The Lobby: open tables (seats free and how to join, with a copyable command for the example
-// bot) and running tables to watch. Reads GET /tables and GET /games of the table server.
+// bot) and running tables to watch. Reads GET /games and the table list, which the server
+// pushes over WS /ws/lobby (the whole list, then each table as it changes — on any server
+// process). GET /tables is read only while that socket is down (every REFRESH_MS) and as a
+// slow resync (rounds played) while it is up.
 
 import { h, clear, fetchJSON, markNav } from "./util.js";
 
 const REFRESH_MS = 5000;
+const RESYNC_MS = 30000;
+const RECONNECT_MS = 2000;
 const root = document.getElementById("lobby");
 
 function copyable(text) {
@@ -95,30 +100,109 @@ function fill(sec, nodes) {
   if (!same) sec.list.replaceChildren(...nodes); // moves the kept nodes; focus stays on them
 }
 
+let titles = {};
+const tables = new Map(); // table id -> its latest document
+const pushedAt = new Map(); // table id -> when its last pushed document arrived
+let pushed = false; // the lobby socket is open and has sent the list
+const KEEP_ENDED = 100; // finished and aborted tables kept in memory (the page shows 12)
+
+function render() {
+  const all = [...tables.values()].sort((a, b) => b.created_at - a.created_at);
+  const group = (state) => all.filter((t) => t.state === state);
+  if (root.querySelector(".error, .loading")) clear(root);
+  const spec = [["open", "Open tables", group("open"), "No table is waiting for players. An account can create one with POST /tables."],
+    ["running", "Playing now", group("running"), "No table is being played right now."],
+    ["finished", "Finished", group("finished").slice(0, 12), "No finished table yet."]];
+  const seen = new Set();
+  for (const [state, title, list, empty] of spec) {
+    fill(sectionFor(state, title, empty), list.map((t) => { seen.add(t.id); return cardFor(t, titles); }));
+  }
+  for (const id of [...cards.keys()]) if (!seen.has(id)) cards.delete(id);
+  document.body.dataset.ready = "lobby";
+  document.body.dataset.refreshes = String(Number(document.body.dataset.refreshes || 0) + 1);
+}
+
+/** A whole list (GET /tables or the socket's first frame); a table pushed after `since` keeps
+ * its pushed document, which is newer than the list. */
+function replaceAll(list, since = Infinity) {
+  const kept = new Map([...tables].filter(([id]) => (pushedAt.get(id) ?? -Infinity) > since));
+  tables.clear();
+  for (const t of list) tables.set(t.id, kept.get(t.id) ?? t);
+  for (const [id, t] of kept) tables.set(id, t);
+  render();
+}
+
+function prune() {
+  const ended = [...tables.values()].filter((t) => t.state !== "open" && t.state !== "running")
+    .sort((a, b) => b.created_at - a.created_at);
+  for (const t of ended.slice(KEEP_ENDED)) { tables.delete(t.id); pushedAt.delete(t.id); }
+}
+
+function showError(err) {
+  sections.clear();
+  cards.clear();
+  clear(root).append(h("div", { class: "error" }, `The lobby needs the table server (cogleague serve): ${err.message}`));
+  document.body.dataset.ready = "error";
+}
+
 async function load() {
+  const since = performance.now();
   try {
-    const [{ tables }, games] = await Promise.all([fetchJSON("/tables"), fetchJSON("/games").catch(() => ({ games: [] }))]);
-    const titles = Object.fromEntries((games.games || []).map((g) => [g.name, g.title]));
-    const group = (state) => tables.filter((t) => t.state === state);
-    if (root.querySelector(".error, .loading")) clear(root);
-    const spec = [["open", "Open tables", group("open"), "No table is waiting for players. An account can create one with POST /tables."],
-      ["running", "Playing now", group("running"), "No table is being played right now."],
-      ["finished", "Finished", group("finished").slice(0, 12), "No finished table yet."]];
-    const seen = new Set();
-    for (const [state, title, list, empty] of spec) {
-      fill(sectionFor(state, title, empty), list.map((t) => { seen.add(t.id); return cardFor(t, titles); }));
-    }
-    for (const id of [...cards.keys()]) if (!seen.has(id)) cards.delete(id);
-    document.body.dataset.ready = "lobby";
-    document.body.dataset.refreshes = String(Number(document.body.dataset.refreshes || 0) + 1);
+    const { tables: list } = await fetchJSON("/tables");
+    replaceAll(list, since);
   } catch (err) {
-    sections.clear();
-    cards.clear();
-    clear(root).append(h("div", { class: "error" }, `The lobby needs the table server (cogleague serve): ${err.message}`));
-    document.body.dataset.ready = "error";
+    if (!pushed) showError(err);
   }
 }
 
+async function loadTitles() {
+  const games = await fetchJSON("/games").catch(() => ({ games: [] }));
+  titles = Object.fromEntries((games.games || []).map((g) => [g.name, g.title]));
+}
+
+/** WS /ws/lobby: the list once, then every change; reconnects after a drop (polling meanwhile). */
+function stream() {
+  let ws;
+  try {
+    ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/lobby`);
+  } catch {
+    setTimeout(stream, RECONNECT_MS);
+    return;
+  }
+  ws.addEventListener("message", (msg) => {
+    let frame;
+    try { frame = JSON.parse(msg.data); } catch { return; }
+    if (frame.type === "tables") {
+      pushed = true;
+      document.body.dataset.lobbyStream = "open";
+      pushedAt.clear();
+      replaceAll(frame.tables);
+    } else if (frame.type === "table") {
+      tables.set(frame.table.id, frame.table);
+      pushedAt.set(frame.table.id, performance.now());
+      prune();
+      render();
+    }
+  });
+  ws.addEventListener("close", () => {
+    pushed = false;
+    document.body.dataset.lobbyStream = "closed";
+    setTimeout(stream, RECONNECT_MS);
+  });
+}
+
+// Poll every refresh_ms while the socket is down; while it is up, resync every RESYNC_MS (or
+// every refresh_ms when the page was given one).
+const query = new URLSearchParams(location.search);
+const refreshMs = Number(query.get("refresh_ms")) || REFRESH_MS;
+const resyncMs = query.get("refresh_ms") ? refreshMs : RESYNC_MS;
+let lastLoad = 0;
+setInterval(() => {
+  if (!pushed || Date.now() - lastLoad >= resyncMs) {
+    lastLoad = Date.now();
+    load();
+  }
+}, refreshMs);
+
 markNav();
-load();
-setInterval(load, Number(new URLSearchParams(location.search).get("refresh_ms")) || REFRESH_MS);
+loadTitles().then(() => { lastLoad = Date.now(); return load(); }).then(stream);
