@@ -19,22 +19,22 @@ import subprocess
 import sys
 import tempfile
 import time
-from importlib import resources
 from pathlib import Path
 
 TARGET = 1.2
 
 
 def league_file(directory: Path, episodes: int, all_games: bool) -> Path:
-    text = resources.files("cogleague.league").joinpath("example.toml").read_text("utf-8")
-    text = re.sub(r"(?m)^episodes = \d+.*$", "episodes = 1", text)
-    blocks = text.split("[[games]]")
+    from cogleague.league.example import example_league
+
+    text = re.sub(r"(?m)^episodes = \d+.*$", "episodes = 1", example_league())
+    blocks = text.split("\n[[games]]\n")  # table headers only, not the comments naming them
     games = [b for b in blocks[1:] if all_games or 'name = "dilemma"' in b]
     per_game = max(1, episodes // len(games))
     games = [re.sub(r"(?m)^episodes = \d+.*$", "", g).rstrip() + f"\nepisodes = {per_game}\n"
              for g in games]
     path = directory / f"league-{episodes}.toml"
-    path.write_text(blocks[0] + "".join("[[games]]" + g for g in games), encoding="utf-8")
+    path.write_text(blocks[0] + "".join("\n[[games]]\n" + g for g in games), encoding="utf-8")
     return path
 
 
