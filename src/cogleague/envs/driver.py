@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
+from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import EpisodeOutcome, EpisodeRunner
 from cogleague.core.errors import ConfigError, IllegalAction
 from cogleague.core.game import Action, Game, Turn
@@ -160,3 +161,10 @@ def answer_with(decode: Callable[[Turn, int], Action], turn: Turn,
         return illegal
     except (TypeError, ValueError) as exc:
         return IllegalAction(f"an action must be an integer index (got {index!r}: {exc})")
+
+
+def finished_replay(driver: EpisodeDriver | None, desc: GameDescriptor) -> dict[str, Any]:
+    """The finished episode's replay, as `cogleague play` writes it (both env faces offer it)."""
+    if driver is None or driver.outcome is None:
+        raise RuntimeError("replay_document() needs a finished episode")
+    return desc.replay_document(driver.game, driver.outcome.log)

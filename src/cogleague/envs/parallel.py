@@ -20,7 +20,7 @@ from pettingzoo import ParallelEnv
 
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.game import Turn
-from cogleague.envs.driver import EpisodeDriver, answer_with
+from cogleague.envs.driver import EpisodeDriver, answer_with, finished_replay
 from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name
 
 
@@ -141,9 +141,7 @@ class CogleagueParallelEnv(ParallelEnv):
 
     def replay_document(self) -> dict[str, Any]:
         """The finished episode's replay, as `cogleague play` writes it."""
-        if self.driver is None or self.driver.outcome is None:
-            raise RuntimeError("replay_document() needs a finished episode")
-        return self.spec_.desc.replay_document(self.driver.game, self.driver.outcome.log)
+        return finished_replay(self.driver, self.spec_.desc)
 
     def render(self) -> None:
         return None

@@ -18,7 +18,7 @@ import gymnasium as gym
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Turn
-from cogleague.envs.driver import EpisodeDriver, answer_with
+from cogleague.envs.driver import EpisodeDriver, answer_with, finished_replay
 from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name
 from cogleague.seats.factory import make_seat
 
@@ -128,9 +128,7 @@ class SingleAgentEnv(gym.Env):
         return None if self.driver is None else self.driver.game
 
     def replay_document(self) -> dict[str, Any]:
-        if self.driver is None or self.driver.outcome is None:
-            raise RuntimeError("replay_document() needs a finished episode")
-        return self.spec_.desc.replay_document(self.driver.game, self.driver.outcome.log)
+        return finished_replay(self.driver, self.spec_.desc)
 
     def close(self) -> None:
         if self.driver is not None:
