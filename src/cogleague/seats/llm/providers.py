@@ -6,10 +6,13 @@ the seat acts on: `RateLimited` (HTTP 429: back off and try again within the bud
 (anything else: a transport failure the runner retries once). SDK-level retries are off
 (`max_retries=0`): the runner's one retry and our 429 backoff are the only retry policy.
 
-Each seat gets its own client (its own connection pool): one request in flight per seat, and a
-shared pool would rescan every connection for every request — quadratic in the batch size
-(measured: 64 concurrent requests cost 1.3–2× the client CPU each through one shared client).
-The clients share one TLS context, whose construction is the costly part of a client.
+The seats of an episode that name the same endpoint share one client (`session.ModelEpisode`
+makes it once and closes it when the last of them closes). Under the SDK the client sends
+through `transport.LeanTransport` — a small asyncio HTTP/1.1 keep-alive pool, a fraction of the
+client CPU of the SDK's own httpcore stack — unless a proxy is configured in the environment
+(``HTTP_PROXY``, ``HTTPS_PROXY``, ``ALL_PROXY``, any case) or ``COGLEAGUE_MODEL_TRANSPORT=sdk``:
+then the SDK's own transport is kept (it honours proxies and ``NO_PROXY``), and the choice is
+logged once. All clients share one TLS context, whose construction is the costly part.
 
 Requests go through each SDK client's own `post` with the JSON body already encoded, and the
 reply is read as the raw response: the SDK still builds the request (auth, headers, timeout),
@@ -25,13 +28,18 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 import ssl
 import sys
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Protocol
 
 from cogleague.core.errors import ConfigError
+from cogleague.seats.llm.transport import transport_for
+
+log = logging.getLogger(__name__)
 
 PROVIDERS = ("openai", "anthropic")
 API_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
@@ -42,6 +50,10 @@ HTTP_LIBRARIES = ("httpx", "httpx2")
 """What the SDKs run on: httpx, or the httpx2 fork that later SDK versions ship."""
 ANTHROPIC_MAX_TOKENS = 1024
 """The Messages API requires a reply-length cap; one JSON action is far below it."""
+PROXY_ENV = ("http_proxy", "https_proxy", "all_proxy")
+"""Proxy settings (either case) that make the clients keep the SDK's own transport."""
+TRANSPORT_ENV = "COGLEAGUE_MODEL_TRANSPORT"
+"""``sdk`` keeps the SDK's own transport; unset or ``lean`` uses `transport.LeanTransport`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +128,43 @@ def shared_tls_context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
+def proxy_configured(environ: Any = None) -> str | None:
+    """The name of the first proxy variable set (non-empty) in the environment, or None."""
+    env = os.environ if environ is None else environ
+    for name in PROXY_ENV:
+        for spelled in (name, name.upper()):
+            if env.get(spelled):
+                return spelled
+    return None
+
+
+def sdk_transport_reason() -> str | None:
+    """Why the clients keep the SDK's own transport (None: they use `LeanTransport`)."""
+    choice = os.environ.get(TRANSPORT_ENV, "").strip().lower()
+    if choice == "sdk":
+        return f"{TRANSPORT_ENV}=sdk"
+    if choice not in ("", "lean"):
+        raise ConfigError(TRANSPORT_ENV, f"{TRANSPORT_ENV} must be lean or sdk (got {choice!r})")
+    proxy = proxy_configured()
+    return f"{proxy} is set" if proxy is not None else None
+
+
+@functools.cache
+def _log_sdk_transport(reason: str) -> None:
+    log.info("model seats: %s, so requests go through the SDK's own HTTP transport "
+             "(proxies honoured; more client CPU per request)", reason)
+
+
+def http_client(sdk: ModuleType) -> Any:
+    """The SDK's default async httpx client, on `LeanTransport` unless `sdk_transport_reason`."""
+    reason = sdk_transport_reason()
+    if reason is not None:
+        _log_sdk_transport(reason)
+        return sdk.DefaultAsyncHttpxClient(verify=shared_tls_context())
+    lib = _http_library(sdk.DefaultAsyncHttpxClient)
+    return sdk.DefaultAsyncHttpxClient(transport=transport_for(lib, shared_tls_context))
+
+
 def make_provider(endpoint: Endpoint) -> Provider:
     if endpoint.provider == "openai":
         return OpenAIProvider(endpoint)
@@ -151,7 +200,7 @@ class OpenAIProvider:
         self._sdk = openai
         self._client = openai.AsyncOpenAI(
             api_key=endpoint.api_key, base_url=endpoint.base_url, max_retries=0,
-            http_client=(http := openai.DefaultAsyncHttpxClient(verify=shared_tls_context())))
+            http_client=(http := http_client(openai)))
         self._response_type: Any = _raw_response_type(http)
         # SDK versions with per-operation security send the key only where the operation asks
         # for bearer auth (as `chat.completions.create` does); older ones always send it
@@ -197,7 +246,7 @@ class AnthropicProvider:
         self._sdk = anthropic
         self._client = anthropic.AsyncAnthropic(
             api_key=endpoint.api_key, base_url=endpoint.base_url, max_retries=0,
-            http_client=(http := anthropic.DefaultAsyncHttpxClient(verify=shared_tls_context())))
+            http_client=(http := http_client(anthropic)))
         self._response_type: Any = _raw_response_type(http)
 
     def body(self, system: str, turns: list[dict[str, str]]) -> bytes:
@@ -237,16 +286,21 @@ def _encode(body: dict[str, Any]) -> bytes:
     return _ENCODER.encode(body).encode()
 
 
-def _raw_response_type(http_client: Any) -> type:
-    """The response class of the HTTP library under the SDK (httpx, or httpx2 in the SDK
-    versions that ship it): `post(cast_to=…)` with it hands back the response itself, read,
-    after the SDK's status checks."""
-    for cls in type(http_client).__mro__:  # the SDK subclasses the library's AsyncClient
+def _http_library(client_class: type) -> ModuleType:
+    """The HTTP library (httpx, or httpx2 in the SDK versions that ship it) under an SDK's
+    client class."""
+    for cls in client_class.__mro__:  # the SDK subclasses the library's AsyncClient
         root = cls.__module__.partition(".")[0]
         if root in HTTP_LIBRARIES:
-            response: type = sys.modules[root].Response
-            return response
-    raise TypeError(f"{type(http_client).__name__} is not an httpx client")
+            return sys.modules[root]
+    raise TypeError(f"{client_class.__name__} is not an httpx client")
+
+
+def _raw_response_type(client: Any) -> type:
+    """The response class of the HTTP library under the SDK: `post(cast_to=…)` with it hands
+    back the response itself, read, after the SDK's status checks."""
+    response: type = _http_library(type(client)).Response
+    return response
 
 
 def _text(value: Any) -> str:

@@ -29,7 +29,6 @@ from cogleague.seats.llm.providers import (
     Endpoint,
     Provider,
     RateLimited,
-    make_provider,
 )
 from cogleague.seats.llm.recording import EpisodeRecording, RecordedProvider, reset_turn, set_turn
 from cogleague.seats.llm.session import EndpointState, ModelEpisode
@@ -58,9 +57,10 @@ class ModelSeat:
         self.stats = SeatStats(model=endpoint.model if endpoint else None)
         self._state: EndpointState | None = None
         self._provider: Provider | None = None
+        self._leased = False  # holds a lease on the episode's client for its endpoint
         if endpoint is not None:
             self._state = episode.endpoint(endpoint, per_minute)
-            # Made now, with the seats: the first client imports the SDK, which must not eat
+            # Leased now, with the seats: the first client imports the SDK, which must not eat
             # into the first step's deadline.
             self._provider = self._new_provider(endpoint)
         self._system: str | None = None
@@ -161,11 +161,15 @@ class ModelSeat:
                               f"rate limited {MAX_RATE_LIMITED_SENDS} times")
 
     def _new_provider(self, endpoint: Endpoint) -> Provider:
-        """The live provider, wrapped by the recorder when recording or replaying (a pure
-        replay builds no client at all)."""
+        """The episode's live provider for the endpoint (one client shared by its seats),
+        wrapped by the recorder when recording or replaying (a pure replay leases no client)."""
+        live = None
+        if self.recording is None or self.recording.mode != "replay":
+            live = self.episode.lease(endpoint)
+            self._leased = True
         if self.recording is None:
-            return make_provider(endpoint)
-        live = None if self.recording.mode == "replay" else make_provider(endpoint)
+            assert live is not None
+            return live
         return RecordedProvider(endpoint, self.seat, self.recording, live)
 
     def _count_replayed(self, provider: Provider, before: int, record: AttemptRecord) -> bool:
@@ -190,11 +194,12 @@ class ModelSeat:
             self.transcript.write(rows)
 
     async def aclose(self) -> None:
-        """Close this seat's client (the runner calls this when `run` ends); a later run makes a
-        fresh one."""
-        provider, self._provider = self._provider, None
-        if provider is not None:
-            await provider.aclose()
+        """Give back this seat's lease on the endpoint's client (the runner calls this when
+        `run` ends; the last seat's release closes it); a later run leases a fresh one."""
+        self._provider = None
+        if self._leased and self.endpoint is not None:
+            self._leased = False
+            await self.episode.release(self.endpoint)
 
     def _identity(self) -> dict[str, Any]:
         ep = self.endpoint
