@@ -6,7 +6,9 @@ hosted provider. Each request is answered by a script: a `Reply` says what the "
 (`text`), how long it takes (`latency`, real seconds), and which fault to play instead —
 ``garbage`` (a 200 whose text is not JSON), ``malformed`` (a 200 whose body is not a valid
 response), HTTP ``429`` / ``401`` / ``403`` / ``500``, or ``hang`` (never answers until the client
-gives up). The server records every request and counts requests in flight (and the peak).
+gives up). The server records every request (with the client's port, so connection reuse shows)
+and counts requests in flight (and the peak); `/_stats` also reports the server process's CPU
+seconds, for a benchmark that runs it in another process.
 
 Usage::
 
@@ -64,6 +66,8 @@ class Recorded:
     messages: list[dict[str, str]]  # user/assistant turns, in order
     headers: dict[str, str]
     body: dict[str, Any]
+    client_port: int = 0  # the client's TCP port: one per connection, so reuse shows
+
 
     @property
     def user_text(self) -> str:
@@ -78,6 +82,10 @@ class _Stats:
     requests: list[Recorded] = field(default_factory=list)
     in_flight: int = 0
     peak_in_flight: int = 0
+
+
+def _port(request: Request) -> int:
+    return request.client.port if request.client is not None else 0
 
 
 def _rough_tokens(text: str) -> int:
@@ -182,7 +190,8 @@ class ProviderServer:
         """For a server in another process (the benchmark): what it saw."""
         return JSONResponse({"requests": len(self._stats.requests),
                              "in_flight": self._stats.in_flight,
-                             "peak_in_flight": self._stats.peak_in_flight})
+                             "peak_in_flight": self._stats.peak_in_flight,
+                             "cpu_s": time.process_time()})
 
     async def _reset_route(self, _request: Request) -> Response:
         self.reset()
@@ -208,7 +217,8 @@ class ProviderServer:
                     for m in body.get("messages", [])]
         system = "\n".join(m["content"] for m in messages if m["role"] in ("system", "developer"))
         turns = [m for m in messages if m["role"] in ("user", "assistant")]
-        rec = Recorded("openai", body.get("model", ""), system, turns, dict(request.headers), body)
+        rec = Recorded("openai", body.get("model", ""), system, turns, dict(request.headers), body,
+                       _port(request))
         return await self._answer(request, rec)
 
     async def _anthropic(self, request: Request) -> Response:
@@ -217,7 +227,7 @@ class ProviderServer:
         turns = [{"role": m["role"], "content": _text_of(m.get("content"))}
                  for m in body.get("messages", [])]
         rec = Recorded("anthropic", body.get("model", ""), system, turns, dict(request.headers),
-                       body)
+                       body, _port(request))
         return await self._answer(request, rec)
 
     async def _answer(self, request: Request, rec: Recorded) -> Response:

@@ -12,7 +12,8 @@ through `transport.LeanTransport` — a small asyncio HTTP/1.1 keep-alive pool, 
 client CPU of the SDK's own httpcore stack — unless a proxy is configured in the environment
 (``HTTP_PROXY``, ``HTTPS_PROXY``, ``ALL_PROXY``, any case) or ``COGLEAGUE_MODEL_TRANSPORT=sdk``:
 then the SDK's own transport is kept (it honours proxies and ``NO_PROXY``), and the choice is
-logged once. All clients share one TLS context, whose construction is the costly part.
+logged (INFO, once per client). All clients share one TLS context, whose construction is the
+costly part.
 
 Requests go through each SDK client's own `post` with the JSON body already encoded, and the
 reply is read as the raw response: the SDK still builds the request (auth, headers, timeout),
@@ -149,7 +150,6 @@ def sdk_transport_reason() -> str | None:
     return f"{proxy} is set" if proxy is not None else None
 
 
-@functools.cache
 def _log_sdk_transport(reason: str) -> None:
     log.info("model seats: %s, so requests go through the SDK's own HTTP transport "
              "(proxies honoured; more client CPU per request)", reason)
