@@ -10,7 +10,9 @@ Commons Family (12 seats, its maximum) are measured too, each on its own rounds.
 
 The provider test server (`tests/helpers/provider_server.py`) runs in its own process on
 loopback (as a real provider would: its CPU is not ours) and answers every request after L
-seconds; the seats reach it through the official SDK named by `--provider`.
+seconds; the seats reach it through the official SDK named by `--provider`. The client CPU per
+request is this process's CPU over the episode; the server reports its own (`/_stats`), printed
+beside it — on a 2-core machine the two compete for the cores.
 
     .venv/bin/python benchmarks/model_round_latency.py [--latency 1.0] [--provider openai]
         [--rounds 3] [--games]
@@ -205,7 +207,8 @@ def main() -> None:
     print(f"provider {args.provider} (official SDK) → test server process on loopback, "
           f"L = {args.latency:.2f} s, {args.rounds} rounds per line")
     print(f"{'game':<12} {'N':>3} {'round p50 s':>12} {'round max s':>12} "
-          f"{'max/L':>6} {'peak in flight':>15} {'fallbacks':>9} {'cpu ms/request':>14}")
+          f"{'max/L':>6} {'peak in flight':>15} {'fallbacks':>9} {'cpu ms/request':>14} "
+          f"{'server ms/req':>13}")
     worst = 0.0
     for name, n in lines:
         with provider_server(args.latency, REPLIES[name]) as url:
@@ -213,17 +216,21 @@ def main() -> None:
             options = ModelOptions(provider=args.provider, model="bench", base_url=base,
                                    api_key="bench")
             game = make_game(name, n, args.rounds, args.latency)
+            before = server_stats(url)
             times, fallbacks, cpu = asyncio.run(round_times(game, options))
             stats = server_stats(url)
+        requests = max(1, stats["requests"] - before["requests"])
+        server_cpu = stats["cpu_s"] - before["cpu_s"]
         ratio = max(times) / args.latency
         worst = max(worst, ratio)
         print(f"{name:<12} {n:>3} {statistics.median(times):>12.3f} {max(times):>12.3f} "
               f"{ratio:>6.2f} {stats['peak_in_flight']:>15} {fallbacks:>9} "
-              f"{cpu * 1000 / max(1, stats['requests']):>14.1f}")
+              f"{cpu * 1000 / requests:>14.2f} {server_cpu * 1000 / requests:>13.2f}")
     verdict = "ok" if worst <= TARGET_RATIO else "OVER TARGET"
     print(f"worst round / L = {worst:.2f} (target ≤ {TARGET_RATIO}) {verdict}; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (cpu ms/request: this process — "
-          "runner, seats, SDK, HTTP — per request)")
+          "runner, seats, SDK, HTTP — per request; server ms/req: the test server process's "
+          "own CPU, not counted in the former)")
 
 
 if __name__ == "__main__":
