@@ -527,7 +527,7 @@ class CommonsGame(Game):
                 books.disconnected[s] = True
                 add(("no_submission", {"r": r, "slot": s, "alias": alias}, SEAT_EVENT_PRIVATE))
             else:
-                clamp(validator, action, alias, move)
+                clamp(validator, action, alias, move)  # type: ignore[arg-type]
                 cause = None if d is None else d.cause
                 if source == "scripted":
                     src = scripted_src[s]
