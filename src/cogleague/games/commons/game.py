@@ -98,15 +98,6 @@ def first_json_object(text: str) -> Any:
                             hint=PARSE_HINT) from None
 
 
-def _record_decision(m: dict[str, Any]) -> dict[str, Any]:
-    """A round record's decision (``slot``, the move's fields, ``src``) from the move's
-    decision-event dict (which also carries ``r`` and ``alias``)."""
-    return {"slot": m["slot"], "harvest": m["harvest"], "clean": m["clean"], "patch": m["patch"],
-            "eat": m["eat"], "eat_color": m["eat_color"], "plant": m["plant"],
-            "plant_color": m["plant_color"], "sanction": m["sanction"], "message": m["message"],
-            "src": m["src"]}
-
-
 @functools.lru_cache(maxsize=64)
 def turn_ids(rounds: int, seats: int) -> tuple[tuple[str, ...], ...]:
     """``r<r>s<slot>`` for every round and seat (the same for every episode of that shape)."""
@@ -124,10 +115,14 @@ class SeatContext:
         self.seat = seat
 
     def baseline_views(self, slot: int | None = None) -> tuple[RoundView, SeatView]:
-        """The seat's views this round (`CommonsGame.baseline_views`)."""
+        """The seat's views this round (`CommonsGame.baseline_views`, inlined: the batch
+        path asks once per seat and round)."""
         game = self._game()
         assert game is not None, "the game of this context is gone"
-        return game.baseline_views(self.seat if slot is None else slot)
+        if game._round_view is None:
+            game._make_views()
+        return game._round_view, game._seat_views[  # type: ignore[return-value]
+            self.seat if slot is None else slot]
 
 
 def _step_ids(step: Step) -> list[str]:
@@ -607,7 +602,13 @@ class CommonsGame(Game):
         residual = module.residual(state)
         record = {
             "r": r, "state_before": self._state_json,
-            "decisions": [_record_decision(m) for m in moves],
+            # a round record's decision: the move's fields and its src (the decision event's
+            # dict without ``r`` and ``alias``)
+            "decisions": [{"slot": m["slot"], "harvest": m["harvest"], "clean": m["clean"],
+                           "patch": m["patch"], "eat": m["eat"], "eat_color": m["eat_color"],
+                           "plant": m["plant"], "plant_color": m["plant_color"],
+                           "sanction": m["sanction"], "message": m["message"],
+                           "src": m["src"]} for m in moves],
             "gains": out.gains, "extracted": out.extracted, "scores": scores,
             "state_after": state_after, "total_extracted": round_extracted,
             "public_effort": round_effort, "seat_public_effort": out.effort,

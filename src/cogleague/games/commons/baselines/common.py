@@ -138,6 +138,8 @@ class Baseline:
     def act_step(self, contexts: Sequence[Any]) -> list[Action]:
         """`act` on each of the seat's turns of one step (the step-batch protocol), from their
         contexts (`game.SeatContext`), in order."""
+        if len(contexts) == 1:  # Commons asks each seat once per step
+            return [self.choose(*contexts[0].baseline_views())]
         choose = self.choose
         return [choose(*ctx.baseline_views()) for ctx in contexts]
 
