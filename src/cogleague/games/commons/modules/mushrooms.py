@@ -143,9 +143,8 @@ def spawn(eaten_total: Sequence[float]) -> list[int]:
     q2, p2 = divmod(SPAWN_PER_ROUND * w2, denom)
     out = [q0, q1, q2]
     left = SPAWN_PER_ROUND - (q0 + q1 + q2)
-    if left:
-        rest = (p0, p1, p2)
-        for c in sorted(range(3), key=lambda c: (-rest[c], c))[:left]:
+    if left:  # by remainder descending, ties canonical (a stable sort, reversed, keeps them)
+        for c in sorted(range(3), key=(p0, p1, p2).__getitem__, reverse=True)[:left]:
             out[c] += 1
     return out
 
@@ -164,13 +163,17 @@ def spawn_fractions(eaten_total: Sequence[float]) -> list[int]:
 
 def dynamics(state: MushroomsState, moves: Sequence[Move], r: int) -> list[ModuleEvent]:
     """Spawn, cap each colour at 15, then cut any total above 30 from the fullest colours."""
-    add = spawn(state.eaten_total)
+    a0, a1, a2 = spawn(state.eaten_total)
     counts = state.counts
-    for c in range(3):
-        counts[c] = min(COLOR_CAP, counts[c] + add[c])
+    c0, c1, c2 = counts[0] + a0, counts[1] + a1, counts[2] + a2
+    # min(COLOR_CAP, …) without the call (on a tie both are 15.0)
+    counts[0] = COLOR_CAP if c0 > COLOR_CAP else c0
+    counts[1] = COLOR_CAP if c1 > COLOR_CAP else c1
+    counts[2] = COLOR_CAP if c2 > COLOR_CAP else c2
     excess = sum(counts) - CAPACITY
     if excess > 0:
-        for c in sorted(range(3), key=lambda c: (-counts[c], c)):
+        # fullest first, ties canonical (a stable sort, reversed, keeps them in order)
+        for c in sorted(range(3), key=counts.__getitem__, reverse=True):
             cut = min(excess, counts[c])
             counts[c] -= cut
             excess -= cut
