@@ -49,6 +49,15 @@ class LogEntry:
     def events(self, events: list[Event]) -> None:
         self._events, self._render = events, None
 
+    def events_json(self) -> list[dict[str, Any]]:
+        """``[e.to_json() for e in self.events]``; a renderer with its own ``to_json`` (e.g.
+        Commons' `RoundEvents`) writes that form directly, without building the `Event`s."""
+        if self._events is None:
+            to_json = getattr(self._render, "to_json", None)
+            if to_json is not None:
+                return to_json()  # type: ignore[no-any-return]
+        return [e.to_json() for e in self.events]
+
     @property
     def decisions(self) -> dict[str, Decision] | None:
         d = self._decisions

@@ -11,13 +11,24 @@ from __future__ import annotations
 
 import functools
 import json
+import weakref
 from collections.abc import Mapping, Sequence
 from functools import partial
 from operator import add
 from typing import Any
 
 from cogleague.core.errors import ConfigError, GameStateError, IllegalAction
-from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn
+from cogleague.core.game import (
+    Action,
+    Decision,
+    Event,
+    Game,
+    Parsed,
+    Step,
+    StepDecisions,
+    Timing,
+    Turn,
+)
 from cogleague.core.text import first_object_span
 from cogleague.games.commons import observation as obs_mod
 from cogleague.games.commons.actions import PASS_MOVE, Validator
@@ -31,6 +42,7 @@ from cogleague.games.commons.baselines.view import RoundView, SeatView
 from cogleague.games.commons.config import CommonsConfig
 from cogleague.games.commons.modules import MODULES, new_state
 from cogleague.games.commons.modules.common import Outcome
+from cogleague.games.commons.round_events import EventSpec, RoundEvents
 from cogleague.games.commons.setup import deal
 
 RULES_VERSION = "commons-family-1"
@@ -86,19 +98,41 @@ def first_json_object(text: str) -> Any:
                             hint=PARSE_HINT) from None
 
 
-def _record_decision(m: dict[str, Any]) -> dict[str, Any]:
-    """A round record's decision (``slot``, the move's fields, ``src``) from the move's
-    decision-event dict (which also carries ``r`` and ``alias``)."""
-    return {"slot": m["slot"], "harvest": m["harvest"], "clean": m["clean"], "patch": m["patch"],
-            "eat": m["eat"], "eat_color": m["eat_color"], "plant": m["plant"],
-            "plant_color": m["plant_color"], "sanction": m["sanction"], "message": m["message"],
-            "src": m["src"]}
-
-
 @functools.lru_cache(maxsize=64)
 def turn_ids(rounds: int, seats: int) -> tuple[tuple[str, ...], ...]:
     """``r<r>s<slot>`` for every round and seat (the same for every episode of that shape)."""
     return tuple(tuple(f"r{r}s{s}" for s in range(seats)) for r in range(rounds))
+
+
+class SeatContext:
+    """A seat's `Step` context (the step-batch protocol): its slot and the engine, held by
+    weak reference so the contexts, which live for the episode, make no reference cycle."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: CommonsGame, seat: int) -> None:
+        self._game = weakref.ref(game)
+        self.seat = seat
+
+    def baseline_views(self, slot: int | None = None) -> tuple[RoundView, SeatView]:
+        """The seat's views this round (`CommonsGame.baseline_views`, inlined: the batch
+        path asks once per seat and round)."""
+        game = self._game()
+        assert game is not None, "the game of this context is gone"
+        if game._round_view is None:
+            game._make_views()
+        return game._round_view, game._seat_views[  # type: ignore[return-value]
+            self.seat if slot is None else slot]
+
+
+def _step_ids(step: Step) -> list[str]:
+    return list(step.handle)
+
+
+def _step_turns(game_ref: weakref.ref[CommonsGame], step: Step) -> list[Turn]:
+    game = game_ref()
+    assert game is not None, "the game of this step is gone"
+    return game._turns(step.handle)
 
 
 class _RoundBooks:
@@ -160,6 +194,7 @@ class CommonsGame(Game):
     name = "commons"
     rules_version = RULES_VERSION
     recovers_from_errors = True
+    supports_steps = True
 
     def __init__(self, config: CommonsConfig, policy_names: Sequence[str] | None = None, *,
                  seat_kinds: Sequence[str] | None = None, policy_seed: int | None = None,
@@ -221,6 +256,13 @@ class CommonsGame(Game):
                              if config.module == "harvest" else frozenset() for s in range(n)]
         self._pending_notes: dict[str, str] = {}
         """Notes read by `parse` this round, by turn id (the logged action carries none)."""
+        # the step-batch columns: one turn per seat, so the same seats, contexts and groups
+        # every round (`step` adds the round and its turn ids)
+        self._step: Step | None = None
+        self._step_seats = list(range(n))
+        self._step_contexts = [SeatContext(self, s) for s in range(n)]
+        self._step_groups = [(s, [ctx]) for s, ctx in enumerate(self._step_contexts)]
+        self._turns_fn = partial(_step_turns, weakref.ref(self))
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> list[Event]:
@@ -254,15 +296,29 @@ class CommonsGame(Game):
         self._frame = None
         self._ledger = None
         self._round_view = None
+        self._step = None
         return [Event("round_open", {"r": self.round, "state": self._state_json},
                       None, SLOT_ARRAYS)]
 
     def pending(self) -> list[Turn]:
         if self.phase != "open":
             return []
+        return self._turns(self._turn_ids)
+
+    def _turns(self, ids: Sequence[str]) -> list[Turn]:
         r, legal, observe, prompt = self.round, self.legal_actions, self.observe, obs_mod.prompt
         return [Turn(turn_id, s, legal, partial(observe, s), prompt, self, r)
-                for s, turn_id in enumerate(self._turn_ids)]
+                for s, turn_id in enumerate(ids)]
+
+    def step(self) -> Step:
+        """This round's step as columns: every seat once, in slot order."""
+        st = self._step
+        if st is None:
+            if self.phase != "open":
+                raise GameStateError(f"step() needs an open round (phase {self.phase})")
+            st = self._step = Step(self._step_seats, self._step_contexts, self._step_groups,
+                                   self.round, _step_ids, self._turns_fn, self._turn_ids)
+        return st
 
     # -- views -------------------------------------------------------------------------------
     def ledger_view(self) -> dict[str, Any]:
@@ -393,11 +449,22 @@ class CommonsGame(Game):
 
     # -- settling ----------------------------------------------------------------------------
     def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
-        """Steps 3–8 of a round on copies; committed only if everything succeeded."""
+        """`apply_step` on the mapping's columns, its events built at once."""
         if self.phase != "open":
             raise GameStateError(f"apply() needs an open round (phase {self.phase})")
+        return self.apply_step(StepDecisions.from_mapping(self.step(), decisions))()
+
+    def apply_step(self, decisions: StepDecisions) -> RoundEvents:
+        """Steps 3–8 of a round on copies; committed only if everything succeeded. The
+        round's events are noted as triples and built when the renderer is read."""
+        if self.phase != "open":
+            raise GameStateError(f"apply() needs an open round (phase {self.phase})")
+        step = decisions.step
+        if step is not self._step or len(decisions.actions) != self.num_seats:
+            raise ValueError(f"decisions must be for the current step and list one action per "
+                             f"turn ({self.num_seats}, got {len(decisions.actions)})")
         r, module = self.round, self.module
-        events: list[Event] = []
+        events: list[EventSpec] = []
         books = _RoundBooks(self)
         moves, srcs = self._validate(decisions, books, events)          # 3
         messages = self._chat(moves, events)                            # 4
@@ -407,29 +474,31 @@ class CommonsGame(Game):
         resolve = {"r": r, "gains": out.gains, "extracted": out.extracted, "effort": out.effort}
         if out.flow is not None:
             resolve["flow"] = out.flow
-        events.append(Event("resolve", resolve, None, SLOT_ARRAYS))
+        events.append(("resolve", resolve, SLOT_ARRAYS))
         scores = list(map(add, self.scores, out.gains))
         given, received = self._sanctions(moves, scores, events)        # 6
         self._module_events(module.dynamics(state, moves, r), r, events)  # 7
         self._book(state, moves, srcs, out, scores, given, received, messages, books)  # 8
-        events.append(Event("round_end", {"r": r, "scores": scores,
-                                          "residual": self.records[-1]["series"]["total"]},
-                            None, SLOT_ARRAYS))
+        events.append(("round_end", {"r": r, "scores": scores,
+                                     "residual": self.records[-1]["series"]["total"]},
+                       SLOT_ARRAYS))
         if self.round >= self.config.rounds:
             self.phase = "done"
             self.reason = "complete"
-            events.append(self._end_event())
+            events.append(self._end_spec())
         else:
             self.phase = "between"
-        return events
+        self._step = None
+        return RoundEvents(events)
 
-    def _validate(self, decisions: Mapping[str, Decision], books: _RoundBooks,
-                  events: list[Event]) -> tuple[list[dict[str, Any]], list[str]]:
+    def _validate(self, decisions: StepDecisions, books: _RoundBooks,
+                  events: list[EventSpec]) -> tuple[list[dict[str, Any]], list[str]]:
         """Step 3: clamp every decision (absent → pass), note sources, fallbacks, notes.
 
         Each seat's move is written straight into its ``decision`` event's data (the event
         is the move plus ``r``, ``slot``, ``alias`` and ``src`` in front); the returned moves
-        are those dicts, which every later step only reads."""
+        are those dicts, which every later step only reads. Decisions are read as columns:
+        a turn outside `decisions.special` has the common source and no other metadata."""
         r, aliases, kinds = self.round, self.aliases, self.seat_kinds
         validator = self.validator
         clamp = validator.clamp_into
@@ -437,33 +506,39 @@ class CommonsGame(Game):
         moves: list[dict[str, Any]] = []
         srcs: list[str] = []
         add = events.append
-        get = decisions.get
-        for s, turn_id in enumerate(self._turn_ids):
-            d = get(turn_id)
+        actions, common, special = decisions.actions, decisions.source, decisions.special
+        for s, action in enumerate(actions):
+            d = special.get(s) if special else None
+            if d is not None:
+                action, source = d.action, d.source
+            elif common is None:
+                action = source = None
+            else:
+                source = common
             alias = aliases[s]
             move = dict(templates[s], r=r)
-            if d is None:
+            if action is None and d is None:
                 src = "pass"
                 books.disconnected[s] = True
-                add(Event("no_submission", {"r": r, "slot": s, "alias": alias}, None,
-                          SEAT_EVENT_PRIVATE))
+                add(("no_submission", {"r": r, "slot": s, "alias": alias}, SEAT_EVENT_PRIVATE))
             else:
-                clamp(validator, d.action, alias, move)
-                source = d.source
+                clamp(validator, action, alias, move)  # type: ignore[arg-type]
+                cause = None if d is None else d.cause
                 if source == "scripted":
                     src = scripted_src[s]
                 elif source == "fallback":
-                    src = f"fallback:{d.cause}"
+                    src = f"fallback:{cause}"
                     books.fallbacks[s] += 1
-                    add(Event("fallback", {"r": r, "slot": s, "alias": alias, "cause": d.cause},
-                              None, SEAT_EVENT_PRIVATE))
+                    add(("fallback", {"r": r, "slot": s, "alias": alias, "cause": cause},
+                         SEAT_EVENT_PRIVATE))
                 else:
                     src = "llm" if kinds[s] == "model" else "player"
                 if kinds[s] == "model":
-                    books.requests[s] += d.attempts - (1 if d.cause in NO_REQUEST_CAUSES else 0)
+                    attempts = 1 if d is None else d.attempts
+                    books.requests[s] += attempts - (1 if cause in NO_REQUEST_CAUSES else 0)
                 note = move.pop("note", None) if "note" in move else None
                 if note is None and source == "seat":
-                    note = self._pending_notes.get(turn_id)
+                    note = self._pending_notes.get(self._turn_ids[s])
                 if note is not None:
                     if note:
                         books.notes[s] = note
@@ -472,10 +547,11 @@ class CommonsGame(Game):
             move["src"] = src
             moves.append(move)
             srcs.append(src)
-            add(Event("decision", move, None, SEAT_EVENT_PRIVATE))
+            add(("decision", move, SEAT_EVENT_PRIVATE))
         return moves, srcs
 
-    def _chat(self, moves: list[dict[str, Any]], events: list[Event]) -> list[dict[str, str]]:
+    def _chat(self, moves: list[dict[str, Any]], events: list[EventSpec]
+              ) -> list[dict[str, str]]:
         """Step 4: this round's lines, sorted by alias (shown next round)."""
         aliases = self.aliases
         said = [(aliases[s], s, m["message"]) for s, m in enumerate(moves)
@@ -485,12 +561,12 @@ class CommonsGame(Game):
         said.sort()
         r = self.round
         for alias, s, text in said:
-            events.append(Event("chat", {"r": r, "slot": s, "alias": alias, "text": text},
-                                None, SEAT_EVENT_PRIVATE))
+            events.append(("chat", {"r": r, "slot": s, "alias": alias, "text": text},
+                           SEAT_EVENT_PRIVATE))
         return [{"alias": alias, "text": text} for alias, _, text in said]
 
     def _sanctions(self, moves: list[dict[str, Any]], scores: list[float],
-                   events: list[Event]) -> tuple[list[int], list[int]]:
+                   events: list[EventSpec]) -> tuple[list[int], list[int]]:
         """Step 6, ascending payer slot; over the receiving cap a sanction is void and free."""
         n, r, aliases, cfg = self.num_seats, self.round, self.aliases, self.config
         given = [0] * n
@@ -501,19 +577,18 @@ class CommonsGame(Game):
                 continue
             t = self.slot_of[target_alias]
             if received[t] >= cfg.max_sanctions_received:
-                events.append(Event("void", {"r": r, "slot": s, "alias": aliases[s],
-                                             "cause": "sanction_cap", "target": target_alias},
-                                    None, SEAT_EVENT_PRIVATE))
+                events.append(("void", {"r": r, "slot": s, "alias": aliases[s],
+                                        "cause": "sanction_cap", "target": target_alias},
+                               SEAT_EVENT_PRIVATE))
                 continue
             given[s] += 1
             received[t] += 1
             scores[s] -= cfg.sanction_cost
             scores[t] -= cfg.sanction_burn
-            events.append(Event("sanction", {"r": r, "slot": s, "alias": aliases[s],
-                                             "target": target_alias, "target_slot": t,
-                                             "cost": cfg.sanction_cost,
-                                             "burn": cfg.sanction_burn},
-                                None, SEAT_EVENT_PRIVATE))
+            events.append(("sanction", {"r": r, "slot": s, "alias": aliases[s],
+                                        "target": target_alias, "target_slot": t,
+                                        "cost": cfg.sanction_cost, "burn": cfg.sanction_burn},
+                           SEAT_EVENT_PRIVATE))
         return given, received
 
     def _book(self, state: Any, moves: list[dict[str, Any]], srcs: list[str], out: Outcome,
@@ -527,7 +602,13 @@ class CommonsGame(Game):
         residual = module.residual(state)
         record = {
             "r": r, "state_before": self._state_json,
-            "decisions": [_record_decision(m) for m in moves],
+            # a round record's decision: the move's fields and its src (the decision event's
+            # dict without ``r`` and ``alias``)
+            "decisions": [{"slot": m["slot"], "harvest": m["harvest"], "clean": m["clean"],
+                           "patch": m["patch"], "eat": m["eat"], "eat_color": m["eat_color"],
+                           "plant": m["plant"], "plant_color": m["plant_color"],
+                           "sanction": m["sanction"], "message": m["message"],
+                           "src": m["src"]} for m in moves],
             "gains": out.gains, "extracted": out.extracted, "scores": scores,
             "state_after": state_after, "total_extracted": round_extracted,
             "public_effort": round_effort, "seat_public_effort": out.effort,
@@ -563,17 +644,17 @@ class CommonsGame(Game):
         self.round = r + 1
 
     def _module_events(self, module_events: list[tuple[str, dict[str, Any]]], r: int,
-                       out: list[Event]) -> None:
+                       out: list[EventSpec]) -> None:
         for kind, data in module_events:
             doc = {"r": r, **data}
             if "slot" in data:
                 doc["alias"] = self.aliases[data["slot"]]
-            out.append(Event(kind, doc, None, SEAT_EVENT_PRIVATE))
+            out.append((kind, doc, SEAT_EVENT_PRIVATE))
 
-    def _end_event(self) -> Event:
-        return Event("episode_end", {"r": self.round, "reason": self.reason,
-                                     "scores": {a: self.scores[s]
-                                                for s, a in enumerate(self.aliases)}})
+    def _end_spec(self) -> EventSpec:
+        return ("episode_end", {"r": self.round, "reason": self.reason,
+                                "scores": {a: self.scores[s]
+                                           for s, a in enumerate(self.aliases)}}, None)
 
     def stop(self, reason: str, detail: str | None = None) -> list[Event]:
         """End between rounds: ``deadline``, ``no_players`` or ``error`` (an unexpected error
@@ -591,7 +672,9 @@ class CommonsGame(Game):
                 self.error = detail or "error"
             events.append(Event("deadline", {"r": self.round, "cause": cause}))
         self.phase = "done"
-        events.append(self._end_event())
+        self._step = None
+        kind, data, _ = self._end_spec()
+        events.append(Event(kind, data))
         return events
 
     # -- outcome -----------------------------------------------------------------------------

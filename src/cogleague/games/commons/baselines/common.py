@@ -10,6 +10,7 @@ unchanged.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from cogleague.core import rng as streams
@@ -133,6 +134,14 @@ class Baseline:
         if views is None:
             return self.decide(turn.view)
         return self.choose(*views(turn.seat))
+
+    def act_step(self, contexts: Sequence[Any]) -> list[Action]:
+        """`act` on each of the seat's turns of one step (the step-batch protocol), from their
+        contexts (`game.SeatContext`), in order."""
+        if len(contexts) == 1:  # Commons asks each seat once per step
+            return [self.choose(*contexts[0].baseline_views())]
+        choose = self.choose
+        return [choose(*ctx.baseline_views()) for ctx in contexts]
 
     def decide(self, obs: Obs) -> Action:
         return self.choose(*views_of_observation(obs))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from cogleague.games.commons.modules.common import COLORS, ModuleEvent, Move, Outcome, pro_rata
+from cogleague.games.commons.modules.common import COLORS, ModuleEvent, Move, Outcome
 
 NAME = "mushrooms"
 INITIAL_COUNT = 8.0
@@ -57,50 +57,70 @@ def digesting(state: MushroomsState, slot: int, r: int) -> bool:
 
 def resolve(state: MushroomsState, moves: Sequence[Move], r: int) -> Outcome:
     """Digesting seats are voided; each colour (canonical) is shared pro rata over its count;
-    payoffs flow per colour; eaters start digesting; `eaten_total` grows."""
+    payoffs flow per colour; eaters start digesting; `eaten_total` grows.
+
+    One pass sorts the eaters by colour (in slot order); each gain is then raised in place by
+    the same float additions, in the same order, as building the list anew would make."""
     n = len(moves)
     gains = [0.0] * n
     extracted = [0.0] * n
     effort = [0] * n
     events: list[ModuleEvent] = []
     flow: list[dict[str, Any]] = []
-    active: list[int] = []
-    seats = range(n)
+    frozen = state.frozen_until
+    by_colour: dict[str, list[int]] = {"red": [], "green": [], "blue": []}
     for s, m in enumerate(moves):
-        if r < state.frozen_until[s]:
-            if m["eat"] > 0:
-                events.append(("digesting", {"slot": s, "until": state.frozen_until[s]}))
+        eat = m["eat"]
+        if r < frozen[s]:
+            if eat > 0:
+                events.append(("digesting", {"slot": s, "until": frozen[s]}))
             continue
-        if m["eat"] > 0:
-            active.append(s)
-            if m["eat_color"] != "red":
-                effort[s] = m["eat"]
+        if eat > 0:
+            colour = m["eat_color"]
+            by_colour[colour].append(s)
+            if colour != "red":
+                effort[s] = eat
+    counts, eaten_total = state.counts, state.eaten_total
+    seats = range(n)
     for c, colour in enumerate(COLORS):
-        who = [s for s in active if moves[s]["eat_color"] == colour]
+        who = by_colour[colour]
         if not who:
             continue
-        before = state.counts[c]
-        got, state.counts[c] = pro_rata([moves[s]["eat"] for s in who], before)
+        before = counts[c]
+        # `pro_rata`, inlined (the same operations)
+        demands = [moves[s]["eat"] for s in who]
+        total = sum(demands)
+        if total <= before:
+            got = [float(d) for d in demands]
+            counts[c] = before - total
+        else:
+            got = [d * before / total for d in demands]
+            counts[c] = 0.0
         # the colour's eaten total at once (the demands, or the whole count): counts stay
         # whole numbers, so this is exact where summing pro-rata shares one by one is not
-        state.eaten_total[c] += before - state.counts[c]
+        eaten_total[c] += before - counts[c]
         for s, k in zip(who, got, strict=True):
             extracted[s] += k
             if c == 0:
-                gains[s] += RED_PAYOFF * k
-                flow.append({"from": s, "to": s, "amount": RED_PAYOFF * k, "kind": colour})
+                amount = RED_PAYOFF * k
+                gains[s] += amount
+                flow.append({"from": s, "to": s, "amount": amount, "kind": colour})
             elif c == 1:
                 share = GREEN_PAYOFF * k / n
-                gains = [g + share for g in gains]
+                for t in seats:
+                    gains[t] += share
                 flow += [{"from": s, "to": t, "amount": share, "kind": colour} for t in seats]
             else:
                 share = BLUE_PAYOFF * k / (n - 1)
-                gains = [g if t == s else g + share for t, g in enumerate(gains)]
+                for t in seats:
+                    if t != s:
+                        gains[t] += share
                 flow += [{"from": s, "to": t, "amount": share, "kind": colour} for t in seats
                          if t != s]
-    for s in active:
-        if extracted[s] > 0:
-            state.frozen_until[s] = r + math.ceil(extracted[s])
+    for colour in COLORS:
+        for s in by_colour[colour]:
+            if extracted[s] > 0:
+                frozen[s] = r + math.ceil(extracted[s])
     return Outcome(gains=gains, extracted=extracted, effort=effort, events=events, flow=flow)
 
 
@@ -113,18 +133,19 @@ def spawn(eaten_total: Sequence[float]) -> list[int]:
     the quota ``3w / W`` is split exactly in integers: floor ``3w // W``, fractional part
     ``(3w mod W) / W``, compared by its numerator. Any other total takes the `Fraction` path;
     both are the same exact arithmetic."""
-    if not all(float(e).is_integer() for e in eaten_total):
+    e0, e1, e2 = eaten_total
+    if not (float(e0).is_integer() and float(e1).is_integer() and float(e2).is_integer()):
         return spawn_fractions(eaten_total)
-    wi = [1 + int(e) for e in eaten_total]
-    denom = sum(wi)
-    out, rest = [], []
-    for x in wi:
-        whole, part = divmod(SPAWN_PER_ROUND * x, denom)
-        out.append(whole)
-        rest.append(part)
-    left = SPAWN_PER_ROUND - sum(out)
-    for c in sorted(range(3), key=lambda c: (-rest[c], c))[:left]:
-        out[c] += 1
+    w0, w1, w2 = 1 + int(e0), 1 + int(e1), 1 + int(e2)
+    denom = w0 + w1 + w2
+    q0, p0 = divmod(SPAWN_PER_ROUND * w0, denom)
+    q1, p1 = divmod(SPAWN_PER_ROUND * w1, denom)
+    q2, p2 = divmod(SPAWN_PER_ROUND * w2, denom)
+    out = [q0, q1, q2]
+    left = SPAWN_PER_ROUND - (q0 + q1 + q2)
+    if left:  # by remainder descending, ties canonical (a stable sort, reversed, keeps them)
+        for c in sorted(range(3), key=(p0, p1, p2).__getitem__, reverse=True)[:left]:
+            out[c] += 1
     return out
 
 
@@ -142,13 +163,17 @@ def spawn_fractions(eaten_total: Sequence[float]) -> list[int]:
 
 def dynamics(state: MushroomsState, moves: Sequence[Move], r: int) -> list[ModuleEvent]:
     """Spawn, cap each colour at 15, then cut any total above 30 from the fullest colours."""
-    add = spawn(state.eaten_total)
+    a0, a1, a2 = spawn(state.eaten_total)
     counts = state.counts
-    for c in range(3):
-        counts[c] = min(COLOR_CAP, counts[c] + add[c])
+    c0, c1, c2 = counts[0] + a0, counts[1] + a1, counts[2] + a2
+    # min(COLOR_CAP, …) without the call (on a tie both are 15.0)
+    counts[0] = COLOR_CAP if c0 > COLOR_CAP else c0
+    counts[1] = COLOR_CAP if c1 > COLOR_CAP else c1
+    counts[2] = COLOR_CAP if c2 > COLOR_CAP else c2
     excess = sum(counts) - CAPACITY
     if excess > 0:
-        for c in sorted(range(3), key=lambda c: (-counts[c], c)):
+        # fullest first, ties canonical (a stable sort, reversed, keeps them in order)
+        for c in sorted(range(3), key=counts.__getitem__, reverse=True):
             cut = min(excess, counts[c])
             counts[c] -= cut
             excess -= cut
