@@ -283,7 +283,7 @@ async def test_real_clock_answer_in_before_the_deadline_wins_and_leaves_no_timer
     before = len(loop._scheduled)  # type: ignore[attr-defined]
     outcome = await run_episode(game, [FutureSeat({"n": 2}, later=True)])
     assert outcome.results["scores"] == [6]
-    assert all(d["r%ds0p0" % i].timeouts == 0 for i, d in enumerate(outcome.log.decisions))
+    assert all(d[f"r{i}s0p0"].timeouts == 0 for i, d in enumerate(outcome.log.decisions))
     # every deadline handle was cancelled when its answer came (none waits out its 30 s)
     assert all(h.cancelled() for h in loop._scheduled[before:])  # type: ignore[attr-defined]
 
