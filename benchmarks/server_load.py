@@ -12,6 +12,15 @@ own CPU is reported beside it.
 
     .venv/bin/python benchmarks/server_load.py --tables 100 --rounds 10
     .venv/bin/python benchmarks/server_load.py --tables 100 --rounds 10 --pg --processes 2
+
+Under callgrind: ``BENCH_CALLGRIND=1`` (or ``--callgrind``) runs each server process under
+``valgrind --tool=callgrind``, defaults to 10 tables of 10 rounds, zeroes the counters when play
+starts and dumps them when it ends, and prints ``callgrind_instructions_per_move`` (the
+server's instructions, setup and shutdown excluded): a figure the machine's load does not move.
+Wall-clock figures under valgrind mean nothing; the dumps stay in the printed directory
+(``callgrind_annotate FILE`` for the top functions).
+
+    BENCH_CALLGRIND=1 .venv/bin/python benchmarks/server_load.py
 """
 
 from __future__ import annotations
@@ -69,15 +78,19 @@ else:
 """
 
 
-def start_server(db_url: str, port: int, log: Path, ws: str = WS_PROTOCOL, loop: str = "auto"
-                 ) -> subprocess.Popen[bytes]:
-    """The server in a child process; BENCH_PROFILE=PATH writes a cProfile of it there."""
+def start_server(db_url: str, port: int, log: Path, ws: str = WS_PROTOCOL, loop: str = "auto",
+                 callgrind: bool = False) -> subprocess.Popen[bytes]:
+    """The server in a child process; BENCH_PROFILE=PATH writes a cProfile of it there;
+    `callgrind` runs it under valgrind's callgrind (dumps beside `log`)."""
     script = log.with_name("serve.py")
     script.write_text(SERVE_SCRIPT.format(db=db_url, key=OPERATOR_KEY, port=port, ws=ws,
                                           loop=loop, profile=os.environ.get("BENCH_PROFILE", "")))
-    proc = subprocess.Popen([sys.executable, str(script)], stdout=log.open("wb"),
-                            stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
+    command = [sys.executable, str(script)]
+    if callgrind:
+        command = ["valgrind", "--tool=callgrind", "--quiet",
+                   f"--callgrind-out-file={log.with_name('callgrind.out')}.%p", *command]
+    proc = subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + (600 if callgrind else 60)
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
@@ -209,6 +222,23 @@ def start_cluster() -> Any:
     return PgCluster(bindir).start()
 
 
+def callgrind_control(option: str, pid: int) -> None:
+    """Zero (``-z``) or dump (``-d``) the counters of a server running under callgrind."""
+    subprocess.run(["callgrind_control", option, str(pid)], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+
+
+def callgrind_instructions(directory: Path) -> int:
+    """Instructions (Ir) in the dumps `callgrind_control -d` wrote under `directory` (one per
+    server process; the final dump at exit, numbered ``.0`` or unnumbered, is left out)."""
+    total = 0
+    for path in directory.glob("*/callgrind.out.*.[1-9]*"):
+        for line in path.read_text(errors="replace").splitlines():
+            if line.startswith("summary:"):
+                total += int(line.split()[1])
+    return total
+
+
 def percentile(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -216,8 +246,10 @@ def percentile(xs: list[float], q: float) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tables", type=int, default=100, help="concurrent tables K")
-    ap.add_argument("--rounds", type=int, default=10, help="rounds per pairing")
+    ap.add_argument("--tables", type=int, default=None,
+                    help="concurrent tables K (default 100; 10 under callgrind)")
+    ap.add_argument("--rounds", type=int, default=None,
+                    help="rounds per pairing (default 10)")
     ap.add_argument("--clients", type=int, default=2, help="bot processes")
     ap.add_argument("--db", default=None, help="database URL (default: SQLite in a temp dir)")
     ap.add_argument("--ws", default=WS_PROTOCOL,
@@ -228,7 +260,15 @@ def main() -> None:
                     help="server processes on the same database (more than 1 needs PostgreSQL)")
     ap.add_argument("--pg", action="store_true",
                     help="start a throwaway PostgreSQL cluster and use it as the database")
+    ap.add_argument("--callgrind", action="store_true",
+                    default=os.environ.get("BENCH_CALLGRIND", "") not in ("", "0"),
+                    help="run the servers under callgrind and print instructions per move "
+                         "(also BENCH_CALLGRIND=1)")
     args = ap.parse_args()
+    if args.tables is None:
+        args.tables = 10 if args.callgrind else 100
+    if args.rounds is None:
+        args.rounds = 10
     tmp = Path(tempfile.mkdtemp(prefix="cogleague-bench-"))
     cluster = start_cluster() if args.pg else None
     db = cluster.new_database() if cluster else (args.db or f"sqlite:///{tmp / 'bench.db'}")
@@ -239,7 +279,8 @@ def main() -> None:
     servers = []
     for i, p in enumerate(ports):
         (tmp / str(i)).mkdir()
-        servers.append(start_server(db, p, tmp / str(i) / "server.log", args.ws, args.loop))
+        servers.append(start_server(db, p, tmp / str(i) / "server.log", args.ws, args.loop,
+                                    args.callgrind))
 
     try:
         seats = asyncio.run(setup(urls, args.tables, args.rounds))
@@ -270,6 +311,9 @@ def main() -> None:
         sys0 = sum(cpu_split(s.pid)[1] for s in servers)
         pg0 = cluster_cpu(cluster.dir / "data") if cluster else 0.0
         spy = sample_server(servers[0].pid)
+        if args.callgrind:
+            for s in servers:
+                callgrind_control("-z", s.pid)
         asyncio.run(start_all())
         go.set()
         moves, lat, bots_cpu = 0, [], 0.0
@@ -279,6 +323,9 @@ def main() -> None:
             lat += xs
             bots_cpu += used
         elapsed = time.perf_counter() - t0
+        if args.callgrind:
+            for s in servers:
+                callgrind_control("-d", s.pid)
         server_cpu = sum(cpu_seconds(s.pid) for s in servers) - cpu0
         server_sys = sum(cpu_split(s.pid)[1] for s in servers) - sys0
         pg_cpu = cluster_cpu(cluster.dir / "data") - pg0 if cluster else None
@@ -306,7 +353,10 @@ def main() -> None:
             "bots_cpu_ms_per_move": round(1000 * bots_cpu / max(1, moves), 3),
             "load_average": {"before": round(load0, 2), "after": round(os.getloadavg()[0], 2)},
             "db": db.split(":")[0] if db.startswith("postgres") else "sqlite (WAL)",
-            "cpus": os.cpu_count()}, indent=1))
+            "cpus": os.cpu_count(),
+            **({"callgrind_instructions_per_move":
+                round(callgrind_instructions(tmp) / max(1, moves)),
+                "callgrind_dumps": str(tmp)} if args.callgrind else {})}, indent=1))
     finally:
         for s in servers:
             s.send_signal(signal.SIGINT if os.environ.get("BENCH_PROFILE") else signal.SIGTERM)

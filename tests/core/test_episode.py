@@ -241,3 +241,131 @@ def test_first_object_reads_the_first_balanced_span() -> None:
     assert first_object("{not json}") is None and first_object("[1]") is None
     assert first_object('x {not json} {"action": "cooperate"}') == {"action": "cooperate"}
     assert first_object_span('x {not json} {"a": 1}') == "{not json}"
+
+
+# -- the real clock: a deadline is one `call_later`, the attempt's future is awaited directly --
+
+class FutureSeat:
+    """A remote-like seat: `decide` returns a plain future; `answer` resolves it (or not)."""
+
+    kind = "remote"
+    name = "future"
+
+    def __init__(self, answer: Any = None, later: bool = False) -> None:
+        self.answer, self.later = answer, later
+        self.futures: list[asyncio.Future[Any]] = []
+
+    def decide(self, turn: Turn, hint: str | None) -> asyncio.Future[Any]:
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.futures.append(fut)
+        if self.answer is not None:
+            if self.later:
+                asyncio.get_running_loop().call_soon(fut.set_result, self.answer)
+            else:
+                fut.set_result(self.answer)
+        return fut
+
+
+async def test_real_clock_deadline_cancels_the_attempt_and_falls_back() -> None:
+    game = ToyGame(seats=2, rounds=1, timing=Timing(decision_timeout_s=0.05, retries=1))
+    silent, quick = FutureSeat(), FutureSeat({"n": 4}, later=True)
+    outcome = await run_episode(game, [silent, quick])
+    d0, d1 = outcome.log.decisions[0]["r0s0p0"], outcome.log.decisions[0]["r0s0p1"]
+    assert (d0.source, d0.cause, d0.timeouts, d0.attempts) == ("fallback", "timeout", 2, 2)
+    assert len(silent.futures) == 2 and all(f.cancelled() for f in silent.futures)
+    assert (d1.source, d1.action) == ("seat", {"n": 4})
+    assert outcome.results["scores"] == [0, 4]
+
+
+async def test_real_clock_answer_in_before_the_deadline_wins_and_leaves_no_timer() -> None:
+    game = ToyGame(seats=1, rounds=3, timing=Timing(decision_timeout_s=30.0, retries=0))
+    loop = asyncio.get_running_loop()
+    before = len(loop._scheduled)  # type: ignore[attr-defined]
+    outcome = await run_episode(game, [FutureSeat({"n": 2}, later=True)])
+    assert outcome.results["scores"] == [6]
+    assert all(d[f"r{i}s0p0"].timeouts == 0 for i, d in enumerate(outcome.log.decisions))
+    # every deadline handle was cancelled when its answer came (none waits out its 30 s)
+    assert all(h.cancelled() for h in loop._scheduled[before:])  # type: ignore[attr-defined]
+
+
+async def test_cancelling_the_runner_is_not_a_timeout() -> None:
+    """Stopping the table (its task cancelled) propagates; the open attempt is cancelled too
+    (a remote turn expires) and nothing falls back."""
+    seat = FutureSeat()
+    game = ToyGame(seats=1, rounds=1, timing=Timing(decision_timeout_s=30.0, retries=1))
+    task = asyncio.create_task(run_episode(game, [seat]))
+    while not seat.futures:
+        await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert len(seat.futures) == 1 and seat.futures[0].cancelled()
+
+
+async def test_cancel_arriving_with_the_deadline_still_propagates() -> None:
+    """The deadline fires and the runner is cancelled in the same loop pass: the runner's
+    cancellation wins over the timeout (the episode does not go on)."""
+    seat = FutureSeat()
+    game = ToyGame(seats=1, rounds=1, timing=Timing(decision_timeout_s=0.02, retries=1))
+    task = asyncio.create_task(run_episode(game, [seat]))
+    while not seat.futures:
+        await asyncio.sleep(0)
+    loop = asyncio.get_running_loop()
+    loop.call_later(0.02, task.cancel)
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert len(seat.futures) <= 2
+
+
+class SyncRaising:
+    """`decide` raises before returning an awaitable."""
+
+    kind = "model"
+    name = "sync-raise"
+
+    def __init__(self, exc: Exception) -> None:
+        self.exc, self.calls = exc, 0
+
+    def decide(self, turn: Turn, hint: str | None) -> Any:
+        self.calls += 1
+        raise self.exc
+
+
+@pytest.mark.parametrize("fake", [True, False])
+async def test_decide_raising_synchronously_is_handled_like_an_awaited_error(fake: bool) -> None:
+    clock = FakeClock() if fake else None
+    game = ToyGame(seats=2, rounds=1)
+    down, broken = SyncRaising(SeatUnavailable("disabled")), SyncRaising(ConnectionError("x"))
+    outcome = await run_episode(game, [down, broken], clock=clock)
+    step = outcome.log.decisions[0]
+    assert (down.calls, step["r0s0p0"].cause) == (1, "disabled")  # no retry
+    assert (broken.calls, step["r0s0p1"].cause) == (2, "transport")  # retried once
+
+
+class AttemptReader:
+    kind = "model"
+    name = "reader"
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[int, float]] = []
+
+    async def decide(self, turn: Turn, hint: str | None) -> Any:
+        from cogleague.core.episode import current_attempt
+        await asyncio.sleep(0)
+        attempt = current_attempt()
+        assert attempt is not None
+        self.seen.append((attempt.number, attempt.deadline - attempt.clock.now()))
+        return "junk" if attempt.number == 1 else {"n": 1}
+
+
+@pytest.mark.parametrize("fake", [True, False])
+async def test_a_coroutine_seat_reads_its_attempt_when_started_ahead(fake: bool) -> None:
+    """First attempts start before the step's coroutines run: the seat's coroutine still
+    sees its own attempt (number, deadline) through `current_attempt()`."""
+    game = ToyGame(seats=2, rounds=1, timing=Timing(decision_timeout_s=5.0, retries=1))
+    a, b = AttemptReader(), AttemptReader()
+    outcome = await run_episode(game, [a, b], clock=FakeClock() if fake else None)
+    for seat in (a, b):
+        assert [n for n, _ in seat.seen] == [1, 2]
+        assert all(0 < left <= 5.0 for _, left in seat.seen)
+    assert outcome.results["scores"] == [1, 1]

@@ -12,10 +12,12 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import re
 import struct
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -100,3 +102,49 @@ def test_backend_is_chosen_by_the_environment() -> None:
     bad = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={"COGLEAGUE_JSON": "ujson", "PYTHONPATH": src})
     assert bad.returncode != 0 and "COGLEAGUE_JSON must be one of" in bad.stderr
+
+
+# -- `_may_differ`: the memchr-anchored scan answers exactly as the substring scan it replaced --
+
+_REF_SHORT_EXPONENT = re.compile(rb"[0-9]e-[1-9](?![0-9])")
+
+
+def _may_differ_reference(out: bytes) -> bool:
+    """The previous `_may_differ`, kept as the reference (two substring scans and a regex)."""
+    i = out.find(b"0.0000")
+    while i >= 0:
+        if i == 0 or out[i - 1] in b"[,:-":
+            return True
+        i = out.find(b"0.0000", i + 1)
+    return b"-" in out and b"e-" in out and _REF_SHORT_EXPONENT.search(out) is not None
+
+
+_TRICKY = st.sampled_from([b"0", b"1", b"9", b".", b"-", b"e", b"E", b",", b":", b"[", b"]",
+                           b'"', b"a", b" ", b"0.0000", b"e-", b"e-1", b"0.", b"00", b"e-0"])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_TRICKY, max_size=60).map(b"".join))
+def test_may_differ_matches_the_reference_on_tricky_bytes(out: bytes) -> None:
+    assert jsonio._may_differ(out) == _may_differ_reference(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.integers(),
+                          st.text(alphabet="0.e-1 x", max_size=8)), max_size=80),
+       st.integers(0, 40))
+def test_may_differ_matches_the_reference_on_documents(items: list[Any], dashes: int) -> None:
+    """Real encodings, past `_SCAN` hits of ``.`` and ``-`` too (the substring fallbacks)."""
+    out = json.dumps([*items, "-" * dashes, "." * dashes], separators=(",", ":")).encode()
+    assert jsonio._may_differ(out) == _may_differ_reference(out)
+    assert jsonio._may_differ(out + b",1e-5]") and _may_differ_reference(out + b",1e-5]")
+
+
+def test_may_differ_finds_each_shape_after_many_decoys() -> None:
+    decoys = b'"' + b"- . " * 40 + b'"'
+    for tail in (b"0.00001", b"-0.00001", b"1e-7", b"2.5e-9"):
+        doc = b"[" + decoys + b"," + tail + b"]"
+        assert jsonio._may_differ(doc) and _may_differ_reference(doc)
+    for tail in (b"20.000000000000004", b"1e-10", b"1e-05"):
+        doc = b"[" + decoys + b"," + tail + b"]"
+        assert not jsonio._may_differ(doc) and not _may_differ_reference(doc)

@@ -74,23 +74,51 @@ class _Timeout(Exception):
     pass
 
 
-async def _with_timeout(clock: Clock, awaitable: Awaitable[Any], seconds: float) -> Any:
-    """Await with a deadline measured on the injected clock."""
-    if seconds <= 0:
-        if asyncio.iscoroutine(awaitable):
-            awaitable.close()
-        raise _Timeout
-    task = asyncio.ensure_future(awaitable)
-    if task.done():
-        return task.result()
+_Started = tuple[float, Any]
+"""One attempt as `EpisodeRunner._start` began it: (its timeout, a future, `_TIMED_OUT` or
+the exception the seat's `decide` raised)."""
+
+
+_TIMED_OUT: Any = object()
+"""What `EpisodeRunner._start` gives for an attempt that has no time left (never started)."""
+
+
+async def _wait(clock: Clock, future: asyncio.Future[Any], seconds: float) -> Any:
+    """Await a started attempt (a future, or the task of a seat's coroutine) for at most
+    `seconds` on `clock`; on the deadline the attempt is cancelled (a remote seat's turn is
+    then expired) and `_Timeout` raised. An answer that is in when the deadline passes wins.
+
+    On the real clock the deadline is one `call_later` handle and the future is awaited
+    directly; other clocks (the tests' `FakeClock`) race it against `clock.sleep`."""
+    if future.done():
+        return future.result()
+    if type(clock) is MonotonicClock and math.isfinite(seconds):
+        expired = False
+
+        def expire() -> None:
+            nonlocal expired
+            if not future.done():
+                expired = True
+                future.cancel()
+
+        handle = asyncio.get_running_loop().call_later(seconds, expire)
+        try:
+            return await future
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if expired and (task is None or not task.cancelling()):
+                raise _Timeout from None
+            raise  # the runner itself was cancelled (the table stopped): so is the attempt
+        finally:
+            handle.cancel()
     timer = asyncio.ensure_future(clock.sleep(seconds))
     try:
-        done, _ = await asyncio.wait({task, timer}, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait({future, timer}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         timer.cancel()
-    if task in done:
-        return task.result()
-    task.cancel()
+    if future in done:
+        return future.result()
+    future.cancel()
     raise _Timeout
 
 
@@ -269,9 +297,13 @@ class EpisodeRunner:
             if decide_now is not None:
                 for turn in seat_turns:
                     decisions[turn.turn_id] = self._decide_now(decide_now, turn)
-            else:
-                asynchronous.append(self._ask_in_order(seat, seat_turns, step_started, decisions))
-        if asynchronous:
+            else:  # its first turn is asked now, in this order: the frames go out together
+                first = self._start(seat, seat_turns[0], None, 1, step_started)
+                asynchronous.append(self._ask_in_order(seat, seat_turns, step_started,
+                                                       decisions, first))
+        if len(asynchronous) == 1:
+            await asynchronous[0]  # one seat waits: no task
+        elif asynchronous:
             await asyncio.gather(*asynchronous)
         return {t.turn_id: decisions[t.turn_id] for t in turns}
 
@@ -297,11 +329,37 @@ class EpisodeRunner:
         return Decision(action, "scripted")
 
     async def _ask_in_order(self, seat: Seat, turns: list[Turn], step_started: float,
-                            out: dict[str, Decision]) -> None:
-        for turn in turns:
+                            out: dict[str, Decision], first: _Started) -> None:
+        """Ask `turns` one after another; the first one's attempt is already `first`."""
+        out[turns[0].turn_id] = await self._decide(seat, turns[0], step_started, first)
+        for turn in turns[1:]:
             out[turn.turn_id] = await self._decide(seat, turn, step_started)
 
-    async def _decide(self, seat: Seat, turn: Turn, step_started: float) -> Decision:
+    def _start(self, seat: Seat, turn: Turn, hint: str | None, number: int,
+               step_started: float) -> _Started:
+        """Start one attempt, synchronously: its timeout and what `seat.decide` gave — a
+        future (a coroutine becomes a task here, inside the attempt's `current_attempt()`),
+        `_TIMED_OUT` when no time is left (a coroutine is then closed unstarted), or the
+        exception `decide` raised."""
+        timing, clock = self.timing, self.clock
+        timeout = timing.decision_timeout_s
+        if timing.step_deadline_s is not None:
+            timeout = min(timeout, step_started + timing.step_deadline_s - clock.now())
+        token = _ATTEMPT.set(Attempt(clock, clock.now() + timeout, number))
+        try:
+            awaitable = seat.decide(turn, hint)
+            if timeout <= 0:
+                if asyncio.iscoroutine(awaitable):
+                    awaitable.close()
+                return timeout, _TIMED_OUT
+            return timeout, asyncio.ensure_future(awaitable)
+        except Exception as exc:
+            return timeout, exc
+        finally:
+            _ATTEMPT.reset(token)
+
+    async def _decide(self, seat: Seat, turn: Turn, step_started: float,
+                      first: _Started | None = None) -> Decision:
         game, timing, clock = self.game, self.timing, self.clock
         hint: str | None = None
         cause: FallbackCause | None = None
@@ -309,12 +367,16 @@ class EpisodeRunner:
         attempts = 0
         for _ in range(1 + timing.retries):
             attempts += 1
-            timeout = timing.decision_timeout_s
-            if timing.step_deadline_s is not None:
-                timeout = min(timeout, step_started + timing.step_deadline_s - clock.now())
-            token = _ATTEMPT.set(Attempt(clock, clock.now() + timeout, attempts))
+            if first is not None:
+                (timeout, started), first = first, None
+            else:
+                timeout, started = self._start(seat, turn, hint, attempts, step_started)
             try:
-                raw = await _with_timeout(clock, seat.decide(turn, hint), timeout)
+                if isinstance(started, Exception):
+                    raise started
+                if started is _TIMED_OUT:
+                    raise _Timeout
+                raw = await _wait(clock, started, timeout)
             except _Timeout:
                 timeouts += 1
                 cause = FallbackCause.TIMEOUT
@@ -332,8 +394,6 @@ class EpisodeRunner:
             except Exception:
                 cause = FallbackCause.TRANSPORT
                 continue
-            finally:
-                _ATTEMPT.reset(token)
             try:
                 parsed = game.parse(turn, raw)
             except IllegalAction as illegal:

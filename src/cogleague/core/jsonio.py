@@ -48,20 +48,58 @@ _NUMBER_START = b"[,:-"
 """What may precede a number in compact JSON (or it starts the document)."""
 
 
+_SCAN = 16
+"""Hits of ``.`` or ``-`` `_may_differ` checks one by one before one substring search
+covers the rest (documents full of decimals or negative numbers)."""
+_ZERO, _E, _DIGITS = 0x30, 0x65, b"0123456789"
+
+
 def _may_differ(out: bytes) -> bool:
     """Whether orjson's `out` holds a float the reference spells differently: a number starting
-    ``0.0000`` (each hit checked for what precedes it, so ``20.000000000000004``, frequent and
-    spelled alike, is no hit) or a one-digit negative exponent (the regex runs only on an
-    ``e-``). Two substring scans in all; a string that merely looks like one of these costs a
-    re-encode, never a wrong byte."""
-    i = out.find(b"0.0000")
+    ``0.0000`` (``20.000000000000004``, frequent and spelled alike, is no hit) or a one-digit
+    negative exponent ``[0-9]e-[1-9]`` not followed by a digit. A string that merely looks like
+    one of these costs a re-encode, never a wrong byte.
+
+    Both shapes are found from their rarest byte, ``.`` and ``-``, which `bytes.find` locates
+    with one ``memchr`` each (a frame holds a few of each; a search for ``0.0000`` or ``e-``
+    instead walks the whole text, ``0`` and ``e`` being everywhere); each hit is checked in
+    place. Past `_SCAN` hits of one byte, the substring searches take over."""
+    find, end = out.find, len(out) - 1
+    i, hits = find(b"."), 0
+    while i >= 0:
+        if (i and out[i - 1] == _ZERO and out[i + 1:i + 5] == b"0000"
+                and (i == 1 or out[i - 2] in _NUMBER_START)):
+            return True
+        hits += 1
+        if hits == _SCAN:
+            if _fixed_form(out, max(0, i - 1)):
+                return True
+            break
+        i = find(b".", i + 1)
+    i, hits = find(b"-"), 0
+    while i >= 0:
+        if (i > 1 and i < end and out[i - 1] == _E and out[i - 2] in _DIGITS
+                and out[i + 1] in _EXPONENT_DIGITS
+                and (i + 1 == end or out[i + 2] not in _DIGITS)):
+            return True
+        hits += 1
+        if hits == _SCAN:
+            return _SHORT_EXPONENT.search(out, max(0, i - 2)) is not None
+        i = find(b"-", i + 1)
+    return False
+
+
+_EXPONENT_DIGITS = b"123456789"
+
+
+def _fixed_form(out: bytes, start: int) -> bool:
+    """A number starting ``0.0000`` at or after `start` (a substring search)."""
+    i = out.find(b"0.0000", start)
     while i >= 0:
         if i == 0 or out[i - 1] in _NUMBER_START:
             return True
         i = out.find(b"0.0000", i + 1)
-    # ``e-`` needs a ``-``, which one memchr finds (or, as in most documents, does not) far
-    # faster than the two-byte search.
-    return b"-" in out and b"e-" in out and _SHORT_EXPONENT.search(out) is not None
+    return False
 
 
 def dumps_reference(doc: Any, *, sort_keys: bool = False) -> str:

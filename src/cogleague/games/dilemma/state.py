@@ -57,7 +57,8 @@ class PairRecord:
     hot path to appends per round.
     """
 
-    __slots__ = ("broken", "coop", "current", "index", "notes", "pairing", "points", "totals")
+    __slots__ = ("broken", "coop", "current", "index", "kept_rows", "notes", "pairing", "points",
+                 "totals")
 
     def __init__(self, index: int, pairing: Pairing) -> None:
         self.index = index
@@ -68,6 +69,9 @@ class PairRecord:
         self.totals: tuple[list[int], list[int]] = ([], [])  # `points` after each round
         self.broken = [False, False]  # has this side broken a promise in this pairing?
         self.current: list[Move | None] = [None, None]  # this round's sealed moves, per side
+        # Per side, the view rows of the rounds revealed so far (`views.history` extends them
+        # and hands out copies): a revealed round never changes, so its row is built once.
+        self.kept_rows: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
 
     def side_of(self, seat: int) -> int:
         return 0 if seat == self.pairing[0] else 1

@@ -32,18 +32,24 @@ def _letter(cooperated: bool) -> str:
 
 
 def history(rec: PairRecord, side: int) -> list[dict[str, Any]]:
-    """Every revealed round of one pairing, from `side`'s point of view."""
-    other = 1 - side
-    rows = []
-    for i in range(len(rec.coop[side])):
-        me, them = rec.move(side, i), rec.move(other, i)
-        row: dict[str, Any] = {"round": i + 1, "you": _letter(me.coop),
-                               "them": _letter(them.coop), "your_promise": me.message,
-                               "their_promise": them.message}
-        if them.timeout:
-            row["their_timeout"] = True
-        rows.append(row)
-    return rows
+    """Every revealed round of one pairing, from `side`'s point of view.
+
+    Each round's row is built once, when first asked for after its reveal, and kept on the
+    record (`PairRecord.kept_rows`); callers get fresh copies, so a seat (a bot, an RL
+    `info["view"]`) that edits its view changes nothing anyone else sees."""
+    kept = rec.kept_rows[side]
+    revealed = len(rec.coop[side])
+    if len(kept) < revealed:
+        other = 1 - side
+        for i in range(len(kept), revealed):
+            me, them = rec.move(side, i), rec.move(other, i)
+            row: dict[str, Any] = {"round": i + 1, "you": _letter(me.coop),
+                                   "them": _letter(them.coop), "your_promise": me.message,
+                                   "their_promise": them.message}
+            if them.timeout:
+                row["their_timeout"] = True
+            kept.append(row)
+    return [row.copy() for row in kept]
 
 
 def pairing_view(rec: PairRecord, seat: int) -> dict[str, Any]:
