@@ -148,3 +148,13 @@ def test_may_differ_finds_each_shape_after_many_decoys() -> None:
     for tail in (b"20.000000000000004", b"1e-10", b"1e-05"):
         doc = b"[" + decoys + b"," + tail + b"]"
         assert not jsonio._may_differ(doc) and not _may_differ_reference(doc)
+
+
+@pytest.mark.parametrize("tail, expected", [(b"1e-7]", True), (b"1e-17]", False),
+                                            (b"xe-7]", False), (b"e-7]", False)])
+def test_may_differ_past_the_scan_limit_finds_a_short_exponent_by_its_digit(
+        tail: bytes, expected: bool) -> None:
+    # more negative numbers than `_SCAN` before the shape: the regex fallback decides
+    out = b"[" + b"-1," * (jsonio._SCAN + 5) + tail
+    assert jsonio._may_differ(out) is expected
+    assert _may_differ_reference(out) is expected

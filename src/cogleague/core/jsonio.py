@@ -43,7 +43,10 @@ _ENCODERS = {False: _encoder(False), True: _encoder(True)}
 # ``1e-05``) and exponents -6..-9 unpadded, ``…e-6`` (Python: ``e-06``); from e-10 on, and for
 # every positive exponent, the two agree. The fixed form starts a number, so a digit before it
 # (``20.000000000000004``, which both write alike) is no reason to re-encode.
-_SHORT_EXPONENT = re.compile(rb"[0-9]e-[1-9](?![0-9])")
+_SHORT_EXPONENT = re.compile(rb"e-[1-9](?![0-9])")
+"""The exponent shape without its leading digit: a literal prefix (``e-``) lets the regex engine
+search for it in C, where a leading ``[0-9]`` class made it test every byte (12x slower on a
+Commons replay); `_short_exponent` checks the digit before each hit."""
 _NUMBER_START = b"[,:-"
 """What may precede a number in compact JSON (or it starts the document)."""
 
@@ -84,12 +87,21 @@ def _may_differ(out: bytes) -> bool:
             return True
         hits += 1
         if hits == _SCAN:
-            return _SHORT_EXPONENT.search(out, max(0, i - 2)) is not None
+            return _short_exponent(out, max(0, i - 1))
         i = find(b"-", i + 1)
     return False
 
 
 _EXPONENT_DIGITS = b"123456789"
+
+
+def _short_exponent(out: bytes, start: int) -> bool:
+    """A ``[0-9]e-[1-9]`` not followed by a digit, its ``e`` at or after `start`."""
+    for hit in _SHORT_EXPONENT.finditer(out, start):
+        i = hit.start()
+        if i and out[i - 1] in _DIGITS:
+            return True
+    return False
 
 
 def _fixed_form(out: bytes, start: int) -> bool:
