@@ -133,6 +133,7 @@ def test_the_benchmark_line_up_takes_the_batch_path_and_reads_lazily() -> None:
     as_json = entry.events_json()
     assert entry._events is None  # the replay's form straight from the renderer
     assert as_json == [e.to_json() for e in entry._render()]
+    assert [list(d) for d in as_json] == [list(e.to_json()) for e in entry._render()]
     assert [e["kind"] for e in as_json] == ["meeting"] * 4 + ["end"]
     decisions = entry.decisions
     assert decisions is not None and all(isinstance(d, Decision) for d in decisions.values())

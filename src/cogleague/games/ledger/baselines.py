@@ -31,6 +31,8 @@ class Baseline:
     def act_step(self, contexts: Sequence[TurnContext]) -> list[Action]:
         """All of this seat's turns of one step, in order (the step-batch protocol): `act`
         on each, from its context."""
+        if len(contexts) == 1:  # a Ledger step asks each seat once: no comprehension frame
+            return [{"move": self.move(contexts[0])}]
         move = self.move
         return [{"move": move(ctx)} for ctx in contexts]
 

@@ -144,8 +144,11 @@ class LedgerGame(Game):
             if self.table.phase != DEAL:
                 raise GameStateError("step: no round is open")
             contexts = self._contexts
-            st = self._step = Step(_STEP_SEATS, contexts, [(c.seat, (c,)) for c in contexts],
-                                   self.table.rounds_played, _step_ids, _step_turns)
+            # the groups: (seat, (its context,)) by seat, built in C (`zip(contexts)` gives
+            # the one-tuples)
+            groups = list(zip(_STEP_SEATS, zip(contexts), strict=True))
+            st = self._step = Step(_STEP_SEATS, contexts, groups, self.table.rounds_played,
+                                   _step_ids, _step_turns)
         return st
 
     def pending(self) -> list[Turn]:
