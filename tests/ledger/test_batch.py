@@ -11,7 +11,9 @@ and the batch replay must verify.
 
 from __future__ import annotations
 
+import gc
 import json
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -135,7 +137,11 @@ def test_the_benchmark_line_up_takes_the_batch_path_and_reads_lazily() -> None:
     assert as_json == [e.to_json() for e in entry._render()]
     assert [list(d) for d in as_json] == [list(e.to_json()) for e in entry._render()]
     assert [e["kind"] for e in as_json] == ["meeting"] * 4 + ["end"]
+    columns = entry._decisions
+    assert isinstance(columns, StepDecisions)
+    assert columns.step.contexts == () and columns.step.groups == ()  # released once settled
     decisions = entry.decisions
+    assert decisions is not None and list(decisions) == [f"r13s{s}" for s in range(8)]
     assert decisions is not None and all(isinstance(d, Decision) for d in decisions.values())
     assert entry.events and entry._events is not None
     assert entry.events_json() == as_json  # once rendered, read off the events
@@ -245,3 +251,18 @@ def test_notes_memos_refusals_and_errors_match_the_general_path() -> None:
                for d in e["decisions"].values()]
     assert sources.count("fallback") == 4  # two writers: an illegal move and an error each
     assert replay["results"]
+
+
+def test_a_finished_game_is_freed_without_the_cycle_collector() -> None:
+    """Nothing of the batch path holds the game in a cycle: dropping the game and its outcome
+    frees it by reference counting alone."""
+    gc.disable()
+    try:
+        g = make_game(2)
+        outcome = _played(g, "batch")
+        assert _compact(outcome)
+        ref = weakref.ref(g)
+        del g, outcome
+        assert ref() is None
+    finally:
+        gc.enable()

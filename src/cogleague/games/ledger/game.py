@@ -202,6 +202,11 @@ class LedgerGame(Game):
                         continue
             add(entry(ids[i], ctx, decision(i)))
         render = self._settle(entries)
+        # The log keeps the settled step (its `StepDecisions` read the turn ids off it, from
+        # its round): its contexts — the live table by seat — and groups are not read again,
+        # and holding ~250 tracked objects an episode until the end cost the cyclic collector
+        # more than the batch path saved (measured: ~20 % of the CPU time of an episode).
+        step.contexts = step.groups = ()
         self._step = None
         self._contexts = []
         return render
