@@ -189,18 +189,25 @@ class LedgerGame(Game):
             _PLAIN_SCRIPTED
         ids = _TURN_IDS[step.round]
         bare = decisions.source == "scripted" and not decisions.special
+        d: Decision | None = None
         for i, ctx in enumerate(self._contexts):
             # A baseline's bare legal move (`_entry`'s first exit, inlined: it is nearly every
-            # decision of a scripted episode); anything else takes the full check.
+            # decision of a scripted episode, on the batch path a column of the common source,
+            # on the general path a `Decision` of its own); anything else takes the full check.
             if bare:
                 action = actions[i]
-                if type(action) is dict and len(action) == 1:
-                    move = action.get("move")
-                    slot = ctx.slot
-                    if type(move) is int and slot.lo <= move <= slot.hi:
-                        add(plain[move])
-                        continue
-            add(entry(ids[i], ctx, decision(i)))
+            else:
+                d = decision(i)
+                action = d.action if d is not None and d.source == "scripted" \
+                    and d.clamped is not True and type(d.timeouts) is int \
+                    and d.timeouts == 0 else None
+            if type(action) is dict and len(action) == 1:
+                move = action.get("move")
+                slot = ctx.slot
+                if type(move) is int and slot.lo <= move <= slot.hi:
+                    add(plain[move])
+                    continue
+            add(entry(ids[i], ctx, decision(i) if bare else d))
         render = self._settle(entries)
         # The log keeps the settled step (its `StepDecisions` read the turn ids off it, from
         # its round): its contexts — the live table by seat — and groups are not read again,
