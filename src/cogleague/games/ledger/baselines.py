@@ -7,7 +7,7 @@ Each reads `turn.context` (a `TurnContext`), never the serialized observation.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from cogleague.core.errors import ConfigError
@@ -27,6 +27,14 @@ class Baseline:
 
     def act(self, turn: Turn) -> Action:
         return {"move": self.move(turn.context)}
+
+    def act_step(self, contexts: Sequence[TurnContext]) -> list[Action]:
+        """All of this seat's turns of one step, in order (the step-batch protocol): `act`
+        on each, from its context."""
+        if len(contexts) == 1:  # a Ledger step asks each seat once: no comprehension frame
+            return [{"move": self.move(contexts[0])}]
+        move = self.move
+        return [{"move": move(ctx)} for ctx in contexts]
 
     def move(self, ctx: TurnContext) -> int:  # pragma: no cover - interface
         raise NotImplementedError

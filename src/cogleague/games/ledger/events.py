@@ -13,12 +13,17 @@ from __future__ import annotations
 from typing import Any
 
 from cogleague.core.game import Event
+from cogleague.games.ledger.aliases import SEATS
 
 MEETING_KEYS = ("round", "pair", "a", "b", "subgame", "moveA", "moveB", "payA", "payB",
                 "scriptedA", "scriptedB", "fallbackA", "fallbackB", "clampedA", "clampedB",
                 "timeoutsA", "timeoutsB", "memoA", "memoB")
 """A meeting event's data keys, in the order replays write them (`to_json` spells them too;
 the tests check the two agree)."""
+
+# A meeting event's restricted fields (a memo: its author only), by (a, b): read-only, shared.
+RESTRICTED: list[list[dict[str, tuple[int, ...]]]] = [
+    [{"memoA": (a,), "memoB": (b,)} for b in range(SEATS)] for a in range(SEATS)]
 
 
 class MeetingEvent(Event):
@@ -49,13 +54,53 @@ class MeetingEvent(Event):
     def to_json(self) -> dict[str, Any]:
         if self._data is not None:
             return {"kind": "meeting", **self._data}
-        (r, pair, a, b, subgame, move_a, move_b, pay_a, pay_b, scripted_a, scripted_b,
-         fallback_a, fallback_b, clamped_a, clamped_b, timeouts_a, timeouts_b, memo_a,
-         memo_b) = self._fields
-        return {"kind": "meeting", "round": r, "pair": pair, "a": a, "b": b, "subgame": subgame,
+        return meeting_json(self._fields)
+
+
+def meeting_json(fields: tuple[Any, ...]) -> dict[str, Any]:
+    """A meeting event's replay form, ``{"kind": "meeting", **data}``, from its fields."""
+    (r, pair, a, b, subgame, move_a, move_b, pay_a, pay_b, scripted_a, scripted_b,
+     fallback_a, fallback_b, clamped_a, clamped_b, timeouts_a, timeouts_b, memo_a,
+     memo_b) = fields
+    return {"kind": "meeting", "round": r, "pair": pair, "a": a, "b": b, "subgame": subgame,
+            "moveA": move_a, "moveB": move_b, "payA": pay_a, "payB": pay_b,
+            "scriptedA": scripted_a, "scriptedB": scripted_b,
+            "fallbackA": fallback_a, "fallbackB": fallback_b,
+            "clampedA": clamped_a, "clampedB": clamped_b,
+            "timeoutsA": timeouts_a, "timeoutsB": timeouts_b,
+            "memoA": memo_a, "memoB": memo_b}
+
+
+class RoundEvents:
+    """A settled round's events, built only when read (the step-batch `EventRenderer`): the
+    meetings as their field tuples, then the round's other events (gossip, the end), which the
+    game has already folded. `__call__` gives the `Event`s, `to_json` their replay form without
+    an `Event` in between; both in the order the round produced them, the same on every call
+    (nothing changes the fields or the events' data afterwards)."""
+
+    __slots__ = ("meetings", "tail")
+
+    def __init__(self, meetings: list[tuple[Any, ...]], tail: list[Event]) -> None:
+        self.meetings = meetings
+        self.tail = tail
+
+    def __call__(self) -> list[Event]:
+        events: list[Event] = [MeetingEvent(f, RESTRICTED[f[2]][f[3]]) for f in self.meetings]
+        events += [Event(e.kind, e.data, e.audience, e.restricted) for e in self.tail]
+        return events
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """``[event.to_json() for event in self()]``, built directly."""
+        out = [{"kind": "meeting", "round": r, "pair": pair, "a": a, "b": b, "subgame": subgame,
                 "moveA": move_a, "moveB": move_b, "payA": pay_a, "payB": pay_b,
                 "scriptedA": scripted_a, "scriptedB": scripted_b,
                 "fallbackA": fallback_a, "fallbackB": fallback_b,
                 "clampedA": clamped_a, "clampedB": clamped_b,
                 "timeoutsA": timeouts_a, "timeoutsB": timeouts_b,
-                "memoA": memo_a, "memoB": memo_b}
+                "memoA": memo_a, "memoB": memo_b}  # `meeting_json`, inlined (a call a meeting)
+               for (r, pair, a, b, subgame, move_a, move_b, pay_a, pay_b, scripted_a,
+                    scripted_b, fallback_a, fallback_b, clamped_a, clamped_b, timeouts_a,
+                    timeouts_b, memo_a, memo_b) in self.meetings]
+        if self.tail:
+            out += [e.to_json() for e in self.tail]
+        return out
