@@ -92,11 +92,17 @@ class LogEntry:
         return doc
 
 
-@dataclass
+@dataclass(repr=False)
 class EpisodeLog:
     """Entries in order; `events` flattens them (with their audiences) for replay documents."""
 
     entries: list[LogEntry] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        # Short on purpose: `asyncio.run` formats its main task's repr (result included) when
+        # it checks the SIGINT handler at the end, and a full repr would render every entry's
+        # lazy events and decisions (twice) for a message nobody reads.
+        return f"EpisodeLog(<{len(self.entries)} entries>)"
 
     def add(self, entry: LogEntry) -> None:
         self.entries.append(entry)
