@@ -22,7 +22,6 @@ from hypothesis import strategies as st
 from cogleague.core import jsonio
 from cogleague.core.episode import EpisodeOutcome, play_headless
 from cogleague.core.game import Action, Decision, Game, StepDecisions, Turn
-from cogleague.core.replay import LogEntry
 from cogleague.core.verify import verify_replay
 from cogleague.games import registry
 from cogleague.games.commons.baselines import BASELINES, make_baseline
@@ -31,16 +30,12 @@ from cogleague.games.commons.game import CommonsGame, SeatContext
 from cogleague.games.commons.round_events import RoundEvents
 from cogleague.seats.factory import make_seats
 from cogleague.seats.scripted import ScriptedSeat
+from helpers.step_batch import is_compact, play_path
+from helpers.step_batch import per_turn as turn_by_turn
 
 DESC = registry.get("commons")
 NAMES = sorted(BASELINES)
 
-
-def _per_turn(seats: list[Any]) -> list[Any]:
-    """The same seats without their step hook: the runner must ask them turn by turn."""
-    for seat in seats:
-        seat.decide_step = None
-    return seats
 
 
 def _docs(g: Game, outcome: EpisodeOutcome) -> dict[str, bytes]:
@@ -61,31 +56,18 @@ def _played(variant: str, names: list[str], seed: int, path: str,
             **options: Any) -> tuple[CommonsGame, EpisodeOutcome]:
     g = _game(variant, names, seed, **options)
     seats = make_seats(g, names)
-    if path == "batch":
-        return g, play_headless(g, seats)
-    if path == "per_turn":
-        return g, play_headless(g, _per_turn(seats))
+    return g, play_path(g, seats, path)
 
-    async def observer(entry: LogEntry, _game: Game) -> None:
-        entry.events  # noqa: B018 - read at once, as the server does
-
-    return g, play_headless(g, seats, observer=observer)
-
-
-def _compact(outcome: EpisodeOutcome) -> bool:
-    """Did the runner keep this log's apply entries as columns (the batch path)?"""
-    applies = [e for e in outcome.log.entries if e.op == "apply"]
-    return bool(applies) and all(isinstance(e._decisions, StepDecisions) for e in applies)
 
 
 def _assert_same(variant: str, names: list[str], seed: int, **options: Any) -> None:
     g, batch = _played(variant, names, seed, "batch", **options)
-    assert _compact(batch)
+    assert is_compact(batch)
     expected = _docs(g, batch)
     assert expected["replay"] == expected["replay_reference"]
     for path in ("observed", "per_turn"):
         g2, general = _played(variant, names, seed, path, **options)
-        assert not _compact(general)
+        assert not is_compact(general)
         assert _docs(g2, general) == expected, (variant, path)
         # the materialized log reads the same as the one built per turn
         assert batch.log.decisions == general.log.decisions
@@ -118,7 +100,7 @@ def test_batch_and_general_paths_give_the_same_bytes(variant: str, names: list[s
 def test_the_benchmark_line_up_takes_the_batch_path_and_reads_lazily() -> None:
     names = ["steward", "free_rider", "cleaner", "punisher", "reciprocator", "random"]
     g, outcome = _played("mushrooms", names, 3, "batch")
-    assert _compact(outcome)
+    assert is_compact(outcome)
     entry = next(e for e in outcome.log.entries if e.op == "apply")
     assert entry._events is None and isinstance(entry._render, RoundEvents)
     # the replay's form straight from the renderer, nothing rendered or cached
@@ -206,13 +188,13 @@ def test_fallbacks_on_the_batch_path_match_the_general_path() -> None:
             ScriptedSeat(_RaisesInRound(3), n) if n == "raises"  # type: ignore[arg-type]
             else ScriptedSeat(make_baseline(n, s, g.policy_seed), n)
             for s, n in enumerate(names)]
-        return _per_turn(out) if per_turn else out
+        return turn_by_turn(out) if per_turn else out
 
     g1 = CommonsGame(_game("mushrooms", ["steward"] * 6, 3).config, names)
     batch = play_headless(g1, seats(g1, False))
     g2 = CommonsGame(_game("mushrooms", ["steward"] * 6, 3).config, names)
     general = play_headless(g2, seats(g2, True))
-    assert _compact(batch) and not _compact(general)
+    assert is_compact(batch) and not is_compact(general)
     assert _docs(g1, batch) == _docs(g2, general)
     assert batch.faults == general.faults == [{}, {"error": 1}, {}, {}, {}, {}]
 

@@ -18,8 +18,7 @@ from hypothesis import strategies as st
 
 from cogleague.core import jsonio
 from cogleague.core.episode import EpisodeOutcome, play_headless
-from cogleague.core.game import Action, Decision, Game, StepDecisions, Turn
-from cogleague.core.replay import LogEntry
+from cogleague.core.game import Action, Decision, Game, Turn
 from cogleague.core.verify import verify_replay
 from cogleague.games import registry
 from cogleague.games.dilemma import DilemmaGame
@@ -27,17 +26,13 @@ from cogleague.games.dilemma.baselines import NAMES, make_baseline
 from cogleague.games.dilemma.state import TurnContext
 from cogleague.seats.factory import make_seats
 from cogleague.seats.scripted import ScriptedSeat
+from helpers.step_batch import is_compact, play_path
+from helpers.step_batch import per_turn as turn_by_turn
 
 from .support import game
 
 DESC = registry.get("dilemma")
 
-
-def _per_turn(seats: list[Any]) -> list[Any]:
-    """The same seats without their step hook: the runner must ask them turn by turn."""
-    for seat in seats:
-        seat.decide_step = None
-    return seats
 
 
 def _docs(g: Game, outcome: EpisodeOutcome) -> dict[str, bytes]:
@@ -51,21 +46,8 @@ def _played(names: list[str], seed: int, path: str, **options: Any) -> tuple[Dil
                                                                               EpisodeOutcome]:
     g = game(names, seed, **options)
     seats = make_seats(g, names)
-    if path == "batch":
-        return g, play_headless(g, seats)
-    if path == "per_turn":
-        return g, play_headless(g, _per_turn(seats))
+    return g, play_path(g, seats, path)
 
-    async def observer(entry: LogEntry, _game: Game) -> None:
-        entry.events  # noqa: B018 - read at once, as the server does
-
-    return g, play_headless(g, seats, observer=observer)
-
-
-def _compact(outcome: EpisodeOutcome) -> bool:
-    """Did the runner keep this log's apply entries as columns (the batch path)?"""
-    applies = [e for e in outcome.log.entries if e.op == "apply"]
-    return bool(applies) and all(isinstance(e._decisions, StepDecisions) for e in applies)
 
 
 lineups = st.lists(st.sampled_from(NAMES), min_size=3, max_size=6)
@@ -78,11 +60,11 @@ def test_batch_and_general_paths_give_the_same_bytes(names: list[str], seed: int
                                                      promises: bool) -> None:
     options = {"rounds_total": rounds, "promises": promises}
     g, batch = _played(names, seed, "batch", **options)
-    assert _compact(batch)
+    assert is_compact(batch)
     expected = _docs(g, batch)
     for path in ("observed", "per_turn"):
         g2, general = _played(names, seed, path, **options)
-        assert not _compact(general)
+        assert not is_compact(general)
         assert _docs(g2, general) == expected, path
         # the materialized log reads the same as the one built per turn
         assert batch.log.decisions == general.log.decisions
@@ -94,7 +76,7 @@ def test_batch_and_general_paths_give_the_same_bytes(names: list[str], seed: int
 def test_the_benchmark_line_up_takes_the_batch_path_and_reads_lazily() -> None:
     names = ["tit_for_tat", "always_cooperate", "always_defect", "grim_trigger", "pavlov"]
     g, outcome = _played(names, 1, "batch", rounds_total=30, promises=False)
-    assert _compact(outcome)
+    assert is_compact(outcome)
     entry = next(e for e in outcome.log.entries if e.op == "apply")
     assert entry._events is None  # nothing rendered until read
     decisions = entry.decisions
@@ -171,13 +153,13 @@ def test_fallbacks_on_the_batch_path_match_the_general_path() -> None:
                           ScriptedSeat(_RaisesInRound(3), "raises"),  # type: ignore[arg-type]
                           ScriptedSeat(_SpeaksAtASilentTable(), "speaks"),  # type: ignore[arg-type]
                           ScriptedSeat(make_baseline("pavlov", 3, g.config), "pavlov")]
-        return _per_turn(out) if per_turn else out
+        return turn_by_turn(out) if per_turn else out
 
     g1 = DESC.new_game(None, {"rounds_total": 5, "promises": False}, 3, names)
     batch = play_headless(g1, seats(g1, False))
     g2 = DESC.new_game(None, {"rounds_total": 5, "promises": False}, 3, names)
     general = play_headless(g2, seats(g2, True))
-    assert _compact(batch) and not _compact(general)
+    assert is_compact(batch) and not is_compact(general)
     assert _docs(g1, batch) == _docs(g2, general)
     assert batch.faults == general.faults
     assert batch.faults[1] == {"error": 3} and batch.faults[2] == {"illegal": 1}

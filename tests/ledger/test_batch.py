@@ -21,10 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cogleague.core import jsonio
-from cogleague.core.episode import EpisodeOutcome, play_headless
+from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import SeatInputRejected
 from cogleague.core.game import Action, Decision, Game, StepDecisions, Turn
-from cogleague.core.replay import LogEntry
 from cogleague.core.verify import verify_replay
 from cogleague.games import registry
 from cogleague.games.ledger.baselines import BASELINES, make_baseline
@@ -33,18 +32,13 @@ from cogleague.games.ledger.context import TurnContext
 from cogleague.games.ledger.events import RoundEvents
 from cogleague.games.ledger.game import LedgerGame
 from cogleague.seats.scripted import ScriptedSeat
+from helpers.step_batch import is_compact, play_path
 
 from .support import MIX, make_game
 
 DESC = registry.get("ledger")
 NAMES = sorted(BASELINES)
 
-
-def _per_turn(seats: list[Any]) -> list[Any]:
-    """The same seats without their step hook: the runner must ask them turn by turn."""
-    for seat in seats:
-        seat.decide_step = None
-    return seats
 
 
 def _docs(g: Game, outcome: EpisodeOutcome) -> dict[str, bytes]:
@@ -65,21 +59,8 @@ def _seats(g: LedgerGame, policies: Sequence[Any] | None = None) -> list[Any]:
 def _played(g: LedgerGame, path: str, policies: Sequence[Any] | None = None
             ) -> EpisodeOutcome:
     seats = _seats(g, policies)
-    if path == "batch":
-        return play_headless(g, seats)
-    if path == "per_turn":
-        return play_headless(g, _per_turn(seats))
+    return play_path(g, seats, path)
 
-    async def observer(entry: LogEntry, _game: Game) -> None:
-        entry.events  # noqa: B018 - read at once, as the server does
-
-    return play_headless(g, seats, observer=observer)
-
-
-def _compact(outcome: EpisodeOutcome) -> bool:
-    """Did the runner keep this log's apply entries as columns (the batch path)?"""
-    applies = [e for e in outcome.log.entries if e.op == "apply"]
-    return bool(applies) and all(isinstance(e._decisions, StepDecisions) for e in applies)
 
 
 def _assert_same(names: Sequence[str], seed: int, variant: str | None = None,
@@ -90,13 +71,13 @@ def _assert_same(names: Sequence[str], seed: int, variant: str | None = None,
 
     g = make_game(seed, lineup=names, variant=variant, **overrides)
     batch = _played(g, "batch", fresh())
-    assert _compact(batch)
+    assert is_compact(batch)
     expected = _docs(g, batch)
     assert expected["replay_sorted"] == expected["replay_reference"]
     for path in ("observed", "per_turn"):
         g2 = make_game(seed, lineup=names, variant=variant, **overrides)
         general = _played(g2, path, fresh())
-        assert not _compact(general)
+        assert not is_compact(general)
         assert _docs(g2, general) == expected, path
         # the materialized log reads the same as the one built per turn
         assert batch.log.decisions == general.log.decisions
@@ -128,7 +109,7 @@ def test_batch_and_general_paths_give_the_same_bytes(names: list[str], seed: int
 def test_the_benchmark_line_up_takes_the_batch_path_and_reads_lazily() -> None:
     g = make_game(3, lineup=DESC.default_lineup("standard"))
     outcome = _played(g, "batch")
-    assert _compact(outcome)
+    assert is_compact(outcome)
     applies = [e for e in outcome.log.entries if e.op == "apply"]
     entry = applies[-1]  # the last round: its meetings and the end
     assert entry._events is None and isinstance(entry._render, RoundEvents)
@@ -260,7 +241,7 @@ def test_a_finished_game_is_freed_without_the_cycle_collector() -> None:
     try:
         g = make_game(2)
         outcome = _played(g, "batch")
-        assert _compact(outcome)
+        assert is_compact(outcome)
         ref = weakref.ref(g)
         del g, outcome
         assert ref() is None
