@@ -42,9 +42,8 @@ def below(rng: random.Random, n: int) -> int:
 
 def shuffle(rng: random.Random, items: list[T]) -> list[T]:
     """Fisher–Yates from the top, one `below(i + 1)` per position; in place, and returned."""
-    random = rng.random
     for i in range(len(items) - 1, 0, -1):
-        j = int(random() * (i + 1))  # `below(rng, i + 1)`, inlined: a call per position
+        j = below(rng, i + 1)
         items[i], items[j] = items[j], items[i]
     return items
 

@@ -115,14 +115,10 @@ class SeatContext:
         self.seat = seat
 
     def baseline_views(self, slot: int | None = None) -> tuple[RoundView, SeatView]:
-        """The seat's views this round (`CommonsGame.baseline_views`, inlined: the batch
-        path asks once per seat and round)."""
+        """The seat's views this round (`CommonsGame.baseline_views`)."""
         game = self._game()
         assert game is not None, "the game of this context is gone"
-        if game._round_view is None:
-            game._make_views()
-        return game._round_view, game._seat_views[  # type: ignore[return-value]
-            self.seat if slot is None else slot]
+        return game.baseline_views(self.seat if slot is None else slot)
 
 
 def _step_ids(step: Step) -> list[str]:

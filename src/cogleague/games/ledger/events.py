@@ -91,16 +91,7 @@ class RoundEvents:
 
     def to_json(self) -> list[dict[str, Any]]:
         """``[event.to_json() for event in self()]``, built directly."""
-        out = [{"kind": "meeting", "round": r, "pair": pair, "a": a, "b": b, "subgame": subgame,
-                "moveA": move_a, "moveB": move_b, "payA": pay_a, "payB": pay_b,
-                "scriptedA": scripted_a, "scriptedB": scripted_b,
-                "fallbackA": fallback_a, "fallbackB": fallback_b,
-                "clampedA": clamped_a, "clampedB": clamped_b,
-                "timeoutsA": timeouts_a, "timeoutsB": timeouts_b,
-                "memoA": memo_a, "memoB": memo_b}  # `meeting_json`, inlined (a call a meeting)
-               for (r, pair, a, b, subgame, move_a, move_b, pay_a, pay_b, scripted_a,
-                    scripted_b, fallback_a, fallback_b, clamped_a, clamped_b, timeouts_a,
-                    timeouts_b, memo_a, memo_b) in self.meetings]
+        out = [meeting_json(fields) for fields in self.meetings]
         if self.tail:
             out += [e.to_json() for e in self.tail]
         return out

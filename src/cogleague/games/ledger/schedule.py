@@ -74,9 +74,7 @@ def draw_schedule(seed: int, rounds: int) -> list[list[Pairing]]:
     first_counts = [0] * POSITIONS
     previous: list[int] | None = None
     schedule: list[list[Pairing]] = []
-    # `rng.below(stream, n)` is `int(stream.random() * n)` and `rng.coin(stream)` is
-    # `stream.random() < 0.5`: written out here, where a 14-round schedule makes ~85 draws
-    random, pairings = stream.random, _PAIRINGS
+    below, coin, pairings = rng.below, rng.coin, _PAIRINGS  # bound once: 56 draws a schedule
     for _ in range(math.ceil(rounds / PASS_LENGTH)):
         order = rng.shuffle(stream, list(range(PASS_LENGTH)))
         if previous is not None:
@@ -92,7 +90,7 @@ def draw_schedule(seed: int, rounds: int) -> list[list[Pairing]]:
             for x, y in MATCHINGS[k]:
                 # the subgame, then (outside DILEMMA) the first mover: the member with fewer
                 # first-mover assignments so far, a coin on a tie (drawn only on ties)
-                u = int(random() * DRAW_SCALE)  # rng.below(stream, DRAW_SCALE)
+                u = below(stream, DRAW_SCALE)
                 if u < DILEMMA_BELOW:
                     a, b = perm[x], perm[y]
                     round_pairs.append(pairings[a, b, DILEMMA] if a < b else
@@ -101,7 +99,7 @@ def draw_schedule(seed: int, rounds: int) -> list[list[Pairing]]:
                 subgame = TRUST if u < TRUST_BELOW else ULTIMATUM
                 first, second = perm[x], perm[y]
                 if first_counts[second] < first_counts[first] or (
-                        first_counts[second] == first_counts[first] and random() < 0.5):  # coin
+                        first_counts[second] == first_counts[first] and coin(stream)):
                     first, second = second, first
                 first_counts[first] += 1
                 round_pairs.append(pairings[first, second, subgame])

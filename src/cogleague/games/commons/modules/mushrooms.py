@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from cogleague.games.commons.modules.common import COLORS, ModuleEvent, Move, Outcome
+from cogleague.games.commons.modules.common import COLORS, ModuleEvent, Move, Outcome, pro_rata
 
 NAME = "mushrooms"
 INITIAL_COUNT = 8.0
@@ -87,15 +87,7 @@ def resolve(state: MushroomsState, moves: Sequence[Move], r: int) -> Outcome:
         if not who:
             continue
         before = counts[c]
-        # `pro_rata`, inlined (the same operations)
-        demands = [moves[s]["eat"] for s in who]
-        total = sum(demands)
-        if total <= before:
-            got = [float(d) for d in demands]
-            counts[c] = before - total
-        else:
-            got = [d * before / total for d in demands]
-            counts[c] = 0.0
+        got, counts[c] = pro_rata([moves[s]["eat"] for s in who], before)
         # the colour's eaten total at once (the demands, or the whole count): counts stay
         # whole numbers, so this is exact where summing pro-rata shares one by one is not
         eaten_total[c] += before - counts[c]
