@@ -54,7 +54,7 @@ _NUMBER_START = b"[,:-"
 _SCAN = 16
 """Hits of ``.`` or ``-`` `_may_differ` checks one by one before one substring search
 covers the rest (documents full of decimals or negative numbers)."""
-_ZERO, _E, _DIGITS = 0x30, 0x65, b"0123456789"
+_ZERO, _E, _DIGITS, _EXPONENT_DIGITS = 0x30, 0x65, b"0123456789", b"123456789"
 
 
 def _may_differ(out: bytes) -> bool:
@@ -90,9 +90,6 @@ def _may_differ(out: bytes) -> bool:
             return _short_exponent(out, max(0, i - 1))
         i = find(b"-", i + 1)
     return False
-
-
-_EXPONENT_DIGITS = b"123456789"
 
 
 def _short_exponent(out: bytes, start: int) -> bool:

@@ -111,6 +111,11 @@ class EpisodeLog:
     def events(self) -> list[Event]:
         return [e for entry in self.entries for e in entry.events]
 
+    def events_json(self) -> list[dict[str, Any]]:
+        """``[e.to_json() for e in self.events]``, each entry's by `LogEntry.events_json`
+        (a renderer's own replay form where it has one): a replay document's ``events``."""
+        return [e for entry in self.entries for e in entry.events_json()]
+
     @property
     def decisions(self) -> list[dict[str, Decision]]:
         return [e.decisions for e in self.entries if e.decisions is not None]

@@ -40,7 +40,7 @@ def build_document(game: CommonsGame, log: EpisodeLog) -> dict[str, Any]:
         "seed": cfg.seed, "config": cfg.to_json(), "names": list(game.aliases),
         "policyNames": list(game.policy_names), "seats": seats, "rounds": game.records,
         "log": log.to_json(),
-        "events": [e for entry in log.entries for e in entry.events_json()],
+        "events": log.events_json(),
         "results": game.results(),
     }
 

@@ -61,13 +61,13 @@ class _Entry(NamedTuple):
 
 _TURN_IDS = [[f"r{r}s{s}" for s in range(SEATS)] for r in range(ROUNDS_MAX)]
 _TURN_ID_SETS = [frozenset(ids) for ids in _TURN_IDS]  # a round's open turns: all eight seats
-# The entry of a baseline's bare move (no note, memo, clamp or timeout), by move: immutable,
-# so built once instead of once per decision.
 # A turn's legal actions depend only on its move range: one read-only document per range,
 # shared by every turn with that range (as Commons Family and the dilemma share theirs).
 _LEGAL_BY_RANGE = {(lo, hi): {"move": {"min": lo, "max": hi}, "note": NOTE_LIMIT,
                               "memo": MEMO_LIMIT}
                    for sides in LEGAL.values() for lo, hi in sides}
+# The entry of a baseline's bare move (no note, memo, clamp or timeout), by move: immutable,
+# so built once instead of once per decision.
 _PLAIN_SCRIPTED = [_Entry(move, "", "", True, False, False, 0)
                    for move in range(max(hi for sides in LEGAL.values() for _, hi in sides) + 1)]
 

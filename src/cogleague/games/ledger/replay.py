@@ -35,7 +35,7 @@ def replay_document(game: LedgerGame, log: Any, *, frames: bool = False) -> dict
                                  for a, b, subgame, first in r]  # `Pairing.to_json`, unrolled
                                 for r in game.schedule]},
         "log": log.to_json(),
-        "events": [e for entry in log.entries for e in entry.events_json()],
+        "events": log.events_json(),
         "results": game.results(),
     }
     if frames:
