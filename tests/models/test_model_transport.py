@@ -21,6 +21,7 @@ import openai
 import pytest
 
 from cogleague.core.episode import run_episode
+from cogleague.core.errors import ConfigError
 from cogleague.seats.llm import ModelSeat, make_model_seat
 from cogleague.seats.llm.providers import (
     Endpoint,
@@ -344,3 +345,9 @@ async def test_transcripts_results_and_requests_match_the_sdks_own_transport(
     lean, sdk = await run_with("lean"), await run_with("sdk")
     assert lean == sdk
     assert lean[1]["scores"] == [14, 0, 14]
+
+
+def test_an_unknown_transport_choice_is_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COGLEAGUE_MODEL_TRANSPORT", "fast")
+    with pytest.raises(ConfigError, match="COGLEAGUE_MODEL_TRANSPORT must be lean or sdk"):
+        http_client(openai)
