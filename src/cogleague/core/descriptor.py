@@ -233,6 +233,10 @@ class GameDescriptor:
                 "capabilities": self.capabilities, "replay_format": self.replay_format,
                 "viewer": f"/static/js/games/{self.name}.js" if self.viewer else None,
                 "rules": f"/rules/{self.name}", "rule_numbers": dict(self.rule_numbers),
+                "connect_timeout": None if self.connect_timeout is None else {
+                    "reason": self.connect_timeout.reason,
+                    "option": self.connect_timeout.option,
+                    "default_s": self.connect_timeout.default_s},
                 "options": self.options.model_json_schema(), "origin": self.origin}
 
 
