@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
+from cogleague.core import jsonio
 from cogleague.core.clock import FakeClock
 from cogleague.core.connect import ConnectWait, connect_wait
 from cogleague.core.episode import EpisodeOutcome, EpisodeRunner
@@ -118,3 +120,19 @@ def test_an_in_process_seat_is_there_from_the_start_so_nobody_waits() -> None:
     outcome, _ = run(game, [None] * 6, in_process=3)
     assert (outcome.results["reason"], outcome.results["rounds"]) == ("complete", 3)
     assert game.records[0]["decisions"][3]["src"] == "scripted:cog3"
+
+
+def test_the_cli_takes_a_no_players_replay_and_exits_0(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cogleague.cli import _load, app
+
+    game = table({"connect_timeout_seconds": 3})
+    outcome, _ = run(game, [None] * 6)
+    path = jsonio.write(tmp_path / "replay.json", game.replay_document(outcome.log))
+    _load()
+    verified = CliRunner().invoke(app, ["replay", "verify", str(path)])
+    assert verified.exit_code == 0 and "verifies" in verified.output, verified.output
+    graded = CliRunner().invoke(app, ["grade", str(path)])
+    assert graded.exit_code == 0, graded.output
+    assert "rounds_played" in graded.output

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi import FastAPI
 
@@ -14,7 +15,7 @@ from cogleague.web import routes
 from cogleague.web.replay_server import create_replay_app
 from cogleague.web.standings import STORE_URL_STATE
 
-from .conftest import LiveServer, snap
+from .conftest import OPERATOR_KEY, LiveServer, account, snap
 from .replays import make_replay, no_players_replay
 
 pytestmark = pytest.mark.browser
@@ -84,3 +85,55 @@ def test_the_observatory_counts_no_players_episodes_apart(tmp_path: Path, open_p
             assert games == "1"
         snap(p.page, shots / "observatory-no-players.png")
         assert p.errors == []
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from cogleague.server.app import create_app
+    from cogleague.server.settings import Settings
+
+    db = tmp_path_factory.mktemp("np") / "server.db"
+    app = create_app(Settings(db_url=f"sqlite:///{db}", operator_key=OPERATOR_KEY))
+    with LiveServer(app) as live, httpx.Client(base_url=live.url, timeout=30) as http:
+        live.http = http  # type: ignore[attr-defined]
+        yield live
+
+
+def test_a_live_table_nobody_comes_to_ends_as_no_players_in_theater_and_observatory(
+        server: Any, open_page: Any, shots: Path) -> None:
+    http = server.http
+    creator = account(http, "np-creator")
+    res = http.post("/tables", headers=creator, json={
+        "game": "commons", "variant": "cleanup", "seed": 3, "pacing": False,
+        "config": {"rounds": 2, "connect_timeout_seconds": 1}})
+    assert res.status_code == 201, res.text
+    tid = res.json()["id"]
+    for seat in range(6):
+        joined = http.post(f"/tables/{tid}/join", headers=account(http, f"np-seat{seat}"),
+                           json={"kind": "remote", "seat": seat, "name": f"cog{seat}"})
+        assert joined.status_code == 200, joined.text
+    p = open_page(1440, 900)
+    page = p.page
+    page.goto(f"{server.url}/theater?table={tid}")
+    page.wait_for_selector("body[data-ready=waiting]")
+    http.post(f"/tables/{tid}/start", headers=creator).raise_for_status()
+    # the watcher follows the running table, hears its end and swaps in the full replay
+    page.wait_for_selector("[data-testid=no-players]", timeout=30_000)
+    assert http.get(f"/tables/{tid}").json()["reason"] == "no_players"
+    assert page.locator("[data-testid=error]").count() == 0
+    snap(page, shots / "no-players-live-1440.png")
+    assert p.errors == []
+    # the server records the episode in its league store (after the end, in the background):
+    # the Observatory counts it apart
+    for _ in range(100):
+        (game,) = http.get("/api/standings", params={"game": "commons"}).json()["games"]
+        if game["no_players"]:
+            break
+        page.wait_for_timeout(100)
+    assert (game["no_players"], game["episodes"]) == (1, 0)
+    page.goto(f"{server.url}/observatory?game=commons")
+    page.wait_for_selector("body[data-ready=observatory]")
+    note = page.locator("[data-testid=no-players]").inner_text()
+    assert note.startswith("1 episode ended no_players")
+    assert "No finished Commons Family episode yet." in page.locator("#standings").inner_text()
+    assert p.errors == []
