@@ -136,3 +136,28 @@ def test_the_cli_takes_a_no_players_replay_and_exits_0(tmp_path: Path) -> None:
     graded = CliRunner().invoke(app, ["grade", str(path)])
     assert graded.exit_code == 0, graded.output
     assert "rounds_played" in graded.output
+
+
+def test_a_resume_waits_again_only_when_nothing_was_played() -> None:
+    """A table restarted after its start but before round 0 waits for its seats again; one
+    restarted mid-episode plays on (its seats' absence is the fallback's business)."""
+    from cogleague.core.replay import EpisodeLog, LogEntry
+
+    async def resume(game: CommonsGame, log: EpisodeLog) -> tuple[EpisodeOutcome, float]:
+        clock = FakeClock()
+        seats = [Connecting(clock, None, f"cog{i}") for i in range(6)]
+        runner = EpisodeRunner(game, seats, clock, connect=ConnectWait(7.0, "no_players"))
+        runner.log = log
+        return await runner.run(), clock.now()
+
+    game = table()
+    started = EpisodeLog([LogEntry("start", game.start())])
+    outcome, took = asyncio.run(resume(game, started))
+    assert (outcome.results["reason"], took) == ("no_players", 7.0)
+    assert [e.op for e in outcome.log.entries] == ["start", "stop"]
+
+    game = table()
+    played = EpisodeLog([LogEntry("start", game.start()), LogEntry("open", game.open_round())])
+    outcome, _ = asyncio.run(resume(game, played))
+    assert (outcome.results["reason"], outcome.results["rounds"]) == ("complete", 3)
+    assert outcome.results["fallbacks"] == [3] * 6

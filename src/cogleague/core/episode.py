@@ -139,7 +139,8 @@ class EpisodeRunner:
         it, so a restart or a take-over does not start the budget again."""
         self.connect = connect
         """The game's connect timeout, when a host seats programs that must connect
-        (`core/connect.py`): checked once, after the start, before the first round."""
+        (`core/connect.py`): checked after the start, before the first round (again on a
+        resume whose log holds the start only: the seats have to come back)."""
         self.timing = game.timing()
         self.log = EpisodeLog()
         self._entries = self.log.entries  # appended to directly on the batch path
@@ -177,8 +178,8 @@ class EpisodeRunner:
         batch = self._all_steps and observer is None and not hooks and not pace
         if not self.log.entries:
             await self._record("start", game.start())
-            if self.connect is not None:
-                await self._nobody_came(self.connect)
+        if self.connect is not None and len(self.log.entries) == 1:  # started, nothing played
+            await self._nobody_came(self.connect)
         step_started = clock.now()
         while not game.done:
             if game.between_rounds:

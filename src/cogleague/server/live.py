@@ -172,7 +172,8 @@ class LiveTable:
         reads them from here instead of the database."""
         self.seat_list: list[dict[str, Any]] = []
         self.connect: ConnectWait | None = None
-        """The game's connect timeout (`core/connect.py`), for a fresh start only."""
+        """The game's connect timeout (`core/connect.py`): the runner waits for the first
+        seat before the first round."""
 
     # -- events ------------------------------------------------------------------------------
     def broadcast(self, events: Sequence[Event]) -> None:
@@ -198,8 +199,7 @@ class LiveTable:
                               Coroutine[Any, Any, None]]) -> None:
         self.started = self.clock.now() - self.elapsed_s
         runner = EpisodeRunner(self.game, seats, self.clock, self.observer, self.pacing,
-                               elapsed_s=self.elapsed_s,
-                               connect=self.connect if log_ is None else None)
+                               elapsed_s=self.elapsed_s, connect=self.connect)
         if log_ is not None:
             runner.log = log_  # resume: the runner continues after the replayed entries
 
