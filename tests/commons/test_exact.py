@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from cogleague.games.commons.baselines import common as c
 from cogleague.games.commons.baselines.steward import steward_move
 from cogleague.games.commons.baselines.view import RoundView, SeatView, views_of_observation
@@ -98,3 +100,57 @@ def test_the_whole_number_spawn_split_is_the_fraction_split() -> None:
                 eaten = [red, green, blue]
                 assert mushrooms.spawn(eaten) == mushrooms.spawn_fractions(eaten)
     assert mushrooms.spawn([0.5, 0.25, 2.0]) == mushrooms.spawn_fractions([0.5, 0.25, 2.0])
+
+
+def _float_split(eaten_total: list[float]) -> list[int]:
+    """The spawn split on float quotas, as the engine had it before quotas became exact: the
+    reference for what exactness changed (docs/commons.md lists the line-ups)."""
+    w = [1 + e for e in eaten_total]
+    q = [3 * x / sum(w) for x in w]
+    out = [math.floor(x) for x in q]
+    for col in sorted(range(3), key=lambda k: (-(q[k] - out[k]), k))[:3 - sum(out)]:
+        out[col] += 1
+    return out
+
+
+def _welfare(variant: str, lineup: list[str]) -> float:
+    from .support import play
+
+    game, _ = play(variant, lineup)
+    return game.welfare()
+
+
+def test_spawn_quotas_compare_exact_fractions_so_a_tie_is_a_real_tie() -> None:
+    # six green eaters' first round: weights 1/7/1, quotas 1/3, 7/3, 1/3 — every fractional part
+    # exactly 1/3, so the leftover goes to red (canonical); floats gave green an ulp more
+    assert mushrooms.spawn([0.0, 6.0, 0.0]) == [1, 2, 0]
+    assert _float_split([0.0, 6.0, 0.0]) == [0, 3, 0]
+
+
+def test_the_lineups_whose_welfare_exact_quotas_changed_are_the_documented_ones(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/commons.md "Exact thresholds and ties": the §9/§14 baseline line-ups in every
+    playable variant, played with the exact split and with the float one."""
+    from cogleague.games.commons.baselines import BASELINES
+    from cogleague.games.commons.config import VARIANTS
+
+    lineups = {f"six {b}": [b] * 6 for b in BASELINES}
+    lineups["3 steward + 3 free_rider"] = ["steward"] * 3 + ["free_rider"] * 3
+    lineups["3 deterrable + 3 punisher"] = ["deterrable"] * 3 + ["punisher"] * 3
+    lineups["mixed"] = ["steward", "steward", "cleaner", "punisher", "free_rider", "random"]
+    played = [(v, name) for v in VARIANTS if v != "certification" for name in lineups]
+    exact = {key: _welfare(key[0], lineups[key[1]]) for key in played}
+    monkeypatch.setattr(mushrooms, "spawn", _float_split)
+    floats = {key: _welfare(key[0], lineups[key[1]]) for key in played}
+    moved = [key for key in played if abs(floats[key] - exact[key]) > 1e-9]
+    assert {variant for variant, _ in moved} == {"mushrooms"}  # the only module that spawns
+    changed = {name: (round(floats[(v, name)], 3), round(exact[(v, name)], 3))
+               for v, name in moved}
+    assert changed == {"six steward": (149.0, 148.0), "six cleaner": (214.0, 212.0),
+                       "six punisher": (-307.0, -308.0), "six reciprocator": (126.0, 117.0)}
+    # 3 steward + 3 free_rider changed with the exact eaten totals (113.0 -> 112.0): booked share
+    # by share, red and green reached 12.999999999999998 and 13.000000000000002 in round 4, a
+    # tie that floats split the other way
+    assert exact[("mushrooms", "3 steward + 3 free_rider")] == 112.0
+    assert mushrooms.spawn([13.0, 13.0, 0.0]) == [2, 1, 0]
+    assert mushrooms.spawn_fractions([12.999999999999998, 13.000000000000002, 0.0]) == [1, 2, 0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from cogleague.games.ledger.rings import detect_rings
+from cogleague.games.ledger.rings import detect_rings, half_up
 from cogleague.games.ledger.schedule import draw_schedule
 
 from .support import make_game, play
@@ -65,6 +65,32 @@ def test_thresholds_are_inclusive_and_exact() -> None:
     # outMean 10/3: delta 8/3 just under 3 — exact fractions, no float luck
     thirds = [(0, 1, 6, 6), (0, 1, 6, 6), (0, 2, 3, 0), (0, 2, 3, 0), (1, 3, 4, 0)]
     assert detect_rings(thirds).pairs == []
+
+
+def _fed_pair(out_pays: list[int]) -> dict[str, object]:
+    """Seats 0 and 1 meet twice at 8/8; their other meetings pay `out_pays` (alternating
+    between them, each against a fresh partner): the pair's reported figures."""
+    meetings = [(0, 1, 8, 8), (0, 1, 8, 8)]
+    meetings += [(k % 2, 2 + k % 6, pay, pay) for k, pay in enumerate(out_pays)]
+    (pair,) = detect_rings(meetings).pairs
+    return pair.to_json()
+
+
+def test_reported_figures_round_half_up_from_the_exact_value() -> None:
+    # delta exactly 13/4 (outMean 19/4): half up 3.3; Python's round(3.25, 1) says 3.2
+    doc = _fed_pair([5, 5, 5, 4])
+    assert (doc["inMean"], doc["outMean"], doc["delta"]) == (8.0, 4.75, 3.3)
+    assert round(8 - 4.75, 1) == 3.2  # what the float rounding would have published
+    # delta exactly 61/20 (outMean 99/20): half up 3.1; the float 3.0499999… rounds to 3.0
+    doc = _fed_pair([5] * 19 + [4])
+    assert (doc["outMean"], doc["delta"]) == (4.95, 3.1)
+    assert round(float(Fraction(61, 20)), 1) == 3.0
+    # outMean exactly 1/32 = 0.03125 at 4 dp: half up 0.0313 (the float rounds to 0.0312)
+    doc = _fed_pair([1] + [0] * 31)
+    assert (doc["outMean"], doc["delta"]) == (0.0313, 8.0)
+    assert round(1 / 32, 4) == 0.0312
+    assert [half_up(Fraction(v), 1) for v in ("-13/4", "1/3", "2/3", "0", "15/4")] == [
+        -3.3, 0.3, 0.7, 0.0, 3.8]
 
 
 def test_no_other_meetings_gives_out_mean_zero() -> None:

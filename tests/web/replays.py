@@ -3,6 +3,7 @@ the same runner the CLI uses, and turned into the game's own replay document."""
 
 from __future__ import annotations
 
+import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
@@ -61,5 +62,42 @@ def tally_replay(out: Path) -> tuple[Path, dict[str, Any]]:
     seats = make_seats(g, lineup)
     with ThreadPoolExecutor(1) as pool:
         outcome = pool.submit(play_headless, g, seats).result()
+    doc = g.replay_document(outcome.log)
+    return jsonio.write(out, doc), doc
+
+
+class _Absent:
+    """A seat whose program never connects (`core/connect.py`'s `Connects`)."""
+
+    kind = "remote"
+    name = "absent"
+    connected = False
+
+    async def wait_connected(self) -> None:
+        await asyncio.Event().wait()
+
+    async def decide(self, turn: Any, hint: str | None) -> Any:
+        raise AssertionError("a seat that never connected was asked to play")
+
+
+def no_players_replay(game: str, out: Path, variant: str | None = None,
+                      config: dict[str, Any] | None = None) -> tuple[Path, dict[str, Any]]:
+    """A table of `game` nobody connected to, ended by the connect timeout its descriptor
+    declares (on a virtual clock, so nothing waits), as its replay document."""
+    from cogleague.core.clock import FakeClock
+    from cogleague.core.connect import connect_wait
+    from cogleague.core.episode import EpisodeRunner
+
+    info = registry.get(game)
+    g = info.make(variant, config or {}, 3, info.default_lineup(variant), None)
+    wait = connect_wait(info, g)
+    assert wait is not None, f"{game} declares no connect timeout"
+
+    async def run() -> Any:
+        seats = [_Absent() for _ in range(g.num_seats)]
+        return await EpisodeRunner(g, seats, FakeClock(), connect=wait).run()
+
+    with ThreadPoolExecutor(1) as pool:
+        outcome = pool.submit(asyncio.run, run()).result()
     doc = g.replay_document(outcome.log)
     return jsonio.write(out, doc), doc

@@ -70,6 +70,31 @@ class PaidTables:
     settled_reasons: tuple[str, ...] = ("complete", "deadline")
 
 
+DEFAULT_CONNECT_TIMEOUT_S = 180.0
+"""How long a host waits for a game's first seat to connect when the game declares the
+ending but no option holding the seconds (Commons Family's own default)."""
+
+
+@dataclass(frozen=True)
+class ConnectTimeout:
+    """The capability to end an episode nobody came to play (`core/connect.py`): when, after
+    the start, no seat that must connect has connected within `seconds`, the host ends the
+    episode before its first round with ``game.stop(reason)``.
+
+    `option` names the option holding the seconds (read from ``game.public_config()``), so a
+    table's config sets it; None, or the option unset: `default_s`."""
+
+    option: str | None = None
+    default_s: float = DEFAULT_CONNECT_TIMEOUT_S
+    reason: str = "no_players"
+
+    def seconds(self, game: Game) -> float:
+        value = game.public_config().get(self.option) if self.option is not None else None
+        if value is None:
+            return self.default_s
+        return float(value)
+
+
 RandomReply = Callable[["Turn", random.Random], Any]
 SealedVariants = Callable[["Turn", "Action", random.Random], Sequence[tuple[Any, str]]]
 
@@ -134,6 +159,9 @@ class GameDescriptor:
     """Top-level replay keys a document may omit (rebuildable views such as Ledger's
     ``frames``); when present they must re-derive like the rest."""
     paid_tables: PaidTables | None = None
+    connect_timeout: ConnectTimeout | None = None
+    """The ``no_players`` ending (`ConnectTimeout`); None: the game has no such ending and
+    its tables play whoever connects, or nobody."""
     model_prompts: bool = False
     """The game renders a prompt for language-model seats (`Turn.prompt_text`)."""
     grade: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
@@ -205,6 +233,10 @@ class GameDescriptor:
                 "capabilities": self.capabilities, "replay_format": self.replay_format,
                 "viewer": f"/static/js/games/{self.name}.js" if self.viewer else None,
                 "rules": f"/rules/{self.name}", "rule_numbers": dict(self.rule_numbers),
+                "connect_timeout": None if self.connect_timeout is None else {
+                    "reason": self.connect_timeout.reason,
+                    "option": self.connect_timeout.option,
+                    "default_s": self.connect_timeout.default_s},
                 "options": self.options.model_json_schema(), "origin": self.origin}
 
 

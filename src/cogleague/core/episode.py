@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cogleague.core.clock import Clock, MonotonicClock
+from cogleague.core.connect import ConnectWait, anyone_came
 from cogleague.core.errors import IllegalAction, SeatFailed, SeatInputRejected, SeatUnavailable
 from cogleague.core.game import Action, Decision, Event, Game, Step, StepDecisions, Turn
 from cogleague.core.replay import EpisodeLog, LogEntry
@@ -125,7 +126,7 @@ async def _wait(clock: Clock, future: asyncio.Future[Any], seconds: float) -> An
 class EpisodeRunner:
     def __init__(self, game: Game, seats: Sequence[Seat], clock: Clock | None = None,
                  observer: Observer | None = None, pacing: bool = False,
-                 elapsed_s: float = 0.0) -> None:
+                 elapsed_s: float = 0.0, connect: ConnectWait | None = None) -> None:
         if len(seats) != game.num_seats:
             raise ValueError(f"seats must list exactly {game.num_seats} seats (got {len(seats)})")
         self.game = game
@@ -136,6 +137,10 @@ class EpisodeRunner:
         self.elapsed_s = elapsed_s
         """Play time already spent before this run (a resumed table): the play budget counts
         it, so a restart or a take-over does not start the budget again."""
+        self.connect = connect
+        """The game's connect timeout, when a host seats programs that must connect
+        (`core/connect.py`): checked after the start, before the first round (again on a
+        resume whose log holds the start only: the seats have to come back)."""
         self.timing = game.timing()
         self.log = EpisodeLog()
         self._entries = self.log.entries  # appended to directly on the batch path
@@ -173,6 +178,8 @@ class EpisodeRunner:
         batch = self._all_steps and observer is None and not hooks and not pace
         if not self.log.entries:
             await self._record("start", game.start())
+        if self.connect is not None and len(self.log.entries) == 1:  # started, nothing played
+            await self._nobody_came(self.connect)
         step_started = clock.now()
         while not game.done:
             if game.between_rounds:
@@ -202,6 +209,11 @@ class EpisodeRunner:
                 self._tell_seats(turns, decisions)
             step_started = clock.now()
         return EpisodeOutcome(game.results(), self.log, self.faults)
+
+    async def _nobody_came(self, connect: ConnectWait) -> None:
+        """Stop the game with the connect timeout's reason if no seat connected in time."""
+        if not await anyone_came(self.seats, self.clock, connect.seconds):
+            await self._record("stop", self.game.stop(connect.reason), reason=connect.reason)
 
     def _fallback(self, turn: Turn, cause: FallbackCause | None, attempts: int = 1,
                   timeouts: int = 0) -> Decision:

@@ -40,3 +40,11 @@ def series(game: str, outcome: EpisodeOutcome, seats: int) -> dict[str, Any] | N
     if desc is None or desc.series is None:
         return None
     return desc.series(outcome, seats)
+
+
+def nobody_came(game: str, results: dict[str, Any] | None) -> bool:
+    """The episode ended by the game's connect timeout (`core/connect.py`): nobody played, so
+    it is counted apart and never ranked."""
+    desc = _game(game)
+    return (desc is not None and desc.connect_timeout is not None and results is not None
+            and results.get("reason") == desc.connect_timeout.reason)

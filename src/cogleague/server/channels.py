@@ -168,12 +168,15 @@ class SeatChannel(Stream):
         self.answered: dict[str, str] = {}  # turn_id -> its ack frame (moves are idempotent)
         self.expired: set[str] = set()
         self.last_view: dict[str, Any] | None = None
+        self.arrived = asyncio.Event()
+        """Set when the seat's program first connects (the connect timeout reads it)."""
 
     def listeners(self) -> list[Sender]:
         return [self.conn] if self.conn is not None else []
 
     def attach(self, conn: Sender) -> None:
         old, self.conn = self.conn, conn
+        self.arrived.set()
         if old is not None and old is not conn:
             old.close(REPLACED_CLOSE_CODE, "replaced by a newer connection for this seat")
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from cogleague.core import jsonio
 from cogleague.core.clock import Clock, MonotonicClock
+from cogleague.core.connect import ConnectWait
 from cogleague.core.episode import EpisodeOutcome, EpisodeRunner
 from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Event, Game
@@ -170,6 +171,9 @@ class LiveTable:
         """The table row and seat rows it was launched with (`TableService.launch`): the end
         reads them from here instead of the database."""
         self.seat_list: list[dict[str, Any]] = []
+        self.connect: ConnectWait | None = None
+        """The game's connect timeout (`core/connect.py`): the runner waits for the first
+        seat before the first round."""
 
     # -- events ------------------------------------------------------------------------------
     def broadcast(self, events: Sequence[Event]) -> None:
@@ -195,7 +199,7 @@ class LiveTable:
                               Coroutine[Any, Any, None]]) -> None:
         self.started = self.clock.now() - self.elapsed_s
         runner = EpisodeRunner(self.game, seats, self.clock, self.observer, self.pacing,
-                               elapsed_s=self.elapsed_s)
+                               elapsed_s=self.elapsed_s, connect=self.connect)
         if log_ is not None:
             runner.log = log_  # resume: the runner continues after the replayed entries
 

@@ -24,6 +24,14 @@ class RemoteSeat:
         self.name = name
         self.timing = timing
 
+    @property
+    def connected(self) -> bool:
+        """The seat's program has connected since the table opened (`core/connect.py`)."""
+        return self.channel.arrived.is_set()
+
+    async def wait_connected(self) -> None:
+        await self.channel.arrived.wait()
+
     def decide(self, turn: Turn, hint: str | None) -> Awaitable[Any]:
         """The channel's future for this turn (a plain future: the runner awaits it without
         a task of its own). With no time left, a coroutine instead, which the runner closes

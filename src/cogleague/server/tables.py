@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 
 from cogleague.core import jsonio, settlement
 from cogleague.core.config import check_int, check_number, check_str
+from cogleague.core.connect import connect_wait
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
@@ -467,6 +468,7 @@ class TableService:
         live = LiveTable(self.room(row), game, self.store, pacing=bool(row.get("pacing", True)),
                          elapsed_s=elapsed_s)
         live.row, live.seat_list = row, seat_list
+        live.connect = connect_wait(self.catalog.get(row["game"]), game)
         runner_seats = [make_runner_seat(game, s, live.room.channels[s["seat"]], self.settings,
                                          self.catalog.get(row["game"]))
                         for s in sorted(seat_list, key=lambda s: s["seat"])]

@@ -29,7 +29,8 @@ def store_url(app: Any) -> str | None:
 
 
 def standings(url: str | None, game: str | None) -> dict[str, Any]:
-    """`{games: [{game, title, episodes, tables, overall}], source}` for one game or all.
+    """`{games: [{game, title, episodes, no_players, tables, overall}], source}` for one game
+    or all (`no_players`: episodes nobody connected to, counted apart and never ranked).
 
     `tables` and `overall` are the league document's (see `league/rankings/standings.py`)."""
     games = registry.names()
@@ -40,6 +41,8 @@ def standings(url: str | None, game: str | None) -> dict[str, Any]:
         doc = (standings_json(url, game=name, resamples=RESAMPLES) if url
                else {"episodes": {"ok": 0}, "tables": [], "overall": None})
         out.append({"game": name, "title": registry.get(name).title,
-                    "episodes": doc["episodes"]["ok"], "tables": doc["tables"],
+                    "episodes": doc["episodes"]["ok"],
+                    "no_players": doc["episodes"].get("no_players", 0),
+                    "tables": doc["tables"],
                     "overall": doc["overall"] if doc["tables"] else None})
     return {"games": out, "source": "store" if url else None}

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cogleague.core.descriptor import Column, GameDescriptor
+from cogleague.core.descriptor import Column, ConnectTimeout, GameDescriptor
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
@@ -183,6 +183,8 @@ GAME = GameDescriptor(
     viewer=HERE / "viewer.js",
     starter=HERE / "starter_bot.tmpl",
     model_prompts=True,
+    # rules §12 `no_players`: nobody connected within the config's connect timeout (180 s)
+    connect_timeout=ConnectTimeout(option="connect_timeout_seconds"),
     grade=_grade,
     score_fmt="{:.3f}",
     result_columns=(Column("total_extracted", "extracted", "{:.3f}"),

@@ -4,10 +4,16 @@ A pair that met at least twice is flagged when their mutual meetings paid well (
 and clearly better than their meetings with everyone else (delta ≥ 3). A ring is a connected
 component of three or more seats in the flagged graph. Thresholds are compared exactly
 (fractions), so float rounding never decides a flag.
+
+The reported figures (delta to 0.1, the means to 4 decimal places) are rounded half up from the
+exact fraction, as the original engine did and as the rules' other roundings go (TRUST's
+returned coins, numeric replies): a delta of exactly 13/4 reads 3.3, never 3.2, whatever
+its binary float would round to.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -33,9 +39,17 @@ class RingPair:
         return self.in_mean - self.out_mean
 
     def to_json(self) -> dict[str, Any]:
-        return {"a": self.a, "b": self.b, "inMean": round(float(self.in_mean), MEAN_DECIMALS),
-                "outMean": round(float(self.out_mean), MEAN_DECIMALS),
-                "delta": round(float(self.delta), DELTA_DECIMALS)}
+        return {"a": self.a, "b": self.b, "inMean": half_up(self.in_mean, MEAN_DECIMALS),
+                "outMean": half_up(self.out_mean, MEAN_DECIMALS),
+                "delta": half_up(self.delta, DELTA_DECIMALS)}
+
+
+def half_up(value: Fraction, decimals: int) -> float:
+    """`value` to `decimals` places, a tie rounded away from zero, decided on the exact value
+    (Python's `round` on a float rounds half even, on the float's binary value)."""
+    scale = 10 ** decimals
+    magnitude = math.floor(abs(value) * scale + Fraction(1, 2))
+    return math.copysign(magnitude, value) / scale if magnitude else 0.0
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ table and the HTML report render the same document. Shape (all numbers are plain
     {
       "leagues": ["demo"] | null,          # null: every league and server table in the store
       "game": "<game>" | null,
-      "episodes": {"ok": 480, "failed": 2},
+      "episodes": {"ok": 480, "failed": 2, "infra_error": 0,
+                   "no_players": 3},         # nobody connected in time: counted, never ranked
       "failures": [{"id", "league", "game", "variant", "seed", "lineup", "attempts",
                     "error"}],               # failed for infrastructure reasons: never ranked
       "tables": [{                           # one per game and variant
@@ -141,6 +142,8 @@ def standings(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str,
     held = heldout.held_out_names(everything)
     names = heldout.masks(held, reveal_held_out)
     ok = [ep for ep in everything if ep.source != heldout.SOURCE]
+    unplayed = [ep for ep in ok if gamestats.nobody_came(ep.game, ep.results)]
+    ok = [ep for ep in ok if not gamestats.nobody_came(ep.game, ep.results)]
     evaluation = [ep for ep in everything if ep.source == heldout.SOURCE]
     failed = [ep for ep in episodes if ep.status != store.STATUS_OK]
     groups: dict[tuple[str, str], list[EpisodeRecord]] = defaultdict(list)
@@ -163,7 +166,8 @@ def standings(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str,
         "leagues": None if leagues is None else list(leagues),
         "game": game,
         "episodes": {"ok": len(ok), "failed": len(failed),
-                     "infra_error": sum(ep.status == store.STATUS_INFRA for ep in failed)},
+                     "infra_error": sum(ep.status == store.STATUS_INFRA for ep in failed),
+                     "no_players": len(unplayed)},
         "failures": failures,
         "tables": tables,
         "overall": _overall(ok, book, resamples, seed),

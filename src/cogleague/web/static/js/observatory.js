@@ -67,8 +67,20 @@ function overallTable(title, rows, value) {
       h("td", { class: "num" }, r.low === null ? "–" : `${fmt(r.low, 2)} – ${fmt(r.high, 2)}`))))));
 }
 
+/** Episodes nobody connected to (the game's connect timeout): counted, never ranked. */
+function unplayedNote(game) {
+  const n = game.no_players ?? 0;
+  if (!n) return null;
+  return h("p", { class: "muted", "data-testid": "no-players" },
+    `${n} episode${n === 1 ? "" : "s"} ended no_players: nobody connected within the connect timeout, ` +
+    "so nothing was played (every score zero). Counted here, not ranked.");
+}
+
 function gamePanel(game) {
-  if (!game.tables.length) return h("p", { class: "muted" }, `No finished ${game.title} episode yet.`);
+  const note = unplayedNote(game);
+  if (!game.tables.length) {
+    return h("div", {}, h("p", { class: "muted" }, `No finished ${game.title} episode yet.`), note);
+  }
   const parts = game.tables.map((t) => h("section", {},
     h("h3", { "data-testid": "variant" }, `${variantLabel(t.variant)} · ${t.episodes} episode${t.episodes === 1 ? "" : "s"} · ${t.statistic}`),
     scoreTable(game.game, t)));
@@ -77,6 +89,7 @@ function gamePanel(game) {
       { key: "strength", label: "strength" }));
     parts.push(overallTable("OpenSkill (Plackett–Luce)", game.overall.openskill.rows, { key: "mu", label: "μ" }));
   }
+  if (note) parts.push(note);
   return h("div", {}, parts);
 }
 

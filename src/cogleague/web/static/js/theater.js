@@ -96,6 +96,22 @@ function theaterFor(game, story, { mode = "replay", label = "" } = {}) {
   return current;
 }
 
+/** The reason an episode nobody came to ends with (the game's declared connect timeout,
+ *  GET /api/games `connect_timeout`), when this replay ended that way; else null. */
+export function nobodyCame(desc, doc) {
+  const reason = desc?.connect_timeout?.reason;
+  const ended = doc?.results?.reason ?? doc?.reason;
+  return reason && ended === reason ? reason : null;
+}
+
+/** An episode nobody came to is one of the rules' endings, not an error: say what happened. */
+function nobodyCamePanel(reason) {
+  return h("div", { class: "panel no-players", "data-testid": "no-players" },
+    h("h2", {}, "Nobody came to play"),
+    h("p", {}, "No seat connected within the connect timeout, so the episode ended before its first round " +
+      `(reason ${reason}): zero rounds, every score zero. This is one of the game's endings, not an error.`));
+}
+
 async function openReplay(doc, label, { atEnd = false } = {}) {
   const desc = await gameOfReplay(doc);
   const game = await viewerOf(desc);
@@ -103,6 +119,11 @@ async function openReplay(doc, label, { atEnd = false } = {}) {
   const story = new Story(game, meta);
   for (const ev of game.eventsOfReplay(doc)) story.push(ev);
   const { scrubber } = theaterFor(game, story, { label });
+  const unplayed = nobodyCame(desc, doc);
+  if (unplayed) {
+    root.prepend(nobodyCamePanel(unplayed));
+    badges.append(h("span", { class: "pill", "data-testid": "reason" }, unplayed));
+  }
   scrubber.follow = atEnd;
   scrubber.refresh();
   scrubber.go(atEnd ? scrubber.last() : 0);
