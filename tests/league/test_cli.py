@@ -45,7 +45,7 @@ def test_run_standings_report(write_league: Callable[..., Path], tmp_path: Path)
     assert table.exit_code == 0, table.output
     assert "skill · standard" in table.output and "Bradley–Terry" in table.output
     doc = json.loads(cli.invoke(app, ["league", "standings", str(path), "--json"]).output)
-    assert doc["episodes"] == {"ok": 12, "failed": 0, "infra_error": 0}
+    assert doc["episodes"] == {"ok": 12, "failed": 0, "infra_error": 0, "no_players": 0}
 
     out = tmp_path / "report"
     report = cli.invoke(app, ["league", "report", str(path), "--out", str(out)])
