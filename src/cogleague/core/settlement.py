@@ -7,8 +7,10 @@ lower seat); all-zero points split equally (remainder to the lower seats).
 
 `settlement_entries` turns a finished table into the ledger entries that settle it, each with an
 idempotency key derived from the table and seat, so applying a settlement twice changes nothing.
-An `aborted` table is refunded in full and pays no rake. The server's SQL store applies the same
-entries in one transaction; `wallets.Wallets` is the in-memory model it mirrors.
+An `aborted` table is refunded in full and pays no rake, unless one seat's own fault aborted it
+after play started: then `forfeit_entries` (the offender's stake is shared by the others).
+The server's SQL store applies the same entries in one transaction; `wallets.Wallets` is the
+in-memory model it mirrors.
 """
 
 from __future__ import annotations
@@ -112,6 +114,31 @@ def settlement_entries(table: str, stake: int, rake_bps: int, points: Sequence[i
                if amount > 0]
     if split.rake > 0:
         entries.append(LedgerEntry(RAKE, house, split.rake, f"{table}:rake", table))
+    return entries
+
+
+def forfeit_entries(table: str, stake: int, accounts: Sequence[str], offender: int
+                    ) -> list[LedgerEntry]:
+    """The entries that close a paid table aborted by one seat's own fault after play started.
+
+    The offender's stake is forfeited: every other seat gets its own stake back (`REFUND`)
+    and an equal share of the forfeited stake (`PAYOUT`, the remainder to the lower seats);
+    the offender gets nothing and no rake is taken. So causing an abort never pays better
+    than playing on (a settled end pays every seat 0 or more), and the others never lose
+    their stake to it. Refunds come first: once a table pays out, it refunds nothing more."""
+    n = len(accounts)
+    if not 0 <= offender < n:
+        raise ValueError(f"offender must be a seat in 0..{n - 1} (got {offender!r})")
+    if n < 2:
+        raise ValueError(f"a forfeit needs at least 2 seats (got {n})")
+    if stake == 0:
+        return []
+    others = [seat for seat in range(n) if seat != offender]
+    entries = [LedgerEntry(REFUND, accounts[seat], stake, f"{table}:refund:{seat}", table)
+               for seat in others]
+    shares = largest_remainder(stake, [1] * len(others))
+    entries += [LedgerEntry(PAYOUT, accounts[seat], share, f"{table}:forfeit:{seat}", table)
+                for seat, share in zip(others, shares, strict=True) if share > 0]
     return entries
 
 

@@ -101,3 +101,66 @@ def first_object(text: str) -> dict[str, Any] | None:
             return doc
         span = _balanced_span(text, text.find("{", span[0] + 1))
     return None
+
+
+# -- text a seat or a user sends: what can be stored and sent as it is ---------------------------
+def text_fault(text: str) -> str | None:
+    """Why `text` cannot be stored and sent unchanged, or None when it can.
+
+    Two things are refused everywhere: a lone UTF-16 surrogate (a JSON escape such as
+    ``\\ud800`` decodes to one; UTF-8 cannot encode it, so no database, file or socket can
+    take it) and NUL (PostgreSQL text cannot hold it). Other control characters are the
+    rules' business (cleaned where a game's rules say so). Non-characters such as U+FFFF
+    are valid Unicode and pass."""
+    if text.isascii():
+        return None if "\x00" not in text else f"NUL (U+0000) at character {text.index(chr(0))}"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return (f"a lone surrogate U+{ord(text[exc.start]):04X} at character {exc.start} "
+                "(not a Unicode character; UTF-8 cannot encode it)")
+    if "\x00" in text:
+        return f"NUL (U+0000) at character {text.index(chr(0))}"
+    return None
+
+
+def bad_text(doc: Any, path: str = "") -> tuple[str, str] | None:
+    """The first string of a JSON document (a key or a value, in document order) that
+    `text_fault` refuses, as ``(field path, why)``; None when every string is fine. Paths read
+    like the document: ``message``, ``action.note``, ``seats[2]``; a refused key is named by
+    where it is (``config.<key>``), never by its own text. Iterative: a document nested as
+    deep as a JSON decoder allows is walked without recursion."""
+    stack: list[tuple[str, Any]] = [(path, doc)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, str):
+            why = text_fault(value)
+            if why is not None:
+                return where or "value", why
+        elif isinstance(value, dict):
+            children = []
+            for key, child in value.items():
+                key = str(key)
+                why = text_fault(key)
+                if why is not None:
+                    return (f"{where}.<key>" if where else "<key>"), why
+                children.append((f"{where}.{key}" if where else key, child))
+            stack.extend(reversed(children))
+        elif isinstance(value, list | tuple):
+            stack.extend(reversed([(f"{where}[{i}]", child) for i, child in enumerate(value)]))
+    return None
+
+
+def check_text(field: str, value: Any, max_len: int, min_len: int = 0) -> str:
+    """A string of `min_len`..`max_len` code points that `text_fault` accepts, or a
+    `ConfigError` naming `field` (one place for the length and the content rule)."""
+    from cogleague.core.errors import ConfigError
+
+    if not isinstance(value, str) or not min_len <= len(value) <= max_len:
+        shown = value if not isinstance(value, str) else f"{len(value)} code points"
+        raise ConfigError(field, f"{field} must be a string of {min_len}..{max_len} code "
+                                 f"points (got {shown!r})")
+    why = text_fault(value)
+    if why is not None:
+        raise ConfigError(field, f"{field} must be storable text: {why}")
+    return value

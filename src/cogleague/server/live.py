@@ -20,8 +20,9 @@ from cogleague.core.episode import EpisodeOutcome, EpisodeRunner
 from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Event, Game
 from cogleague.core.replay import EpisodeLog, LogEntry
-from cogleague.server import frames
+from cogleague.server import forfeit, frames
 from cogleague.server.channels import SeatChannel, WatchChannel
+from cogleague.server.logbatch import LogWriteFault
 from cogleague.server.store import Store
 
 log = logging.getLogger("cogleague.server")
@@ -183,8 +184,12 @@ class LiveTable:
         idx = self.next_idx
         self.next_idx += 1
         elapsed_ms = int((self.clock.now() - self.started) * 1000)
-        await self.store.append_log(self.id, idx, entry.to_json(),
-                                    [event_record(e) for e in entry.events], elapsed_ms)
+        doc = entry.to_json()
+        try:
+            await self.store.append_log(self.id, idx, doc,
+                                        [event_record(e) for e in entry.events], elapsed_ms)
+        except LogWriteFault as fault:  # this table's own row: whose doing was it?
+            raise forfeit.blame(fault, doc, self.room.channels) from fault
         self.broadcast(entry.events)
 
     def restore(self, log_: EpisodeLog) -> None:
@@ -208,6 +213,10 @@ class LiveTable:
                 outcome = await runner.run()
             except asyncio.CancelledError:
                 raise
+            except forfeit.SeatCausedAbort as exc:  # a seat's doing, not the server's: no trace
+                log.warning("table %s: %s", self.id, exc)
+                await on_done(self, None, exc)
+                return
             except Exception as exc:
                 log.exception("table %s: the episode failed", self.id)
                 await on_done(self, None, exc)

@@ -12,12 +12,12 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from markdown_it import MarkdownIt
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, model_validator
 from sqlalchemy import Connection, insert, select
 
 from cogleague.core import settlement
 from cogleague.core.rng import SEED_MAX
-from cogleague.server import wallets
+from cogleague.server import textguard, wallets
 from cogleague.server.auth import bearer, digest, new_api_key
 from cogleague.server.errors import ApiError, responses
 from cogleague.server.frames import frame_schema
@@ -50,6 +50,12 @@ class _Body(BaseModel):
     a bool), numbers follow JSON (``5.0`` is the integer 5)."""
 
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _storable_text(cls, data: Any) -> Any:
+        textguard.check_body(data)  # 400 bad_text naming the field, before anything else
+        return data
 
 
 class CreateAccount(_Body):

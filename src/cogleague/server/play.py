@@ -23,7 +23,7 @@ from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 
 from cogleague.core import jsonio
-from cogleague.server import frames
+from cogleague.server import frames, textguard
 from cogleague.server.auth import matches
 from cogleague.server.channels import SeatChannel, Stream, WatchChannel
 from cogleague.server.errors import ApiError
@@ -284,10 +284,15 @@ class FrameHandler:
             return
         try:
             doc = json.loads(text)
-            move = frames.fast_move(doc)
-            frame = frames.parse_client_frame(doc) if move is None else None
-        except (ValueError, frames.BadFrame) as exc:
+            fault = textguard.frame_fault(text, doc)  # before anything could echo its text
+            if fault is None:
+                move = frames.fast_move(doc)
+                frame = frames.parse_client_frame(doc) if move is None else None
+        except (ValueError, RecursionError, frames.BadFrame) as exc:
             conn.send_text(channel_error(channel, "bad_frame", f"bad frame: {exc}"))
+            return
+        if fault is not None:
+            conn.send_text(channel_error(channel, textguard.BAD_TEXT, fault))
             return
         if move is not None or isinstance(frame, frames.Move):
             if not isinstance(channel, SeatChannel):

@@ -41,6 +41,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 
 from cogleague.core import jsonio
+from cogleague.server import logbatch
 
 T = TypeVar("T")
 
@@ -213,20 +214,15 @@ class Store:
         while self._pending_logs:
             batch, self._pending_logs = self._pending_logs, []
             try:
-                refused = await asyncio.get_running_loop().run_in_executor(
-                    self._executor, self._append, [row for row, _ in batch])
-            except Exception as exc:  # every waiter learns its rows were not stored
-                for _, fut in batch:
-                    if not fut.done():
-                        fut.set_exception(exc)
+                refused = await self._append_async([row for row, _ in batch])
+            except Exception as exc:  # table by table: one table's bad row fails only itself
+                await logbatch.isolate(batch, exc, self._append_async, LeaseLost)
                 continue
-            for row, fut in batch:
-                if fut.done():
-                    continue
-                if row["table_id"] in refused:
-                    fut.set_exception(LeaseLost(row["table_id"]))
-                else:
-                    fut.set_result(None)
+            logbatch.deliver(batch, refused, LeaseLost)
+
+    async def _append_async(self, rows: list[dict[str, Any]]) -> set[str]:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, self._append,
+                                                                rows)
 
     def _append(self, rows: list[dict[str, Any]]) -> set[str]:
         """One group commit, on the database thread: `_append_rows` through one DB-API

@@ -32,7 +32,7 @@ from cogleague.core.options import scalar_fields, validate_options
 from cogleague.core.replay import EpisodeLog
 from cogleague.core.rng import SEED_MAX, random_seed
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
-from cogleague.server import wallets
+from cogleague.server import forfeit, wallets
 from cogleague.server.auth import digest, new_seat_token
 from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ApiError
@@ -496,7 +496,8 @@ class TableService:
                 self.forget(table_id)  # ended elsewhere, or another process runs it now
                 return
             if outcome is None:
-                await self._abort_running(row, seat_list, live, f"error: {error}")
+                await self._abort_running(row, seat_list, live, f"error: {error}",
+                                          forfeit.offender(error))
                 return
         else:  # what the table was launched with (fixed while it runs): no read back; an end
             # or a take-over elsewhere meanwhile makes the conditional write below refuse
@@ -586,14 +587,16 @@ class TableService:
         return self.describe(row, seat_list)
 
     async def _abort_running(self, row: dict[str, Any], seat_list: builtins.list[dict[str, Any]],
-                             live: LiveTable | None, detail: str) -> None:
-        """Refund every stake (no rake) and mark the table aborted, in one transaction."""
+                             live: LiveTable | None, detail: str,
+                             culprit: int | None = None) -> None:
+        """Refund every stake (no rake) and mark the table aborted, in one transaction; a
+        seat that caused the abort of a running table forfeits instead (`forfeit.py`)."""
         table_id = row["id"]
-        paying = [s for s in seat_list if s["account_id"] is not None]
-        entries = settlement.settlement_entries(
-            table_id, row["stake"], 0, [0] * len(paying),
-            [wallets.ledger_name(s["account_id"]) for s in paying], "aborted")
-        results = {"reason": "aborted", "detail": detail}
+        culprit = culprit if row["state"] == RUNNING else None
+        entries = forfeit.abort_entries(table_id, row["stake"], seat_list, culprit)
+        results: dict[str, Any] = {"reason": "aborted", "detail": detail}
+        if culprit is not None:
+            results["forfeit"] = culprit
 
         def write(conn: Connection) -> bool:
             done = conn.execute(update(tables).where(tables.c.id == table_id,
@@ -602,8 +605,8 @@ class TableService:
                 results=jsonio.dumps(results)))
             if done.rowcount != 1:
                 return False  # it ended meanwhile (here or on another process)
-            entries_now = [e for e in entries
-                           if wallets.held_by(conn, table_id, int(e.account)) >= e.amount]
+            entries_now = [e for e in entries if e.kind != settlement.REFUND
+                           or wallets.held_by(conn, table_id, int(e.account)) >= e.amount]
             wallets.apply_all(conn, entries_now)
             if self.store.is_postgres:
                 notify(conn, f"state:{table_id}")
