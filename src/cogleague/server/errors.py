@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 CODES = ("bad_request", "unauthorized", "forbidden", "not_found", "table_full", "already_seated",
-         "insufficient_funds", "wrong_state", "rate_limited", "too_large")
+         "insufficient_funds", "wrong_state", "rate_limited", "too_large", "bad_text")
 
 
 class ErrorDetail(BaseModel):
