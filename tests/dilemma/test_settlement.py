@@ -13,6 +13,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from cogleague.core.settlement import (
     LedgerEntry,
     deposit,
+    forfeit_entries,
     largest_remainder,
     settlement_entries,
     split_pot,
@@ -79,6 +80,15 @@ def test_settlement_entries_for_complete_deadline_and_aborted() -> None:
         settlement_entries("t1", 100, 500, [1, 2, 3], accounts, "error")
     with pytest.raises(ValueError, match="one account per seat"):
         settlement_entries("t1", 100, 500, [1, 2, 3], accounts[:2], "complete")
+
+
+def test_a_forfeit_refunds_the_others_and_shares_the_offenders_stake() -> None:
+    entries = forfeit_entries("t", 11, ["a", "b", "c"], 1)
+    assert [(e.kind, e.account, e.amount) for e in entries] == [
+        ("refund", "a", 11), ("refund", "c", 11), ("payout", "a", 6), ("payout", "c", 5)]
+    assert len({e.key for e in entries}) == 4 and forfeit_entries("t", 0, ["a", "b"], 0) == []
+    with pytest.raises(ValueError, match="offender must be a seat in 0..1"):
+        forfeit_entries("t", 5, ["a", "b"], 2)
 
 
 def test_results_report_payouts_of_a_paid_table() -> None:
@@ -186,21 +196,32 @@ class LedgerMachine(RuleBasedStateMachine):
     @precondition(lambda self: any(len(self.seated[t]) >= 3 and t not in self.closed
                                    for t in TABLES))
     @rule(data=st.data(), rake_bps=st.integers(0, 2000),
-          reason=st.sampled_from(["complete", "deadline", "aborted"]))
+          reason=st.sampled_from(["complete", "deadline", "aborted", "forfeit"]))
     def close(self, data: st.DataObject, rake_bps: int, reason: str) -> None:
         table = data.draw(st.sampled_from([t for t in TABLES if len(self.seated[t]) >= 3
                                            and t not in self.closed]))
         seats = self.seated[table]
         points = data.draw(st.lists(st.integers(0, 500), min_size=len(seats),
                                     max_size=len(seats)))
-        entries = settlement_entries(table, self.stakes[table], rake_bps, points, seats, reason)
+        stake = self.stakes[table]
+        if reason == "forfeit":  # one seat's own fault aborted the table after play started
+            offender = data.draw(st.integers(0, len(seats) - 1))
+            entries = forfeit_entries(table, stake, seats, offender)
+        else:
+            entries = settlement_entries(table, stake, rake_bps, points, seats, reason)
         house_before = self.w.house
+        before = {a: self.w.balance(a) for a in seats}
         self.w.apply_all(entries)
         assert self.w.apply_all(entries) == 0  # idempotent
         assert self.w.held[table] == 0
-        pot = self.stakes[table] * len(seats)
-        rake = 0 if reason == "aborted" else pot * rake_bps // 10_000
+        pot = stake * len(seats)
+        rake = 0 if reason in ("aborted", "forfeit") else pot * rake_bps // 10_000
         assert self.w.house - house_before == rake
+        if reason == "forfeit":  # the offender gets nothing back; the others share its stake
+            gains = [self.w.balance(a) - before[a] for a in seats]
+            assert gains[offender] == 0 and sum(gains) == pot
+            others = [g for i, g in enumerate(gains) if i != offender]
+            assert max(others) - min(others) <= 1 and min(others) >= stake
         self.closed.add(table)
 
     @invariant()
