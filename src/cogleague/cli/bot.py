@@ -10,7 +10,8 @@ from typing import Annotated, Any
 import typer
 
 from cogleague.cli import app
-from cogleague.cli.common import console, fail, guarded
+from cogleague.cli.common import console, err_console, fail, guarded
+from cogleague.core.errors import ConfigError
 from cogleague.games import registry
 from cogleague.seats.botref import load_bot_class
 
@@ -45,12 +46,18 @@ def run(
         fail(f"{server}: {exc}")
     except httpx.HTTPError as exc:
         fail(f"--server {server}: cannot reach it ({exc})")
-    except (SeatRefused, ConnectionError, OSError) as exc:
+    except (SeatRefused, ConnectionError, OSError, ConfigError) as exc:
         fail(str(exc))
     results = outcome.results or {}
     score = results.get("scores", results.get("points"))
     console.print(f"table {table} ended ({outcome.reason}); seat {outcome.seat} "
                   f"({outcome.alias}) scored {score}", highlight=False)
+    if outcome.faults:  # the seat played on; the bot's own exceptions make the exit code
+        err_console.print("the bot raised; those turns fell back by the rules:",
+                          highlight=False)
+        for line in outcome.faults.summary():
+            err_console.print(f"  {line}", highlight=False, soft_wrap=True)
+        raise typer.Exit(1)
 
 
 TEST_TEMPLATE = '''"""Plays {cls} against the game's baselines: `cogleague bot new {game}` wrote it.

@@ -40,6 +40,7 @@ def serve(
     """Serve the HTTP lobby and WebSocket play for every installed game."""
     import uvicorn
 
+    from cogleague.server import listen
     from cogleague.server.app import create_app
     from cogleague.server.settings import DEFAULT_DB_URL, TRANSPORT_MAX_FRAME_BYTES, Settings
     from cogleague.server.sqlite_lock import DatabaseInUse
@@ -49,6 +50,11 @@ def serve(
         fail(f"--operator-key must be at least 16 characters (got {len(operator_key)})")
     if record_models is not None and replay_models is not None:
         fail("--record-models and --replay-models exclude each other")
+    try:  # bound first: a busy port is one line, and "serving on" comes once it listens
+        sock = listen.bind(host, port)
+    except listen.CannotListen as exc:
+        fail(str(exc))
+    port = listen.bound_port(sock)
     settings = Settings(db_url=db or DEFAULT_DB_URL, operator_key=operator_key,
                         open_registration=open_registration,
                         model_recording=record_models or replay_models,
@@ -66,5 +72,6 @@ def serve(
                       soft_wrap=True)
     console.print(f"serving on http://{host}:{port}  (protocol: /protocol, API: /docs)",
                   highlight=False)
-    uvicorn.run(application, host=host, port=port, log_level=log_level, access_log=False,
-                ws_max_size=TRANSPORT_MAX_FRAME_BYTES, ws=WS_PROTOCOL)
+    uvicorn.Server(uvicorn.Config(application, log_level=log_level, access_log=False,
+                                  ws_max_size=TRANSPORT_MAX_FRAME_BYTES, ws=WS_PROTOCOL)
+                   ).run(sockets=[sock])

@@ -30,6 +30,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 
 from cogleague.client.bot import Bot, TurnInfo
+from cogleague.client.botfaults import FaultLog
 
 log = logging.getLogger("cogleague.bot")
 """Refused moves are logged here at WARNING by default (`cogleague bot run` shows them)."""
@@ -58,6 +59,8 @@ class SeatOutcome:
     reconnects: int = 0
     turns: int = 0
     errors: list[dict[str, Any]] = field(default_factory=list)
+    faults: FaultLog = field(default_factory=FaultLog)
+    """Exceptions the bot raised (each reported once); its turns fell back by the rules."""
 
 
 def ws_url(server: str) -> str:
@@ -138,7 +141,10 @@ class SeatSession:
             kind = frame.get("type")
             if kind == "event":
                 self.last_seq = max(self.last_seq, int(frame["seq"]))
-                await _maybe_await(self.bot.on_event(frame["event"], frame["payload"]))
+                try:
+                    await _maybe_await(self.bot.on_event(frame["event"], frame["payload"]))
+                except Exception as exc:  # the bot's own bug: reported, the seat stays
+                    self.outcome.faults.record("on_event", exc, self._where())
             elif kind == "your_turn":
                 await self._turn(ws, frame)
             elif kind == "snapshot":
@@ -168,7 +174,11 @@ class SeatSession:
                             prompt_text=frame.get("prompt_text"),
                             deadline_ms=frame.get("deadline_ms"), hint=frame.get("hint"),
                             extra={"deadline_at": frame.get("deadline_at")})
-            action = await _maybe_await(self.bot.on_turn(info))
+            try:
+                action = await _maybe_await(self.bot.on_turn(info))
+            except Exception as exc:  # unanswered: the turn falls back at its deadline
+                self.outcome.faults.record("on_turn", exc, self._where())
+                return
             if action is None:
                 return  # the bot passes: the turn runs out and gets the game's timeout action
             move = {"type": "move", "turn_id": turn_id, **dict(action)}
@@ -176,6 +186,9 @@ class SeatSession:
             self.turns[turn_id] = info
             self.outcome.turns += 1
         await ws.send(json.dumps(move, ensure_ascii=False))
+
+    def _where(self) -> str:
+        return f"table {self.table} seat {self.seat}"
 
     async def _correct(self, ws: ClientConnection, frame: dict[str, Any]) -> None:
         """A refused move is logged at once (code, message, what was legal); before the
@@ -187,8 +200,12 @@ class SeatSession:
                     if "legal_actions" in frame else "—")
         if frame.get("code") not in CORRECTABLE or turn_id not in self.turns:
             return
-        action = await _maybe_await(self.bot.on_error(frame["code"], frame.get("message", ""),
-                                                      self.turns[turn_id]))
+        try:
+            action = await _maybe_await(self.bot.on_error(frame["code"], frame.get("message", ""),
+                                                          self.turns[turn_id]))
+        except Exception as exc:
+            self.outcome.faults.record("on_error", exc, self._where())
+            return
         if action is None:
             return
         move = {"type": "move", "turn_id": turn_id, **dict(action)}
@@ -211,6 +228,7 @@ async def join_and_play(bot: Bot, server: str, key: str, table: str, *, seat: in
                         reconnect_for_s: float = 60.0) -> SeatOutcome:
     """Take a remote seat with an API key, connect, optionally start the table, and play."""
     from cogleague.client.lobby import LobbyClient
+    from cogleague.seats.botref import check_bot_game
 
     async with LobbyClient(server, key) as lobby:
         fields: dict[str, Any] = {}
@@ -218,6 +236,8 @@ async def join_and_play(bot: Bot, server: str, key: str, table: str, *, seat: in
             fields["seat"] = seat
         if name is not None:
             fields["name"] = name
+        check_bot_game(bot, str((await lobby.table(table))["game"]), type(bot).__name__,
+                       field="bot")  # refused before it takes a seat
         joined = await lobby.join(table, "remote", **fields)
         session = SeatSession(bot, server, table, joined["seat"], joined["token"])
         task = asyncio.create_task(session.run(reconnect_for_s))
