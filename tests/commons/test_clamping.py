@@ -169,3 +169,36 @@ def test_an_unreadable_reply_is_a_parse_error(reply: Any) -> None:
 
 def test_first_json_object_skips_braces_inside_strings() -> None:
     assert first_json_object('{"a": "}{", "b": {"c": 1}}') == {"a": "}{", "b": {"c": 1}}
+
+
+@pytest.mark.parametrize(("raw", "field"), [
+    ({"action": "cooperate"}, "action: not a field of a move here"),
+    ({"harvset": 3, "clean": 0}, "harvset: not a field of a move here"),
+    ({}, "harvest / clean: none given; the move was read as zero effort"),
+    ({"message": "hi"}, "harvest / clean: none given")])
+def test_a_wrong_shape_is_read_as_the_default_but_never_silently(raw: dict[str, Any],
+                                                                  field: str) -> None:
+    game = CommonsGame(make_config("cleanup", {}), ["remote"] * 6)
+    game.start()
+    game.open_round()
+    turn = game.pending()[0]
+    parsed = game.parse(turn, raw)
+    assert (parsed.action["harvest"], parsed.action["clean"]) == (0, 0)
+    assert parsed.clamped and parsed.reason is not None and parsed.reason.startswith(field)
+    good = game.parse(turn, {"harvest": 2, "clean": 1, "note": "n", "sanction": None})
+    assert good.reason is None
+
+
+def test_strict_counts_a_wrong_shape() -> None:
+    import cogleague
+    from cogleague.client import Bot
+
+    class Misspelt(Bot):
+        def on_turn(self, turn: Any) -> dict[str, Any]:
+            return {"harvset": 2}
+
+    lineup: list[Any] = [Misspelt()] + ["steward"] * 5
+    result = cogleague.play("commons", lineup, seed=1, variant="cleanup", rounds=2)
+    assert result.faults["seats"][0]["fallbacks"] == {"wrong_shape": 2}
+    with pytest.raises(cogleague.StrictError, match="2 wrong_shape"):
+        cogleague.play("commons", lineup, seed=1, variant="cleanup", rounds=2, strict=True)

@@ -26,7 +26,10 @@ DETERMINISTIC = [("TitForTat", "Grudger"), ("Alternator", "TitFor2Tats"),
                  ("SuspiciousTitForTat", "WinStayLoseShift"), ("SecondByTester", "Punisher"),
                  ("FirstByTidemanAndChieruzzi", "ForgivingTitForTat"), ("Prober", "Bully")]
 STOCHASTIC = [("Random", "GTFT"), ("ZDExtort2", "Random"), ("FirstByJoss", "TitForTat"),
-              ("GTFT", "Grudger"), ("ZDGTFT2", "ZDExtort4")]
+              ("GTFT", "Grudger"), ("ZDGTFT2", "ZDExtort4"),
+              # a stochastic higher seat beside a deterministic lower one takes Match's
+              # first draw (Match seeds stochastic players only, in order)
+              ("Defector", "Random"), ("TitForTat", "ZDExtort2"), ("Grudger", "GTFT")]
 
 
 def seat_pair(a: str, b: str, seed: int) -> tuple[list[str], list[int], int]:
@@ -59,6 +62,21 @@ def test_a_pair_of_axelrod_seats_scores_what_axelrods_match_gives(axl: Any, a: s
         want_letters, want_points = match_of(axl, a, b, seed)
         assert letters == want_letters, (a, b, seed)
         assert points == want_points
+
+
+def test_the_reported_pairing_scores_what_match_gives(axl: Any) -> None:
+    """Defector v Random, seed 7, 20 rounds: Match gives [76, 6] (the seats gave [68, 8]
+    when the higher seat took the second draw)."""
+    from cogleague.seats.axelrod_seat import pair_seed
+
+    match = axl.Match((axl.Defector(), axl.Random()), turns=20, seed=pair_seed(7, 0, 1))
+    match.play()
+    assert list(match.final_score()) == [76, 6]
+    lineup = ["axelrod:Defector", "axelrod:Random", "always_cooperate"]
+    game = get("dilemma").make(None, {"rounds_total": 20}, 7, lineup, None)
+    play_headless(game, make_seats(game, lineup))
+    rec = next(r for r in game.state.pairs if tuple(r.pairing) == (0, 1))  # type: ignore[attr-defined]
+    assert list(rec.points) == [76, 6]
 
 
 def test_stochastic_pairs_differ_across_seeds_but_repeat_for_one_seed(axl: Any) -> None:

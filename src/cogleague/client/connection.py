@@ -194,6 +194,10 @@ class SeatSession:
         """A refused move is logged at once (code, message, what was legal); before the
         deadline the bot may correct it (`Bot.on_error`)."""
         turn_id = frame.get("turn_id")
+        if frame.get("code") == "wrong_shape":  # accepted, but read as the rules' default
+            log.warning("table %s seat %s: move for turn %s read as the rules' default: %s",
+                        self.table, self.seat, turn_id, frame.get("message"))
+            return
         log.warning("table %s seat %s: move for turn %s refused: %s: %s (legal: %s)",
                     self.table, self.seat, turn_id, frame.get("code"), frame.get("message"),
                     json.dumps(frame.get("legal_actions"), ensure_ascii=False)

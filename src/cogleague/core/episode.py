@@ -41,6 +41,10 @@ PARSE_CODES = ("parse", "bad_frame")
 Observer = Callable[[LogEntry, Game], Awaitable[None]]
 """Called after every logged operation (the server persists, then broadcasts)."""
 
+WRONG_SHAPE = "wrong_shape"
+"""The fault counted for a reply of the wrong shape read as the rules' default
+(`Parsed.reason`); not a fallback cause: the decision is the seat's own, as read."""
+
 
 @dataclass
 class EpisodeOutcome:
@@ -413,6 +417,9 @@ class EpisodeRunner:
                          else FallbackCause.ILLEGAL)
                 hint = illegal.hint
                 continue
+            if parsed.reason is not None:  # read as the rules' default: the seat's fault
+                counts = self.faults[turn.seat]
+                counts[WRONG_SHAPE] = counts.get(WRONG_SHAPE, 0) + 1
             return Decision(parsed.action, source="seat", attempts=attempts, timeouts=timeouts,
                             clamped=parsed.clamped)
         return self._fallback(turn, cause, attempts, timeouts)

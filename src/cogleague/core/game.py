@@ -137,6 +137,11 @@ class Parsed:
 
     action: Action
     clamped: bool = False
+    reason: str | None = None
+    """Set when the reply had the wrong shape (an unknown field, no action field) and the
+    rules read it as their default: which field, and what was read. The runner counts it
+    against the seat (``wrong_shape``, so `--strict` fails on it) and the server tells the
+    seat in an `error` frame after the `ack`."""
 
 
 @dataclass(slots=True)

@@ -7,10 +7,14 @@ once per round `strategy(opponent)`, then `update_history(play, coplay)` for bot
 the revealed choices (a mirror player carries the opponent's moves). So a pair of these seats
 plays exactly the library's `Match` (`tests/models/test_axelrod_seats.py` checks it).
 
-Stochastic players are seeded per pairing like `Match(seed=pair_seed(...))` seeds a pair of
-stochastic players: the lower seat takes the first draw of that generator, the higher seat the
-second. Strategies that read or change their opponent's source or state (the library's
-"cheaters", outside `axelrod.strategies`) are refused: a seat cannot see its opponent's code.
+Stochastic players are seeded per pairing as `Match(seed=pair_seed(...))` seeds its players:
+one draw of that generator per *stochastic* player, in seat order, so a stochastic higher seat
+whose lower seat is deterministic takes the first draw, as in `Match`. Whether the other seat
+of a pairing is stochastic is read from the line-up (`game.policy_names`: another
+``axelrod:NAME`` seat; any other seat draws nothing) — the host seeds, as `Match` does; the
+strategy itself still sees only its own view. Strategies that read or change their opponent's
+source or state (the library's "cheaters", outside `axelrod.strategies`) are refused: a seat
+cannot see its opponent's code.
 
 Needs the optional extra ``axelrod`` (``pip install 'cogleague[axelrod]'``).
 """
@@ -62,7 +66,7 @@ class _Pairing:
     """One opponent: our player, a mirror of theirs, and how many rounds each has heard."""
 
     def __init__(self, cls: type, axl: Any, view: dict[str, Any], seed: int | None,
-                 seat: int, opponent: int) -> None:
+                 seat: int, opponent: int, opponent_stochastic: bool) -> None:
         pay = view["payoffs"]
         game = axl.Game(r=pay["reward"], s=pay["sucker"], t=pay["temptation"],
                         p=pay["punishment"])
@@ -74,7 +78,8 @@ class _Pairing:
             low, high = sorted((seat, opponent))
             rng = axl.RandomGenerator(seed=pair_seed(seed, low, high))
             draws = [rng.random_seed_int() for _ in range(2)]
-            self.player.set_seed(draws[0 if seat == low else 1])
+            before_me = seat == high and opponent_stochastic  # Match's order of draws
+            self.player.set_seed(draws[1 if before_me else 0])
         self.heard = 0
 
 
@@ -83,9 +88,11 @@ class AxelrodSeat:
 
     kind = "scripted"
 
-    def __init__(self, cls: type, name: str, seat: int, seed: int | None) -> None:
+    def __init__(self, cls: type, name: str, seat: int, seed: int | None,
+                 lineup: list[str] | None = None) -> None:
         self.axl = _axelrod()
         self.cls = cls
+        self.lineup = lineup or []
         self.name = name
         self.seat = seat
         self.seed = seed
@@ -98,7 +105,8 @@ class AxelrodSeat:
         pairing = self._pairings.get(opponent)
         if pairing is None:
             pairing = self._pairings[opponent] = _Pairing(self.cls, self.axl, view, self.seed,
-                                                          self.seat, opponent)
+                                                          self.seat, opponent,
+                                                          self._stochastic(opponent))
         history = next(p["history"] for p in view["pairings"] if p["opponent"] == opponent)
         for row in history[pairing.heard:]:
             mine = self._C if row["you"] == "C" else self._D
@@ -108,6 +116,13 @@ class AxelrodSeat:
         pairing.heard = len(history)
         move = pairing.player.strategy(pairing.mirror)
         return {"action": "cooperate" if move == self._C else "defect"}
+
+    def _stochastic(self, seat: int) -> bool:
+        """Whether `seat` plays a stochastic Axelrod strategy (it then draws a seed too)."""
+        name = self.lineup[seat] if seat < len(self.lineup) else ""
+        if not name.startswith(PREFIX):
+            return False
+        return bool(self.axl.Classifiers["stochastic"](strategy_class(name[len(PREFIX):])()))
 
     async def decide(self, turn: Turn, hint: str | None) -> Any:
         return self.decide_now(turn)
@@ -125,4 +140,7 @@ def make_axelrod_seat(game: Game, seat: int, name: str) -> AxelrodSeat:
     if not getattr(probes, "pairwise", False):
         raise ConfigError("seats", f"seats: {name} plays only games of two-player pairings with "
                                    f"a revealed history (not {game.name})")
-    return AxelrodSeat(strategy_class(strategy), name, seat, getattr(game, "seed", None))
+    names = getattr(game, "policy_names", None)
+    lineup = [str(n) for n in names] if isinstance(names, list | tuple) else None
+    return AxelrodSeat(strategy_class(strategy), name, seat, getattr(game, "seed", None),
+                       lineup)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-SEAT_CAUSES = ("parse", "illegal", "timeout", "error", "no_submission")
+SEAT_CAUSES = ("parse", "illegal", "timeout", "error", "no_submission", "wrong_shape")
 PLATFORM_CAUSES = ("transport", "rate_budget", "disabled")
 
 

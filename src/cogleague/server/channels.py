@@ -237,7 +237,7 @@ class SeatChannel(Stream):
         pending = self.pending
         if pending is not None and pending.turn.turn_id == turn_id:
             try:
-                self.parse(pending.turn, fields)
+                parsed = self.parse(pending.turn, fields)
             except IllegalAction as illegal:  # told at once, with what would be legal
                 return self.frame("error", code=illegal.code, message=str(illegal),
                                   turn_id=turn_id, hint=illegal.hint,
@@ -251,6 +251,10 @@ class SeatChannel(Stream):
             self.pending = None
             if not pending.future.done():
                 pending.future.set_result(fields)
+            if parsed.reason is not None:  # taken as the rules' default: say so, after the ack
+                self.send(ack)
+                return self.frame("error", code="wrong_shape", message=parsed.reason,
+                                  turn_id=turn_id)
             return ack
         if turn_id in self.expired:
             return self.frame("error", code="too_late", turn_id=turn_id,

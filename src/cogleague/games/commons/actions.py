@@ -187,6 +187,21 @@ class Validator:
             return self._institutions(raw, own_alias, move)
         return move
 
+    def shape_fault(self, raw: Mapping[str, Any]) -> str | None:
+        """Why a reply has the wrong shape for this module, or None. The rules read any reply
+        as a legal decision; a field they do not know (``action``, a misspelt ``harvset``) or
+        a reply with none of the module's action fields is read as zero effort there, which a
+        seat must be told rather than left to guess."""
+        fields = _INTS_BY_MODULE[self.module] + _COLORS_BY_MODULE[self.module]
+        unknown = sorted(str(k) for k in raw if k not in _KNOWN_KEYS)
+        if unknown:
+            return (f"{unknown[0]}: not a field of a move here (fields: "
+                    f"{', '.join(fields + _SHARED_FIELDS)}); it was ignored")
+        if not any(k in raw for k in fields):
+            return (f"{' / '.join(fields)}: none given; the move was read as zero effort "
+                    "(rules §5)")
+        return None
+
     def _changed(self, raw: Mapping[str, Any], move: Mapping[str, Any]) -> bool:
         for key in _INTS_BY_MODULE[self.module]:
             if key in raw:
@@ -203,6 +218,11 @@ class Validator:
             return True
         return "note" in raw and raw["note"] != move["note"]
 
+
+_SHARED_FIELDS = ("sanction", "message", "note")
+_KNOWN_KEYS = frozenset(MOVE_KEYS) | {"note"}
+"""Every key a reply may carry (harvest, clean, patch, eat, …, note); a module's own action
+fields are `_INTS_BY_MODULE` and `_COLORS_BY_MODULE`."""
 
 _CLAMPS = {"cleanup": Validator._cleanup, "harvest": Validator._harvest,
            "allelopathic": Validator._allelopathic, "mushrooms": Validator._mushrooms}

@@ -413,7 +413,8 @@ class CommonsGame(Game):
         note = move.pop("note", None)
         if note is not None:  # kept aside: a note never enters the episode log
             self._pending_notes[turn.turn_id] = note
-        return Parsed(move, clamped=clamped)
+        wrong = self.validator.shape_fault(raw)
+        return Parsed(move, clamped=clamped or wrong is not None, reason=wrong)
 
     def fallback(self, turn: Turn) -> Action:
         """The steward, on its own fallback stream per slot."""
