@@ -131,7 +131,7 @@ class Result:
     @property
     def faults(self) -> dict[str, Any]:
         """Per seat, its fallbacks by cause and any exceptions its bot raised."""
-        return faults_section(self.outcome.faults, self.seats)
+        return faults_section(self.outcome.faults, self.seats, self.outcome.reasons)
 
     @property
     def fault_summary(self) -> str | None:

@@ -52,6 +52,8 @@ class EpisodeOutcome:
     log: EpisodeLog
     faults: list[dict[str, int]] = field(default_factory=list)
     """Per seat, how many of its decisions fell back, by cause (``{"timeout": 2}``)."""
+    reasons: list[dict[str, str]] = field(default_factory=list)
+    """Per seat, the first refusal's reason by cause (``{"illegal": "action must be …"}``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +151,7 @@ class EpisodeRunner:
         self.log = EpisodeLog()
         self._entries = self.log.entries  # appended to directly on the batch path
         self.faults: list[dict[str, int]] = [{} for _ in self.seats]
+        self.reasons: list[dict[str, str]] = [{} for _ in self.seats]
         # The seat contract (`core/seat.py`), checked and bound once per seat.
         caps = [capabilities(s) for s in self.seats]
         self.all_scripted = all(c.scripted for c in caps)
@@ -212,7 +215,7 @@ class EpisodeRunner:
             if hooks:
                 self._tell_seats(turns, decisions)
             step_started = clock.now()
-        return EpisodeOutcome(game.results(), self.log, self.faults)
+        return EpisodeOutcome(game.results(), self.log, self.faults, self.reasons)
 
     async def _nobody_came(self, connect: ConnectWait) -> None:
         """Stop the game with the connect timeout's reason if no seat connected in time."""
@@ -220,13 +223,17 @@ class EpisodeRunner:
             await self._record("stop", self.game.stop(connect.reason), reason=connect.reason)
 
     def _fallback(self, turn: Turn, cause: FallbackCause | None, attempts: int = 1,
-                  timeouts: int = 0) -> Decision:
-        """The game's fallback for `turn`, counted against its seat by cause."""
+                  timeouts: int = 0, reason: str | None = None) -> Decision:
+        """The game's fallback for `turn`, counted against its seat by cause; a refused reply's
+        `reason` goes into the decision (the replay) and the seat's first one per cause into
+        the outcome (the results' faults, the console line)."""
         key = cause or "unknown"
         counts = self.faults[turn.seat]
         counts[key] = counts.get(key, 0) + 1
+        if reason is not None:
+            self.reasons[turn.seat].setdefault(key, reason)
         return Decision(self.game.fallback(turn), source="fallback", cause=cause,
-                        attempts=attempts, timeouts=timeouts)
+                        attempts=attempts, timeouts=timeouts, reason=reason)
 
     def _apply(self, turns: list[Turn], decisions: dict[str, Decision]) -> LogEntry:
         """Settle one step and log it (the caller tells the observer): the logged entry is an
@@ -237,7 +244,8 @@ class EpisodeRunner:
                 events = game.apply(decisions)
             except SeatInputRejected as rejected:
                 turn = next(t for t in turns if t.turn_id == rejected.turn_id)
-                decisions[turn.turn_id] = self._fallback(turn, FallbackCause.ILLEGAL)
+                decisions[turn.turn_id] = self._fallback(turn, FallbackCause.ILLEGAL,
+                                                         reason=str(rejected))
                 events = game.apply(decisions)  # a second refusal is fatal
         except Exception as exc:
             if not game.recovers_from_errors:
@@ -278,7 +286,8 @@ class EpisodeRunner:
                 i = step.turn_ids().index(rejected.turn_id)
                 if decisions.special is None:
                     decisions.special = {}
-                d = decisions.special[i] = self._fallback(step.turns()[i], FallbackCause.ILLEGAL)
+                d = decisions.special[i] = self._fallback(step.turns()[i], FallbackCause.ILLEGAL,
+                                                          reason=str(rejected))
                 actions[i] = d.action
                 render = game.apply_step(decisions)  # a second refusal is fatal
         except Exception as exc:
@@ -379,6 +388,7 @@ class EpisodeRunner:
         game, timing, clock = self.game, self.timing, self.clock
         hint: str | None = None
         cause: FallbackCause | None = None
+        refused: str | None = None  # the game's words for the last refused reply
         timeouts = 0
         attempts = 0
         for _ in range(1 + timing.retries):
@@ -416,13 +426,15 @@ class EpisodeRunner:
                 cause = (FallbackCause.PARSE if illegal.code in PARSE_CODES
                          else FallbackCause.ILLEGAL)
                 hint = illegal.hint
+                refused = str(illegal)
                 continue
             if parsed.reason is not None:  # read as the rules' default: the seat's fault
                 counts = self.faults[turn.seat]
                 counts[WRONG_SHAPE] = counts.get(WRONG_SHAPE, 0) + 1
             return Decision(parsed.action, source="seat", attempts=attempts, timeouts=timeouts,
                             clamped=parsed.clamped)
-        return self._fallback(turn, cause, attempts, timeouts)
+        refused_now = cause in (FallbackCause.PARSE, FallbackCause.ILLEGAL)
+        return self._fallback(turn, cause, attempts, timeouts, refused if refused_now else None)
 
 
 async def run_episode(game: Game, seats: Sequence[Seat], *, clock: Clock | None = None,

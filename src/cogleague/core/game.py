@@ -161,14 +161,20 @@ class Decision:
     attempts: int = 1
     timeouts: int = 0
     clamped: bool = False
+    reason: str | None = None
+    """For a ``parse`` or ``illegal`` fallback: why the seat's last reply was refused (the
+    game's words: which field, what is legal). Written to the log only when set."""
 
     @property
     def is_fallback(self) -> bool:
         return self.source == "fallback"
 
     def to_json(self) -> dict[str, Any]:
-        return {"action": self.action, "source": self.source, "cause": self.cause,
-                "attempts": self.attempts, "timeouts": self.timeouts, "clamped": self.clamped}
+        doc = {"action": self.action, "source": self.source, "cause": self.cause,
+               "attempts": self.attempts, "timeouts": self.timeouts, "clamped": self.clamped}
+        if self.reason is not None:
+            doc["reason"] = self.reason
+        return doc
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> Decision:
@@ -179,7 +185,7 @@ class Decision:
         return cls(action=dict(doc["action"]), source=doc["source"],
                    cause=None if cause is None else FallbackCause(cause),
                    attempts=doc.get("attempts", 1), timeouts=doc.get("timeouts", 0),
-                   clamped=doc.get("clamped", False))
+                   clamped=doc.get("clamped", False), reason=doc.get("reason"))
 
 
 class Step:

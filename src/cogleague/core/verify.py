@@ -126,9 +126,14 @@ def _count(value: Any) -> bool:
 
 
 def _decision(where: str, doc: Any) -> Decision:
-    if not isinstance(doc, Mapping) or set(doc) != set(DECISION_KEYS):
-        raise ReplayError(f"{where} must have exactly the keys {', '.join(DECISION_KEYS)}")
+    if not isinstance(doc, Mapping) or set(doc) - {"reason"} != set(DECISION_KEYS):
+        raise ReplayError(f"{where} must have exactly the keys {', '.join(DECISION_KEYS)} "
+                          "(and reason, on a parse or illegal fallback)")
     d = Decision.from_json(doc)
+    if "reason" in doc and (type(d.reason) is not str or d.source != "fallback"
+                            or d.cause not in ("parse", "illegal")):
+        raise ReplayError(f"{where}.reason is a string on a parse or illegal fallback only "
+                          f"(got {d.reason!r} on {d.source}/{d.cause})")
     if d.source not in SOURCES:
         raise ReplayError(f"{where}.source must be one of {', '.join(SOURCES)} "
                           f"(got {d.source!r})")

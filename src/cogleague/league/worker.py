@@ -52,7 +52,7 @@ def play_spec(spec: EpisodeSpec) -> EpisodeRecord:
         if len(record.scores) != len(seats):
             raise ValueError(f"results.scores has {len(record.scores)} entries for "
                              f"{len(seats)} seats")
-        faults = faults_section(outcome.faults, seats)
+        faults = faults_section(outcome.faults, seats, outcome.reasons)
         if platform_failures(faults):  # the platform failed a seat: never score the policy
             record.status = STATUS_INFRA
             record.error = summary_line(faults)

@@ -15,14 +15,18 @@ SEAT_CAUSES = ("parse", "illegal", "timeout", "error", "no_submission", "wrong_s
 PLATFORM_CAUSES = ("transport", "rate_budget", "disabled")
 
 
-def faults_section(faults: Sequence[dict[str, int]], seats: Sequence[Any]) -> dict[str, Any]:
-    """``{"fallbacks": n, "seats": [{seat, policy, fallbacks: {cause: n}, errors: […]}]}`` —
-    every seat listed (an empty ``fallbacks`` is a clean seat)."""
+def faults_section(faults: Sequence[dict[str, int]], seats: Sequence[Any],
+                   reasons: Sequence[dict[str, str]] = ()) -> dict[str, Any]:
+    """``{"fallbacks": n, "seats": [{seat, policy, fallbacks: {cause: n}, reasons: {cause:
+    why}, errors: […]}]}`` — every seat listed (an empty ``fallbacks`` is a clean seat);
+    ``reasons`` holds the first refusal's words per cause (``illegal``, ``parse``)."""
     rows = []
     for i, seat in enumerate(seats):
         counts = dict(sorted(faults[i].items())) if i < len(faults) else {}
         row: dict[str, Any] = {"seat": i, "policy": getattr(seat, "name", str(seat)),
                                "fallbacks": counts}
+        if i < len(reasons) and reasons[i]:
+            row["reasons"] = dict(sorted(reasons[i].items()))
         errors = getattr(seat, "errors", None)
         if errors:
             row["errors"] = list(errors)
@@ -36,7 +40,9 @@ def summary_line(section: dict[str, Any]) -> str | None:
     parts = []
     for row in section["seats"]:
         if row["fallbacks"]:
-            counts = ", ".join(f"{n} {cause}" for cause, n in row["fallbacks"].items())
+            why = row.get("reasons", {})
+            counts = ", ".join(f"{n} {cause}" + (f" ({why[cause]})" if cause in why else "")
+                               for cause, n in row["fallbacks"].items())
             parts.append(f"seat {row['seat']} ({row['policy']}) {counts}")
     return "fallbacks: " + "; ".join(parts) if parts else None
 
