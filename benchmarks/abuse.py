@@ -323,7 +323,7 @@ async def _main(url: str, args: argparse.Namespace) -> dict[str, Any]:
             changed += got["scores"] != want["scores"] or got["reason"] != "complete"
         paid = await lobby.results(paid_id)
         want = (await cogleague.aplay("dilemma", PAID_LINEUP, seed=9,
-                                      rounds_total=args.rounds, seats=3)).results
+                                      rounds_total=args.rounds)).results
         changed += paid["scores"] != want["scores"] or paid["reason"] != "complete"
         rake = int(paid.get("rake") or 0)
     balances = 0
