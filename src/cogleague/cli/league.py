@@ -90,7 +90,6 @@ def run(file: FileArg,
         engine = runner.make_backend(backend, workers or os.cpu_count() or 1, ray_address)
     except ConfigError as exc:
         fail(str(exc))
-    _writer_lock(config.store_url)
     todo, scheduled = runner.pending(config, retry_infra=retry_infra)
     console.print(f"league [bold]{config.name}[/]: {scheduled} episodes scheduled, "
                   f"{scheduled - len(todo)} already finished, {len(todo)} to play on "
@@ -125,20 +124,6 @@ def run(file: FileArg,
         console.print(f"[yellow]{summary.infra} episodes stored as infra_error[/]: a seat fell "
                       "back for a platform reason (transport, rate budget, disabled provider); "
                       "excluded from rankings — rerun them with --retry-infra", soft_wrap=True)
-
-
-def _writer_lock(store_url: str) -> None:
-    """The store's one-writer lock, as `cogleague serve` takes it (`server/sqlite_lock.py`):
-    a league run refuses an SQLite file a server (or another run) is writing."""
-    from cogleague.server.sqlite_lock import DatabaseInUse, lock
-
-    try:
-        _HELD.append(lock(store_url))  # held until the process ends (the kernel lets go)
-    except DatabaseInUse as exc:
-        fail(f"store: {exc}")
-
-
-_HELD: list[Any] = []
 
 
 def _standings(file: Path, store: str | None, game: str | None, with_server: bool,

@@ -8,9 +8,10 @@ plays only the rest, and retries episodes that failed for infrastructure reasons
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,7 +116,31 @@ def pending(config: LeagueConfig, *, retry_infra: bool = False
 def run(config: LeagueConfig, backend: Backend, *, progress: Progress | None = None,
         chunk_size: int | None = None, limit: int | None = None,
         retry_infra: bool = False) -> RunSummary:
-    """Play every unfinished episode of `config` (at most `limit` of them) on `backend`."""
+    """Play every unfinished episode of `config` (at most `limit` of them) on `backend`,
+    holding the store's one-writer lock (an SQLite file a server is writing is refused)."""
+    with writer_lock(config.store_url):
+        return _run(config, backend, progress, chunk_size, limit, retry_infra)
+
+
+@contextlib.contextmanager
+def writer_lock(store_url: str) -> Iterator[None]:
+    """The lock `cogleague serve` holds on its SQLite file (`server/sqlite_lock.py`), for the
+    length of a run: two writers never share a file; PostgreSQL needs none."""
+    from cogleague.server.sqlite_lock import DatabaseInUse, lock
+
+    try:
+        handle = lock(store_url)
+    except DatabaseInUse as exc:
+        raise ConfigError("store", f"store: {exc}") from None
+    try:
+        yield
+    finally:
+        if handle is not None:
+            handle.close()
+
+
+def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
+         chunk_size: int | None, limit: int | None, retry_infra: bool) -> RunSummary:
     store.save_policies(config.store_url, config.name,
                         [p.book_entry() for p in config.policies])
     todo, scheduled = pending(config, retry_infra=retry_infra)
