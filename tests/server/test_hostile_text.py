@@ -170,3 +170,18 @@ def test_every_http_body_field_refuses_unstorable_text(shared_server: ServerProc
         assert error["message"].startswith(f"{field}: "), (path, field, error)
     after = httpx.get(f"{shared_server.url}/tables/{table['id']}").json()
     assert (after["state"], [s["taken"] for s in after["seats"]]) == ("open", [False] * 4)
+
+
+def test_a_nul_in_a_table_id_is_not_found_on_postgresql(
+        pg_cluster: Any, make_server: Callable[..., ServerProcess]) -> None:
+    """PostgreSQL text cannot hold NUL: looking such an id up must be a 404, not a 500."""
+    server = make_server(pg_cluster.new_database())
+    for path in ("/tables/a%00b", "/tables/a%00b/results", "/tables/a%00b/replay"):
+        response = httpx.get(server.url + path)
+        assert (response.status_code, response.json()["error"]["code"]) == (404, "not_found")
+    upgrade = httpx.get(server.url + "/ws/watch?table=a%00b",
+                        headers={"Connection": "Upgrade", "Upgrade": "websocket",
+                                 "Sec-WebSocket-Version": "13",
+                                 "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="})
+    assert upgrade.status_code == 404
+    assert server_errors(server.log_path.read_text()) == []

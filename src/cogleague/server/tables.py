@@ -31,6 +31,7 @@ from cogleague.core.game import Game
 from cogleague.core.options import scalar_fields, validate_options
 from cogleague.core.replay import EpisodeLog
 from cogleague.core.rng import SEED_MAX, random_seed
+from cogleague.core.text import text_fault
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
 from cogleague.server import forfeit, wallets
 from cogleague.server.auth import digest, new_seat_token
@@ -132,6 +133,8 @@ class TableService:
 
     # -- reading ----------------------------------------------------------------------------
     async def row(self, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        if text_fault(table_id) is not None:  # no id holds a NUL (PostgreSQL cannot even look)
+            raise ApiError(404, "not_found", f"table {table_id!r} does not exist")
         def read(conn: Connection) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
             return table_row(conn, table_id), seat_rows(conn, table_id)
 
