@@ -47,6 +47,7 @@ from cogleague.server.seat_kinds import (
 )
 from cogleague.server.settings import Settings
 from cogleague.server.store import (
+    FOREVER,
     LeaseLost,
     Store,
     loads,
@@ -131,11 +132,12 @@ class TableService:
         return self._locks.setdefault(table_id, asyncio.Lock())
 
     # -- reading ----------------------------------------------------------------------------
-    async def row(self, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    async def row(self, table_id: str, wait_s: float | None = None
+                  ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         def read(conn: Connection) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
             return table_row(conn, table_id), seat_rows(conn, table_id)
 
-        row, seat_list = await self.store.tx(read)
+        row, seat_list = await self.store.tx(read, wait_s=wait_s)
         if row is None:
             raise ApiError(404, "not_found", f"table {table_id!r} does not exist")
         return row, seat_list
@@ -491,7 +493,7 @@ class TableService:
                              error: BaseException | None) -> None:
         table_id = live.id
         if outcome is None or live.row is None:
-            row, seat_list = await self.row(table_id)
+            row, seat_list = await self.row(table_id, wait_s=FOREVER)
             if row["state"] != RUNNING or row.get("owner") not in (None, self.node_id):
                 self.forget(table_id)  # ended elsewhere, or another process runs it now
                 return
@@ -521,13 +523,15 @@ class TableService:
                 results=jsonio.dumps(results),
                 replay=None if replay is None else jsonio.dumps(replay)))
             if done.rowcount != 1:
+                if _finished_at(conn, table_id) == finished:
+                    return  # this very write, committed before its connection was lost
                 raise LeaseLost(table_id)
             wallets.apply_all(conn, entries)
             if self.store.is_postgres:
                 notify(conn, f"state:{table_id}")
 
         try:
-            await self.store.tx(write)
+            await self.store.tx(write, wait_s=FOREVER)
         except LeaseLost:
             self.forget(table_id)
             return
@@ -567,8 +571,8 @@ class TableService:
                            seed=row["seed"], policy_names=names, results=results,
                            source="server", table_id=row["id"], duration_s=duration)
 
-        try:
-            await asyncio.get_running_loop().run_in_executor(None, record)
+        try:  # on the database thread (one writer), until it is stored; a retry is a no-op
+            await self.store.call(record, wait_s=FOREVER)
         except Exception:
             log.exception("table %s: recording in the league failed", row["id"])
 
@@ -609,7 +613,7 @@ class TableService:
                 notify(conn, f"state:{table_id}")
             return True
 
-        if await self.store.tx(write):
+        if await self.store.tx(write, wait_s=FOREVER):
             self._announced(table_id)
         self._cancel_timer(table_id)
         self.live.pop(table_id, None)
@@ -738,6 +742,11 @@ class TableService:
             await self.store.tx(release)
         except Exception:
             log.exception("could not release this process's leases")
+
+
+def _finished_at(conn: Connection, table_id: str) -> float | None:
+    return conn.execute(select(tables.c.finished_at).where(tables.c.id == table_id)
+                        ).scalar_one_or_none()
 
 
 def _lock_open(conn: Connection, table_id: str) -> None:
