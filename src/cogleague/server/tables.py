@@ -124,7 +124,8 @@ class TableService:
             info = loads(row["info"])
             room = Room(row["id"], row["game"], self.catalog.get(row["game"]).version,
                         info["aliases"], info["public_config"], row["state"],
-                        exhibition=bool(info.get("exhibition")))
+                        exhibition=bool(info.get("exhibition")),
+                        secrets=self.catalog.get(row["game"]).spectator_secrets)
             self.rooms[row["id"]] = room
         return room
 
