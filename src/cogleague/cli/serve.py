@@ -38,12 +38,10 @@ def serve(
                              "at tables (join kind policy)")] = None,
 ) -> None:
     """Serve the HTTP lobby and WebSocket play for every installed game."""
-    import uvicorn
-
+    from cogleague.server import serving
     from cogleague.server.app import create_app
-    from cogleague.server.settings import DEFAULT_DB_URL, TRANSPORT_MAX_FRAME_BYTES, Settings
+    from cogleague.server.settings import DEFAULT_DB_URL, Settings
     from cogleague.server.sqlite_lock import DatabaseInUse
-    from cogleague.server.transport import WS_PROTOCOL
 
     if operator_key is not None and len(operator_key) < 16:
         fail(f"--operator-key must be at least 16 characters (got {len(operator_key)})")
@@ -66,5 +64,4 @@ def serve(
                       soft_wrap=True)
     console.print(f"serving on http://{host}:{port}  (protocol: /protocol, API: /docs)",
                   highlight=False)
-    uvicorn.run(application, host=host, port=port, log_level=log_level, access_log=False,
-                ws_max_size=TRANSPORT_MAX_FRAME_BYTES, ws=WS_PROTOCOL)
+    serving.run(application, settings, host, port, log_level)

@@ -28,6 +28,7 @@ from cogleague.server.catalog import Catalog
 from cogleague.server.dbretry import Unavailable
 from cogleague.server.errors import ApiError
 from cogleague.server.leases import LeaseKeeper
+from cogleague.server.limits import BodyLimit
 from cogleague.server.notify import Listener
 from cogleague.server.openapi import truthful_openapi
 from cogleague.server.recovery import recover
@@ -37,7 +38,6 @@ from cogleague.server.tables import TableService
 
 log = logging.getLogger("cogleague.server")
 
-MAX_BODY_BYTES = 1024 * 1024
 GC_GEN0_THRESHOLD = 20_000
 """Allocations between young-generation collections (CPython's default is 700). Every move
 allocates hundreds of short-lived objects (frames, views, futures), so the default collects
@@ -166,13 +166,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             response.headers["Allow"] = ", ".join(allowed_methods(app, request))
         return response
 
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next: Any) -> Any:
-        length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > MAX_BODY_BYTES:
-            return _error(413, "too_large", f"a request body may be at most {MAX_BODY_BYTES} "
-                                            "bytes")
-        return await call_next(request)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
+                       timeout_s=settings.body_timeout_s)
 
     app.include_router(lobby.router)
     app.include_router(play.router)

@@ -34,8 +34,10 @@ from cogleague.core.rng import SEED_MAX, random_seed
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
 from cogleague.server import wallets
 from cogleague.server.auth import digest, new_seat_token
+from cogleague.server.cache import SharedReads
 from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ApiError
+from cogleague.server.keyedlock import KeyedLocks
 from cogleague.server.lineup import SeatPlan, build_game, plans
 from cogleague.server.live import LiveTable, Room
 from cogleague.server.lobby_feed import LobbyFeed
@@ -63,6 +65,8 @@ log = logging.getLogger("cogleague.server")
 
 OPEN, RUNNING, FINISHED, ABORTED = "open", "running", "finished", "aborted"
 MAX_NAME_CHARS = 64
+MAX_TABLE_ID_CHARS = 40
+"""The id column's width (`store.tables`)."""
 MIN_START_TIMEOUT_S = 0.1
 """The shortest wait for players a table may be created with."""
 
@@ -97,7 +101,10 @@ class TableService:
         self.settings = settings
         self.live: dict[str, LiveTable] = {}
         self.rooms: dict[str, Room] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        self.list_reads = SharedReads(ttl_s=0.5)
+        """`GET /tables`, computed at most twice a second (server/cache.py)."""
+        self.lock = KeyedLocks()
+        """`async with self.lock(table_id):` — one change of a table at a time."""
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.node_id = secrets.token_hex(8)
@@ -114,6 +121,7 @@ class TableService:
     def _announced(self, table_id: str) -> None:
         """After that commit: push the table to this process's Lobby sockets (SQLite; on
         PostgreSQL the notice reaches this process too, like every other)."""
+        self.list_reads.clear()  # the next GET /tables reads it
         if not self.store.is_postgres:
             self.lobby.changed([table_id])
 
@@ -129,15 +137,14 @@ class TableService:
             self.rooms[row["id"]] = room
         return room
 
-    def lock(self, table_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
-
     # -- reading ----------------------------------------------------------------------------
     async def row(self, table_id: str, wait_s: float | None = None
                   ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         def read(conn: Connection) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
             return table_row(conn, table_id), seat_rows(conn, table_id)
 
+        if len(table_id) > MAX_TABLE_ID_CHARS:  # no such id was ever made: no query
+            raise ApiError(404, "not_found", f"table {table_id[:40]!r}… does not exist")
         row, seat_list = await self.store.tx(read, wait_s=wait_s)
         if row is None:
             raise ApiError(404, "not_found", f"table {table_id!r} does not exist")
@@ -670,6 +677,8 @@ class TableService:
     # -- other processes (PostgreSQL NOTIFY, notify.py) -----------------------------------------
     def on_notice(self, payload: str) -> None:
         kind, _, rest = payload.partition(":")
+        if kind != "log":
+            self.list_reads.clear()
         if kind == "log":
             for table_id in rest.split(","):
                 mirror = self.mirrors.get(table_id)
