@@ -33,6 +33,10 @@ def serve(
         help="this process's own address as the other server processes on the same "
              "PostgreSQL reach it (default http://HOST:PORT); seats are redirected there "
              "(docs/deploy.md)")] = None,
+    create_db: Annotated[bool, typer.Option(
+        "--create-db", help="start a new database in an existing but empty one (a zero-byte "
+                            "file, tables without data); without it such a database is "
+                            "refused")] = False,
     policy_dir: Annotated[str | None, typer.Option(
         "--policy-dir", help="a folder of trained policy files (.npz) the operator may seat "
                              "at tables (join kind policy)")] = None,
@@ -40,6 +44,7 @@ def serve(
     """Serve the HTTP lobby and WebSocket play for every installed game."""
     from cogleague.server import serving
     from cogleague.server.app import create_app
+    from cogleague.server.integrity import DatabaseRefused
     from cogleague.server.settings import DEFAULT_DB_URL, Settings
     from cogleague.server.sqlite_lock import DatabaseInUse
 
@@ -51,10 +56,11 @@ def serve(
                         open_registration=open_registration,
                         model_recording=record_models or replay_models,
                         model_recording_mode="replay" if replay_models else "record",
-                        node_url=node_url or f"http://{host}:{port}", policy_dir=policy_dir)
+                        node_url=node_url or f"http://{host}:{port}", policy_dir=policy_dir,
+                        create_db=create_db)
     try:
         application = create_app(settings)
-    except DatabaseInUse as exc:
+    except (DatabaseInUse, DatabaseRefused) as exc:
         fail(str(exc))
     except Exception as exc:  # an unreachable database, a bad URL
         fail(f"--db {settings.db_url!r} cannot be opened: {type(exc).__name__}: {exc}")

@@ -27,6 +27,7 @@ from cogleague.server.auth import digest, install_log_redaction, new_api_key
 from cogleague.server.catalog import Catalog
 from cogleague.server.dbretry import Unavailable
 from cogleague.server.errors import ApiError
+from cogleague.server.integrity import DatabaseRefused, check_database
 from cogleague.server.leases import LeaseKeeper
 from cogleague.server.limits import BodyLimit
 from cogleague.server.notify import Listener
@@ -100,6 +101,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     install_log_redaction()
     process_lock = sqlite_lock.lock(settings.db_url)
+    try:
+        found = check_database(settings.db_url, settings.create_db)
+    except DatabaseRefused:
+        if process_lock is not None:
+            process_lock.close()
+        raise
+    if found != "ok":
+        log.info("database %s: creating the schema (%s)", settings.db_url, found)
     store = Store(settings.db_url, settings.sqlite_synchronous)
     generated = bootstrap(store, settings.operator_key)
     catalog = Catalog(settings.extra_games, settings.games)

@@ -82,3 +82,6 @@ class Settings:
     """The WebSocket protocol's own pings (below the table protocol's `ping` frames)."""
     ws_ping_timeout_s: float = 20.0
     """A WebSocket whose pong is this late is closed."""
+    create_db: bool = False
+    """Create the schema in a database that exists but is empty (a zero-byte SQLite file, or
+    tables without data); without it such a database is refused at start (`integrity.py`)."""
