@@ -27,6 +27,7 @@ from cogleague.core import jsonio
 from cogleague.server import frames
 from cogleague.server.auth import matches
 from cogleague.server.channels import SeatChannel, Stream, WatchChannel
+from cogleague.server.dbretry import Unavailable
 from cogleague.server.errors import ApiError
 from cogleague.server.limits import MAX_JSON_DEPTH, json_too_deep
 from cogleague.server.live import Room, seat_results
@@ -180,6 +181,9 @@ async def play(ws: WebSocket) -> None:
     except ApiError:
         await _deny(ws, 404, "unknown table")
         return
+    except Unavailable:
+        await _deny(ws, 503, "the database is unavailable; reconnect shortly")
+        return
 
     def read_digest(conn: DbConnection) -> str | None:
         return conn.execute(select(seats.c.token_digest).where(
@@ -214,6 +218,9 @@ async def watch(ws: WebSocket) -> None:
         row, _ = await svc.row(table_id)
     except ApiError:
         await _deny(ws, 404, "unknown table")
+        return
+    except Unavailable:
+        await _deny(ws, 503, "the database is unavailable; reconnect shortly")
         return
     if row["state"] in ("finished", "aborted"):
         await _ended(ws, Stream(table_id), row, None)
