@@ -34,6 +34,7 @@ from cogleague.server.notify import Listener
 from cogleague.server.openapi import truthful_openapi
 from cogleague.server.recovery import recover
 from cogleague.server.settings import Settings
+from cogleague.server.standings_feed import backfill
 from cogleague.server.store import Store, accounts, now
 from cogleague.server.tables import TableService
 
@@ -122,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             listener = Listener(settings.db_url, service.on_notice, asyncio.get_running_loop())
             listener.start()
         resumed = await recover(service)
+        await backfill(service)  # finished tables a crash kept out of the standings
         keeper = LeaseKeeper(service)
         app.state.leases = keeper
         resumed += await keeper.tick()
