@@ -33,18 +33,20 @@ def serve(
         help="this process's own address as the other server processes on the same "
              "PostgreSQL reach it (default http://HOST:PORT); seats are redirected there "
              "(docs/deploy.md)")] = None,
+    create_db: Annotated[bool, typer.Option(
+        "--create-db", help="start a new database in an existing but empty one (a zero-byte "
+                            "file, tables without data); without it such a database is "
+                            "refused")] = False,
     policy_dir: Annotated[str | None, typer.Option(
         "--policy-dir", help="a folder of trained policy files (.npz) the operator may seat "
                              "at tables (join kind policy)")] = None,
 ) -> None:
     """Serve the HTTP lobby and WebSocket play for every installed game."""
-    import uvicorn
-
-    from cogleague.server import listen
+    from cogleague.server import listen, serving
     from cogleague.server.app import create_app
-    from cogleague.server.settings import DEFAULT_DB_URL, TRANSPORT_MAX_FRAME_BYTES, Settings
+    from cogleague.server.integrity import DatabaseRefused
+    from cogleague.server.settings import DEFAULT_DB_URL, Settings
     from cogleague.server.sqlite_lock import DatabaseInUse
-    from cogleague.server.transport import WS_PROTOCOL
 
     if operator_key is not None and len(operator_key) < 16:
         fail(f"--operator-key must be at least 16 characters (got {len(operator_key)})")
@@ -59,10 +61,11 @@ def serve(
                         open_registration=open_registration,
                         model_recording=record_models or replay_models,
                         model_recording_mode="replay" if replay_models else "record",
-                        node_url=node_url or f"http://{host}:{port}", policy_dir=policy_dir)
+                        node_url=node_url or f"http://{host}:{port}", policy_dir=policy_dir,
+                        create_db=create_db)
     try:
         application = create_app(settings)
-    except DatabaseInUse as exc:
+    except (DatabaseInUse, DatabaseRefused) as exc:
         fail(str(exc))
     except Exception as exc:  # an unreachable database, a bad URL
         fail(f"--db {settings.db_url!r} cannot be opened: {type(exc).__name__}: {exc}")
@@ -72,6 +75,4 @@ def serve(
                       soft_wrap=True)
     console.print(f"serving on http://{host}:{port}  (protocol: /protocol, API: /docs)",
                   highlight=False)
-    uvicorn.Server(uvicorn.Config(application, log_level=log_level, access_log=False,
-                                  ws_max_size=TRANSPORT_MAX_FRAME_BYTES, ws=WS_PROTOCOL)
-                   ).run(sockets=[sock])
+    serving.run(application, settings, sock, log_level)

@@ -159,6 +159,10 @@ class GameDescriptor:
     """Top-level replay keys a document may omit (rebuildable views such as Ledger's
     ``frames``); when present they must re-derive like the rest."""
     paid_tables: PaidTables | None = None
+    spectator_secrets: frozenset[str] = frozenset()
+    """Keys live spectators never see while a table plays, at any depth of the spectator
+    state and of public events (Ledger's memos: their author's alone until the replay). The
+    server's one spectator filter (`server/audience.py`) reads it."""
     connect_timeout: ConnectTimeout | None = None
     """The ``no_players`` ending (`ConnectTimeout`); None: the game has no such ending and
     its tables play whoever connects, or nobody."""

@@ -249,6 +249,13 @@ def _check_results(results: Mapping[str, Any], n: int) -> None:
             raise ValueError(f"results.scores must be numbers (got {s!r})")
 
 
+def episode_id_for_table(table_id: str, source: str = SOURCE_SERVER) -> str:
+    """The episode id `record_episode` gives a server table (one per table, so recording it
+    again changes nothing)."""
+    return hashlib.sha256(jsonio.dumps({"source": source, "table": str(table_id)})
+                          .encode()).hexdigest()[:ID_HEX_CHARS]
+
+
 def record_episode(engine_or_url: Engine | str, *, game: str, variant: str | None, seed: int,
                    policy_names: Sequence[str], results: Mapping[str, Any] | None,
                    source: str = SOURCE_SERVER, league: str | None = None,
@@ -275,8 +282,7 @@ def record_episode(engine_or_url: Engine | str, *, game: str, variant: str | Non
         _check_results(results, len(names))
     league_name = league or SERVER_LEAGUE
     if table_id is not None:
-        eid = hashlib.sha256(jsonio.dumps({"source": source, "table": str(table_id)})
-                             .encode()).hexdigest()[:ID_HEX_CHARS]
+        eid = episode_id_for_table(table_id, source)
     else:
         eid = episode_id(league_name, game, variant, int(seed), mark_duplicates(names)[0])
     record = EpisodeRecord(

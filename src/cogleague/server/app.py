@@ -25,18 +25,21 @@ from starlette.exceptions import HTTPException
 from cogleague.server import lobby, lobby_feed, play, sqlite_lock
 from cogleague.server.auth import digest, install_log_redaction, new_api_key
 from cogleague.server.catalog import Catalog
+from cogleague.server.dbretry import Unavailable
 from cogleague.server.errors import ApiError
+from cogleague.server.integrity import DatabaseRefused, check_database
 from cogleague.server.leases import LeaseKeeper
+from cogleague.server.limits import BodyLimit
 from cogleague.server.notify import Listener
 from cogleague.server.openapi import truthful_openapi
 from cogleague.server.recovery import recover
 from cogleague.server.settings import Settings
+from cogleague.server.standings_feed import backfill
 from cogleague.server.store import Store, accounts, now
 from cogleague.server.tables import TableService
 
 log = logging.getLogger("cogleague.server")
 
-MAX_BODY_BYTES = 1024 * 1024
 GC_GEN0_THRESHOLD = 20_000
 """Allocations between young-generation collections (CPython's default is 700). Every move
 allocates hundreds of short-lived objects (frames, views, futures), so the default collects
@@ -99,6 +102,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     install_log_redaction()
     process_lock = sqlite_lock.lock(settings.db_url)
+    try:
+        found = check_database(settings.db_url, settings.create_db)
+    except DatabaseRefused:
+        if process_lock is not None:
+            process_lock.close()
+        raise
+    if found != "ok":
+        log.info("database %s: creating the schema (%s)", settings.db_url, found)
     store = Store(settings.db_url, settings.sqlite_synchronous)
     generated = bootstrap(store, settings.operator_key)
     catalog = Catalog(settings.extra_games, settings.games)
@@ -112,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             listener = Listener(settings.db_url, service.on_notice, asyncio.get_running_loop())
             listener.start()
         resumed = await recover(service)
+        await backfill(service)  # finished tables a crash kept out of the standings
         keeper = LeaseKeeper(service)
         app.state.leases = keeper
         resumed += await keeper.tick()
@@ -144,6 +156,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return _error(exc.status, exc.code, exc.message)
 
+    @app.exception_handler(Unavailable)
+    async def unavailable(_request: Request, exc: Unavailable) -> JSONResponse:
+        response = _error(503, "unavailable", f"{exc}; try again shortly")
+        response.headers["Retry-After"] = "1"
+        return response
+
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         first: dict[str, Any] = exc.errors()[0] if exc.errors() else {}
@@ -159,13 +177,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             response.headers["Allow"] = ", ".join(allowed_methods(app, request))
         return response
 
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next: Any) -> Any:
-        length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > MAX_BODY_BYTES:
-            return _error(413, "too_large", f"a request body may be at most {MAX_BODY_BYTES} "
-                                            "bytes")
-        return await call_next(request)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
+                       timeout_s=settings.body_timeout_s)
 
     app.include_router(lobby.router)
     app.include_router(play.router)

@@ -10,7 +10,6 @@ from the replayed log. A `SeatChannel` adds the seat's one outstanding turn: `as
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from cogleague.core import jsonio
 from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Parsed, Turn
 from cogleague.server import frames
+from cogleague.server.audience import Audience
 
 REPLACED_CLOSE_CODE = 4001
 """Close code of an older socket when the same seat connects again (the newest wins)."""
@@ -95,46 +95,24 @@ class Stream:
             conn.close(1000, "table ended")
 
 
-SPECTATOR_HIDDEN = frozenset({"policy", "policies", "policy_name", "policy_names",
-                              "policyName", "policyNames", "names"})
-"""Fields that name policies: off live spectator frames while a table plays (they arrive
-with the end and the replay), unless the operator made it an exhibition table."""
-_HIDDEN_MARKS = ('"policy', '"names"')
-
-
-def hide_names(value: Any) -> Any:
-    """`value` without any `SPECTATOR_HIDDEN` key, at any depth."""
-    if isinstance(value, dict):
-        return {k: hide_names(v) for k, v in value.items() if k not in SPECTATOR_HIDDEN}
-    if isinstance(value, list):
-        return [hide_names(v) for v in value]
-    return value
-
-
-def hide_names_json(payload_json: str) -> str:
-    """`hide_names` on encoded JSON; the text itself when no hidden key can be in it."""
-    if not any(mark in payload_json for mark in _HIDDEN_MARKS):
-        return payload_json
-    return jsonio.dumps(hide_names(json.loads(payload_json)))
-
-
 class WatchChannel(Stream):
-    """Spectators: public events only (`Event.view_for(None)`), any number of sockets.
-    Policy names are removed while the table plays unless `exhibition` is set."""
+    """Spectators: public events only (`Event.view_for(None)`), any number of sockets, each
+    event and document through the table's `Audience` (no secret of the game's, no policy
+    name unless `exhibition`)."""
 
-    def __init__(self, table_id: str, exhibition: bool = False) -> None:
+    def __init__(self, table_id: str, exhibition: bool = False,
+                 secrets: frozenset[str] = frozenset()) -> None:
         super().__init__(table_id)
         self.conns: list[Sender] = []
         self.exhibition = exhibition
+        self.audience = Audience(secrets, exhibition)
 
     def push_encoded(self, name_json: str, payload_json: str) -> None:
-        if not self.exhibition:
-            payload_json = hide_names_json(payload_json)
-        super().push_encoded(name_json, payload_json)
+        super().push_encoded(name_json, self.audience.payload_json(payload_json))
 
     def live_view(self, value: Any) -> Any:
         """A live spectator document (a snapshot's state) as this channel may show it."""
-        return value if self.exhibition else hide_names(value)
+        return self.audience.document(value)
 
     def listeners(self) -> list[Sender]:
         return self.conns

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import Connection, or_, select, update
 
+from cogleague.server.dbretry import Unavailable, throttle
 from cogleague.server.store import now, tables
 
 log = logging.getLogger("cogleague.server")
@@ -72,8 +73,11 @@ class LeaseKeeper:
                 await self.tick()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the database is away for a moment: try again next tick
-                log.exception("lease renewal failed")
+            except Unavailable:  # the database is away (the store logged it): next tick
+                pass
+            except Exception as exc:
+                throttle.warn(("lease", type(exc).__name__), "lease renewal failed: %s: %s",
+                              type(exc).__name__, exc)
             await asyncio.sleep(every)
 
     async def tick(self) -> list[str]:

@@ -76,7 +76,7 @@ class Room:
 
     def __init__(self, table_id: str, game_name: str, rules_version: str,
                  aliases: Sequence[str], public_config: dict[str, Any], state: str,
-                 exhibition: bool = False) -> None:
+                 exhibition: bool = False, secrets: frozenset[str] = frozenset()) -> None:
         self.id = table_id
         self.game_name = game_name
         self.rules_version = rules_version
@@ -84,7 +84,7 @@ class Room:
         self.state = state
         self.game: Game | None = None
         self.channels = [SeatChannel(table_id, s, a, _not_started) for s, a in enumerate(aliases)]
-        self.watch = WatchChannel(table_id, exhibition)
+        self.watch = WatchChannel(table_id, exhibition, secrets)
         self.results: dict[str, Any] | None = None
 
     def hello(self, channel: SeatChannel | WatchChannel) -> str:

@@ -29,7 +29,8 @@ class Mirror:
         self.id = row["id"]
         self.room = Room(row["id"], row["game"], service.catalog.get(row["game"]).version,
                          info["aliases"], info["public_config"], "running",
-                         exhibition=bool(info.get("exhibition")))
+                         exhibition=bool(info.get("exhibition")),
+                         secrets=service.catalog.get(row["game"]).spectator_secrets)
         self.game = service.game_of(row, seat_list)
         self.room.game = self.game
         self.next_idx = 0

@@ -16,6 +16,7 @@ import logging
 import threading
 from collections.abc import Callable
 
+from cogleague.server.dbretry import throttle
 from cogleague.server.store import NOTIFY_CHANNEL
 
 log = logging.getLogger("cogleague.server")
@@ -53,5 +54,5 @@ class Listener:
             except Exception:
                 if self.stopping.is_set():
                     return
-                log.exception("LISTEN connection lost; reconnecting")
+                throttle.warn("listen", "LISTEN connection lost; reconnecting")
                 self.stopping.wait(0.5)

@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -26,8 +27,11 @@ from cogleague.core import jsonio
 from cogleague.server import frames, textguard
 from cogleague.server.auth import matches
 from cogleague.server.channels import SeatChannel, Stream, WatchChannel
+from cogleague.server.dbretry import Unavailable
 from cogleague.server.errors import ApiError
+from cogleague.server.limits import MAX_JSON_DEPTH, json_too_deep
 from cogleague.server.live import Room, seat_results
+from cogleague.server.loglimit import Throttled
 from cogleague.server.mirror import mirror_for
 from cogleague.server.settings import Settings
 from cogleague.server.store import loads, seats
@@ -36,6 +40,13 @@ from cogleague.server.transport import RECEIVE_NOW, SEND_NOW
 
 log = logging.getLogger("cogleague.server")
 router = APIRouter()
+frame_log = Throttled(log)
+REFUSED: Counter[str] = Counter()
+"""Frames refused by this process, by error code."""
+
+WATCH_TAIL = 500
+"""Events a spectator joining a table is sent before its snapshot (the latest ones): the
+snapshot has the state, so a long table's whole history is not replayed to every watcher."""
 
 OUTBOX_LIMIT = 10_000
 """Frames queued for one socket before it is deemed dead and closed (a slow reader must not
@@ -170,6 +181,9 @@ async def play(ws: WebSocket) -> None:
     except ApiError:
         await _deny(ws, 404, "unknown table")
         return
+    except Unavailable:
+        await _deny(ws, 503, "the database is unavailable; reconnect shortly")
+        return
 
     def read_digest(conn: DbConnection) -> str | None:
         return conn.execute(select(seats.c.token_digest).where(
@@ -205,6 +219,9 @@ async def watch(ws: WebSocket) -> None:
     except ApiError:
         await _deny(ws, 404, "unknown table")
         return
+    except Unavailable:
+        await _deny(ws, 503, "the database is unavailable; reconnect shortly")
+        return
     if row["state"] in ("finished", "aborted"):
         await _ended(ws, Stream(table_id), row, None)
         return
@@ -212,7 +229,8 @@ async def watch(ws: WebSocket) -> None:
         room = svc.rooms.get(table_id) or svc.room(row)
     else:  # run by another process: its public stream, rebuilt from the database
         room = (await mirror_for(svc, table_id)).room
-    await _serve(ws, room, room.watch, svc.settings, _int_param(ws, "last_seq", 0) or 0)
+    last_seq = _int_param(ws, "last_seq", 0) or 0  # a late spectator: the snapshot + a tail
+    await _serve(ws, room, room.watch, svc.settings, max(last_seq, room.watch.seq - WATCH_TAIL))
 
 
 async def _serve(ws: WebSocket, room: Room, channel: SeatChannel | WatchChannel,
@@ -258,6 +276,16 @@ class FrameHandler:
         self.limit = RateLimit(settings.moves_per_second, settings.move_burst)
         self.max_bytes = settings.max_frame_bytes
 
+    def refuse(self, code: str, message: str) -> None:
+        """One `error` frame, counted, and at most one log line per client and kind a
+        minute (`loglimit.py`)."""
+        self.conn.send_text(channel_error(self.channel, code, message))
+        REFUSED[code] += 1
+        client = self.conn.ws.client
+        host = client.host if client else "?"
+        frame_log.warn((host, code), "refused a frame from %s: %s (%d %s so far)", host,
+                       message, REFUSED[code], code)
+
     def bytes(self, data: bytes) -> None:
         if len(data) > self.max_bytes:
             self.conn.send_text(channel_error(self.channel, "too_large",
@@ -282,6 +310,10 @@ class FrameHandler:
                                          f"at most {self.settings.moves_per_second:g} frames "
                                          "per second; slow down"))
             return
+        if json_too_deep(text):
+            self.refuse("bad_frame", f"bad frame: JSON nested deeper than {MAX_JSON_DEPTH} "
+                                     "levels")
+            return
         try:
             doc = json.loads(text)
             fault = textguard.frame_fault(text, doc)  # before anything could echo its text
@@ -290,6 +322,9 @@ class FrameHandler:
                 frame = frames.parse_client_frame(doc) if move is None else None
         except (ValueError, RecursionError, frames.BadFrame) as exc:
             conn.send_text(channel_error(channel, "bad_frame", f"bad frame: {exc}"))
+            return
+        except Exception as exc:  # nothing a client sends may reach the log as a traceback
+            self.refuse("bad_frame", f"bad frame: unreadable JSON ({type(exc).__name__})")
             return
         if fault is not None:
             conn.send_text(channel_error(channel, textguard.BAD_TEXT, fault))

@@ -66,4 +66,22 @@ class Settings:
     process then takes the table over (leases.py)."""
     lease_renew_s: float = 1.0
     """How often a process renews its leases and looks for lapsed ones."""
-
+    max_connections: int = 4096
+    """Connections this process serves at once (HTTP and WebSocket); more get a 503 and a
+    close (`serving.py`)."""
+    max_connections_per_client: int = 256
+    """Connections one client address may hold at once; more get a 503 and a close."""
+    header_timeout_s: float = 10.0
+    """A connection must send a complete request head this long after it opened or after its
+    last response, else it is closed."""
+    body_timeout_s: float = 30.0
+    """A request body must arrive within this many seconds, else 408 (`limits.py`)."""
+    max_body_bytes: int = 1024 * 1024
+    """A request body may be at most this long, chunked or not, else 413 (`limits.py`)."""
+    ws_ping_interval_s: float = 20.0
+    """The WebSocket protocol's own pings (below the table protocol's `ping` frames)."""
+    ws_ping_timeout_s: float = 20.0
+    """A WebSocket whose pong is this late is closed."""
+    create_db: bool = False
+    """Create the schema in a database that exists but is empty (a zero-byte SQLite file, or
+    tables without data); without it such a database is refused at start (`integrity.py`)."""

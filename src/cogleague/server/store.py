@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any, TypeVar
 
 from sqlalchemy import (
@@ -42,6 +44,7 @@ from sqlalchemy.engine import Engine
 
 from cogleague.core import jsonio
 from cogleague.server import logbatch
+from cogleague.server.dbretry import Outage, Unavailable, backoff, transient
 
 T = TypeVar("T")
 
@@ -152,7 +155,12 @@ def make_engine(url: str, sqlite_synchronous: str = "NORMAL") -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # a host that does not answer at all fails the connect in seconds (the retry loop waits)
+    return create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 5})
+
+
+FOREVER = math.inf
+"""`Store.tx(..., wait_s=FOREVER)`: a table's own writes wait for the database however long."""
 
 
 class Store:
@@ -169,6 +177,9 @@ class Store:
         """This process's lease owner id (set by `create_app`); log appends are fenced by it."""
         self._log_conn: Any = None
         """The DB-API connection group commits use (database thread only; see `_append`)."""
+        self.outage = Outage()
+        self.request_wait_s = 5.0
+        """How long a request's transaction waits for an unavailable database (then 503)."""
 
     def create_schema(self) -> None:
         metadata.create_all(self.engine)
@@ -192,10 +203,36 @@ class Store:
         with self.engine.begin() as conn:
             return fn(conn, *args)
 
-    async def tx(self, fn: Callable[..., T], *args: Any) -> T:
-        """`tx_sync` on the database thread."""
+    async def tx(self, fn: Callable[..., T], *args: Any, wait_s: float | None = None) -> T:
+        return await self.call(self.tx_sync, fn, *args, wait_s=wait_s)
+
+    async def call(self, fn: Callable[..., T], *args: Any, wait_s: float | None = None) -> T:
+        """`fn(*args)` on the database thread (`tx` wraps it in a transaction), tried again
+        with backoff while the database is unavailable (`dbretry.transient`) for up to
+        `wait_s` seconds (default
+        `request_wait_s`; `FOREVER` for a table's own writes), then `Unavailable`. A retried
+        transaction was rolled back, unless the connection died during its commit: the
+        writes that can meet that (log rows, a table's end) check for their own earlier
+        commit."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self.tx_sync, fn, *args)
+        limit = self.request_wait_s if wait_s is None else wait_s
+        started = time.monotonic()
+        attempt = 0
+        while True:
+            try:
+                result = await loop.run_in_executor(self._executor, fn, *args)
+            except Exception as exc:
+                if not transient(exc):
+                    raise
+                self.outage.failed(exc, getattr(args[0] if args else fn, "__name__", "a query"))
+                if time.monotonic() - started >= limit:
+                    raise Unavailable(f"the database is unavailable: {type(exc).__name__}"
+                                      ) from exc
+                await asyncio.sleep(backoff(attempt))
+                attempt += 1
+                continue
+            self.outage.recovered()
+            return result
 
     # -- the episode log (group commit) ----------------------------------------------------
     async def append_log(self, table_id: str, idx: int, entry: dict[str, Any],
@@ -213,30 +250,45 @@ class Store:
     async def _flush_logs(self) -> None:
         while self._pending_logs:
             batch, self._pending_logs = self._pending_logs, []
-            try:
-                refused = await self._append_async([row for row, _ in batch])
-            except Exception as exc:  # table by table: one table's bad row fails only itself
-                await logbatch.isolate(batch, exc, self._append_async, LeaseLost)
+            attempt = 0
+            while True:  # a lost connection: the same rows again, until they are stored
+                try:
+                    refused = await self._append_async([row for row, _ in batch], attempt > 0)
+                except Exception as exc:
+                    if transient(exc):
+                        self.outage.failed(exc, "log append")
+                        await asyncio.sleep(backoff(attempt))
+                        attempt += 1
+                        continue
+                    # table by table: one table's bad row fails only itself
+                    await logbatch.isolate(batch, exc,
+                                           partial(self._append_async, again=attempt > 0),
+                                           LeaseLost)
+                    refused = None
+                break
+            if refused is None:
                 continue
+            self.outage.recovered()
             logbatch.deliver(batch, refused, LeaseLost)
 
-    async def _append_async(self, rows: list[dict[str, Any]]) -> set[str]:
+    async def _append_async(self, rows: list[dict[str, Any]], again: bool = False) -> set[str]:
         return await asyncio.get_running_loop().run_in_executor(self._executor, self._append,
-                                                                rows)
+                                                                rows, again)
 
-    def _append(self, rows: list[dict[str, Any]]) -> set[str]:
+    def _append(self, rows: list[dict[str, Any]], again: bool = False) -> set[str]:
         """One group commit, on the database thread: `_append_rows` through one DB-API
         connection kept for it. A group commit runs once per step
         of every running table, and SQLAlchemy's per-transaction work (pool checkout, reset,
         statement compilation and result set-up) cost several times the SQLite insert itself;
-        the statements here are fixed, so the driver gets them as text."""
+        the statements here are fixed, so the driver gets them as text. `again`: the rows were
+        tried before and that commit's outcome is unknown, so rows already stored are kept."""
         conn = self._log_conn
         if conn is None:
             conn = self._log_conn = self.engine.raw_connection()
         try:
             cur = conn.cursor()
             try:
-                refused = _append_rows(cur, rows, self.node_id, self.is_postgres)
+                refused = _append_rows(cur, rows, self.node_id, self.is_postgres, again)
             finally:
                 cur.close()
             conn.commit()
@@ -268,8 +320,12 @@ _MINE_PG = ("SELECT id FROM tables WHERE id = ANY(%s) AND state = 'running'{owne
             "FOR SHARE")
 
 
+_AGAIN_SQLITE = _INSERT_SQLITE.replace("INSERT INTO", "INSERT OR IGNORE INTO")
+_AGAIN_PG = _INSERT_PG + " ON CONFLICT (table_id, idx) DO NOTHING"
+
+
 def _append_rows(cur: Any, rows: Sequence[dict[str, Any]], node_id: str | None,
-                 postgres: bool) -> set[str]:
+                 postgres: bool, again: bool = False) -> set[str]:
     """Insert the rows of the tables this process still runs; return the refused tables.
 
     The owner check locks each table row (``FOR SHARE``, PostgreSQL) until the commit, so a
@@ -277,7 +333,8 @@ def _append_rows(cur: Any, rows: Sequence[dict[str, Any]], node_id: str | None,
     SQLite there is one process per file (`sqlite_lock.py`), whose own `live` tables are the
     truth: the rows go in without the check (one query less per group commit)."""
     if not postgres:
-        cur.executemany(_INSERT_SQLITE, [tuple(r[c] for c in _LOG_COLUMNS) for r in rows])
+        cur.executemany(_AGAIN_SQLITE if again else _INSERT_SQLITE,
+                        [tuple(r[c] for c in _LOG_COLUMNS) for r in rows])
         return set()
     ids = sorted({r["table_id"] for r in rows})
     if node_id is None:
@@ -287,7 +344,7 @@ def _append_rows(cur: Any, rows: Sequence[dict[str, Any]], node_id: str | None,
     mine = {r[0] for r in cur.fetchall()}
     kept = [tuple(r[c] for c in _LOG_COLUMNS) for r in rows if r["table_id"] in mine]
     if kept:
-        cur.executemany(_INSERT_PG, kept)
+        cur.executemany(_AGAIN_PG if again else _INSERT_PG, kept)
         for part in _notice_parts("log:" + ",".join(sorted(mine))):
             cur.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, part))
     return set(ids) - mine

@@ -35,8 +35,10 @@ from cogleague.core.text import text_fault
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
 from cogleague.server import forfeit, wallets
 from cogleague.server.auth import digest, new_seat_token
+from cogleague.server.cache import SharedReads
 from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ApiError
+from cogleague.server.keyedlock import KeyedLocks
 from cogleague.server.lineup import SeatPlan, build_game, plans
 from cogleague.server.live import LiveTable, Room
 from cogleague.server.lobby_feed import LobbyFeed
@@ -48,6 +50,7 @@ from cogleague.server.seat_kinds import (
 )
 from cogleague.server.settings import Settings
 from cogleague.server.store import (
+    FOREVER,
     LeaseLost,
     Store,
     loads,
@@ -63,6 +66,8 @@ log = logging.getLogger("cogleague.server")
 
 OPEN, RUNNING, FINISHED, ABORTED = "open", "running", "finished", "aborted"
 MAX_NAME_CHARS = 64
+MAX_TABLE_ID_CHARS = 40
+"""The id column's width (`store.tables`)."""
 MIN_START_TIMEOUT_S = 0.1
 """The shortest wait for players a table may be created with."""
 
@@ -97,7 +102,10 @@ class TableService:
         self.settings = settings
         self.live: dict[str, LiveTable] = {}
         self.rooms: dict[str, Room] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        self.list_reads = SharedReads(ttl_s=0.5)
+        """`GET /tables`, computed at most twice a second (server/cache.py)."""
+        self.lock = KeyedLocks()
+        """`async with self.lock(table_id):` — one change of a table at a time."""
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.node_id = secrets.token_hex(8)
@@ -114,6 +122,7 @@ class TableService:
     def _announced(self, table_id: str) -> None:
         """After that commit: push the table to this process's Lobby sockets (SQLite; on
         PostgreSQL the notice reaches this process too, like every other)."""
+        self.list_reads.clear()  # the next GET /tables reads it
         if not self.store.is_postgres:
             self.lobby.changed([table_id])
 
@@ -124,21 +133,22 @@ class TableService:
             info = loads(row["info"])
             room = Room(row["id"], row["game"], self.catalog.get(row["game"]).version,
                         info["aliases"], info["public_config"], row["state"],
-                        exhibition=bool(info.get("exhibition")))
+                        exhibition=bool(info.get("exhibition")),
+                        secrets=self.catalog.get(row["game"]).spectator_secrets)
             self.rooms[row["id"]] = room
         return room
 
-    def lock(self, table_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
-
     # -- reading ----------------------------------------------------------------------------
-    async def row(self, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    async def row(self, table_id: str, wait_s: float | None = None
+                  ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         if text_fault(table_id) is not None:  # no id holds a NUL (PostgreSQL cannot even look)
             raise ApiError(404, "not_found", f"table {table_id!r} does not exist")
         def read(conn: Connection) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
             return table_row(conn, table_id), seat_rows(conn, table_id)
 
-        row, seat_list = await self.store.tx(read)
+        if len(table_id) > MAX_TABLE_ID_CHARS:  # no such id was ever made: no query
+            raise ApiError(404, "not_found", f"table {table_id[:40]!r}… does not exist")
+        row, seat_list = await self.store.tx(read, wait_s=wait_s)
         if row is None:
             raise ApiError(404, "not_found", f"table {table_id!r} does not exist")
         return row, seat_list
@@ -494,7 +504,7 @@ class TableService:
                              error: BaseException | None) -> None:
         table_id = live.id
         if outcome is None or live.row is None:
-            row, seat_list = await self.row(table_id)
+            row, seat_list = await self.row(table_id, wait_s=FOREVER)
             if row["state"] != RUNNING or row.get("owner") not in (None, self.node_id):
                 self.forget(table_id)  # ended elsewhere, or another process runs it now
                 return
@@ -525,13 +535,15 @@ class TableService:
                 results=jsonio.dumps(results),
                 replay=None if replay is None else jsonio.dumps(replay)))
             if done.rowcount != 1:
+                if _finished_at(conn, table_id) == finished:
+                    return  # this very write, committed before its connection was lost
                 raise LeaseLost(table_id)
             wallets.apply_all(conn, entries)
             if self.store.is_postgres:
                 notify(conn, f"state:{table_id}")
 
         try:
-            await self.store.tx(write)
+            await self.store.tx(write, wait_s=FOREVER)
         except LeaseLost:
             self.forget(table_id)
             return
@@ -571,8 +583,8 @@ class TableService:
                            seed=row["seed"], policy_names=names, results=results,
                            source="server", table_id=row["id"], duration_s=duration)
 
-        try:
-            await asyncio.get_running_loop().run_in_executor(None, record)
+        try:  # on the database thread (one writer), until it is stored; a retry is a no-op
+            await self.store.call(record, wait_s=FOREVER)
         except Exception:
             log.exception("table %s: recording in the league failed", row["id"])
 
@@ -615,7 +627,7 @@ class TableService:
                 notify(conn, f"state:{table_id}")
             return True
 
-        if await self.store.tx(write):
+        if await self.store.tx(write, wait_s=FOREVER):
             self._announced(table_id)
         self._cancel_timer(table_id)
         self.live.pop(table_id, None)
@@ -671,6 +683,8 @@ class TableService:
     # -- other processes (PostgreSQL NOTIFY, notify.py) -----------------------------------------
     def on_notice(self, payload: str) -> None:
         kind, _, rest = payload.partition(":")
+        if kind != "log":
+            self.list_reads.clear()
         if kind == "log":
             for table_id in rest.split(","):
                 mirror = self.mirrors.get(table_id)
@@ -744,6 +758,11 @@ class TableService:
             await self.store.tx(release)
         except Exception:
             log.exception("could not release this process's leases")
+
+
+def _finished_at(conn: Connection, table_id: str) -> float | None:
+    return conn.execute(select(tables.c.finished_at).where(tables.c.id == table_id)
+                        ).scalar_one_or_none()
 
 
 def _lock_open(conn: Connection, table_id: str) -> None:

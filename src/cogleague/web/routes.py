@@ -15,6 +15,7 @@ dynamic is fetched from JSON endpoints:
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from fastapi.responses import FileResponse, JSONResponse
 
 from cogleague.core.errors import ConfigError
 from cogleague.games import registry
+from cogleague.server.cache import SharedReads
 from cogleague.web import docs, standings
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -108,8 +110,12 @@ async def api_standings(request: Request,
                         game: str | None = Query(None, description="a game (GET /api/games)"),
                         ) -> JSONResponse:
     """Each policy's mean episode score per game, from finished tables and league episodes."""
+    reads = getattr(request.app.state, "standings_reads", None)
+    if reads is None:  # computed off the event loop, once a second at most (server/cache.py)
+        reads = request.app.state.standings_reads = SharedReads(ttl_s=1.0)
+    url = standings.store_url(request.app)
     try:
-        doc = standings.standings(standings.store_url(request.app), game)
+        doc = await reads.get(game, lambda: asyncio.to_thread(standings.standings, url, game))
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from exc
     return JSONResponse(doc)

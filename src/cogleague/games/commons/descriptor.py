@@ -26,7 +26,7 @@ from cogleague.games.commons.config import (
     make_config,
 )
 from cogleague.games.commons.conformance import CONFORMANCE
-from cogleague.games.commons.game import CommonsGame
+from cogleague.games.commons.game import SEAT_EVENT_PRIVATE, CommonsGame
 from cogleague.games.commons.modules import MODULES, allelopathic, cleanup, harvest, mushrooms
 from cogleague.games.commons.modules.harvest import PROPERTY_RIGHTS
 from cogleague.games.commons.probes import PROBES_EXTRA
@@ -177,6 +177,7 @@ GAME = GameDescriptor(
     replay_format=FORMAT,
     replay_document=lambda game, log: build_document(game, log),  # type: ignore[arg-type]
     game_from_replay=game_from_replay,
+    spectator_secrets=frozenset(SEAT_EVENT_PRIVATE),  # who sits in which slot: the replay's
     conformance=CONFORMANCE,
     replay_sort_keys=True,
     rules_file=HERE / "rules.md",

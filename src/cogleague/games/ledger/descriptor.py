@@ -129,6 +129,7 @@ GAME = GameDescriptor(
     replay_document=lambda game, log: replay_document(game, log, frames=True),  # type: ignore[arg-type]
     game_from_replay=game_from_replay,
     replay_optional_keys=("frames",),
+    spectator_secrets=frozenset({"memo", "memoA", "memoB"}),  # a memo is its author's alone
     conformance=CONFORMANCE,
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",

@@ -1,0 +1,170 @@
+"""`cogleague serve` on uvicorn, with the connection limits a public server needs.
+
+uvicorn bounds neither how long a client may take to send a request's headers nor how many
+connections one client address holds, so a few hundred half-open requests exhaust the
+process's open files and every honest request fails. Here:
+
+- the soft open-files limit is raised to the hard limit at start (logged);
+- `GuardedHttpProtocol` (uvicorn's httptools protocol) refuses a connection beyond
+  `Settings.max_connections` in all or `Settings.max_connections_per_client` from one address
+  with an HTTP 503 and a close, and closes a connection that has not sent a complete request
+  head within `Settings.header_timeout_s` (a new connection, or an idle keep-alive one);
+- a request body must arrive within `Settings.body_timeout_s` (`limits.py`: 408);
+- WebSockets are pinged by the protocol every `ws_ping_interval_s` and closed when a pong is
+  `ws_ping_timeout_s` late.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import resource
+import socket
+import time
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from cogleague.core import jsonio
+from cogleague.server.loglimit import Throttled
+from cogleague.server.settings import TRANSPORT_MAX_FRAME_BYTES, Settings
+
+log = logging.getLogger("cogleague.server")
+throttle = Throttled(log)
+NOFILE_CEILING = 1 << 20
+"""The soft limit asked for when the hard limit is unlimited (Linux's default nr_open)."""
+
+
+def raise_open_files_limit() -> tuple[int, int]:
+    """Raise the soft RLIMIT_NOFILE to the hard limit; returns (before, after)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = NOFILE_CEILING if hard == resource.RLIM_INFINITY else hard
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError) as exc:
+            log.warning("open files limit stays %d (raising it to %d failed: %s)", soft,
+                        target, exc)
+            return soft, soft
+        log.warning("open files limit raised from %d to %d", soft, target)
+        return soft, target
+    return soft, soft
+
+
+class Guard:
+    """Every HTTP connection of this process, by client address (WebSockets included: an
+    upgraded connection keeps its transport)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.max_total = settings.max_connections
+        self.max_per_client = settings.max_connections_per_client
+        self.header_timeout_s = settings.header_timeout_s
+        self.by_client: dict[str, set[asyncio.BaseTransport]] = {}
+        self.refused = 0
+        self.timed_out = 0
+        self._made = 0
+
+    def admit(self, host: str, transport: asyncio.BaseTransport, connections: int) -> str | None:
+        """None to serve the connection, else why it is refused."""
+        self._made += 1
+        if self._made % 1024 == 0:
+            self.prune()
+        mine = self.by_client.setdefault(host, set())
+        for t in [t for t in mine if t.is_closing()]:
+            mine.discard(t)
+        if connections > self.max_total:
+            return f"the server holds its limit of {self.max_total} connections"
+        if len(mine) >= self.max_per_client:
+            return f"one address may hold at most {self.max_per_client} connections"
+        mine.add(transport)
+        return None
+
+    def prune(self) -> None:
+        for host in list(self.by_client):
+            live = {t for t in self.by_client[host] if not t.is_closing()}
+            if live:
+                self.by_client[host] = live
+            else:
+                del self.by_client[host]
+
+
+GUARD: Guard | None = None
+"""The process's guard (`run` sets it before uvicorn starts)."""
+
+
+def _refusal(message: str) -> bytes:
+    body = jsonio.dumps({"error": {"code": "unavailable", "message": message}}).encode()
+    return (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
+            b"connection: close\r\nretry-after: 1\r\ncontent-length: "
+            + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+
+class GuardedHttpProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP protocol with `GUARD`'s caps and a deadline for each request head."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        guard = GUARD
+        if guard is None:
+            return
+        host = self.client[0] if self.client else "?"
+        why = guard.admit(host, transport, len(self.connections))
+        if why is not None:
+            guard.refused += 1
+            throttle.warn(("refused", host), "connection from %s refused: %s", host, why)
+            transport.write(_refusal(why))
+            transport.close()
+            return
+        self._idle_since = time.monotonic()
+        self._head_timer = self.loop.call_later(guard.header_timeout_s, self._check_head)
+
+    def on_response_complete(self) -> None:
+        self._idle_since = time.monotonic()
+        super().on_response_complete()
+
+    def _check_head(self) -> None:
+        """Close a connection that sent no complete request head for `header_timeout_s`
+        since it opened or since its last response (slow or stalled headers)."""
+        guard = GUARD
+        transport = self.transport
+        if guard is None or transport.is_closing() or transport.get_protocol() is not self:
+            return  # closed, or upgraded to a WebSocket (its own pings watch it)
+        busy = self.cycle is not None and not self.cycle.response_complete
+        waited = time.monotonic() - self._idle_since
+        if not busy and waited >= guard.header_timeout_s:
+            guard.timed_out += 1
+            host = self.client[0] if self.client else "?"
+            throttle.warn(("head", host), "closed a connection from %s: no complete request "
+                                          "head within %g s", host, guard.header_timeout_s)
+            transport.close()
+            return
+        delay = guard.header_timeout_s - waited if not busy else guard.header_timeout_s
+        self._head_timer = self.loop.call_later(max(0.05, delay), self._check_head)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        timer = getattr(self, "_head_timer", None)
+        if timer is not None:
+            timer.cancel()
+        super().connection_lost(exc)
+
+
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """What `uvicorn.run` / `uvicorn.Config` take besides the app, host and port."""
+    from cogleague.server.transport import WS_PROTOCOL
+
+    return {"http": GuardedHttpProtocol, "ws": WS_PROTOCOL, "access_log": False,
+            "ws_max_size": TRANSPORT_MAX_FRAME_BYTES,
+            "ws_ping_interval": settings.ws_ping_interval_s,
+            "ws_ping_timeout": settings.ws_ping_timeout_s,
+            "timeout_keep_alive": min(5, int(settings.header_timeout_s) or 1)}
+
+
+def run(app: Any, settings: Settings, sock: socket.socket, log_level: str = "info") -> None:
+    """Serve `app` (made from `settings`) on the bound `sock` until interrupted."""
+    import uvicorn
+
+    global GUARD
+    raise_open_files_limit()
+    GUARD = Guard(settings)
+    config = uvicorn.Config(app, log_level=log_level, **uvicorn_options(settings))
+    uvicorn.Server(config).run(sockets=[sock])

@@ -1,0 +1,169 @@
+"""What a client can make the server hold, parse or log — bounded, on a real server.
+
+Over-deep JSON frames get one `bad_frame` error each naming the limit and no traceback (the
+log says so at most once a minute per client); chunked bodies over the limit get 413; a body
+that does not arrive gets 408; a request head that does not arrive is closed; one address
+holding too many connections gets 503; integers are JSON numbers, never strings; a path that
+tries to leave its segment is a 404, not a redirect; unknown table ids leave nothing behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+
+from cogleague.client import LobbyClient
+from cogleague.client.connection import ws_url
+from cogleague.server.keyedlock import KeyedLocks
+from cogleague.server.limits import MAX_JSON_DEPTH, json_too_deep
+from server.support import OPERATOR_KEY, ServerProcess, new_account
+
+LIMITS = {"header_timeout_s": 1.0, "body_timeout_s": 1.0, "max_connections_per_client": 24,
+          "max_body_bytes": 64 * 1024}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    d = tmp_path_factory.mktemp("limits")
+    started = ServerProcess(f"sqlite:///{d / 'limits.db'}", d / "server.log", **LIMITS).start()
+    yield started
+    started.stop()
+
+
+def _raw(server: ServerProcess, data: bytes, wait_s: float = 3.0) -> bytes:
+    """Send `data` on a fresh connection and read until the server closes it (or `wait_s`)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=wait_s) as s:
+        s.sendall(data)
+        out = b""
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() < deadline:
+            try:
+                chunk = s.recv(65536)
+            except TimeoutError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        return out
+
+
+def test_json_depth_is_counted_outside_strings() -> None:
+    assert not json_too_deep("[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH)
+    assert json_too_deep("[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1))
+    assert not json_too_deep(json.dumps({"text": "[" * 5000}))  # brackets in a string
+    assert not json_too_deep(json.dumps([{"a": 1}] * 100))  # wide, not deep
+
+
+async def test_unused_table_locks_are_dropped() -> None:
+    locks = KeyedLocks()
+    async with locks("t_a"):
+        assert len(locks) == 1
+    assert len(locks) == 0
+
+    async def hold(key: str) -> None:
+        async with locks(key):
+            await asyncio.sleep(0.01)
+
+    await asyncio.gather(*(hold("x" * 8000 + str(i % 7)) for i in range(200)))
+    assert len(locks) == 0
+
+
+async def test_deeply_nested_frames_get_one_error_each_and_no_traceback(
+        server: ServerProcess) -> None:
+    _, key = await new_account(server)
+    async with LobbyClient(server.url, key) as lobby:
+        table = await lobby.create_table("toy", config={"seats": 2}, seed=1)
+    nested = "[" * 5000 + "]" * 5000
+    errors = []
+    async with connect(f"{ws_url(server.url)}/ws/watch?table={table['id']}", proxy=None,
+                       compression=None) as ws:
+        for _ in range(40):
+            await ws.send(nested)
+        while len(errors) < 40:
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if frame["type"] == "error":
+                errors.append(frame)
+    assert {e["code"] for e in errors} == {"bad_frame"}
+    assert all(str(MAX_JSON_DEPTH) in e["message"] for e in errors)
+    await asyncio.sleep(0.2)
+    log = server.log_path.read_text()
+    assert "Traceback" not in log and "RecursionError" not in log
+    assert log.count("refused a frame") == 1  # one line per client and kind a minute
+
+
+def test_chunked_bodies_over_the_limit_get_413(server: ServerProcess) -> None:
+    def chunks() -> Iterator[bytes]:
+        for _ in range(64):
+            yield b"x" * 16384  # 1 MiB in all, no Content-Length
+
+    r = httpx.post(f"{server.url}/tables", content=chunks(),
+                   headers={"Authorization": f"Bearer {OPERATOR_KEY}",
+                            "Content-Type": "application/json"})
+    assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
+    assert str(LIMITS["max_body_bytes"]) in r.json()["error"]["message"]
+    assert httpx.get(f"{server.url}/healthz").status_code == 200
+
+
+def test_a_body_that_does_not_arrive_gets_408(server: ServerProcess) -> None:
+    head = (b"POST /accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 100\r\n\r\n{\"name\":")
+    t0 = time.monotonic()
+    out = _raw(server, head, wait_s=5.0)
+    assert out.startswith(b"HTTP/1.1 408"), out[:200]
+    assert time.monotonic() - t0 < 4.0
+
+
+def test_a_request_head_that_does_not_arrive_is_closed(server: ServerProcess) -> None:
+    t0 = time.monotonic()
+    out = _raw(server, b"GET /healthz HTTP/1.1\r\nHost: x\r\n", wait_s=6.0)
+    took = time.monotonic() - t0
+    assert out == b"" and took < 4.0, (out, took)
+
+
+def test_one_address_may_hold_only_so_many_connections(server: ServerProcess) -> None:
+    held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(24)]
+    try:
+        time.sleep(0.2)
+        out = _raw(server, b"", wait_s=2.0)
+        assert out.startswith(b"HTTP/1.1 503"), out[:200]
+        assert b"at most 24 connections" in out
+    finally:
+        for s in held:
+            s.close()
+    time.sleep(0.3)
+    assert httpx.get(f"{server.url}/healthz").status_code == 200
+
+
+async def test_integers_are_json_numbers_never_strings(server: ServerProcess) -> None:
+    account, _ = await new_account(server)
+    r = httpx.post(f"{server.url}/accounts/{account}/credits",
+                   json={"amount": "100", "idempotency_key": "k1"},
+                   headers={"Authorization": f"Bearer {OPERATOR_KEY}"})
+    assert r.status_code == 400 and "amount" in r.json()["error"]["message"], r.text
+    r = httpx.post(f"{server.url}/accounts/{account}/credits",
+                   json={"amount": 100, "idempotency_key": "k1"},
+                   headers={"Authorization": f"Bearer {OPERATOR_KEY}"})
+    assert r.status_code == 200 and r.json()["balance"] == 100
+
+
+def test_paths_that_leave_their_segment_are_404(server: ServerProcess) -> None:
+    for path in (b"/tables/t_%2e%2e%2f", b"/tables/t_%2E%2E", b"/tables/..%5cx",
+                 b"/tables/%2e%2e/tables"):
+        out = _raw(server, b"GET " + path + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert out.startswith(b"HTTP/1.1 404"), (path, out[:200])
+
+
+async def test_unknown_long_table_ids_are_404_without_a_trace(server: ServerProcess) -> None:
+    _, key = await new_account(server)
+    async with httpx.AsyncClient(base_url=server.url,
+                                 headers={"Authorization": f"Bearer {key}"}) as client:
+        for i in range(50):
+            r = await client.post(f"/tables/t_{'a' * 8000}{i}/join", json={})
+            assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
