@@ -8,6 +8,7 @@ import { renderFeed } from "../feed.js";
 import { lineChart } from "../chart.js";
 import { clock } from "../icons.js";
 import { endCardSlot, podium } from "../endcard.js";
+import { controlsOf } from "../controls.js";
 
 export const id = "dilemma";
 export const title = "Prisoner's Dilemma";
@@ -267,4 +268,83 @@ function endCard(st, stats, meta) {
       h("td", { class: "num", "data-field": "cooperation_rate" }, fmt(round(stats[i].coop, 4), 4)),
       h("td", { class: "num", "data-field": "promises" }, `${stats[i].kept}/${stats[i].made}`),
       h("td", { class: "num wide-only", "data-field": "timeouts" }, stats[i].timeouts)))))];
+}
+
+// -- the Play page's seat renderer (web/static/js/seat.js) ---------------------------------------
+// `ctx`: {seat, alias, aliases (by seat), rules}. Rounds in the view count from 1.
+
+const alias = (ctx, s) => ctx.aliases?.[s] ?? `seat ${s + 1}`;
+const said = (m) => (m ? `“${m}”` : "nothing");
+const ord = (n) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] ?? "th")}`;
+
+/** One past meeting, C or D, with the promise mark beside (never over) the letter. */
+function moveMark(letter, promise) {
+  if (!promise || !isPromise(promise)) return letter;
+  return `${letter} (promised, ${letter === "C" ? "kept" : "broken"})`;
+}
+
+/** Who you face, what they said, your points and rank, and your three pairings apart. */
+export function seatView(v, ctx) {
+  const me = v.your_seat ?? ctx.seat;
+  const rank = 1 + (v.standings ?? []).filter((x) => x.points > v.your_points).length;
+  const p = v.payoffs ?? {};
+  const them = alias(ctx, v.opponent);
+  const rows = (v.pairings ?? []).map((pr) => h("tr", { class: pr.opponent === v.opponent ? "now-row" : "" },
+    h("td", {}, alias(ctx, pr.opponent), pr.opponent === v.opponent ? " (now)" : ""),
+    h("td", {}, pr.history.length ? pr.history.map((x) => `${x.round}: you ${moveMark(x.you, x.your_promise)}, they ${moveMark(x.them, x.their_promise)}`).join(" · ") : "not met yet"),
+    h("td", { class: "num" }, `${pr.your_points} – ${pr.their_points}`)));
+  return [
+    h("p", { "data-testid": "seat-now" }, `Round ${v.round} of ${v.rounds_total}: you face ${them}. `,
+      v.you_move_first ? `You move first: ${them} sees your choice and message before deciding.` : `${them} moved first and wrote ${said(v.opponent_promise)}${isPromise(v.opponent_promise) ? " (a promise to cooperate)" : ""}.`),
+    h("p", {}, `You have ${v.your_points} points, ${ord(rank)} of ${(v.standings ?? []).length} (you are ${alias(ctx, me)}).`),
+    h("p", { class: "muted" }, `Both cooperate: ${p.reward} each. Both defect: ${p.punishment} each. One defects on a cooperator: ${p.temptation} to the defector, ${p.sucker} to the cooperator.`),
+    h("div", { class: "scroll-x" }, h("table", { class: "data" }, h("caption", { class: "sr-only" }, "Your pairings"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "opponent"), h("th", { scope: "col" }, "rounds (C cooperate, D defect)"), h("th", { scope: "col", class: "num" }, "points you – them"))),
+      h("tbody", {}, rows))),
+  ];
+}
+
+/** Your own meetings, told in a sentence each; the others' meetings only as a count. */
+export function seatHappened(ev, view, ctx) {
+  if (ev.kind !== "choices_revealed" || !Array.isArray(ev.seats)) return null;
+  const k = ev.seats.indexOf(ctx.seat);
+  if (k < 0) return null;
+  const o = 1 - k;
+  const word = (c) => (c === COOPERATE ? "cooperated" : "defected");
+  const late = ev.timeouts?.[k] ? " (you ran out of time)" : "";
+  return `Round ${ev.round}: you ${word(ev.choices[k])}${late}, ${alias(ctx, ev.seats[o])} ${word(ev.choices[o])}: you got ${ev.points[k]}, they got ${ev.points[o]}.`;
+}
+
+/** The move just sent, in words. */
+export function seatMove(action, view) {
+  const who = view ? `round ${view.round}` : "";
+  return `${who}: ${action.action === COOPERATE ? "cooperate" : "defect"}${action.message ? `, saying “${action.message}”` : ""}`;
+}
+
+/** The end banner's score and rank: points, competition rank (results.seats). */
+export function seatEnd(results, seat) {
+  const mine = results?.seats?.[seat];
+  if (!mine) return null;
+  return { score: mine.points, rank: mine.rank, of: results.seats.length,
+    lines: [`You cooperated in ${Math.round(100 * (mine.cooperation_rate ?? 0))}% of your meetings; promises made ${mine.promises_made}, kept ${mine.promises_kept}.`] };
+}
+
+/** The Play page's turn heading: the round (from 1 in the view) and who you face. */
+export function playTurnTitle(v) {
+  return Number.isInteger(v?.round) ? `round ${v.round} of ${v.rounds_total}` : "";
+}
+
+/** The Play page's controls: cooperate or defect, and a message the opponent reads. */
+export function playControls(legal, v, rules = {}) {
+  const out = controlsOf(legal);
+  for (const c of out) {
+    if (c.name === "action") {
+      c.label = "Your choice";
+      c.options = c.choices.map((x) => ({ value: x, label: x === COOPERATE ? "Cooperate (C)" : "Defect (D)" }));
+    } else if (c.kind === "text") {
+      c.label = `Message to your opponent (optional, ≤ ${c.maxLength} characters)`;
+      c.hint = "A message with the word “cooperate” or a capital C counts as a promise; it is kept if you cooperate this round.";
+    }
+  }
+  return out;
 }
