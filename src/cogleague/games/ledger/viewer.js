@@ -460,13 +460,20 @@ export function playTurnTitle(v) {
   return Number.isInteger(v?.round) ? `round ${v.round + 1} of ${v.rounds}` : "";
 }
 
+/** A move as something done (past tense), for "what happened". */
+function didText(subgame, side, move) {
+  if (subgame === "DILEMMA") return move === 0 ? "cooperated" : "defected";
+  if (subgame === "TRUST") return side === 0 ? `sent ${move}` : `returned ${move}%`;
+  return side === 0 ? `offered ${move}` : `asked for at least ${move}`;
+}
+
 /** Your meeting of the round in a sentence; other meetings are left to the Theater. */
 export function seatHappened(ev, view, ctx) {
   if (ev.kind !== "meeting" || (ev.a !== ctx.seat && ev.b !== ctx.seat)) return null;
   const side = ev.a === ctx.seat ? 0 : 1;
   const other = ctx.aliases?.[side ? ev.a : ev.b] ?? "your partner";
-  const mine = moveText(ev.subgame, side, side ? ev.moveB : ev.moveA);
-  const theirs = moveText(ev.subgame, 1 - side, side ? ev.moveA : ev.moveB);
+  const mine = didText(ev.subgame, side, side ? ev.moveB : ev.moveA);
+  const theirs = didText(ev.subgame, 1 - side, side ? ev.moveA : ev.moveB);
   const pay = side ? [ev.payB, ev.payA] : [ev.payA, ev.payB];
   const late = (side ? ev.timeoutsB : ev.timeoutsA) ? " (you ran out of time)" : "";
   return `Round ${ev.round + 1}: you ${mine}${late}, ${other} ${theirs}: you got ${pay[0]} coins, they got ${pay[1]}.`;

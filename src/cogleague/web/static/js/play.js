@@ -203,10 +203,15 @@ async function play(table, mine, desc, sess, startIt) {
         clearInterval(timer);
         clock.textContent = "";
         document.title = `Game over · ${BASE_TITLE}`;
-        clear(turnBox).append(endBanner(viewer, f.results, f.reason, mine.seat, again));
-        srClock.textContent = "The game is over.";
+        // the whole table's results (public once it ended) rank the seat; the end frame has only its own
+        fetchJSON(`/tables/${encodeURIComponent(table.id)}/results`).catch(() => f.results).then((results) => {
+          clear(turnBox).append(endBanner(viewer, results, f.reason, mine.seat, again));
+          srClock.textContent = `The game is over. ${turnBox.querySelector("[data-testid=end-standing]")?.textContent ?? ""}`;
+          turnBox.querySelector("[data-testid=play-again]")?.focus();
+          document.body.dataset.ended = "1";
+        });
         localStorage.removeItem(seatStore(table.id));
-        document.body.dataset.ended = "1";
+        clear(viewBox).append(h("h2", { id: "view-h" }, "Your view"), h("p", { class: "muted" }, "The table is over."));
       }
     };
     ws.onclose = () => { if (!ended) setTimeout(connect, 1500); };

@@ -69,6 +69,7 @@ export function moveText(viewer, action, view) {
 
 /** Score and rank of `seat` from a results document (per-seat `scores`, or `seats[i].score`). */
 export function standing(results, seat) {
+  if (typeof results?.scores === "number") return { score: results.scores, rank: null, of: null }; // a seat's own results
   const scores = Array.isArray(results?.scores) ? results.scores
     : Array.isArray(results?.seats) ? results.seats.map((x) => x?.score ?? x?.points ?? null) : null;
   if (!scores || scores[seat] === null || scores[seat] === undefined) return null;
@@ -80,7 +81,7 @@ export function endBanner(viewer, results, reason, seat, again) {
   const own = viewer?.seatEnd ? viewer.seatEnd(results, seat) : null;
   const st = own ?? standing(results, seat);
   const lines = own?.lines ?? [];
-  const head = st ? `You finished ${ordinal(st.rank)} of ${st.of} with ${fmt(st.score, 2)} points.` : "The table is over.";
+  const head = !st ? "The table is over." : st.rank ? `You finished ${ordinal(st.rank)} of ${st.of} with ${fmt(st.score, 3)} points.` : `You finished with ${fmt(st.score, 3)} points.`;
   return h("section", { class: "panel banner endcard", "data-testid": "endcard", "aria-labelledby": "end-h" },
     h("h2", { id: "end-h" }, reason === "complete" ? "Game over" : `Game over (${words(reason)})`),
     h("p", { "data-testid": "end-standing", "data-score": st ? String(st.score) : null, "data-rank": st ? String(st.rank) : null }, head),
