@@ -37,7 +37,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 def test_sign_up_sets_a_safe_cookie_and_stores_only_a_scrypt_hash(site: Any) -> None:
     with httpx.Client(base_url=site.url) as browser:
-        res = browser.post("/signup", json={"name": "ada", "password": PASSWORD})
+        res = browser.post("/people", json={"name": "ada", "password": PASSWORD})
         assert res.status_code == 201, res.text
         doc = res.json()
         assert doc["name"] == "ada" and doc["api_key"].startswith("clk_") and doc["csrf"]
@@ -55,7 +55,7 @@ def test_sign_up_sets_a_safe_cookie_and_stores_only_a_scrypt_hash(site: Any) -> 
 
 def test_a_cookie_post_without_the_csrf_header_is_refused(site: Any) -> None:
     with httpx.Client(base_url=site.url) as browser:
-        csrf = browser.post("/signup", json={"name": "bea", "password": PASSWORD}).json()["csrf"]
+        csrf = browser.post("/people", json={"name": "bea", "password": PASSWORD}).json()["csrf"]
         body = {"game": "dilemma", "fill_with": "tit_for_tat", "people": True}
         refused = browser.post("/tables", json=body)
         assert refused.status_code == 403 and CSRF_HEADER in refused.json()["error"]["message"]
@@ -75,13 +75,13 @@ def test_a_cookie_post_without_the_csrf_header_is_refused(site: Any) -> None:
 
 def test_sign_in_sign_out_and_a_new_api_key(site: Any) -> None:
     with httpx.Client(base_url=site.url) as browser:
-        first = browser.post("/signup", json={"name": "cy", "password": PASSWORD}).json()
+        first = browser.post("/people", json={"name": "cy", "password": PASSWORD}).json()
     with httpx.Client(base_url=site.url) as browser:
-        bad = browser.post("/signin", json={"name": "cy", "password": "not the password"})
+        bad = browser.post("/session", json={"name": "cy", "password": "not the password"})
         assert bad.status_code == 401 and not browser.get("/session").json()["signed_in"]
-        assert browser.post("/signin", json={"name": "nobody", "password": PASSWORD}
+        assert browser.post("/session", json={"name": "nobody", "password": PASSWORD}
                             ).status_code == 401
-        csrf = browser.post("/signin", json={"name": "cy", "password": PASSWORD}).json()["csrf"]
+        csrf = browser.post("/session", json={"name": "cy", "password": PASSWORD}).json()["csrf"]
         assert browser.post("/session/api-key").status_code == 403  # no CSRF header
         key = browser.post("/session/api-key", headers={CSRF_HEADER: csrf}).json()["api_key"]
         assert key != first["api_key"]
@@ -89,25 +89,25 @@ def test_sign_in_sign_out_and_a_new_api_key(site: Any) -> None:
                          headers={"Authorization": f"Bearer {key}"}).status_code == 200
         assert httpx.get(f"{site.url}/account", headers={
             "Authorization": f"Bearer {first['api_key']}"}).status_code == 401
-        assert browser.post("/signout", headers={CSRF_HEADER: csrf}).status_code == 200
+        assert browser.delete("/session", headers={CSRF_HEADER: csrf}).status_code == 200
         assert not browser.get("/session").json()["signed_in"]
         assert browser.post("/tables", json={"game": "dilemma"},
                             headers={CSRF_HEADER: csrf}).status_code == 401
 
 
 def test_bad_sign_up_input_names_the_field(site: Any) -> None:
-    short = httpx.post(f"{site.url}/signup", json={"name": "dee", "password": "short"})
+    short = httpx.post(f"{site.url}/people", json={"name": "dee", "password": "short"})
     assert short.status_code == 400 and "password" in short.json()["error"]["message"]
-    spaced = httpx.post(f"{site.url}/signup", json={"name": "two words", "password": PASSWORD})
+    spaced = httpx.post(f"{site.url}/people", json={"name": "two words", "password": PASSWORD})
     assert spaced.status_code == 400 and "name" in spaced.json()["error"]["message"]
-    httpx.post(f"{site.url}/signup", json={"name": "eve", "password": PASSWORD})
-    taken = httpx.post(f"{site.url}/signup", json={"name": "eve", "password": PASSWORD})
+    httpx.post(f"{site.url}/people", json={"name": "eve", "password": PASSWORD})
+    taken = httpx.post(f"{site.url}/people", json={"name": "eve", "password": PASSWORD})
     assert taken.status_code == 409
 
 
 def test_the_operator_can_turn_self_sign_up_off(tmp_path: Path) -> None:
     with _server(tmp_path, web_signup=False) as live:
-        res = httpx.post(f"{live.url}/signup", json={"name": "fay", "password": PASSWORD})
+        res = httpx.post(f"{live.url}/people", json={"name": "fay", "password": PASSWORD})
         assert res.status_code == 403 and "turned off" in res.json()["error"]["message"]
         assert httpx.get(f"{live.url}/session").json() == {"signed_in": False,
                                                            "web_signup": False}

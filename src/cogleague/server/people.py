@@ -1,11 +1,12 @@
 """People in the browser: sign-up, sign-in and cookie sessions beside the API keys programs use.
 
-- ``POST /signup`` {name, password}: a player account with a scrypt password (`passwords.py`),
+- ``POST /people`` {name, password}: a player account with a scrypt password (`passwords.py`),
   signed in at once; its API key is in the answer (shown once, as for ``POST /accounts``).
   The operator turns it off with ``cogleague serve --no-web-signup`` (`Settings.web_signup`).
-- ``POST /signin`` / ``POST /signout``; ``GET /session`` tells the page who is signed in and
-  the CSRF token its posts must carry; ``POST /session/api-key`` makes a new API key for the
-  signed-in person's bots (the old one stops working: keys are stored only as hashes).
+- ``POST /session`` signs in, ``DELETE /session`` signs out; ``GET /session`` tells the page
+  who is signed in and the CSRF token its posts must carry; ``POST /session/api-key`` makes a
+  new API key for the signed-in person's bots (the old one stops working: keys are stored only
+  as hashes). The pages are ``/signup``, ``/signin`` and ``/me`` (web/).
 
 The session cookie is random (256 bits), stored as its SHA-256, ``HttpOnly`` (no script reads
 it), ``SameSite=Strict`` (no other site's page sends it). Every request that changes
@@ -92,7 +93,7 @@ async def _sign_in(request: Request, response: Response, account_id: int) -> str
     return csrf_token(token)
 
 
-@router.post("/signup", status_code=201, responses=responses(400, 403, 409))
+@router.post("/people", status_code=201, responses=responses(400, 403, 409))
 async def signup(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
     """A new player account with a password, signed in; its API key shown this once."""
     if not request.app.state.settings.web_signup:
@@ -115,7 +116,7 @@ async def signup(body: Credentials, request: Request, response: Response) -> dic
     return {"id": account_id, "name": body.name, "api_key": key, "csrf": csrf}
 
 
-@router.post("/signin", responses=responses(400, 401))
+@router.post("/session", responses=responses(400, 401))
 async def signin(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
     def read(conn: Connection) -> Any:
         return conn.execute(select(accounts).where(accounts.c.name == body.name)
@@ -130,7 +131,7 @@ async def signin(body: Credentials, request: Request, response: Response) -> dic
             "csrf": await _sign_in(request, response, row["id"])}
 
 
-@router.post("/signout", responses=responses(403))
+@router.delete("/session", responses=responses(403))
 async def signout(request: Request, response: Response) -> dict[str, Any]:
     row = await cookie_account(request)
     if row is not None:

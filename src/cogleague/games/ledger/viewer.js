@@ -425,6 +425,7 @@ export function seatView(v, ctx) {
     h("p", {}, askText(m)),
     h("p", {}, `${m.partner}: ${rep(partner)}.`, past.length ? ` Lately: ${past.join("; ")}.` : " No meetings yet."),
     h("p", {}, `You: ${rep(me)}, ${me.total} coins in all.`),
+    v.memo ? h("p", {}, "Your memo: ", h("q", {}, v.memo)) : null,
     v.board?.length ? h("div", {}, h("h3", {}, "Gossip board"), h("ul", {}, v.board.slice(-6).map((n) => h("li", {}, `round ${n.round + 1}, ${n.author} on ${n.subject}: “${n.text}”`)))) : h("p", { class: "muted" }, "The gossip board is empty."),
     h("details", {}, h("summary", {}, "The table"), h("div", { class: "scroll-x" }, h("table", { class: "data" },
       h("thead", {}, h("tr", {}, ["alias", "halo", "kind", "harsh", "coins"].map((c) => h("th", { scope: "col" }, c)))),
@@ -450,8 +451,8 @@ export function playControls(legal, v, rules = {}) {
       hint: v?.noteTarget ? `It reviews ${v.noteTarget}, your last partner; everyone reads it.` : "Round 1 has no last partner: a note is discarded." });
   }
   if (Number.isInteger(legal?.memo)) {
-    out.push({ name: "memo", kind: "text", maxLength: legal.memo, value: v?.memo ?? "", label: `Private memo (≤ ${legal.memo} characters)`,
-      hint: "Only you read it, next round. Empty the box to clear it." });
+    out.push({ name: "memo", kind: "text", maxLength: legal.memo, label: `Private memo (≤ ${legal.memo} characters)`,
+      hint: "Only you read it, from next round on; left empty, your last memo stays." });
   }
   return out;
 }

@@ -28,7 +28,7 @@ async function main() {
     }
   });
   const out = h("button", { type: "button", "data-testid": "signout" }, "Sign out");
-  out.addEventListener("click", async () => { await post("/signout"); location.assign("/"); });
+  out.addEventListener("click", async () => { await post("/session", undefined, "DELETE"); location.assign("/"); });
   const bots = games.filter((g) => g.example_bot).map((g) => h("li", {}, h("b", {}, g.title), ": ",
     h("code", {}, g.example_bot.replace("URL", location.origin).replace("KEY", "$COGLEAGUE_KEY"))));
   clear(root).append(

@@ -12,12 +12,12 @@ export async function session(fresh = false) {
   return current;
 }
 
-/** POST JSON as the signed-in person (or anonymously, for sign-in and sign-up). */
-export async function post(url, body) {
+/** POST (or `method`) JSON as the signed-in person (or anonymously: sign-in, sign-up). */
+export async function post(url, body, method = "POST") {
   const s = await session();
   const headers = { "Content-Type": "application/json", Accept: "application/json" };
   if (s.csrf) headers["X-CSRF-Token"] = s.csrf;
-  return fetchJSON(url, { method: "POST", headers, body: JSON.stringify(body ?? {}) });
+  return fetchJSON(url, { method, headers, body: method === "DELETE" ? undefined : JSON.stringify(body ?? {}) });
 }
 
 /** The header's account link: "Sign in", or the person's name (their account page). */

@@ -41,7 +41,7 @@ async function main() {
     e.preventDefault();
     submit.disabled = true;
     try {
-      const done = await post(`/${mode}`, { name: name.value, password: pass.value });
+      const done = await post(mode === "signup" ? "/people" : "/session", { name: name.value, password: pass.value });
       await session(true);
       if (mode === "signup") {
         clear(root).append(h("div", { class: "panel", "data-testid": "signed-up" },
