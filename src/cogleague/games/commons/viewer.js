@@ -93,6 +93,23 @@ export function apply(state, ev, meta) {
       if (v.module) meta.module = state.module = v.module;
       if (Array.isArray(v.scores) && v.scores.length === state.n) state.scores = [...v.scores];
       if (v.state) state.resource = v.state;
+      if (v.ledger) { // the public ledger per cog (ledger_public): what each took and kept up so far
+        const before = state.effort.reduce((x, y) => x + y, 0);
+        meta.aliases.forEach((a, i) => {
+          const row = v.ledger[a];
+          if (!row) return;
+          state.extracted[i] = row.total_extracted;
+          state.effort[i] = row.public_effort;
+          state.given[i] = row.sanctions_given;
+          state.received[i] = row.sanctions_received;
+        });
+        // live, the round's upkeep is restricted: the ledger's growth since the last look is it
+        const m = state.series.maintenance;
+        if (Number.isInteger(v.rounds_played) && v.rounds_played > (state.ledgerRounds ?? 0) && m.length === v.rounds_played) {
+          m[m.length - 1] = state.effort.reduce((x, y) => x + y, 0) - before;
+        }
+        state.ledgerRounds = v.rounds_played;
+      }
       return [];
     }
     case "episode_start":
