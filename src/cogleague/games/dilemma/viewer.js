@@ -206,15 +206,18 @@ function drawGrid(el, v, meta) {
           "font-size": Math.min(hh, 14) - 1, "font-weight": 800, fill: "#0e1320", "data-testid": "cell-letter", "aria-hidden": "true" },
         ch === COOPERATE ? "C" : "D"));
       });
-      // promises: a dot on the sender's half; gold = kept, red ring with a slash = broken
+      // promises: a dot in the top-right corner of the sender's half, beside the C/D letter
+      // (never over it); gold = kept, a ring with a slash = broken
       for (const m of cell.msgs) {
         if (!m.promise) continue;
         const k = m.from === a ? 0 : 1;
-        const cy = y + 4 + k * hh + hh / 2 - 0.5, cx = x + (cellW - 3) / 2;
+        const r = Math.min(compact ? 2.6 : 3.4, hh / 4);
+        const cx = x + cellW - 3 - r - 1, cy = y + 4 + k * hh + r + 1;
+        const d = r * 0.7;
         svg.append(m.kept
-          ? s("circle", { cx, cy, r: compact ? 3 : 3.6, fill: "#f5c451", stroke: "#0e1320", "stroke-width": 1.2, "data-testid": "kept" })
-          : s("g", { "data-testid": "broken" }, s("circle", { cx, cy, r: compact ? 3.4 : 4, fill: "#0e1320", stroke: "#ffd0d0", "stroke-width": 1.4 }),
-            s("path", { d: `M${cx - 2.6},${cy + 2.6} L${cx + 2.6},${cy - 2.6}`, stroke: "#ffd0d0", "stroke-width": 1.4 })));
+          ? s("circle", { cx, cy, r, fill: "#f5c451", stroke: "#0e1320", "stroke-width": 1, "data-testid": "kept" })
+          : s("g", { "data-testid": "broken" }, s("circle", { cx, cy, r, fill: "#0e1320", stroke: "#ffd0d0", "stroke-width": 1.2 }),
+            s("path", { d: `M${cx - d},${cy + d} L${cx + d},${cy - d}`, stroke: "#ffd0d0", "stroke-width": 1.2 })));
       }
     }
   });
