@@ -319,8 +319,8 @@ export function seatHappened(ev, view, ctx) {
 }
 
 /** The move just sent, in words. */
-export function seatMove(action, view) {
-  const who = view ? `round ${view.round}` : "";
+export function seatMove(action, view, ctx) {
+  const who = view ? `round ${view.round}, with ${alias(ctx, view.opponent)}` : "";
   return `${who}: ${action.action === COOPERATE ? "cooperate" : "defect"}${action.message ? `, saying “${action.message}”` : ""}`;
 }
 

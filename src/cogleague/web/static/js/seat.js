@@ -1,9 +1,10 @@
 // A person's seat on the Play page, in plain language: the seat's view, "what happened", the
 // move history and the end banner. A game's viewer module may export
-//   seatView(view, rules)            → nodes: the seat's situation in the game's own words;
+//   seatView(view, mine)             → nodes: the seat's situation in the game's own words;
 //   seatHappened(event, view, mine)  → one or two sentences for this seat, or null to skip;
-//   seatMove(action, view)           → the move just sent, in words;
+//   seatMove(action, view, mine)     → the move just sent, in words;
 //   seatEnd(results, seat)           → {score, rank, lines[]} for the end banner.
+// (`mine`: {seat, alias, aliases by seat, rules: the descriptor's rule_numbers, config}.)
 // The generic renderer below is the fallback (plugins without a seat renderer): it lays the
 // view out as labelled facts and small tables — never raw JSON — with numbers rounded.
 
@@ -48,8 +49,8 @@ export function facts(obj, depth = 0) {
 }
 
 /** The seat's view: the game's own renderer, else the generic one. */
-export function seatPanel(viewer, view, rules) {
-  const nodes = viewer?.seatView ? viewer.seatView(view, rules) : [facts(view)];
+export function seatPanel(viewer, view, mine) {
+  const nodes = viewer?.seatView ? viewer.seatView(view, mine) : [facts(view)];
   return h("div", { class: "seatview", "data-testid": "view" }, nodes);
 }
 
@@ -62,8 +63,8 @@ export function happened(viewer, event, view, mine) {
 }
 
 /** The move just sent, in words. */
-export function moveText(viewer, action, view) {
-  if (viewer?.seatMove) return viewer.seatMove(action, view);
+export function moveText(viewer, action, view, ctx) {
+  if (viewer?.seatMove) return viewer.seatMove(action, view, ctx);
   return Object.entries(action).filter(([k]) => k !== "type" && k !== "turn_id").map(([k, v]) => `${words(k)}: ${plain(v)}`).join("; ") || "sent";
 }
 
