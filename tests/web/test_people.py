@@ -209,3 +209,28 @@ def test_docs_needs_nothing_from_another_host(server: Any, open_page: Any) -> No
     p.page.goto(f"{server.url}/docs", wait_until="networkidle")
     p.page.wait_for_selector("#operations-default-create_table_tables_post")
     assert hosts == {server.url.split("/")[2]}
+
+
+def test_play_now_is_one_click_per_game(server: Any, open_page: Any, shots: Path) -> None:
+    """The Lobby's "play against the baselines now": one click makes a table for people, seats
+    the person and starts it; the first turn arrives with the game's human deadline."""
+    p = open_page(1440, 900)
+    page = p.page
+    sign_up(page, server.url, "one-click")
+    for width in (1440, 360):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(100)
+        assert overflow(page) <= 0, f"the Lobby scrolls sideways at {width} px"
+        page.screenshot(path=str(shots / f"lobby-signed-in-{width}.png"), full_page=True)
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.click("[data-testid=play-now-dilemma]")
+    page.wait_for_selector("[data-testid=move-form]")
+    tid = re.search(r"table=(t_[0-9a-f]+)", page.url).group(1)  # type: ignore[union-attr]
+    table = server.http.get(f"/tables/{tid}").json()
+    assert table["state"] == "running"
+    assert table["config"]["turn_deadline_ms"] == 30_000  # the dilemma's human deadline
+    assert [s["person"] for s in table["seats"]] == [True, False, False, False]
+    left = int(re.search(r"(\d+) s left", page.locator("[data-testid=deadline]").inner_text())
+               .group(1))  # type: ignore[union-attr]
+    assert 20 < left <= 30
+    assert p.errors == []

@@ -124,7 +124,7 @@ function render() {
   const all = [...tables.values()].sort((a, b) => b.created_at - a.created_at);
   const group = (state) => all.filter((t) => t.state === state);
   if (root.querySelector(".error, .loading")) clear(root);
-  const spec = [["open", "Open tables", group("open"), "No table is waiting for players. An account can create one with POST /tables."],
+  const spec = [["open", "Open tables", group("open"), "No table is waiting for players. Create one above (signed in), or with POST /tables."],
     ["running", "Playing now", group("running"), "No table is being played right now."],
     ["finished", "Finished", group("finished").slice(0, 12), "No finished table yet."]];
   const seen = new Set();

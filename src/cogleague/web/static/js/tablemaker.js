@@ -60,7 +60,7 @@ export function playNowSection(games, sess, report) {
       `${g.seat_range[0] === g.seat_range[1] ? g.seat_range[0] : `${g.seat_range[0]}–${g.seat_range[1]}`} seats; the others play the “${g.fallback_baseline}” baseline. ${deadlineText(g)}`),
     h("p", {}, h("a", { href: `/rules?doc=${encodeURIComponent(g.name)}` }, "Read the rules")), go);
   });
-  return h("section", { "data-testid": "play-now", "aria-labelledby": "play-now-h" },
+  return h("section", { class: "play-now-section", "data-testid": "play-now", "aria-labelledby": "play-now-h" },
     h("h2", { id: "play-now-h" }, "Play now"), h("div", { class: "play-now" }, cards));
 }
 
@@ -126,7 +126,7 @@ export function makerSection(games, sess, report) {
       }
     } catch (err) { report(err); status.textContent = String(err.message || err); status.className = "error"; }
   });
-  return h("section", { "data-testid": "maker-section", "aria-labelledby": "maker-h" },
+  return h("section", { class: "maker-section", "data-testid": "maker-section", "aria-labelledby": "maker-h" },
     h("details", { class: "panel" }, h("summary", { id: "maker-h" }, "Create a table"), form));
 }
 
