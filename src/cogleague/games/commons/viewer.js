@@ -5,7 +5,7 @@
 // scores, and a chart of the resource and of maintenance effort over the rounds.
 // Replay format `commons-family/1` (spec commons.md §13); live tables send the same events.
 
-import { h, s, svgRoot, clear, fmt, order, ranks, seatColour, round } from "../util.js";
+import { h, s, svgRoot, clear, fmt, order, ranks, seatColour, round, clip } from "../util.js";
 import { renderFeed } from "../feed.js";
 import { lineChart } from "../chart.js";
 import { tombstone, apple, mushroom } from "../icons.js";
@@ -357,10 +357,11 @@ function drawHarvest(g, res, st, meta, W, H, compact) {
       s("rect", { x, y, width: w, height: hh, rx: 10, fill: res.dead[p] ? "#2a2a2e" : "#3a2e1f", stroke: "#4d4030" }),
       res.dead[p] ? tombstone(x + w / 2, y + hh / 2 + 4, Math.min(w, hh) * 0.5)
         : s("rect", { x: x + 4, y: y + 4 + (hh - 8) * (1 - frac), width: w - 8, height: (hh - 8) * frac, rx: 7, fill: "#3f9b57" }),
-      s("text", { x: x + 10, y: y + 20, "font-size": compact ? 12 : 14, "font-weight": 700, fill: "#e7ebf3" }, `patch ${p}`),
+      // at 360 px a patch is ~80 px wide: "#3" and the stock fit side by side, the holders are cut
+      s("text", { x: x + 10, y: y + 20, "font-size": compact ? 12 : 14, "font-weight": 700, fill: "#e7ebf3" }, compact ? `#${p}` : `patch ${p}`),
       s("text", { x: x + w - 10, y: y + 20, "text-anchor": "end", "font-size": compact ? 13 : 16, "font-weight": 800, fill: res.dead[p] ? "#8f9ab3" : "#f5c451" },
         res.dead[p] ? "dead" : fmt(stock, 1)),
-      holders(p).length ? s("text", { x: x + 10, y: y + hh - 10, "font-size": compact ? 10 : 11.5, fill: "#e7ebf3" }, holders(p).join(" & ")) : null));
+      holders(p).length ? s("text", { x: x + 10, y: y + hh - 10, "font-size": compact ? 10 : 11.5, fill: "#e7ebf3" }, clip(holders(p).join(" & "), Math.max(4, Math.floor((w - 14) / (compact ? 5.6 : 6.4))))) : null));
   }
 }
 

@@ -159,7 +159,7 @@ function drawGrid(el, v, meta) {
   const st = v.step.state;
   const W = Math.max(300, (el.clientWidth || 600) - 16);
   const compact = W < 560;
-  const labelW = compact ? 92 : 170;
+  const labelW = compact ? 106 : 170; // at 360 px: an 8-letter name, then the points, apart
   const total = meta.rounds ?? Math.max(1, st.played);
   const fit = Math.floor((W - labelW - 6) / total);
   const cellW = Math.max(compact ? 16 : 22, Math.min(44, fit));
@@ -186,8 +186,8 @@ function drawGrid(el, v, meta) {
       s("rect", { x: 0, y: y + 1, width: W, height: rowH - 2, fill: i % 2 ? "#151c2c" : "#121827", rx: 4 }),
       s("circle", { cx: 8, cy: y + rowH * 0.3, r: 4, fill: seatColour(a) }),
       s("circle", { cx: 8, cy: y + rowH * 0.7, r: 4, fill: seatColour(b) }),
-      s("text", { x: 16, y: y + rowH * 0.3 + 4, "font-size": compact ? 10.5 : 13, fill: "#e7ebf3", "font-weight": 600 }, clip(meta.aliases[a], compact ? 9 : 14)),
-      s("text", { x: 16, y: y + rowH * 0.7 + 4, "font-size": compact ? 10.5 : 13, fill: "#e7ebf3", "font-weight": 600 }, clip(meta.aliases[b], compact ? 9 : 14)),
+      s("text", { x: 16, y: y + rowH * 0.3 + 4, "font-size": compact ? 10.5 : 13, fill: "#e7ebf3", "font-weight": 600 }, clip(meta.aliases[a], compact ? 8 : 14)),
+      s("text", { x: 16, y: y + rowH * 0.7 + 4, "font-size": compact ? 10.5 : 13, fill: "#e7ebf3", "font-weight": 600 }, clip(meta.aliases[b], compact ? 8 : 14)),
       s("text", { x: labelW - 8, y: y + rowH * 0.3 + 4, "text-anchor": "end", "font-size": 11, fill: "#f5c451" }, pts[0]),
       s("text", { x: labelW - 8, y: y + rowH * 0.7 + 4, "text-anchor": "end", "font-size": 11, fill: "#f5c451" }, pts[1]));
     for (const cell of cells) {
