@@ -151,7 +151,10 @@ def test_a_person_plays_ledger_quickfire(server: Any, open_page: Any) -> None:
 
     def act(page: Any) -> None:
         move = page.locator("[data-testid=move-form] input[data-control=move]")
-        move.fill(move.get_attribute("max") or "0")
+        if move.first.get_attribute("type") == "radio":  # a Dilemma: cooperate or defect
+            move.last.check()
+        else:  # coins, a percent, an offer or a minimum: the most the meeting allows
+            move.fill(move.get_attribute("max") or "0")
         page.fill("[data-testid=move-form] input[data-control=memo]", "remember the plaza")
         page.click("[data-testid=send]")
 
@@ -311,7 +314,7 @@ def test_a_person_plays_commons_with_sanctions_chat_and_note(server: Any, open_p
     assert {"alias": me, "text": CHAT[0]} in seen
 
     # the replay in the Theater shows the chat line and the sanction, and no note
-    page.click("[data-testid=endcard] a")
+    page.get_by_role("link", name="Watch the replay →").click()
     page.wait_for_selector("body[data-ready=replay]")
     page.keyboard.press("End")
     page.wait_for_selector("[data-testid=endcard]")

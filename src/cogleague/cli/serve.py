@@ -22,6 +22,9 @@ def serve(
                                "start when not given)")] = None,
     open_registration: Annotated[bool, typer.Option(
         help="let anyone create an account without the operator key")] = False,
+    web_signup: Annotated[bool, typer.Option(
+        "--web-signup/--no-web-signup",
+        help="let people sign themselves up with a password at /signup")] = True,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
     record_models: Annotated[str | None, typer.Option(
         "--record-models", help="record every model seat's calls here (one file per table)")
@@ -58,7 +61,7 @@ def serve(
         fail(str(exc))
     port = listen.bound_port(sock)
     settings = Settings(db_url=db or DEFAULT_DB_URL, operator_key=operator_key,
-                        open_registration=open_registration,
+                        open_registration=open_registration, web_signup=web_signup,
                         model_recording=record_models or replay_models,
                         model_recording_mode="replay" if replay_models else "record",
                         node_url=node_url or f"http://{host}:{port}", policy_dir=policy_dir,

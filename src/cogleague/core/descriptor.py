@@ -193,6 +193,16 @@ class GameDescriptor:
     {"seed": 7, option: value}}``. A table of that variant takes them or nothing."""
     rule_numbers: Mapping[str, Any] = field(default_factory=dict)
     """Rule constants the web pages show (limits, maxima), served instead of restated."""
+    human_config: Mapping[str, Any] = field(default_factory=dict)
+    """Options a table made for people takes unless its creator sets them (the server's
+    ``people`` tables): deadlines a person can meet where the defaults are sized for bots."""
+    human_deadline_s: float | None = None
+    """The seconds a person has for one turn at such a table, told before joining (the rules'
+    own deadline where they give one, else the game's human deadline)."""
+    example_bot: str | None = None
+    """How to run the game's example SDK bot against a server (a command line with ``URL``,
+    ``KEY`` and ``ID`` for the server, the API key and the table): shown to a signed-in
+    person beside their API key."""
     conformance: Conformance | None = None
     """How the conformance suite (`cogleague.testing`) may play the game beyond its
     baselines: random legal replies and sealed variations. None: baselines only."""
@@ -237,6 +247,9 @@ class GameDescriptor:
                 "capabilities": self.capabilities, "replay_format": self.replay_format,
                 "viewer": f"/static/js/games/{self.name}.js" if self.viewer else None,
                 "rules": f"/rules/{self.name}", "rule_numbers": dict(self.rule_numbers),
+                "human": {"config": dict(self.human_config),
+                          "deadline_s": self.human_deadline_s},
+                "example_bot": self.example_bot,
                 "connect_timeout": None if self.connect_timeout is None else {
                     "reason": self.connect_timeout.reason,
                     "option": self.connect_timeout.option,

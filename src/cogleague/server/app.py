@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import Connection, insert, select, update
 from starlette.exceptions import HTTPException
 
-from cogleague.server import lobby, lobby_feed, play, sqlite_lock
+from cogleague.server import lobby, lobby_feed, people, play, sqlite_lock
 from cogleague.server.auth import digest, install_log_redaction, new_api_key
 from cogleague.server.catalog import Catalog
 from cogleague.server.dbretry import Unavailable
@@ -143,7 +143,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if process_lock is not None:
                 process_lock.close()
 
-    app = FastAPI(title="cogleague table server", lifespan=lifespan,
+    app = FastAPI(title="cogleague table server", lifespan=lifespan, docs_url=None,
+                  redoc_url=None,  # /docs is web/apidocs.py: Swagger UI's assets served here
                   description="HTTP lobby and WebSocket play for every installed game. "
                               "The protocol page is at /protocol, frame schemas at "
                               "/protocol/frames.json.")
@@ -183,11 +184,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(lobby.router)
     app.include_router(play.router)
     app.include_router(lobby_feed.router)
+    app.include_router(people.router)
     try:
+        from cogleague.web.apidocs import router as docs_router
         from cogleague.web.routes import router as web_router
     except ImportError:
         pass
     else:
         app.include_router(web_router)
+        app.include_router(docs_router)
     truthful_openapi(app, catalog, settings.max_start_timeout_s)
     return app

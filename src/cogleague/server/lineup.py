@@ -14,13 +14,14 @@ from typing import Any
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.game import Game
 
-_KINDS = {"remote": "remote", "llm": "model", "policy": "policy"}
+_KINDS = {"remote": "remote", "human": "remote", "llm": "model", "policy": "policy"}
+"""A person plays over the same socket as a program: to the game both are remote seats."""
 
 
 @dataclass(frozen=True)
 class SeatPlan:
     policy_name: str
-    kind: str  # remote | llm | scripted | policy
+    kind: str  # remote | human | llm | scripted | policy
     baseline: str | None = None
 
     def seat_kind(self) -> str:

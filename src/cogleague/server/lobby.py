@@ -22,6 +22,7 @@ from cogleague.server.auth import bearer, digest, new_api_key
 from cogleague.server.errors import ApiError, responses
 from cogleague.server.frames import frame_schema
 from cogleague.server.mirror import mirror_for
+from cogleague.server.people import cookie_account
 from cogleague.server.store import accounts, now
 from cogleague.server.tables import MIN_START_TIMEOUT_S, Account, TableService
 
@@ -81,13 +82,17 @@ class CreateTable(_Body):
     auto_start: StrictBool = Field(False, description="start as soon as every seat is joined")
     pacing: StrictBool = Field(True, description="honour the game's minimum step time (live "
                                                  "play)")
+    people: StrictBool = Field(False, description="a table for people: the game's human "
+                                                  "deadlines (GET /games: human.config) for "
+                                                  "every option the config leaves unset")
     exhibition: StrictBool = Field(False, description="operator only: live spectators see "
                                                       "policy names during play (shown in "
                                                       "the lobby)")
 
 
 class Join(_Body):
-    kind: Literal["remote", "llm", "scripted", "policy"] = "remote"
+    kind: Literal["remote", "human", "llm", "scripted", "policy"] = Field(
+        "remote", description="human: a person in the browser (shown as a person)")
     policy: str | None = Field(None, max_length=64, description="kind policy (operator only): "
                                                                "a file in the server's policy "
                                                                "folder")
@@ -111,8 +116,12 @@ def service(request: Request) -> TableService:
 async def account(request: Request,
                   authorization: Annotated[str | None, Header()] = None) -> Account:
     key = bearer(authorization)
-    if key is None:
-        raise ApiError(401, "unauthorized", "send Authorization: Bearer <API key>")
+    if key is None:  # a person's browser: the session cookie (people.py)
+        row = await cookie_account(request)
+        if row is None:
+            raise ApiError(401, "unauthorized", "send Authorization: Bearer <API key>, or "
+                                                "sign in at /signin")
+        return Account(row["id"], row["name"], row["role"])
     key_digest = digest(key)
     cache: dict[str, Account] = request.app.state.account_cache
     found = cache.get(key_digest)
@@ -154,8 +163,15 @@ async def games(svc: Svc) -> dict[str, Any]:
 def _markdown(request: Request, text: str, title: str) -> Response:
     if "text/html" in request.headers.get("accept", ""):
         body = MarkdownIt("commonmark").enable("table").render(text)
-        return HTMLResponse(f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}"
-                            f"</title></head><body>{body}</body></html>")
+        return HTMLResponse(
+            f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta "
+            f"name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{title}"
+            f" · cogleague</title><link rel=\"stylesheet\" href=\"/static/css/site.css\"><link "
+            f"rel=\"icon\" href=\"data:,\"></head><body><header class=\"top\"><a class=\"brand\" "
+            f"href=\"/\">cogleague</a><nav aria-label=\"site\"><a href=\"/\">Lobby</a><a "
+            f"href=\"/rules\">Rules</a><a href=\"/docs\">HTTP API</a></nav></header><main "
+            f"class=\"markdown\">{body}</main><script type=\"module\" "
+            f"src=\"/static/js/util.js\"></script></body></html>")  # util: scrollers focusable
     return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
 
 

@@ -1,6 +1,8 @@
 """The three seat kinds of protocol.md §1, turned into runner seats when a table starts.
 
 - ``remote``: a `RemoteSeat` on the seat's channel (a program over WebSocket);
+- ``human``: the same, for a person playing in the browser: the table shows the seat is a
+  person, and a table made for people (``people``) has the game's human deadlines;
 - ``scripted``: the game's named baseline, in-process;
 - ``llm``: a model seat from `cogleague.seats.llm` with the prompt the account registered; when
   that package is missing the seat plays the game's fallback baseline instead, and its policy
@@ -22,7 +24,7 @@ from cogleague.server.settings import Settings
 
 log = logging.getLogger("cogleague.server")
 
-SEAT_KINDS = ("remote", "llm", "scripted", "policy")
+SEAT_KINDS = ("remote", "human", "llm", "scripted", "policy")
 
 
 def model_seats_available() -> bool:
@@ -52,7 +54,7 @@ def make_runner_seat(game: Game, row: dict[str, Any], channel: SeatChannel, sett
                      info: GameDescriptor) -> Any:
     seat = row["seat"]
     kind = row["kind"]
-    if kind == "remote":
+    if kind in ("remote", "human"):
         return RemoteSeat(channel, row["policy_name"], game.timing())
     if kind == "scripted":
         return ScriptedSeat(game.make_baseline(row["baseline"], seat), row["policy_name"])

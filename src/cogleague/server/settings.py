@@ -28,6 +28,9 @@ class Settings:
     db_url: str = DEFAULT_DB_URL
     operator_key: str | None = None
     open_registration: bool = False
+    web_signup: bool = True
+    """People may sign themselves up with a password in the browser (server/people.py);
+    `cogleague serve --no-web-signup` turns it off (accounts then come from the operator)."""
     start_timeout_s: float = 600.0
     max_start_timeout_s: float = 7 * 24 * 3600.0
     ping_interval_s: float = PING_INTERVAL_S

@@ -57,6 +57,15 @@ accounts = Table(
     Column("key_digest", String(64), nullable=False, unique=True),
     Column("role", String(16), nullable=False),  # player | operator | house
     Column("created_at", Float, nullable=False),
+    Column("password", String(200), nullable=True),  # passwords.py; None: API key only
+)
+
+web_sessions = Table(  # a person signed in from the browser (server/people.py)
+    "web_sessions", metadata,
+    Column("token_digest", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
 )
 
 wallet_entries = Table(
@@ -396,7 +405,7 @@ def add_missing_columns(engine: Engine) -> None:
     """Columns added after a database was created (`create_all` adds only tables): each
     nullable, so ``ALTER TABLE … ADD COLUMN`` is enough on SQLite and PostgreSQL."""
     inspector = inspect(engine)
-    for table in (tables, log_entries):
+    for table in (tables, log_entries, accounts):
         have = {c["name"] for c in inspector.get_columns(table.name)}
         for column in table.columns:
             if column.name not in have and column.nullable:

@@ -158,13 +158,15 @@ class TableService:
         info = loads(row["info"]) if "info" in row else {}
         aliases = info.get("aliases", [])
         taken = {s["seat"] for s in seat_list}
+        people = {s["seat"] for s in seat_list if s.get("kind") == "human"}
         doc: dict[str, Any] = {
             "id": row["id"], "game": row["game"], "variant": row["variant"],
             "state": row["state"], "stake": row["stake"], "fill_with": row["fill_with"],
             "auto_start": row["auto_start"], "num_seats": row["num_seats"],
             "config": info.get("public_config", {}),
             "seats": [{"seat": i, "alias": aliases[i] if i < len(aliases) else None,
-                       "taken": i in taken} for i in range(row["num_seats"])],
+                       "taken": i in taken, "person": i in people}
+                      for i in range(row["num_seats"])],
             "created_at": row["created_at"], "start_deadline": row["start_deadline"],
             "started_at": row.get("started_at"), "finished_at": row.get("finished_at"),
             "reason": row.get("reason"), "exhibition": bool(info.get("exhibition"))}
@@ -196,6 +198,8 @@ class TableService:
         config = body.get("config") or {}
         if not isinstance(config, dict):
             raise ApiError(400, "bad_request", f"config must be an object (got {config!r})")
+        if body.get("people"):  # a person's deadlines, unless the creator chose others
+            config = {**info.human_config, **config}
         try:
             stake = check_int("stake", body.get("stake", 0), 0, 10**9)
             seed = body.get("seed")

@@ -35,6 +35,9 @@ PAGES = {
     "/observatory": "observatory.html",
     "/rules": "rules.html",
     "/play": "play.html",
+    "/signin": "signin.html",
+    "/signup": "signup.html",
+    "/me": "me.html",
 }
 _CONTENT_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
                   ".html": "text/html; charset=utf-8", ".svg": "image/svg+xml",

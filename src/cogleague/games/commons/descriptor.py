@@ -23,6 +23,7 @@ from cogleague.games.commons.config import (
     NORM_MAX_CHARS,
     STANDARD_SEATS,
     VARIANTS,
+    CommonsConfig,
     make_config,
 )
 from cogleague.games.commons.conformance import CONFORMANCE
@@ -34,6 +35,8 @@ from cogleague.games.commons.replay import FORMAT, build_document, game_from_rep
 from cogleague.games.commons.rl import ENCODING
 
 HERE = Path(__file__).parent
+HUMAN_ROUND_S = float(CommonsConfig(module="cleanup").round_seconds)
+"""A person's attempt lasts the rules' whole round (§2: 20 s), not the 8 s sized for programs."""
 DEFAULT_VARIANT = "cleanup"
 
 _HELP = {
@@ -203,6 +206,10 @@ GAME = GameDescriptor(
                                    "defector": "free_rider", "grudger": "punisher",
                                    "opportunist": "deterrable", "fair-share": "fair_share"},
                     "table": {"variants": ["cleanup", "harvest-open"]}},
+    human_config={"decision_timeout_seconds": HUMAN_ROUND_S},
+    human_deadline_s=HUMAN_ROUND_S,
+    example_bot="cogleague bot run examples/commons_bot.py:Steward --server URL --key KEY "
+                "--table ID",
     rule_numbers={"seed_max": MAX_SEED, "norm_max_chars": NORM_MAX_CHARS,
                   "name_max_chars": NAME_MAX_CHARS, "seats_min": 2, "seats_max": 12,
                   "note_max_chars": NOTE_MAX_CHARS,  # the Play page's note box

@@ -396,11 +396,16 @@ class CommonsGame(Game):
         return doc
 
     def spectator_state(self) -> dict[str, Any]:
-        return {"game": self.name, "done": self.done, "rounds_played": self.round,
-                "module": self.config.module, "variant": self.config.variant,
-                "aliases": list(self.aliases), "policy_names": list(self.policy_names),
-                "scores": list(self.scores), "state": self._state_json,
-                "residual_value": self.module.residual(self.state)}
+        """What a live spectator may see now: scores, the resource and, when the rules make
+        it public (`ledger_public`), the ledger per cog every seat reads (§6)."""
+        doc = {"game": self.name, "done": self.done, "rounds_played": self.round,
+               "module": self.config.module, "variant": self.config.variant,
+               "aliases": list(self.aliases), "policy_names": list(self.policy_names),
+               "scores": list(self.scores), "state": self._state_json,
+               "residual_value": self.module.residual(self.state)}
+        if self.config.ledger_public:
+            doc["ledger"] = self.ledger_view()
+        return doc
 
     # -- deciding ----------------------------------------------------------------------------
     def parse(self, turn: Turn, raw: Any) -> Parsed:

@@ -5,7 +5,7 @@
 // scores, and a chart of the resource and of maintenance effort over the rounds.
 // Replay format `commons-family/1` (spec commons.md §13); live tables send the same events.
 
-import { h, s, svgRoot, clear, fmt, order, ranks, seatColour, round } from "../util.js";
+import { h, s, svgRoot, clear, fmt, order, ranks, seatColour, round, clip } from "../util.js";
 import { renderFeed } from "../feed.js";
 import { lineChart } from "../chart.js";
 import { tombstone, apple, mushroom } from "../icons.js";
@@ -93,6 +93,23 @@ export function apply(state, ev, meta) {
       if (v.module) meta.module = state.module = v.module;
       if (Array.isArray(v.scores) && v.scores.length === state.n) state.scores = [...v.scores];
       if (v.state) state.resource = v.state;
+      if (v.ledger) { // the public ledger per cog (ledger_public): what each took and kept up so far
+        const before = state.effort.reduce((x, y) => x + y, 0);
+        meta.aliases.forEach((a, i) => {
+          const row = v.ledger[a];
+          if (!row) return;
+          state.extracted[i] = row.total_extracted;
+          state.effort[i] = row.public_effort;
+          state.given[i] = row.sanctions_given;
+          state.received[i] = row.sanctions_received;
+        });
+        // live, the round's upkeep is restricted: the ledger's growth since the last look is it
+        const m = state.series.maintenance;
+        if (Number.isInteger(v.rounds_played) && v.rounds_played > (state.ledgerRounds ?? 0) && m.length === v.rounds_played) {
+          m[m.length - 1] = state.effort.reduce((x, y) => x + y, 0) - before;
+        }
+        state.ledgerRounds = v.rounds_played;
+      }
       return [];
     }
     case "episode_start":
@@ -340,10 +357,11 @@ function drawHarvest(g, res, st, meta, W, H, compact) {
       s("rect", { x, y, width: w, height: hh, rx: 10, fill: res.dead[p] ? "#2a2a2e" : "#3a2e1f", stroke: "#4d4030" }),
       res.dead[p] ? tombstone(x + w / 2, y + hh / 2 + 4, Math.min(w, hh) * 0.5)
         : s("rect", { x: x + 4, y: y + 4 + (hh - 8) * (1 - frac), width: w - 8, height: (hh - 8) * frac, rx: 7, fill: "#3f9b57" }),
-      s("text", { x: x + 10, y: y + 20, "font-size": compact ? 12 : 14, "font-weight": 700, fill: "#e7ebf3" }, `patch ${p}`),
+      // at 360 px a patch is ~80 px wide: "#3" and the stock fit side by side, the holders are cut
+      s("text", { x: x + 10, y: y + 20, "font-size": compact ? 12 : 14, "font-weight": 700, fill: "#e7ebf3" }, compact ? `#${p}` : `patch ${p}`),
       s("text", { x: x + w - 10, y: y + 20, "text-anchor": "end", "font-size": compact ? 13 : 16, "font-weight": 800, fill: res.dead[p] ? "#8f9ab3" : "#f5c451" },
         res.dead[p] ? "dead" : fmt(stock, 1)),
-      holders(p).length ? s("text", { x: x + 10, y: y + hh - 10, "font-size": compact ? 10 : 11.5, fill: "#e7ebf3" }, holders(p).join(" & ")) : null));
+      holders(p).length ? s("text", { x: x + 10, y: y + hh - 10, "font-size": compact ? 10 : 11.5, fill: "#e7ebf3" }, clip(holders(p).join(" & "), Math.max(4, Math.floor((w - 14) / (compact ? 5.6 : 6.4))))) : null));
   }
 }
 
@@ -535,4 +553,73 @@ function patchControl(ms) {
   return { name: "patch", kind: "choice", label: "Patch to fish", options, checked: pick?.id,
     hint: open ? "Open rights: any cog may fish any patch." : ms.property_rights === "closed"
       ? "Closed rights: only a patch's owner may fish it." : "Partnership: a pair fishes a patch only when both name it." };
+}
+
+// -- the Play page's seat renderer (web/static/js/seat.js) ---------------------------------------
+// The view's rounds count from 0; people read them from 1. Numbers are rounded as the rules'
+// results report them (SCORE_DP), stocks to one decimal.
+
+/** The resource in the module's own picture. */
+function resourceText(module, ms) {
+  if (module === "cleanup") return `The orchard holds ${fmt(ms.apples, 1)} of ${fmt(ms.capacity, 0)} apples; the river's pollution is ${fmt(ms.pollution, 2)}. Cleaning lowers the pollution so the orchard regrows${ms.dead ? " — the orchard is dead" : ""}.`;
+  if (module === "harvest") return `The fishing patches: ${(ms.patches ?? []).map((p) => `patch ${p.id} ${p.dead ? "dead" : `${fmt(p.stock, 1)} fish`}`).join(", ")}. ${ms.property_rights === "open" ? "Anyone may fish anywhere." : `You may fish patch ${(ms.your_patches ?? []).join(", ") || "none"}.`}`;
+  if (module === "allelopathic") return `Ripe berries: ${Object.entries(ms.ripe ?? {}).map(([c, n]) => `${c} ${fmt(n, 1)}`).join(", ")}; planted: ${Object.entries(ms.planted ?? {}).map(([c, n]) => `${c} ${n}`).join(", ")}. Your favourite colour is ${ms.your_favorite}.`;
+  if (module === "mushrooms") return `Mushrooms left: ${Object.entries(ms.counts ?? {}).map(([c, n]) => `${c} ${fmt(n, 0)} (${MUSHROOM_PAYS[c] ?? ""})`).join(", ")}.${ms.you_may_eat === false ? ` You are digesting until round ${ms.frozen_until + 1}.` : ""}`;
+  return null;
+}
+
+/** The round, the resource, the norm, last round for you, chat, the public ledger per cog. */
+export function seatView(v, ctx) {
+  const ms = v.module_state ?? {};
+  const res = resourceText(v.module, ms);
+  const last = v.round > 0 ? [
+    Number.isFinite(v.your_last_gain) ? `Last round you gained ${fmt(round(v.your_last_gain, SCORE_DP), SCORE_DP)}.` : "",
+    Number.isFinite(v.last_round_total_extracted) ? `All cogs together took ${fmt(round(v.last_round_total_extracted, SCORE_DP), SCORE_DP)}.` : "",
+    v.sanctions_received_last_round ? `You were sanctioned ${v.sanctions_received_last_round} time${v.sanctions_received_last_round === 1 ? "" : "s"}.` : "",
+  ].filter(Boolean).join(" ") : "";
+  const ledger = v.ledger ? Object.entries(v.ledger).sort(([a], [b]) => a.localeCompare(b)) : [];
+  return [
+    h("p", { "data-testid": "seat-now" }, `Round ${v.round + 1} of ${v.rounds}. You are ${v.alias}, with ${fmt(round(v.score ?? 0, SCORE_DP), SCORE_DP)} points. You have ${v.effort_budget} effort units this round.`),
+    res ? h("p", {}, res) : null,
+    last ? h("p", {}, last) : null,
+    v.norm_text ? h("p", {}, "The posted norm: ", h("q", {}, v.norm_text.replace(/^posted norm:\s*/i, ""))) : null,
+    v.messages_last_round?.length ? h("div", {}, h("h3", {}, "Chat last round"), h("ul", {}, v.messages_last_round.map((m) => h("li", {}, `${m.alias}: “${m.text}”`)))) : null,
+    ledger.length ? h("div", { class: "scroll-x" }, h("table", { class: "data", "data-testid": "seat-ledger" }, h("caption", { class: "sr-only" }, "The public ledger"),
+      h("thead", {}, h("tr", {}, ["cog", "taken", "upkeep effort", "sanctions given / received"].map((c, i) => h("th", { scope: "col", class: i ? "num" : null }, c)))),
+      h("tbody", {}, ledger.map(([a, x]) => h("tr", { class: a === v.alias ? "now-row" : "" }, h("td", {}, a === v.alias ? `${a} (you)` : a),
+        h("td", { class: "num" }, fmt(round(x.total_extracted, SCORE_DP), SCORE_DP)), h("td", { class: "num" }, x.public_effort),
+        h("td", { class: "num" }, `${x.sanctions_given} / ${x.sanctions_received}`)))))) : null,
+  ];
+}
+
+const DID = { harvest: "took", clean: "cleaned", eat: "ate", plant: "planted" };
+
+/** Your decision and the round's end in a sentence each. */
+export function seatHappened(ev, view, ctx) {
+  const r = Number.isInteger(ev.r) ? ev.r + 1 : null;
+  if (ev.kind === "decision" && ev.alias === ctx.alias) {
+    const parts = Object.entries(DID).filter(([k]) => Number.isFinite(ev[k]) && ev[k] > 0).map(([k, w]) => `${w} ${ev[k]}${ev[`${k}_color`] ? ` ${ev[`${k}_color`]}` : ""}`);
+    if (Number.isInteger(ev.patch)) parts.push(`at patch ${ev.patch}`);
+    if (ev.sanction) parts.push(`sanctioned ${ev.sanction}`);
+    return `Round ${r}: you ${parts.length ? parts.join(", ") : "put in no effort"}.`;
+  }
+  if (ev.kind === "round_end") return `Round ${r} ended${Number.isFinite(ev.residual) ? ` with ${fmt(round(ev.residual, 1), 1)} of the resource left` : ""}.`;
+  if (ev.kind === "sanction" && ev.target === ctx.alias) return `Round ${r}: ${ev.alias ?? "a cog"} sanctioned you.`;
+  return null;
+}
+
+export function seatMove(action, v) {
+  const parts = Object.entries(DID).filter(([k]) => Number.isFinite(action[k])).map(([k, w]) => `${w} ${action[k]}${action[`${k}_color`] ? ` ${action[`${k}_color`]}` : ""}`);
+  if (action.sanction) parts.push(`sanction ${action.sanction}`);
+  if (action.message) parts.push(`said “${action.message}”`);
+  return `round ${(v?.round ?? 0) + 1}: ${parts.join(", ") || "no effort"}`;
+}
+
+/** The end banner: your score as the results round it, and what you took. */
+export function seatEnd(results, seat) {
+  const scores = results?.scores;
+  if (!Array.isArray(scores) || scores[seat] === undefined) return null;
+  const mine = round(scores[seat], SCORE_DP);
+  return { score: mine, rank: 1 + scores.filter((x) => round(x, SCORE_DP) > mine).length, of: scores.length,
+    lines: Array.isArray(results.total_extracted) ? [`You took ${fmt(round(results.total_extracted[seat], SCORE_DP), SCORE_DP)} in all.`] : [] };
 }

@@ -56,6 +56,10 @@ DilemmaOptions = option_model("DilemmaOptions", {
 assert issubclass(DilemmaOptions, GameOptions)
 
 
+HUMAN_DEADLINE_MS = 30_000
+"""A person's turn at a people table: the default 10 s is sized for programs."""
+
+
 def make(variant: str | None, overrides: Mapping[str, Any], seed: int | None,
          policy_names: Sequence[str], seat_kinds: Sequence[str] | None = None) -> DilemmaGame:
     """A ready game. The seat count is the line-up's length (3..8)."""
@@ -169,6 +173,10 @@ GAME = GameDescriptor(
                                    "opportunist": "silver_tongue",
                                    "fair-share": "promise_keeper"},
                     "table": {"variants": ["standard"], "seats": 4}},
+    human_config={"turn_deadline_ms": HUMAN_DEADLINE_MS},
+    human_deadline_s=HUMAN_DEADLINE_MS / 1000,
+    example_bot="cogleague bot run examples/dilemma_bot.py:PromiseKeeper --server URL --key KEY "
+                "--table ID",
     rule_numbers={"seed_max": MAX_SEED, "max_message_chars": MAX_MESSAGE_CHARS,
                   "max_stake": MAX_STAKE, "max_rake_bps": MAX_RAKE_BPS,
                   "seats_min": MIN_SEATS, "seats_max": MAX_SEATS},

@@ -8,6 +8,7 @@ import { renderFeed } from "../feed.js";
 import { lineChart } from "../chart.js";
 import { clock } from "../icons.js";
 import { endCardSlot, podium } from "../endcard.js";
+import { controlsOf } from "../controls.js";
 
 export const id = "dilemma";
 export const title = "Prisoner's Dilemma";
@@ -158,7 +159,7 @@ function drawGrid(el, v, meta) {
   const st = v.step.state;
   const W = Math.max(300, (el.clientWidth || 600) - 16);
   const compact = W < 560;
-  const labelW = compact ? 92 : 170;
+  const labelW = compact ? 106 : 170; // at 360 px: an 8-letter name, then the points, apart
   const total = meta.rounds ?? Math.max(1, st.played);
   const fit = Math.floor((W - labelW - 6) / total);
   const cellW = Math.max(compact ? 16 : 22, Math.min(44, fit));
@@ -185,8 +186,8 @@ function drawGrid(el, v, meta) {
       s("rect", { x: 0, y: y + 1, width: W, height: rowH - 2, fill: i % 2 ? "#151c2c" : "#121827", rx: 4 }),
       s("circle", { cx: 8, cy: y + rowH * 0.3, r: 4, fill: seatColour(a) }),
       s("circle", { cx: 8, cy: y + rowH * 0.7, r: 4, fill: seatColour(b) }),
-      s("text", { x: 16, y: y + rowH * 0.3 + 4, "font-size": compact ? 10.5 : 13, fill: "#e7ebf3", "font-weight": 600 }, clip(meta.aliases[a], compact ? 9 : 14)),
-      s("text", { x: 16, y: y + rowH * 0.7 + 4, "font-size": compact ? 10.5 : 13, fill: "#e7ebf3", "font-weight": 600 }, clip(meta.aliases[b], compact ? 9 : 14)),
+      s("text", { x: 16, y: y + rowH * 0.3 + 4, "font-size": compact ? 10.5 : 13, fill: "#e7ebf3", "font-weight": 600 }, clip(meta.aliases[a], compact ? 8 : 14)),
+      s("text", { x: 16, y: y + rowH * 0.7 + 4, "font-size": compact ? 10.5 : 13, fill: "#e7ebf3", "font-weight": 600 }, clip(meta.aliases[b], compact ? 8 : 14)),
       s("text", { x: labelW - 8, y: y + rowH * 0.3 + 4, "text-anchor": "end", "font-size": 11, fill: "#f5c451" }, pts[0]),
       s("text", { x: labelW - 8, y: y + rowH * 0.7 + 4, "text-anchor": "end", "font-size": 11, fill: "#f5c451" }, pts[1]));
     for (const cell of cells) {
@@ -205,15 +206,18 @@ function drawGrid(el, v, meta) {
           "font-size": Math.min(hh, 14) - 1, "font-weight": 800, fill: "#0e1320", "data-testid": "cell-letter", "aria-hidden": "true" },
         ch === COOPERATE ? "C" : "D"));
       });
-      // promises: a dot on the sender's half; gold = kept, red ring with a slash = broken
+      // promises: a dot in the top-right corner of the sender's half, beside the C/D letter
+      // (never over it); gold = kept, a ring with a slash = broken
       for (const m of cell.msgs) {
         if (!m.promise) continue;
         const k = m.from === a ? 0 : 1;
-        const cy = y + 4 + k * hh + hh / 2 - 0.5, cx = x + (cellW - 3) / 2;
+        const r = Math.min(compact ? 2.6 : 3.4, hh / 4);
+        const cx = x + cellW - 3 - r - 1, cy = y + 4 + k * hh + r + 1;
+        const d = r * 0.7;
         svg.append(m.kept
-          ? s("circle", { cx, cy, r: compact ? 3 : 3.6, fill: "#f5c451", stroke: "#0e1320", "stroke-width": 1.2, "data-testid": "kept" })
-          : s("g", { "data-testid": "broken" }, s("circle", { cx, cy, r: compact ? 3.4 : 4, fill: "#0e1320", stroke: "#ffd0d0", "stroke-width": 1.4 }),
-            s("path", { d: `M${cx - 2.6},${cy + 2.6} L${cx + 2.6},${cy - 2.6}`, stroke: "#ffd0d0", "stroke-width": 1.4 })));
+          ? s("circle", { cx, cy, r, fill: "#f5c451", stroke: "#0e1320", "stroke-width": 1, "data-testid": "kept" })
+          : s("g", { "data-testid": "broken" }, s("circle", { cx, cy, r, fill: "#0e1320", stroke: "#ffd0d0", "stroke-width": 1.2 }),
+            s("path", { d: `M${cx - d},${cy + d} L${cx + d},${cy - d}`, stroke: "#ffd0d0", "stroke-width": 1.2 })));
       }
     }
   });
@@ -267,4 +271,83 @@ function endCard(st, stats, meta) {
       h("td", { class: "num", "data-field": "cooperation_rate" }, fmt(round(stats[i].coop, 4), 4)),
       h("td", { class: "num", "data-field": "promises" }, `${stats[i].kept}/${stats[i].made}`),
       h("td", { class: "num wide-only", "data-field": "timeouts" }, stats[i].timeouts)))))];
+}
+
+// -- the Play page's seat renderer (web/static/js/seat.js) ---------------------------------------
+// `ctx`: {seat, alias, aliases (by seat), rules}. Rounds in the view count from 1.
+
+const alias = (ctx, s) => ctx.aliases?.[s] ?? `seat ${s + 1}`;
+const said = (m) => (m ? `“${m}”` : "nothing");
+const ord = (n) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] ?? "th")}`;
+
+/** One past meeting, C or D, with the promise mark beside (never over) the letter. */
+function moveMark(letter, promise) {
+  if (!promise || !isPromise(promise)) return letter;
+  return `${letter} (promised, ${letter === "C" ? "kept" : "broken"})`;
+}
+
+/** Who you face, what they said, your points and rank, and your three pairings apart. */
+export function seatView(v, ctx) {
+  const me = v.your_seat ?? ctx.seat;
+  const rank = 1 + (v.standings ?? []).filter((x) => x.points > v.your_points).length;
+  const p = v.payoffs ?? {};
+  const them = alias(ctx, v.opponent);
+  const rows = (v.pairings ?? []).map((pr) => h("tr", { class: pr.opponent === v.opponent ? "now-row" : "" },
+    h("td", {}, alias(ctx, pr.opponent), pr.opponent === v.opponent ? " (now)" : ""),
+    h("td", {}, pr.history.length ? pr.history.map((x) => `${x.round}: you ${moveMark(x.you, x.your_promise)}, they ${moveMark(x.them, x.their_promise)}`).join(" · ") : "not met yet"),
+    h("td", { class: "num" }, `${pr.your_points} – ${pr.their_points}`)));
+  return [
+    h("p", { "data-testid": "seat-now" }, `Round ${v.round} of ${v.rounds_total}: you face ${them}. `,
+      v.you_move_first ? `You move first: ${them} sees your choice and message before deciding.` : `${them} moved first and wrote ${said(v.opponent_promise)}${isPromise(v.opponent_promise) ? " (a promise to cooperate)" : ""}.`),
+    h("p", {}, `You have ${v.your_points} points, ${ord(rank)} of ${(v.standings ?? []).length} (you are ${alias(ctx, me)}).`),
+    h("p", { class: "muted" }, `Both cooperate: ${p.reward} each. Both defect: ${p.punishment} each. One defects on a cooperator: ${p.temptation} to the defector, ${p.sucker} to the cooperator.`),
+    h("div", { class: "scroll-x" }, h("table", { class: "data" }, h("caption", { class: "sr-only" }, "Your pairings"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "opponent"), h("th", { scope: "col" }, "rounds (C cooperate, D defect)"), h("th", { scope: "col", class: "num" }, "points you – them"))),
+      h("tbody", {}, rows))),
+  ];
+}
+
+/** Your own meetings, told in a sentence each; the others' meetings only as a count. */
+export function seatHappened(ev, view, ctx) {
+  if (ev.kind !== "choices_revealed" || !Array.isArray(ev.seats)) return null;
+  const k = ev.seats.indexOf(ctx.seat);
+  if (k < 0) return null;
+  const o = 1 - k;
+  const word = (c) => (c === COOPERATE ? "cooperated" : "defected");
+  const late = ev.timeouts?.[k] ? " (you ran out of time)" : "";
+  return `Round ${ev.round}: you ${word(ev.choices[k])}${late}, ${alias(ctx, ev.seats[o])} ${word(ev.choices[o])}: you got ${ev.points[k]}, they got ${ev.points[o]}.`;
+}
+
+/** The move just sent, in words. */
+export function seatMove(action, view, ctx) {
+  const who = view ? `round ${view.round}, with ${alias(ctx, view.opponent)}` : "";
+  return `${who}: ${action.action === COOPERATE ? "cooperate" : "defect"}${action.message ? `, saying “${action.message}”` : ""}`;
+}
+
+/** The end banner's score and rank: points, competition rank (results.seats). */
+export function seatEnd(results, seat) {
+  const mine = results?.seats?.[seat];
+  if (!mine) return null;
+  return { score: mine.points, rank: mine.rank, of: results.seats.length,
+    lines: [`You cooperated in ${Math.round(100 * (mine.cooperation_rate ?? 0))}% of your meetings; promises made ${mine.promises_made}, kept ${mine.promises_kept}.`] };
+}
+
+/** The Play page's turn heading: the round (from 1 in the view) and who you face. */
+export function playTurnTitle(v) {
+  return Number.isInteger(v?.round) ? `round ${v.round} of ${v.rounds_total}` : "";
+}
+
+/** The Play page's controls: cooperate or defect, and a message the opponent reads. */
+export function playControls(legal, v, rules = {}) {
+  const out = controlsOf(legal);
+  for (const c of out) {
+    if (c.name === "action") {
+      c.label = "Your choice";
+      c.options = c.choices.map((x) => ({ value: x, label: x === COOPERATE ? "Cooperate (C)" : "Defect (D)" }));
+    } else if (c.kind === "text") {
+      c.label = `Message to your opponent (optional, ≤ ${c.maxLength} characters)`;
+      c.hint = "A message with the word “cooperate” or a capital C counts as a promise; it is kept if you cooperate this round.";
+    }
+  }
+  return out;
 }

@@ -384,3 +384,112 @@ function endCard(state, stats, rings, meta) {
     res && res.scores && res.scores.some((x, i) => x !== stats[i].median)
       ? h("p", { class: "error" }, "The replay's stored results differ from the events shown.") : null];
 }
+
+// -- the Play page's seat renderer (web/static/js/seat.js) ---------------------------------------
+// The view's rounds count from 0; people read them from 1. Moves are the rules' integers:
+// DILEMMA 0 cooperate / 1 defect, TRUST coins sent or percent returned, ULTIMATUM offer or
+// the minimum accepted.
+
+const MEETING_WORDS = {
+  "DILEMMA/EITHER": "a Dilemma",
+  "TRUST/INVESTOR": "a Trust game, you as the investor",
+  "TRUST/TRUSTEE": "a Trust game, you as the trustee",
+  "ULTIMATUM/PROPOSER": "an Ultimatum, you as the proposer",
+  "ULTIMATUM/RESPONDER": "an Ultimatum, you as the responder",
+};
+
+/** What the meeting asks, in the game's own terms (rules §4). */
+function askText(m) {
+  const r = m.rules ?? {};
+  if (m.subgame === "DILEMMA") {
+    const p = r.payoffs ?? {};
+    const pay = (k) => (p[k] ?? []).join(" / ");
+    return `Cooperate or defect, at the same time. Both cooperate: ${pay("cooperate/cooperate")}; both defect: ${pay("defect/defect")}; you defect on a cooperator: ${pay("defect/cooperate")} (you / them).`;
+  }
+  if (m.role === "INVESTOR") return `You hold ${r.investorEndowment} coins; send 0–${r.maxSend}. ${m.partner} receives ${r.multiplier}× what you send and returns the percent they committed to.`;
+  if (m.role === "TRUSTEE") return `You hold ${r.trusteeEndowment} coins. Commit now to the percent (0–${r.maxReturnPercent}) of the ${r.multiplier}× ${m.partner} sends that you return.`;
+  if (m.role === "PROPOSER") return `Offer ${m.partner} part of a ${r.pie}-coin pie (0–${r.maxOffer}); the deal stands if it reaches their minimum, else both get 0.`;
+  return `${m.partner} offers part of a ${r.pie}-coin pie. Name the least you accept (0–${r.maxFloor}); below it, both get 0.`;
+}
+
+const rep = (x) => `halo ${fmt(x.halo, 2)}, ${x.kind} kind / ${x.harsh} harsh in ${x.meetings} meetings, median ${fmt(x.median, 1)}`;
+
+/** Your meeting, partner, halo and record, the table, the gossip board and your memo. */
+export function seatView(v, ctx) {
+  const m = v.meeting ?? {};
+  const partner = v.partner ?? {};
+  const me = v.self ?? {};
+  const past = (partner.history ?? []).slice(-6).map((x) => `round ${x.round + 1}: ${x.moveText} with ${x.partner} (${x.pay} coins)`);
+  return [
+    h("p", { "data-testid": "seat-now" }, `Round ${v.round + 1} of ${v.rounds}: you (${v.you}) meet ${m.partner} in ${MEETING_WORDS[`${m.subgame}/${m.role}`] ?? m.subgame}.`),
+    h("p", {}, askText(m)),
+    h("p", {}, `${m.partner}: ${rep(partner)}.`, past.length ? ` Lately: ${past.join("; ")}.` : " No meetings yet."),
+    h("p", {}, `You: ${rep(me)}, ${me.total} coins in all.`),
+    v.memo ? h("p", {}, "Your memo: ", h("q", {}, v.memo)) : null,
+    v.board?.length ? h("div", {}, h("h3", {}, "Gossip board"), h("ul", {}, v.board.slice(-6).map((n) => h("li", {}, `round ${n.round + 1}, ${n.author} on ${n.subject}: “${n.text}”`)))) : h("p", { class: "muted" }, "The gossip board is empty."),
+    h("details", {}, h("summary", {}, "The table"), h("div", { class: "scroll-x" }, h("table", { class: "data" },
+      h("thead", {}, h("tr", {}, ["alias", "halo", "kind", "harsh", "coins"].map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, (v.table ?? []).map((x) => h("tr", {}, h("td", {}, x.alias), h("td", { class: "num" }, fmt(x.halo, 2)),
+        h("td", { class: "num" }, x.kind), h("td", { class: "num" }, x.harsh), h("td", { class: "num" }, x.total))))))),
+  ];
+}
+
+/** The Play page's controls in the meeting's own terms, the note and the private memo. */
+export function playControls(legal, v, rules = {}) {
+  const m = v?.meeting ?? {};
+  const lim = legal?.move ?? m.legal ?? { min: 0, max: 0 };
+  const out = [];
+  if (m.subgame === "DILEMMA") {
+    out.push({ name: "move", kind: "choice", label: "Your choice", checked: 0,
+      options: [{ value: 0, label: "Cooperate" }, { value: 1, label: "Defect" }] });
+  } else {
+    const label = { INVESTOR: "Coins to send", TRUSTEE: "Percent to return", PROPOSER: "Your offer (coins)", RESPONDER: "Minimum you accept (coins)" }[m.role] ?? "Move";
+    out.push({ name: "move", kind: "int", min: lim.min, max: lim.max, label });
+  }
+  if (Number.isInteger(legal?.note)) {
+    out.push({ name: "note", kind: "text", maxLength: legal.note, label: `Gossip note on the board (optional, ≤ ${legal.note} characters)`,
+      hint: v?.noteTarget ? `It reviews ${v.noteTarget}, your last partner; everyone reads it.` : "Round 1 has no last partner: a note is discarded." });
+  }
+  if (Number.isInteger(legal?.memo)) {
+    out.push({ name: "memo", kind: "text", maxLength: legal.memo, label: `Private memo (≤ ${legal.memo} characters)`,
+      hint: "Only you read it, from next round on; left empty, your last memo stays." });
+  }
+  return out;
+}
+
+export function playTurnTitle(v) {
+  return Number.isInteger(v?.round) ? `round ${v.round + 1} of ${v.rounds}` : "";
+}
+
+/** A move as something done (past tense), for "what happened". */
+function didText(subgame, side, move) {
+  if (subgame === "DILEMMA") return move === 0 ? "cooperated" : "defected";
+  if (subgame === "TRUST") return side === 0 ? `sent ${move}` : `returned ${move}%`;
+  return side === 0 ? `offered ${move}` : `asked for at least ${move}`;
+}
+
+/** Your meeting of the round in a sentence; other meetings are left to the Theater. */
+export function seatHappened(ev, view, ctx) {
+  if (ev.kind !== "meeting" || (ev.a !== ctx.seat && ev.b !== ctx.seat)) return null;
+  const side = ev.a === ctx.seat ? 0 : 1;
+  const other = ctx.aliases?.[side ? ev.a : ev.b] ?? "your partner";
+  const mine = didText(ev.subgame, side, side ? ev.moveB : ev.moveA);
+  const theirs = didText(ev.subgame, 1 - side, side ? ev.moveA : ev.moveB);
+  const pay = side ? [ev.payB, ev.payA] : [ev.payA, ev.payB];
+  const late = (side ? ev.timeoutsB : ev.timeoutsA) ? " (you ran out of time)" : "";
+  return `Round ${ev.round + 1}: you ${mine}${late}, ${other} ${theirs}: you got ${pay[0]} coins, they got ${pay[1]}.`;
+}
+
+export function seatMove(action, v) {
+  const m = v?.meeting ?? {};
+  const side = m.role === "TRUSTEE" || m.role === "RESPONDER" ? 1 : 0;
+  return `round ${(v?.round ?? 0) + 1}, with ${m.partner}: ${moveText(m.subgame, side, action.move)}${action.note ? `; note “${action.note}”` : ""}`;
+}
+
+/** The end banner: the score the rules rank by, and the coins and halo behind it. */
+export function seatEnd(results, seat) {
+  const scores = results?.scores;
+  if (!Array.isArray(scores) || scores[seat] === undefined) return null;
+  return { score: scores[seat], rank: 1 + scores.filter((x) => x > scores[seat]).length, of: scores.length,
+    lines: [`${results.total?.[seat]} coins in ${results.meetings?.[seat]} meetings; halo ${fmt(results.halo?.[seat], 2)}.`] };
+}

@@ -5,6 +5,8 @@
 // slow resync (rounds played) while it is up.
 
 import { h, clear, fetchJSON, markNav } from "./util.js";
+import { session, badge } from "./session.js";
+import { playNowSection, makerSection, cardActions } from "./tablemaker.js";
 
 const REFRESH_MS = 5000;
 const RESYNC_MS = 30000;
@@ -30,14 +32,18 @@ function copyable(text) {
   return h("div", { class: "copy" }, code, btn);
 }
 
-// The example bot of each game (examples/*.py in the repository), run by `cogleague bot run`.
-const EXAMPLE_BOTS = { ledger: "examples/ledger_bot.py:FairDealer", commons: "examples/commons_bot.py:Steward",
-  dilemma: "examples/dilemma_bot.py:PromiseKeeper" };
-
-/** The command that seats the game's example bot at this table. */
+/** The command that seats the game's example bot at this table (its descriptor's
+ *  `example_bot`, with URL, KEY and ID filled in). */
 export function joinCommand(table, origin) {
-  const bot = EXAMPLE_BOTS[table.game] ?? "MODULE:CLASS";
-  return `cogleague bot run ${bot} --server ${origin} --key $COGLEAGUE_KEY --table ${table.id}`;
+  const bot = examples[table.game] ?? "cogleague bot run MODULE:CLASS --server URL --key KEY --table ID";
+  return bot.replace("URL", origin).replace("KEY", "$COGLEAGUE_KEY").replace("ID", table.id);
+}
+
+/** A seat chip: its alias, and whether a person holds it. */
+function seatChip(x) {
+  const label = x.taken ? (x.alias ?? `seat ${x.seat}`) : `seat ${x.seat} free`;
+  return h("span", { class: `seat ${x.taken ? "" : "free"} ${x.person ? "person" : ""}`, "data-testid": `seat-${x.seat}`,
+    "data-person": x.person ? "1" : null }, label, x.person ? h("span", { class: "who" }, "person") : null);
 }
 
 function tableCard(t, titles) {
@@ -48,8 +54,8 @@ function tableCard(t, titles) {
       h("span", { class: `pill ${t.state === "running" ? "live" : open ? "ok" : ""}` }, t.state)),
     h("div", { class: "sub" }, `table ${t.id}`, t.stake ? ` · stake ${t.stake} credits` : " · free table",
       t.rounds_played !== undefined ? ` · ${t.rounds_played} rounds played` : ""),
-    h("div", { class: "seats" }, t.seats.map((x) => h("span", { class: `seat ${x.taken ? "" : "free"}` },
-      x.taken ? (x.alias ?? `seat ${x.seat}`) : `seat ${x.seat} free`))),
+    h("div", { class: "seats", "aria-label": "seats" }, t.seats.map(seatChip)),
+    cardActions(t, sess, showProblem),
     open ? h("div", {},
       h("div", { class: "muted" }, `${free} of ${t.num_seats} seats free. Join with the example bot (an API key in $COGLEAGUE_KEY):`),
       copyable(joinCommand(t, location.origin)),
@@ -101,6 +107,14 @@ function fill(sec, nodes) {
 }
 
 let titles = {};
+let examples = {}; // game -> its example bot's command line (GET /games)
+let sess = { signed_in: false };
+const problem = h("p", { role: "alert", class: "error", hidden: true, "data-testid": "lobby-problem" });
+
+function showProblem(err) {
+  problem.textContent = String(err.message || err);
+  problem.hidden = false;
+}
 const tables = new Map(); // table id -> its latest document
 const pushedAt = new Map(); // table id -> when its last pushed document arrived
 let pushed = false; // the lobby socket is open and has sent the list
@@ -110,7 +124,7 @@ function render() {
   const all = [...tables.values()].sort((a, b) => b.created_at - a.created_at);
   const group = (state) => all.filter((t) => t.state === state);
   if (root.querySelector(".error, .loading")) clear(root);
-  const spec = [["open", "Open tables", group("open"), "No table is waiting for players. An account can create one with POST /tables."],
+  const spec = [["open", "Open tables", group("open"), "No table is waiting for players. Create one above (signed in), or with POST /tables."],
     ["running", "Playing now", group("running"), "No table is being played right now."],
     ["finished", "Finished", group("finished").slice(0, 12), "No finished table yet."]];
   const seen = new Set();
@@ -156,8 +170,13 @@ async function load() {
 }
 
 async function loadTitles() {
-  const games = await fetchJSON("/games").catch(() => ({ games: [] }));
-  titles = Object.fromEntries((games.games || []).map((g) => [g.name, g.title]));
+  const [games, s] = await Promise.all([fetchJSON("/games").catch(() => ({ games: [] })), session()]);
+  const list = games.games || [];
+  sess = s;
+  titles = Object.fromEntries(list.map((g) => [g.name, g.title]));
+  examples = Object.fromEntries(list.filter((g) => g.example_bot).map((g) => [g.name, g.example_bot]));
+  if (list.length) root.before(problem, playNowSection(list, sess, showProblem), makerSection(list, sess, showProblem) ?? "");
+  badge();
 }
 
 /** WS /ws/lobby: the list once, then every change; reconnects after a drop (polling meanwhile). */

@@ -1,42 +1,62 @@
 // Play: a person takes a seat at an open table and plays it in the browser, over the same
 // WebSocket protocol as any remote program (POST /tables/ID/join, then WS /ws/play).
-//   /play?table=ID   join (or rejoin) a seat at table ID
-// The seat's token is kept in this browser (localStorage, per table), so a reload reconnects to
-// the same seat and resumes its stream. The controls come from each turn's legal actions (or
-// the game viewer's `playControls`, and its `playTurnTitle` names the round), the view is the seat's own, and the deadline counts down.
+//   /play?table=ID           join (or rejoin) a seat at table ID
+//   /play?table=ID&start=1   … and start it once the seat is connected (a table made here)
+// A signed-in person joins with their session (kind human); without one, an account API key
+// works as for programs. The seat's token is kept in this browser (localStorage, per table),
+// so a reload reconnects to the same seat and resumes its stream.
+// What the person sees comes from the game's viewer module through seat.js (plain language,
+// no raw JSON); the controls from each turn's legal actions (or the module's `playControls`).
+// A retry of the same turn (a new deadline after a refusal or a missed first deadline) keeps
+// the form and what was typed in it.
 
 import { h, clear, fetchJSON, markNav } from "./util.js";
 import { controlsOf, buildForm } from "./controls.js";
+import { session, post, badge } from "./session.js";
+import { seatPanel, happened, moveText, endBanner } from "./seat.js";
+import { playNow, takeSeat } from "./tablemaker.js";
 
 const root = document.getElementById("play");
 const KEY_STORE = "cogleague.key";
+const SOUND_STORE = "cogleague.sound";
 const seatStore = (id) => `cogleague.seat.${id}`;
+const BASE_TITLE = document.title;
 
 function field(label, input) {
   return h("div", { class: "field" }, h("label", { for: input.id }, label), input);
 }
 
-/** The join form: an account key (kept in this browser) and a free seat. */
-function joinForm(table, onJoin) {
-  const key = h("input", { id: "key", type: "password", autocomplete: "off", value: localStorage.getItem(KEY_STORE) ?? "",
-    required: true, "data-testid": "key" });
-  const name = h("input", { id: "name", type: "text", value: "a person", maxlength: 60, "data-testid": "name" });
+/** The join form: a free seat, taken with the session (or, signed out, an account key). */
+function joinForm(table, sess, desc, onJoin) {
   const free = table.seats.filter((x) => !x.taken);
-  const seat = h("select", { id: "seat", "data-testid": "seat" }, free.map((x) => h("option", { value: x.seat }, `seat ${x.seat}${x.alias ? ` (${x.alias})` : ""}`)));
+  const seat = h("select", { id: "seat", "data-testid": "seat" }, free.map((x) => h("option", { value: x.seat }, `seat ${x.seat + 1}${x.alias ? ` (${x.alias})` : ""}`)));
   const status = h("p", { class: "muted", role: "status" });
+  const deadline = desc?.human?.deadline_s;
+  const intro = h("p", { class: "muted" }, Number.isFinite(deadline) ? `At a table for people you get ${deadline} s a turn; this table's own deadline is counted down on every turn.` : "Each turn's deadline is counted down while you decide.");
+  const key = sess.signed_in ? null : h("input", { id: "key", type: "password", autocomplete: "off", value: localStorage.getItem(KEY_STORE) ?? "",
+    required: true, "data-testid": "key" });
+  const name = sess.signed_in ? null : h("input", { id: "name", type: "text", value: "a person", maxlength: 60, "data-testid": "name" });
   const form = h("form", { class: "panel join", "data-testid": "join" },
-    h("h2", {}, `Take a seat · table ${table.id}`),
-    field("Account API key", key), field("Your name (shown to spectators)", name), field("Seat", seat),
+    h("h2", {}, `Take a seat · table ${table.id}`), intro,
+    sess.signed_in ? h("p", {}, `You play as ${sess.name}.`)
+      : h("p", {}, h("a", { href: `/signin?next=${encodeURIComponent(location.pathname + location.search)}` }, "Sign in"), " to play with your account, or use an API key:"),
+    key ? field("Account API key", key) : null, name ? field("Your name (shown to spectators)", name) : null, field("Seat", seat),
     h("button", { type: "submit", class: "primary", "data-testid": "take-seat" }, "Take the seat"), status);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
-      const joined = await fetchJSON(`/tables/${encodeURIComponent(table.id)}/join`, {
-        method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json", Authorization: `Bearer ${key.value}` },
-        body: JSON.stringify({ kind: "remote", seat: Number(seat.value), name: name.value }) });
-      localStorage.setItem(KEY_STORE, key.value);
-      const mine = { seat: joined.seat ?? Number(seat.value), token: joined.token };
-      localStorage.setItem(seatStore(table.id), JSON.stringify(mine));
+      let mine;
+      if (sess.signed_in) {
+        const joined = await takeSeat(table.id, Number(seat.value));
+        mine = { seat: joined.seat, token: joined.token };
+      } else {
+        const joined = await fetchJSON(`/tables/${encodeURIComponent(table.id)}/join`, {
+          method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json", Authorization: `Bearer ${key.value}` },
+          body: JSON.stringify({ kind: "human", seat: Number(seat.value), name: name.value }) });
+        localStorage.setItem(KEY_STORE, key.value);
+        mine = { seat: joined.seat ?? Number(seat.value), token: joined.token };
+        localStorage.setItem(seatStore(table.id), JSON.stringify(mine));
+      }
       onJoin(mine);
     } catch (err) {
       status.textContent = String(err.message || err);
@@ -46,62 +66,108 @@ function joinForm(table, onJoin) {
   return form;
 }
 
-/** A readable rendering of the seat's own view: scalars as a list, nested parts as JSON. */
-function viewPanel(view) {
-  const rows = Object.entries(view || {}).map(([k, v]) => h("div", { class: "kv" }, h("dt", {}, k.replaceAll("_", " ")),
-    h("dd", {}, v !== null && typeof v === "object" ? h("pre", { tabindex: 0 }, JSON.stringify(v, null, 1)) : String(v))));
-  return h("dl", { class: "view", "data-testid": "view" }, rows);
+/** A short tone when a turn arrives, if the person turned sound on (off by default). */
+function chime() {
+  if (localStorage.getItem(SOUND_STORE) !== "1") return;
+  try {
+    const ctx = new AudioContext();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    gain.gain.value = 0.08;
+    osc.frequency.value = 660;
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.18);
+  } catch { /* no audio here */ }
 }
 
-async function play(table, mine, desc) {
+function soundToggle() {
+  const box = h("input", { id: "sound", type: "checkbox", checked: localStorage.getItem(SOUND_STORE) === "1" });
+  box.addEventListener("change", () => localStorage.setItem(SOUND_STORE, box.checked ? "1" : "0"));
+  return h("label", { class: "radio" }, box, " Sound when it is my turn");
+}
+
+async function play(table, mine, desc, sess, startIt) {
   const viewer = desc?.viewer ? await import(desc.viewer) : null;
+  const ctx = { seat: mine.seat, alias: table.seats[mine.seat]?.alias ?? null, aliases: table.seats.map((x) => x.alias),
+    rules: desc?.rule_numbers ?? {}, config: table.config ?? {} };
   const turnBox = h("div", { class: "panel", "data-testid": "turn" }, h("p", { class: "muted" }, "Waiting for the table to start…"));
+  const viewBox = h("section", { class: "panel", "aria-labelledby": "view-h" }, h("h2", { id: "view-h" }, "Your view"), h("p", { class: "muted" }, "Your view appears with your first turn."));
   const clock = h("p", { class: "deadline", "data-testid": "deadline" });
+  const srClock = h("p", { class: "sr-only", "aria-live": "assertive", "data-testid": "deadline-announce" });
   const last = h("ul", { class: "feed", "data-testid": "last-round", "aria-label": "what happened" });
+  const moves = h("ol", { class: "moves", "data-testid": "moves", "aria-label": "your moves" });
   const status = h("p", { role: "status", "data-testid": "status", class: "muted" });
-  const seatLine = h("p", { class: "sub", "data-testid": "seat-line" }, `seat ${mine.seat}`);
-  clear(root).append(seatLine, status, h("div", { class: "play-grid" }, h("div", { class: "grid" }, clock, turnBox),
-    h("div", { class: "panel" }, h("h2", {}, "What happened"), last)));
-  let lastSeq = 0, timer = null, ended = false, pending = null;
-  const events = [];
-  const showEvents = () => {
-    clear(last).append(...events.slice(-12).reverse().map((e) => h("li", {}, h("span", { class: "tag" }, e.kind),
-      h("span", { class: "txt" }, Object.entries(e).filter(([k]) => k !== "kind").map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ")))));
+  const seatLine = h("p", { class: "sub", "data-testid": "seat-line" }, `seat ${mine.seat + 1}`);
+  clear(root).append(seatLine, status, srClock, h("div", { class: "play-grid" }, h("div", { class: "grid" }, clock, turnBox, viewBox),
+    h("div", { class: "grid" }, h("section", { class: "panel", "aria-labelledby": "happened-h" }, h("h2", { id: "happened-h" }, "What happened"), last),
+      h("section", { class: "panel", "aria-labelledby": "moves-h" }, h("h2", { id: "moves-h" }, "Your moves"), moves, h("p", {}, soundToggle())))));
+  let lastSeq = 0, timer = null, ended = false, pending = null, lastView = null;
+  const lines = [];
+  const showEvent = (ev) => {
+    const line = happened(viewer, ev, lastView, ctx);
+    if (!line) return;
+    lines.push(line);
+    clear(last).append(...lines.slice(-14).reverse().map((l, i) => h("li", { class: i === 0 ? "now" : "", "data-testid": "happened" }, h("span", { class: "txt" }, l))));
   };
   const countdown = (deadlineAt) => {
     clearInterval(timer);
+    let told = null;
     const tick = () => {
       const left = Math.max(0, Math.round((deadlineAt - Date.now()) / 1000));
       clock.textContent = `Deadline: ${left} s left to decide`;
       clock.classList.toggle("late", left <= 5);
+      const mark = left <= 5 ? 5 : left <= 10 ? 10 : null; // screen readers hear the start, 10 s and 5 s
+      if (mark !== null && mark !== told && left > 0 && pending) { told = mark; srClock.textContent = `${left} seconds left to decide.`; }
       if (!left) clearInterval(timer);
     };
     tick();
     timer = setInterval(tick, 500);
   };
   const showTurn = (turn, ws) => {
+    const again = pending === turn.turn_id && turnBox.querySelector("[data-testid=move-form]");
     pending = turn.turn_id;
-    const controls = viewer?.playControls ? viewer.playControls(turn.legal_actions, turn.visible_state, desc?.rule_numbers ?? {}) : controlsOf(turn.legal_actions);
+    lastView = turn.visible_state ?? lastView;
+    document.title = `▶ Your turn · ${BASE_TITLE}`;
+    countdown(turn.deadline_at);
+    srClock.textContent = `Your turn. ${Math.max(0, Math.round((turn.deadline_at - Date.now()) / 1000))} seconds to decide.`;
+    if (again) { // a retry of the same turn: keep what the person entered
+      const hint = turnBox.querySelector("[data-testid=hint]");
+      hint.textContent = turn.hint ? `Try again: ${turn.hint}` : "A new deadline for the same turn: your entries are kept.";
+      hint.hidden = false;
+      turnBox.querySelector("[data-testid=send]").disabled = false;
+      status.textContent = "";
+      document.body.dataset.turn = turn.turn_id;
+      document.body.dataset.retries = String(Number(document.body.dataset.retries || 0) + 1);
+      return;
+    }
+    const controls = viewer?.playControls ? viewer.playControls(turn.legal_actions, turn.visible_state, ctx.rules) : controlsOf(turn.legal_actions);
     const form = buildForm(controls);
     const send = h("button", { type: "submit", class: "primary", "data-testid": "send" }, "Send my move");
     const el = h("form", { class: "move", "data-testid": "move-form" }, form.fields, send);
     el.addEventListener("submit", (e) => {
       e.preventDefault();
-      ws.send(JSON.stringify({ type: "move", turn_id: turn.turn_id, ...form.read() }));
+      const action = form.read();
+      ws.send(JSON.stringify({ type: "move", turn_id: turn.turn_id, ...action }));
       send.disabled = true;
       status.textContent = "Move sent.";
+      document.title = BASE_TITLE;
+      moves.append(h("li", {}, moveText(viewer, action, turn.visible_state, ctx)));
     });
-    const round = turn.visible_state?.round;
-    const when = viewer?.playTurnTitle ? viewer.playTurnTitle(turn.visible_state) : round !== undefined ? `round ${round}` : "";
+    const when = viewer?.playTurnTitle ? viewer.playTurnTitle(turn.visible_state) : Number.isInteger(turn.visible_state?.round) ? `round ${turn.visible_state.round + 1}` : "";
     status.textContent = ""; // the last turn's "Move received" is not this turn's
     status.className = "muted";
-    clear(turnBox).append(...[h("h2", {}, `Your turn${when ? ` · ${when}` : ""}`),
-      turn.hint ? h("p", { class: "error" }, turn.hint) : null, el,
-      h("details", { open: true }, h("summary", {}, "Your view"), viewPanel(turn.visible_state))].filter(Boolean));
-    countdown(turn.deadline_at);
-    el.querySelector("input, select")?.focus();
+    clear(turnBox).append(h("h2", {}, `Your turn${when ? ` · ${when}` : ""}`),
+      h("p", { class: "error", "data-testid": "hint", hidden: !turn.hint }, turn.hint ?? ""), el);
+    clear(viewBox).append(h("h2", { id: "view-h" }, "Your view"), seatPanel(viewer, turn.visible_state, ctx));
+    el.querySelector("input, select, textarea")?.focus();
     document.body.dataset.turn = turn.turn_id;
+    chime();
   };
+  const again = h("p", {}, sess.signed_in && desc
+    ? h("button", { type: "button", class: "primary", "data-testid": "play-again", on: { click: () => playNow(desc).catch((err) => { status.textContent = String(err.message || err); }) } }, "Play again")
+    : h("a", { href: "/" }, "Back to the Lobby"),
+  " ", h("a", { href: `/theater?table=${encodeURIComponent(table.id)}` }, "Watch the replay →"));
   const connect = () => {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/play?table=${encodeURIComponent(table.id)}&seat=${mine.seat}` +
@@ -116,23 +182,37 @@ async function play(table, mine, desc) {
         if (f.seq <= lastSeq) return;
         lastSeq = f.seq;
       }
-      if (f.type === "hello") seatLine.textContent = `You are ${f.alias ?? `seat ${f.seat}`} at ${desc?.title ?? f.game} table ${table.id}.`;
-      else if (f.type === "your_turn") showTurn(f, ws);
+      if (f.type === "hello") {
+        ctx.alias = f.alias ?? ctx.alias;
+        seatLine.textContent = `You are ${f.alias ?? `seat ${f.seat + 1}`} at ${desc?.title ?? f.game} table ${table.id}.`;
+        if (startIt && f.state === "open") {
+          startIt = false;
+          history.replaceState(null, "", `/play?table=${encodeURIComponent(table.id)}`);
+          post(`/tables/${encodeURIComponent(table.id)}/start`)
+            .catch((err) => { status.textContent = `Could not start the table: ${err.message || err}`; status.className = "error"; });
+        }
+      } else if (f.type === "your_turn") showTurn(f, ws);
       else if (f.type === "snapshot" && f.your_turn) showTurn(f.your_turn, ws);
       else if (f.type === "ack") status.textContent = "Move received. Waiting for the others…";
       else if (f.type === "error") { status.textContent = `Refused: ${f.message}`; status.className = "error"; turnBox.querySelector("[data-testid=send]")?.removeAttribute("disabled"); }
-      else if (f.type === "event") { events.push({ kind: f.event, ...f.payload }); showEvents(); }
+      else if (f.type === "event") showEvent({ kind: f.event, ...f.payload });
       else if (f.type === "ping") ws.send(JSON.stringify({ type: "pong" }));
       else if (f.type === "end") {
         ended = true;
+        pending = null;
         clearInterval(timer);
         clock.textContent = "";
-        clear(turnBox).append(h("div", { class: "card", "data-testid": "endcard" }, h("h2", {}, `The table is over (${f.reason})`),
-          viewPanel(f.results), h("p", {}, h("a", { href: `/theater?table=${encodeURIComponent(table.id)}` }, "Watch the replay →"))));
+        document.title = `Game over · ${BASE_TITLE}`;
+        // the whole table's results (public once it ended) rank the seat; the end frame has only its own
+        fetchJSON(`/tables/${encodeURIComponent(table.id)}/results`).catch(() => f.results).then((results) => {
+          clear(turnBox).append(endBanner(viewer, results, f.reason, mine.seat, again));
+          srClock.textContent = `The game is over. ${turnBox.querySelector("[data-testid=end-standing]")?.textContent ?? ""}`;
+          turnBox.querySelector("[data-testid=play-again]")?.focus();
+          document.body.dataset.ended = "1";
+        });
         localStorage.removeItem(seatStore(table.id));
-        document.body.dataset.ended = "1";
+        clear(viewBox).append(h("h2", { id: "view-h" }, "Your view"), h("p", { class: "muted" }, "The table is over."));
       }
-      if (f.type !== "your_turn" && f.type !== "snapshot" && pending && f.type === "event") { /* the turn stays until acked */ }
     };
     ws.onclose = () => { if (!ended) setTimeout(connect, 1500); };
   };
@@ -141,20 +221,22 @@ async function play(table, mine, desc) {
 
 async function main() {
   markNav();
-  const id = new URLSearchParams(location.search).get("table");
+  badge();
+  const query = new URLSearchParams(location.search);
+  const id = query.get("table");
   if (!id) {
-    clear(root).append(h("p", {}, "Pick an open table in the ", h("a", { href: "/" }, "Lobby"), " and choose “Play as a person”."));
+    clear(root).append(h("p", {}, "Pick a game under “Play now” in the ", h("a", { href: "/" }, "Lobby"), ", or an open table there, and take a seat."));
     document.body.dataset.ready = "play";
     return;
   }
   try {
-    const [table, games] = await Promise.all([fetchJSON(`/tables/${encodeURIComponent(id)}`), fetchJSON("/api/games")]);
+    const [table, games, sess] = await Promise.all([fetchJSON(`/tables/${encodeURIComponent(id)}`), fetchJSON("/api/games"), session()]);
     const desc = games.games.find((g) => g.name === table.game);
     document.getElementById("title").textContent = `Play ${desc?.title ?? table.game}`;
     const saved = JSON.parse(localStorage.getItem(seatStore(id)) || "null");
-    if (saved) return play(table, saved, desc); // a reload: the same seat, resumed
+    if (saved) return play(table, saved, desc, sess, query.get("start") === "1"); // a reload: the same seat, resumed
     if (table.state !== "open") throw new Error(`table ${id} is ${table.state}: seats are taken only while it is open`);
-    clear(root).append(joinForm(table, (mine) => play(table, mine, desc)));
+    clear(root).append(joinForm(table, sess, desc, (mine) => play(table, mine, desc, sess, false)));
     document.body.dataset.ready = "join";
   } catch (err) {
     clear(root).append(h("div", { class: "error" }, String(err.message || err)));

@@ -1,0 +1,167 @@
+"""People in the browser: sign-up, sign-in and cookie sessions beside the API keys programs use.
+
+- ``POST /people`` {name, password}: a player account with a scrypt password (`passwords.py`),
+  signed in at once; its API key is in the answer (shown once, as for ``POST /accounts``).
+  The operator turns it off with ``cogleague serve --no-web-signup`` (`Settings.web_signup`).
+- ``POST /session`` signs in, ``DELETE /session`` signs out; ``GET /session`` tells the page
+  who is signed in and the CSRF token its posts must carry; ``POST /session/api-key`` makes a
+  new API key for the signed-in person's bots (the old one stops working: keys are stored only
+  as hashes). The pages are ``/signup``, ``/signin`` and ``/me`` (web/).
+
+The session cookie is random (256 bits), stored as its SHA-256, ``HttpOnly`` (no script reads
+it), ``SameSite=Strict`` (no other site's page sends it). Every request that changes
+something and is authenticated by the cookie must also carry ``X-CSRF-Token``: a value derived
+from the session that only this site's pages, reading ``GET /session``, can know.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import Connection, delete, insert, select, update
+
+from cogleague.server import passwords
+from cogleague.server.auth import digest, new_api_key, new_seat_token
+from cogleague.server.errors import ApiError, responses
+from cogleague.server.store import accounts, now, web_sessions
+
+COOKIE = "cl_session"
+CSRF_HEADER = "X-CSRF-Token"
+SESSION_S = 30 * 24 * 3600.0
+"""A browser stays signed in for 30 days unless it signs out."""
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+router = APIRouter(tags=["people"])
+
+
+class Credentials(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$")
+    password: Annotated[str, Field(min_length=passwords.MIN_CHARS,
+                                   max_length=passwords.MAX_CHARS)]
+
+
+def csrf_token(session_token: str) -> str:
+    """The CSRF value of a session: derived, so nothing more is stored."""
+    return hashlib.sha256(f"csrf:{session_token}".encode()).hexdigest()
+
+
+async def session_row(request: Request) -> dict[str, Any] | None:
+    """The signed-in account of this request's cookie (a fresh session), else None."""
+    token = request.cookies.get(COOKIE)
+    if not token:
+        return None
+    key = digest(token)
+
+    def read(conn: Connection) -> Any:
+        return conn.execute(
+            select(accounts).join(web_sessions, web_sessions.c.account_id == accounts.c.id)
+            .where(web_sessions.c.token_digest == key, web_sessions.c.expires_at > now())
+        ).mappings().first()
+
+    row = await request.app.state.store.tx(read)
+    return None if row is None else dict(row)
+
+
+async def cookie_account(request: Request) -> dict[str, Any] | None:
+    """The account a browser request speaks for, or None; a changing request without the
+    session's CSRF header is refused (403), so another site cannot post as the person."""
+    row = await session_row(request)
+    if row is None:
+        return None
+    if request.method not in SAFE_METHODS:
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not hmac.compare_digest(sent, csrf_token(request.cookies[COOKIE])):
+            raise ApiError(403, "forbidden", f"a signed-in browser's {request.method} needs the "
+                                             f"{CSRF_HEADER} header from GET /session")
+    return row
+
+
+async def _sign_in(request: Request, response: Response, account_id: int) -> str:
+    token = new_seat_token().replace("cls_", "clw_", 1)
+    created = now()
+    await request.app.state.store.tx(lambda conn: conn.execute(insert(web_sessions).values(
+        token_digest=digest(token), account_id=account_id, created_at=created,
+        expires_at=created + SESSION_S)))
+    response.set_cookie(COOKIE, token, max_age=int(SESSION_S), httponly=True,
+                        samesite="strict", secure=request.url.scheme == "https", path="/")
+    return csrf_token(token)
+
+
+@router.post("/people", status_code=201, responses=responses(400, 403, 409))
+async def signup(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+    """A new player account with a password, signed in; its API key shown this once."""
+    if not request.app.state.settings.web_signup:
+        raise ApiError(403, "forbidden", "self sign-up is turned off on this server; ask the "
+                                         "operator for an account")
+    key = new_api_key()
+    hashed = await asyncio.to_thread(passwords.hash_password, body.password)
+
+    def write(conn: Connection) -> int:
+        if conn.execute(select(accounts.c.id).where(accounts.c.name == body.name)).first():
+            raise ApiError(409, "bad_request", f"name {body.name!r} is taken")
+        inserted = conn.execute(insert(accounts).values(
+            name=body.name, key_digest=digest(key), role="player", created_at=now(),
+            password=hashed)).inserted_primary_key
+        assert inserted is not None
+        return int(inserted[0])
+
+    account_id = await request.app.state.store.tx(write)
+    csrf = await _sign_in(request, response, account_id)
+    return {"id": account_id, "name": body.name, "api_key": key, "csrf": csrf}
+
+
+@router.post("/session", responses=responses(400, 401))
+async def signin(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+    def read(conn: Connection) -> Any:
+        return conn.execute(select(accounts).where(accounts.c.name == body.name)
+                            ).mappings().first()
+
+    row = await request.app.state.store.tx(read)
+    ok = row is not None and row["role"] == "player" and await asyncio.to_thread(
+        passwords.check_password, body.password, row["password"])
+    if row is None or not ok:
+        raise ApiError(401, "unauthorized", "unknown name or wrong password")
+    return {"id": row["id"], "name": row["name"],
+            "csrf": await _sign_in(request, response, row["id"])}
+
+
+@router.delete("/session", responses=responses(403))
+async def signout(request: Request, response: Response) -> dict[str, Any]:
+    row = await cookie_account(request)
+    if row is not None:
+        key = digest(request.cookies[COOKIE])
+        await request.app.state.store.tx(
+            lambda conn: conn.execute(delete(web_sessions)
+                                      .where(web_sessions.c.token_digest == key)))
+    response.delete_cookie(COOKIE, path="/")
+    return {"signed_in": False}
+
+
+@router.get("/session")
+async def session(request: Request) -> dict[str, Any]:
+    """Who this browser is signed in as (and the CSRF token for its posts)."""
+    row = await session_row(request)
+    signup_open = bool(request.app.state.settings.web_signup)
+    if row is None:
+        return {"signed_in": False, "web_signup": signup_open}
+    return {"signed_in": True, "id": row["id"], "name": row["name"], "role": row["role"],
+            "csrf": csrf_token(request.cookies[COOKIE]), "web_signup": signup_open}
+
+
+@router.post("/session/api-key", responses=responses(401, 403))
+async def rotate_key(request: Request) -> dict[str, Any]:
+    """A new API key for the signed-in person's bots; the previous key stops working."""
+    row = await cookie_account(request)
+    if row is None:
+        raise ApiError(401, "unauthorized", "sign in first (/signin)")
+    key = new_api_key()
+    await request.app.state.store.tx(lambda conn: conn.execute(
+        update(accounts).where(accounts.c.id == row["id"]).values(key_digest=digest(key))))
+    request.app.state.account_cache.clear()  # the old key's cached account goes with it
+    return {"name": row["name"], "api_key": key}

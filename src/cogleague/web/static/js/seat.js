@@ -1,0 +1,95 @@
+// A person's seat on the Play page, in plain language: the seat's view, "what happened", the
+// move history and the end banner. A game's viewer module may export
+//   seatView(view, mine)             → nodes: the seat's situation in the game's own words;
+//   seatHappened(event, view, mine)  → one or two sentences for this seat, or null to skip;
+//   seatMove(action, view, mine)     → the move just sent, in words;
+//   seatEnd(results, seat)           → {score, rank, lines[]} for the end banner.
+// (`mine`: {seat, alias, aliases by seat, rules: the descriptor's rule_numbers, config}.)
+// The generic renderer below is the fallback (plugins without a seat renderer): it lays the
+// view out as labelled facts and small tables — never raw JSON — with numbers rounded.
+
+import { h, fmt, ranks } from "./util.js";
+
+const words = (k) => String(k).replaceAll("_", " ");
+
+/** A scalar as people read it: numbers rounded, booleans yes/no, nothing for null. */
+export function plain(v) {
+  if (v === null || v === undefined) return "—";
+  if (typeof v === "number") return fmt(v, 2);
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  return String(v);
+}
+
+function isScalar(v) {
+  return v === null || ["string", "number", "boolean"].includes(typeof v);
+}
+
+/** An array of flat objects as a small table; other arrays as a comma list or nested facts. */
+function listNode(arr, depth) {
+  if (!arr.length) return h("span", { class: "muted" }, "none");
+  if (arr.every(isScalar)) return h("span", {}, arr.map(plain).join(", "));
+  if (arr.every((x) => x && typeof x === "object" && !Array.isArray(x))) {
+    const cols = [...new Set(arr.flatMap((x) => Object.keys(x)))];
+    return h("div", { class: "scroll-x" }, h("table", { class: "data" },
+      h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, words(c))))),
+      h("tbody", {}, arr.map((x) => h("tr", {}, cols.map((c) => h("td", {}, cell(x[c], depth))))))));
+  }
+  return h("ul", {}, arr.map((x) => h("li", {}, cell(x, depth + 1))));
+}
+
+function cell(v, depth) {
+  if (isScalar(v)) return plain(v);
+  if (Array.isArray(v)) return depth > 2 ? `${v.length} items` : listNode(v, depth + 1);
+  return depth > 2 ? `${Object.keys(v).length} fields` : facts(v, depth + 1);
+}
+
+/** An object as a definition list of its fields. */
+export function facts(obj, depth = 0) {
+  return h("dl", { class: "facts" }, Object.entries(obj || {}).flatMap(([k, v]) => [h("dt", {}, words(k)), h("dd", {}, cell(v, depth))]));
+}
+
+/** The seat's view: the game's own renderer, else the generic one. */
+export function seatPanel(viewer, view, mine) {
+  const nodes = viewer?.seatView ? viewer.seatView(view, mine) : [facts(view)];
+  return h("div", { class: "seatview", "data-testid": "view" }, nodes);
+}
+
+/** One public event in words for this seat (`mine`: {seat, alias}); null: nothing to say. */
+export function happened(viewer, event, view, mine) {
+  if (viewer?.seatHappened) return viewer.seatHappened(event, view, mine);
+  const { kind, ...rest } = event;
+  const bits = Object.entries(rest).filter(([, v]) => isScalar(v) && v !== null).map(([k, v]) => `${words(k)} ${plain(v)}`);
+  return `${words(kind)}${bits.length ? `: ${bits.join(", ")}` : ""}.`;
+}
+
+/** The move just sent, in words. */
+export function moveText(viewer, action, view, ctx) {
+  if (viewer?.seatMove) return viewer.seatMove(action, view, ctx);
+  return Object.entries(action).filter(([k]) => k !== "type" && k !== "turn_id").map(([k, v]) => `${words(k)}: ${plain(v)}`).join("; ") || "sent";
+}
+
+/** Score and rank of `seat` from a results document (per-seat `scores`, or `seats[i].score`). */
+export function standing(results, seat) {
+  if (typeof results?.scores === "number") return { score: results.scores, rank: null, of: null }; // a seat's own results
+  const scores = Array.isArray(results?.scores) ? results.scores
+    : Array.isArray(results?.seats) ? results.seats.map((x) => x?.score ?? x?.points ?? null) : null;
+  if (!scores || scores[seat] === null || scores[seat] === undefined) return null;
+  return { score: scores[seat], rank: ranks(scores)[seat], of: scores.length };
+}
+
+/** The end banner: the reason, your rank and score, the game's own lines, "play again". */
+export function endBanner(viewer, results, reason, seat, again) {
+  const own = viewer?.seatEnd ? viewer.seatEnd(results, seat) : null;
+  const st = own ?? standing(results, seat);
+  const lines = own?.lines ?? [];
+  const head = !st ? "The table is over." : st.rank ? `You finished ${ordinal(st.rank)} of ${st.of} with ${fmt(st.score, 3)} points.` : `You finished with ${fmt(st.score, 3)} points.`;
+  return h("section", { class: "panel banner endcard", "data-testid": "endcard", "aria-labelledby": "end-h" },
+    h("h2", { id: "end-h" }, reason === "complete" ? "Game over" : `Game over (${words(reason)})`),
+    h("p", { "data-testid": "end-standing", "data-score": st ? String(st.score) : null, "data-rank": st ? String(st.rank) : null }, head),
+    lines.map((l) => h("p", {}, l)), again);
+}
+
+export function ordinal(n) {
+  const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] ?? "th");
+  return `${n}${s}`;
+}

@@ -1,0 +1,33 @@
+// Who this browser is signed in as (GET /session), and posts that speak for that person: the
+// session cookie is HttpOnly, so the page sends the session's CSRF token (from GET /session)
+// in X-CSRF-Token with every request that changes something.
+
+import { h, fetchJSON } from "./util.js";
+
+let current = null;
+
+/** The session document ({signed_in, name, csrf, web_signup}); read once per page. */
+export async function session(fresh = false) {
+  if (!current || fresh) current = await fetchJSON("/session").catch(() => ({ signed_in: false, web_signup: false }));
+  return current;
+}
+
+/** POST (or `method`) JSON as the signed-in person (or anonymously: sign-in, sign-up). */
+export async function post(url, body, method = "POST") {
+  const s = await session();
+  const headers = { "Content-Type": "application/json", Accept: "application/json" };
+  if (s.csrf) headers["X-CSRF-Token"] = s.csrf;
+  return fetchJSON(url, { method, headers, body: method === "DELETE" ? undefined : JSON.stringify(body ?? {}) });
+}
+
+/** The header's account link: "Sign in", or the person's name (their account page). */
+export async function badge() {
+  const nav = document.querySelector("header.top nav");
+  if (!nav || nav.querySelector("[data-nav=me]")) return;
+  const s = await session();
+  const link = s.signed_in
+    ? h("a", { href: "/me", "data-nav": "me", "data-testid": "me-link" }, `${s.name} · account`)
+    : h("a", { href: "/signin", "data-nav": "signin", "data-testid": "signin-link" }, "Sign in");
+  if (document.body.dataset.page === link.dataset.nav) link.classList.add("on");
+  nav.append(link);
+}

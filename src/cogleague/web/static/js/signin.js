@@ -1,0 +1,68 @@
+// Sign in (/signin) and sign up (/signup): a name and a password; the server answers with a
+// session cookie. After signing up, the page shows the account's API key once, for bots.
+
+import { h, clear, markNav } from "./util.js";
+import { session, post, badge } from "./session.js";
+
+const root = document.getElementById("auth");
+const mode = document.body.dataset.page; // "signin" | "signup"
+
+function field(id, label, attrs) {
+  const input = h("input", { id, name: id, required: true, ...attrs });
+  return [h("div", { class: "field" }, h("label", { for: id }, label), input), input];
+}
+
+function next() {
+  const to = new URLSearchParams(location.search).get("next") ?? "/";
+  return to.startsWith("/") && !to.startsWith("//") ? to : "/";
+}
+
+async function main() {
+  markNav();
+  const s = await session();
+  if (mode === "signup" && !s.web_signup) {
+    clear(root).append(h("p", { class: "error", "data-testid": "signup-off" },
+      "Self sign-up is turned off on this server: ask its operator for an account, then ",
+      h("a", { href: "/signin" }, "sign in"), "."));
+    document.body.dataset.ready = mode;
+    return badge();
+  }
+  const [nameBox, name] = field("name", "Name (letters, digits, . _ -)", { type: "text", autocomplete: "username",
+    maxlength: 64, pattern: "[A-Za-z0-9_.\\-]+", "data-testid": "name" });
+  const [passBox, pass] = field("password", "Password (at least 8 characters)", { type: "password", minlength: 8, maxlength: 200,
+    autocomplete: mode === "signup" ? "new-password" : "current-password", "data-testid": "password" });
+  const status = h("p", { role: "status", class: "muted", "data-testid": "auth-status" });
+  const submit = h("button", { type: "submit", class: "primary", "data-testid": "submit" }, mode === "signup" ? "Sign up" : "Sign in");
+  const other = mode === "signup"
+    ? h("p", {}, "Have an account? ", h("a", { href: `/signin${location.search}` }, "Sign in"), ".")
+    : s.web_signup ? h("p", {}, "New here? ", h("a", { href: `/signup${location.search}`, "data-testid": "to-signup" }, "Sign up"), ".") : null;
+  const form = h("form", { class: "panel auth", "data-testid": "auth-form" }, nameBox, passBox, submit, status, other);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    submit.disabled = true;
+    try {
+      const done = await post(mode === "signup" ? "/people" : "/session", { name: name.value, password: pass.value });
+      await session(true);
+      if (mode === "signup") {
+        clear(root).append(h("div", { class: "panel", "data-testid": "signed-up" },
+          h("h2", {}, `Welcome, ${done.name}`),
+          h("p", {}, "Your API key, for bots you run against this server (shown once; you can make a new one on your ",
+            h("a", { href: "/me" }, "account page"), "):"),
+          h("p", {}, h("code", { class: "key", "data-testid": "api-key" }, done.api_key)),
+          h("p", {}, h("a", { class: "button primary", href: next(), "data-testid": "continue" }, "Go and play →"))));
+      } else {
+        location.assign(next());
+      }
+    } catch (err) {
+      status.textContent = String(err.message || err).replace(/^\/\w+: /, "");
+      status.className = "error";
+      submit.disabled = false;
+    }
+  });
+  clear(root).append(form);
+  name.focus();
+  document.body.dataset.ready = mode;
+  badge();
+}
+
+main();
