@@ -147,6 +147,12 @@ class GameDescriptor:
     viewer: Path | None = None
     """The Theater's ES module for this game (served at ``/static/js/games/<name>.js``); None:
     the generic renderer (timeline, scores, per-seat feed)."""
+    tagline: str = ""
+    """One plain sentence on what the game is (`cogleague games`, fits one 80-column line
+    beside the name); empty: the title alone."""
+    example_bot: str | None = None
+    """The ``FILE.py:Class`` the Lobby's copyable `cogleague bot run` command seats (a path
+    in the repository's checkout); None: the command shows ``MODULE:CLASS``."""
     starter: Path | None = None
     """A commented starter bot (`cogleague bot new`): Python source with ``{cls}``, ``{name}``,
     ``{path}`` and ``{test}`` placeholders (`str.format`; literal braces doubled)."""
@@ -228,8 +234,8 @@ class GameDescriptor:
         return {"name": self.name, "title": self.title, "rules_version": self.version,
                 "variants": list(self.variants), "default_variant": self.default_variant,
                 "baselines": list(self.baselines), "seat_range": list(self.seat_range),
-                "fallback_baseline": self.fallback_baseline,
-                "paid_tables": self.paid_tables is not None,
+                "fallback_baseline": self.fallback_baseline, "tagline": self.tagline,
+                "example_bot": self.example_bot, "paid_tables": self.paid_tables is not None,
                 "capabilities": self.capabilities, "replay_format": self.replay_format,
                 "viewer": f"/static/js/games/{self.name}.js" if self.viewer else None,
                 "rules": f"/rules/{self.name}", "rule_numbers": dict(self.rule_numbers),

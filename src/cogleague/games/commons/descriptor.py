@@ -181,6 +181,8 @@ GAME = GameDescriptor(
     replay_sort_keys=True,
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
+    tagline="Six players share a resource that dies if overused, for twenty rounds.",
+    example_bot="examples/commons_bot.py:Steward",
     starter=HERE / "starter_bot.tmpl",
     model_prompts=True,
     # rules §12 `no_players`: nobody connected within the config's connect timeout (180 s)

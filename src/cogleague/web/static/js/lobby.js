@@ -30,13 +30,12 @@ function copyable(text) {
   return h("div", { class: "copy" }, code, btn);
 }
 
-// The example bot of each game (examples/*.py in the repository), run by `cogleague bot run`.
-const EXAMPLE_BOTS = { ledger: "examples/ledger_bot.py:FairDealer", commons: "examples/commons_bot.py:Steward",
-  dilemma: "examples/dilemma_bot.py:PromiseKeeper" };
+// The example bot of each game, as its descriptor names it (GET /games `example_bot`).
+let exampleBots = {};
 
 /** The command that seats the game's example bot at this table. */
-export function joinCommand(table, origin) {
-  const bot = EXAMPLE_BOTS[table.game] ?? "MODULE:CLASS";
+export function joinCommand(table, origin, bots = exampleBots) {
+  const bot = bots[table.game] ?? "MODULE:CLASS";
   return `cogleague bot run ${bot} --server ${origin} --key $COGLEAGUE_KEY --table ${table.id}`;
 }
 
@@ -158,6 +157,8 @@ async function load() {
 async function loadTitles() {
   const games = await fetchJSON("/games").catch(() => ({ games: [] }));
   titles = Object.fromEntries((games.games || []).map((g) => [g.name, g.title]));
+  exampleBots = Object.fromEntries((games.games || []).filter((g) => g.example_bot)
+    .map((g) => [g.name, g.example_bot]));
 }
 
 /** WS /ws/lobby: the list once, then every change; reconnects after a drop (polling meanwhile). */

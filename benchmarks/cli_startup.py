@@ -1,0 +1,61 @@
+"""How fast the command line answers before it does any work: `cogleague --help`,
+`cogleague play --help`, an argument error, and `cogleague games`, each the median wall time of
+fresh processes, beside `python -c pass` measured in the same run (target: ≤ 0.25 s wall for
+`--help` and an argument error on an idle machine; the ratio shows what the machine adds).
+
+    .venv/bin/python benchmarks/cli_startup.py [--runs 9]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+TARGET_S = 0.25
+CLI = str(Path(sys.executable).with_name("cogleague"))
+
+CASES: list[tuple[str, list[str], bool]] = [  # label, argv, held to the target
+    ("python -c pass", [sys.executable, "-c", "pass"], False),
+    ("cogleague --help", [CLI, "--help"], True),
+    ("cogleague play ledger --seed x (argument error)", [CLI, "play", "ledger", "--seed", "x"],
+     True),
+    ("cogleague play --help", [CLI, "play", "--help"], False),
+    ("cogleague games", [CLI, "games"], False),
+]
+
+
+def wall(argv: list[str], runs: int) -> tuple[float, float]:
+    """Median and best wall time of `runs` fresh processes (one warm-up run first)."""
+    env = {**os.environ, "COLUMNS": "80"}
+    times = []
+    for i in range(runs + 1):
+        start = time.perf_counter()
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                       check=False)
+        if i:
+            times.append(time.perf_counter() - start)
+    return statistics.median(times), min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=9)
+    args = parser.parse_args()
+    load = os.getloadavg()[0]
+    base, _ = wall(CASES[0][1], args.runs)
+    print(f"load average {load:.1f}; median of {args.runs} runs each; target ≤ {TARGET_S} s "
+          "for the marked rows")
+    print(f"{'command':52} {'median':>8} {'best':>7} {'÷ python':>9}")
+    for label, argv, held in CASES:
+        median, best = wall(argv, args.runs)
+        mark = (" ok" if median <= TARGET_S else " OVER") if held else ""
+        print(f"{label:52} {median:7.3f}s {best:6.3f}s {median / base:8.1f}×{mark}")
+
+
+if __name__ == "__main__":
+    main()
