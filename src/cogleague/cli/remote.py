@@ -55,4 +55,5 @@ def call(server: str, key: str | None, request: Callable[[Any], Awaitable[_T]],
                 break
         fail(f"{message} ({exc.code}, HTTP {exc.status})")
     except httpx.HTTPError as exc:
-        fail(f"--server {server}: cannot reach it ({exc})")
+        waited = f" within {wait:g} s" if wait else ""
+        fail(f"--server {server}: cannot reach it{waited} ({exc})")

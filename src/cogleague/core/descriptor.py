@@ -21,7 +21,7 @@ from cogleague.core.seat import SEAT_KINDS as _SEAT_KINDS
 
 if TYPE_CHECKING:
     from cogleague.core.episode import EpisodeOutcome
-    from cogleague.core.game import Action, Game, Turn
+    from cogleague.core.game import Action, Event, Game, Turn
     from cogleague.core.replay import EpisodeLog
 
 # What a seat is, as a game's `make` hears it (a game may seat model or remote seats
@@ -97,6 +97,8 @@ class ConnectTimeout:
 
 RandomReply = Callable[["Turn", random.Random], Any]
 SealedVariants = Callable[["Turn", "Action", random.Random], Sequence[tuple[Any, str]]]
+StepPayoffs = Callable[["Event"], Mapping[int, float] | None]
+ScoreOf = Callable[[Sequence[float]], float]
 
 
 @dataclass(frozen=True)
@@ -112,10 +114,18 @@ class Conformance:
     the round that holds the turn closes, e.g. a simultaneous move or the dilemma's choice) or
     ``"never"`` (hidden from every other seat for the rest of the episode, e.g. a private
     memo). The non-interference check plays both and requires every other seat's views and
-    event frames to stay byte-identical for that long. None: the check is skipped."""
+    event frames to stay byte-identical for that long. None: the check is skipped.
+
+    `step_payoffs(event)`: the payoffs `event` reports, ``{seat: payoff}``, or None when it
+    reports none (e.g. the dilemma's ``choices_revealed``: both seats' points). `score_of`
+    turns one seat's reported payoffs, in order, into its score (None: their sum; Ledger would
+    give the median). The scores check requires every seat's result score to equal it, so a
+    score that ignores a rule the events show fails. None: the check is skipped."""
 
     random_reply: RandomReply | None = None
     sealed_variants: SealedVariants | None = None
+    step_payoffs: StepPayoffs | None = None
+    score_of: ScoreOf | None = None
 
 
 @dataclass(frozen=True)
