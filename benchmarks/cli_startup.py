@@ -1,7 +1,8 @@
 """How fast the command line answers before it does any work: `cogleague --help`,
-`cogleague play --help`, an argument error, and `cogleague games`, each the median wall time of
-fresh processes, beside `python -c pass` measured in the same run (target: ≤ 0.25 s wall for
-`--help` and an argument error on an idle machine; the ratio shows what the machine adds).
+`cogleague play --help`, an argument error, and `cogleague games`, each the median wall and CPU
+time of fresh processes, beside `python -c pass` measured in the same run (target: ≤ 0.25 s
+wall for `--help` and an argument error on an idle machine; the ratios to `python -c pass`
+carry over between machines better than the seconds do).
 
     .venv/bin/python benchmarks/cli_startup.py [--runs 9]
 """
@@ -29,17 +30,21 @@ CASES: list[tuple[str, list[str], bool]] = [  # label, argv, held to the target
 ]
 
 
-def wall(argv: list[str], runs: int) -> tuple[float, float]:
-    """Median and best wall time of `runs` fresh processes (one warm-up run first)."""
+def wall(argv: list[str], runs: int) -> tuple[float, float, float]:
+    """Median and best wall time, and median CPU time (user + system, which a loaded machine
+    inflates less), of `runs` fresh processes (one warm-up run first)."""
     env = {**os.environ, "COLUMNS": "80"}
-    times = []
+    times, cpu = [], []
     for i in range(runs + 1):
         start = time.perf_counter()
-        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-                       check=False)
+        child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 env=env)
+        _, _, usage = os.wait4(child.pid, 0)
+        child.returncode = 0  # reaped above
         if i:
             times.append(time.perf_counter() - start)
-    return statistics.median(times), min(times)
+            cpu.append(usage.ru_utime + usage.ru_stime)
+    return statistics.median(times), min(times), statistics.median(cpu)
 
 
 def main() -> None:
@@ -47,14 +52,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=9)
     args = parser.parse_args()
     load = os.getloadavg()[0]
-    base, _ = wall(CASES[0][1], args.runs)
+    base, _, base_cpu = wall(CASES[0][1], args.runs)
     print(f"load average {load:.1f}; median of {args.runs} runs each; target ≤ {TARGET_S} s "
-          "for the marked rows")
-    print(f"{'command':52} {'median':>8} {'best':>7} {'÷ python':>9}")
+          "wall for the marked rows on an idle machine")
+    print(f"{'command':50} {'median':>7} {'best':>7} {'÷ python':>8} {'CPU':>7} {'÷ python':>8}")
     for label, argv, held in CASES:
-        median, best = wall(argv, args.runs)
+        median, best, cpu = wall(argv, args.runs)
         mark = (" ok" if median <= TARGET_S else " OVER") if held else ""
-        print(f"{label:52} {median:7.3f}s {best:6.3f}s {median / base:8.1f}×{mark}")
+        print(f"{label:50} {median:6.3f}s {best:6.3f}s {median / base:7.1f}× {cpu:6.3f}s "
+              f"{cpu / base_cpu:7.1f}×{mark}")
 
 
 if __name__ == "__main__":
