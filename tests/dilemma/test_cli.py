@@ -17,13 +17,17 @@ runner = CliRunner()
 
 
 def test_the_documented_command_plays_and_writes_results_and_replay(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["play", "dilemma", "--seats",
-                                 "tit_for_tat,always_defect,pavlov,silver_tongue",
-                                 "--seed", "3", "--out", str(tmp_path)], env={"COLUMNS": "120"})
-    assert result.exit_code == 0, result.output
-    assert "results (complete)" in result.output and "20 of 20 rounds" in result.output
+    # A child process at 120 columns (the console reads COLUMNS when the CLI starts): wide
+    # enough for every name in full.
+    done = subprocess.run([sys.executable, "-c", "from cogleague.cli import main; main()",
+                           "play", "dilemma", "--seats",
+                           "tit_for_tat,always_defect,pavlov,silver_tongue", "--seed", "3",
+                           "--out", str(tmp_path)], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "COLUMNS": "120"}, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "results (complete)" in done.stdout and "20 of 20 rounds" in done.stdout
     for name in ("tit_for_tat", "always_defect", "pavlov", "silver_tongue"):
-        assert name in result.output
+        assert name in done.stdout
     results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     assert [s["policy"] for s in results["seats"]] == ["tit_for_tat", "always_defect", "pavlov",
                                                       "silver_tongue"]

@@ -28,8 +28,17 @@ BaseUrlOpt = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compa
 ProviderOpt = Annotated[str | None, typer.Option("--provider", help="openai | anthropic")]
 TranscriptOpt = Annotated[str | None, typer.Option("--transcript", help="write model I/O JSONL")]
 
-console = Console()
-err_console = Console(stderr=True)
+def _console(stderr: bool = False) -> Console:
+    """A console that reads COLUMNS each time it prints (rich reads it once, when the console
+    is made; this module is imported on a command's first run, whose environment would then
+    hold for every later run in the same process, as in tests)."""
+    made = Console(stderr=stderr)
+    made._width = None
+    return made
+
+
+console = _console()
+err_console = _console(stderr=True)
 
 
 def fail(message: str) -> NoReturn:
