@@ -1,7 +1,22 @@
+import os
 import sys
 from pathlib import Path
+
+import pytest
 
 # Test helpers (toy games, provider stubs) importable as `helpers.*`.
 sys.path.insert(0, str(Path(__file__).parent))
 
 pytest_plugins = ["helpers.postgres"]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """One xdist worker per core unless `-n` is given. This lives here, not in pyproject's
+    `addopts`, so that a user's own bot test run from the checkout (the README's bot section)
+    gets no `-n` from the project."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    if config.pluginmanager.hasplugin("xdist") and config.getoption("numprocesses",
+                                                                     None) is None:
+        config.option.numprocesses = "auto"

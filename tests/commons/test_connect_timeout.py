@@ -125,12 +125,11 @@ def test_an_in_process_seat_is_there_from_the_start_so_nobody_waits() -> None:
 def test_the_cli_takes_a_no_players_replay_and_exits_0(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from cogleague.cli import _load, app
+    from cogleague.cli import app
 
     game = table({"connect_timeout_seconds": 3})
     outcome, _ = run(game, [None] * 6)
     path = jsonio.write(tmp_path / "replay.json", game.replay_document(outcome.log))
-    _load()
     verified = CliRunner().invoke(app, ["replay", "verify", str(path)])
     assert verified.exit_code == 0 and "verifies" in verified.output, verified.output
     graded = CliRunner().invoke(app, ["grade", str(path)])

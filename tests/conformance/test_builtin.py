@@ -8,6 +8,9 @@ import pytest
 from cogleague.testing import CHECKS, check_game
 
 GAMES = ["ledger", "commons", "dilemma"]
+OPTIONAL = {("commons", "scores")}
+"""Checks a game may skip: Commons Family declares no step payoffs (its events carry running
+scores, which sanctions move after the round's gains)."""
 
 
 @pytest.mark.parametrize("check", list(CHECKS))
@@ -15,4 +18,5 @@ GAMES = ["ledger", "commons", "dilemma"]
 def test_built_in_games_conform(game: str, check: str) -> None:
     report = check_game(game, checks=[check], examples=12)
     assert list(report.passed) == [check] and not report.failed
-    assert not report.passed[check].startswith("skipped"), report.passed[check]
+    skipped = report.passed[check].startswith("skipped")
+    assert skipped == ((game, check) in OPTIONAL), report.passed[check]

@@ -3,31 +3,63 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from cogleague.cli import _load, app
+from cogleague.cli import app
 
-_load()
 runner = CliRunner()
 
 
 def test_the_documented_command_plays_and_writes_results_and_replay(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["play", "dilemma", "--seats",
-                                 "tit_for_tat,always_defect,pavlov,silver_tongue",
-                                 "--seed", "3", "--out", str(tmp_path)])
-    assert result.exit_code == 0, result.output
-    assert "results (complete)" in result.output and "20 of 20 rounds" in result.output
+    # A child process at 120 columns (the console reads COLUMNS when the CLI starts): wide
+    # enough for every name in full.
+    done = subprocess.run([sys.executable, "-c", "from cogleague.cli import main; main()",
+                           "play", "dilemma", "--seats",
+                           "tit_for_tat,always_defect,pavlov,silver_tongue", "--seed", "3",
+                           "--out", str(tmp_path)], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "COLUMNS": "120"}, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "results (complete)" in done.stdout and "20 of 20 rounds" in done.stdout
     for name in ("tit_for_tat", "always_defect", "pavlov", "silver_tongue"):
-        assert name in result.output
+        assert name in done.stdout
     results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     assert [s["policy"] for s in results["seats"]] == ["tit_for_tat", "always_defect", "pavlov",
                                                       "silver_tongue"]
     assert results["seats"][3]["promises_made"] == 60
     verified = runner.invoke(app, ["replay", "verify", str(tmp_path / "replay.json")])
     assert verified.exit_code == 0 and "verifies (dilemma.replay.v1)" in verified.output
+
+
+def test_at_80_columns_names_are_cut_and_every_rank_and_number_shows(tmp_path: Path) -> None:
+    seats = "my_very_long_bot_name_one,always_defect,pavlov,silver_tongue"
+    (tmp_path / "my_very_long_bot_name_one.py").write_text(
+        "from cogleague.client import Bot\n\n\nclass MyVeryLongBotNameOne(Bot):\n"
+        "    def on_turn(self, turn):\n        return {'action': 'cooperate'}\n",
+        encoding="utf-8")
+    seats = seats.replace("my_very_long_bot_name_one",
+                          f"{tmp_path / 'my_very_long_bot_name_one.py'}:MyVeryLongBotNameOne")
+    # A child process: the console reads COLUMNS when the CLI starts, as a terminal's would.
+    done = subprocess.run([sys.executable, "-c", "from cogleague.cli import main; main()",
+                           "play", "dilemma", "--seats", seats, "--seed", "3", "--out",
+                           str(tmp_path / "run")], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "COLUMNS": "80"}, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    table = [line for line in done.stdout.splitlines() if line[:1] in "┏┃┡│└"]
+    rows = [line for line in table if line.startswith("│")]
+    assert len(rows) == 4 and all(len(line) <= 80 for line in table), done.stdout
+    results = json.loads((tmp_path / "run" / "results.json").read_text(encoding="utf-8"))
+    points = sorted((s["points"] for s in results["seats"]), reverse=True)
+    for row, score in zip(rows, points, strict=True):
+        cells = [c.strip() for c in row.strip("│").split("│")]
+        rank = 1 + sum(p > score for p in points)
+        assert cells[0] == str(rank) and cells[3] == f"{score:g}", row
+    assert "…" in done.stdout  # the long policy name was cut, not the numbers
 
 
 def test_options_reach_the_config(tmp_path: Path) -> None:

@@ -8,9 +8,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from cogleague.cli import _load, app
+from cogleague.cli import app
 
-_load()
 cli = CliRunner()
 
 

@@ -10,13 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cogleague.cli import _load, app
+from cogleague.cli import app
 
 from .support import SEED7_ALIASES
 
 COGLEAGUE = Path(sys.executable).with_name("cogleague")
 runner = CliRunner()
-_load()
 
 
 def test_seed7_plays_writes_artifacts_and_verifies(tmp_path: Path) -> None:

@@ -1,12 +1,11 @@
-"""The README's model-seat commands, run as written (real `cogleague` processes) against the
-provider test server: the hosted providers through their SDKs' base-URL variables, the local
-OpenAI-compatible server by its URL."""
+"""The model-seat commands of docs/models.md's quick tour, run as written (real `cogleague`
+processes) against the provider test server: the hosted providers through their SDKs' base-URL
+variables, the local OpenAI-compatible server by its URL."""
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -16,6 +15,7 @@ from typing import Any
 import pytest
 
 from cogleague.core import jsonio
+from helpers.docs import section, sh_blocks
 from helpers.provider_server import ProviderServer, Recorded, Reply
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,11 +29,9 @@ REPLIES = {"Ledger": '{"move": 0, "note": "kind partner", "memo": "all kind so f
 
 
 def readme_blocks() -> list[list[str]]:
-    """The ``sh`` blocks of the README's models section, as lists of lines."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("<!-- section:models -->")[1].split("<!-- /section:models -->")[0]
-    return [block.strip().splitlines() for block in re.findall(r"```sh\n(.*?)```", section,
-                                                               re.DOTALL)]
+    """The ``sh`` blocks of the models section (docs/models.md), as lists of lines."""
+    return [block.strip().splitlines() for block in sh_blocks(section("models",
+                                                                      "docs/models.md"))]
 
 
 def script(req: Recorded) -> Reply:

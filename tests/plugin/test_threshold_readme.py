@@ -1,25 +1,22 @@
-"""The README's "Add a game" commands work as written (after the install line, which `.ci/run`
-has already run): the game is listed, plays and verifies."""
+"""The "Add a game" commands of docs/writing-a-game.md work as written (after the install line,
+which `.ci/run` has already run): the game is listed, plays and verifies."""
 
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
 
+from helpers.docs import section, sh_blocks
 from plugin.support import need_plugin
 
 need_plugin()
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_add_a_game_commands_work_as_written(tmp_path: Path) -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("<!-- section:plugin -->")[1].split("<!-- /section:plugin -->")[0]
-    (block,) = re.findall(r"```sh\n(.*?)```", section, flags=re.S)
+    (block,) = sh_blocks(section("plugin", "docs/writing-a-game.md"))
     lines = [line for line in block.splitlines() if "pip install" not in line]
     assert len(lines) == 3, block
     bindir = f"{Path(sys.executable).parent}/"

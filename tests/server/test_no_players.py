@@ -14,7 +14,7 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from cogleague.cli import _load, app
+from cogleague.cli import app
 from cogleague.client import LobbyClient, play_seat
 from server.support import ServerProcess, new_account
 
@@ -59,7 +59,6 @@ async def ended(server: ServerProcess, key: str, table_id: str, timeout_s: float
 
 def cli_verifies(doc: dict[str, Any], path: Path) -> str:
     path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-    _load()
     result = CliRunner().invoke(app, ["replay", "verify", str(path)])
     assert result.exit_code == 0, result.output
     return result.output

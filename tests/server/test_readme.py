@@ -1,29 +1,26 @@
-"""The README's server section works as written: its shell blocks, run in order, start a
-server, create an account and a table per game, and play them with the example bots."""
+"""docs/tables.md's server section works as written: its shell blocks, run in order, start a
+server, create an account and a table per game with `cogleague account new` and
+`cogleague table new`, and play them with the example bots."""
 
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 from pathlib import Path
 
+from helpers.docs import ROOT, section, sh_blocks
 from server.support import free_port
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def server_section_script() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("<!-- section:server -->")[1].split("<!-- /section:server -->")[0]
-    blocks = re.findall(r"```sh\n(.*?)```", section, flags=re.S)
+    blocks = sh_blocks(section("server", "docs/tables.md"))
     assert len(blocks) >= 3, "the server section shows its steps as sh blocks"
     return "\n".join(blocks)
 
 
-def test_the_readme_steps_work_as_written(tmp_path: Path) -> None:
+def test_the_documented_steps_work_as_written(tmp_path: Path) -> None:
     # Only the port changes (8000 may be taken here); the working directory is a scratch copy
-    # of the layout the README assumes (.venv and examples at hand).
+    # of the layout the page assumes (.venv and examples at hand).
     steps = server_section_script().replace("8000", str(free_port()))
     script = "set -e\ntrap 'kill $(jobs -p) 2>/dev/null' EXIT\n" + steps
     (tmp_path / ".venv").symlink_to(ROOT / ".venv")
@@ -34,5 +31,43 @@ def test_the_readme_steps_work_as_written(tmp_path: Path) -> None:
     out = done.stdout + done.stderr
     assert done.returncode == 0, out[-3000:]
     assert out.count("ended (complete)") == 3, out[-3000:]
-    assert '"reason":"complete"' in out
+    assert out.count("seat a bot:") == 3, out[-3000:]  # `table new` names the next step
     assert (tmp_path / "cogleague-server.db").exists()
+
+
+def test_a_wrong_value_is_one_line_naming_the_option(tmp_path: Path) -> None:
+    """`table new` with a variant the game lacks, and `account new` against a server that is
+    not there: one line each, exit 2."""
+    cli = str(ROOT / ".venv" / "bin" / "cogleague")
+    port = free_port()
+    server = subprocess.Popen([cli, "serve", "--port", str(port), "--operator-key",
+                               "my-operator-key-123456"], cwd=tmp_path,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        made = subprocess.run([cli, "account", "new", "bob", "--operator-key",
+                               "my-operator-key-123456", "--server", url, "--wait", "30"],
+                              capture_output=True, text=True, timeout=60)
+        assert made.returncode == 0, made.stderr
+        key = made.stdout.strip()
+        assert key and "\n" not in key
+        bad = subprocess.run([cli, "table", "new", "dilemma", "--variant", "fast", "--key", key,
+                              "--server", url], capture_output=True, text=True, timeout=60)
+        assert bad.returncode == 2 and bad.stdout == ""
+        assert bad.stderr.strip().startswith("error: --variant must be one of"), bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+        many = subprocess.run([cli, "table", "new", "dilemma", "--open", "9", "--fill",
+                               "tit_for_tat", "--key", key, "--server", url],
+                              capture_output=True, text=True, timeout=60)
+        assert many.returncode == 2 and "--open must be in 1..8 for dilemma" in many.stderr, \
+            many.stderr
+        twice = subprocess.run([cli, "account", "new", "bob", "--operator-key",
+                                "my-operator-key-123456", "--server", url],
+                               capture_output=True, text=True, timeout=60)
+        assert twice.returncode == 2 and "is taken" in twice.stderr, twice.stderr
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    gone = subprocess.run([cli, "account", "new", "carol", "--server", url],
+                          capture_output=True, text=True, timeout=60)
+    assert gone.returncode == 2 and "cannot reach it" in gone.stderr, gone.stderr

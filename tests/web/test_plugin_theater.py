@@ -48,4 +48,8 @@ def test_the_fourth_game_in_replay(server: Any, open_page: Any, tmp_path: Path) 
     for seat, score in enumerate(result.scores):
         row = page.locator(f"[data-testid=final-{seat}]")
         assert float(row.locator("[data-field=score]").inner_text()) == score
+    # The final event carries the scores too; it is no round of its own.
+    played = result.results["rounds_played"]
+    assert page.locator("[data-testid=rounds-played]").inner_text().startswith(
+        f"{played} rounds")
     assert p.errors == []

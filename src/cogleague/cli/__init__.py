@@ -1,57 +1,65 @@
 """`cogleague` — play, serve, replay, grade, league, bench.
 
-Each feature registers its commands in its own module under `cogleague/cli/`; this file only
-assembles them and turns user errors into one clear line and exit code 2.
+Each feature registers its commands on `app` in its own module under `cogleague/cli/` and has
+one line in `COMMANDS`. A module is imported only when its command runs, and `app` itself
+(`cli/root.py`, typer) only when a command does: `cogleague --help` and an argument error
+answer without importing SQLAlchemy, the server or other games (`benchmarks/cli_startup.py`
+measures it). This file only lists the commands and turns user errors into one clear line and
+exit code 2.
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
+from typing import Any
 
-import typer
-
-from cogleague.core.errors import ConfigError, ReplayError
-
-app = typer.Typer(no_args_is_help=True, add_completion=False,
-                  help="cogleague: a league of social-dilemma games for AI agents.")
-replay_app = typer.Typer(no_args_is_help=True, help="Verify or open replay files.")
-app.add_typer(replay_app, name="replay")
-
-# One line per feature module; each adds its commands to `app` or `replay_app`. `play` is
-# is built per installed game from its descriptor (`cli/play.py`).
-COMMAND_MODULES = [
-    "cogleague.cli.replay_cmd",
-    "cogleague.cli.games",
-    "cogleague.cli.league",
-    "cogleague.cli.serve",
-    "cogleague.cli.web",
-    "cogleague.cli.export",
-    "cogleague.cli.grade",
-    "cogleague.cli.profile",
-]
+# One line per top-level command: the module that registers it and its one-line help (shown by
+# `cogleague --help` without importing the module).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("cogleague.cli.play", "Play one episode of an installed game (cogleague games)."),
+    "games": ("cogleague.cli.games", "List the installed games."),
+    "replay": ("cogleague.cli.replay_cmd", "Verify or open replay files."),
+    "grade": ("cogleague.cli.grade", "Grade a replay with its game's grader."),
+    "bot": ("cogleague.cli.bot", "Write a starter bot, or run one against a table server."),
+    "serve": ("cogleague.cli.serve", "Serve the HTTP lobby and WebSocket play."),
+    "table": ("cogleague.cli.table", "Create a table on a running server."),
+    "account": ("cogleague.cli.account", "Create an account on a running server."),
+    "league": ("cogleague.cli.league", "Run many episodes between policies and rank them."),
+    "profile": ("cogleague.cli.profile", "Profile a policy's behaviour against probes."),
+    "export": ("cogleague.cli.export", "Turn run artifacts into other formats."),
+}
 
 
-_loaded = False
+HELP = "cogleague: a league of social-dilemma games for AI agents."
 
 
-def _load() -> None:
-    """Import every feature module once (each registers its commands)."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for name in COMMAND_MODULES:
-        importlib.import_module(name)
-    from cogleague.cli.play import play_app
+def __getattr__(name: str) -> Any:
+    """`app` is built on first use (`cli/root.py`), so `cogleague --help` imports no typer."""
+    if name == "app":
+        from cogleague.cli.root import app
 
-    app.add_typer(play_app, name="play")
+        return app
+    raise AttributeError(f"module 'cogleague.cli' has no attribute {name!r}")
 
 
-_load()
+def top_help() -> str:
+    """`cogleague --help` as click writes it, from `COMMANDS` alone (`main` prints it without
+    building the command tree; `tests/seam/test_cli_startup.py` holds it equal to click's)."""
+    width = max(map(len, COMMANDS))
+    rows = "\n".join(f"  {name:<{width}}  {text}" for name, (_, text) in COMMANDS.items())
+    return (f"Usage: cogleague [OPTIONS] COMMAND [ARGS]...\n\n  {HELP}\n\nOptions:\n"
+            f"  --help  Show this message and exit.\n\nCommands:\n{rows}\n")
 
 
 def main(argv: list[str] | None = None) -> None:
+    if (sys.argv[1:] if argv is None else argv) == ["--help"]:
+        sys.stdout.write(top_help())
+        return
+    import typer
+
+    from cogleague.cli.root import app
+    from cogleague.core.errors import ConfigError, ReplayError
+
     try:
         app(args=argv, standalone_mode=True)
     except (ConfigError, ReplayError) as exc:  # raised outside a command's own handling

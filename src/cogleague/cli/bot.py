@@ -22,8 +22,9 @@ app.add_typer(bot_app, name="bot")
 @bot_app.command("run")
 def run(
     bot: Annotated[str, typer.Argument(help="MODULE:CLASS or FILE.py:CLASS of a cogleague Bot")],
-    server: Annotated[str, typer.Option(help="server URL, e.g. http://127.0.0.1:8000")],
-    key: Annotated[str, typer.Option(help="your account's API key")],
+    server: Annotated[str, typer.Option(envvar="COGLEAGUE_SERVER",
+                                        help="server URL, e.g. http://127.0.0.1:8000")],
+    key: Annotated[str, typer.Option(envvar="COGLEAGUE_KEY", help="your account's API key")],
     table: Annotated[str, typer.Option(help="table id")],
     seat: Annotated[int | None, typer.Option(help="ask for this seat (default: the first free)"
                                              )] = None,

@@ -5,17 +5,22 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from cogleague.core.episode import EpisodeOutcome, run_episode
+from cogleague.cli.recording_opts import recording_params
 from cogleague.core.errors import ConfigError
-from cogleague.core.game import Game
-from cogleague.core.replay import LogEntry
-from cogleague.seats.factory import ModelOptions
+
+if TYPE_CHECKING:
+    from cogleague.core.episode import EpisodeOutcome
+    from cogleague.core.game import Game
+    from cogleague.core.replay import LogEntry
+    from cogleague.seats.factory import ModelOptions
+
+__all__ = ["recording_params"]  # re-exported: `cli/profile.py` and others take it from here
 
 # Model-seat options every `play` command accepts (used by `llm:PROMPT` seats).
 ModelOpt = Annotated[str | None, typer.Option("--model", help="model name for llm seats")]
@@ -23,8 +28,17 @@ BaseUrlOpt = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compa
 ProviderOpt = Annotated[str | None, typer.Option("--provider", help="openai | anthropic")]
 TranscriptOpt = Annotated[str | None, typer.Option("--transcript", help="write model I/O JSONL")]
 
-console = Console()
-err_console = Console(stderr=True)
+def _console(stderr: bool = False) -> Console:
+    """A console that reads COLUMNS each time it prints (rich reads it once, when the console
+    is made; this module is imported on a command's first run, whose environment would then
+    hold for every later run in the same process, as in tests)."""
+    made = Console(stderr=stderr)
+    made._width = None
+    return made
+
+
+console = _console()
+err_console = _console(stderr=True)
 
 
 def fail(message: str) -> NoReturn:
@@ -45,6 +59,8 @@ def split_seats(arg: str | None) -> list[str] | None:
 def play_with_progress(game: Game, seats: Sequence[Any], total_rounds: int,
                        label: str = "rounds") -> EpisodeOutcome:
     """Run one episode with a rich progress bar over rounds."""
+    from cogleague.core.episode import run_episode
+
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console, transient=False) as progress:
         task = progress.add_task(f"{game.name} {label}", total=total_rounds)
@@ -73,32 +89,13 @@ def guarded(fn: Callable[[], Any], option_for: Mapping[str, str] | None = None) 
 def model_options(model: str | None, base_url: str | None, provider: str | None,
                   transcript: str | None) -> ModelOptions:
     """The shared model options; the provider defaults to openai when a model is named."""
+    from cogleague.seats.factory import ModelOptions
+
     if provider is not None and provider not in ("openai", "anthropic"):
         fail(f"--provider must be openai or anthropic (got {provider!r})")
     if provider is None and (model is not None or base_url is not None):
         provider = "openai"
     return ModelOptions(provider=provider, model=model, base_url=base_url, transcript=transcript)
-
-
-def recording_params() -> list[Any]:
-    """The record/replay and price options every `play` command takes (as typer parameters)."""
-    import inspect
-
-    def param(name: str, annotation: Any, option: Any) -> inspect.Parameter:
-        return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
-                                 annotation=Annotated[annotation, option])
-
-    return [
-        param("record", Path | None, typer.Option(
-            "--record", help="record every model call to this directory")),
-        param("replay", Path | None, typer.Option(
-            "--replay", help="answer model calls from this recording (no network)")),
-        param("replay_or_live", bool | None, typer.Option(
-            "--replay-or-live", help="with --replay: send what the recording lacks live and "
-                                     "add it")),
-        param("prices", Path | None, typer.Option(
-            "--prices", help="price table (TOML) to show model costs")),
-    ]
 
 
 def with_recording(options: ModelOptions, record: Path | None, replay: Path | None,

@@ -1,4 +1,5 @@
-"""`cogleague replay verify FILE`: re-derive a replay of any game and report the first mismatch."""
+"""`cogleague replay verify FILE`: re-derive a replay of any game and report the first mismatch
+(`cogleague replay open`, in `cli/web.py`, joins the same group)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ from pathlib import Path
 
 import typer
 
-from cogleague.cli import replay_app
+from cogleague.cli import COMMANDS, app
 from cogleague.cli.common import console, fail
 from cogleague.core.errors import ReplayError
 from cogleague.core.verify import verify_replay
 from cogleague.games import registry
+
+replay_app = typer.Typer(no_args_is_help=True, help=COMMANDS["replay"][1])
+app.add_typer(replay_app, name="replay")
 
 
 @replay_app.command("verify")
@@ -41,3 +45,6 @@ def verify(file: Path = typer.Argument(..., help="a replay.json written by cogle
         console.print(f"[bold red]replay does not verify:[/] {exc}", highlight=False)
         raise typer.Exit(1) from None
     console.print(f"[green]ok[/] {file} verifies ({fmt})")
+
+
+from cogleague.cli import web as _web  # noqa: E402, F401  (registers `replay open`)

@@ -1,4 +1,4 @@
-"""`cogleague serve`: the table server on uvicorn (and, via `cli/bot.py`, `cogleague bot run`)."""
+"""`cogleague serve`: the table server on uvicorn."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from typing import Annotated
 import typer
 
 from cogleague.cli import app
-from cogleague.cli import bot as _bot  # noqa: F401  (registers `cogleague bot`)
 from cogleague.cli.common import console, fail
 
 

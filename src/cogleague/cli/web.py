@@ -6,8 +6,8 @@ from pathlib import Path
 
 import typer
 
-from cogleague.cli import replay_app
 from cogleague.cli.common import fail
+from cogleague.cli.replay_cmd import replay_app
 
 
 @replay_app.command("open")

@@ -21,7 +21,7 @@ from cogleague.core.seat import SEAT_KINDS as _SEAT_KINDS
 
 if TYPE_CHECKING:
     from cogleague.core.episode import EpisodeOutcome
-    from cogleague.core.game import Action, Game, Turn
+    from cogleague.core.game import Action, Event, Game, Turn
     from cogleague.core.replay import EpisodeLog
 
 # What a seat is, as a game's `make` hears it (a game may seat model or remote seats
@@ -97,6 +97,8 @@ class ConnectTimeout:
 
 RandomReply = Callable[["Turn", random.Random], Any]
 SealedVariants = Callable[["Turn", "Action", random.Random], Sequence[tuple[Any, str]]]
+StepPayoffs = Callable[["Event"], Mapping[int, float] | None]
+ScoreOf = Callable[[Sequence[float]], float]
 
 
 @dataclass(frozen=True)
@@ -112,10 +114,18 @@ class Conformance:
     the round that holds the turn closes, e.g. a simultaneous move or the dilemma's choice) or
     ``"never"`` (hidden from every other seat for the rest of the episode, e.g. a private
     memo). The non-interference check plays both and requires every other seat's views and
-    event frames to stay byte-identical for that long. None: the check is skipped."""
+    event frames to stay byte-identical for that long. None: the check is skipped.
+
+    `step_payoffs(event)`: the payoffs `event` reports, ``{seat: payoff}``, or None when it
+    reports none (e.g. the dilemma's ``choices_revealed``: both seats' points). `score_of`
+    turns one seat's reported payoffs, in order, into its score (None: their sum; Ledger would
+    give the median). The scores check requires every seat's result score to equal it, so a
+    score that ignores a rule the events show fails. None: the check is skipped."""
 
     random_reply: RandomReply | None = None
     sealed_variants: SealedVariants | None = None
+    step_payoffs: StepPayoffs | None = None
+    score_of: ScoreOf | None = None
 
 
 @dataclass(frozen=True)
@@ -147,6 +157,13 @@ class GameDescriptor:
     viewer: Path | None = None
     """The Theater's ES module for this game (served at ``/static/js/games/<name>.js``); None:
     the generic renderer (timeline, scores, per-seat feed)."""
+    tagline: str = ""
+    """One plain sentence on what the game is (`cogleague games`, fits one 80-column line
+    beside the name); empty: the title alone."""
+    example_bot: str | None = None
+    """The ``FILE.py:Class`` the Lobby's copyable `cogleague bot run` command seats, also shown
+    to a signed-in person beside their API key (a path in the repository's checkout); None:
+    the command shows ``MODULE:CLASS``."""
     starter: Path | None = None
     """A commented starter bot (`cogleague bot new`): Python source with ``{cls}``, ``{name}``,
     ``{path}`` and ``{test}`` placeholders (`str.format`; literal braces doubled)."""
@@ -199,10 +216,6 @@ class GameDescriptor:
     human_deadline_s: float | None = None
     """The seconds a person has for one turn at such a table, told before joining (the rules'
     own deadline where they give one, else the game's human deadline)."""
-    example_bot: str | None = None
-    """How to run the game's example SDK bot against a server (a command line with ``URL``,
-    ``KEY`` and ``ID`` for the server, the API key and the table): shown to a signed-in
-    person beside their API key."""
     conformance: Conformance | None = None
     """How the conformance suite (`cogleague.testing`) may play the game beyond its
     baselines: random legal replies and sealed variations. None: baselines only."""
@@ -242,14 +255,13 @@ class GameDescriptor:
         return {"name": self.name, "title": self.title, "rules_version": self.version,
                 "variants": list(self.variants), "default_variant": self.default_variant,
                 "baselines": list(self.baselines), "seat_range": list(self.seat_range),
-                "fallback_baseline": self.fallback_baseline,
-                "paid_tables": self.paid_tables is not None,
+                "fallback_baseline": self.fallback_baseline, "tagline": self.tagline,
+                "example_bot": self.example_bot, "paid_tables": self.paid_tables is not None,
                 "capabilities": self.capabilities, "replay_format": self.replay_format,
                 "viewer": f"/static/js/games/{self.name}.js" if self.viewer else None,
                 "rules": f"/rules/{self.name}", "rule_numbers": dict(self.rule_numbers),
                 "human": {"config": dict(self.human_config),
                           "deadline_s": self.human_deadline_s},
-                "example_bot": self.example_bot,
                 "connect_timeout": None if self.connect_timeout is None else {
                     "reason": self.connect_timeout.reason,
                     "option": self.connect_timeout.option,

@@ -49,24 +49,50 @@ def _as_descriptor(obj: Any, where: str) -> GameDescriptor:
     raise TypeError(f"{where} is not a cogleague GameDescriptor (nor a module with GAME)")
 
 
+def _entry_points() -> list[metadata.EntryPoint]:
+    return sorted(metadata.entry_points(group=GROUP), key=lambda e: e.name)
+
+
+def _load_entry(ep: metadata.EntryPoint) -> None:
+    """Load one entry point into the table (or its problem), once."""
+    if ep.name in _loaded or ep.name in _problems:
+        return  # the same game found twice (e.g. an editable install and a copy)
+    origin = _origin(ep)
+    try:
+        desc = _as_descriptor(ep.load(), ep.value)
+        if desc.name != ep.name:
+            raise ValueError(f"the descriptor is named {desc.name!r}, the entry point "
+                             f"{ep.name!r}")
+    except Exception as exc:  # a broken plugin must not take the other games down
+        _problems[ep.name] = LoadProblem(ep.name, origin, f"{type(exc).__name__}: {exc}")
+        return
+    _loaded[ep.name] = replace(desc, origin=origin)
+
+
 def _scan() -> None:
     global _scanned
     if _scanned:
         return
     _scanned = True
-    for ep in sorted(metadata.entry_points(group=GROUP), key=lambda e: e.name):
-        if ep.name in _loaded or ep.name in _problems:
-            continue  # the same game found twice (e.g. an editable install and a copy)
-        origin = _origin(ep)
-        try:
-            desc = _as_descriptor(ep.load(), ep.value)
-            if desc.name != ep.name:
-                raise ValueError(f"the descriptor is named {desc.name!r}, the entry point "
-                                 f"{ep.name!r}")
-        except Exception as exc:  # a broken plugin must not take the other games down
-            _problems[ep.name] = LoadProblem(ep.name, origin, f"{type(exc).__name__}: {exc}")
-            continue
-        _loaded[ep.name] = replace(desc, origin=origin)
+    for ep in _entry_points():
+        _load_entry(ep)
+
+
+def entry_names() -> list[str]:
+    """Every game's name, loading none: the entry points' and those registered by hand (the
+    CLI lists `play` commands from it and loads only the game that is played)."""
+    return sorted({ep.name for ep in _entry_points()} | set(_loaded))
+
+
+def find(name: str) -> GameDescriptor | None:
+    """The game called `name`, loading only its own entry point; None when there is none or
+    it failed to load (`get` says why)."""
+    if name not in _loaded and not _scanned:
+        for ep in _entry_points():
+            if ep.name == name:
+                _load_entry(ep)
+                break
+    return _loaded.get(name)
 
 
 def register(desc: GameDescriptor, origin: str = "registered by hand") -> GameDescriptor:

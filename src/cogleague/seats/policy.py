@@ -121,12 +121,21 @@ def check_fits(policy: PolicyFile, game: Game, enc: Encoding) -> None:
                              f"table needs {value!r}")
     inputs = policy.layers[0][0].shape[1]
     outputs = policy.layers[-1][0].shape[0]
-    if inputs != want["observation_size"]:
+    # What the seat will really be fed and asked for: `acting` plus the encoding's fields, one
+    # logit per action. A signature that says otherwise would make every turn fail (and fall
+    # back) at play time; refuse it here, once, naming both sizes.
+    observed, actions = enc.obs_size(game) + 1, enc.num_actions(game)
+    if inputs != observed:
         raise _refuse(p, f"its first layer takes {inputs} inputs but the observation has "
-                         f"{want['observation_size']}")
-    if outputs != want["actions"]:
-        raise _refuse(p, f"its last layer gives {outputs} logits but the game has "
-                         f"{want['actions']} actions")
+                         f"{observed} (acting + {observed - 1} fields of {enc.name})")
+    if outputs != actions:
+        raise _refuse(p, f"its last layer gives {outputs} logits but the game has {actions} "
+                         "actions")
+    if want.get("observation_size") != observed or want.get("actions") != actions:
+        raise _refuse(p, f"the game's signature says observation_size "
+                         f"{want.get('observation_size')!r} and actions {want.get('actions')!r}, "
+                         f"but its encoding gives {observed} (acting + {observed - 1} fields) "
+                         f"and {actions}: the encoding's signature must count the acting field")
 
 
 def save_policy(path: str | Path, game: str, signature: Mapping[str, Any],

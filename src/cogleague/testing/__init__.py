@@ -8,10 +8,15 @@ One line from a game's own tests::
 It plays the game through the real runner from its descriptor and the `Game` protocol alone
 and checks determinism across processes, replay round trips and verification, transactional
 `apply`, legal fallbacks, per-seat results and events, plain-JSON views, random play over many
-seeds (hypothesis) and hidden information by non-interference. See docs/conformance.md.
+seeds (hypothesis), hidden information by non-interference, and scores against the payoffs the
+events report. See docs/conformance.md.
 """
 
+from cogleague.testing.scores import check_scores
 from cogleague.testing.subject import ConformanceError
 from cogleague.testing.suite import CHECKS, Report, check_game
+
+# Checks that live in their own modules join the table here, after the core ones.
+CHECKS.setdefault("scores", check_scores)
 
 __all__ = ["CHECKS", "ConformanceError", "Report", "check_game"]

@@ -1,9 +1,11 @@
-"""Determinism: the same episode gives byte-identical replays in this process and in child
-processes with other `PYTHONHASHSEED`s (set iteration order and `hash()` differ there).
+"""Determinism: every shared episode (one per seed) gives byte-identical replays in this
+process and in child processes with other `PYTHONHASHSEED`s (set iteration order and `hash()`
+differ there).
 
-The child (``python -m cogleague.testing.determinism REF VARIANT SEED LINEUP``) loads the
-descriptor by reference — a registered game's name, or ``module:NAME`` — plays the episode
-and writes the replay bytes to stdout.
+The child (``python -m cogleague.testing.determinism REF EPISODES``) loads the descriptor by
+reference — a registered game's name, or ``module:NAME`` — plays each episode of the JSON list
+``[[variant, seed, line-up], …]`` and writes their replays to stdout as one JSON list of
+strings.
 """
 
 from __future__ import annotations
@@ -67,28 +69,33 @@ def replay_bytes(desc: GameDescriptor, ep: Episode) -> str:
 def check_determinism(subject: Subject) -> str:
     desc = subject.desc
     ref = subject.ref or descriptor_ref(desc)
-    ep = subject.played[0].episode
-    here = replay_bytes(desc, ep)
-    again = replay_bytes(desc, ep)
-    if here != again:
-        raise ConformanceError(f"{ep.label()}: two runs in one process differ at "
-                               f"{_difference(here, again)}")
+    episodes = [p.episode for p in subject.played]
+    here = []
+    for ep in episodes:
+        first, again = replay_bytes(desc, ep), replay_bytes(desc, ep)
+        if first != again:
+            raise ConformanceError(f"{ep.label()}: two runs in one process differ at "
+                                   f"{_difference(first, again)}")
+        here.append(first)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    listed = json.dumps([[ep.variant, ep.seed, list(ep.lineup)] for ep in episodes])
     for hash_seed in HASH_SEEDS:
         env["PYTHONHASHSEED"] = hash_seed
         child = subprocess.run(
-            [sys.executable, "-m", "cogleague.testing.determinism", ref, json.dumps(ep.variant),
-             str(ep.seed), json.dumps(list(ep.lineup))],
+            [sys.executable, "-m", "cogleague.testing.determinism", ref, listed],
             capture_output=True, env=env, timeout=CHILD_TIMEOUT_S, check=False)
         if child.returncode != 0:
             raise ConformanceError(f"the child process (PYTHONHASHSEED={hash_seed}) failed: "
                                    f"{child.stderr.decode('utf-8', 'replace')[-2000:]}")
-        there = child.stdout.decode("utf-8")
-        if there != here:
-            raise ConformanceError(f"{ep.label()}: PYTHONHASHSEED={hash_seed} gives another "
-                                   f"replay, first difference at {_difference(here, there)}")
-    return f"{len(HASH_SEEDS) + 2} runs of {ep.label()} byte-identical"
+        there = json.loads(child.stdout.decode("utf-8"))
+        for ep, mine, theirs in zip(episodes, here, there, strict=True):
+            if theirs != mine:
+                raise ConformanceError(f"{ep.label()}: PYTHONHASHSEED={hash_seed} gives "
+                                       f"another replay, first difference at "
+                                       f"{_difference(mine, theirs)}")
+    return (f"{len(HASH_SEEDS) + 2} runs each of {len(episodes)} episodes (seeds "
+            f"{', '.join(str(ep.seed) for ep in episodes)}) byte-identical")
 
 
 def _difference(a: str, b: str) -> str:
@@ -99,11 +106,12 @@ def _difference(a: str, b: str) -> str:
 
 
 def _main(argv: list[str]) -> None:
-    ref, variant, seed, lineup = argv
+    ref, listed = argv
     desc = load(ref)
-    ep = Episode(json.loads(variant), int(seed), tuple(json.loads(lineup)))
+    replays = [replay_bytes(desc, Episode(variant, int(seed), tuple(lineup)))
+               for variant, seed, lineup in json.loads(listed)]
     out: Any = sys.stdout
-    out.buffer.write(replay_bytes(desc, ep).encode("utf-8"))
+    out.buffer.write(json.dumps(replays).encode("utf-8"))
 
 
 if __name__ == "__main__":

@@ -71,8 +71,30 @@ def _target(subject: Subject, played: Played, index: int, turn_id: str,
     base = _trace(subject, played, index, turn, action, forever)
     for raw, until in variants:
         varied = _trace(subject, played, index, turn, raw, until == "never")
-        _compare(played, index, turn, until, base, varied)
+        try:
+            _compare(played, index, turn, until, base, varied)
+        except ConformanceError as leak:
+            _same_game_twice(subject, played, index, turn, forever, base, leak)
+            raise
     return len(variants)
+
+
+def _same_game_twice(subject: Subject, played: Played, index: int, turn: Turn, forever: bool,
+                     base: dict[str, Any], leak: ConformanceError) -> None:
+    """Before calling a difference a leak: replay the logged decision itself once more. If
+    that differs too, the game draws randomness outside its seed into what seats observe —
+    say so, rather than blame the sealed reply."""
+    action = played.entries[index]["decisions"][turn.turn_id]["action"]
+    again = _trace(subject, played, index, turn, action, forever)
+    try:
+        _compare(played, index, turn, "never", base, again)
+    except ConformanceError as noise:
+        detail = str(noise).split(": ", 1)[-1].replace("sees the sealed reply (never)",
+                                                        "observes something else")
+        raise ConformanceError(
+            f"randomness in a view, not a leak: replaying {played.episode.label()} twice with "
+            f"the same decisions already differs ({detail}); what seats observe must come "
+            "from the game's seeded streams (cogleague.core.rng)") from leak
 
 
 def _trace(subject: Subject, played: Played, index: int, target: Turn, raw: Any,

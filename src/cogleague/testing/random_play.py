@@ -1,10 +1,14 @@
 """Random legal play never crashes: hypothesis draws variants, seeds, seat counts and line-ups
 (baselines, random-reply seats, failing seats) and every episode must end, have per-seat
 results and a replay the one verifier accepts. Bounded (`Subject.examples`), derandomized
-(the same examples on every run) and without an example database."""
+(the same examples on every run) and without an example database; a failure is shrunk for at
+most `SHRINK_LIMIT_S` seconds (hypothesis' own limit is five minutes), then reported as the
+smallest example found so far."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from cogleague.core.errors import ConfigError, ReplayError
@@ -14,11 +18,32 @@ from cogleague.testing.shapes import check_results
 from cogleague.testing.subject import ConformanceError, Subject
 
 SEED_MAX_DEFAULT = 2**31 - 1
+SHRINK_LIMIT_S = 20
+
+
+@contextmanager
+def shrink_limit(seconds: int) -> Iterator[None]:
+    """Hypothesis shrinks a failure for at most `seconds` inside this block. Its limit is a
+    module constant of its engine (read when shrinking starts), set here and put back."""
+    try:
+        from hypothesis.internal.conjecture import engine
+    except ImportError:  # pragma: no cover - a hypothesis without that engine module
+        yield
+        return
+    before = getattr(engine, "MAX_SHRINKING_SECONDS", None)
+    if before is None:  # pragma: no cover - another hypothesis: its own limit stands
+        yield
+        return
+    engine.MAX_SHRINKING_SECONDS = seconds
+    try:
+        yield
+    finally:
+        engine.MAX_SHRINKING_SECONDS = before
 
 
 def check_random_play(subject: Subject) -> str:
     try:
-        from hypothesis import HealthCheck, assume, given, settings
+        from hypothesis import HealthCheck, Phase, assume, given, settings
         from hypothesis import strategies as st
     except ImportError as exc:  # pragma: no cover - hypothesis is a dev/testing dependency
         raise ConformanceError("random play needs hypothesis (pip install "
@@ -30,8 +55,10 @@ def check_random_play(subject: Subject) -> str:
     kinds = [RANDOM, RANDOM, FAILING, *desc.baselines]
     played = []
 
+    # No explain phase: after shrinking it replays variations of the example, unbounded.
     @settings(max_examples=subject.examples, deadline=None, database=None, derandomize=True,
-              suppress_health_check=list(HealthCheck))
+              suppress_health_check=list(HealthCheck),
+              phases=[Phase.explicit, Phase.generate, Phase.target, Phase.shrink])
     @given(data=st.data())
     def episode(data: Any) -> None:
         variant = data.draw(st.sampled_from(variants), label="variant")
@@ -52,5 +79,6 @@ def check_random_play(subject: Subject) -> str:
             raise ConformanceError(f"{ep.label()}: the replay does not verify: {exc}") from None
         played.append(ep)
 
-    episode()
+    with shrink_limit(SHRINK_LIMIT_S):
+        episode()
     return f"{len(played)} random episodes end and verify"

@@ -10,7 +10,7 @@ from typing import Any
 
 from cogleague.core import rng as streams
 from cogleague.core.descriptor import Conformance
-from cogleague.core.game import Action, Turn
+from cogleague.core.game import Action, Event, Turn
 
 OUT_OF_RANGE_SHARE = 0.1
 
@@ -30,4 +30,12 @@ def sealed_variants(turn: Turn, action: Action, rng: random.Random) -> list[tupl
     return [({"contribute": other[streams.below(rng, len(other))]}, "round")] if other else []
 
 
-CONFORMANCE = Conformance(random_reply=random_reply, sealed_variants=sealed_variants)
+def step_payoffs(event: Event) -> dict[int, float] | None:
+    """What a settled round pays each seat (a seat's score is their sum)."""
+    if event.kind != "round_settled":
+        return None
+    return {seat: float(p) for seat, p in enumerate(event.data["payoffs"])}
+
+
+CONFORMANCE = Conformance(random_reply=random_reply, sealed_variants=sealed_variants,
+                          step_payoffs=step_payoffs)

@@ -91,6 +91,7 @@ GAME = GameDescriptor(
     name="threshold",
     version=ThresholdGame.rules_version,
     title="Threshold public goods",
+    tagline="Pledge in public, give in secret; everyone gains if the fund reaches the bar.",
     options=OPTIONS,
     make=make,
     variants=list(VARIANTS),

@@ -185,6 +185,8 @@ GAME = GameDescriptor(
     replay_sort_keys=True,
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
+    tagline="Six players share a resource that dies if overused, for twenty rounds.",
+    example_bot="examples/commons_bot.py:Steward",
     starter=HERE / "starter_bot.tmpl",
     model_prompts=True,
     # rules §12 `no_players`: nobody connected within the config's connect timeout (180 s)
@@ -208,8 +210,6 @@ GAME = GameDescriptor(
                     "table": {"variants": ["cleanup", "harvest-open"]}},
     human_config={"decision_timeout_seconds": HUMAN_ROUND_S},
     human_deadline_s=HUMAN_ROUND_S,
-    example_bot="cogleague bot run examples/commons_bot.py:Steward --server URL --key KEY "
-                "--table ID",
     rule_numbers={"seed_max": MAX_SEED, "norm_max_chars": NORM_MAX_CHARS,
                   "name_max_chars": NAME_MAX_CHARS, "seats_min": 2, "seats_max": 12,
                   "note_max_chars": NOTE_MAX_CHARS,  # the Play page's note box

@@ -21,14 +21,15 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Action, Game, Turn
 from cogleague.games.commons.modules import allelopathic, cleanup, harvest, mushrooms
 from cogleague.games.commons.modules.common import COLORS, EFFORT_BUDGET
+
+if TYPE_CHECKING:
+    import numpy as np
 
 SPLITS = [(a, b) for a in range(EFFORT_BUDGET + 1) for b in range(EFFORT_BUDGET + 1 - a)]
 TAKES = list(range(EFFORT_BUDGET + 1))
@@ -180,6 +181,8 @@ class CommonsEncoding:
         return math.prod(len(values) for _, values in self._digits(game))
 
     def mask(self, game: Game, turn: Turn) -> np.ndarray[Any, np.dtype[np.int8]]:
+        import numpy as np  # here: hosts load this encoding without touching RL
+
         n = game.num_seats
         mask = np.ones(self.num_actions(game), dtype=np.int8)
         if not game.config.sanctions_enabled:  # type: ignore[attr-defined]

@@ -9,7 +9,7 @@ from typing import Any
 
 from cogleague.core import rng as streams
 from cogleague.core.descriptor import Conformance
-from cogleague.core.game import Action, Turn
+from cogleague.core.game import Action, Event, Turn
 from cogleague.games.dilemma.payoffs import ACTIONS, COOPERATE, DEFECT
 
 MESSAGE_SHARE = 0.3
@@ -29,4 +29,13 @@ def sealed_variants(turn: Turn, action: Action, rng: random.Random) -> list[tupl
     return [({**action, "action": flipped}, "round")]
 
 
-CONFORMANCE = Conformance(random_reply=random_reply, sealed_variants=sealed_variants)
+def step_payoffs(event: Event) -> dict[int, float] | None:
+    """The points a reveal pays each seat of its pairing (a seat's score is their sum)."""
+    if event.kind != "choices_revealed":
+        return None
+    return {int(s): float(p) for s, p in zip(event.data["seats"], event.data["points"],
+                                            strict=True)}
+
+
+CONFORMANCE = Conformance(random_reply=random_reply, sealed_variants=sealed_variants,
+                          step_payoffs=step_payoffs)

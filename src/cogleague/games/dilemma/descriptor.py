@@ -152,6 +152,8 @@ GAME = GameDescriptor(
     conformance=CONFORMANCE,
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
+    tagline="A round robin of cooperate-or-defect with promises; the place to start.",
+    example_bot="examples/dilemma_bot.py:PromiseKeeper",
     starter=HERE / "starter_bot.tmpl",
     paid_tables=PaidTables(),
     model_prompts=True,
@@ -175,8 +177,6 @@ GAME = GameDescriptor(
                     "table": {"variants": ["standard"], "seats": 4}},
     human_config={"turn_deadline_ms": HUMAN_DEADLINE_MS},
     human_deadline_s=HUMAN_DEADLINE_MS / 1000,
-    example_bot="cogleague bot run examples/dilemma_bot.py:PromiseKeeper --server URL --key KEY "
-                "--table ID",
     rule_numbers={"seed_max": MAX_SEED, "max_message_chars": MAX_MESSAGE_CHARS,
                   "max_stake": MAX_STAKE, "max_rake_bps": MAX_RAKE_BPS,
                   "seats_min": MIN_SEATS, "seats_max": MAX_SEATS},

@@ -5,11 +5,13 @@ ever)."""
 from __future__ import annotations
 
 import random
+import statistics
+from collections.abc import Sequence
 from typing import Any
 
 from cogleague.core import rng as streams
 from cogleague.core.descriptor import Conformance
-from cogleague.core.game import Action, Turn
+from cogleague.core.game import Action, Event, Turn
 
 TEXT_SHARE = 0.3
 
@@ -37,4 +39,17 @@ def sealed_variants(turn: Turn, action: Action, rng: random.Random) -> list[tupl
             ({**action, "memo": f"sealed memo {streams.below(rng, 1000)}"}, "never")]
 
 
-CONFORMANCE = Conformance(random_reply=random_reply, sealed_variants=sealed_variants)
+def step_payoffs(event: Event) -> dict[int, float] | None:
+    """What a meeting pays its two seats (a seat's score is the median of these)."""
+    if event.kind != "meeting":
+        return None
+    data = event.data
+    return {int(data["a"]): float(data["payA"]), int(data["b"]): float(data["payB"])}
+
+
+def median(payoffs: Sequence[float]) -> float:
+    return float(statistics.median(payoffs)) if payoffs else 0.0
+
+
+CONFORMANCE = Conformance(random_reply=random_reply, sealed_variants=sealed_variants,
+                          step_payoffs=step_payoffs, score_of=median)

@@ -133,6 +133,8 @@ GAME = GameDescriptor(
     conformance=CONFORMANCE,
     rules_file=HERE / "rules.md",
     viewer=HERE / "viewer.js",
+    tagline="Eight aliases in random one-shot meetings, scored by the median payoff.",
+    example_bot="examples/ledger_bot.py:FairDealer",
     starter=HERE / "starter_bot.tmpl",
     model_prompts=True,
     score_label="median",
@@ -152,8 +154,6 @@ GAME = GameDescriptor(
                                    "opportunist": "opportunist"},
                     "table": {"variants": ["standard"], "episodes": 32}},
     human_deadline_s=DECISION_TIMEOUT_S[2],  # the rules' own 30 s a decision suits people
-    example_bot="cogleague bot run examples/ledger_bot.py:FairDealer --server URL --key KEY "
-                "--table ID",
     rule_numbers={"seed_max": SEED_MAX, "seats": SEATS, "rounds_min": ROUNDS_MIN,
                   "rounds_max": ROUNDS_MAX,
                   # what the Theater re-derives (conduct §7, rings §10), read by viewer.js

@@ -15,10 +15,9 @@ a seat's payoffs, which the final info's ``score`` carries.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Action, Game, Turn
@@ -26,6 +25,9 @@ from cogleague.games.ledger.context import TurnContext
 from cogleague.games.ledger.observation import HISTORY_WINDOW
 from cogleague.games.ledger.subgames import DILEMMA, LEGAL, MAX_PAY, ROLES, SUBGAMES
 from cogleague.games.ledger.table import Meeting, Table
+
+if TYPE_CHECKING:
+    import numpy as np
 
 HISTORY = 4
 assert HISTORY <= HISTORY_WINDOW
@@ -83,8 +85,13 @@ def _head(round_index: int, rounds: int, subgame: str, side: int, hi: int) -> li
             float(side), hi / MAX_MOVE]
 
 
-_MASKS = {(lo, hi): np.array([lo <= m <= hi for m in range(MAX_MOVE + 1)], dtype=np.int8)
-          for sides in LEGAL.values() for lo, hi in sides}
+@functools.cache
+def _mask(lo: int, hi: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+    """The legal moves lo..hi as a mask (numpy is imported here: the descriptor that names this
+    encoding is loaded by hosts that never touch RL)."""
+    import numpy as np
+
+    return np.array([lo <= m <= hi for m in range(MAX_MOVE + 1)], dtype=np.int8)
 
 
 class LedgerEncoding:
@@ -154,7 +161,7 @@ class LedgerEncoding:
 
     def mask(self, game: Game, turn: Turn) -> np.ndarray[Any, np.dtype[np.int8]]:
         slot = turn.context.slot
-        return _MASKS[slot.lo, slot.hi].copy()
+        return _mask(slot.lo, slot.hi).copy()
 
     def decode(self, game: Game, turn: Turn, index: int) -> Action:
         slot = turn.context.slot

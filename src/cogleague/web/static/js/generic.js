@@ -72,8 +72,8 @@ export function genericViewer(desc) {
 
   function initialState(meta) {
     const n = meta.aliases.length;
-    return { n, round: null, scores: Array(n).fill(0), history: [], perSeat: Array.from({ length: n }, () => []),
-      events: 0, done: false, reason: null };
+    return { n, round: null, played: 0, scores: Array(n).fill(0), history: [], historyRound: null,
+      perSeat: Array.from({ length: n }, () => []), events: 0, done: false, reason: null };
   }
 
   function opensStep(ev, state, meta) {
@@ -99,7 +99,9 @@ export function genericViewer(desc) {
   function apply(state, ev, meta) {
     state.events += 1;
     const r = roundOf(ev);
+    if (r !== null && r !== state.round) state.played += 1;  // rounds are the events' round numbers
     if (r !== null) state.round = r;
+    const ending = END_KINDS.test(ev.kind) && !ev.kind.startsWith("round");
     if (Array.isArray(ev.aliases) && ev.aliases.length === state.n) meta.aliases = ev.aliases;
     if (ev.kind === "spectator_state") {
       const v = scoresOfResults(ev.state, state.n);
@@ -109,11 +111,15 @@ export function genericViewer(desc) {
     const scores = numbers(ev.scores, state.n);
     if (scores) {
       state.scores = [...scores];
-      state.history.push([...scores]);
+      // One point per round on the chart: a later event of the same round replaces it, and the
+      // end's final scores are no round of their own.
+      if (r !== null && r === state.historyRound) state.history[state.history.length - 1] = [...scores];
+      else if (!ending || !state.history.length) state.history.push([...scores]);
+      if (r !== null) state.historyRound = r;
     } else if (Array.isArray(ev.seats) && Array.isArray(ev.points) && ev.seats.length === ev.points.length) {
       ev.seats.forEach((seat, k) => { state.scores[seat] += ev.points[k]; });
     }
-    if (END_KINDS.test(ev.kind) && !ev.kind.startsWith("round")) {
+    if (ending) {
       state.done = true;
       state.reason = ev.reason ?? null;
     }
@@ -193,7 +199,8 @@ export function genericViewer(desc) {
     const best = order(scores);
     const rk = ranks(scores);
     return [h("h3", {}, "Final scores"),
-      h("div", { class: "sub" }, `${st.history.length || st.round + 1 || 0} rounds${st.reason ? ` · ${st.reason}` : ""}`),
+      h("div", { class: "sub", "data-testid": "rounds-played" },
+        `${st.played || meta.rounds || 0} rounds${st.reason ? ` · ${st.reason}` : ""}`),
       podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i] ?? "", value: fmt(scores[i], 3), rank: rk[i] }))),
       h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "alias"), h("th", { class: "num" }, "score"))),
         h("tbody", {}, best.map((i) => h("tr", { "data-testid": `final-${i}` },

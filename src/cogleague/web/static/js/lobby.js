@@ -32,11 +32,13 @@ function copyable(text) {
   return h("div", { class: "copy" }, code, btn);
 }
 
-/** The command that seats the game's example bot at this table (its descriptor's
- *  `example_bot`, with URL, KEY and ID filled in). */
-export function joinCommand(table, origin) {
-  const bot = examples[table.game] ?? "cogleague bot run MODULE:CLASS --server URL --key KEY --table ID";
-  return bot.replace("URL", origin).replace("KEY", "$COGLEAGUE_KEY").replace("ID", table.id);
+// The example bot of each game, as its descriptor names it (GET /games `example_bot`).
+let exampleBots = {};
+
+/** The command that seats the game's example bot at this table. */
+export function joinCommand(table, origin, bots = exampleBots) {
+  const bot = bots[table.game] ?? "MODULE:CLASS";
+  return `cogleague bot run ${bot} --server ${origin} --key $COGLEAGUE_KEY --table ${table.id}`;
 }
 
 /** A seat chip: its alias, and whether a person holds it. */
@@ -107,7 +109,6 @@ function fill(sec, nodes) {
 }
 
 let titles = {};
-let examples = {}; // game -> its example bot's command line (GET /games)
 let sess = { signed_in: false };
 const problem = h("p", { role: "alert", class: "error", hidden: true, "data-testid": "lobby-problem" });
 
@@ -174,7 +175,7 @@ async function loadTitles() {
   const list = games.games || [];
   sess = s;
   titles = Object.fromEntries(list.map((g) => [g.name, g.title]));
-  examples = Object.fromEntries(list.filter((g) => g.example_bot).map((g) => [g.name, g.example_bot]));
+  exampleBots = Object.fromEntries(list.filter((g) => g.example_bot).map((g) => [g.name, g.example_bot]));
   if (list.length) root.before(problem, playNowSection(list, sess, showProblem), makerSection(list, sess, showProblem) ?? "");
   badge();
 }

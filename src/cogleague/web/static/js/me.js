@@ -30,7 +30,7 @@ async function main() {
   const out = h("button", { type: "button", "data-testid": "signout" }, "Sign out");
   out.addEventListener("click", async () => { await post("/session", undefined, "DELETE"); location.assign("/"); });
   const bots = games.filter((g) => g.example_bot).map((g) => h("li", {}, h("b", {}, g.title), ": ",
-    h("code", {}, g.example_bot.replace("URL", location.origin).replace("KEY", "$COGLEAGUE_KEY"))));
+    h("code", {}, `cogleague bot run ${g.example_bot} --server ${location.origin} --key $COGLEAGUE_KEY --table ID`)));
   clear(root).append(
     h("section", { class: "panel" }, h("h2", {}, `Signed in as ${s.name}`), h("p", {}, out)),
     h("section", { class: "panel" }, h("h2", {}, "API key for your bots"),

@@ -1,0 +1,77 @@
+"""`cogleague table new GAME`: a table on a running server, its other seats filled with a
+baseline; prints the table id (on stdout alone: ``TABLE=$(cogleague table new …)``) and, on
+stderr, the command that seats a bot there."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from cogleague.cli import app
+from cogleague.cli.common import err_console, fail
+from cogleague.cli.remote import DEFAULT_SERVER, ServerOpt, call
+
+table_app = typer.Typer(no_args_is_help=True, help="Create tables on a table server.")
+app.add_typer(table_app, name="table")
+
+# The API's field names → the options that set them (the server's messages name the field).
+OPTION_FOR = {"game": "GAME", "variant": "--variant", "fill_with": "--fill",
+              "seed": "--seed", "pacing": "--pacing"}
+
+
+@table_app.command("new")
+def new(
+    game: Annotated[str, typer.Argument(help="the game (GET /games on the server lists them)")],
+    key: Annotated[str, typer.Option("--key", envvar="COGLEAGUE_KEY",
+                                     help="your account's API key (cogleague account new)")],
+    variant: Annotated[str | None, typer.Option(help="the game's variant (default: its own)")
+                       ] = None,
+    fill: Annotated[str | None, typer.Option(
+        "--fill", help="a baseline that takes every seat no bot has taken at the start")] = None,
+    open_seats: Annotated[int, typer.Option(
+        "--open", help="seats left for bots (default: 1 with --fill, else every seat); "
+                       "without --fill the table starts as the last bot joins")] = 0,
+    seed: Annotated[int | None, typer.Option(help="the episode's seed (default: random)")
+                    ] = None,
+    pacing: Annotated[bool, typer.Option(
+        help="honour the game's minimum time per step (off: play as fast as the bots answer)")
+                      ] = True,
+    server: ServerOpt = DEFAULT_SERVER,
+) -> None:
+    """Create a table for GAME and print its id and the command that seats a bot."""
+    if open_seats < 0:
+        fail(f"--open must be at least 1 (got {open_seats})")
+    if fill is None and open_seats:
+        fail("--open needs --fill BASELINE (without it every seat is for a bot)")
+
+    async def create(lobby: Any) -> dict[str, Any]:
+        games = {g["name"]: g for g in await lobby.games()}
+        if game in games and open_seats > games[game]["seat_range"][1]:
+            return {"problem": f"--open must be in 1..{games[game]['seat_range'][1]} for "
+                               f"{game} (got {open_seats})"}
+        body: dict[str, Any] = {"variant": variant, "fill_with": fill, "pacing": pacing,
+                                "auto_start": fill is None}
+        if seed is not None:
+            body["seed"] = seed
+        made: dict[str, Any] = await lobby.create_table(game, **body)
+        n = made["num_seats"]
+        wanted = open_seats or (1 if fill is not None else n)
+        if wanted > n:
+            return {"problem": f"--open must be in 1..{n} for this table (got {wanted}); table "
+                               f"{made['id']} was made and closes at its start timeout"}
+        return {**made, "open": wanted}
+
+    made = call(server, key, create, OPTION_FOR)
+    if "problem" in made:
+        fail(made["problem"])
+    table_id, n, bots = made["id"], made["num_seats"], made["open"]
+    typer.echo(table_id)
+    filled = f", {n - bots} filled with {fill} at the start" if bots < n else ""
+    auto = fill is None
+    how = "the last bot to join starts it" if auto else "your bot's --start starts it"
+    err_console.print(
+        f"table {table_id}: {made['game']} {made.get('variant') or ''} — {n} seats, "
+        f"{bots} for bots{filled}; {how}.\nseat a bot:\n  cogleague bot run BOT_FILE.py:CLASS "
+        f"--server {server} --key {key} --table {table_id}" + ("" if auto else " --start"),
+        highlight=False, soft_wrap=True, markup=False)

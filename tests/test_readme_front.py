@@ -1,0 +1,43 @@
+"""The README is a front page: at most 150 lines, a quick start of exactly two commands, and
+one command per game that plays as written."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from helpers.docs import ROOT, sh_blocks
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def part(start: str, end: str) -> str:
+    return README.split(start, 1)[1].split(end, 1)[0]
+
+
+def test_the_front_page_is_short() -> None:
+    assert len(README.splitlines()) <= 150
+
+
+def test_the_quick_start_is_two_commands() -> None:
+    (block,) = sh_blocks(part("## Quick start", "<!-- section:join -->"))
+    commands = [line for line in block.strip().splitlines() if line.strip()]
+    assert len(commands) == 2
+    assert commands[0].startswith("python3 -m venv .venv && .venv/bin/pip install -e .")
+    assert commands[1].startswith(".venv/bin/cogleague play ")
+
+
+def test_each_games_command_plays_as_written(tmp_path: Path) -> None:
+    blocks = sh_blocks(part("## The games", "<!-- section:agents -->"))
+    lines = [line for block in blocks for line in block.strip().splitlines()]
+    assert len(lines) == 3 and all(line.startswith(".venv/bin/cogleague play ") for line in lines)
+    cli = Path(sys.executable).with_name("cogleague")
+    for line in lines:
+        argv = [str(cli), *shlex.split(line)[1:]]
+        done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "COLUMNS": "100"}, check=False)
+        assert done.returncode == 0, f"{line}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+        assert "results (complete)" in done.stdout, done.stdout[-2000:]
