@@ -57,9 +57,9 @@ async def test_a_poisoned_row_fails_only_its_own_table(store: Store) -> None:
     batches: list[int] = []
     append = store._append
 
-    def counted(rows: list[dict[str, Any]]) -> set[str]:
+    def counted(rows: list[dict[str, Any]], again: bool = False) -> set[str]:
         batches.append(len(rows))
-        return append(rows)
+        return append(rows, again)
 
     store._append = counted  # type: ignore[method-assign]  # counts; the real write runs
     poisoned = ids[POISONED]
