@@ -124,7 +124,8 @@ def test_arbitrary_unicode_in_every_field_beside_honest_tables(
               suppress_health_check=list(HealthCheck))
     @given(text=TEXT, where=st.integers(0, 10**6), as_key=st.booleans())
     def attack(text: str, where: int, as_key: bool) -> None:
-        bad = text_fault(text) is not None
+        # what the server decodes: an escaped high + low surrogate pair is one character
+        bad = text_fault(json.loads(json.dumps(text))) is not None
         if where % 3:  # a frame on a seat of one of the three games
             game = list(FIELDS)[where % 3]
             fields = FIELDS[game]
