@@ -16,6 +16,11 @@ results changed (must be 0), credits created or lost (must be 0), server errors 
 
     .venv/bin/python benchmarks/abuse.py
     .venv/bin/python benchmarks/abuse.py --tables 20 --rounds 30 --frames 200
+    .venv/bin/python benchmarks/abuse.py --availability   # also abuse_availability.py's floods
+
+`--availability` then runs `abuse_availability.py` with its defaults (floods, half-open
+connections, huge bodies, deep frames, unknown ids, spectators; its own options are on that
+script) and fails the same way on a traceback, a changed result or a stuck table.
 """
 
 from __future__ import annotations
@@ -361,9 +366,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=20, help="rounds of every table")
     parser.add_argument("--frames", type=int, default=40, help="frames (or bodies) per scenario")
     parser.add_argument("--rate", type=float, default=40.0, help="hostile frames per second")
-    report = run(parser.parse_args())
+    parser.add_argument("--availability", action="store_true",
+                        help="also run abuse_availability.py's scenarios (its defaults)")
+    args = parser.parse_args()
+    report = run(args)
     print(json.dumps(report, indent=2, ensure_ascii=False))
-    bad = report["results_changed"] or report["credits_delta"] or report["server_errors"]
+    bad = bool(report["results_changed"] or report["credits_delta"] or report["server_errors"])
+    if args.availability:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import abuse_availability
+
+        options = argparse.ArgumentParser()
+        abuse_availability.add_arguments(options)
+        rows = abuse_availability.run(options.parse_args([]))
+        bad = bad or any(r["tracebacks"] or r["results_changed"] or r["stuck"] for r in rows)
     raise SystemExit(1 if bad else 0)
 
 
