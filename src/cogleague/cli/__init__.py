@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "cogleague.cli.export",
     "cogleague.cli.grade",
     "cogleague.cli.profile",
+    "cogleague.cli.agent",
 ]
 
 

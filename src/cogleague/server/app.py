@@ -22,7 +22,15 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import Connection, insert, select, update
 from starlette.exceptions import HTTPException
 
-from cogleague.server import lobby, lobby_feed, play, sqlite_lock
+from cogleague.server import (
+    agent_api,
+    agent_socket,
+    lobby,
+    lobby_feed,
+    play,
+    season_board,
+    sqlite_lock,
+)
 from cogleague.server.auth import digest, install_log_redaction, new_api_key
 from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ApiError
@@ -30,6 +38,7 @@ from cogleague.server.leases import LeaseKeeper
 from cogleague.server.notify import Listener
 from cogleague.server.openapi import truthful_openapi
 from cogleague.server.recovery import recover
+from cogleague.server.season_runtime import LeagueRuntime, load_season
 from cogleague.server.settings import Settings
 from cogleague.server.store import Store, accounts, now
 from cogleague.server.tables import TableService
@@ -102,6 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     store = Store(settings.db_url, settings.sqlite_synchronous)
     generated = bootstrap(store, settings.operator_key)
     catalog = Catalog(settings.extra_games, settings.games)
+    season = load_season(settings.season) if settings.season else (None, None)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -118,11 +128,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if resumed:
             log.warning("resumed %d running table(s): %s", len(resumed), ", ".join(resumed))
         keeper.start()
+        league = LeagueRuntime(service, *season)
+        app.state.league = league
+        await league.start()
         if settings.tune_gc:
             tune_gc()
         try:
             yield
         finally:
+            await league.stop()
             await keeper.stop()
             if listener is not None:
                 listener.stop()
@@ -170,6 +184,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(lobby.router)
     app.include_router(play.router)
     app.include_router(lobby_feed.router)
+    app.include_router(agent_api.router)
+    app.include_router(agent_socket.router)
+    app.include_router(season_board.router)
     try:
         from cogleague.web.routes import router as web_router
     except ImportError:

@@ -67,3 +67,6 @@ class Settings:
     lease_renew_s: float = 1.0
     """How often a process renews its leases and looks for lapsed ones."""
 
+    season: str | None = None
+    """A league file with a ``[season]`` table: the standing season this server runs
+    (agents, matchmaker, live ratings; docs/league.md). None: agents only, no matchmaking."""

@@ -13,7 +13,7 @@ import builtins
 import logging
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -103,6 +103,9 @@ class TableService:
         store.node_id = self.node_id
         self.mirrors: dict[str, Any] = {}  # table id -> mirror.Mirror (spectators elsewhere)
         self.lobby = LobbyFeed(self)
+        self.finish_hooks: builtins.list[Callable[[Connection, LiveTable, EpisodeOutcome],
+                                                  None]] = []
+        """Run inside the transaction that marks a table finished (the league's ratings)."""
 
     def _announce(self, conn: Connection, table_id: str) -> None:
         """In a transaction that changes what the Lobby shows of a table: tell every process
@@ -523,6 +526,8 @@ class TableService:
             if done.rowcount != 1:
                 raise LeaseLost(table_id)
             wallets.apply_all(conn, entries)
+            for hook in self.finish_hooks:
+                hook(conn, live, outcome)
             if self.store.is_postgres:
                 notify(conn, f"state:{table_id}")
 
@@ -565,7 +570,8 @@ class TableService:
         def record() -> None:
             record_episode(self.store.engine, game=row["game"], variant=row["variant"],
                            seed=row["seed"], policy_names=names, results=results,
-                           source="server", table_id=row["id"], duration_s=duration)
+                           source="server", table_id=row["id"], duration_s=duration,
+                           league=loads(row["info"]).get("league"))
 
         try:
             await asyncio.get_running_loop().run_in_executor(None, record)
