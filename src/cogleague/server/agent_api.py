@@ -10,37 +10,40 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
+from cogleague.server.agents import MAX_CAP, MAX_DESCRIPTION, NAME_RE
 from cogleague.server.errors import responses
-from cogleague.server.lobby import Who
+from cogleague.server.lobby import JsonInt, Who
 from cogleague.server.season_runtime import LeagueRuntime
 
 router = APIRouter(tags=["agents"])
 
 
 class AgentBody(BaseModel):
-    """Checked field by field in `AgentBook` (so each message names its allowed values)."""
+    """The fields of every kind; which go together, and their allowed values, are in the
+    API document (`agent_openapi.py`) and checked by `AgentBook` (400 naming the field)."""
 
     model_config = ConfigDict(extra="forbid")
-    name: Any = None
-    kind: Any = "remote"
-    games: Any = None
-    cap: Any = 1
-    description: Any = ""
-    prompt: Any = None
-    model: Any = None
-    token_budget: Any = None
-    policy_file: Any = None
-    baseline: Any = None
+    name: str = Field(pattern=NAME_RE.pattern)
+    kind: Literal["remote", "model", "policy", "baseline"] = "remote"
+    games: list[str] = Field(min_length=1)
+    cap: JsonInt = Field(1, ge=1, le=MAX_CAP)
+    description: str = Field("", max_length=MAX_DESCRIPTION)
+    prompt: str | None = Field(None, min_length=1, max_length=MAX_PROMPT_CHARS)
+    model: str | None = None
+    token_budget: JsonInt | None = Field(None, ge=1)
+    policy_file: str | None = Field(None, description="kind policy: the .npz file, base64")
+    baseline: str | None = None
 
 
 class VersionBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    prompt: Any = None
-    model: Any = None
-    token_budget: Any = None
-    policy_file: Any = None
+    prompt: str | None = Field(None, min_length=1, max_length=MAX_PROMPT_CHARS)
+    model: str | None = None
+    token_budget: JsonInt | None = Field(None, ge=1)
+    policy_file: str | None = None
 
 
 def _rt(request: Request) -> LeagueRuntime:
@@ -53,7 +56,7 @@ async def register(body: AgentBody, who: Who, request: Request) -> dict[str, Any
     return await _rt(request).book.register(who, body.model_dump(exclude_none=True))
 
 
-@router.get("/agents")
+@router.get("/agents", responses=responses(401))
 async def list_agents(request: Request, mine: bool = False) -> dict[str, Any]:
     """Every agent version; ``mine=true`` with a key: only this account's."""
     rt = _rt(request)

@@ -35,6 +35,9 @@ ACTIVE, PAUSED, RETIRED = "active", "paused", "retired"
 NAME_RE = re.compile(r"^[A-Za-z0-9_.\-]{1,64}$")
 MAX_CAP = 64
 MAX_DESCRIPTION = 2000
+PLAY_FIELDS = ("prompt", "model", "token_budget", "policy_file", "baseline")
+PLAY_FIELDS_OF = {"remote": (), "model": ("prompt", "model", "token_budget"),
+                  "policy": ("policy_file",), "baseline": ("baseline",)}
 MAX_POLICY_BYTES = 700 * 1024
 """A policy file, base64 in a JSON body under the server's 1 MiB body limit."""
 
@@ -84,6 +87,10 @@ class AgentBook:
     def _plays(self, kind: str, games: list[str], body: Mapping[str, Any],
                who: Account, name: str, version: int) -> dict[str, Any]:
         """The fields that say how the agent plays, checked against every game it names."""
+        for key in PLAY_FIELDS:
+            if body.get(key) is not None and key not in PLAY_FIELDS_OF[kind]:
+                takes = ", ".join(PLAY_FIELDS_OF[kind]) or "none of " + ", ".join(PLAY_FIELDS)
+                raise bad(f"{key}: a {kind} agent does not take it (it takes {takes})")
         if kind == "remote":
             return {}
         if kind == "baseline":

@@ -38,7 +38,7 @@ from cogleague.server.leases import LeaseKeeper
 from cogleague.server.notify import Listener
 from cogleague.server.openapi import truthful_openapi
 from cogleague.server.recovery import recover
-from cogleague.server.season_runtime import LeagueRuntime, load_season
+from cogleague.server.season_runtime import LeagueRuntime, install_openapi, load_season
 from cogleague.server.settings import Settings
 from cogleague.server.store import Store, accounts, now
 from cogleague.server.tables import TableService
@@ -194,4 +194,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     else:
         app.include_router(web_router)
     truthful_openapi(app, catalog, settings.max_start_timeout_s)
+    install_openapi(app, season[0], catalog, settings)
     return app

@@ -24,7 +24,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import FileResponse, PlainTextResponse
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, select, update
 from starlette.websockets import WebSocketDisconnect
 
 from cogleague.core import jsonio
@@ -155,7 +155,17 @@ async def board(rt: LeagueRuntime) -> dict[str, Any]:
     season_id = rt.id
     row = await rt.store.tx(_season_row, season_id)
     if row["phase"] == "ended" and row["frozen"]:
-        frozen = json.loads(row["frozen"]).get("standings")
+        stored = json.loads(row["frozen"])
+        frozen = stored.get("standings")
+        if frozen and not frozen.get("refitted"):  # the batch refit over every table, once
+            fit = await asyncio.get_running_loop().run_in_executor(
+                None, compute_refit, rt.store.url, season_id, rt.game_names())
+            for g in frozen["games"]:
+                g["refit"] = fit.get(g["game"])
+            frozen["refitted"] = True
+            text = jsonio.dumps({**stored, "standings": frozen})
+            await rt.store.tx(lambda c: c.execute(update(seasons).where(
+                seasons.c.id == season_id).values(frozen=text)))
         if frozen:
             return {**frozen, "phase": "ended", "frozen": True, "version": row["version"]}
     await _refresh_refit(rt, row["version"])

@@ -24,6 +24,7 @@ from cogleague.league.config import load as load_league
 from cogleague.league.season import SeasonSettings
 from cogleague.server.agents import ACTIVE, AgentBook
 from cogleague.server.auth import digest, new_seat_token
+from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ApiError
 from cogleague.server.league_schema import (
     agent_presence,
@@ -35,6 +36,7 @@ from cogleague.server.league_schema import (
 from cogleague.server.live import LiveTable
 from cogleague.server.matchmaker import RUNNING_PHASE, Matchmaker, SeasonPlan, Slot
 from cogleague.server.ratings import rate_finished
+from cogleague.server.settings import Settings
 from cogleague.server.store import accounts, now, seats, tables
 from cogleague.server.tables import RUNNING, TableService
 
@@ -78,9 +80,7 @@ class LeagueRuntime:
 
     # -- what agents may be ------------------------------------------------------------------
     def game_names(self) -> list[str]:
-        if self.config is not None:
-            return list(dict.fromkeys(g.name for g in self.config.games))
-        return [d.name for d in self.catalog.available()]
+        return game_names(self.config, self.catalog)
 
     def slots(self) -> list[Slot]:
         if self.config is None:
@@ -89,9 +89,7 @@ class LeagueRuntime:
                 for g in self.config.games for v in g.variants]
 
     def allowed_models(self) -> list[str]:
-        if self.season.models:
-            return list(self.season.models)
-        return [self.settings.model_name] if self.settings.model_name else []
+        return allowed_models(self.season, self.settings)
 
     def check_seat(self, game: str, ref: str) -> None:
         """Build a seat of `ref` at a probe table of each of the season's variants of `game`
@@ -282,6 +280,32 @@ class LeagueRuntime:
 
             models = accounting_for(live.runner_seats)
         rate_finished(conn, live.id, outcome.results, outcome.faults, models)
+
+
+def game_names(config: LeagueConfig | None, catalog: Catalog) -> list[str]:
+    """The games agents may name: the season's, or every game served."""
+    if config is not None:
+        return list(dict.fromkeys(g.name for g in config.games))
+    return [d.name for d in catalog.available()]
+
+
+def allowed_models(season: SeasonSettings, settings: Settings) -> list[str]:
+    """The models a model agent may name: the season's list, else the server's model."""
+    if season.models:
+        return list(season.models)
+    return [settings.model_name] if settings.model_name else []
+
+
+def install_openapi(app: Any, config: LeagueConfig | None, catalog: Catalog,
+                    settings: Settings) -> None:
+    from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
+    from cogleague.server import agent_openapi
+
+    season = config.season if config and config.season else SeasonSettings()
+    games = game_names(config, catalog)
+    agent_openapi.install(app, games, {g: list(catalog.get(g).baselines) for g in games},
+                          allowed_models(season, settings), season.token_budget,
+                          MAX_PROMPT_CHARS)
 
 
 def load_season(path: str) -> tuple[LeagueConfig, str]:
