@@ -15,7 +15,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
@@ -47,9 +47,11 @@ class AgentRun:
 class AgentRunner:
     def __init__(self, make_bot: Callable[[], Bot], server: str, key: str, agent: str, *,
                  max_tables: int | None = None, stop: asyncio.Event | None = None,
-                 reconnect_for_s: float = 3600.0) -> None:
+                 reconnect_for_s: float = 3600.0, servers: Sequence[str] = ()) -> None:
         self.make_bot = make_bot
         self.server = server.rstrip("/")
+        self.servers = [self.server, *[s.rstrip("/") for s in servers
+                                       if s.rstrip("/") != self.server]]
         self.key = key
         self.agent = agent
         self.max_tables = max_tables
@@ -93,6 +95,8 @@ class AgentRunner:
                 if t - down_since > self.reconnect_for_s:
                     raise ConnectionError(f"could not reach {self.server} for "
                                           f"{self.reconnect_for_s:g} s")
+                self.server = self.servers[(self.servers.index(self.server) + 1)
+                                           % len(self.servers)]
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 1.0)
         finally:
@@ -136,7 +140,7 @@ class AgentRunner:
             old.cancel()  # a fresh token for a table already being played: play on it
         self.run_state.assigned.append(table)
         session = SeatSession(self.make_bot(), self.server, table, int(frame["seat"]),
-                              str(frame["token"]))
+                              str(frame["token"]), servers=self.servers)
         self.tables[table] = asyncio.create_task(self._play(table, session))
 
     async def _play(self, table: str, session: SeatSession) -> None:
@@ -162,7 +166,8 @@ class AgentRunner:
 
 async def run_agent(make_bot: Callable[[], Bot], server: str, key: str, agent: str, *,
                     max_tables: int | None = None, stop: asyncio.Event | None = None,
-                    reconnect_for_s: float = 3600.0) -> AgentRun:
-    """Keep `agent` online and play what it is assigned until `stop` or `max_tables`."""
+                    reconnect_for_s: float = 3600.0, servers: Sequence[str] = ()) -> AgentRun:
+    """Keep `agent` online and play what it is assigned until `stop` or `max_tables`.
+    `servers`: the deployment's other processes, to reconnect to when one goes away."""
     return await AgentRunner(make_bot, server, key, agent, max_tables=max_tables, stop=stop,
-                             reconnect_for_s=reconnect_for_s).run()
+                             reconnect_for_s=reconnect_for_s, servers=servers).run()

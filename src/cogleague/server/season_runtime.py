@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, delete, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
@@ -114,7 +115,10 @@ class LeagueRuntime:
     # -- start and stop ----------------------------------------------------------------------
     async def start(self) -> None:
         if self.config is not None:
-            operator = await self.store.tx(self._install)
+            try:
+                operator = await self.store.tx(self._install)
+            except IntegrityError:  # another process installed the season at the same time
+                operator = await self.store.tx(self._install)
             from cogleague.server.season_board import standings_doc
 
             assert self.id is not None
