@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +29,7 @@ pacing = false
 models = ["m"]
 token_budget = 100000
 refit_every_s = 0
+held_out = {held_out}
 
 [[policies]]
 name = "tft"
@@ -63,10 +65,11 @@ overrides = {{ num_players = 3, rounds = 3 }}
 
 
 def season_file(folder: Path, tables: int = 30, max_running: int = 6, fill_after_s: float = 2.0,
-                final_top: int = 3) -> Path:
+                final_top: int = 3, held_out: tuple[str, ...] = ()) -> Path:
     path = folder / "season.toml"
     path.write_text(SEASON.format(tables=tables, max_running=max_running,
-                                  fill_after_s=fill_after_s, final_top=final_top))
+                                  fill_after_s=fill_after_s, final_top=final_top,
+                                  held_out=json.dumps(list(held_out))))
     return path
 
 

@@ -46,7 +46,8 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
     defect = constant_policy(files / "defect.npz", "dilemma", 1)
     wrong = constant_policy(files / "ledger.npz", "ledger", 0)
     with ProviderServer(lambda _r: Reply('{"action": "cooperate"}')) as provider:
-        server = make_server(db, season=str(season_file(tmp_path, tables=30)),
+        server = make_server(db, season=str(season_file(tmp_path, tables=30,
+                                                             held_out=("r4",))),
                              policy_dir=str(tmp_path / "hosted"), model_provider="openai",
                              model_name="m", model_base_url=provider.openai_url,
                              ping_interval_s=1.0)
@@ -152,6 +153,14 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
                                                          "free-rider") if b in kinds} == {True}
     assert {r["policy"] for r in board["games"][0]["refit"]["rows"]}
     assert len(pushes) >= 2 and pushes[-1]["phase"] in ("final", "ended")
+    # a held-out agent is rated but named only once the season has ended
+    before = [p for p in pushes if p["phase"] != "ended"]
+    shown = [r["policy"] for p in before for g in p["games"]
+             for r in g["rows"] + (g["refit"] or {}).get("rows", [])
+             + (g["refit"] or {}).get("bradley_terry", [])]
+    assert shown and not [p for p in shown if p.startswith("r4@")]
+    assert any(p["held_out_hidden"] for p in before)
+    assert ("dilemma", "r4") in rows_by and rows_by[("dilemma", "r4")]["held_out"]
     # the model agent over its token budget is paused, with the reason shown
     tiny = next(a for a in agents if a["name"] == "m-tiny")
     assert tiny["state"] == "paused" and tiny["reason"].startswith("token budget: ")

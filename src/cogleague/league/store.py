@@ -275,8 +275,7 @@ def record_episode(engine_or_url: Engine | str, *, game: str, variant: str | Non
         _check_results(results, len(names))
     league_name = league or SERVER_LEAGUE
     if table_id is not None:
-        eid = hashlib.sha256(jsonio.dumps({"source": source, "table": str(table_id)})
-                             .encode()).hexdigest()[:ID_HEX_CHARS]
+        eid = server_episode_id(table_id, source)
     else:
         eid = episode_id(league_name, game, variant, int(seed), mark_duplicates(names)[0])
     record = EpisodeRecord(
@@ -286,6 +285,12 @@ def record_episode(engine_or_url: Engine | str, *, game: str, variant: str | Non
         duration_s=duration_s)
     save_records(engine_or_url, [record])
     return eid
+
+
+def server_episode_id(table_id: str, source: str = SOURCE_SERVER) -> str:
+    """The episode id of a server table (`record_episode` with a `table_id`)."""
+    return hashlib.sha256(jsonio.dumps({"source": source, "table": str(table_id)})
+                          .encode()).hexdigest()[:ID_HEX_CHARS]
 
 
 def save_policies(engine_or_url: Engine | str, league: str,

@@ -128,7 +128,8 @@ def _outcome_counts(conn: Connection, season: str) -> dict[str, int]:
 def _mask_refit(fit: dict[str, Any], held_out: tuple[str, ...]) -> dict[str, Any]:
     def shown(policy: str) -> bool:
         return policy.split("@")[0] not in held_out
-    return {**fit, "rows": [r for r in fit.get("rows", []) if shown(r["policy"])]}
+    return {**fit, "rows": [r for r in fit.get("rows", []) if shown(r["policy"])],
+            "bradley_terry": [r for r in fit.get("bradley_terry", []) if shown(r["policy"])]}
 
 
 def compute_refit(url: str, season: str, game_names: list[str]) -> dict[str, Any]:

@@ -12,10 +12,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, or_, select, update
+from sqlalchemy import Connection, delete, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from cogleague.core.episode import EpisodeOutcome
@@ -32,13 +33,14 @@ from cogleague.server.league_schema import (
     agents,
     league_leases,
     season_seats,
+    season_tables,
     seasons,
 )
 from cogleague.server.live import LiveTable
 from cogleague.server.matchmaker import RUNNING_PHASE, Matchmaker, SeasonPlan, Slot
 from cogleague.server.ratings import rate_finished
 from cogleague.server.settings import Settings
-from cogleague.server.store import accounts, now, seats, tables
+from cogleague.server.store import accounts, now, seat_rows, seats, tables
 from cogleague.server.tables import RUNNING, TableService
 
 log = logging.getLogger("cogleague.server")
@@ -46,6 +48,7 @@ TICK_S = 0.25
 PRESENCE_TTL_S = 5.0
 """A remote agent whose socket's process stopped renewing is unmatched after this long."""
 LEASE_TTL_S = 5.0
+SWEEP_EVERY_S = 10.0
 
 
 class AgentLink:
@@ -77,6 +80,7 @@ class LeagueRuntime:
         self.refit: dict[str, Any] = {}
         self.refit_at = 0.0
         self.refit_version = -1
+        self.swept_at = time.monotonic()
         service.finish_hooks.append(self._rate)
 
     # -- what agents may be ------------------------------------------------------------------
@@ -126,7 +130,8 @@ class LeagueRuntime:
             self.matchmaker = Matchmaker(
                 SeasonPlan(season_id, self.season, self.slots(), self.config.seed, operator,
                            self.store.is_postgres),
-                self.catalog, lambda conn: standings_doc(conn, season_id, reveal=True))
+                self.catalog, lambda conn: standings_doc(conn, season_id, reveal=True,
+                                                         held_out=self.season.held_out))
         self.task = asyncio.create_task(self._loop(), name="cogleague-league")
 
     async def stop(self) -> None:
@@ -192,6 +197,35 @@ class LeagueRuntime:
             made = await self.store.tx(self.matchmaker.tick, now())
             if made:
                 await self._take_tables()
+            if time.monotonic() - self.swept_at >= SWEEP_EVERY_S:
+                self.swept_at = time.monotonic()
+                await self._record_missing()
+
+    async def _record_missing(self) -> None:
+        """Season tables that finished but never reached the league store (their process
+        died between the end and the recording): record them now (idempotent per table)."""
+        from cogleague.league.store import record_episode, server_episode_id
+
+        assert self.id is not None
+        season_id, engine = self.id, self.store.engine
+
+        def read(conn: Connection) -> list[Any]:
+            rows = list(conn.execute(select(tables, season_tables.c.table_id).join(
+                season_tables, season_tables.c.table_id == tables.c.id).where(
+                season_tables.c.season == season_id, tables.c.state == "finished",
+                tables.c.finished_at < now() - SWEEP_EVERY_S)).mappings())
+            have = set(conn.execute(text("SELECT id FROM league_episodes WHERE league = :l"),
+                                    {"l": season_id}).scalars())
+            return [r for r in rows if server_episode_id(r["id"]) not in have]
+
+        for row in await self.store.tx(read):
+            names = [s["policy_name"] for s in await self.store.tx(seat_rows, row["id"])]
+
+            def record(r: Any = row, n: list[str] = names) -> None:
+                record_episode(engine, game=r["game"], variant=r["variant"], seed=r["seed"],
+                               policy_names=n, results=json.loads(r["results"]),
+                               source="server", table_id=r["id"], league=season_id)
+            await asyncio.get_running_loop().run_in_executor(None, record)
 
     def _presence(self, conn: Connection) -> None:
         node, until = self.service.node_id, now() + PRESENCE_TTL_S
