@@ -23,7 +23,7 @@ from sqlalchemy import Connection, and_, func, insert, select, update
 
 from cogleague.core import jsonio
 from cogleague.league.episodes import derive_seed
-from cogleague.league.matching import Candidate, pick, rotate_for_balance
+from cogleague.league.matching import Candidate, order, pick, rotate_for_balance, seated
 from cogleague.league.season import SeasonSettings
 from cogleague.league.seating import balanced
 from cogleague.server.catalog import Catalog
@@ -64,6 +64,23 @@ class SeasonPlan:
 
 
 @dataclass
+class Batch:
+    """The rows of the tables one tick makes, written together."""
+
+    tables: list[dict[str, Any]] = field(default_factory=list)
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    season_tables: list[dict[str, Any]] = field(default_factory=list)
+    season_seats: list[dict[str, Any]] = field(default_factory=list)
+
+    def write(self, conn: Connection) -> None:
+        for table, rows in ((tables, self.tables), (seats, self.seats),
+                            (season_tables, self.season_tables),
+                            (season_seats, self.season_seats)):
+            if rows:
+                conn.execute(insert(table), rows)
+
+
+@dataclass
 class Ready:
     """An agent the tick may seat: its row and what limits it."""
 
@@ -82,7 +99,9 @@ class Matchmaker:
         """Builds the standings document frozen at the end (`season_board.standings_doc`)."""
         self.seat_counts: dict[tuple[int, int], int] = {}
         self.next_slot = 0
-        self.made_total = 0
+        self.number = 0
+        """Season tables made so far (read at each tick; the seed of the next derives from
+        it)."""
 
     # -- the tick -----------------------------------------------------------------------------
     def tick(self, conn: Connection, at: float) -> list[str]:
@@ -167,57 +186,78 @@ class Matchmaker:
         if budget <= 0:
             return []
         pool = self.ready(conn, at)
-        by_id = {r.row["id"]: r for r in pool}
-        sigmas = {slot.game: self._sigmas(conn, slot.game) for slot in self.plan.slots}
+        games = {r.row["id"]: set(json.loads(r.row["games"])) for r in pool}
+        self.number = self._count(conn)
         made: list[str] = []
+        rows: dict[int, dict[str, Any]] = {}
+        batch = Batch()
         stuck: set[int] = set()
         n = len(self.plan.slots)
+        per_slot: dict[int, tuple[list[Candidate], list[Ready], bool]] = {}
         while len(made) < budget and len(stuck) < n:
             i = self.next_slot % n
             self.next_slot += 1
             if i in stuck:
                 continue
             slot = self.plan.slots[i]
-            lineup = self._pick(slot, pool, sigmas[slot.game], at)
+            if i not in per_slot:
+                sigma = self._sigmas(conn, slot.game)
+                plays = [r for r in pool if slot.game in games[r.row["id"]]]
+                waited = any(r.row["kind"] != "baseline" and r.free > 0
+                             and at - r.idle_since >= self.plan.settings.fill_after_s
+                             for r in plays)
+                per_slot[i] = (order([Candidate(r.row["id"], r.row["account_id"], r.played,
+                                                sigma.get(r.row["id"], Candidate.sigma),
+                                                r.free, r.row["kind"] == "baseline")
+                                      for r in plays]), plays, waited)
+                rows.update({r.row["id"]: r.row for r in plays})
+            cands, plays, waited = per_slot[i]
+            lineup = self._pick(slot, cands, waited)
             if lineup is None:
                 stuck.add(i)
                 continue
-            for a in lineup:
-                by_id[a].free -= 1
-                by_id[a].played += 1
-            made.append(self.create(conn, slot, [by_id[a].row for a in lineup], "rated", at))
+            ids = {c.id for c in lineup}
+            for other in per_slot.values():  # each game's list holds its own candidates
+                seated(other[0], ids)
+            made.append(self.table_rows(batch, slot, [rows[a] for a in self._rotate(lineup)],
+                                        "rated", at))
+        batch.write(conn)
         return made
 
-    def _pick(self, slot: Slot, pool: Sequence[Ready], sigma: dict[int, float],
-              at: float) -> list[int] | None:
+    def _pick(self, slot: Slot, cands: list[Candidate], waited: bool
+              ) -> list[Candidate] | None:
         s = self.plan.settings
-        plays = [r for r in pool if slot.game in json.loads(r.row["games"])]
-        cands = [Candidate(r.row["id"], r.row["account_id"], r.played,
-                           sigma.get(r.row["id"], Candidate.sigma), r.free,
-                           r.row["kind"] == "baseline") for r in plays]
-        waited = any(r.row["kind"] != "baseline" and r.free > 0
-                     and at - r.idle_since >= s.fill_after_s for r in plays)
         fill = [Candidate(c.id, c.account, c.played, c.sigma, 1, True) for c in cands
                 if c.baseline and c.free <= 0] if waited else []
-        chosen = pick(cands, slot.seats, s.same_account, fill)
-        if chosen is None:
-            return None
-        return rotate_for_balance([c.id for c in chosen], self.seat_counts)
+        return pick(cands, slot.seats, s.same_account, fill, ordered=True)
+
+    def _rotate(self, lineup: Sequence[Candidate]) -> list[int]:
+        return rotate_for_balance([c.id for c in lineup], self.seat_counts)
+
+    def _count(self, conn: Connection) -> int:
+        return int(conn.execute(select(func.count()).select_from(season_tables).where(
+            season_tables.c.season == self.plan.id)).scalar_one())
 
     def create(self, conn: Connection, slot: Slot, lineup: Sequence[dict[str, Any]],
                phase: str, at: float) -> str:
         """Write one running, unowned table and its seats (any process's lease loop runs it)."""
+        batch = Batch()
+        table_id = self.table_rows(batch, slot, lineup, phase, at)
+        batch.write(conn)
+        return table_id
+
+    def table_rows(self, batch: Batch, slot: Slot, lineup: Sequence[dict[str, Any]],
+                   phase: str, at: float) -> str:
+        """One table's rows, added to `batch` (a tick writes its tables in four statements)."""
         info = self.catalog.get(slot.game)
-        self.made_total += 1
-        number = int(conn.execute(select(func.count()).select_from(season_tables).where(
-            season_tables.c.season == self.plan.id)).scalar_one())
-        seed = derive_seed(self.plan.seed, slot.game, slot.variant, number)
+        self.number += 1
+        seed = derive_seed(self.plan.seed, slot.game, slot.variant, self.number)
         seat_rows = [_seat_row(i, a) for i, a in enumerate(lineup)]
         game = build_game(info, slot.variant, slot.overrides, seed,
                           [SeatPlan(r["policy_name"], r["kind"], r.get("baseline"))
                            for r in seat_rows])
         table_id = "t_" + secrets.token_hex(8)
-        conn.execute(insert(tables).values(
+        batch.tables.append(dict(
             id=table_id, game=slot.game, variant=slot.variant,
             config=jsonio.dumps(slot.overrides), seed=seed, stake=0, fill_with=None,
             auto_start=False, pacing=self.plan.settings.pacing, num_seats=len(lineup),
@@ -226,15 +266,14 @@ class Matchmaker:
             info=jsonio.dumps({"aliases": seat_aliases(game),
                                "public_config": game.public_config(),
                                "season": self.plan.id, "league": self.plan.id})))
-        conn.execute(insert(seats), [{**r, "table_id": table_id, "joined_at": at}
-                                     for r in seat_rows])
-        conn.execute(insert(season_tables).values(
+        batch.seats += [{**r, "table_id": table_id, "joined_at": at} for r in seat_rows]
+        batch.season_tables.append(dict(
             table_id=table_id, season=self.plan.id, game=slot.game, variant=slot.variant,
             phase=phase, created_at=at, rated=False))
-        conn.execute(insert(season_seats), [
+        batch.season_seats += [
             {"table_id": table_id, "seat": i, "agent_id": a["id"],
              "remote": a["kind"] == "remote", "delivered": False, "active": True,
-             "created_at": at} for i, a in enumerate(lineup)])
+             "created_at": at} for i, a in enumerate(lineup)]
         return table_id
 
     # -- phases ----------------------------------------------------------------------------------
@@ -278,6 +317,7 @@ class Matchmaker:
         plan, done = self._plan(conn)
         if done >= len(plan) or budget <= 0:
             return []
+        self.number = self._count(conn)
         ready = {r.row["id"]: r for r in self.ready(conn, at)}
         rows = {r["id"]: dict(r) for r in conn.execute(select(agents)).mappings()}
         made: list[str] = []

@@ -15,17 +15,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, bindparam, select, text, update
 
 from cogleague.seats.faults import PLATFORM_CAUSES
-from cogleague.server.league_schema import (
-    agents,
-    rating_history,
-    ratings,
-    season_seats,
-    season_tables,
-    seasons,
-)
+from cogleague.server.league_schema import agents
 from cogleague.server.store import now
 
 MODEL = PlackettLuce()
@@ -40,26 +33,43 @@ def _tokens(models: Mapping[str, Any] | None, seat: int) -> int:
                for k in ("input_tokens", "output_tokens"))
 
 
+# Fixed statements (text: no expression building per table; the finish of every season table
+# runs them, so their cost is the league's CPU per table, `benchmarks/season.py`).
+_TABLE = text("SELECT season, game, rated, outcome FROM season_tables WHERE table_id = :t")
+_TABLE_LOCKED = text(_TABLE.text + " FOR UPDATE")
+_SEATS = text("SELECT seat, agent_id FROM season_seats WHERE table_id = :t ORDER BY seat")
+_SEAT_DONE = text("UPDATE season_seats SET active = :no, score = :sc, faults = :f "
+                  "WHERE table_id = :t AND seat = :s")
+_RATINGS = text("SELECT agent_id, mu, sigma, games FROM ratings WHERE season = :s AND "
+                "game = :g AND agent_id IN :ids").bindparams(bindparam("ids", expanding=True))
+_RATING_SET = text("UPDATE ratings SET mu = :mu, sigma = :sigma, games = :games "
+                   "WHERE season = :season AND game = :game AND agent_id = :agent_id")
+_RATING_NEW = text("INSERT INTO ratings (season, game, agent_id, mu, sigma, games) "
+                   "VALUES (:season, :game, :agent_id, :mu, :sigma, :games)")
+_HISTORY = text("INSERT INTO rating_history (season, game, agent_id, table_id, mu, sigma, at) "
+                "VALUES (:season, :game, :agent_id, :table_id, :mu, :sigma, :at)")
+_TABLE_DONE = text("UPDATE season_tables SET rated = :yes, outcome = :o WHERE table_id = :t")
+_VERSION = text("UPDATE seasons SET version = version + 1 WHERE id = :s")
+
+
 def rate_finished(conn: Connection, table_id: str, results: Mapping[str, Any],
                   faults: Sequence[Mapping[str, int]],
                   models: Mapping[str, Any] | None = None) -> str | None:
     """Record a season table's seats and, if it counts, update its agents' ratings. Returns
     the outcome (``rated`` | ``not_rated:<why>``), or None for a table of no season."""
-    st = conn.execute(select(season_tables).where(season_tables.c.table_id == table_id)
-                      .with_for_update()).mappings().first()
-    if st is None or st["rated"]:
-        return None if st is None else st["outcome"]
-    seat_rows = conn.execute(select(season_seats.c.seat, season_seats.c.agent_id)
-                             .where(season_seats.c.table_id == table_id)
-                             .order_by(season_seats.c.seat)).all()
+    locked = _TABLE_LOCKED if conn.dialect.name == "postgresql" else _TABLE
+    st = conn.execute(locked, {"t": table_id}).first()
+    if st is None or st.rated:
+        return None if st is None else st.outcome
+    seat_rows = [(r.seat, r.agent_id) for r in conn.execute(_SEATS, {"t": table_id})]
     scores = [float(s) for s in results.get("scores", [])]
     reason = str(results.get("reason") or "complete")
     seat_faults = [dict(faults[i]) if i < len(faults) else {} for i in range(len(seat_rows))]
-    for (seat, _agent), counts in zip(seat_rows, seat_faults, strict=True):
-        conn.execute(update(season_seats).where(season_seats.c.table_id == table_id,
-                                                season_seats.c.seat == seat)
-                     .values(active=False, score=scores[seat] if seat < len(scores) else None,
-                             faults=json.dumps(counts, sort_keys=True)))
+    conn.execute(_SEAT_DONE, [{"t": table_id, "s": seat, "no": False,
+                               "sc": scores[seat] if seat < len(scores) else None,
+                               "f": json.dumps(counts, sort_keys=True)}
+                              for (seat, _agent), counts in zip(seat_rows, seat_faults,
+                                                                strict=True)])
     _charge_tokens(conn, models, seat_rows)
     platform = sum(n for f in seat_faults for c, n in f.items() if c in PLATFORM_CAUSES)
     if reason in UNRATED_REASONS:
@@ -69,13 +79,10 @@ def rate_finished(conn: Connection, table_id: str, results: Mapping[str, Any],
     elif len(scores) != len(seat_rows):
         outcome = "not_rated:no_scores"
     else:
-        apply_rating(conn, st["season"], st["game"], table_id,
-                     [a for _, a in seat_rows], scores)
+        apply_rating(conn, st.season, st.game, table_id, [a for _, a in seat_rows], scores)
         outcome = "rated"
-    conn.execute(update(season_tables).where(season_tables.c.table_id == table_id)
-                 .values(rated=True, outcome=outcome))
-    conn.execute(update(seasons).where(seasons.c.id == st["season"])
-                 .values(version=seasons.c.version + 1))
+    conn.execute(_TABLE_DONE, {"t": table_id, "yes": True, "o": outcome})
+    conn.execute(_VERSION, {"s": st.season})
     return outcome
 
 
@@ -88,32 +95,34 @@ def apply_rating(conn: Connection, season: str, game: str, table_id: str,
     if len(by_agent) < 2:
         return
     ids = sorted(by_agent)
-    stored = {r.agent_id: r for r in conn.execute(
-        select(ratings.c.agent_id, ratings.c.mu, ratings.c.sigma, ratings.c.games).where(
-            ratings.c.season == season, ratings.c.game == game,
-            ratings.c.agent_id.in_(ids)))}
+    stored = {r.agent_id: r for r in conn.execute(_RATINGS, {"s": season, "g": game,
+                                                             "ids": ids})}
     teams = [[MODEL.rating(mu=stored[a].mu, sigma=stored[a].sigma) if a in stored
               else MODEL.rating()] for a in ids]
     means = [sum(by_agent[a]) / len(by_agent[a]) for a in ids]
     new = MODEL.rate(teams, scores=means)
     at = now()
-    history = []
+    changed: list[dict[str, Any]] = []
+    fresh: list[dict[str, Any]] = []
+    history: list[dict[str, Any]] = []
     for a, (r,) in zip(ids, new, strict=True):
-        if a in stored:
-            conn.execute(update(ratings).where(ratings.c.season == season,
-                                               ratings.c.game == game, ratings.c.agent_id == a)
-                         .values(mu=r.mu, sigma=r.sigma, games=stored[a].games + 1))
-        else:
-            conn.execute(insert(ratings).values(season=season, game=game, agent_id=a,
-                                                mu=r.mu, sigma=r.sigma, games=1))
+        row = {"season": season, "game": game, "agent_id": a, "mu": r.mu, "sigma": r.sigma,
+               "games": stored[a].games + 1 if a in stored else 1}
+        (changed if a in stored else fresh).append(row)
         history.append({"season": season, "game": game, "agent_id": a, "table_id": table_id,
                         "mu": r.mu, "sigma": r.sigma, "at": at})
-    conn.execute(insert(rating_history), history)
+    if changed:
+        conn.execute(_RATING_SET, changed)
+    if fresh:
+        conn.execute(_RATING_NEW, fresh)
+    conn.execute(_HISTORY, history)
 
 
 def _charge_tokens(conn: Connection, models: Mapping[str, Any] | None,
                    seat_rows: Sequence[Any]) -> None:
     """Add each model agent's tokens to its day; over its budget it is paused, with why."""
+    if not models:
+        return
     day = _today()
     for seat, agent_id in seat_rows:
         used = _tokens(models, seat)
