@@ -17,7 +17,7 @@ import pytest
 import websockets
 
 from cogleague.client.agent import run_agent
-from cogleague.client.lobby import LobbyError
+from cogleague.client.lobby import LobbyClient, LobbyError
 from helpers.provider_server import ProviderServer, Reply
 from season.bots import Either
 from season.season import (
@@ -30,6 +30,11 @@ from season.season import (
     wait_for,
 )
 from server.support import OPERATOR_KEY
+
+
+async def _call(url: str, key: str, path: str) -> None:
+    async with LobbyClient(url, key) as lobby:
+        await lobby.request("POST", path)
 
 
 def _b64(path: Path) -> str:
@@ -56,8 +61,9 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
                 for n in ("alice", "bob", "carol", "dave", "erin")}
         both = ["dilemma", "commons"]
         remote = {"r1": "alice", "r2": "bob", "r3": "carol", "r4": "alice"}
-        for name, owner in remote.items():
+        for name, owner in remote.items():  # paused until all four are online
             await register(url, keys[owner], name=name, games=both, cap=2)
+            await _call(url, keys[owner], f"/agents/{name}/pause")
         await register(url, keys["dave"], name="p-coop", kind="policy", games=["dilemma"],
                        policy_file=_b64(coop), cap=2)
         await register(url, keys["dave"], name="p-defect", kind="policy", games=["dilemma"],
@@ -103,6 +109,10 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
         stop = asyncio.Event()
         runners = [asyncio.create_task(run_agent(Either, url, keys[owner], name, stop=stop))
                    for name, owner in remote.items()]
+        await wait_for(lambda: sum(a["online"] for a in httpx.get(
+            f"{url}/agents", timeout=10).json()["agents"]) == 4, 30, "the remote agents")
+        for name, owner in remote.items():
+            await _call(url, keys[owner], f"/agents/{name}/resume")
         try:
             await wait_for(lambda: standings(url)["phase"] == "ended", 240, "the season's end",
                            every_s=1.0)
