@@ -52,4 +52,10 @@ def test_the_board_and_an_agent_page(site: Any, open_page: Any) -> None:
         assert p.page.locator("[data-testid=recent] a", has_text="replay").count() >= 1
         assert "agent of ann" in p.page.inner_text("#about")
         assert audit(p.page) == [] and overflow(p.page) == 0
+        # a baseline's page also shows its `cogleague profile` traits
+        p.page.goto(f"{site.url}/league/agent?id=ci-season&name=tft")
+        p.page.wait_for_selector("body[data-ready=agent]")
+        assert "nice" in p.page.inner_text("[data-testid=profile]")
+        assert "baseline agent of operator" in p.page.inner_text("#about")
+        assert audit(p.page) == [] and overflow(p.page) == 0
         assert p.errors == []

@@ -49,6 +49,12 @@ def order(candidates: Sequence[Candidate]) -> list[Candidate]:
     return sorted(candidates, key=_order_key)
 
 
+FAIR_SHARE_SLACK = 1
+"""An entrant is seated only while its table count is at most this far above the fewest
+among the game's ready entrants, busy ones included: a slow agent is waited for, a little,
+rather than left behind (baselines are exempt)."""
+
+
 def _order_key(c: Candidate) -> tuple[int, float, int]:
     return c.played, -c.sigma, c.id
 
@@ -77,6 +83,8 @@ def pick(candidates: Sequence[Candidate], seats: int, same_account: bool,
     stops at the first count too high for any bonus (the largest σ bounds it)."""
     pool = list(candidates) if ordered else order(candidates)
     bound = UNCERTAINTY_WEIGHT * max((c.sigma for c in pool), default=SIGMA0) / SIGMA0 + 1e-9
+    # fair share holds even while the least-played are busy: nobody runs ahead of them
+    ceiling = min((c.played for c in pool if not c.baseline), default=0) + FAIR_SHARE_SLACK
     chosen: list[Candidate] = []
     taken: set[int] = set()
     accounts: set[int] = set()
@@ -91,6 +99,8 @@ def pick(candidates: Sequence[Candidate], seats: int, same_account: bool,
                 break
             if c.free <= 0 or c.id in taken or (not same_account and not c.baseline
                                                  and c.account in accounts):
+                continue
+            if not c.baseline and c.played > ceiling:
                 continue
             if not chosen and c.baseline:
                 continue  # the anchor is an entrant: no table of baselines alone

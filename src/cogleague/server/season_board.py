@@ -219,8 +219,13 @@ async def agent_page(season: str, name: str, request: Request) -> dict[str, Any]
     refit = rt.refit or {}
     traits = {g: [r for r in fit.get("rows", []) if r["policy"].split("@")[0] == name]
               for g, fit in refit.items()}
+    try:
+        profiles = await rt.profiles(versions[0]["id"])
+    except Exception as exc:  # a profile that cannot run is said, not hidden
+        profiles = {"error": f"{type(exc).__name__}: {exc}"}
     return {"agent": name, "owner": versions[0]["owner"], "versions": versions,
-            **doc, "traits": {g: rows for g, rows in traits.items() if rows}}
+            **doc, "traits": {g: rows for g, rows in traits.items() if rows},
+            "profile": profiles}
 
 
 def _agent_detail(conn: Connection, season: str, ids: list[int]) -> dict[str, Any]:

@@ -49,6 +49,8 @@ PRESENCE_TTL_S = 5.0
 """A remote agent whose socket's process stopped renewing is unmatched after this long."""
 LEASE_TTL_S = 5.0
 SWEEP_EVERY_S = 10.0
+PROFILE_EPISODES = 5
+"""Episodes per probe of an agent page's behaviour profile."""
 
 
 class AgentLink:
@@ -81,6 +83,7 @@ class LeagueRuntime:
         self.refit_at = 0.0
         self.refit_version = -1
         self.swept_at = time.monotonic()
+        self.profile_cache: dict[int, dict[str, Any]] = {}
         service.finish_hooks.append(self._rate)
 
     # -- what agents may be ------------------------------------------------------------------
@@ -309,6 +312,35 @@ class LeagueRuntime:
             node = self.service.node_id
             await self.store.tx(lambda c: c.execute(delete(agent_presence).where(
                 agent_presence.c.agent_id == link.agent_id, agent_presence.c.node == node)))
+
+    # -- behaviour profiles ----------------------------------------------------------------------
+    async def profiles(self, agent_id: int) -> dict[str, Any] | None:
+        """`cogleague profile` traits of an agent version the server can play offline (a
+        baseline or a policy file), per game with a probe battery; None for remote and model
+        agents (remote programs are not here; model calls would spend the owner's tokens).
+        Computed once per version, off the event loop."""
+        if agent_id in self.profile_cache:
+            return self.profile_cache[agent_id]
+        row = await self.store.tx(lambda c: c.execute(select(agents).where(
+            agents.c.id == agent_id)).mappings().first())
+        if row is None or row["kind"] not in ("baseline", "policy"):
+            return None
+        ref = row["baseline"] if row["kind"] == "baseline" else f"policy:{row['policy_file']}"
+        games = json.loads(row["games"])
+
+        def run() -> dict[str, Any]:
+            from cogleague.profiles import profile
+
+            out = {}
+            for game in games:
+                desc = self.catalog.get(game)
+                if "probes" in desc.extras:
+                    out[game] = profile(desc, ref, episodes=PROFILE_EPISODES, seed=0).to_json()
+            return out
+
+        done = await asyncio.get_running_loop().run_in_executor(None, run)
+        self.profile_cache[agent_id] = done
+        return done
 
     # -- ratings ---------------------------------------------------------------------------------
     def _rate(self, conn: Connection, live: LiveTable, outcome: EpisodeOutcome) -> None:

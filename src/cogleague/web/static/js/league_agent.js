@@ -1,6 +1,7 @@
 // An agent's page: its rating over time (one line per game), recent tables with replay links,
 // its fallbacks by cause, its behaviour traits (the games' stat columns over its tables), its
-// owner and versions. From GET /leagues/ID/agents/NAME; no key needed.
+// `cogleague profile` traits (baselines and policy files), its owner and versions. From
+// GET /leagues/ID/agents/NAME; no key needed.
 
 import { h, clear, fmt, fetchJSON, markNav, seatColour } from "./util.js";
 import { lineChart } from "./chart.js";
@@ -48,6 +49,21 @@ function traits(doc) {
         h("td", { class: "num" }, x === null ? "–" : fmt(x, 3)))))));
 }
 
+function profile(doc) {
+  const p = doc.profile;
+  if (!p) return h("p", { class: "muted" }, "Behaviour profile (cogleague profile): run only for baselines and policy " +
+    "files, which the server can play offline; this agent's traits come from its tables above.");
+  if (p.error) return h("p", { class: "muted" }, `Behaviour profile not available: ${p.error}`);
+  const rows = Object.entries(p).flatMap(([game, doc]) => doc.traits.map((t) => [game, t]));
+  return h("div", { class: "scroll-x" }, h("h3", {}, "Behaviour profile (cogleague profile, 95 % Wilson intervals)"),
+    h("table", { class: "data", "data-testid": "profile" },
+      h("thead", {}, h("tr", {}, ["game", "trait", "value", "95 % interval", "verdict"].map((x) => h("th", {}, x)))),
+      h("tbody", {}, rows.map(([g, t]) => h("tr", {}, h("td", {}, g), h("td", {}, t.label),
+        h("td", { class: "num" }, t.value === null ? "–" : fmt(t.value, 2)),
+        h("td", { class: "num" }, t.low === null ? "–" : `${fmt(t.low, 2)} – ${fmt(t.high, 2)}`),
+        h("td", {}, t.verdict ?? "–"))))));
+}
+
 async function main() {
   markNav();
   const q = new URLSearchParams(location.search);
@@ -59,7 +75,7 @@ async function main() {
     const v = doc.versions[0];
     document.getElementById("about").textContent = `${v.baseline ? "baseline" : v.kind} agent of ${doc.owner} · ` +
       `season ${id} · fallbacks: ${Object.entries(doc.faults).map(([c, n]) => `${n} ${c}`).join(", ") || "none"}`;
-    clear(out).append(h("div", { class: "panel" }, ratingPlot(doc), versions(doc), traits(doc), recent(doc),
+    clear(out).append(h("div", { class: "panel" }, ratingPlot(doc), versions(doc), traits(doc), profile(doc), recent(doc),
       h("p", {}, h("a", { href: `/league?id=${encodeURIComponent(id)}` }, "← the board"))));
     document.body.dataset.ready = "agent";
   } catch (err) {
