@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "account": ("cogleague.cli.account", "Create an account on a running server."),
     "league": ("cogleague.cli.league", "Run many episodes between policies and rank them."),
     "profile": ("cogleague.cli.profile", "Profile a policy's behaviour against probes."),
+    "agent": ("cogleague.cli.agent", "Register league agents and keep one online."),
     "export": ("cogleague.cli.export", "Turn run artifacts into other formats."),
 }
 

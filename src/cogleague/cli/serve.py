@@ -8,6 +8,7 @@ import typer
 
 from cogleague.cli import app
 from cogleague.cli.common import console, fail
+from cogleague.core.errors import ConfigError
 
 
 @app.command("serve")
@@ -42,6 +43,9 @@ def serve(
     policy_dir: Annotated[str | None, typer.Option(
         "--policy-dir", help="a folder of trained policy files (.npz) the operator may seat "
                              "at tables (join kind policy)")] = None,
+    season: Annotated[str | None, typer.Option(
+        "--season", help="a league file with a [season] table: run it as the standing "
+                         "league agents join (docs/league.md)")] = None,
 ) -> None:
     """Serve the HTTP lobby and WebSocket play for every installed game."""
     from cogleague.server import listen, serving
@@ -64,11 +68,13 @@ def serve(
                         model_recording=record_models or replay_models,
                         model_recording_mode="replay" if replay_models else "record",
                         node_url=node_url or f"http://{host}:{port}", policy_dir=policy_dir,
-                        create_db=create_db)
+                        create_db=create_db, season=season)
     try:
         application = create_app(settings)
     except (DatabaseInUse, DatabaseRefused) as exc:
         fail(str(exc))
+    except ConfigError as exc:
+        fail(f"--season {season}: {exc}")
     except Exception as exc:  # an unreachable database, a bad URL
         fail(f"--db {settings.db_url!r} cannot be opened: {type(exc).__name__}: {exc}")
     generated = application.state.generated_operator_key

@@ -22,11 +22,12 @@ from cogleague.league import heldout, store
 from cogleague.league.episodes import EpisodeSpec, SeatRef, derive_seed
 from cogleague.league.games import resolve_game
 from cogleague.league.policies import Policy, add_python_path, import_bot, parse_policy
+from cogleague.league.season import SeasonSettings, parse_season
 from cogleague.league.seating import balanced
 
 EPISODES_MAX = 1_000_000
 SCHEMES = ("balanced",)
-TOP_KEYS = ("league", "seating", "policies", "games", "profiles")
+TOP_KEYS = ("league", "seating", "policies", "games", "profiles", "season")
 LEAGUE_KEYS = ("name", "seed", "episodes", "store", "python_path", "record", "replay",
                "replay_or_live", "prices")
 SEATING_KEYS = ("scheme", "duplicates")
@@ -72,6 +73,8 @@ class LeagueConfig:
     recording_mode: str = "record"
     prices: str | None = None  # [league] prices: a price table file (seats/llm/pricing.py)
     profiles: ProfileSettings | None = None
+    season: SeasonSettings | None = None
+    """``[season]``: the standing season the table server runs from this file (season.py)."""
 
     @property
     def policy(self) -> dict[str, Policy]:
@@ -195,7 +198,8 @@ def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
     return LeagueConfig(name=name, seed=seed, store_url=url, python_path=python_path,
                         duplicates=duplicates, policies=tuple(policies), games=tuple(games),
                         path=path, recording=recording, recording_mode=mode, prices=prices,
-                        profiles=_profiles(doc))
+                        profiles=_profiles(doc),
+                        season=parse_season(doc["season"]) if "season" in doc else None)
 
 
 def _recording(league: Mapping[str, Any], base_dir: Path) -> tuple[str | None, str]:

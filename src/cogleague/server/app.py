@@ -22,7 +22,16 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import Connection, insert, select, update
 from starlette.exceptions import HTTPException
 
-from cogleague.server import lobby, lobby_feed, people, play, sqlite_lock
+from cogleague.server import (
+    agent_api,
+    agent_socket,
+    lobby,
+    lobby_feed,
+    people,
+    play,
+    season_board,
+    sqlite_lock,
+)
 from cogleague.server.auth import digest, install_log_redaction, new_api_key
 from cogleague.server.catalog import Catalog
 from cogleague.server.dbretry import Unavailable
@@ -33,6 +42,7 @@ from cogleague.server.limits import BodyLimit
 from cogleague.server.notify import Listener
 from cogleague.server.openapi import truthful_openapi
 from cogleague.server.recovery import recover
+from cogleague.server.season_runtime import LeagueRuntime, install_openapi, load_season
 from cogleague.server.settings import Settings
 from cogleague.server.standings_feed import backfill
 from cogleague.server.store import Store, accounts, now
@@ -113,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     store = Store(settings.db_url, settings.sqlite_synchronous)
     generated = bootstrap(store, settings.operator_key)
     catalog = Catalog(settings.extra_games, settings.games)
+    season = load_season(settings.season) if settings.season else (None, None)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -130,11 +141,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if resumed:
             log.warning("resumed %d running table(s): %s", len(resumed), ", ".join(resumed))
         keeper.start()
+        league = LeagueRuntime(service, *season)
+        app.state.league = league
+        await league.start()
         if settings.tune_gc:
             tune_gc()
         try:
             yield
         finally:
+            await league.stop()
             await keeper.stop()
             if listener is not None:
                 listener.stop()
@@ -185,6 +200,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(play.router)
     app.include_router(lobby_feed.router)
     app.include_router(people.router)
+    app.include_router(agent_api.router)
+    app.include_router(agent_socket.router)
+    app.include_router(season_board.router)
     try:
         from cogleague.web.apidocs import router as docs_router
         from cogleague.web.routes import router as web_router
@@ -194,4 +212,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(web_router)
         app.include_router(docs_router)
     truthful_openapi(app, catalog, settings.max_start_timeout_s)
+    install_openapi(app, season[0], catalog, settings)
     return app

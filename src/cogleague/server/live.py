@@ -172,6 +172,8 @@ class LiveTable:
         """The table row and seat rows it was launched with (`TableService.launch`): the end
         reads them from here instead of the database."""
         self.seat_list: list[dict[str, Any]] = []
+        self.runner_seats: list[Any] = []
+        """The seats the runner plays (finish hooks read model accounting from them)."""
         self.connect: ConnectWait | None = None
         """The game's connect timeout (`core/connect.py`): the runner waits for the first
         seat before the first round."""
@@ -203,6 +205,7 @@ class LiveTable:
             on_done: Callable[[LiveTable, EpisodeOutcome | None, BaseException | None],
                               Coroutine[Any, Any, None]]) -> None:
         self.started = self.clock.now() - self.elapsed_s
+        self.runner_seats = list(seats)
         runner = EpisodeRunner(self.game, seats, self.clock, self.observer, self.pacing,
                                elapsed_s=self.elapsed_s, connect=self.connect)
         if log_ is not None:

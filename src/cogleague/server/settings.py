@@ -88,3 +88,7 @@ class Settings:
     create_db: bool = False
     """Create the schema in a database that exists but is empty (a zero-byte SQLite file, or
     tables without data); without it such a database is refused at start (`integrity.py`)."""
+
+    season: str | None = None
+    """A league file with a ``[season]`` table: the standing season this server runs
+    (agents, matchmaker, live ratings; docs/league.md). None: agents only, no matchmaking."""

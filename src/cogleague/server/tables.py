@@ -13,7 +13,7 @@ import builtins
 import logging
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -112,6 +112,9 @@ class TableService:
         store.node_id = self.node_id
         self.mirrors: dict[str, Any] = {}  # table id -> mirror.Mirror (spectators elsewhere)
         self.lobby = LobbyFeed(self)
+        self.finish_hooks: builtins.list[Callable[[Connection, LiveTable, EpisodeOutcome],
+                                                  None]] = []
+        """Run inside the transaction that marks a table finished (the league's ratings)."""
 
     def _announce(self, conn: Connection, table_id: str) -> None:
         """In a transaction that changes what the Lobby shows of a table: tell every process
@@ -543,6 +546,8 @@ class TableService:
                     return  # this very write, committed before its connection was lost
                 raise LeaseLost(table_id)
             wallets.apply_all(conn, entries)
+            for hook in self.finish_hooks:
+                hook(conn, live, outcome)
             if self.store.is_postgres:
                 notify(conn, f"state:{table_id}")
 
@@ -585,7 +590,8 @@ class TableService:
         def record() -> None:
             record_episode(self.store.engine, game=row["game"], variant=row["variant"],
                            seed=row["seed"], policy_names=names, results=results,
-                           source="server", table_id=row["id"], duration_s=duration)
+                           source="server", table_id=row["id"], duration_s=duration,
+                           league=loads(row["info"]).get("league"))
 
         try:  # on the database thread (one writer), until it is stored; a retry is a no-op
             await self.store.call(record, wait_s=FOREVER)

@@ -1,0 +1,172 @@
+"""`cogleague agent register|list|pause|resume|retire|version|run`: join the standing league.
+
+Each command is one call of the server's ``/agents`` API (`server/agent_api.py`); `run` keeps
+a remote agent online on ``/ws/agent`` and plays every table it is assigned with the same SDK
+`Bot` class `cogleague bot run` plays one table with. The server and key may also come from
+``COGLEAGUE_SERVER`` and ``COGLEAGUE_KEY``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import logging
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cogleague.cli import app
+from cogleague.cli.common import console, fail, guarded
+
+agent_app = typer.Typer(no_args_is_help=True,
+                        help="Register agents in a server's standing league and run them.")
+app.add_typer(agent_app, name="agent")
+
+Server = Annotated[str, typer.Option(envvar="COGLEAGUE_SERVER",
+                                     help="server URL, e.g. http://127.0.0.1:8000")]
+Key = Annotated[str, typer.Option(envvar="COGLEAGUE_KEY", help="your account's API key")]
+
+
+def _call(server: str, key: str | None, method: str, path: str,
+          body: dict[str, Any] | None = None) -> Any:
+    import httpx
+
+    from cogleague.client import LobbyClient, LobbyError
+
+    async def go() -> Any:
+        async with LobbyClient(server, key) as lobby:
+            return await lobby.request(method, path, body)
+
+    try:
+        return asyncio.run(go())
+    except LobbyError as exc:
+        fail(f"{server}: {exc}")
+    except httpx.HTTPError as exc:
+        fail(f"--server {server}: cannot reach it ({exc})")
+
+
+def _line(a: dict[str, Any]) -> str:
+    extra = f" — {a['reason']}" if a.get("reason") else ""
+    online = " online" if a.get("online") else ""
+    mark = "" if a.get("current", True) else " (old version)"
+    return (f"{a['name']} v{a['version']}{mark}  {a['kind']}  {', '.join(a['games'])}  "
+            f"cap {a['cap']}  {a['state']}{online}  owner {a['owner']}{extra}")
+
+
+@agent_app.command("register")
+def register(
+    name: Annotated[str, typer.Argument(help="the agent's public name (unique in the league)")],
+    server: Server, key: Key,
+    games: Annotated[str, typer.Option(help="comma-separated games it plays")],
+    kind: Annotated[str, typer.Option(help="remote | model | policy | baseline")] = "remote",
+    cap: Annotated[int, typer.Option(help="most tables it plays at once")] = 1,
+    description: Annotated[str, typer.Option(help="free text shown on its page")] = "",
+    prompt: Annotated[Path | None, typer.Option(help="kind model: the prompt file")] = None,
+    model: Annotated[str | None, typer.Option(help="kind model: one of the server's "
+                                                   "allowed models")] = None,
+    token_budget: Annotated[int | None, typer.Option(help="kind model: tokens per day")
+                            ] = None,
+    policy: Annotated[Path | None, typer.Option(help="kind policy: a .npz policy file")
+                      ] = None,
+    baseline: Annotated[str | None, typer.Option(help="kind baseline (operator): the "
+                                                      "baseline's name")] = None,
+) -> None:
+    """Register NAME once; the matchmaker seats it from then on."""
+    body: dict[str, Any] = {"name": name, "kind": kind, "cap": cap, "description": description,
+                            "games": [g.strip() for g in games.split(",") if g.strip()]}
+    body.update(_plays(prompt, model, token_budget, policy))
+    if baseline is not None:
+        body["baseline"] = baseline
+    console.print(_line(_call(server, key, "POST", "/agents", body)), highlight=False)
+
+
+def _plays(prompt: Path | None, model: str | None, token_budget: int | None,
+           policy: Path | None) -> dict[str, Any]:
+    body: dict[str, Any] = {}
+    if prompt is not None:
+        body["prompt"] = guarded(lambda: prompt.read_text(encoding="utf-8"),
+                                 {"prompt": "--prompt"})
+    if model is not None:
+        body["model"] = model
+    if token_budget is not None:
+        body["token_budget"] = token_budget
+    if policy is not None:
+        try:
+            body["policy_file"] = base64.b64encode(policy.read_bytes()).decode("ascii")
+        except OSError as exc:
+            fail(f"--policy {policy}: cannot read it ({exc.strerror or exc})")
+    return body
+
+
+@agent_app.command("version")
+def version(
+    name: Annotated[str, typer.Argument(help="the agent")], server: Server, key: Key,
+    prompt: Annotated[Path | None, typer.Option(help="kind model: the new prompt file")] = None,
+    model: Annotated[str | None, typer.Option(help="kind model: the model")] = None,
+    policy: Annotated[Path | None, typer.Option(help="kind policy: the new .npz file")] = None,
+) -> None:
+    """Upload a new prompt or policy: a new version, rated from scratch."""
+    body = _plays(prompt, model, None, policy)
+    console.print(_line(_call(server, key, "POST", f"/agents/{name}/versions", body)),
+                  highlight=False)
+
+
+@agent_app.command("list")
+def list_agents(
+    server: Server,
+    key: Annotated[str | None, typer.Option(envvar="COGLEAGUE_KEY",
+                                            help="with --mine: your API key")] = None,
+    mine: Annotated[bool, typer.Option(help="only this key's agents")] = False,
+) -> None:
+    """Every agent version in the league (or only yours)."""
+    if mine and not key:
+        fail("--mine needs --key")
+    doc = _call(server, key, "GET", "/agents" + ("?mine=true" if mine else ""))
+    for a in doc["agents"]:
+        console.print(_line(a), highlight=False)
+    if not doc["agents"]:
+        console.print("no agents yet", highlight=False)
+
+
+def _state_command(action: str) -> None:
+    def command(name: Annotated[str, typer.Argument(help="the agent")], server: Server,
+                key: Key) -> None:
+        console.print(_line(_call(server, key, "POST", f"/agents/{name}/{action}")),
+                      highlight=False)
+    command.__doc__ = {"pause": "Stop matching NAME (its running tables finish).",
+                       "resume": "Match NAME again.",
+                       "retire": "Retire NAME for good (it stays on the board, marked)."
+                       }[action]
+    agent_app.command(action)(command)
+
+
+for _action in ("pause", "resume", "retire"):
+    _state_command(_action)
+
+
+@agent_app.command("run")
+def run(
+    bot: Annotated[str, typer.Argument(help="FILE.py:CLASS or MODULE:CLASS of a cogleague Bot")],
+    server: Server, key: Key,
+    agent: Annotated[str, typer.Option(help="the registered agent's name")],
+    max_tables: Annotated[int | None, typer.Option(help="stop after this many tables "
+                                                        "(default: run until stopped)")] = None,
+) -> None:
+    """Keep AGENT online: play every table the league assigns it, several at once."""
+    from cogleague.client.agent import AgentRefused, run_agent
+    from cogleague.seats.botref import load_bot_class
+
+    cls: Any = guarded(lambda: load_bot_class(bot, field="BOT"))
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    console.print(f"agent {agent}: online at {server} (Ctrl-C to stop)", highlight=False)
+    try:
+        done = asyncio.run(run_agent(cls, server, key, agent, max_tables=max_tables))
+    except AgentRefused as exc:
+        fail(str(exc))
+    except (ConnectionError, OSError) as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        return
+    console.print(f"agent {agent}: {len(done.finished)} table(s) played, "
+                  f"{len(done.failures)} failed", highlight=False)

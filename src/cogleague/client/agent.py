@@ -1,0 +1,173 @@
+"""Keep a registered remote agent online: one ``/ws/agent`` socket, many tables at once.
+
+`run_agent(make_bot, server, key, agent)` connects, says ``ready``, and plays every ``assign``
+it gets as its own `SeatSession` (a fresh `Bot` per table, so a bot's state never leaks
+between tables) — as many at once as the server assigns, which is at most the agent's cap. A
+dropped socket is reconnected with growing pauses while the tables go on; the new ``ready``
+lists the tables still being played, so the server hands out only the others (with new seat
+tokens). Stop it with `stop` (an `asyncio.Event`) or after `max_tables` finished tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
+
+from cogleague.client.bot import Bot
+from cogleague.client.connection import SeatOutcome, SeatSession, ws_url
+
+log = logging.getLogger("cogleague.agent")
+
+
+class AgentRefused(RuntimeError):
+    """The server refused the agent's socket (wrong key, unknown or retired agent)."""
+
+
+@dataclass
+class AgentRun:
+    """What the agent did while it ran."""
+
+    hello: dict[str, Any] = field(default_factory=dict)
+    finished: list[SeatOutcome] = field(default_factory=list)
+    assigned: list[str] = field(default_factory=list)
+    connects: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+class AgentRunner:
+    def __init__(self, make_bot: Callable[[], Bot], server: str, key: str, agent: str, *,
+                 max_tables: int | None = None, stop: asyncio.Event | None = None,
+                 reconnect_for_s: float = 3600.0, servers: Sequence[str] = ()) -> None:
+        self.make_bot = make_bot
+        self.server = server.rstrip("/")
+        self.servers = [self.server, *[s.rstrip("/") for s in servers
+                                       if s.rstrip("/") != self.server]]
+        self.key = key
+        self.agent = agent
+        self.max_tables = max_tables
+        self.stop = stop or asyncio.Event()
+        self.reconnect_for_s = reconnect_for_s
+        self.run_state = AgentRun()
+        self.tables: dict[str, asyncio.Task[None]] = {}
+        self.ws: ClientConnection | None = None
+
+    def url(self) -> str:
+        return f"{ws_url(self.server)}/ws/agent?{urlencode({'agent': self.agent})}"
+
+    async def run(self) -> AgentRun:
+        pause = 0.05
+        down_since: float | None = None
+        stopper = asyncio.create_task(self.stop.wait())
+        try:
+            while not self.stop.is_set():
+                try:
+                    async with connect(self.url(), proxy=None, open_timeout=10,
+                                       additional_headers={"Authorization":
+                                                           f"Bearer {self.key}"}) as ws:
+                        self.ws = ws
+                        self.run_state.connects += 1
+                        down_since, pause = None, 0.05
+                        await self._serve(ws, stopper)
+                except InvalidStatus as exc:
+                    if exc.response.status_code not in (502, 503, 504):
+                        body = exc.response.body.decode("utf-8", "replace") \
+                            if exc.response.body else ""
+                        raise AgentRefused(f"the server refused agent {self.agent} (HTTP "
+                                           f"{exc.response.status_code}) {body}") from None
+                except (ConnectionClosed, TimeoutError, OSError, WebSocketException):
+                    pass
+                finally:
+                    self.ws = None
+                if self.stop.is_set():
+                    break
+                t = time.monotonic()
+                down_since = down_since or t
+                if t - down_since > self.reconnect_for_s:
+                    raise ConnectionError(f"could not reach {self.server} for "
+                                          f"{self.reconnect_for_s:g} s")
+                self.server = self.servers[(self.servers.index(self.server) + 1)
+                                           % len(self.servers)]
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 1.0)
+        finally:
+            stopper.cancel()
+            for task in list(self.tables.values()):
+                task.cancel()
+            await asyncio.gather(*self.tables.values(), return_exceptions=True)
+        return self.run_state
+
+    async def _serve(self, ws: ClientConnection, stopper: asyncio.Task[Any]) -> None:
+        reader = asyncio.create_task(self._read(ws))
+        await asyncio.wait({reader, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if not reader.done():
+            reader.cancel()
+            with contextlib.suppress(Exception):
+                await ws.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            exc = reader.exception() if reader.done() and not reader.cancelled() else None
+            if exc is not None:
+                raise exc
+
+    async def _read(self, ws: ClientConnection) -> None:
+        async for raw in ws:
+            frame = json.loads(raw)
+            kind = frame.get("type")
+            if kind == "hello":
+                self.run_state.hello = frame
+                await ws.send(json.dumps({"type": "ready", "playing": sorted(self.tables)}))
+            elif kind == "assign":
+                self._assign(frame)
+            elif kind == "ping":
+                await ws.send('{"type":"pong"}')
+            elif kind == "error":
+                log.warning("agent %s: %s: %s", self.agent, frame.get("code"),
+                            frame.get("message"))
+
+    def _assign(self, frame: dict[str, Any]) -> None:
+        table = str(frame["table"])
+        old = self.tables.get(table)
+        if old is not None and not old.done():
+            old.cancel()  # a fresh token for a table already being played: play on it
+        self.run_state.assigned.append(table)
+        session = SeatSession(self.make_bot(), self.server, table, int(frame["seat"]),
+                              str(frame["token"]), servers=self.servers)
+        self.tables[table] = asyncio.create_task(self._play(table, session))
+
+    async def _play(self, table: str, session: SeatSession) -> None:
+        try:
+            outcome = await session.run(reconnect_for_s=self.reconnect_for_s)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # one table's failure never stops the agent
+            self.run_state.failures.append(f"{table}: {exc}")
+            log.warning("agent %s: table %s: %s", self.agent, table, exc)
+        else:
+            self.run_state.finished.append(outcome)
+        finally:
+            if self.tables.get(table) is asyncio.current_task():
+                del self.tables[table]
+        ws = self.ws
+        if ws is not None:
+            with contextlib.suppress(Exception):
+                await ws.send(json.dumps({"type": "done", "table": table}))
+        if self.max_tables is not None and len(self.run_state.finished) >= self.max_tables:
+            self.stop.set()
+
+
+async def run_agent(make_bot: Callable[[], Bot], server: str, key: str, agent: str, *,
+                    max_tables: int | None = None, stop: asyncio.Event | None = None,
+                    reconnect_for_s: float = 3600.0, servers: Sequence[str] = ()) -> AgentRun:
+    """Keep `agent` online and play what it is assigned until `stop` or `max_tables`.
+    `servers`: the deployment's other processes, to reconnect to when one goes away."""
+    return await AgentRunner(make_bot, server, key, agent, max_tables=max_tables, stop=stop,
+                             reconnect_for_s=reconnect_for_s, servers=servers).run()

@@ -1,0 +1,86 @@
+"""``/agents``: register, list, version, pause, resume and retire agents (`agents.py`).
+
+Anyone may read the agent list (what the board shows); changing an agent needs its account's
+API key (or the operator's). Bodies refuse unknown keys; each field is checked by
+`AgentBook`, whose 400s name the field and the allowed values.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
+from cogleague.server.agents import MAX_CAP, MAX_DESCRIPTION, NAME_RE
+from cogleague.server.errors import responses
+from cogleague.server.lobby import JsonInt, Who
+from cogleague.server.season_runtime import LeagueRuntime
+
+router = APIRouter(tags=["agents"])
+
+
+class AgentBody(BaseModel):
+    """The fields of every kind; which go together, and their allowed values, are in the
+    API document (`agent_openapi.py`) and checked by `AgentBook` (400 naming the field)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(pattern=NAME_RE.pattern)
+    kind: Literal["remote", "model", "policy", "baseline"] = "remote"
+    games: list[str] = Field(min_length=1)
+    cap: JsonInt = Field(1, ge=1, le=MAX_CAP)
+    description: str = Field("", max_length=MAX_DESCRIPTION)
+    prompt: str | None = Field(None, min_length=1, max_length=MAX_PROMPT_CHARS)
+    model: str | None = None
+    token_budget: JsonInt | None = Field(None, ge=1)
+    policy_file: str | None = Field(None, description="kind policy: the .npz file, base64")
+    baseline: str | None = None
+
+
+class VersionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    prompt: str | None = Field(None, min_length=1, max_length=MAX_PROMPT_CHARS)
+    model: str | None = None
+    token_budget: JsonInt | None = Field(None, ge=1)
+    policy_file: str | None = None
+
+
+def _rt(request: Request) -> LeagueRuntime:
+    rt: LeagueRuntime = request.app.state.league
+    return rt
+
+
+@router.post("/agents", status_code=201, responses=responses(400, 401, 403, 409, 413))
+async def register(body: AgentBody, who: Who, request: Request) -> dict[str, Any]:
+    return await _rt(request).book.register(who, body.model_dump(exclude_none=True))
+
+
+@router.get("/agents", responses=responses(401))
+async def list_agents(request: Request, mine: bool = False) -> dict[str, Any]:
+    """Every agent version; ``mine=true`` with a key: only this account's."""
+    rt = _rt(request)
+    account_id = None
+    if mine:
+        from cogleague.server.lobby import account
+
+        account_id = (await account(request, request.headers.get("authorization"))).id
+    return {"agents": await rt.book.all(account_id)}
+
+
+@router.get("/agents/{name}", responses=responses(404))
+async def get_agent(name: str, request: Request) -> dict[str, Any]:
+    return {"versions": await _rt(request).book.get(name)}
+
+
+@router.post("/agents/{name}/versions", status_code=201,
+             responses=responses(400, 401, 403, 404, 409, 413))
+async def new_version(name: str, body: VersionBody, who: Who, request: Request
+                      ) -> dict[str, Any]:
+    return await _rt(request).book.new_version(who, name, body.model_dump(exclude_none=True))
+
+
+@router.post("/agents/{name}/{action}", responses=responses(401, 403, 404, 409))
+async def change_state(name: str, action: Literal["pause", "resume", "retire"], who: Who,
+                       request: Request) -> dict[str, Any]:
+    return await _rt(request).book.set_state(who, name, action)

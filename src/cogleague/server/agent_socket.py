@@ -1,0 +1,115 @@
+"""``WS /ws/agent``: a remote agent's one standing connection (the lichess bot-stream model).
+
+The agent authenticates with its account's API key (``Authorization: Bearer KEY``, or a
+``key`` query parameter for clients that cannot set headers) and names itself (``agent``).
+The server says ``hello``; the agent says ``ready`` (with the tables it is still playing after
+a reconnect, so they are not handed out twice), and from then on gets one ``assign`` frame per
+seat — table, seat, game and a fresh seat token for ``/ws/play`` — and answers ``ping`` with
+``pong``. While the socket is open the agent is *online* and can be matched; a closed socket
+(or a process that stopped renewing its presence) takes it off the matchmaker's list.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from sqlalchemy import Connection, select
+from starlette.websockets import WebSocketDisconnect
+
+from cogleague.core import jsonio
+from cogleague.server.auth import bearer, digest
+from cogleague.server.league_schema import agents
+from cogleague.server.play import _deny
+from cogleague.server.season_runtime import AgentLink, LeagueRuntime
+from cogleague.server.store import accounts
+
+router = APIRouter()
+
+
+async def _agent_for(rt: LeagueRuntime, key: str | None, name: str) -> dict[str, Any] | str:
+    """The agent's current row, or why the socket is refused."""
+    if not key:
+        return "send Authorization: Bearer <API key> (or ?key=)"
+
+    def read(conn: Connection) -> tuple[Any, Any]:
+        who = conn.execute(select(accounts.c.id, accounts.c.role).where(
+            accounts.c.key_digest == digest(key))).first()
+        row = conn.execute(select(agents).where(agents.c.name == name)
+                           .order_by(agents.c.version.desc()).limit(1)).mappings().first()
+        return who, row
+
+    who, row = await rt.store.tx(read)
+    if who is None or who.role == "house":
+        return "unknown API key"
+    if row is None:
+        return f"agent {name!r} does not exist (register it: POST /agents)"
+    if row["account_id"] != who.id:
+        return f"agent {name!r} belongs to another account"
+    if row["kind"] != "remote":
+        return f"agent {name!r} is a {row['kind']} agent; only remote agents connect"
+    if row["state"] == "retired":
+        return f"agent {name!r} is retired"
+    return dict(row)
+
+
+@router.websocket("/ws/agent")
+async def agent_socket(ws: WebSocket) -> None:
+    rt: LeagueRuntime = ws.app.state.league
+    key = bearer(ws.headers.get("authorization")) or ws.query_params.get("key")
+    found = await _agent_for(rt, key, ws.query_params.get("agent", ""))
+    if isinstance(found, str):
+        await _deny(ws, 401, found)
+        return
+    await ws.accept()
+    lock = asyncio.Lock()
+
+    async def send(frame: dict[str, Any]) -> None:
+        async with lock:
+            await ws.send_text(jsonio.dumps(frame))
+
+    link = AgentLink(found["id"], send)
+    await send({"type": "hello", "agent": found["name"], "version": found["version"],
+                "cap": found["cap"], "games": json.loads(found["games"]),
+                "state": found["state"]})
+    pinger = asyncio.create_task(_ping(send, rt.settings.ping_interval_s))
+    attached = False
+    try:
+        while True:
+            try:
+                text = await ws.receive_text()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            try:
+                frame = json.loads(text)
+                kind = frame["type"]
+            except (ValueError, KeyError, TypeError):
+                await send({"type": "error", "code": "bad_frame",
+                            "message": "frames are JSON objects with a type"})
+                continue
+            if kind == "ready" and not attached:
+                playing = frame.get("playing") or []
+                link.playing = {str(t) for t in playing if isinstance(t, str)}
+                rt.attach(link)
+                attached = True
+            elif kind == "done":
+                link.playing.discard(str(frame.get("table")))
+            elif kind == "ping":
+                await send({"type": "pong"})
+            elif kind != "pong":
+                await send({"type": "error", "code": "bad_frame",
+                            "message": f"type must be ready, done, ping or pong (got {kind!r})"})
+    finally:
+        pinger.cancel()
+        if attached:
+            await rt.detach(link)
+
+
+async def _ping(send: Any, interval: float) -> None:
+    with contextlib.suppress(Exception):
+        while True:
+            await asyncio.sleep(interval)
+            await send({"type": "ping"})

@@ -1,0 +1,256 @@
+"""Agents an account registers once and the league matches continuously (`POST /agents`).
+
+Four kinds: ``remote`` (a program that stays connected on ``/ws/agent``), ``model`` (a
+prompt and a model from the season's allowed list, with a daily token budget), ``policy`` (an
+uploaded trained-policy file, checked against each game's spaces on upload) and ``baseline``
+(a game's scripted policy; operator only, labelled as a baseline everywhere). A new prompt or
+policy makes a new *version*: a new row with its own rating; the older rows stay on the board,
+marked. Every refusal names the field and the allowed values (400), or the state (409).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection, func, insert, select, update
+
+from cogleague.core.errors import ConfigError
+from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
+from cogleague.server.errors import ApiError
+from cogleague.server.league_schema import agent_presence, agents
+from cogleague.server.store import accounts, now
+from cogleague.server.tables import Account
+
+if TYPE_CHECKING:
+    from cogleague.server.season_runtime import LeagueRuntime
+
+KINDS = ("remote", "model", "policy", "baseline")
+ACTIVE, PAUSED, RETIRED = "active", "paused", "retired"
+NAME_RE = re.compile(r"^[A-Za-z0-9_.\-]{1,64}$")
+MAX_CAP = 64
+MAX_DESCRIPTION = 2000
+PLAY_FIELDS = ("prompt", "model", "token_budget", "policy_file", "baseline")
+PLAY_FIELDS_OF = {"remote": (), "model": ("prompt", "model", "token_budget"),
+                  "policy": ("policy_file",), "baseline": ("baseline",)}
+MAX_POLICY_BYTES = 700 * 1024
+"""A policy file, base64 in a JSON body under the server's 1 MiB body limit."""
+
+
+def bad(message: str) -> ApiError:
+    return ApiError(400, "bad_request", message)
+
+
+def policy_name(row: Mapping[str, Any]) -> str:
+    """The name a version plays and is stored under (`league_seats.policy`)."""
+    return f"{row['name']}@v{row['version']}"
+
+
+def describe(row: Mapping[str, Any], owner: str, online: bool | None = None) -> dict[str, Any]:
+    """The public face of one agent version (no prompt, no file path)."""
+    doc: dict[str, Any] = {
+        "id": row["id"], "name": row["name"], "version": row["version"],
+        "current": bool(row["current"]), "kind": row["kind"],
+        "baseline": row["kind"] == "baseline", "games": json.loads(row["games"]),
+        "cap": row["cap"], "description": row["description"], "state": row["state"],
+        "reason": row["reason"], "owner": owner, "policy": policy_name(row),
+        "created_at": row["created_at"]}
+    if row["kind"] == "model":
+        doc.update(model=row["model"], token_budget=row["token_budget"],
+                   tokens_used=row["tokens_used"], tokens_day=row["tokens_day"])
+    if online is not None:
+        doc["online"] = online
+    return doc
+
+
+class AgentBook:
+    """Registration, versions and states; reads for the CLI and the board."""
+
+    def __init__(self, runtime: LeagueRuntime) -> None:
+        self.rt = runtime
+
+    # -- validation ---------------------------------------------------------------------------
+    def _games(self, value: Any) -> list[str]:
+        allowed = self.rt.game_names()
+        if not isinstance(value, list) or not value:
+            raise bad(f"games must be a non-empty list of {', '.join(allowed)} (got {value!r})")
+        for i, g in enumerate(value):
+            if g not in allowed:
+                raise bad(f"games[{i}] must be one of {', '.join(allowed)} (got {g!r})")
+        return list(dict.fromkeys(value))
+
+    def _plays(self, kind: str, games: list[str], body: Mapping[str, Any],
+               who: Account, name: str, version: int) -> dict[str, Any]:
+        """The fields that say how the agent plays, checked against every game it names."""
+        for key in PLAY_FIELDS:
+            if body.get(key) is not None and key not in PLAY_FIELDS_OF[kind]:
+                takes = ", ".join(PLAY_FIELDS_OF[kind]) or "none of " + ", ".join(PLAY_FIELDS)
+                raise bad(f"{key}: a {kind} agent does not take it (it takes {takes})")
+        if kind == "remote":
+            return {}
+        if kind == "baseline":
+            if not who.is_operator:
+                raise ApiError(403, "forbidden", "kind: baseline agents are the operator's")
+            baseline = body.get("baseline")
+            for g in games:
+                info = self.rt.catalog.get(g)
+                if baseline not in info.baselines:
+                    raise bad(f"baseline must be one of {', '.join(info.baselines)} for {g} "
+                              f"(got {baseline!r})")
+            return {"baseline": baseline}
+        if kind == "model":
+            prompt = body.get("prompt")
+            if not isinstance(prompt, str) or not 1 <= len(prompt) <= MAX_PROMPT_CHARS:
+                raise bad(f"prompt must be a text of 1..{MAX_PROMPT_CHARS} characters")
+            allowed = self.rt.allowed_models()
+            model = body.get("model")
+            if model not in allowed:
+                raise bad(f"model must be one of {', '.join(allowed) or '(none: the operator '}"
+                          f"{'' if allowed else 'allows no model)'} (got {model!r})")
+            cap = self.rt.season.token_budget
+            budget = body.get("token_budget", cap)
+            if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= cap:
+                raise bad(f"token_budget must be an integer in 1..{cap} (got {budget!r})")
+            return {"prompt": prompt, "model": model, "token_budget": budget}
+        return {"policy_file": self._store_policy(body.get("policy_file"), games, name, version)}
+
+    def _store_policy(self, data: Any, games: list[str], name: str, version: int) -> str:
+        folder = self.rt.settings.policy_dir
+        if folder is None:
+            raise ApiError(409, "wrong_state", "policy_file: this server hosts no policy files "
+                                               "(cogleague serve --policy-dir)")
+        if not isinstance(data, str) or not data:
+            raise bad("policy_file must be the .npz file as base64 text")
+        try:
+            raw = base64.b64decode(data, validate=True)
+        except (binascii.Error, ValueError):
+            raise bad("policy_file must be base64 text (RFC 4648)") from None
+        if len(raw) > MAX_POLICY_BYTES:
+            raise bad(f"policy_file must be at most {MAX_POLICY_BYTES} bytes (got {len(raw)})")
+        target = Path(folder).resolve() / "agents" / f"{name}-v{version}.npz"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(raw)
+        try:
+            for g in games:
+                self.rt.check_seat(g, f"policy:{target}")
+        except ConfigError as exc:
+            target.unlink(missing_ok=True)
+            raise bad(f"policy_file: {exc}") from None
+        return str(target)
+
+    def _common(self, body: Mapping[str, Any]) -> tuple[int, str]:
+        cap = body.get("cap", 1)
+        if isinstance(cap, bool) or not isinstance(cap, int) or not 1 <= cap <= MAX_CAP:
+            raise bad(f"cap must be an integer in 1..{MAX_CAP} (got {cap!r})")
+        text = body.get("description", "")
+        if not isinstance(text, str) or len(text) > MAX_DESCRIPTION:
+            raise bad(f"description must be a text of at most {MAX_DESCRIPTION} characters")
+        return cap, text
+
+    # -- writes -------------------------------------------------------------------------------
+    async def register(self, who: Account, body: Mapping[str, Any]) -> dict[str, Any]:
+        name = body.get("name")
+        if not isinstance(name, str) or not NAME_RE.match(name):
+            raise bad(f"name must be 1..64 of A-Z a-z 0-9 _ . - (got {name!r})")
+        kind = body.get("kind", "remote")
+        if kind not in KINDS:
+            raise bad(f"kind must be one of {', '.join(KINDS)} (got {kind!r})")
+        games = self._games(body.get("games"))
+        cap, text = self._common(body)
+        await self.rt.check_open()
+        if await self.rt.store.tx(_latest, name) is not None:
+            raise ApiError(409, "wrong_state", f"name {name!r} is taken in this league")
+        fields = self._plays(kind, games, body, who, name, 1)
+        row = {"name": name, "version": 1, "current": True, "account_id": who.id,
+               "kind": kind, "games": json.dumps(games), "cap": cap, "description": text,
+               "state": ACTIVE, "created_at": now(), "tokens_used": 0, **fields}
+
+        def write(conn: Connection) -> dict[str, Any]:
+            if _latest(conn, name) is not None:
+                raise ApiError(409, "wrong_state", f"name {name!r} is taken in this league")
+            key = conn.execute(insert(agents).values(**row)).inserted_primary_key
+            assert key is not None
+            return {**row, "id": key[0], "reason": None, "tokens_day": None}
+
+        return describe(await self.rt.store.tx(write), who.name, False)
+
+    async def new_version(self, who: Account, name: str, body: Mapping[str, Any]
+                          ) -> dict[str, Any]:
+        """A new prompt or policy file: a new version, rated from scratch."""
+        old = await self._mine(who, name)
+        if old["kind"] not in ("model", "policy"):
+            raise ApiError(409, "wrong_state", f"kind: a {old['kind']} agent has no versions "
+                                               "(only model and policy agents do)")
+        if old["state"] == RETIRED:
+            raise ApiError(409, "wrong_state", f"agent {name} is retired")
+        games = json.loads(old["games"])
+        version = old["version"] + 1
+        fields = self._plays(old["kind"], games, body, who, name, version)
+        row = {k: old[k] for k in ("name", "account_id", "kind", "games", "cap",
+                                   "description", "state", "reason")}
+        row.update(version=version, current=True, created_at=now(), tokens_used=0, **fields)
+
+        def write(conn: Connection) -> dict[str, Any]:
+            conn.execute(update(agents).where(agents.c.name == name).values(current=False))
+            key = conn.execute(insert(agents).values(**row)).inserted_primary_key
+            assert key is not None
+            return {**row, "id": key[0], "tokens_day": None}
+
+        return describe(await self.rt.store.tx(write), who.name)
+
+    async def set_state(self, who: Account, name: str, action: str) -> dict[str, Any]:
+        row = await self._mine(who, name)
+        if row["state"] == RETIRED:
+            raise ApiError(409, "wrong_state", f"agent {name} is retired")
+        state = {"pause": PAUSED, "resume": ACTIVE, "retire": RETIRED}[action]
+        reason = "paused by its owner" if state == PAUSED else None
+
+        def write(conn: Connection) -> None:
+            conn.execute(update(agents).where(agents.c.name == name)
+                         .values(state=state, reason=reason))
+        await self.rt.store.tx(write)
+        return describe({**row, "state": state, "reason": reason}, who.name)
+
+    async def _mine(self, who: Account, name: str) -> dict[str, Any]:
+        row = await self.rt.store.tx(_latest, name)
+        if row is None:
+            raise ApiError(404, "not_found", f"agent {name!r} does not exist")
+        if row["account_id"] != who.id and not who.is_operator:
+            raise ApiError(403, "forbidden", f"agent {name!r} belongs to another account")
+        return row
+
+    # -- reads -------------------------------------------------------------------------------
+    async def all(self, account_id: int | None = None) -> list[dict[str, Any]]:
+        def read(conn: Connection) -> list[dict[str, Any]]:
+            q = select(agents, accounts.c.name.label("owner")).join(
+                accounts, accounts.c.id == agents.c.account_id).order_by(agents.c.name,
+                                                                          agents.c.version)
+            if account_id is not None:
+                q = q.where(agents.c.account_id == account_id)
+            online = set(conn.execute(select(agent_presence.c.agent_id).where(
+                agent_presence.c.until >= now())).scalars())
+            return [describe(dict(r), r["owner"], r["id"] in online)
+                    for r in conn.execute(q).mappings()]
+        return await self.rt.store.tx(read)
+
+    async def get(self, name: str) -> list[dict[str, Any]]:
+        """Every version of one agent, newest first."""
+        rows = [a for a in await self.all() if a["name"] == name]
+        if not rows:
+            raise ApiError(404, "not_found", f"agent {name!r} does not exist")
+        return sorted(rows, key=lambda a: -a["version"])
+
+
+def _latest(conn: Connection, name: str) -> dict[str, Any] | None:
+    row = conn.execute(select(agents).where(agents.c.name == name)
+                       .order_by(agents.c.version.desc()).limit(1)).mappings().first()
+    return dict(row) if row is not None else None
+
+
+def count_agents(conn: Connection) -> int:
+    return int(conn.execute(select(func.count()).select_from(agents)).scalar_one())

@@ -1,0 +1,387 @@
+"""The standing league inside one server process: its season, agents, sockets and loop.
+
+Every process runs the same loop (every `TICK_S`): renew the presence of the agents whose
+socket it holds, hand them the seats the matchmaker gave them (a fresh seat token each time),
+take its share of the season tables nobody runs yet, and — when it holds the matchmaker's lease
+(a conditional UPDATE, like a table's) — run one matchmaker tick. Ratings are not here: they
+are a finish hook of `TableService`, in the transaction that ends the table (`ratings.py`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, delete, insert, or_, select, text, update
+from sqlalchemy.exc import IntegrityError
+
+from cogleague.core.episode import EpisodeOutcome
+from cogleague.core.errors import ConfigError
+from cogleague.league.config import LeagueConfig
+from cogleague.league.config import load as load_league
+from cogleague.league.season import SeasonSettings
+from cogleague.server.agents import ACTIVE, AgentBook
+from cogleague.server.auth import digest, new_seat_token
+from cogleague.server.catalog import Catalog
+from cogleague.server.errors import ApiError
+from cogleague.server.league_schema import (
+    agent_presence,
+    agents,
+    league_leases,
+    season_seats,
+    season_tables,
+    seasons,
+)
+from cogleague.server.live import LiveTable
+from cogleague.server.matchmaker import RUNNING_PHASE, Matchmaker, SeasonPlan, Slot
+from cogleague.server.ratings import rate_finished
+from cogleague.server.settings import Settings
+from cogleague.server.store import accounts, now, seat_rows, seats, tables
+from cogleague.server.tables import RUNNING, TableService
+
+log = logging.getLogger("cogleague.server")
+TICK_S = 0.25
+PRESENCE_TTL_S = 5.0
+"""A remote agent whose socket's process stopped renewing is unmatched after this long."""
+LEASE_TTL_S = 5.0
+SWEEP_EVERY_S = 10.0
+PROFILE_EPISODES = 5
+"""Episodes per probe of an agent page's behaviour profile."""
+
+
+class AgentLink:
+    """One agent socket on this process: the agent and how to send it a frame."""
+
+    def __init__(self, agent_id: int, send: Any) -> None:
+        self.agent_id = agent_id
+        self.send = send
+        self.playing: set[str] = set()
+        self.since = now()
+
+
+class LeagueRuntime:
+    def __init__(self, service: TableService, config: LeagueConfig | None,
+                 config_text: str | None) -> None:
+        self.service = service
+        self.store = service.store
+        self.catalog = service.catalog
+        self.settings = service.settings
+        self.config = config
+        self.config_text = config_text or ""
+        self.season: SeasonSettings = (config.season if config and config.season
+                                       else SeasonSettings())
+        self.id: str | None = config.name if config is not None else None
+        self.book = AgentBook(self)
+        self.links: dict[int, list[AgentLink]] = {}
+        self.matchmaker: Matchmaker | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.refit: dict[str, Any] = {}
+        self.refit_at = 0.0
+        self.refit_version = -1
+        self.swept_at = time.monotonic()
+        self.profile_cache: dict[int, dict[str, Any]] = {}
+        service.finish_hooks.append(self._rate)
+
+    # -- what agents may be ------------------------------------------------------------------
+    def game_names(self) -> list[str]:
+        return game_names(self.config, self.catalog)
+
+    def slots(self) -> list[Slot]:
+        if self.config is None:
+            return []
+        return [Slot(g.name, v, g.seats[v], dict(g.overrides))
+                for g in self.config.games for v in g.variants]
+
+    def allowed_models(self) -> list[str]:
+        return allowed_models(self.season, self.settings)
+
+    def check_seat(self, game: str, ref: str) -> None:
+        """Build a seat of `ref` at a probe table of each of the season's variants of `game`
+        (`ConfigError` naming the mismatch)."""
+        from cogleague.seats.factory import make_seat
+        from cogleague.server.lineup import build_game
+
+        info = self.catalog.get(game)
+        slots = [s for s in self.slots() if s.game == game] or [Slot(game, None, 0)]
+        for s in slots:
+            make_seat(build_game(info, s.variant, s.overrides, 0, None), 0, ref)
+
+    async def check_open(self) -> None:
+        if self.id is None:
+            return
+        phase = await self.store.tx(lambda c: c.execute(select(seasons.c.phase).where(
+            seasons.c.id == self.id)).scalar_one_or_none())
+        if phase not in (None, RUNNING_PHASE):
+            raise ApiError(409, "wrong_state", f"registration for season {self.id} is closed "
+                                               f"(phase {phase})")
+
+    # -- start and stop ----------------------------------------------------------------------
+    async def start(self) -> None:
+        if self.config is not None:
+            try:
+                operator = await self.store.tx(self._install)
+            except IntegrityError:  # another process installed the season at the same time
+                operator = await self.store.tx(self._install)
+            from cogleague.server.season_board import standings_doc
+
+            assert self.id is not None
+            season_id = self.id
+            self.matchmaker = Matchmaker(
+                SeasonPlan(season_id, self.season, self.slots(), self.config.seed, operator,
+                           self.store.is_postgres),
+                self.catalog, lambda conn: standings_doc(conn, season_id, reveal=True,
+                                                         held_out=self.season.held_out))
+        self.task = asyncio.create_task(self._loop(), name="cogleague-league")
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+        node = self.service.node_id
+
+        def leave(conn: Connection) -> None:
+            conn.execute(delete(agent_presence).where(agent_presence.c.node == node))
+            conn.execute(update(league_leases).where(league_leases.c.owner == node)
+                         .values(until=0.0))
+        try:
+            await self.store.tx(leave)
+        except Exception:
+            log.exception("could not let go of the league's presence rows")
+
+    def _install(self, conn: Connection) -> int:
+        """The season's row and its baselines (the league file's baseline policies)."""
+        assert self.config is not None
+        operator = conn.execute(select(accounts.c.id).where(accounts.c.role == "operator")
+                                ).scalar_one()
+        if conn.execute(select(seasons.c.id).where(seasons.c.id == self.id)).first() is None:
+            conn.execute(insert(seasons).values(id=self.id, config_text=self.config_text,
+                                                phase=RUNNING_PHASE, started_at=now(),
+                                                tables_made=0, final_made=0, version=0))
+        if conn.execute(select(league_leases.c.name).where(league_leases.c.name == self.id)
+                        ).first() is None:
+            conn.execute(insert(league_leases).values(name=self.id, owner=None, until=0.0))
+        for p in self.config.policies:
+            if p.kind != "baseline":
+                continue
+            games = [g.name for g in self.config.games if p.name in g.policies]
+            names = {g: p.seat_ref(g) for g in games}
+            if len(set(names.values())) != 1:
+                raise ConfigError(f"policies.{p.name}", f"policies.{p.name}: a season baseline "
+                                  "must have one baseline name for all its games")
+            if conn.execute(select(agents.c.id).where(agents.c.name == p.name)).first():
+                continue
+            conn.execute(insert(agents).values(
+                name=p.name, version=1, current=True, account_id=operator, kind="baseline",
+                games=json.dumps(games), cap=self.season.max_running, description=p.author,
+                state=ACTIVE, baseline=next(iter(names.values())), created_at=now(),
+                tokens_used=0))
+        return int(operator)
+
+    # -- the loop --------------------------------------------------------------------------------
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("league tick failed")
+            await asyncio.sleep(TICK_S)
+
+    async def tick(self) -> None:
+        await self.store.tx(self._presence)
+        await self._deliver()
+        await self._take_tables()
+        if self.matchmaker is not None and await self.store.tx(self._lease):
+            made = await self.store.tx(self.matchmaker.tick, now())
+            if made:
+                await self._take_tables()
+            if time.monotonic() - self.swept_at >= SWEEP_EVERY_S:
+                self.swept_at = time.monotonic()
+                await self._record_missing()
+
+    async def _record_missing(self) -> None:
+        """Season tables that finished but never reached the league store (their process
+        died between the end and the recording): record them now (idempotent per table)."""
+        from cogleague.league.store import episode_id_for_table, record_episode
+
+        assert self.id is not None
+        season_id, engine = self.id, self.store.engine
+
+        def read(conn: Connection) -> list[Any]:
+            rows = list(conn.execute(select(tables, season_tables.c.table_id).join(
+                season_tables, season_tables.c.table_id == tables.c.id).where(
+                season_tables.c.season == season_id, tables.c.state == "finished",
+                tables.c.finished_at < now() - SWEEP_EVERY_S)).mappings())
+            have = set(conn.execute(text("SELECT id FROM league_episodes WHERE league = :l"),
+                                    {"l": season_id}).scalars())
+            return [r for r in rows if episode_id_for_table(r["id"]) not in have]
+
+        for row in await self.store.tx(read):
+            names = [s["policy_name"] for s in await self.store.tx(seat_rows, row["id"])]
+
+            def record(r: Any = row, n: list[str] = names) -> None:
+                record_episode(engine, game=r["game"], variant=r["variant"], seed=r["seed"],
+                               policy_names=n, results=json.loads(r["results"]),
+                               source="server", table_id=r["id"], league=season_id)
+            await asyncio.get_running_loop().run_in_executor(None, record)
+
+    def _presence(self, conn: Connection) -> None:
+        node, until = self.service.node_id, now() + PRESENCE_TTL_S
+        for agent_id, links in self.links.items():
+            if not links:
+                continue
+            done = conn.execute(update(agent_presence).where(
+                agent_presence.c.agent_id == agent_id).values(node=node, until=until))
+            if done.rowcount == 0:
+                conn.execute(insert(agent_presence).values(
+                    agent_id=agent_id, node=node, until=until,
+                    since=min(link.since for link in links)))
+
+    def _lease(self, conn: Connection) -> bool:
+        node, at = self.service.node_id, now()
+        done = conn.execute(update(league_leases).where(
+            league_leases.c.name == self.id,
+            or_(league_leases.c.owner == node, league_leases.c.until < at))
+            .values(owner=node, until=at + LEASE_TTL_S))
+        return done.rowcount == 1
+
+    async def _take_tables(self) -> None:
+        """Claim a share of the running tables nobody runs yet (half of them, at least one),
+        so that with several processes each takes some."""
+        from cogleague.server.leases import claim
+        from cogleague.server.recovery import resume
+
+        svc = self.service
+        waiting = await self.store.tx(lambda c: list(c.execute(
+            select(tables.c.id).where(tables.c.state == RUNNING, tables.c.owner.is_(None))
+            .order_by(tables.c.created_at)).scalars()))
+        share = waiting[: max(1, (len(waiting) + 1) // 2)] if self.store.is_postgres \
+            else waiting
+        for table_id in share:
+            if table_id in svc.live:
+                continue
+            if await self.store.tx(claim, table_id, svc.lease_values()):
+                await resume(svc, table_id)
+
+    async def _deliver(self) -> None:
+        """Give each connected agent its new seats (a fresh token per delivery)."""
+        here = [a for a, links in self.links.items() if links]
+        if not here:
+            return
+
+        def read(conn: Connection) -> list[Any]:
+            return list(conn.execute(select(
+                season_seats.c.table_id, season_seats.c.seat, season_seats.c.agent_id,
+                tables.c.game).join(tables, tables.c.id == season_seats.c.table_id).where(
+                season_seats.c.agent_id.in_(here), season_seats.c.remote.is_(True),
+                season_seats.c.active.is_(True), tables.c.state == RUNNING)).all())
+
+        for row in await self.store.tx(read):
+            links = self.links.get(row.agent_id) or []
+            link = links[-1] if links else None
+            if link is None or row.table_id in link.playing:
+                continue
+            token = new_seat_token()
+
+            def give(conn: Connection, r: Any = row, t: str = token) -> None:
+                conn.execute(update(seats).where(seats.c.table_id == r.table_id,
+                                                 seats.c.seat == r.seat)
+                             .values(token_digest=digest(t)))
+                conn.execute(update(season_seats).where(
+                    season_seats.c.table_id == r.table_id, season_seats.c.seat == r.seat)
+                    .values(delivered=True))
+            await self.store.tx(give)
+            link.playing.add(row.table_id)
+            await link.send({"type": "assign", "table": row.table_id, "seat": row.seat,
+                             "game": row.game, "token": token})
+
+    # -- sockets -----------------------------------------------------------------------------------
+    def attach(self, link: AgentLink) -> None:
+        self.links.setdefault(link.agent_id, []).append(link)
+
+    async def detach(self, link: AgentLink) -> None:
+        links = self.links.get(link.agent_id, [])
+        if link in links:
+            links.remove(link)
+        if not links:
+            node = self.service.node_id
+            await self.store.tx(lambda c: c.execute(delete(agent_presence).where(
+                agent_presence.c.agent_id == link.agent_id, agent_presence.c.node == node)))
+
+    # -- behaviour profiles ----------------------------------------------------------------------
+    async def profiles(self, agent_id: int) -> dict[str, Any] | None:
+        """`cogleague profile` traits of an agent version the server can play offline (a
+        baseline or a policy file), per game with a probe battery; None for remote and model
+        agents (remote programs are not here; model calls would spend the owner's tokens).
+        Computed once per version, off the event loop."""
+        if agent_id in self.profile_cache:
+            return self.profile_cache[agent_id]
+        row = await self.store.tx(lambda c: c.execute(select(agents).where(
+            agents.c.id == agent_id)).mappings().first())
+        if row is None or row["kind"] not in ("baseline", "policy"):
+            return None
+        ref = row["baseline"] if row["kind"] == "baseline" else f"policy:{row['policy_file']}"
+        games = json.loads(row["games"])
+
+        def run() -> dict[str, Any]:
+            from cogleague.profiles import profile
+
+            out = {}
+            for game in games:
+                desc = self.catalog.get(game)
+                if "probes" in desc.extras:
+                    out[game] = profile(desc, ref, episodes=PROFILE_EPISODES, seed=0).to_json()
+            return out
+
+        done = await asyncio.get_running_loop().run_in_executor(None, run)
+        self.profile_cache[agent_id] = done
+        return done
+
+    # -- ratings ---------------------------------------------------------------------------------
+    def _rate(self, conn: Connection, live: LiveTable, outcome: EpisodeOutcome) -> None:
+        models = None
+        if any(getattr(s, "kind", None) == "model" for s in live.runner_seats):
+            from cogleague.seats.llm import accounting_for
+
+            models = accounting_for(live.runner_seats)
+        rate_finished(conn, live.id, outcome.results, outcome.faults, models)
+
+
+def game_names(config: LeagueConfig | None, catalog: Catalog) -> list[str]:
+    """The games agents may name: the season's, or every game served."""
+    if config is not None:
+        return list(dict.fromkeys(g.name for g in config.games))
+    return [d.name for d in catalog.available()]
+
+
+def allowed_models(season: SeasonSettings, settings: Settings) -> list[str]:
+    """The models a model agent may name: the season's list, else the server's model."""
+    if season.models:
+        return list(season.models)
+    return [settings.model_name] if settings.model_name else []
+
+
+def install_openapi(app: Any, config: LeagueConfig | None, catalog: Catalog,
+                    settings: Settings) -> None:
+    from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
+    from cogleague.server import agent_openapi
+
+    season = config.season if config and config.season else SeasonSettings()
+    games = game_names(config, catalog)
+    agent_openapi.install(app, games, {g: list(catalog.get(g).baselines) for g in games},
+                          allowed_models(season, settings), season.token_budget,
+                          MAX_PROMPT_CHARS)
+
+
+def load_season(path: str) -> tuple[LeagueConfig, str]:
+    """The league file a server runs as its season (it must have a ``[season]`` table)."""
+    config = load_league(path)
+    if config.season is None:
+        raise ConfigError("season", f"{path} has no [season] table (see examples/season.toml)")
+    return config, Path(path).read_text(encoding="utf-8")
+

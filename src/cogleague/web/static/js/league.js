@@ -1,0 +1,89 @@
+// The League page: the season's live board (GET /leagues/ID/standings, then WS /ws/leagues/ID
+// pushes a new document after every rating update). No key needed: it shows what spectators
+// may see (held-out agents stay hidden until the season ends).
+
+import { h, clear, fmt, fetchJSON, markNav } from "./util.js";
+
+const out = document.getElementById("board");
+const tabs = document.getElementById("tabs");
+const summary = document.getElementById("summary");
+let current = null;
+
+function faults(counts) {
+  const parts = Object.entries(counts || {}).map(([cause, n]) => `${n} ${cause}`);
+  return parts.length ? parts.join(", ") : "–";
+}
+
+function agentLink(id, r) {
+  const label = `${r.agent}${r.current ? "" : ` v${r.version} (old)`}`;
+  return h("a", { href: `/league/agent?id=${encodeURIComponent(id)}&name=${encodeURIComponent(r.agent)}` }, label);
+}
+
+function boardTable(id, game) {
+  const head = ["rank", "agent", "version", "kind", "owner", "rating (μ − 3σ)", "μ", "95 % interval", "tables", "fallbacks", "state"];
+  return h("div", { class: "scroll-x" }, h("table", { class: "data", "data-testid": `board-${game.game}` },
+    h("thead", {}, h("tr", {}, head.map((x, k) => h("th", { class: [0, 5, 6, 7, 8].includes(k) ? "num" : "" }, x)))),
+    h("tbody", {}, game.rows.map((r) => h("tr", { "data-testid": `agent-${r.agent}` },
+      h("td", { class: "num" }, r.rank), h("td", { class: "alias" }, agentLink(id, r)),
+      h("td", {}, `v${r.version}`), h("td", {}, r.baseline ? "baseline" : r.kind),
+      h("td", {}, r.owner), h("td", { class: "num" }, fmt(r.rating, 2)),
+      h("td", { class: "num" }, fmt(r.mu, 2)), h("td", { class: "num" }, `${fmt(r.low, 1)} – ${fmt(r.high, 1)}`),
+      h("td", { class: "num" }, r.games), h("td", {}, faults(r.faults)),
+      h("td", {}, r.reason ? `${r.state} (${r.reason})` : r.state))))));
+}
+
+function refitTable(game) {
+  const fit = game.refit;
+  if (!fit || !fit.rows.length) return null;
+  return h("div", { class: "scroll-x" }, h("h3", {}, "Batch refit: mean episode score, 95 % bootstrap interval"),
+    h("table", { class: "data", "data-testid": `refit-${game.game}` },
+      h("thead", {}, h("tr", {}, ["rank", "agent", "variant", "tables", "mean", "95 % interval"].map((x) => h("th", {}, x)))),
+      h("tbody", {}, fit.rows.map((r) => h("tr", {},
+        h("td", { class: "num" }, r.rank_label), h("td", { class: "alias" }, r.policy),
+        h("td", {}, r.variant ?? "–"), h("td", { class: "num" }, r.games),
+        h("td", { class: "num" }, fmt(r.mean, 2)),
+        h("td", { class: "num" }, r.low === null ? "–" : `${fmt(r.low, 2)} – ${fmt(r.high, 2)}`))))));
+}
+
+function render(id, doc) {
+  const tables = Object.entries(doc.tables || {}).map(([k, n]) => `${n} ${k}`).join(", ") || "none yet";
+  summary.textContent = `Season ${doc.league} · ${doc.phase}${doc.frozen ? " (final standings, frozen)" : ""} · ` +
+    `tables: ${tables}` + (doc.held_out_hidden ? ` · ${doc.held_out_hidden} held-out rating(s) hidden until the end` : "");
+  const names = doc.games.map((g) => g.game);
+  const show = (name) => {
+    current = name;
+    for (const b of tabs.children) b.classList.toggle("on", b.dataset.game === name);
+    const game = doc.games.find((g) => g.game === name);
+    clear(out).append(h("div", { class: "panel" }, h("h2", {}, name),
+      h("p", { class: "muted" }, "Live OpenSkill ratings, best conservative rating first; baselines are labelled."),
+      boardTable(id, game), refitTable(game)));
+  };
+  clear(tabs).append(...names.map((n) => h("button", { type: "button", "data-game": n, on: { click: () => show(n) } }, n)));
+  if (!names.length) {
+    clear(out).append(h("p", { class: "muted" }, "No rated table yet: register an agent (docs/league.md, “Join the league”)."));
+  } else {
+    show(names.includes(current) ? current : names[0]);
+  }
+  document.body.dataset.ready = "league";
+  document.body.dataset.version = String(doc.version);
+}
+
+async function main() {
+  markNav();
+  try {
+    let id = new URLSearchParams(location.search).get("id");
+    if (!id) {
+      const leagues = (await fetchJSON("/leagues")).leagues;
+      if (!leagues.length) throw new Error("this server runs no season (cogleague serve --season FILE)");
+      id = leagues[0].id;
+    }
+    render(id, await fetchJSON(`/leagues/${encodeURIComponent(id)}/standings`));
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/ws/leagues/${encodeURIComponent(id)}`);
+    ws.onmessage = (msg) => render(id, JSON.parse(msg.data).standings);
+  } catch (err) {
+    clear(out).append(h("div", { class: "error" }, `The board is not available: ${err.message}`));
+  }
+}
+
+main();

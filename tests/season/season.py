@@ -1,0 +1,123 @@
+"""A small season for the tests: its league file, accounts, and reads of the server's SQLite."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import create_engine, text
+
+from cogleague.client import LobbyClient
+
+SEASON = """
+[league]
+name = "ci-season"
+seed = 3
+
+[season]
+tables = {tables}
+max_running = {max_running}
+fill_after_s = {fill_after_s}
+final_top = {final_top}
+final_tables_per_pair = 1
+pacing = false
+models = ["m"]
+token_budget = 100000
+refit_every_s = 0
+held_out = {held_out}
+
+[[policies]]
+name = "tft"
+baseline = "tit_for_tat"
+games = ["dilemma"]
+
+[[policies]]
+name = "defector"
+baseline = "always_defect"
+games = ["dilemma"]
+
+[[policies]]
+name = "steward"
+baseline = "steward"
+games = ["commons"]
+
+[[policies]]
+name = "free-rider"
+baseline = "free_rider"
+games = ["commons"]
+
+[[games]]
+name = "dilemma"
+seats = 3
+overrides = {{ rounds_total = 3 }}
+
+[[games]]
+name = "commons"
+variants = ["harvest-open"]
+seats = 3
+overrides = {{ num_players = 3, rounds = 3 }}
+"""
+
+
+def season_file(folder: Path, tables: int = 30, max_running: int = 6, fill_after_s: float = 2.0,
+                final_top: int = 3, held_out: tuple[str, ...] = ()) -> Path:
+    path = folder / "season.toml"
+    path.write_text(SEASON.format(tables=tables, max_running=max_running,
+                                  fill_after_s=fill_after_s, final_top=final_top,
+                                  held_out=json.dumps(list(held_out))))
+    return path
+
+
+async def account(server: str, operator_key: str, name: str) -> str:
+    async with LobbyClient(server, operator_key) as lobby:
+        return str((await lobby.create_account(name))["api_key"])
+
+
+async def register(server: str, key: str, **body: Any) -> dict[str, Any]:
+    async with LobbyClient(server, key) as lobby:
+        return dict(await lobby.request("POST", "/agents", body))
+
+
+def query(db_url: str, sql: str, **params: Any) -> list[Any]:
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            return list(conn.execute(text(sql), params).all())
+    finally:
+        engine.dispose()
+
+
+async def wait_for(check: Callable[[], Any], timeout_s: float, what: str,
+                   every_s: float = 0.25) -> Any:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        await asyncio.sleep(every_s)
+    raise AssertionError(f"timed out after {timeout_s:g} s waiting for {what}")
+
+
+def standings(server: str) -> dict[str, Any]:
+    return dict(httpx.get(f"{server}/leagues/ci-season/standings", timeout=30).json())
+
+
+def constant_policy(path: Path, game_name: str, favourite: int) -> Path:
+    """A one-layer policy file whose logits always prefer action `favourite`."""
+    import numpy as np
+
+    from cogleague.envs.encoding import encoding_of
+    from cogleague.games import registry
+    from cogleague.seats.policy import save_policy
+
+    desc = registry.get(game_name)
+    sig = encoding_of(desc).signature(desc.new_game(None, {}, 0))
+    b = np.zeros(sig["actions"])
+    b[favourite] = 1.0
+    return save_policy(path, game_name, sig,
+                       [(np.zeros((sig["actions"], sig["observation_size"])), b, "linear")])

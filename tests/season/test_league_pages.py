@@ -1,0 +1,61 @@
+"""The League pages in Chromium: the live board and an agent's page, filled by a real season
+on a real server (uvicorn on loopback, SQLite) with a remote agent on `/ws/agent`; axe-core
+finds no serious or critical violation at 360 and 1440 px and nothing scrolls sideways."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cogleague.client.agent import run_agent
+from cogleague.server.app import create_app
+from cogleague.server.settings import Settings
+from season.bots import Either
+from season.season import account, register, season_file
+from web.conftest import OPERATOR_KEY, LiveServer
+from web.test_audit import audit, overflow
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Any:
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'site.db'}", operator_key=OPERATOR_KEY,
+                        season=str(season_file(tmp_path, tables=500, final_top=0)),
+                        tune_gc=False)
+    with LiveServer(create_app(settings)) as server:
+        async def play() -> None:
+            key = await account(server.url, OPERATOR_KEY, "ann")
+            await register(server.url, key, name="bot-a", games=["dilemma", "commons"],
+                           cap=2, description="the example bots")
+            await run_agent(Either, server.url, key, "bot-a", max_tables=4)
+        # Playwright's sync API holds this thread's event loop: the agent runs in its own
+        agent = threading.Thread(target=lambda: asyncio.run(play()))
+        agent.start()
+        agent.join(120)
+        yield server
+
+
+def test_the_board_and_an_agent_page(site: Any, open_page: Any) -> None:
+    for width in (360, 1440):
+        p = open_page(width, 800)
+        p.page.goto(f"{site.url}/league")
+        p.page.wait_for_selector("body[data-ready=league]")
+        row = p.page.locator("[data-testid=agent-bot-a]")
+        assert row.count() == 1 and "ann" in row.inner_text()
+        assert audit(p.page) == [] and overflow(p.page) == 0
+        p.page.click("[data-testid=agent-bot-a] a")
+        p.page.wait_for_selector("body[data-ready=agent]")
+        assert p.page.locator("[data-testid=rating-chart]").count() == 1
+        assert p.page.locator("[data-testid=recent] a", has_text="replay").count() >= 1
+        assert "agent of ann" in p.page.inner_text("#about")
+        assert audit(p.page) == [] and overflow(p.page) == 0
+        # a baseline's page also shows its `cogleague profile` traits
+        p.page.goto(f"{site.url}/league/agent?id=ci-season&name=tft")
+        p.page.wait_for_selector("body[data-ready=agent]")
+        assert "nice" in p.page.inner_text("[data-testid=profile]")
+        assert "baseline agent of operator" in p.page.inner_text("#about")
+        assert audit(p.page) == [] and overflow(p.page) == 0
+        assert p.errors == []
