@@ -1,0 +1,248 @@
+"""The dilemma's batch kernel (`core/batch.py`): B round robins stepped as arrays.
+
+A round asks every seat once per opponent; the kernel takes those turns in the rules engine's
+order for each seat (its first-mover pairings by ascending opponent, then its second-mover
+ones), one turn of every seat per step, so a round is ``seats - 1`` steps and the last one
+reveals and pays every pairing. Promises are text and not part of a batch step (the encoding's
+message fields read 0). Choices are action indices: 0 cooperate, 1 defect.
+
+Randomized baselines draw from the rules engine's streams (``dilemma:{seed}:seat{s}:{name}``):
+`reset` reads each such seat's stream once, as booleans "this draw is below the baseline's
+threshold", and a pointer per seat advances exactly when the scripted twin would draw.
+
+Every step function is pure over `xp` (numpy, or `jax.numpy` under `jax.jit`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from cogleague.core.batch import TWO_53, Array, stream_ints
+from cogleague.core.errors import ConfigError
+from cogleague.games.dilemma.baselines.generous_tit_for_tat import forgiveness
+from cogleague.games.dilemma.config import DEFAULT_SEATS, DilemmaConfig, make_config
+from cogleague.games.dilemma.rl import FIELDS, HISTORY
+
+NO_DRAWS, EVERY_TURN, AFTER_DEFECTION = 0, 1, 2
+"""When a seat's baseline consumes a draw: never, on every turn (random), or when its
+opponent's last choice was a defection (generous tit for tat)."""
+
+
+class DilemmaState(NamedTuple):
+    t: Array  # (B,) steps taken
+    pending: Array  # (B, n, n) this round's choices so far, 1 = defect
+    hist: Array  # (B, n, n, H) revealed choices of s against o, 1 = cooperate, newest first
+    coop: Array  # (B, n, n) cooperations of s against o
+    defected: Array  # (B, n, n) has s ever defected against o
+    points: Array  # (B, n)
+    draws: Array  # (B, n, D) draw i of seat s's stream is below its threshold
+    ptr: Array  # (B, n) draws consumed
+    modes: Array  # (B, n) each seat's draw mode
+
+
+def _turn_order(n: int) -> tuple[Array, Array]:
+    """(opponent, moves first) of each seat's k-th turn, by round parity (1 = odd rounds)."""
+    opp = np.zeros((2, n, n - 1), dtype=np.int64)
+    first = np.zeros((2, n, n - 1), dtype=bool)
+    for parity in (0, 1):
+        for s in range(n):
+            lower, higher = list(range(s)), list(range(s + 1, n))
+            firsts, seconds = (higher, lower) if parity == 1 else (lower, higher)
+            opp[parity, s] = firsts + seconds
+            first[parity, s, :len(firsts)] = True
+    return opp, first
+
+
+class DilemmaKernel:
+    """One configuration (seats, rounds, payoffs) of the dilemma over B tables."""
+
+    def __init__(self, config: DilemmaConfig, xp: Any = np) -> None:
+        self.config = config
+        self.xp = xp
+        n = self.num_seats = config.seats
+        self.turns = n - 1  # steps per round
+        self.rounds = config.rounds_total
+        self.steps_per_episode = self.rounds * self.turns
+        self.num_actions = 2
+        self.obs_size = 1 + len(FIELDS)
+        p = config.payoffs
+        # my points indexed [I cooperate][they cooperate]
+        self.pay = np.array([[p.punishment, p.temptation], [p.sucker, p.reward]], dtype=np.int64)
+        self.opp, self.first = _turn_order(n)
+        self.forgive = forgiveness(p)
+
+    # -- episodes -----------------------------------------------------------------------------
+    def reset(self, seeds: Sequence[int], lineup: Sequence[str | None] | None = None
+              ) -> DilemmaState:
+        """B new tables; `lineup` names each seat's baseline (None: an outside policy) so the
+        kernel reads the streams the randomized ones draw from."""
+        xp, n, b = self.xp, self.num_seats, len(seeds)
+        lineup = list(lineup) if lineup is not None else [None] * n
+        modes = [self._mode(name) for name in lineup]
+        depth = self.steps_per_episode if any(m != NO_DRAWS for m, _ in modes) else 0
+        draws = np.zeros((b, n, depth), dtype=bool)
+        for s, (name, (mode, below)) in enumerate(zip(lineup, modes, strict=True)):
+            if mode != NO_DRAWS:
+                ks = stream_ints([f"dilemma:{seed}:seat{s}:{name}" for seed in seeds], depth)
+                draws[:, s] = ks < below
+        z = xp.zeros((b, n, n), dtype=xp.int32)
+        return DilemmaState(
+            t=xp.zeros(b, dtype=xp.int32), pending=z,
+            hist=xp.zeros((b, n, n, HISTORY), dtype=xp.int32), coop=z,
+            defected=xp.zeros((b, n, n), dtype=bool), points=xp.zeros((b, n), dtype=xp.int64),
+            draws=xp.asarray(draws), ptr=xp.zeros((b, n), dtype=xp.int32),
+            modes=xp.asarray(np.tile(np.array([m for m, _ in modes], dtype=np.int32), (b, 1))))
+
+    def _mode(self, name: str | None) -> tuple[int, int]:
+        """(draw mode, threshold k: a draw `random() * 2**53 < k` is "yes")."""
+        if name == "random":
+            return EVERY_TURN, TWO_53 // 2
+        if name == "generous_tit_for_tat":
+            return AFTER_DEFECTION, math.ceil(Fraction(self.forgive) * TWO_53)
+        return NO_DRAWS, 0
+
+    def _where(self, state: DilemmaState) -> tuple[Array, Array, Array, Array]:
+        """(round index, turn k, opponent, moves first) of every seat's current turn."""
+        xp = self.xp
+        r = state.t // self.turns
+        k = state.t % self.turns
+        parity = (r + 1) % 2
+        opp = xp.asarray(self.opp)[parity, :, k]  # (B, n)
+        first = xp.asarray(self.first)[parity, :, k]
+        return r, k, opp, first
+
+    def _pairs(self, state: DilemmaState, opp: Array) -> tuple[Array, Array, Array, Array]:
+        """For each seat's current opponent: (mine, theirs) windows, (mine, theirs) counts."""
+        xp = self.xp
+        bi = xp.arange(state.t.shape[0])[:, None]
+        si = xp.arange(self.num_seats)[None, :]
+        return (state.hist[bi, si, opp], state.hist[bi, opp, si], state.coop[bi, si, opp],
+                state.coop[bi, opp, si])
+
+    def observe(self, state: DilemmaState) -> Array:
+        """(B, n, 1 + len(FIELDS)) float32: the `dilemma.rl.v1` features of every seat's turn."""
+        xp = self.xp
+        r, _, opp, first = self._where(state)
+        mine, theirs, c_mine, c_theirs = self._pairs(state, opp)
+        b, n = opp.shape
+        total = float(self.rounds)
+        rnd = (r + 1).astype(xp.float64)[:, None] * xp.ones((1, n))
+        revealed = r.astype(xp.float64)[:, None] * xp.ones((1, n))
+        safe = xp.maximum(revealed, 1.0)
+        head = [xp.ones((b, n)), rnd / total, (rnd == total).astype(xp.float64),
+                first.astype(xp.float64), xp.zeros((b, n)), xp.zeros((b, n)),
+                xp.where(revealed > 0, c_theirs / safe, 0.0),
+                xp.where(revealed > 0, c_mine / safe, 0.0), revealed / total]
+        cols = list(head)
+        for k in range(HISTORY):
+            cols += [(revealed > k).astype(xp.float64), mine[..., k].astype(xp.float64),
+                     theirs[..., k].astype(xp.float64)]
+        return xp.stack(cols, axis=-1).astype(xp.float32)
+
+    def mask(self, state: DilemmaState) -> None:
+        return None
+
+    def step(self, state: DilemmaState, actions: Array) -> tuple[DilemmaState, Array, Array]:
+        """Every seat's current turn answered (B, n) with 0 cooperate / 1 defect."""
+        xp, n = self.xp, self.num_seats
+        r, k, opp, _ = self._where(state)
+        acts = xp.asarray(actions).astype(xp.int32)
+        _, theirs, _, _ = self._pairs(state, opp)
+        # draws consumed by this turn, as the scripted twins draw
+        modes = state.modes
+        used = (modes == EVERY_TURN) | ((modes == AFTER_DEFECTION) & (r[:, None] > 0)
+                                        & (theirs[..., 0] == 0))
+        ptr = state.ptr + used.astype(xp.int32)
+        onehot = opp[:, :, None] == xp.arange(n)[None, None, :]  # (B, n, n)
+        pending = xp.where((k == 0)[:, None, None], 0, state.pending)
+        pending = xp.where(onehot, acts[:, :, None], pending)
+        reveal = k == self.turns - 1  # (B,)
+        coopf = 1 - pending  # (B, n, n) s cooperated against o
+        pay = xp.asarray(self.pay)[coopf, xp.swapaxes(coopf, 1, 2)]
+        eye = xp.eye(n, dtype=bool)[None]
+        gained = xp.where(eye, 0, pay).sum(axis=2)  # (B, n)
+        rv = reveal[:, None]
+        rewards = xp.where(rv, gained, 0)
+        rv3 = reveal[:, None, None]
+        hist = xp.where(rv3[..., None], xp.concatenate(
+            [coopf[..., None], state.hist[..., :-1]], axis=-1), state.hist)
+        new = DilemmaState(
+            t=state.t + 1, pending=pending, hist=hist,
+            coop=xp.where(rv3, state.coop + coopf, state.coop),
+            defected=xp.where(rv3, state.defected | (pending == 1), state.defected),
+            points=state.points + rewards, draws=state.draws, ptr=ptr,
+            modes=state.modes)
+        done = new.t >= self.steps_per_episode
+        return new, rewards.astype(xp.float64), done
+
+    def scores(self, state: DilemmaState) -> Array:
+        return np.asarray(state.points, dtype=np.float64)
+
+    def reasons(self, state: DilemmaState) -> list[str]:
+        return ["complete"] * int(state.t.shape[0])
+
+    def policy(self, name: str, seat: int) -> ArrayBaseline:
+        if name not in BATCH_BASELINES:
+            raise ConfigError("seats", f"seats: {name!r} has no batch twin (batch baselines: "
+                                       f"{', '.join(BATCH_BASELINES)})")
+        return ArrayBaseline(self, name, seat)
+
+
+class ArrayBaseline:
+    """A built-in baseline's rule over B tables, for one seat."""
+
+    def __init__(self, kernel: DilemmaKernel, name: str, seat: int) -> None:
+        self.kernel = kernel
+        self.name = name
+        self.seat = seat
+
+    def act(self, state: DilemmaState) -> Array:
+        kern, s, xp = self.kernel, self.seat, self.kernel.xp
+        r, _, opp, _ = kern._where(state)
+        o = opp[:, s]
+        bi = xp.arange(o.shape[0])
+        fresh = r == 0
+        their_last = state.hist[bi, o, s, 0]
+        name = self.name
+        if name == "always_cooperate":
+            return xp.zeros_like(o)
+        if name == "always_defect":
+            return xp.ones_like(o)
+        if name == "tit_for_tat":
+            return xp.where(fresh | (their_last == 1), 0, 1)
+        if name == "grim_trigger":
+            return state.defected[bi, o, s].astype(o.dtype)
+        if name == "pavlov":
+            return xp.where(fresh | (state.hist[bi, s, o, 0] == their_last), 0, 1)
+        depth = state.draws.shape[2]
+        drawn = state.draws[bi, s, xp.minimum(state.ptr[:, s], max(depth - 1, 0))] \
+            if depth else xp.zeros(o.shape, dtype=bool)
+        if name == "random":
+            return xp.where(drawn, 0, 1)  # coin(): a draw below one half cooperates
+        # generous tit for tat: forgive a defection when the draw is below the probability
+        return xp.where(fresh | (their_last == 1) | drawn, 0, 1)
+
+
+BATCH_BASELINES = ("tit_for_tat", "always_cooperate", "always_defect", "grim_trigger", "pavlov",
+                   "generous_tit_for_tat", "random")
+
+
+class DilemmaBatch:
+    """The dilemma's ``extras["batch"]``."""
+
+    baselines = BATCH_BASELINES
+
+    def kernel(self, variant: str | None, options: Mapping[str, Any],
+               num_seats: int | None, xp: Any = np) -> DilemmaKernel:
+        given = {k: v for k, v in options.items() if k not in ("stake", "rake_bps")}
+        given["seats"] = num_seats if num_seats is not None else given.get("seats",
+                                                                            DEFAULT_SEATS)
+        return DilemmaKernel(make_config(variant, given, 0), xp)
+
+
+BATCH = DilemmaBatch()
