@@ -125,7 +125,8 @@ class DilemmaKernel:
                 state.coop[bi, opp, si])
 
     def observe(self, state: DilemmaState) -> Array:
-        """(B, n, 1 + len(FIELDS)) float32: the `dilemma.rl.v1` features of every seat's turn."""
+        """(B, n, 1 + len(FIELDS)) float32: the `dilemma.rl.v1` features of every seat's turn
+        (zeros once a table is done)."""
         xp = self.xp
         r, _, opp, first = self._where(state)
         mine, theirs, c_mine, c_theirs = self._pairs(state, opp)
@@ -142,7 +143,9 @@ class DilemmaKernel:
         for k in range(HISTORY):
             cols += [(revealed > k).astype(xp.float64), mine[..., k].astype(xp.float64),
                      theirs[..., k].astype(xp.float64)]
-        return xp.stack(cols, axis=-1).astype(xp.float32)
+        obs = xp.stack(cols, axis=-1).astype(xp.float32)
+        # a finished table's seats wait, as the rules engine's environments show them
+        return xp.where((state.t >= self.steps_per_episode)[:, None, None], 0.0, obs)
 
     def mask(self, state: DilemmaState) -> None:
         return None

@@ -112,11 +112,13 @@ class LedgerKernel:
         return state.partner[bi, r], state.subgame[bi, r], state.side[bi, r]
 
     def mask(self, state: LedgerState) -> Array:
-        """(B, 8, 101) int8: moves 0..hi of each seat's meeting."""
+        """(B, 8, 101) int8: moves 0..hi of each seat's meeting (all once a table is done)."""
         xp = self.xp
         _, g, side = self.slot(state)
         hi = xp.asarray(HI)[g, side]
-        return (xp.arange(WIDTH)[None, None, :] <= hi[..., None]).astype(xp.int8)
+        legal = (xp.arange(WIDTH)[None, None, :] <= hi[..., None]) | (
+            state.t >= self.rounds)[:, None, None]  # a finished table: every index, as the envs
+        return legal.astype(xp.int8)
 
     def step(self, state: LedgerState, actions: Array) -> tuple[LedgerState, Array, Array]:
         """One round: every seat's move (B, 8), legal for its meeting."""
@@ -182,7 +184,9 @@ class LedgerKernel:
         seat = np.arange(SEATS)[None, :] * np.ones((b, 1), dtype=np.int64)
         cols += self._entries(state, seat, p)
         cols += self._entries(state, p, seat)
-        return xp.stack(cols, axis=-1).astype(np.float32)
+        obs = xp.stack(cols, axis=-1).astype(np.float32)
+        # a finished table's seats wait, as the rules engine's environments show them
+        return np.where((np.asarray(state.t) >= self.rounds)[:, None, None], 0.0, obs)
 
     def _entries(self, state: LedgerState, who: Array, other: Array) -> list[Array]:
         """`who`'s last HISTORY meetings, newest first, each flagged when it was with `other`."""
