@@ -124,8 +124,10 @@ def play_lineup(kernel: BatchKernel, seeds: Sequence[int], lineup: Sequence[str]
     state = kernel.reset(seeds, lineup)
     policies = [kernel.policy(name, seat) for seat, name in enumerate(lineup)]
     rewards = []
+    actions = np.zeros((len(seeds), len(policies)), dtype=np.int32)
     for _ in range(kernel.steps_per_episode):
-        actions = np.stack([np.asarray(p.act(state)) for p in policies], axis=1)
+        for seat, p in enumerate(policies):
+            actions[:, seat] = p.act(state)
         state, reward, done = kernel.step(state, actions)
         rewards.append(np.asarray(reward))
         if bool(np.all(np.asarray(done))):

@@ -28,6 +28,7 @@ from cogleague.games.dilemma.baselines.generous_tit_for_tat import forgiveness
 from cogleague.games.dilemma.config import DEFAULT_SEATS, DilemmaConfig, make_config
 from cogleague.games.dilemma.rl import FIELDS, HISTORY
 
+HISTORY_BITS = (1 << HISTORY) - 1
 NO_DRAWS, EVERY_TURN, AFTER_DEFECTION = 0, 1, 2
 """When a seat's baseline consumes a draw: never, on every turn (random), or when its
 opponent's last choice was a defection (generous tit for tat)."""
@@ -36,7 +37,7 @@ opponent's last choice was a defection (generous tit for tat)."""
 class DilemmaState(NamedTuple):
     t: Array  # (B,) steps taken
     pending: Array  # (B, n, n) this round's choices so far, 1 = defect
-    hist: Array  # (B, n, n, H) revealed choices of s against o, 1 = cooperate, newest first
+    hist: Array  # (B, n, n) bit j: s cooperated against o j + 1 rounds ago (j < HISTORY)
     coop: Array  # (B, n, n) cooperations of s against o
     defected: Array  # (B, n, n) has s ever defected against o
     points: Array  # (B, n)
@@ -93,7 +94,7 @@ class DilemmaKernel:
         z = xp.zeros((b, n, n), dtype=xp.int32)
         return DilemmaState(
             t=xp.zeros(b, dtype=xp.int32), pending=z,
-            hist=xp.zeros((b, n, n, HISTORY), dtype=xp.int32), coop=z,
+            hist=z, coop=z,
             defected=xp.zeros((b, n, n), dtype=bool), points=xp.zeros((b, n), dtype=xp.int64),
             draws=xp.asarray(draws), ptr=xp.zeros((b, n), dtype=xp.int32),
             modes=xp.asarray(np.tile(np.array([m for m, _ in modes], dtype=np.int32), (b, 1))))
@@ -141,8 +142,8 @@ class DilemmaKernel:
                 xp.where(revealed > 0, c_mine / safe, 0.0), revealed / total]
         cols = list(head)
         for k in range(HISTORY):
-            cols += [(revealed > k).astype(xp.float64), mine[..., k].astype(xp.float64),
-                     theirs[..., k].astype(xp.float64)]
+            cols += [(revealed > k).astype(xp.float64), ((mine >> k) & 1).astype(xp.float64),
+                     ((theirs >> k) & 1).astype(xp.float64)]
         obs = xp.stack(cols, axis=-1).astype(xp.float32)
         # a finished table's seats wait, as the rules engine's environments show them
         return xp.where((state.t >= self.steps_per_episode)[:, None, None], 0.0, obs)
@@ -150,36 +151,84 @@ class DilemmaKernel:
     def mask(self, state: DilemmaState) -> None:
         return None
 
+    def lockstep(self, state: DilemmaState) -> int | None:
+        """The step every table is at, when they all are at the same one under numpy (the
+        league's and the benchmarks' case): the fast path then slices instead of gathering."""
+        if self.xp is not np:
+            return None
+        t = state.t
+        t0 = int(t[0])
+        return t0 if bool((t == t0).all()) else None
+
     def step(self, state: DilemmaState, actions: Array) -> tuple[DilemmaState, Array, Array]:
         """Every seat's current turn answered (B, n) with 0 cooperate / 1 defect."""
+        t0 = self.lockstep(state)
+        if t0 is not None:
+            return self._step_numpy(state, np.asarray(actions), t0)
+        return self._step_pure(state, actions)
+
+    def _used(self, modes: Array, fresh: Array, their_last: Array) -> Array:
+        """Which seats' baselines draw on this turn, as their scripted twins do."""
+        return (modes == EVERY_TURN) | ((modes == AFTER_DEFECTION) & ~fresh
+                                        & (their_last == 0))
+
+    def _reveal(self, pending: Array) -> tuple[Array, Array]:
+        """(1 = s cooperated against o, each seat's points of the round)."""
+        xp = self.xp
+        coopf = 1 - pending
+        pay = xp.take(xp.asarray(self.pay.ravel()), 2 * coopf + xp.swapaxes(coopf, 1, 2))
+        # a seat's own diagonal entry is never played (pending 0: "both cooperate"), drop it
+        gained = pay.sum(axis=2) - int(self.pay[1, 1])
+        return coopf, gained
+
+    def _step_numpy(self, state: DilemmaState, acts: Array, t0: int
+                    ) -> tuple[DilemmaState, Array, Array]:
+        """`_step_pure` for tables in lockstep: the same arithmetic on slices."""
+        n, b = self.num_seats, acts.shape[0]
+        r, k = divmod(t0, self.turns)
+        opp = self.opp[(r + 1) % 2, :, k]  # (n,)
+        si = np.arange(n)
+        ptr = state.ptr
+        if state.draws.shape[2]:
+            their_last = state.hist[:, opp, si] & 1
+            ptr = ptr + self._used(state.modes, np.full((b, 1), r == 0),
+                                   their_last).astype(np.int32)
+        pending = np.zeros_like(state.pending) if k == 0 else state.pending.copy()
+        pending[:, si, opp] = acts
+        t = state.t + 1
+        done = t >= self.steps_per_episode
+        if k != self.turns - 1:
+            zero = np.zeros((b, n))
+            return state._replace(t=t, pending=pending, ptr=ptr), zero, done
+        coopf, gained = self._reveal(pending)
+        new = state._replace(
+            t=t, pending=pending, hist=((state.hist << 1) | coopf) & HISTORY_BITS,
+            coop=state.coop + coopf, defected=state.defected | (pending == 1),
+            points=state.points + gained, ptr=ptr)
+        return new, gained.astype(np.float64), done
+
+    def _step_pure(self, state: DilemmaState, actions: Array
+                   ) -> tuple[DilemmaState, Array, Array]:
+        """The step for any array namespace, each table at its own step (pure: jit-able)."""
         xp, n = self.xp, self.num_seats
         r, k, opp, _ = self._where(state)
         acts = xp.asarray(actions).astype(xp.int32)
         _, theirs, _, _ = self._pairs(state, opp)
-        # draws consumed by this turn, as the scripted twins draw
-        modes = state.modes
-        used = (modes == EVERY_TURN) | ((modes == AFTER_DEFECTION) & (r[:, None] > 0)
-                                        & (theirs[..., 0] == 0))
-        ptr = state.ptr + used.astype(xp.int32)
+        ptr = state.ptr + self._used(state.modes, (r == 0)[:, None],
+                                     theirs & 1).astype(xp.int32)
         onehot = opp[:, :, None] == xp.arange(n)[None, None, :]  # (B, n, n)
         pending = xp.where((k == 0)[:, None, None], 0, state.pending)
         pending = xp.where(onehot, acts[:, :, None], pending)
         reveal = k == self.turns - 1  # (B,)
-        coopf = 1 - pending  # (B, n, n) s cooperated against o
-        pay = xp.asarray(self.pay)[coopf, xp.swapaxes(coopf, 1, 2)]
-        eye = xp.eye(n, dtype=bool)[None]
-        gained = xp.where(eye, 0, pay).sum(axis=2)  # (B, n)
-        rv = reveal[:, None]
-        rewards = xp.where(rv, gained, 0)
+        coopf, gained = self._reveal(pending)
+        rewards = xp.where(reveal[:, None], gained, 0)
         rv3 = reveal[:, None, None]
-        hist = xp.where(rv3[..., None], xp.concatenate(
-            [coopf[..., None], state.hist[..., :-1]], axis=-1), state.hist)
         new = DilemmaState(
-            t=state.t + 1, pending=pending, hist=hist,
+            t=state.t + 1, pending=pending,
+            hist=xp.where(rv3, ((state.hist << 1) | coopf) & HISTORY_BITS, state.hist),
             coop=xp.where(rv3, state.coop + coopf, state.coop),
             defected=xp.where(rv3, state.defected | (pending == 1), state.defected),
-            points=state.points + rewards, draws=state.draws, ptr=ptr,
-            modes=state.modes)
+            points=state.points + rewards, draws=state.draws, ptr=ptr, modes=state.modes)
         done = new.t >= self.steps_per_episode
         return new, rewards.astype(xp.float64), done
 
@@ -206,25 +255,34 @@ class ArrayBaseline:
 
     def act(self, state: DilemmaState) -> Array:
         kern, s, xp = self.kernel, self.seat, self.kernel.xp
-        r, _, opp, _ = kern._where(state)
-        o = opp[:, s]
-        bi = xp.arange(o.shape[0])
-        fresh = r == 0
-        their_last = state.hist[bi, o, s, 0]
+        t0 = kern.lockstep(state)
+        if t0 is not None:  # every table faces the same opponent: slices
+            r, k = divmod(t0, kern.turns)
+            o: Any = int(kern.opp[(r + 1) % 2, s, k])
+            bi: Any = slice(None)
+            fresh: Any = r == 0
+        else:
+            r, _, opp, _ = kern._where(state)
+            o = opp[:, s]
+            bi = xp.arange(o.shape[0])
+            fresh = r == 0
+        b = state.t.shape[0]
+        their_last = state.hist[bi, o, s] & 1
         name = self.name
         if name == "always_cooperate":
-            return xp.zeros_like(o)
+            return xp.zeros(b, dtype=xp.int32)
         if name == "always_defect":
-            return xp.ones_like(o)
+            return xp.ones(b, dtype=xp.int32)
         if name == "tit_for_tat":
             return xp.where(fresh | (their_last == 1), 0, 1)
         if name == "grim_trigger":
-            return state.defected[bi, o, s].astype(o.dtype)
+            return state.defected[bi, o, s].astype(xp.int32)
         if name == "pavlov":
-            return xp.where(fresh | (state.hist[bi, s, o, 0] == their_last), 0, 1)
+            return xp.where(fresh | ((state.hist[bi, s, o] & 1) == their_last), 0, 1)
         depth = state.draws.shape[2]
-        drawn = state.draws[bi, s, xp.minimum(state.ptr[:, s], max(depth - 1, 0))] \
-            if depth else xp.zeros(o.shape, dtype=bool)
+        rows = xp.arange(b)
+        drawn = state.draws[rows, s, xp.minimum(state.ptr[:, s], max(depth - 1, 0))] \
+            if depth else xp.zeros(b, dtype=bool)
         if name == "random":
             return xp.where(drawn, 0, 1)  # coin(): a draw below one half cooperates
         # generous tit for tat: forgive a defection when the draw is below the probability

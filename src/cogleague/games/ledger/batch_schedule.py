@@ -20,24 +20,35 @@ from cogleague.games.ledger.schedule import (
     PASS_LENGTH,
     POSITIONS,
     RESHUFFLES,
+    draw_schedule,
 )
-from cogleague.games.ledger.subgames import DILEMMA_BELOW, DRAW_SCALE, TRUST_BELOW
+from cogleague.games.ledger.subgames import DILEMMA_BELOW, DRAW_SCALE, SUBGAMES, TRUST_BELOW
 
 DILEMMA_I, TRUST_I, ULTIMATUM_I = 0, 1, 2  # subgame indices (`subgames.SUBGAMES` order)
 _MATCH = np.array(MATCHINGS, dtype=np.int64)  # (7, 4, 2) positions of each matching
 
 
 class _Stream:
-    """B streams of uniforms with one read pointer each."""
+    """B streams of uniforms with one read pointer each. `depth` draws are read up front; a
+    table that needs more (a rare run of pass redraws) is marked `short` and drawn again by
+    the rules engine's own `draw_schedule`."""
 
     def __init__(self, seeds: Sequence[int], depth: int) -> None:
         self.u = stream_uniforms([f"ledger:{s}:schedule" for s in seeds], depth)
+        self.depth = depth
         self.ptr = np.zeros(len(seeds), dtype=np.int64)
         self.rows = np.arange(len(seeds))
 
+    @property
+    def short(self) -> Array:
+        return self.ptr > self.depth
+
+    def _read(self) -> Array:
+        return self.u[self.rows, np.minimum(self.ptr, self.depth - 1)]
+
     def below(self, n: int, active: Array | None = None) -> Array:
         """`rng.below(n)` for every active table (inactive ones read nothing; 0 for them)."""
-        values = np.floor(self.u[self.rows, self.ptr] * n).astype(np.int64)
+        values = np.floor(self._read() * n).astype(np.int64)
         if active is None:
             self.ptr += 1
             return values
@@ -59,10 +70,15 @@ class _Stream:
         return out
 
 
-def draws_needed(rounds: int) -> int:
-    """The most draws a schedule of `rounds` rounds can take (every redraw, every coin)."""
+TYPICAL_REDRAWS = 2
+"""Pass redraws read up front (each pass after the first redraws with probability 1/7, so
+more than two in one pass happen about once in 343 passes; those tables are redrawn)."""
+
+
+def draws_read(rounds: int) -> int:
+    """Draws read up front per table: every coin, and `TYPICAL_REDRAWS` redraws a pass."""
     passes = math.ceil(rounds / PASS_LENGTH)
-    return (POSITIONS - 1) + passes * ((PASS_LENGTH - 1) * (1 + RESHUFFLES)
+    return (POSITIONS - 1) + passes * ((PASS_LENGTH - 1) * (1 + TYPICAL_REDRAWS)
                                        + PASS_LENGTH * PAIRS_PER_ROUND * 2)
 
 
@@ -70,7 +86,7 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
     """(a, b, subgame), each (B, rounds, 4): the first mover (the lower seat in DILEMMA), the
     second, and the subgame index of every meeting."""
     n = len(seeds)
-    st = _Stream(seeds, draws_needed(rounds))
+    st = _Stream(seeds, draws_read(rounds))
     rows = st.rows
     perm = st.shuffle(np.tile(np.arange(POSITIONS), (n, 1)))
     counts = np.zeros((n, POSITIONS), dtype=np.int64)
@@ -112,11 +128,16 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
                 b_out[:, r, i] = np.where(dil, np.maximum(f, s), second_m)
                 g_out[:, r, i] = g
             r += 1
+    for i in np.flatnonzero(st.short):  # drawn past what was read: the rules engine's draw
+        for rr, pairs in enumerate(draw_schedule(int(seeds[i]), rounds)):
+            for j, p in enumerate(pairs):
+                a_out[i, rr, j], b_out[i, rr, j] = p.a, p.b
+                g_out[i, rr, j] = SUBGAMES.index(p.subgame)
     return a_out, b_out, g_out
 
 
 def _coin(st: _Stream, active: Array) -> Array:
     """`rng.coin` (random() < 0.5) for the active tables; False for the others."""
-    values = st.u[st.rows, st.ptr] < 0.5
+    values = st._read() < 0.5
     st.ptr += active
     return active & values

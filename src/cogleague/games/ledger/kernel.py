@@ -48,6 +48,8 @@ for _g, _name in enumerate(SUBGAMES):
     for _ma, _row in enumerate(PAYOFF_TABLE[_name]):
         for _mb, (_pa, _pb) in enumerate(_row):
             PAY[_g, _ma, _mb] = (_pa, _pb)
+PAY_FLAT = PAY.ravel()
+KIND_FLAT = KIND.ravel()
 HALO = np.array([[round(halo(k, h), STAT_DECIMALS) for h in range(MAX_MEETINGS + 1)]
                  for k in range(MAX_MEETINGS + 1)])
 """`round(halo(kind, harsh), 4)` as Python rounds it, looked up (numpy's round differs)."""
@@ -104,9 +106,22 @@ class LedgerKernel:
             last_vs=xp.full((b, n, n), -1, dtype=xp.int64), last=zi - 1, defections=zi,
             seeds=xp.asarray(np.asarray(seeds, dtype=np.int64)))
 
+    def lockstep(self, state: LedgerState) -> int | None:
+        """The round every table is at, when they all are at the same one under numpy (the
+        league's and the benchmarks' case): the fast path then slices instead of gathering."""
+        if self.xp is not np:
+            return None
+        t = state.t
+        t0 = int(t[0])
+        return t0 if bool((t == t0).all()) else None
+
     def slot(self, state: LedgerState) -> tuple[Array, Array, Array]:
         """(partner, subgame, side) of every seat this round, (B, 8) each."""
         xp = self.xp
+        t0 = self.lockstep(state)
+        if t0 is not None:
+            r0 = min(t0, self.rounds - 1)
+            return state.partner[:, r0], state.subgame[:, r0], state.side[:, r0]
         r = xp.minimum(state.t, self.rounds - 1)
         bi = xp.arange(r.shape[0])
         return state.partner[bi, r], state.subgame[bi, r], state.side[bi, r]
@@ -121,30 +136,44 @@ class LedgerKernel:
         return legal.astype(xp.int8)
 
     def step(self, state: LedgerState, actions: Array) -> tuple[LedgerState, Array, Array]:
-        """One round: every seat's move (B, 8), legal for its meeting."""
+        """One round: every seat's move (B, 8), legal for its meeting.
+
+        The per-round history (`moves`, `pays`) is append-only: under numpy, tables in
+        lockstep write this round's column in place, which the state passed in never reads
+        (it shows rounds before its own `t` only)."""
+        t0 = self.lockstep(state)
         xp = self.xp
         p, g, side = self.slot(state)
-        bi = xp.arange(p.shape[0])[:, None]
+        b = p.shape[0]
+        bi = xp.arange(b)[:, None]
         mine = xp.asarray(actions).astype(xp.int64)
-        theirs = mine[bi, p]
+        theirs = xp.take_along_axis(mine, p, axis=1)
         move_a = xp.where(side == 0, mine, theirs)
         move_b = xp.where(side == 0, theirs, mine)
-        pay = xp.asarray(PAY)[g, move_a, move_b, side]
-        kind = xp.asarray(KIND)[g, side, mine]
+        pay = xp.take(xp.asarray(PAY_FLAT), ((g * WIDTH + move_a) * WIDTH + move_b) * 2 + side)
+        kind = xp.take(xp.asarray(KIND_FLAT), (g * 2 + side) * WIDTH + mine)
         dil = g == DILEMMA_I
-        r = state.t
-        at = (xp.arange(self.rounds)[None, None, :] == r[:, None, None])
-        harsh_hit = (~kind)[:, :, None] & (p[:, :, None] == xp.arange(SEATS)[None, None, :])
-        vs_hit = dil[:, :, None] & (p[:, :, None] == xp.arange(SEATS)[None, None, :])
-        new = LedgerState(
-            t=state.t + 1, partner=state.partner, subgame=state.subgame, side=state.side,
-            moves=xp.where(at, mine[:, :, None], state.moves),
-            pays=xp.where(at, pay[:, :, None], state.pays),
-            total=state.total + pay, kind=state.kind + kind, harsh=state.harsh + ~kind,
-            harsh_vs=state.harsh_vs | harsh_hit,
-            last_vs=xp.where(vs_hit, theirs[:, :, None], state.last_vs),
-            last=xp.where(dil, mine, state.last),
-            defections=state.defections + (dil & (mine == 1)), seeds=state.seeds)
+        if t0 is not None:
+            moves, pays = state.moves, state.pays
+            moves[:, :, t0] = mine
+            pays[:, :, t0] = pay
+            si = np.arange(SEATS)[None, :]
+            harsh_vs = state.harsh_vs.copy()
+            harsh_vs[bi, si, p] |= ~kind
+            last_vs = state.last_vs.copy()
+            last_vs[bi, si, p] = np.where(dil, theirs, last_vs[bi, si, p])
+        else:
+            at = (xp.arange(self.rounds)[None, None, :] == state.t[:, None, None])
+            moves = xp.where(at, mine[:, :, None], state.moves)
+            pays = xp.where(at, pay[:, :, None], state.pays)
+            met = p[:, :, None] == xp.arange(SEATS)[None, None, :]
+            harsh_vs = state.harsh_vs | ((~kind)[:, :, None] & met)
+            last_vs = xp.where(dil[:, :, None] & met, theirs[:, :, None], state.last_vs)
+        new = state._replace(
+            t=state.t + 1, moves=moves, pays=pays, total=state.total + pay,
+            kind=state.kind + kind, harsh=state.harsh + ~kind, harsh_vs=harsh_vs,
+            last_vs=last_vs, last=xp.where(dil, mine, state.last),
+            defections=state.defections + (dil & (mine == 1)))
         return new, pay.astype(xp.float64), new.t >= self.rounds
 
     # -- what a seat observes --------------------------------------------------------------
