@@ -128,11 +128,11 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
                 b_out[:, r, i] = np.where(dil, np.maximum(f, s), second_m)
                 g_out[:, r, i] = g
             r += 1
-    for i in np.flatnonzero(st.short):  # drawn past what was read: the rules engine's draw
-        for rr, pairs in enumerate(draw_schedule(int(seeds[i]), rounds)):
+    for row in np.flatnonzero(st.short):  # drawn past what was read: the rules engine's draw
+        for rr, pairs in enumerate(draw_schedule(int(seeds[int(row)]), rounds)):
             for j, p in enumerate(pairs):
-                a_out[i, rr, j], b_out[i, rr, j] = p.a, p.b
-                g_out[i, rr, j] = SUBGAMES.index(p.subgame)
+                a_out[row, rr, j], b_out[row, rr, j] = p.a, p.b
+                g_out[row, rr, j] = SUBGAMES.index(p.subgame)
     return a_out, b_out, g_out
 
 
