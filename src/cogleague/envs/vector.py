@@ -49,6 +49,7 @@ class KernelTables:
         self.num_envs = num_envs
         self.rng = np.random.default_rng()
         self.state: Any = None
+        self._masks: Array | None = None
         self.steps = 0
         self.ended = False
 
@@ -59,23 +60,29 @@ class KernelTables:
         else:
             seeds = [int(x) for x in self.rng.integers(SEED_SPACE, size=self.num_envs)]
         self.state = self.kernel.reset(seeds, self.lineup)
+        self._masks = None
         self.steps = 0
         self.ended = False
 
     def masks(self) -> Array:
-        m = self.kernel.mask(self.state)
-        shape = (self.num_envs, self.kernel.num_seats, self.kernel.num_actions)
-        return np.ones(shape, dtype=np.int8) if m is None else np.array(m, dtype=np.int8)
+        """(B, seats, actions) int8 of the current state, made once per state (read-only:
+        callers copy what they hand out)."""
+        if self._masks is None:
+            m = self.kernel.mask(self.state)
+            shape = (self.num_envs, self.kernel.num_seats, self.kernel.num_actions)
+            self._masks = np.ones(shape, dtype=np.int8) if m is None else np.asarray(
+                m, dtype=np.int8)
+        return self._masks
 
     def step(self, learners: dict[int, Array]) -> tuple[Array, Array]:
         """Every table one step: the learners' actions (B,) by seat, the baselines' own."""
         actions = np.zeros((self.num_envs, self.kernel.num_seats), dtype=np.int64)
-        masks = self.kernel.mask(self.state)
+        masks = self.masks()
         for s, a in learners.items():
             a = np.asarray(a, dtype=np.int64).reshape(self.num_envs)
             bad = (a < 0) | (a >= self.kernel.num_actions)
-            if masks is not None and not bad.any():
-                bad = np.asarray(masks)[np.arange(self.num_envs), s, a] == 0
+            if not bad.any():
+                bad = masks[np.arange(self.num_envs), s, a] == 0
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
                 raise IllegalAction(f"actions[{i}]: {int(a[i])} is not a legal action of "
@@ -84,6 +91,7 @@ class KernelTables:
         for s, policy in self.policies.items():
             actions[:, s] = np.asarray(policy.act(self.state))
         self.state, rewards, done = self.kernel.step(self.state, actions)
+        self._masks = None
         self.steps += 1
         self.ended = bool(np.all(np.asarray(done)))
         return np.asarray(rewards, dtype=np.float64), np.asarray(done, dtype=bool)
@@ -137,7 +145,7 @@ class BatchVectorEnv(VectorEnv):
         return self.tables.observations()[:, self.seat]
 
     def _infos(self) -> dict[str, Any]:
-        return {"action_mask": self.tables.masks()[:, self.seat]}
+        return {"action_mask": self.tables.masks()[:, self.seat].copy()}
 
     def step(self, actions: Any) -> tuple[Array, Array, Array, Array, dict[str, Any]]:
         if self.tables.state is None:

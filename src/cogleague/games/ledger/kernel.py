@@ -193,54 +193,73 @@ class LedgerKernel:
         return out
 
     def observe(self, state: LedgerState) -> Array:
-        """(B, 8, 1 + len(FIELDS)) float32 in the `ledger.rl.v1` encoding."""
-        xp = np
+        """(B, 8, 1 + len(FIELDS)) float32 in the `ledger.rl.v1` encoding (zeros once a table
+        is done). Host-side numpy: the medians sort each seat's record."""
         p, g, side = (np.asarray(x) for x in self.slot(state))
         b = p.shape[0]
-        bi = np.arange(b)[:, None]
-        t = np.asarray(state.t)[:, None] * np.ones((1, SEATS), dtype=np.int64)
-        eside = np.where(g == DILEMMA_I, 0, side)
-        cols: list[Array] = [np.ones((b, SEATS)), t / self.rounds,
-                             (t == self.rounds - 1).astype(float)]
-        cols += [(g == k).astype(float) for k in range(NG)]
-        cols += [eside.astype(float), HI[g, side] / MAX_MOVE]
+        out = np.zeros((b, SEATS, self.obs_size))
+        t = np.asarray(state.t)[:, None]
+        heads = [1.0, t / self.rounds, t == self.rounds - 1, g == 0, g == 1, g == 2,
+                 np.where(g == DILEMMA_I, 0, side), HI[g, side] / MAX_MOVE]
+        for c, value in enumerate(heads):
+            out[:, :, c] = value
+        c = len(heads)
         med = self._medians(state)
         kind, harsh, total = (np.asarray(x) for x in (state.kind, state.harsh, state.total))
-        for who in (np.arange(SEATS)[None, :] * np.ones((b, 1), dtype=np.int64), p):
-            cols += [med[bi, who] / MAX_PAY, t / MAX_MEETINGS, kind[bi, who] / MAX_MEETINGS,
-                     harsh[bi, who] / MAX_MEETINGS, total[bi, who] / TOTAL_SCALE,
-                     HALO[kind[bi, who], harsh[bi, who]]]
-        seat = np.arange(SEATS)[None, :] * np.ones((b, 1), dtype=np.int64)
-        cols += self._entries(state, seat, p)
-        cols += self._entries(state, p, seat)
-        obs = xp.stack(cols, axis=-1).astype(np.float32)
+        base = np.arange(b)[:, None] * SEATS
+        seat = np.broadcast_to(np.arange(SEATS)[None, :], (b, SEATS))
+        for who in (None, base + p):
+            k_w, h_w = _gather(kind, who), _gather(harsh, who)
+            for value in (_gather(med, who) / MAX_PAY, t / MAX_MEETINGS,
+                          k_w / MAX_MEETINGS, h_w / MAX_MEETINGS,
+                          _gather(total, who) / TOTAL_SCALE, HALO[k_w, h_w]):
+                out[:, :, c] = value
+                c += 1
+        c = self._entries(state, None, p, out, c)
+        self._entries(state, base + p, seat, out, c)
         # a finished table's seats wait, as the rules engine's environments show them
-        return np.where((np.asarray(state.t) >= self.rounds)[:, None, None], 0.0, obs)
+        out[np.asarray(state.t) >= self.rounds] = 0.0
+        return out.astype(np.float32)
 
-    def _entries(self, state: LedgerState, who: Array, other: Array) -> list[Array]:
-        """`who`'s last HISTORY meetings, newest first, each flagged when it was with `other`."""
+    def _entries(self, state: LedgerState, who: Array | None, other: Array, out: Array,
+                 c: int) -> int:
+        """The last HISTORY meetings of each seat's `who` (flat indices into (B, 8); None:
+        the seat itself), newest first, each flagged when it was with `other`, written into
+        `out` from column `c`; returns the next column."""
         partner, subgame, side = (np.asarray(x) for x in (state.partner, state.subgame,
                                                           state.side))
         moves, pays = np.asarray(state.moves), np.asarray(state.pays)
+        t0 = self.lockstep(state)
         t = np.asarray(state.t)
-        b = who.shape[0]
-        bi = np.arange(b)[:, None]
-        cols: list[Array] = []
+        b = other.shape[0]
+        bi = np.arange(b)
+        base = bi[:, None] * SEATS
+        width = 1 + NG + 6
         for k in range(1, HISTORY + 1):
-            r = t - k
-            ok = (r >= 0)[:, None] * np.ones((1, SEATS), dtype=bool)
-            rc = np.maximum(r, 0)[:, None]
-            q = partner[bi, rc, who]
-            g = subgame[bi, rc, who]
-            sd = side[bi, rc, who]
-            es = np.where(g == DILEMMA_I, 0, sd)
-            mv, py = moves[bi, who, rc], pays[bi, who, rc]
-            qmv, qpy = moves[bi, q, rc], pays[bi, q, rc]
-            entry = [np.ones(ok.shape)] + [(g == j).astype(float) for j in range(NG)] + [
-                es.astype(float), mv / HI[g, es], py / MAX_PAY, qmv / HI[g, 1 - es],
-                qpy / MAX_PAY, (q == other).astype(float)]
-            cols += [np.where(ok, c, 0.0) for c in entry]
-        return cols
+            if t0 is not None:
+                if t0 - k < 0:
+                    c += width  # not revealed anywhere: zeros
+                    continue
+                ok: Any = True
+                rows: Any = (slice(None), t0 - k)
+                cols_at: Any = (slice(None), slice(None), t0 - k)
+            else:
+                ok = (t - k >= 0)[:, None]
+                rc = np.maximum(t - k, 0)
+                rows = (bi, rc)
+                cols_at = (bi, slice(None), rc)
+            q = _gather(partner[rows], who)
+            g = _gather(subgame[rows], who)
+            es = np.where(g == DILEMMA_I, 0, _gather(side[rows], who))
+            mv_r, py_r = moves[cols_at], pays[cols_at]
+            q_flat = base + q
+            entry = (1.0, g == 0, g == 1, g == 2, es, _gather(mv_r, who) / HI[g, es],
+                     _gather(py_r, who) / MAX_PAY, _gather(mv_r, q_flat) / HI[g, 1 - es],
+                     _gather(py_r, q_flat) / MAX_PAY, q == other)
+            for value in entry:
+                out[:, :, c] = value if ok is True else np.where(ok, value, 0.0)
+                c += 1
+        return c
 
     # -- the end ----------------------------------------------------------------------------
     def scores(self, state: LedgerState) -> Array:
@@ -256,13 +275,16 @@ class LedgerKernel:
         met = np.zeros((b, n, n), dtype=np.int64)
         inside = np.zeros((b, n, n), dtype=np.int64)
         bi = np.arange(b)
-        for rr in range(int(np.max(np.asarray(state.t), initial=0))):
+        t = np.asarray(state.t)
+        for rr in range(int(np.max(t, initial=0))):
+            played = (rr < t).astype(np.int64)  # a table's rounds so far only
             for s in range(n):
                 q = partner[:, rr, s]
-                met[bi, s, q] += 1
-                inside[bi, s, q] += pays[:, s, rr] + pays[bi, q, rr]
+                met[bi, s, q] += played
+                inside[bi, s, q] += played * (pays[:, s, rr] + pays[bi, q, rr])
         count = met.sum(axis=2)
-        sums = pays.sum(axis=2)
+        sums = np.where(np.arange(pays.shape[2])[None, None, :] < t[:, None, None], pays,
+                        0).sum(axis=2)
         # each meeting was counted from both seats: met[s, q] is the pair's meetings
         out_count = count[:, :, None] + count[:, None, :] - 2 * met
         out_sum = sums[:, :, None] + sums[:, None, :] - inside
@@ -282,6 +304,12 @@ class LedgerKernel:
             raise ConfigError("seats", f"seats: {name!r} has no batch twin (batch baselines: "
                                        f"{', '.join(BATCH_BASELINES)})")
         return LedgerBaseline(self, key, seat)
+
+
+def _gather(x: Array, flat: Array | None) -> Array:
+    """``x[b, flat[b, s] - 8·b]`` for a (B, 8) array: each seat's entry of another seat of the
+    same table, by flat index (None: each seat's own)."""
+    return x if flat is None else np.ravel(x)[flat]
 
 
 def _table(moves: Mapping[str, tuple[int, int]]) -> Array:
