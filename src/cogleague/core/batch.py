@@ -7,9 +7,9 @@ check in `cogleague.testing.batch_check`) never name a game: they read the game'
 step; everything that changes a payoff is.
 
 Randomness comes from the rules engine's own named streams (`core/rng.py`): a kernel reads the
-same `random.Random` stream's raw words (`stream_uniforms`) and turns them into the very
-doubles `random()` returns, so a batch table with seed s *is* the rules engine's episode with
-seed s.
+same `random.Random` stream's raw words (`stream_ints`, `stream_uniforms`) and turns them into
+the very doubles `random()` returns, so a batch table with seed s *is* the rules engine's
+episode with seed s.
 
 Kernels are written in a pure array style (no in-place writes on state arrays) over an array
 namespace `xp` (numpy by default), so the same step functions also run under `jax.jit`.
@@ -31,21 +31,14 @@ if TYPE_CHECKING:
 Array = Any
 """An array of the kernel's namespace: numpy's, or `jax.numpy`'s under `jax.jit`."""
 
-_WORD_BYTES = 4
 TWO_53 = 9007199254740992  # random() = k / 2**53 with k an integer below 2**53
-
-
-def stream_words(name: str | int, draws: int) -> Array:
-    """The 2·`draws` raw 32-bit words `draws` calls of ``stream(name).random()`` consume, in
-    order (CPython's `getrandbits` fills a big int from the generator's words, lowest first)."""
-    words = 2 * draws
-    raw = stream(name).getrandbits(32 * words).to_bytes(words * _WORD_BYTES, "little")
-    return np.frombuffer(raw, dtype="<u4")
 
 
 def stream_ints(names: Sequence[str | int], draws: int) -> Array:
     """``int(random() * 2**53)`` for the first `draws` draws of each named stream: an int64
-    array (len(names), draws). `random() < x` for an exact threshold x is ``k < ceil(x·2**53)``."""
+    array (len(names), draws). `random()` takes two 32-bit words (a >> 5, b >> 6) and
+    CPython's `getrandbits` fills a big int from the same words, lowest first, so one call
+    reads them all. `random() < x` for an exact threshold x is ``k < ceil(x·2**53)``."""
     if not names:
         return np.zeros((0, draws), dtype=np.int64)
     raw = b"".join(stream(n).getrandbits(64 * draws).to_bytes(8 * draws, "little")
