@@ -34,17 +34,18 @@ class _Stream:
     the rules engine's own `draw_schedule`."""
 
     def __init__(self, seeds: Sequence[int], depth: int) -> None:
-        self.u = stream_uniforms([f"ledger:{s}:schedule" for s in seeds], depth)
+        self.u = stream_uniforms([f"ledger:{s}:schedule" for s in seeds], depth).ravel()
         self.depth = depth
         self.ptr = np.zeros(len(seeds), dtype=np.int64)
         self.rows = np.arange(len(seeds))
+        self.base = self.rows * depth  # row starts in the flat `u`
 
     @property
     def short(self) -> Array:
         return self.ptr > self.depth
 
     def _read(self) -> Array:
-        return self.u[self.rows, np.minimum(self.ptr, self.depth - 1)]
+        return self.u[self.base + np.minimum(self.ptr, self.depth - 1)]
 
     def below(self, n: int, active: Array | None = None) -> Array:
         """`rng.below(n)` for every active table (inactive ones read nothing; 0 for them)."""

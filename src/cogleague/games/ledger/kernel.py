@@ -90,13 +90,11 @@ class LedgerKernel:
         partner = np.zeros((b, r, n), dtype=np.int64)
         subgame = np.zeros((b, r, n), dtype=np.int64)
         side = np.zeros((b, r, n), dtype=np.int64)
-        rows = np.arange(b)[:, None]
-        for i in range(a.shape[2]):
-            for rr in range(r):
-                pa, pb, pg = a[:, rr, i], bb[:, rr, i], g[:, rr, i]
-                partner[rows[:, 0], rr, pa], partner[rows[:, 0], rr, pb] = pb, pa
-                subgame[rows[:, 0], rr, pa] = subgame[rows[:, 0], rr, pb] = pg
-                side[rows[:, 0], rr, pb] = 1
+        rows = np.arange(b)[:, None, None]
+        rounds = np.arange(r)[None, :, None]
+        partner[rows, rounds, a], partner[rows, rounds, bb] = bb, a
+        subgame[rows, rounds, a] = subgame[rows, rounds, bb] = g
+        side[rows, rounds, bb] = 1
         zi = xp.zeros((b, n), dtype=xp.int64)
         return LedgerState(
             t=xp.zeros(b, dtype=xp.int64), partner=xp.asarray(partner),
