@@ -2,9 +2,10 @@
 kernel (``extras["batch"]``, `core/batch.py`), for sweeps that need thousands of episodes.
 
     import cogleague
-    run = cogleague.play_batch("dilemma", ["tit_for_tat", "pavlov", "random"],
-                               seeds=range(10_000), variant="classic200")
+    run = cogleague.play_batch(game, [baseline, baseline, baseline], seeds=range(10_000))
     run.scores        # (10000, 3) float64: episode i is `cogleague.play(..., seed=i)`'s
+
+(docs/batch.md plays the dilemma and Ledger.)
 
 Every seat must be a baseline with an array twin (the kernel's `baselines`); options are the
 game's own, validated as `cogleague.play` validates them. The scores and end reasons are the
