@@ -114,8 +114,11 @@ def pending(config: LeagueConfig, *, retry_infra: bool = False
 
 def run(config: LeagueConfig, backend: Backend, *, progress: Progress | None = None,
         chunk_size: int | None = None, limit: int | None = None,
-        retry_infra: bool = False) -> RunSummary:
-    """Play every unfinished episode of `config` (at most `limit` of them) on `backend`."""
+        retry_infra: bool = False, engine: str = "auto") -> RunSummary:
+    """Play every unfinished episode of `config` (at most `limit` of them): those whose seats
+    all have a batch twin through the game's kernel (`engine` auto or batch,
+    `league/batch.py`), the rest on `backend`."""
+    from cogleague.league import batch
     store.save_policies(config.store_url, config.name,
                         [p.book_entry() for p in config.policies])
     todo, scheduled = pending(config, retry_infra=retry_infra)
@@ -134,7 +137,9 @@ def run(config: LeagueConfig, backend: Backend, *, progress: Progress | None = N
         if progress is not None:
             progress(counts["done"], counts["failed"])
 
+    fast, todo = batch.split(todo, engine)
     started = time.perf_counter()
+    batch.play(fast, on_chunk)
     backend.run(chunked(todo, backend.workers, chunk_size), on_chunk)
     return RunSummary(scheduled=scheduled, skipped=skipped, played=counts["done"],
                       failed=counts["failed"] - counts["infra"],

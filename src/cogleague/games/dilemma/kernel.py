@@ -24,8 +24,13 @@ import numpy as np
 
 from cogleague.core.batch import TWO_53, Array, stream_ints
 from cogleague.core.errors import ConfigError
+from cogleague.core.settlement import split_pot
+from cogleague.games.dilemma.aliases import draw_aliases
 from cogleague.games.dilemma.baselines.generous_tit_for_tat import forgiveness
 from cogleague.games.dilemma.config import DEFAULT_SEATS, DilemmaConfig, make_config
+from cogleague.games.dilemma.game import DilemmaGame
+from cogleague.games.dilemma.payoffs import competition_ranks
+from cogleague.games.dilemma.promises import PROMISE_RULE
 from cogleague.games.dilemma.rl import FIELDS, HISTORY
 
 HISTORY_BITS = (1 << HISTORY) - 1
@@ -238,6 +243,50 @@ class DilemmaKernel:
     def reasons(self, state: DilemmaState) -> list[str]:
         return ["complete"] * int(state.t.shape[0])
 
+    def record(self, state: DilemmaState) -> Array | None:
+        """What a host keeps after a step for `documents`: each seat's cooperations in the
+        round the step revealed (None after a step that revealed nothing)."""
+        t0 = self.lockstep(state)
+        if t0 is None or t0 == 0 or t0 % self.turns:
+            return None
+        return np.asarray(state.hist & 1).sum(axis=2) - 1  # not the seat's own diagonal
+
+    def documents(self, state: DilemmaState, records: Sequence[Array | None],
+                  seeds: Sequence[int], policy_names: Sequence[str]
+                  ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """Each finished table's results document and per-round series, as the rules
+        engine's `results()` and the descriptor's `series` give them (free or paid tables,
+        no promises: text is not part of a batch step)."""
+        cfg, n = self.config, self.num_seats
+        rounds = [r for r in records if r is not None]
+        points = np.asarray(state.points)
+        coop = np.asarray(state.coop).sum(axis=2) - self.rounds  # less the own diagonal
+        choices = self.rounds * (n - 1)
+        pot = cfg.stake * n
+        out = []
+        for i, seed in enumerate(seeds):
+            pts = [int(x) for x in points[i]]
+            ranks = competition_ranks(pts)
+            rake, paid = 0, None
+            if cfg.paid:
+                split = split_pot(cfg.stake, cfg.rake_bps, pts)
+                pot, rake, paid = split.pot, split.rake, split.payouts
+            aliases = draw_aliases(int(seed), n)
+            seats = [{"seat": s, "alias": aliases[s], "policy": policy_names[s],
+                      "points": pts[s], "rank": ranks[s],
+                      "cooperation_rate": int(coop[i, s]) / choices, "timeouts": 0,
+                      "promises_made": 0, "promises_kept": 0,
+                      "payout": None if paid is None else paid[s]} for s in range(n)]
+            results = {"game": DilemmaGame.name, "rules_version": DilemmaGame.rules_version,
+                       "reason": "complete", "rounds_played": self.rounds,
+                       "rounds_total": self.rounds, "promise_rule": PROMISE_RULE,
+                       "stake": cfg.stake, "rake_bps": cfg.rake_bps, "pot": pot, "rake": rake,
+                       "seats": seats, "scores": pts}
+            series = {"label": "cooperation rate",
+                      "seats": [[int(r[i, s]) / (n - 1) for r in rounds] for s in range(n)]}
+            out.append((results, series))
+        return out
+
     def policy(self, name: str, seat: int) -> ArrayBaseline:
         if name not in BATCH_BASELINES:
             raise ConfigError("seats", f"seats: {name!r} has no batch twin (batch baselines: "
@@ -300,7 +349,7 @@ class DilemmaBatch:
 
     def kernel(self, variant: str | None, options: Mapping[str, Any],
                num_seats: int | None, xp: Any = np) -> DilemmaKernel:
-        given = {k: v for k, v in options.items() if k not in ("stake", "rake_bps")}
+        given = dict(options)
         given["seats"] = num_seats if num_seats is not None else given.get("seats",
                                                                             DEFAULT_SEATS)
         return DilemmaKernel(make_config(variant, given, 0), xp)

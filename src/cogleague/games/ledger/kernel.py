@@ -22,12 +22,17 @@ import numpy as np
 from cogleague.core.batch import Array
 from cogleague.core.errors import ConfigError
 from cogleague.core.rng import stream
-from cogleague.games.ledger.aliases import SEATS
+from cogleague.games.ledger.aliases import SEATS, draw_aliases
 from cogleague.games.ledger.baselines import Grim, Mirror, Opportunist, Saint, Shark
 from cogleague.games.ledger.batch_schedule import batch_schedule
 from cogleague.games.ledger.conduct import halo, is_kind
 from cogleague.games.ledger.config import build_config
-from cogleague.games.ledger.rings import MIN_DELTA, MIN_IN_MEAN, MIN_MUTUAL_MEETINGS
+from cogleague.games.ledger.rings import (
+    MIN_DELTA,
+    MIN_IN_MEAN,
+    MIN_MUTUAL_MEETINGS,
+    detect_rings,
+)
 from cogleague.games.ledger.rl import FIELDS, HISTORY, MAX_MEETINGS, MAX_MOVE, TOTAL_SCALE
 from cogleague.games.ledger.scoring import STAT_DECIMALS
 from cogleague.games.ledger.subgames import LEGAL, MAX_PAY, PAYOFF_TABLE, SUBGAMES
@@ -291,6 +296,39 @@ class LedgerKernel:
                    & (inside * scale - 2 * met * out_sum >= MIN_DELTA * 2 * met * scale))
         upper = np.triu(np.ones((n, n), dtype=bool), 1)[None]
         return np.asarray((flagged & upper).sum(axis=(1, 2)))
+
+    def record(self, state: LedgerState) -> None:
+        """Nothing to keep per step: the state holds every round's payoffs."""
+        return None
+
+    def documents(self, state: LedgerState, records: Sequence[Any], seeds: Sequence[int],
+                  policy_names: Sequence[str]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """Each finished table's §9 results document (`Table.results`' keys and order) and
+        the descriptor's per-round series (one meeting a seat a round: its payoff)."""
+        partner, pays = np.asarray(state.partner), np.asarray(state.pays)
+        kind, harsh, total = (np.asarray(x) for x in (state.kind, state.harsh, state.total))
+        scores = self._medians(state)
+        r = self.rounds
+        out = []
+        for i, seed in enumerate(seeds):
+            meetings = [(s, int(partner[i, rr, s]), int(pays[i, s, rr]),
+                         int(pays[i, partner[i, rr, s], rr]))
+                        for rr in range(r) for s in range(SEATS) if s < partner[i, rr, s]]
+            rings = detect_rings(meetings).to_json()
+            results = {
+                "policyNames": list(policy_names), "aliases": draw_aliases(int(seed)),
+                "scores": [float(x) for x in scores[i]],
+                "mean": [round(int(pays[i, s].sum()) / r, STAT_DECIMALS) for s in range(SEATS)],
+                "total": [int(x) for x in total[i]], "meetings": [r] * SEATS,
+                "kind": [int(x) for x in kind[i]], "harsh": [int(x) for x in harsh[i]],
+                "halo": [float(HALO[kind[i, s], harsh[i, s]]) for s in range(SEATS)],
+                "rounds": r, "maxRounds": r, "ringPairs": len(rings["pairs"]), "rings": rings,
+                "reason": "complete", "fallbacks": [0] * SEATS, "timeouts": [0] * SEATS}
+            series = {"label": "payoff per meeting",
+                      "seats": [[float(pays[i, s, rr]) for rr in range(r)]
+                                for s in range(SEATS)]}
+            out.append((results, series))
+        return out
 
     def result_fields(self, state: LedgerState) -> dict[str, Array]:
         """Results fields the kernel counts too, by the results document's keys."""
