@@ -7,12 +7,14 @@
 - Ledger: 14-round episodes of the default line-up per CPU second, the kernel against the rules
   engine (`play_headless`, results only); the scores must be equal, table by table, on a sample;
 - the vector environments with random legal actions at B = `--envs`: agent-steps per second
-  (every seat an agent, `parallel_vector_env`).
+  (every seat an agent, `parallel_vector_env`);
+- a league of `--league` dilemma episodes of baselines, wall time with the store, the rules
+  engine on a process pool against the batch kernels; the standings must be equal.
 
 Timings are CPU seconds of this process (the machine may be shared; its load is printed) and,
 for the rules engine and Axelrod, the best of `--repeat` runs.
 
-    .venv/bin/python benchmarks/batch.py [--tables 10000] [--envs 4096] [--repeat 3]
+    .venv/bin/python benchmarks/batch.py [--tables 10000] [--envs 4096] [--repeat 3] [--league N]
 """
 
 from __future__ import annotations
@@ -140,11 +142,74 @@ def vector(game: str, envs: int, steps: int) -> None:
           f"{rate:,.0f} agent-steps/CPU s in step ({steps} steps, every seat an agent)")
 
 
+LEAGUE = """
+[league]
+name = "bench"
+seed = 1
+episodes = {episodes}
+
+[[policies]]
+name = "reciprocator"
+baseline = "tit_for_tat"
+
+[[policies]]
+name = "defector"
+baseline = "always_defect"
+
+[[policies]]
+name = "grudger"
+baseline = "grim_trigger"
+
+[[policies]]
+name = "win-stay"
+baseline = "pavlov"
+
+[[policies]]
+name = "coin"
+baseline = "random"
+
+[[games]]
+name = "dilemma"
+variants = ["standard"]
+seats = 4
+"""
+
+
+def league(episodes: int) -> None:
+    """The same league file played twice, wall time: the rules engine on a pool of every
+    core, then the batch kernels; the standings must be equal."""
+    import tempfile
+    from pathlib import Path
+
+    from cogleague.league import config as league_config
+    from cogleague.league import runner
+    from cogleague.league.rankings import standings_json
+
+    with tempfile.TemporaryDirectory() as tmp:
+        wall, docs = {}, {}
+        for engine in ("rules", "batch"):
+            path = Path(tmp) / f"{engine}.toml"
+            path.write_text(LEAGUE.format(episodes=episodes), encoding="utf-8")
+            cfg = league_config.load(path)
+            pool = runner.make_backend("local", os.cpu_count() or 1)
+            start = time.perf_counter()
+            summary = runner.run(cfg, pool, engine=engine)
+            wall[engine] = time.perf_counter() - start
+            assert summary.failed == 0, summary
+            docs[engine] = standings_json(cfg.store_url, resamples=200)
+        assert docs["rules"] == docs["batch"], "the standings differ"
+        print(f"league of {summary.played:,} dilemma episodes (baselines, 4 seats, 20 rounds), "
+              f"wall time with the store: rules engine on {os.cpu_count()} processes "
+              f"{wall['rules']:.1f} s, batch {wall['batch']:.1f} s -> "
+              f"{wall['rules'] / wall['batch']:.1f}x (target 20x); same standings")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=10_000)
     parser.add_argument("--envs", type=int, default=4096)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--league", type=int, default=10_000, help="league episodes (0: skip)")
     args = parser.parse_args()
     gc.freeze()
     print(load())
@@ -152,6 +217,8 @@ def main() -> None:
     ledger(args.tables, args.repeat)
     vector("dilemma", args.envs, 200)
     vector("ledger", args.envs, 56)
+    if args.league:
+        league(args.league)
     print(load())
 
 

@@ -53,6 +53,32 @@ def stream_uniforms(names: Sequence[str | int], draws: int) -> Array:
     return stream_ints(names, draws) / float(TWO_53)
 
 
+def per_table(lineup: Any, tables: int, seats: int) -> list[list[Any]]:
+    """A line-up for every table, or a list of `tables` line-ups, as one list per table
+    (None: every seat an outside policy)."""
+    if lineup is None:
+        return [[None] * seats] * tables
+    rows = list(lineup)
+    if len(rows) == tables and rows and all(isinstance(r, list | tuple) for r in rows):
+        return [list(r) for r in rows]
+    return [rows] * tables
+
+
+def act_mixed(kernel: BatchKernel, state: Any, lineups: Sequence[Sequence[str]],
+              out: Array, cache: dict[tuple[str, int], BatchPolicy]) -> Array:
+    """Every seat's action (B, seats) into `out` when tables seat different baselines: each
+    distinct baseline of a seat acts for its tables (`cache` keeps the array policies)."""
+    names = np.asarray(lineups, dtype=object)
+    for seat in range(names.shape[1]):
+        for name in dict.fromkeys(names[:, seat]):
+            policy = cache.get((name, seat))
+            if policy is None:
+                policy = cache[(name, seat)] = kernel.policy(name, seat)
+            rows = names[:, seat] == name
+            out[rows, seat] = np.asarray(policy.act(state))[rows]
+    return out
+
+
 @runtime_checkable
 class BatchKernel(Protocol):
     """One configuration of a game (variant, options, seat count) for B tables.
@@ -69,10 +95,10 @@ class BatchKernel(Protocol):
     obs_size: int  # including field 0
     steps_per_episode: int
 
-    def reset(self, seeds: Sequence[int], lineup: Sequence[str | None] | None = None
-              ) -> Any:
-        """B new tables; `lineup` names the baseline of each seat (None: an outside policy)
-        so the kernel can read the streams its randomized baselines draw from."""
+    def reset(self, seeds: Sequence[int], lineup: Any = None) -> Any:
+        """B new tables; `lineup` names the baseline of each seat (None: an outside policy),
+        for every table or as a list of B line-ups (`per_table`), so the kernel can read the
+        streams its randomized baselines draw from."""
 
     def observe(self, state: Any) -> Array: ...
 

@@ -9,6 +9,7 @@ records of both engines). Every other episode goes to the backend as before.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -17,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from cogleague.core import jsonio
-from cogleague.core.batch import BatchGame, batch_of
+from cogleague.core.batch import BatchGame, act_mixed, batch_of
 from cogleague.core.errors import ConfigError
 from cogleague.games import registry
 from cogleague.league.episodes import EncodedRecord, EpisodeRecord, EpisodeSpec
@@ -26,6 +27,7 @@ ENGINES = ("auto", "batch", "rules")
 CHUNK = 10_000  # tables stepped together
 
 
+@functools.cache
 def _batch(game: str) -> BatchGame | None:
     try:
         return batch_of(registry.get(game))
@@ -72,7 +74,7 @@ def play(specs: Sequence[EpisodeSpec], on_chunk: Callable[[list[EncodedRecord]],
     groups: dict[tuple[Any, ...], list[EpisodeSpec]] = {}
     for spec in specs:
         key = (spec.game, spec.variant, jsonio.dumps(dict(spec.overrides), sort_keys=True),
-               tuple(s.seat_ref for s in spec.seats))
+               len(spec.seats))  # line-ups may differ table by table
         groups.setdefault(key, []).append(spec)
     for members in groups.values():
         for start in range(0, len(members), CHUNK):
@@ -82,21 +84,19 @@ def play(specs: Sequence[EpisodeSpec], on_chunk: Callable[[list[EncodedRecord]],
 def _play_group(specs: Sequence[EpisodeSpec]) -> list[EncodedRecord]:
     started = time.perf_counter()
     first = specs[0]
-    refs = [s.seat_ref for s in first.seats]
+    lineups = [[s.seat_ref for s in spec.seats] for spec in specs]
     batch = _batch(first.game)
     assert batch is not None
-    kernel: Any = batch.kernel(first.variant, dict(first.overrides), len(refs))
+    kernel: Any = batch.kernel(first.variant, dict(first.overrides), len(lineups[0]))
     seeds = [s.seed for s in specs]
-    state = kernel.reset(seeds, refs)
-    policies = [kernel.policy(name, seat) for seat, name in enumerate(refs)]
-    actions = np.zeros((len(specs), len(refs)), dtype=np.int64)
+    state = kernel.reset(seeds, lineups)
+    cache: dict[tuple[str, int], Any] = {}
+    actions = np.zeros((len(specs), len(lineups[0])), dtype=np.int64)
     records = []
     for _ in range(kernel.steps_per_episode):
-        for seat, policy in enumerate(policies):
-            actions[:, seat] = policy.act(state)
-        state, _, _ = kernel.step(state, actions)
+        state, _, _ = kernel.step(state, act_mixed(kernel, state, lineups, actions, cache))
         records.append(kernel.record(state))
-    documents = kernel.documents(state, records, seeds, refs)
+    documents = kernel.documents(state, records, seeds, lineups)
     each = (time.perf_counter() - started) / len(specs)
     out = []
     for spec, (results, series) in zip(specs, documents, strict=True):

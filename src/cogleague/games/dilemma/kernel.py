@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from cogleague.core.batch import TWO_53, Array, stream_ints
+from cogleague.core.batch import TWO_53, Array, per_table, stream_ints
 from cogleague.core.errors import ConfigError
 from cogleague.core.settlement import split_pot
 from cogleague.games.dilemma.aliases import draw_aliases
@@ -83,26 +83,33 @@ class DilemmaKernel:
         self.forgive = forgiveness(p)
 
     # -- episodes -----------------------------------------------------------------------------
-    def reset(self, seeds: Sequence[int], lineup: Sequence[str | None] | None = None
-              ) -> DilemmaState:
-        """B new tables; `lineup` names each seat's baseline (None: an outside policy) so the
-        kernel reads the streams the randomized ones draw from."""
+    def reset(self, seeds: Sequence[int], lineup: Any = None) -> DilemmaState:
+        """B new tables; `lineup` names each seat's baseline (None: an outside policy), for
+        every table or, as a list of B line-ups, table by table, so the kernel reads the
+        streams the randomized ones draw from."""
         xp, n, b = self.xp, self.num_seats, len(seeds)
-        lineup = list(lineup) if lineup is not None else [None] * n
-        modes = [self._mode(name) for name in lineup]
-        depth = self.steps_per_episode if any(m != NO_DRAWS for m, _ in modes) else 0
+        lineups = per_table(lineup, b, n)
+        modes = np.zeros((b, n), dtype=np.int32)
+        below = np.zeros((b, n), dtype=np.int64)
+        for i, names in enumerate(lineups):
+            for s, name in enumerate(names):
+                modes[i, s], below[i, s] = self._mode(name)
+        depth = self.steps_per_episode if (modes != NO_DRAWS).any() else 0
         draws = np.zeros((b, n, depth), dtype=bool)
-        for s, (name, (mode, below)) in enumerate(zip(lineup, modes, strict=True)):
-            if mode != NO_DRAWS:
-                ks = stream_ints([f"dilemma:{seed}:seat{s}:{name}" for seed in seeds], depth)
-                draws[:, s] = ks < below
+        for s in range(n):
+            rows = np.flatnonzero(modes[:, s] != NO_DRAWS)
+            if len(rows):
+                ks = stream_ints([f"dilemma:{seeds[int(i)]}:seat{s}:{lineups[int(i)][s]}"
+                                  for i in rows],
+                                 depth)
+                draws[rows, s] = ks < below[rows, s][:, None]
         z = xp.zeros((b, n, n), dtype=xp.int32)
         return DilemmaState(
             t=xp.zeros(b, dtype=xp.int32), pending=z,
             hist=z, coop=z,
             defected=xp.zeros((b, n, n), dtype=bool), points=xp.zeros((b, n), dtype=xp.int64),
             draws=xp.asarray(draws), ptr=xp.zeros((b, n), dtype=xp.int32),
-            modes=xp.asarray(np.tile(np.array([m for m, _ in modes], dtype=np.int32), (b, 1))))
+            modes=xp.asarray(modes))
 
     def _mode(self, name: str | None) -> tuple[int, int]:
         """(draw mode, threshold k: a draw `random() * 2**53 < k` is "yes")."""
@@ -252,17 +259,21 @@ class DilemmaKernel:
         return np.asarray(state.hist & 1).sum(axis=2) - 1  # not the seat's own diagonal
 
     def documents(self, state: DilemmaState, records: Sequence[Array | None],
-                  seeds: Sequence[int], policy_names: Sequence[str]
+                  seeds: Sequence[int], policy_names: Any
                   ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """Each finished table's results document and per-round series, as the rules
         engine's `results()` and the descriptor's `series` give them (free or paid tables,
         no promises: text is not part of a batch step)."""
         cfg, n = self.config, self.num_seats
-        rounds = [r for r in records if r is not None]
+        revealed = [r for r in records if r is not None]
+        # each seat's cooperation share per round, table by table: (B, n, rounds)
+        shares = (np.stack(revealed, axis=2) / (n - 1)).tolist() if revealed else [
+            [[] for _ in range(n)] for _ in seeds]
         points = np.asarray(state.points)
         coop = np.asarray(state.coop).sum(axis=2) - self.rounds  # less the own diagonal
         choices = self.rounds * (n - 1)
         pot = cfg.stake * n
+        names_by_table = per_table(policy_names, len(seeds), n)
         out = []
         for i, seed in enumerate(seeds):
             pts = [int(x) for x in points[i]]
@@ -272,7 +283,7 @@ class DilemmaKernel:
                 split = split_pot(cfg.stake, cfg.rake_bps, pts)
                 pot, rake, paid = split.pot, split.rake, split.payouts
             aliases = draw_aliases(int(seed), n)
-            seats = [{"seat": s, "alias": aliases[s], "policy": policy_names[s],
+            seats = [{"seat": s, "alias": aliases[s], "policy": names_by_table[i][s],
                       "points": pts[s], "rank": ranks[s],
                       "cooperation_rate": int(coop[i, s]) / choices, "timeouts": 0,
                       "promises_made": 0, "promises_kept": 0,
@@ -282,8 +293,7 @@ class DilemmaKernel:
                        "rounds_total": self.rounds, "promise_rule": PROMISE_RULE,
                        "stake": cfg.stake, "rake_bps": cfg.rake_bps, "pot": pot, "rake": rake,
                        "seats": seats, "scores": pts}
-            series = {"label": "cooperation rate",
-                      "seats": [[int(r[i, s]) / (n - 1) for r in rounds] for s in range(n)]}
+            series = {"label": "cooperation rate", "seats": shares[i]}
             out.append((results, series))
         return out
 

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from cogleague.core.batch import Array
+from cogleague.core.batch import Array, per_table
 from cogleague.core.errors import ConfigError
 from cogleague.core.rng import stream
 from cogleague.games.ledger.aliases import SEATS, draw_aliases
@@ -88,8 +88,8 @@ class LedgerKernel:
         self.obs_size = 1 + len(FIELDS)
         self.steps_per_episode = rounds
 
-    def reset(self, seeds: Sequence[int], lineup: Sequence[str | None] | None = None
-              ) -> LedgerState:
+    def reset(self, seeds: Sequence[int], lineup: Any = None) -> LedgerState:
+        """B new tables (the baselines draw nothing up front: `lineup` is not needed)."""
         xp, n, b, r = self.xp, SEATS, len(seeds), self.rounds
         a, bb, g = batch_schedule(seeds, r)
         partner = np.zeros((b, r, n), dtype=np.int64)
@@ -302,13 +302,14 @@ class LedgerKernel:
         return None
 
     def documents(self, state: LedgerState, records: Sequence[Any], seeds: Sequence[int],
-                  policy_names: Sequence[str]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+                  policy_names: Any) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """Each finished table's §9 results document (`Table.results`' keys and order) and
         the descriptor's per-round series (one meeting a seat a round: its payoff)."""
         partner, pays = np.asarray(state.partner), np.asarray(state.pays)
         kind, harsh, total = (np.asarray(x) for x in (state.kind, state.harsh, state.total))
         scores = self._medians(state)
         r = self.rounds
+        names_by_table = per_table(policy_names, len(seeds), SEATS)
         out = []
         for i, seed in enumerate(seeds):
             meetings = [(s, int(partner[i, rr, s]), int(pays[i, s, rr]),
@@ -316,7 +317,7 @@ class LedgerKernel:
                         for rr in range(r) for s in range(SEATS) if s < partner[i, rr, s]]
             rings = detect_rings(meetings).to_json()
             results = {
-                "policyNames": list(policy_names), "aliases": draw_aliases(int(seed)),
+                "policyNames": list(names_by_table[i]), "aliases": draw_aliases(int(seed)),
                 "scores": [float(x) for x in scores[i]],
                 "mean": [round(int(pays[i, s].sum()) / r, STAT_DECIMALS) for s in range(SEATS)],
                 "total": [int(x) for x in total[i]], "meetings": [r] * SEATS,
