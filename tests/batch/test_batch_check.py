@@ -63,3 +63,14 @@ def test_line_up_through_the_kernel_scores_as_play() -> None:
         want = cogleague.play("dilemma", lineup, seed=seed, variant="classic200").scores
         assert kernel.scores(state)[i].tolist() == [float(x) for x in want]
     assert np.array_equal(rewards.sum(axis=0), kernel.scores(state))
+
+
+def test_the_check_as_a_suite_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`check_batch_subject` has the suite's check signature; the long mode's variable sets
+    the episode count."""
+    from cogleague.testing.batch_check import LONG_ENV, check_batch_subject
+    from cogleague.testing.subject import Subject
+
+    monkeypatch.setenv(LONG_ENV, "9")
+    summary = check_batch_subject(Subject(registry.get("ledger")))
+    assert summary.startswith("9 episodes equal"), summary

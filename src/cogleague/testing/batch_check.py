@@ -22,7 +22,7 @@ import numpy as np
 
 from cogleague.core.batch import BatchGame, BatchKernel, batch_of
 from cogleague.core.descriptor import GameDescriptor
-from cogleague.testing.subject import ConformanceError
+from cogleague.testing.subject import ConformanceError, Subject
 
 RANDOM_SEAT = "rl:random"  # a seat that plays the check's random actions
 LONG_ENV = "COGLEAGUE_BATCH_EPISODES"
@@ -147,6 +147,11 @@ def check_batch(desc: GameDescriptor, episodes: int = 24, seed: int = 0,
             _compare(label, want, got, i, kernel)
             played += 1
     return f"{played} episodes equal in both engines ({len(lineups)} line-ups)"
+
+
+def check_batch_subject(subject: Subject) -> str:
+    """`check_batch` as a conformance check (`cogleague.testing.suite.CHECKS`' signature)."""
+    return check_batch(subject.desc)
 
 
 def _compare(label: str, want: dict[str, Any], got: dict[str, Any], i: int,
