@@ -43,14 +43,14 @@ def stream_ints(names: Sequence[str | int], draws: int) -> Array:
         return np.zeros((0, draws), dtype=np.int64)
     raw = b"".join(stream(n).getrandbits(64 * draws).to_bytes(8 * draws, "little")
                    for n in names)
-    w = np.frombuffer(raw, dtype="<u4").reshape(len(names), draws, 2).astype(np.int64)
-    return (w[:, :, 0] >> 5) * 67108864 + (w[:, :, 1] >> 6)
+    w = np.frombuffer(raw, dtype="<u4").reshape(len(names), draws, 2)
+    return ((w[:, :, 0] >> 5).astype(np.int64) << 26) | (w[:, :, 1] >> 6)
 
 
 def stream_uniforms(names: Sequence[str | int], draws: int) -> Array:
     """The first `draws` values of ``stream(name).random()`` for each name, float64 (B, draws),
     bit for bit."""
-    return stream_ints(names, draws) / float(TWO_53)
+    return stream_ints(names, draws) * (1.0 / TWO_53)  # a power of two: exact
 
 
 def per_table(lineup: Any, tables: int, seats: int) -> list[list[Any]]:
