@@ -23,8 +23,10 @@ def test_kernel_equals_rules_engine(game: str) -> None:
     assert summary.startswith("16 episodes equal"), summary
 
 
-def test_dilemma_classic_variant_equal() -> None:
-    summary = check_batch(registry.get("dilemma"), episodes=8, seed=5, variant="classic200")
+def test_dilemma_classic_variant_and_options_equal() -> None:
+    summary = check_batch(registry.get("dilemma"), episodes=8, seed=5, variant="classic200",
+                          options={"rounds_total": 30, "seats": 5,
+                                   "payoffs": {"temptation": 8, "reward": 5, "sucker": 1}})
     assert summary.startswith("8 episodes equal"), summary
 
 

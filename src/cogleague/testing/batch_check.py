@@ -44,14 +44,15 @@ def _lineups(batch: BatchGame, seats: int, count: int, rng: np.random.Generator
     return out[:count]
 
 
-def _rules_episode(desc: GameDescriptor, variant: str | None, lineup: Sequence[str], seed: int,
+def _rules_episode(desc: GameDescriptor, variant: str | None, options: dict[str, Any],
+                   lineup: Sequence[str], seed: int,
                    uniforms: np.ndarray[Any, Any]) -> dict[str, Any]:
     """One episode through the rules engine: per seat the (observation, mask, tally) at each
     turn, the final scores and results."""
     from cogleague.envs import parallel_env
 
     names = [n if n != RANDOM_SEAT else f"rl:seat_{s}" for s, n in enumerate(lineup)]
-    env = parallel_env(desc, variant=variant, policy_names=names, views=False)
+    env = parallel_env(desc, variant=variant, policy_names=names, views=False, **options)
     obs, infos = env.reset(seed=seed)
     game = env.game
     enc = env.spec_.enc
@@ -122,17 +123,19 @@ def _differ(label: str, what: str, a: Any, b: Any) -> ConformanceError:
 
 
 def check_batch(desc: GameDescriptor, episodes: int = 24, seed: int = 0,
-                variant: str | None = None) -> str:
-    """Play `episodes` random episodes through both engines and compare them (raises
-    `ConformanceError` at the first difference). `COGLEAGUE_BATCH_EPISODES` overrides the
-    count (the long mode). A game without a kernel is skipped."""
+                variant: str | None = None, options: dict[str, Any] | None = None) -> str:
+    """Play `episodes` random episodes (of `variant` with the game's `options`) through both
+    engines and compare them (raises `ConformanceError` at the first difference).
+    `COGLEAGUE_BATCH_EPISODES` overrides the count (the long mode). A game without a kernel
+    is skipped."""
     batch = batch_of(desc)
     if batch is None:
         return "skipped: the game declares no batch kernel"
     episodes = int(os.environ.get(LONG_ENV, episodes))
     variant = variant if variant is not None else desc.default_variant
-    seats = desc.seats_of(variant, {})
-    kernel = batch.kernel(variant, {}, seats)
+    options = dict(options or {})
+    seats = desc.seats_of(variant, options)
+    kernel = batch.kernel(variant, options, seats)
     rng = np.random.default_rng(seed)
     per_lineup = max(1, episodes // (len(batch.baselines) + 1 + 4))
     lineups = _lineups(batch, seats, max(1, -(-episodes // per_lineup)), rng)
@@ -143,7 +146,7 @@ def check_batch(desc: GameDescriptor, episodes: int = 24, seed: int = 0,
         got = _kernel_episodes(kernel, lineup, seeds, uniforms)
         for i, s in enumerate(seeds):
             label = f"{desc.name} seed {s} line-up {lineup}"
-            want = _rules_episode(desc, variant, lineup, s, uniforms[i])
+            want = _rules_episode(desc, variant, options, lineup, s, uniforms[i])
             _compare(label, want, got, i, kernel)
             played += 1
     return f"{played} episodes equal in both engines ({len(lineups)} line-ups)"
