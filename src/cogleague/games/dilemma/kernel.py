@@ -28,10 +28,10 @@ from cogleague.core.settlement import split_pot
 from cogleague.games.dilemma.aliases import draw_aliases
 from cogleague.games.dilemma.baselines.generous_tit_for_tat import forgiveness
 from cogleague.games.dilemma.config import DEFAULT_SEATS, DilemmaConfig, make_config
-from cogleague.games.dilemma.game import DilemmaGame
 from cogleague.games.dilemma.payoffs import competition_ranks
 from cogleague.games.dilemma.promises import PROMISE_RULE
 from cogleague.games.dilemma.rl import FIELDS, HISTORY
+from cogleague.games.dilemma.views import GAME_NAME, RULES_VERSION
 
 HISTORY_BITS = (1 << HISTORY) - 1
 NO_DRAWS, EVERY_TURN, AFTER_DEFECTION = 0, 1, 2
@@ -288,7 +288,7 @@ class DilemmaKernel:
                       "cooperation_rate": int(coop[i, s]) / choices, "timeouts": 0,
                       "promises_made": 0, "promises_kept": 0,
                       "payout": None if paid is None else paid[s]} for s in range(n)]
-            results = {"game": DilemmaGame.name, "rules_version": DilemmaGame.rules_version,
+            results = {"game": GAME_NAME, "rules_version": RULES_VERSION,
                        "reason": "complete", "rounds_played": self.rounds,
                        "rounds_total": self.rounds, "promise_rule": PROMISE_RULE,
                        "stake": cfg.stake, "rake_bps": cfg.rake_bps, "pot": pot, "rake": rake,
