@@ -16,17 +16,20 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "play": "cogleague.api", "aplay": "cogleague.api", "Result": "cogleague.api",
-    "StrictError": "cogleague.api",
+    "StrictError": "cogleague.api", "play_batch": "cogleague.batch_api",
+    "BatchResult": "cogleague.batch_api",
     "run_league": "cogleague.league.api", "league_standings": "cogleague.league.api",
     "Bot": "cogleague.client.bot", "TurnInfo": "cogleague.client.bot",
     "ConfigError": "cogleague.core.errors", "GameDescriptor": "cogleague.core.descriptor",
     "game": "cogleague.games.registry", "list_games": "cogleague.games.registry",
 }
-__all__ = ["Bot", "ConfigError", "GameDescriptor", "Result", "StrictError", "TurnInfo", "aplay",
-           "game", "league_standings", "list_games", "play", "run_league"]
+__all__ = ["BatchResult", "Bot", "ConfigError", "GameDescriptor", "Result", "StrictError",
+           "TurnInfo", "aplay", "game", "league_standings", "list_games", "play", "play_batch",
+           "run_league"]
 
 if TYPE_CHECKING:
     from cogleague.api import Result, StrictError, aplay, play
+    from cogleague.batch_api import BatchResult, play_batch
     from cogleague.client.bot import Bot, TurnInfo
     from cogleague.core.descriptor import GameDescriptor
     from cogleague.core.errors import ConfigError

@@ -81,6 +81,10 @@ def run(file: FileArg,
             "--chunk-size", min=1, help="episodes per task (default: automatic)")] = None,
         retry_infra: Annotated[bool, typer.Option(
             "--retry-infra", help="play again the episodes stored as infra_error")] = False,
+        play_engine: Annotated[str, typer.Option(
+            "--engine", help="auto | batch | rules: episodes of baselines with a batch twin "
+                             "through the game's batch kernel (auto), all (batch) or none")
+        ] = "auto",
         store: StoreOpt = None) -> None:
     """Play every episode not yet finished (resumable: run it again after an interruption)."""
     from cogleague.league import runner
@@ -110,7 +114,7 @@ def run(file: FileArg,
 
         try:
             summary = runner.run(config, engine, progress=update, chunk_size=chunk_size,
-                                 retry_infra=retry_infra)
+                                 retry_infra=retry_infra, engine=play_engine)
         except ConfigError as exc:
             fail(str(exc))
         except KeyboardInterrupt:

@@ -17,12 +17,13 @@ from cogleague.league import runner
 
 def run_league(path: str | Path, *, backend: str = "local", workers: int | None = None,
                ray_address: str | None = None, store: str | None = None,
-               chunk_size: int | None = None) -> runner.RunSummary:
+               chunk_size: int | None = None, engine: str = "auto") -> runner.RunSummary:
     """Play every episode of the league file not yet finished; `ConfigError` naming the field
-    for a bad file."""
+    for a bad file. `engine`: auto (baselines with a batch twin through the game's kernel),
+    batch (all of them, or refuse) or rules."""
     cfg = league_config.load(Path(path), store_url=store)
-    engine = runner.make_backend(backend, workers or os.cpu_count() or 1, ray_address)
-    return runner.run(cfg, engine, chunk_size=chunk_size)
+    pool = runner.make_backend(backend, workers or os.cpu_count() or 1, ray_address)
+    return runner.run(cfg, pool, chunk_size=chunk_size, engine=engine)
 
 
 def league_standings(path: str | Path, *, game: str | None = None, store: str | None = None,

@@ -115,11 +115,13 @@ def pending(config: LeagueConfig, *, retry_infra: bool = False
 
 def run(config: LeagueConfig, backend: Backend, *, progress: Progress | None = None,
         chunk_size: int | None = None, limit: int | None = None,
-        retry_infra: bool = False) -> RunSummary:
-    """Play every unfinished episode of `config` (at most `limit` of them) on `backend`,
-    holding the store's one-writer lock (an SQLite file a server is writing is refused)."""
+        retry_infra: bool = False, engine: str = "auto") -> RunSummary:
+    """Play every unfinished episode of `config` (at most `limit` of them): those whose seats
+    all have a batch twin through the game's kernel (`engine` auto or batch,
+    `league/batch.py`), the rest on `backend`; holding the store's one-writer lock (an SQLite
+    file a server is writing is refused)."""
     with writer_lock(config.store_url):
-        return _run(config, backend, progress, chunk_size, limit, retry_infra)
+        return _run(config, backend, progress, chunk_size, limit, retry_infra, engine)
 
 
 @contextlib.contextmanager
@@ -140,7 +142,10 @@ def writer_lock(store_url: str) -> Iterator[None]:
 
 
 def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
-         chunk_size: int | None, limit: int | None, retry_infra: bool) -> RunSummary:
+         chunk_size: int | None, limit: int | None, retry_infra: bool,
+         engine: str) -> RunSummary:
+    from cogleague.league import batch
+
     store.save_policies(config.store_url, config.name,
                         [p.book_entry() for p in config.policies])
     todo, scheduled = pending(config, retry_infra=retry_infra)
@@ -159,7 +164,9 @@ def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
         if progress is not None:
             progress(counts["done"], counts["failed"])
 
+    fast, todo = batch.split(todo, engine)
     started = time.perf_counter()
+    batch.play(fast, on_chunk)
     backend.run(chunked(todo, backend.workers, chunk_size), on_chunk)
     return RunSummary(scheduled=scheduled, skipped=skipped, played=counts["done"],
                       failed=counts["failed"] - counts["infra"],

@@ -1,0 +1,80 @@
+"""`cogleague.play_batch`: one line-up of baselines over many seeds through the game's batch
+kernel (``extras["batch"]``, `core/batch.py`), for sweeps that need thousands of episodes.
+
+    import cogleague
+    run = cogleague.play_batch(game, [baseline, baseline, baseline], seeds=range(10_000))
+    run.scores        # (10000, 3) float64: episode i is `cogleague.play(..., seed=i)`'s
+
+(docs/batch.md plays the dilemma and Ledger.)
+
+Every seat must be a baseline with an array twin (the kernel's `baselines`); options are the
+game's own, validated as `cogleague.play` validates them. The scores and end reasons are the
+rules engine's for the same seeds (the conformance suite's differential check holds the two
+engines equal); results documents and replays come from `cogleague.play`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cogleague.core.batch import Array, batch_of, play_lineup
+from cogleague.core.config import check_int
+from cogleague.core.descriptor import GameDescriptor
+from cogleague.core.errors import ConfigError
+from cogleague.core.options import validate_options
+from cogleague.core.rng import SEED_MAX
+from cogleague.games import registry
+
+MAX_CHUNK = 10_000
+"""Tables stepped together (bounds memory; larger runs are played chunk after chunk)."""
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """Episodes of one line-up, by seed: `scores` (episodes, seats), `rewards` summed per seat
+    (the encoding's tally at the end), `reasons` and the `seeds` played."""
+
+    game: str
+    lineup: list[str]
+    seeds: list[int]
+    scores: Array
+    totals: Array
+    reasons: list[str]
+
+
+def play_batch(game: str | GameDescriptor, seats: Sequence[str] | None = None, *,
+               seeds: Iterable[int], variant: str | None = None,
+               **options: Any) -> BatchResult:
+    """Play `seats` (baseline names) once per seed through the batch kernel."""
+    desc = game if isinstance(game, GameDescriptor) else registry.get(game)
+    batch = batch_of(desc)
+    if batch is None:
+        raise ConfigError("game", f"game {desc.name!r} declares no batch kernel "
+                                  "(descriptor extras['batch'])")
+    if variant is not None and variant not in desc.variants:
+        raise ConfigError("variant", f"variant must be one of {', '.join(desc.variants)} "
+                                     f"(got {variant!r})")
+    chosen = variant if variant is not None else desc.default_variant
+    lineup = list(seats) if seats else list(desc.default_lineup(chosen))
+    unknown = [s for s in lineup if not isinstance(s, str) or s not in batch.baselines]
+    if unknown:
+        raise ConfigError("seats", f"seats must be baselines with a batch twin "
+                                   f"({', '.join(batch.baselines)}; got {unknown[0]!r})")
+    seed_list = [check_int("seeds", s, 0, SEED_MAX) for s in seeds]
+    if not seed_list:
+        raise ConfigError("seeds", "seeds must list at least one seed (got none)")
+    overrides = validate_options(desc.options, options, section=f"{desc.name} option")
+    kernel = batch.kernel(chosen, overrides, len(lineup))
+    scores, totals, reasons = [], [], []
+    for start in range(0, len(seed_list), MAX_CHUNK):
+        chunk = seed_list[start:start + MAX_CHUNK]
+        state, rewards = play_lineup(kernel, chunk, lineup)
+        scores.append(np.asarray(kernel.scores(state)))
+        totals.append(rewards.sum(axis=0))
+        reasons += kernel.reasons(state)
+    return BatchResult(desc.name, lineup, seed_list, np.concatenate(scores),
+                       np.concatenate(totals), reasons)

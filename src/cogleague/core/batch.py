@@ -1,0 +1,165 @@
+"""The batch engine's contract: a game's array kernel over B tables (``extras["batch"]``).
+
+A kernel is a second engine for the same rules: B tables held as arrays, stepped together.
+Hosts (the vector environments, the league, `cogleague.play(engine="batch")`, the differential
+check in `cogleague.testing.batch_check`) never name a game: they read the game's
+`BatchGame` from its descriptor. Text channels (promises, notes, chat) are not part of a batch
+step; everything that changes a payoff is.
+
+Randomness comes from the rules engine's own named streams (`core/rng.py`): a kernel reads the
+same `random.Random` stream's raw words (`stream_ints`, `stream_uniforms`) and turns them into
+the very doubles `random()` returns, so a batch table with seed s *is* the rules engine's
+episode with seed s.
+
+Kernels are written in a pure array style (no in-place writes on state arrays) over an array
+namespace `xp` (numpy by default), so the same step functions also run under `jax.jit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from cogleague.core.errors import ConfigError
+from cogleague.core.rng import stream
+
+if TYPE_CHECKING:
+    from cogleague.core.descriptor import GameDescriptor
+
+Array = Any
+"""An array of the kernel's namespace: numpy's, or `jax.numpy`'s under `jax.jit`."""
+
+TWO_53 = 9007199254740992  # random() = k / 2**53 with k an integer below 2**53
+
+
+def stream_ints(names: Sequence[str | int], draws: int) -> Array:
+    """``int(random() * 2**53)`` for the first `draws` draws of each named stream: an int64
+    array (len(names), draws). `random()` takes two 32-bit words (a >> 5, b >> 6) and
+    CPython's `getrandbits` fills a big int from the same words, lowest first, so one call
+    reads them all. `random() < x` for an exact threshold x is ``k < ceil(x·2**53)``."""
+    if not names:
+        return np.zeros((0, draws), dtype=np.int64)
+    raw = b"".join(stream(n).getrandbits(64 * draws).to_bytes(8 * draws, "little")
+                   for n in names)
+    w = np.frombuffer(raw, dtype="<u4").reshape(len(names), draws, 2)
+    return ((w[:, :, 0] >> 5).astype(np.int64) << 26) | (w[:, :, 1] >> 6)
+
+
+def stream_uniforms(names: Sequence[str | int], draws: int) -> Array:
+    """The first `draws` values of ``stream(name).random()`` for each name, float64 (B, draws),
+    bit for bit."""
+    return stream_ints(names, draws) * (1.0 / TWO_53)  # a power of two: exact
+
+
+def per_table(lineup: Any, tables: int, seats: int) -> list[list[Any]]:
+    """A line-up for every table, or a list of `tables` line-ups, as one list per table
+    (None: every seat an outside policy)."""
+    if lineup is None:
+        return [[None] * seats] * tables
+    rows = list(lineup)
+    if len(rows) == tables and rows and all(isinstance(r, list | tuple) for r in rows):
+        return [list(r) for r in rows]
+    return [rows] * tables
+
+
+def act_mixed(kernel: BatchKernel, state: Any, lineups: Sequence[Sequence[str]],
+              out: Array, cache: dict[tuple[str, int], BatchPolicy]) -> Array:
+    """Every seat's action (B, seats) into `out` when tables seat different baselines: each
+    distinct baseline of a seat acts for its tables (`cache` keeps the array policies)."""
+    names = np.asarray(lineups, dtype=object)
+    for seat in range(names.shape[1]):
+        for name in dict.fromkeys(names[:, seat]):
+            policy = cache.get((name, seat))
+            if policy is None:
+                policy = cache[(name, seat)] = kernel.policy(name, seat)
+            rows = names[:, seat] == name
+            out[rows, seat] = np.asarray(policy.act(state))[rows]
+    return out
+
+
+@runtime_checkable
+class BatchKernel(Protocol):
+    """One configuration of a game (variant, options, seat count) for B tables.
+
+    A step is one decision of every seat of every table (the step the rules engine asks for,
+    split into sub-steps where a seat decides several turns, as `parallel_env` does):
+    `observe(state)` is each seat's observation, (B, seats, obs) float32, in the game's RL
+    encoding (`extras["rl"]`) with field 0 = 1.0 (deciding); `mask(state)` the legal actions
+    (B, seats, actions) int8 or None; `step` takes (B, seats) int action indices and returns
+    the new state, each seat's reward (its tally's change), and `done` (B,) bool."""
+
+    num_seats: int
+    num_actions: int
+    obs_size: int  # including field 0
+    steps_per_episode: int
+
+    def reset(self, seeds: Sequence[int], lineup: Any = None) -> Any:
+        """B new tables; `lineup` names the baseline of each seat (None: an outside policy),
+        for every table or as a list of B line-ups (`per_table`), so the kernel can read the
+        streams its randomized baselines draw from."""
+
+    def observe(self, state: Any) -> Array: ...
+
+    def mask(self, state: Any) -> Array | None: ...
+
+    def step(self, state: Any, actions: Array) -> tuple[Any, Array, Array]: ...
+
+    def scores(self, state: Any) -> Array:
+        """(B, seats) float64: the episode scores the rules rank by (valid once done)."""
+
+    def reasons(self, state: Any) -> list[str]:
+        """Each table's end reason (valid once done)."""
+
+    def policy(self, name: str, seat: int) -> BatchPolicy:
+        """A built-in baseline as an array policy; `ConfigError` when it has no array twin."""
+
+
+@runtime_checkable
+class BatchPolicy(Protocol):
+    """A baseline over B tables: one action index per table for its seat, equal to what its
+    scripted twin plays at the rules engine's table."""
+
+    def act(self, state: Any) -> Array: ...
+
+
+@runtime_checkable
+class BatchGame(Protocol):
+    """What a game declares under ``extras["batch"]``."""
+
+    baselines: tuple[str, ...]
+    """The baselines with an array twin (line-ups of only these play through the kernel)."""
+
+    def kernel(self, variant: str | None, options: Mapping[str, Any],
+               num_seats: int | None) -> BatchKernel:
+        """The kernel for one configuration, validated as the rules engine validates it."""
+
+
+def play_lineup(kernel: BatchKernel, seeds: Sequence[int], lineup: Sequence[str]
+                ) -> tuple[Any, Array]:
+    """Play B tables of one line-up of baselines to the end: (final state, rewards per step
+    (steps, B, seats)). Every seat is the named baseline's array twin."""
+    state = kernel.reset(seeds, lineup)
+    policies = [kernel.policy(name, seat) for seat, name in enumerate(lineup)]
+    rewards = []
+    actions = np.zeros((len(seeds), len(policies)), dtype=np.int32)
+    for _ in range(kernel.steps_per_episode):
+        for seat, p in enumerate(policies):
+            actions[:, seat] = p.act(state)
+        state, reward, done = kernel.step(state, actions)
+        rewards.append(np.asarray(reward))
+        if bool(np.all(np.asarray(done))):
+            break
+    return state, np.stack(rewards)
+
+
+def batch_of(desc: GameDescriptor) -> BatchGame | None:
+    """The descriptor's ``extras["batch"]`` (None when the game declares no kernel)."""
+    batch = desc.extras.get("batch")
+    if batch is None:
+        return None
+    if not isinstance(batch, BatchGame):
+        raise ConfigError("game", f"game {desc.name!r}: extras['batch'] does not implement "
+                                  "cogleague.core.batch.BatchGame")
+    return batch

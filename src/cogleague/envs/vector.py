@@ -1,0 +1,230 @@
+"""Vector environments over a game's batch kernel (``extras["batch"]``, `core/batch.py`).
+
+- `BatchVectorEnv` (`vector_env`): a Gymnasium `VectorEnv` of `num_envs` tables in which one
+  seat learns and every other seat is a baseline's array twin;
+- `ParallelVectorEnv` (`parallel_vector_env`): the PettingZoo parallel API over `num_envs`
+  tables, every seat an agent, each value a (num_envs, …) array.
+
+Observations, masks and rewards are the game's RL encoding (`extras["rl"]`), so a policy file
+trained here plays at a rules-engine table (`policy:PATH`). Episodes of one configuration all
+take the kernel's `steps_per_episode`; after the step that ends them every table is reset on
+the next `step` (Gymnasium's next-step autoreset: that step's actions are ignored, its rewards
+are zero). Table i of ``reset(seed=s)`` plays seed s + i; later episodes draw their seeds from
+the environment's generator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from cogleague.core.batch import Array, BatchKernel, batch_of
+from cogleague.core.descriptor import GameDescriptor
+from cogleague.core.errors import ConfigError, IllegalAction
+from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name
+
+
+class KernelTables:
+    """What both vector environments share: the kernel, its spaces and episodes of B tables."""
+
+    def __init__(self, game: str | GameDescriptor, num_envs: int, lineup: Sequence[str | None],
+                 variant: str | None, config: dict[str, Any]) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ConfigError("num_envs", f"num_envs must be an integer >= 1 (got {num_envs!r})")
+        self.spec = TableSpec(game, variant, None, False, len(lineup), **config)
+        batch = batch_of(self.spec.desc)
+        if batch is None:
+            raise ConfigError("game", f"game {self.spec.desc.name!r} declares no batch kernel "
+                                      "(descriptor extras['batch'])")
+        self.kernel: BatchKernel = batch.kernel(self.spec.variant, self.spec.overrides,
+                                                self.spec.num_seats)
+        self.lineup = list(lineup)
+        self.policies = {s: self.kernel.policy(name, s) for s, name in enumerate(lineup)
+                         if name is not None}
+        self.num_envs = num_envs
+        self.rng = np.random.default_rng()
+        self.state: Any = None
+        self._masks: Array | None = None
+        self.steps = 0
+        self.ended = False
+
+    def reset(self, seed: int | None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+            seeds = [seed + i for i in range(self.num_envs)]
+        else:
+            seeds = [int(x) for x in self.rng.integers(SEED_SPACE, size=self.num_envs)]
+        self.state = self.kernel.reset(seeds, self.lineup)
+        self._masks = None
+        self.steps = 0
+        self.ended = False
+
+    def masks(self) -> Array:
+        """(B, seats, actions) int8 of the current state, made once per state (read-only:
+        callers copy what they hand out)."""
+        if self._masks is None:
+            m = self.kernel.mask(self.state)
+            shape = (self.num_envs, self.kernel.num_seats, self.kernel.num_actions)
+            self._masks = np.ones(shape, dtype=np.int8) if m is None else np.asarray(
+                m, dtype=np.int8)
+        return self._masks
+
+    def step(self, learners: dict[int, Array]) -> tuple[Array, Array]:
+        """Every table one step: the learners' actions (B,) by seat, the baselines' own."""
+        actions = np.zeros((self.num_envs, self.kernel.num_seats), dtype=np.int64)
+        masks = self.masks()
+        for s, a in learners.items():
+            a = np.asarray(a, dtype=np.int64).reshape(self.num_envs)
+            bad = (a < 0) | (a >= self.kernel.num_actions)
+            if not bad.any():
+                bad = masks[np.arange(self.num_envs), s, a] == 0
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise IllegalAction(f"actions[{i}]: {int(a[i])} is not a legal action of "
+                                    f"{agent_name(s)} now (its action_mask says which are)")
+            actions[:, s] = a
+        for s, policy in self.policies.items():
+            actions[:, s] = np.asarray(policy.act(self.state))
+        self.state, rewards, done = self.kernel.step(self.state, actions)
+        self._masks = None
+        self.steps += 1
+        self.ended = bool(np.all(np.asarray(done)))
+        return np.asarray(rewards, dtype=np.float64), np.asarray(done, dtype=bool)
+
+    def observations(self) -> Array:
+        return np.array(self.kernel.observe(self.state), dtype=np.float32)
+
+    def scores(self) -> Array:
+        return np.asarray(self.kernel.scores(self.state), dtype=np.float64)
+
+
+class BatchVectorEnv(VectorEnv):
+    """One learning seat at `num_envs` tables; `opponents` are the other seats' baselines in
+    seat order (default: the variant's line-up without the agent's seat). Infos carry
+    ``action_mask`` (num_envs, actions) and, on the step that ends the episodes, ``score``."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012 - gymnasium's
+
+    def __init__(self, game: str | GameDescriptor, num_envs: int = 1,
+                 opponents: Sequence[str] | None = None, seat: int = 0,
+                 variant: str | None = None, seats: int | None = None, **config: Any) -> None:
+        probe = TableSpec(game, variant, None, False, seats, **config)
+        n = probe.num_seats
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ConfigError("seat", f"seat must be 0..{n - 1} (got {seat!r})")
+        if opponents is None:
+            lineup = probe.desc.default_lineup(probe.variant)
+            opponents = [lineup[s % len(lineup)] for s in range(n) if s != seat]
+        if len(opponents) != n - 1:
+            raise ConfigError("opponents", f"opponents must list {n - 1} baselines for the "
+                                           f"other seats (got {len(opponents)})")
+        names: list[str | None] = list(opponents)
+        names.insert(seat, None)
+        self.seat = seat
+        self.tables = KernelTables(game, num_envs, names, variant, config)
+        self.num_envs = num_envs
+        self.single_observation_space = self.tables.spec.observation_space
+        self.single_action_space = self.tables.spec.action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._pending_reset = False
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Array, dict[str, Any]]:
+        super().reset(seed=seed)
+        self.tables.reset(seed)
+        self._pending_reset = False
+        return self._obs(), self._infos()
+
+    def _obs(self) -> Array:
+        return self.tables.observations()[:, self.seat]
+
+    def _infos(self) -> dict[str, Any]:
+        return {"action_mask": self.tables.masks()[:, self.seat].copy()}
+
+    def step(self, actions: Any) -> tuple[Array, Array, Array, Array, dict[str, Any]]:
+        if self.tables.state is None:
+            raise RuntimeError("step() needs a running episode: call reset() first")
+        b = self.num_envs
+        if self._pending_reset:
+            self.tables.reset(None)
+            self._pending_reset = False
+            return (self._obs(), np.zeros(b), np.zeros(b, dtype=bool),
+                    np.zeros(b, dtype=bool), self._infos())
+        rewards, done = self.tables.step({self.seat: np.asarray(actions)})
+        infos = self._infos()
+        if done.any():
+            infos["score"] = self.tables.scores()[:, self.seat]
+            infos["_score"] = done.copy()
+            self._pending_reset = True
+        return self._obs(), rewards[:, self.seat].copy(), done, np.zeros(b, dtype=bool), infos
+
+
+class ParallelVectorEnv:
+    """Every seat an agent at `num_envs` tables (the PettingZoo parallel API, each value a
+    (num_envs, …) array): ``reset`` → (observations, infos), ``step(actions)`` →
+    (observations, rewards, terminations, truncations, infos), keyed by agent name."""
+
+    metadata = {"name": "cogleague_parallel_vector_v1",  # noqa: RUF012 - PettingZoo's
+                "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, game: str | GameDescriptor, num_envs: int = 1,
+                 variant: str | None = None, seats: int | None = None, **config: Any) -> None:
+        probe = TableSpec(game, variant, None, False, seats, **config)
+        self.tables = KernelTables(game, num_envs, [None] * probe.num_seats, variant, config)
+        self.num_envs = num_envs
+        self.possible_agents = [agent_name(s) for s in range(probe.num_seats)]
+        self.agents: list[str] = []
+        self._pending_reset = False
+
+    def observation_space(self, agent: str) -> spaces.Box:
+        return self.tables.spec.observation_space
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.tables.spec.action_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Array], dict[str, dict[str, Any]]]:
+        self.tables.reset(seed)
+        self.agents = list(self.possible_agents)
+        self._pending_reset = False
+        return self._obs(), self._infos()
+
+    def _obs(self) -> dict[str, Array]:
+        obs = self.tables.observations()
+        return {a: obs[:, s].copy() for s, a in enumerate(self.possible_agents)}
+
+    def _infos(self) -> dict[str, dict[str, Any]]:
+        masks = self.tables.masks()
+        return {a: {"action_mask": masks[:, s].copy()} for s, a in enumerate(self.possible_agents)}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Array], dict[str, Array],
+                                                     dict[str, Array], dict[str, Array],
+                                                     dict[str, dict[str, Any]]]:
+        if self.tables.state is None:
+            raise RuntimeError("step() needs a running episode: call reset() first")
+        b, agents = self.num_envs, self.possible_agents
+        if self._pending_reset:
+            self.tables.reset(None)
+            self._pending_reset = False
+            zeros = {a: np.zeros(b) for a in agents}
+            false = {a: np.zeros(b, dtype=bool) for a in agents}
+            return self._obs(), zeros, false, dict(false), self._infos()
+        missing = [a for a in agents if a not in actions]
+        if missing:
+            raise KeyError(f"actions: {missing[0]} decides now and has no action")
+        rewards, done = self.tables.step({s: actions[a] for s, a in enumerate(agents)})
+        infos = self._infos()
+        if done.any():
+            scores = self.tables.scores()
+            for s, a in enumerate(agents):
+                infos[a]["score"] = scores[:, s].copy()
+            self._pending_reset = True
+        return (self._obs(), {a: rewards[:, s].copy() for s, a in enumerate(agents)},
+                {a: done.copy() for a in agents},
+                {a: np.zeros(b, dtype=bool) for a in agents}, infos)

@@ -1,0 +1,422 @@
+"""Ledger's batch kernel (`core/batch.py`): B tables of eight seats, one round per step.
+
+The schedule is the rules engine's (`batch_schedule`, from the same ``schedule`` stream); a
+step takes every seat's move (an action index = the move, legal in its meeting's range), pays
+the four meetings from `subgames.PAYOFF_TABLE`, folds conduct (`conduct.KIND_BY_MOVE`) and the
+caches the baselines read, exactly as `Table.meeting` does. Notes and memos are text and not
+part of a batch step. Scores are the medians of each seat's payoffs (§9); ring flags (§10) are
+counted from the same record (`ring_pairs`).
+
+`step`, `observe` and `mask` are pure over `xp` (numpy, or `jax.numpy` under `jax.jit`);
+`mirror`'s rare forgiveness draw reads its per-decision stream on the host, for the tables
+that need it only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from cogleague.core.batch import Array, per_table
+from cogleague.core.errors import ConfigError
+from cogleague.core.rng import stream
+from cogleague.games.ledger.aliases import SEATS, draw_aliases
+from cogleague.games.ledger.baselines import Grim, Mirror, Opportunist, Saint, Shark
+from cogleague.games.ledger.batch_schedule import batch_schedule
+from cogleague.games.ledger.conduct import halo, is_kind
+from cogleague.games.ledger.config import build_config
+from cogleague.games.ledger.rings import (
+    MIN_DELTA,
+    MIN_IN_MEAN,
+    MIN_MUTUAL_MEETINGS,
+    detect_rings,
+)
+from cogleague.games.ledger.rl import FIELDS, HISTORY, MAX_MEETINGS, MAX_MOVE, TOTAL_SCALE
+from cogleague.games.ledger.scoring import STAT_DECIMALS
+from cogleague.games.ledger.subgames import LEGAL, MAX_PAY, PAYOFF_TABLE, SUBGAMES
+
+NG = len(SUBGAMES)
+DILEMMA_I = 0
+WIDTH = MAX_MOVE + 1
+
+# PAY[g, move_a, move_b, side], KIND[g, side, move], HI[g, side]: the rules' tables as arrays
+PAY = np.zeros((NG, WIDTH, WIDTH, 2), dtype=np.int64)
+KIND = np.zeros((NG, 2, WIDTH), dtype=bool)
+HI = np.zeros((NG, 2), dtype=np.int64)
+for _g, _name in enumerate(SUBGAMES):
+    for _side in (0, 1):
+        HI[_g, _side] = LEGAL[_name][_side][1]
+        for _m in range(HI[_g, _side] + 1):
+            KIND[_g, _side, _m] = is_kind(_name, _side, _m)
+    for _ma, _row in enumerate(PAYOFF_TABLE[_name]):
+        for _mb, (_pa, _pb) in enumerate(_row):
+            PAY[_g, _ma, _mb] = (_pa, _pb)
+PAY_FLAT = PAY.ravel()
+KIND_FLAT = KIND.ravel()
+HALO = np.array([[round(halo(k, h), STAT_DECIMALS) for h in range(MAX_MEETINGS + 1)]
+                 for k in range(MAX_MEETINGS + 1)])
+"""`round(halo(kind, harsh), 4)` as Python rounds it, looked up (numpy's round differs)."""
+
+
+class LedgerState(NamedTuple):
+    t: Array  # (B,) rounds played
+    partner: Array  # (B, R, 8) schedule: each seat's partner, subgame, side (0 = a) per round
+    subgame: Array
+    side: Array
+    moves: Array  # (B, 8, R) each seat's move per round
+    pays: Array  # (B, 8, R)
+    total: Array  # (B, 8)
+    kind: Array
+    harsh: Array
+    harsh_vs: Array  # (B, 8, 8) [s, t]: s was harsh meeting t
+    last_vs: Array  # (B, 8, 8) [s, t]: t's latest DILEMMA move against s, -1 none
+    last: Array  # (B, 8) a seat's latest DILEMMA move, -1 none
+    defections: Array  # (B, 8)
+    seeds: Array  # (B,)
+
+
+class LedgerKernel:
+    """Ledger for one round count over B tables."""
+
+    def __init__(self, rounds: int, xp: Any = np) -> None:
+        self.xp = xp
+        self.rounds = rounds
+        self.num_seats = SEATS
+        self.num_actions = WIDTH
+        self.obs_size = 1 + len(FIELDS)
+        self.steps_per_episode = rounds
+
+    def reset(self, seeds: Sequence[int], lineup: Any = None) -> LedgerState:
+        """B new tables (the baselines draw nothing up front: `lineup` is not needed)."""
+        xp, n, b, r = self.xp, SEATS, len(seeds), self.rounds
+        a, bb, g = batch_schedule(seeds, r)
+        partner = np.zeros((b, r, n), dtype=np.int64)
+        subgame = np.zeros((b, r, n), dtype=np.int64)
+        side = np.zeros((b, r, n), dtype=np.int64)
+        rows = np.arange(b)[:, None, None]
+        rounds = np.arange(r)[None, :, None]
+        partner[rows, rounds, a], partner[rows, rounds, bb] = bb, a
+        subgame[rows, rounds, a] = subgame[rows, rounds, bb] = g
+        side[rows, rounds, bb] = 1
+        zi = xp.zeros((b, n), dtype=xp.int64)
+        return LedgerState(
+            t=xp.zeros(b, dtype=xp.int64), partner=xp.asarray(partner),
+            subgame=xp.asarray(subgame), side=xp.asarray(side),
+            moves=xp.zeros((b, n, r), dtype=xp.int64), pays=xp.zeros((b, n, r), dtype=xp.int64),
+            total=zi, kind=zi, harsh=zi, harsh_vs=xp.zeros((b, n, n), dtype=bool),
+            last_vs=xp.full((b, n, n), -1, dtype=xp.int64), last=zi - 1, defections=zi,
+            seeds=xp.asarray(np.asarray(seeds, dtype=np.int64)))
+
+    def lockstep(self, state: LedgerState) -> int | None:
+        """The round every table is at, when they all are at the same one under numpy (the
+        league's and the benchmarks' case): the fast path then slices instead of gathering."""
+        if self.xp is not np:
+            return None
+        t = state.t
+        t0 = int(t[0])
+        return t0 if bool((t == t0).all()) else None
+
+    def slot(self, state: LedgerState) -> tuple[Array, Array, Array]:
+        """(partner, subgame, side) of every seat this round, (B, 8) each."""
+        xp = self.xp
+        t0 = self.lockstep(state)
+        if t0 is not None:
+            r0 = min(t0, self.rounds - 1)
+            return state.partner[:, r0], state.subgame[:, r0], state.side[:, r0]
+        r = xp.minimum(state.t, self.rounds - 1)
+        bi = xp.arange(r.shape[0])
+        return state.partner[bi, r], state.subgame[bi, r], state.side[bi, r]
+
+    def mask(self, state: LedgerState) -> Array:
+        """(B, 8, 101) int8: moves 0..hi of each seat's meeting (all once a table is done)."""
+        xp = self.xp
+        _, g, side = self.slot(state)
+        hi = xp.asarray(HI)[g, side]
+        legal = (xp.arange(WIDTH)[None, None, :] <= hi[..., None]) | (
+            state.t >= self.rounds)[:, None, None]  # a finished table: every index, as the envs
+        return legal.astype(xp.int8)
+
+    def step(self, state: LedgerState, actions: Array) -> tuple[LedgerState, Array, Array]:
+        """One round: every seat's move (B, 8), legal for its meeting.
+
+        The per-round history (`moves`, `pays`) is append-only: under numpy, tables in
+        lockstep write this round's column in place, which the state passed in never reads
+        (it shows rounds before its own `t` only)."""
+        t0 = self.lockstep(state)
+        xp = self.xp
+        p, g, side = self.slot(state)
+        b = p.shape[0]
+        bi = xp.arange(b)[:, None]
+        mine = xp.asarray(actions).astype(xp.int64)
+        theirs = xp.take_along_axis(mine, p, axis=1)
+        move_a = xp.where(side == 0, mine, theirs)
+        move_b = xp.where(side == 0, theirs, mine)
+        pay = xp.take(xp.asarray(PAY_FLAT), ((g * WIDTH + move_a) * WIDTH + move_b) * 2 + side)
+        kind = xp.take(xp.asarray(KIND_FLAT), (g * 2 + side) * WIDTH + mine)
+        dil = g == DILEMMA_I
+        if t0 is not None:
+            moves, pays = state.moves, state.pays
+            moves[:, :, t0] = mine
+            pays[:, :, t0] = pay
+            si = np.arange(SEATS)[None, :]
+            harsh_vs = state.harsh_vs.copy()
+            harsh_vs[bi, si, p] |= ~kind
+            last_vs = state.last_vs.copy()
+            last_vs[bi, si, p] = np.where(dil, theirs, last_vs[bi, si, p])
+        else:
+            at = (xp.arange(self.rounds)[None, None, :] == state.t[:, None, None])
+            moves = xp.where(at, mine[:, :, None], state.moves)
+            pays = xp.where(at, pay[:, :, None], state.pays)
+            met = p[:, :, None] == xp.arange(SEATS)[None, None, :]
+            harsh_vs = state.harsh_vs | ((~kind)[:, :, None] & met)
+            last_vs = xp.where(dil[:, :, None] & met, theirs[:, :, None], state.last_vs)
+        new = state._replace(
+            t=state.t + 1, moves=moves, pays=pays, total=state.total + pay,
+            kind=state.kind + kind, harsh=state.harsh + ~kind, harsh_vs=harsh_vs,
+            last_vs=last_vs, last=xp.where(dil, mine, state.last),
+            defections=state.defections + (dil & (mine == 1)))
+        return new, pay.astype(xp.float64), new.t >= self.rounds
+
+    # -- what a seat observes --------------------------------------------------------------
+    def _medians(self, state: LedgerState) -> Array:
+        """(B, 8) the median of each seat's payoffs so far (tables in step: one count)."""
+        t = np.asarray(state.t)
+        pays = np.asarray(state.pays)
+        out = np.zeros(pays.shape[:2])
+        for n in np.unique(t):
+            rows = t == n
+            if n == 0:
+                continue
+            ordered = np.sort(pays[rows, :, :n], axis=2)
+            mid = n // 2
+            out[rows] = (ordered[:, :, mid] if n % 2
+                         else (ordered[:, :, mid - 1] + ordered[:, :, mid]) / 2)
+        return out
+
+    def observe(self, state: LedgerState) -> Array:
+        """(B, 8, 1 + len(FIELDS)) float32 in the `ledger.rl.v1` encoding (zeros once a table
+        is done). Host-side numpy: the medians sort each seat's record."""
+        p, g, side = (np.asarray(x) for x in self.slot(state))
+        b = p.shape[0]
+        out = np.zeros((b, SEATS, self.obs_size))
+        t = np.asarray(state.t)[:, None]
+        heads = [1.0, t / self.rounds, t == self.rounds - 1, g == 0, g == 1, g == 2,
+                 np.where(g == DILEMMA_I, 0, side), HI[g, side] / MAX_MOVE]
+        for c, value in enumerate(heads):
+            out[:, :, c] = value
+        c = len(heads)
+        med = self._medians(state)
+        kind, harsh, total = (np.asarray(x) for x in (state.kind, state.harsh, state.total))
+        base = np.arange(b)[:, None] * SEATS
+        seat = np.broadcast_to(np.arange(SEATS)[None, :], (b, SEATS))
+        for who in (None, base + p):
+            k_w, h_w = _gather(kind, who), _gather(harsh, who)
+            for value in (_gather(med, who) / MAX_PAY, t / MAX_MEETINGS,
+                          k_w / MAX_MEETINGS, h_w / MAX_MEETINGS,
+                          _gather(total, who) / TOTAL_SCALE, HALO[k_w, h_w]):
+                out[:, :, c] = value
+                c += 1
+        c = self._entries(state, None, p, out, c)
+        self._entries(state, base + p, seat, out, c)
+        # a finished table's seats wait, as the rules engine's environments show them
+        out[np.asarray(state.t) >= self.rounds] = 0.0
+        return out.astype(np.float32)
+
+    def _entries(self, state: LedgerState, who: Array | None, other: Array, out: Array,
+                 c: int) -> int:
+        """The last HISTORY meetings of each seat's `who` (flat indices into (B, 8); None:
+        the seat itself), newest first, each flagged when it was with `other`, written into
+        `out` from column `c`; returns the next column."""
+        partner, subgame, side = (np.asarray(x) for x in (state.partner, state.subgame,
+                                                          state.side))
+        moves, pays = np.asarray(state.moves), np.asarray(state.pays)
+        t0 = self.lockstep(state)
+        t = np.asarray(state.t)
+        b = other.shape[0]
+        bi = np.arange(b)
+        base = bi[:, None] * SEATS
+        width = 1 + NG + 6
+        for k in range(1, HISTORY + 1):
+            if t0 is not None:
+                if t0 - k < 0:
+                    c += width  # not revealed anywhere: zeros
+                    continue
+                ok: Any = True
+                rows: Any = (slice(None), t0 - k)
+                cols_at: Any = (slice(None), slice(None), t0 - k)
+            else:
+                ok = (t - k >= 0)[:, None]
+                rc = np.maximum(t - k, 0)
+                rows = (bi, rc)
+                cols_at = (bi, slice(None), rc)
+            q = _gather(partner[rows], who)
+            g = _gather(subgame[rows], who)
+            es = np.where(g == DILEMMA_I, 0, _gather(side[rows], who))
+            mv_r, py_r = moves[cols_at], pays[cols_at]
+            q_flat = base + q
+            entry = (1.0, g == 0, g == 1, g == 2, es, _gather(mv_r, who) / HI[g, es],
+                     _gather(py_r, who) / MAX_PAY, _gather(mv_r, q_flat) / HI[g, 1 - es],
+                     _gather(py_r, q_flat) / MAX_PAY, q == other)
+            for value in entry:
+                out[:, :, c] = value if ok is True else np.where(ok, value, 0.0)
+                c += 1
+        return c
+
+    # -- the end ----------------------------------------------------------------------------
+    def scores(self, state: LedgerState) -> Array:
+        return self._medians(state)
+
+    def reasons(self, state: LedgerState) -> list[str]:
+        return ["complete"] * int(state.t.shape[0])
+
+    def ring_pairs(self, state: LedgerState) -> Array:
+        """(B,) how many pairs §10 flags, decided exactly in integers as `rings.py` does."""
+        partner, pays = np.asarray(state.partner), np.asarray(state.pays)
+        b, _, n = partner.shape
+        met = np.zeros((b, n, n), dtype=np.int64)
+        inside = np.zeros((b, n, n), dtype=np.int64)
+        bi = np.arange(b)
+        t = np.asarray(state.t)
+        for rr in range(int(np.max(t, initial=0))):
+            played = (rr < t).astype(np.int64)  # a table's rounds so far only
+            for s in range(n):
+                q = partner[:, rr, s]
+                met[bi, s, q] += played
+                inside[bi, s, q] += played * (pays[:, s, rr] + pays[bi, q, rr])
+        count = met.sum(axis=2)
+        sums = np.where(np.arange(pays.shape[2])[None, None, :] < t[:, None, None], pays,
+                        0).sum(axis=2)
+        # each meeting was counted from both seats: met[s, q] is the pair's meetings
+        out_count = count[:, :, None] + count[:, None, :] - 2 * met
+        out_sum = sums[:, :, None] + sums[:, None, :] - inside
+        scale = np.where(out_count > 0, out_count, 1)
+        flagged = ((met >= MIN_MUTUAL_MEETINGS) & (inside >= MIN_IN_MEAN * 2 * met)
+                   & (inside * scale - 2 * met * out_sum >= MIN_DELTA * 2 * met * scale))
+        upper = np.triu(np.ones((n, n), dtype=bool), 1)[None]
+        return np.asarray((flagged & upper).sum(axis=(1, 2)))
+
+    def record(self, state: LedgerState) -> None:
+        """Nothing to keep per step: the state holds every round's payoffs."""
+        return None
+
+    def documents(self, state: LedgerState, records: Sequence[Any], seeds: Sequence[int],
+                  policy_names: Any) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """Each finished table's §9 results document (`Table.results`' keys and order) and
+        the descriptor's per-round series (one meeting a seat a round: its payoff)."""
+        partner, pays = np.asarray(state.partner), np.asarray(state.pays)
+        kind, harsh, total = (np.asarray(x) for x in (state.kind, state.harsh, state.total))
+        scores = self._medians(state)
+        r = self.rounds
+        names_by_table = per_table(policy_names, len(seeds), SEATS)
+        out = []
+        for i, seed in enumerate(seeds):
+            meetings = [(s, int(partner[i, rr, s]), int(pays[i, s, rr]),
+                         int(pays[i, partner[i, rr, s], rr]))
+                        for rr in range(r) for s in range(SEATS) if s < partner[i, rr, s]]
+            rings = detect_rings(meetings).to_json()
+            results = {
+                "policyNames": list(names_by_table[i]), "aliases": draw_aliases(int(seed)),
+                "scores": [float(x) for x in scores[i]],
+                "mean": [round(int(pays[i, s].sum()) / r, STAT_DECIMALS) for s in range(SEATS)],
+                "total": [int(x) for x in total[i]], "meetings": [r] * SEATS,
+                "kind": [int(x) for x in kind[i]], "harsh": [int(x) for x in harsh[i]],
+                "halo": [float(HALO[kind[i, s], harsh[i, s]]) for s in range(SEATS)],
+                "rounds": r, "maxRounds": r, "ringPairs": len(rings["pairs"]), "rings": rings,
+                "reason": "complete", "fallbacks": [0] * SEATS, "timeouts": [0] * SEATS}
+            series = {"label": "payoff per meeting",
+                      "seats": [[float(pays[i, s, rr]) for rr in range(r)]
+                                for s in range(SEATS)]}
+            out.append((results, series))
+        return out
+
+    def result_fields(self, state: LedgerState) -> dict[str, Array]:
+        """Results fields the kernel counts too, by the results document's keys."""
+        return {"ringPairs": self.ring_pairs(state)}
+
+    def policy(self, name: str, seat: int) -> LedgerBaseline:
+        key = name.strip().lower()
+        if key not in BATCH_BASELINES:
+            raise ConfigError("seats", f"seats: {name!r} has no batch twin (batch baselines: "
+                                       f"{', '.join(BATCH_BASELINES)})")
+        return LedgerBaseline(self, key, seat)
+
+
+def _gather(x: Array, flat: Array | None) -> Array:
+    """``x[b, flat[b, s] - 8·b]`` for a (B, 8) array: each seat's entry of another seat of the
+    same table, by flat index (None: each seat's own)."""
+    return x if flat is None else np.ravel(x)[flat]
+
+
+def _table(moves: Mapping[str, tuple[int, int]]) -> Array:
+    """A baseline's fixed moves as an array [subgame, side]."""
+    return np.array([moves[name] for name in SUBGAMES], dtype=np.int64)
+
+
+class LedgerBaseline:
+    """One of the five baselines over B tables, for one seat (`baselines.py`'s rules)."""
+
+    def __init__(self, kernel: LedgerKernel, name: str, seat: int) -> None:
+        self.kernel = kernel
+        self.name = name
+        self.seat = seat
+
+    def act(self, state: LedgerState) -> Array:
+        k, s = self.kernel, self.seat
+        p_all, g_all, side_all = (np.asarray(x) for x in k.slot(state))
+        p, g, side = p_all[:, s], g_all[:, s], side_all[:, s]
+        bi = np.arange(p.shape[0])
+        name = self.name
+        if name in ("shark", "saint"):
+            return FIXED[name][g, side]
+        kind, harsh = np.asarray(state.kind)[bi, p], np.asarray(state.harsh)[bi, p]
+        if name == "grim":
+            betrayed = np.asarray(state.harsh_vs)[bi, p, s]
+            return np.where(betrayed, FIXED["grim_betrayed"][g, side],
+                            FIXED["grim_fair"][g, side])
+        if name == "opportunist":
+            weak = kind < harsh
+            grab = weak | (np.asarray(state.t) == k.rounds - 1)
+            o = Opportunist
+            trust = np.where(side == 0, np.where(weak, o.INVEST[0], o.INVEST[1]),
+                             np.where(grab, o.RETURN_PERCENT[0], o.RETURN_PERCENT[1]))
+            ult = np.where(side == 0, np.where(grab, o.OFFER[0], o.OFFER[1]), o.FLOOR)
+            return np.where(g == DILEMMA_I, grab.astype(np.int64), np.where(g == 1, trust, ult))
+        # mirror
+        trusted = kind >= harsh
+        trust = np.where(trusted, np.array(Mirror.TRUSTED)[side], np.array(Mirror.WARY)[side])
+        ult = np.array(Mirror.ULTIMATUM)[side]
+        ref = np.asarray(state.last_vs)[bi, s, p]
+        ref = np.where(ref < 0, np.asarray(state.last)[bi, p], ref)
+        dil = np.where(ref < 0, 0, ref)
+        ask = (g == DILEMMA_I) & (ref == 1) & (np.asarray(state.defections)[bi, p] == 1)
+        if ask.any():
+            seeds, t = np.asarray(state.seeds), np.asarray(state.t)
+            for i in np.flatnonzero(ask):
+                name_i = f"ledger:{int(seeds[i])}:seat:{s}:round:{int(t[i])}"
+                if stream(name_i).random() < Mirror.FORGIVENESS:
+                    dil[i] = 0
+        return np.where(g == DILEMMA_I, dil, np.where(g == 1, trust, ult))
+
+
+FIXED: dict[str, Array] = {"shark": _table(Shark.MOVES), "saint": _table(Saint.MOVES),
+                           "grim_fair": _table(Grim.FAIR), "grim_betrayed": _table(Grim.BETRAYED)}
+BATCH_BASELINES = ("mirror", "shark", "grim", "saint", "opportunist")
+
+
+class LedgerBatch:
+    """Ledger's ``extras["batch"]``."""
+
+    baselines = BATCH_BASELINES
+
+    def kernel(self, variant: str | None, options: Mapping[str, Any],
+               num_seats: int | None, xp: Any = np) -> LedgerKernel:
+        if num_seats is not None and num_seats != SEATS:
+            raise ConfigError("seats", f"seats must be {SEATS} (got {num_seats})")
+        cfg = build_config(variant, dict(options), 0 if variant != "certification" else None,
+                           [])
+        return LedgerKernel(cfg.rounds, xp)
+
+
+BATCH = LedgerBatch()

@@ -1,0 +1,91 @@
+"""A league of baselines through the batch kernels stores, episode for episode, what the rules
+engine stores (results documents and series), so the standings are the same; `--engine batch`
+refuses what no kernel can play, by name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cogleague.cli import app
+from cogleague.core.errors import ConfigError
+from cogleague.league import config as league_config
+from cogleague.league import runner, store
+from cogleague.league.rankings import standings_json
+
+LEAGUE = """
+[league]
+name = "{name}"
+seed = 5
+episodes = 6
+
+[seating]
+scheme = "balanced"
+duplicates = true
+
+[[policies]]
+name = "reciprocator"
+baseline = {{ dilemma = "tit_for_tat", ledger = "mirror" }}
+
+[[policies]]
+name = "defector"
+baseline = {{ dilemma = "always_defect", ledger = "shark" }}
+
+[[policies]]
+name = "grudger"
+baseline = {{ dilemma = "grim_trigger", ledger = "grim" }}
+
+[[policies]]
+name = "coin"
+baseline = {{ dilemma = "random", ledger = "opportunist" }}
+{extra}
+[[games]]
+name = "dilemma"
+variants = ["standard", "classic200"]
+seats = 4
+overrides = {{ rounds_total = 12 }}
+
+[[games]]
+name = "ledger"
+variants = ["standard"]
+"""
+
+
+def _stored(url: str) -> list[tuple[str, str, str, str]]:
+    return sorted((e.id, e.status, repr(e.results), repr(e.series))
+                  for e in store.load_episodes(url))
+
+
+def _write(tmp_path: Path, name: str, extra: str = "") -> Path:
+    path = tmp_path / f"{name}.toml"
+    path.write_text(LEAGUE.format(name="same", extra=extra), encoding="utf-8")
+    return path
+
+
+def test_batch_and_rules_store_the_same_episodes(tmp_path: Path) -> None:
+    rules = league_config.load(_write(tmp_path, "rules"))
+    batch = league_config.load(_write(tmp_path, "batch"))
+    done = runner.run(rules, runner.make_backend("local", 1), engine="rules")
+    fast = runner.run(batch, runner.make_backend("local", 1), engine="batch")
+    assert done.played == fast.played > 0 and fast.failed == 0
+    assert _stored(batch.store_url) == _stored(rules.store_url)
+    want = standings_json(rules.store_url, resamples=50)
+    got = standings_json(batch.store_url, resamples=50)
+    assert got == want and got["tables"]
+
+
+def test_engine_batch_refuses_what_no_kernel_plays(tmp_path: Path) -> None:
+    extra = '\n[[policies]]\nname = "keeper"\nbaseline = { dilemma = "promise_keeper" }\n'
+    cfg = league_config.load(_write(tmp_path, "mixed", extra))
+    with pytest.raises(ConfigError, match="promise_keeper"):
+        runner.run(cfg, runner.make_backend("local", 1), engine="batch")
+    with pytest.raises(ConfigError, match="engine must be one of"):
+        runner.run(cfg, runner.make_backend("local", 1), engine="fast")
+    # auto: the kernel plays what it can, the rules engine the rest
+    out = CliRunner().invoke(app, ["league", "run", str(tmp_path / "mixed.toml"),
+                                   "--workers", "1", "--engine", "auto"])
+    assert out.exit_code == 0, out.output
+    episodes = store.load_episodes(cfg.store_url)
+    assert episodes and all(e.status == "ok" for e in episodes)

@@ -1,0 +1,40 @@
+"""Ledger's schedule for B seeds at once equals `draw_schedule` seed by seed, including the
+tables that redraw a pass order more often than the draws read up front cover."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogleague.games.ledger import batch_schedule as bs
+from cogleague.games.ledger.schedule import draw_schedule
+from cogleague.games.ledger.subgames import SUBGAMES
+
+
+def _as_rules(seeds: list[int], rounds: int) -> list[list[list[tuple[int, int, str]]]]:
+    a, b, g = bs.batch_schedule(seeds, rounds)
+    return [[[(int(a[i, r, j]), int(b[i, r, j]), SUBGAMES[g[i, r, j]]) for j in range(4)]
+             for r in range(rounds)] for i in range(len(seeds))]
+
+
+def _rules(seed: int, rounds: int) -> list[list[tuple[int, int, str]]]:
+    return [[(p.a, p.b, p.subgame) for p in rr] for rr in draw_schedule(seed, rounds)]
+
+
+@pytest.mark.parametrize("rounds", [4, 7, 14, 28])
+def test_batch_schedule_is_the_rules_schedule(rounds: int) -> None:
+    seeds = [*range(0, 3000, 7), 2_147_483_647]
+    assert _as_rules(seeds, rounds) == [_rules(s, rounds) for s in seeds]
+
+
+def test_tables_past_the_draws_read_are_redrawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bs, "draws_read", lambda rounds: 185)  # short of many 28-round draws
+    redrawn: list[int] = []
+
+    def counted(seed: int, rounds: int) -> list[list[object]]:
+        redrawn.append(seed)
+        return draw_schedule(seed, rounds)  # type: ignore[return-value]
+
+    monkeypatch.setattr(bs, "draw_schedule", counted)
+    seeds = list(range(300))
+    assert _as_rules(seeds, 28) == [_rules(s, 28) for s in seeds]
+    assert 0 < len(redrawn) < len(seeds)

@@ -1,0 +1,36 @@
+"""`cogleague.play_batch`: a line-up of baselines over many seeds through the kernel, each
+episode the rules engine's of the same seed; bad input is refused by field."""
+
+from __future__ import annotations
+
+import pytest
+
+import cogleague
+from cogleague.core.errors import ConfigError
+
+
+@pytest.mark.parametrize(("game", "variant", "lineup", "options"), [
+    ("dilemma", None, ["tit_for_tat", "random", "generous_tit_for_tat", "grim_trigger"],
+     {"rounds_total": 30, "payoffs": {"temptation": 7, "reward": 4}}),
+    ("ledger", "quickfire", None, {}),
+])
+def test_play_batch_equals_play(game: str, variant: str | None, lineup: list[str] | None,
+                                options: dict[str, object]) -> None:
+    seeds = [3, 1, 4, 1, 5]
+    run = cogleague.play_batch(game, lineup, seeds=seeds, variant=variant, **options)
+    assert run.seeds == seeds and run.scores.shape[0] == 5
+    for i, seed in enumerate(seeds):
+        want = cogleague.play(game, lineup, seed=seed, variant=variant, **options)
+        assert run.scores[i].tolist() == want.scores
+        assert run.reasons[i] == want.results["reason"]
+
+
+def test_play_batch_refuses_by_field() -> None:
+    with pytest.raises(ConfigError, match="seats must be baselines with a batch twin"):
+        cogleague.play_batch("dilemma", ["tit_for_tat", "promise_keeper", "pavlov"], seeds=[1])
+    with pytest.raises(ConfigError, match="seeds"):
+        cogleague.play_batch("dilemma", ["tit_for_tat"] * 3, seeds=[-1])
+    with pytest.raises(ConfigError, match="rounds_total"):
+        cogleague.play_batch("dilemma", ["tit_for_tat"] * 3, seeds=[1], rounds_total=0)
+    with pytest.raises(ConfigError, match="declares no batch kernel"):
+        cogleague.play_batch("commons", seeds=[1])
