@@ -57,7 +57,7 @@ def test_line_up_through_the_kernel_scores_as_play() -> None:
     import cogleague
 
     lineup = ["tit_for_tat", "grim_trigger", "pavlov", "generous_tit_for_tat", "random"]
-    kernel = registry.get("dilemma").extras["batch"].kernel("classic200", {}, 5)
+    kernel = batch_of(registry.get("dilemma")).kernel("classic200", {}, 5)
     seeds = [7, 8, 9]
     state, rewards = play_lineup(kernel, seeds, lineup)
     assert rewards.shape == (kernel.steps_per_episode, 3, 5)

@@ -12,6 +12,7 @@ jax = pytest.importorskip("jax")
 jax.config.update("jax_enable_x64", True)  # the rules' integers and float64 arithmetic
 jnp = jax.numpy
 
+from cogleague.core.batch import batch_of  # noqa: E402
 from cogleague.games import registry  # noqa: E402
 
 CASES = [("dilemma", "classic200", {"rounds_total": 6}, 5, 2),
@@ -26,7 +27,7 @@ def _to_numpy(state: Any) -> Any:
                          ids=[c[0] for c in CASES])
 def test_jitted_step_equals_numpy(game: str, variant: str, options: dict[str, Any],
                                   seats: int, actions: int) -> None:
-    batch = registry.get(game).extras["batch"]
+    batch = batch_of(registry.get(game))
     np_kernel = batch.kernel(variant, options, seats)
     jx_kernel = batch.kernel(variant, options, seats, xp=jnp)
     seeds = list(range(16))

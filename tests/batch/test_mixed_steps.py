@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from cogleague.core.batch import batch_of
 from cogleague.games import registry
 
 CASES = [("dilemma", "standard", {"rounds_total": 5}, ["tit_for_tat", "generous_tit_for_tat",
@@ -27,7 +28,7 @@ def _rows(state: Any, picks: list[tuple[Any, int]]) -> Any:
                          ids=[c[0] for c in CASES])
 def test_mixed_steps_equal_lockstep(game: str, variant: str, options: dict[str, Any],
                                     lineup: list[str]) -> None:
-    kernel = registry.get(game).extras["batch"].kernel(variant, options, len(lineup))
+    kernel = batch_of(registry.get(game)).kernel(variant, options, len(lineup))
     seeds = list(range(20, 26))
     state = kernel.reset(seeds, lineup)
     policies = [kernel.policy(n, s) for s, n in enumerate(lineup)]

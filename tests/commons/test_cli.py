@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from cogleague.cli import _load, app
+from cogleague.cli import app
 from cogleague.core.verify import verify_replay
 from cogleague.games.commons.descriptor import GAME
 
@@ -18,12 +18,11 @@ def verify(doc: Any) -> Any:
     """The one verifier (core/verify.py) with this game's descriptor."""
     return verify_replay(doc, GAME)
 
-_load()
 runner = CliRunner()
 
 
 def run(*args: str) -> tuple[int, str]:
-    result = runner.invoke(app, list(args))
+    result = runner.invoke(app, list(args), env={"COLUMNS": "160"})  # no name cut short
     return result.exit_code, result.output
 
 

@@ -9,10 +9,8 @@ from pathlib import Path
 import httpx
 from typer.testing import CliRunner
 
-from cogleague.cli import _load, app
+from cogleague.cli import app
 from server.support import ServerProcess
-
-_load()
 
 
 def test_league_run_refuses_a_file_a_server_is_writing(tmp_path: Path) -> None:

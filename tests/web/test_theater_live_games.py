@@ -25,7 +25,7 @@ def _ledger_move(legal: dict[str, Any]) -> dict[str, Any]:
 
 
 def _commons_move(legal: dict[str, Any]) -> dict[str, Any]:
-    return {"harvest": 1, "clean": 1, "chat": "steady"}
+    return {"harvest": 1, "clean": 1, "message": "steady"}
 
 
 def _tally_move(legal: dict[str, Any]) -> dict[str, Any]:

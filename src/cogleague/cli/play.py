@@ -126,12 +126,12 @@ class PlayGroup(TyperGroup):
 
 
 play_app = typer.Typer(cls=PlayGroup, no_args_is_help=True,
-                       help="Play one episode of an installed game (`cogleague games`).")
+                       help="Play one episode of an installed game (cogleague games).")
 
 
 @play_app.callback()
 def _play() -> None:
-    """Play one episode of an installed game (`cogleague games`)."""
+    """Play one episode of an installed game (cogleague games)."""
 
 
 app.add_typer(play_app, name="play")

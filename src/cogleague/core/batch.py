@@ -17,6 +17,7 @@ namespace `xp` (numpy by default), so the same step functions also run under `ja
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -155,10 +156,15 @@ def play_lineup(kernel: BatchKernel, seeds: Sequence[int], lineup: Sequence[str]
 
 
 def batch_of(desc: GameDescriptor) -> BatchGame | None:
-    """The descriptor's ``extras["batch"]`` (None when the game declares no kernel)."""
+    """The descriptor's ``extras["batch"]`` (None when the game declares no kernel). A game
+    may name it as ``"module:ATTR"``, imported here on first use: a descriptor then loads no
+    numpy, and `cogleague play GAME` starts without it."""
     batch = desc.extras.get("batch")
     if batch is None:
         return None
+    if isinstance(batch, str):
+        module, _, attr = batch.partition(":")
+        batch = getattr(importlib.import_module(module), attr)
     if not isinstance(batch, BatchGame):
         raise ConfigError("game", f"game {desc.name!r}: extras['batch'] does not implement "
                                   "cogleague.core.batch.BatchGame")

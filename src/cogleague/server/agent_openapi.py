@@ -10,6 +10,8 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from cogleague.server.openapi import no_nul_in_request_text
+
 OPTIONAL = ("prompt", "model", "token_budget", "policy_file", "baseline")
 
 
@@ -83,6 +85,7 @@ def install(app: FastAPI, games: list[str], baselines: dict[str, list[str]], mod
         if "properties" in schemas.get("VersionBody", {}):
             schemas["VersionBody"] = version_body(schemas["VersionBody"], models, token_budget,
                                                   text_max)
+        no_nul_in_request_text(doc, schemas)
         return doc
 
     app.openapi = build  # type: ignore[method-assign]

@@ -89,6 +89,36 @@ def _create_table(schemas: dict[str, Any], base: dict[str, Any], catalog: Catalo
                            "the field (a paid table takes no fill_with seats)."}
 
 
+TEXT_PATTERN = "^[^\\u0000]*$"
+"""What a request's free text may hold (`core/text.py` refuses NUL and lone surrogates with
+400 `bad_text`; JSON Schema can name the NUL, and schema generators make no lone surrogates)."""
+
+
+def no_nul_in_request_text(doc: dict[str, Any], schemas: dict[str, Any]) -> None:
+    """Every free-text string of a request body (and the schemas it refers to) says so."""
+    seen: set[int] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, list):
+            for item in node:
+                walk(item)
+        if not isinstance(node, dict) or id(node) in seen:
+            return
+        seen.add(id(node))
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            walk(schemas.get(ref.rsplit("/", 1)[1]))
+        if node.get("type") == "string" and not {"enum", "const", "pattern", "format"} & set(node):
+            node["pattern"] = TEXT_PATTERN
+        for value in node.values():
+            walk(value)
+
+    for path_item in doc.get("paths", {}).values():
+        for operation in path_item.values():
+            if isinstance(operation, dict):
+                walk(operation.get("requestBody"))
+
+
 def truthful_openapi(app: FastAPI, catalog: Catalog, max_start_timeout_s: float) -> None:
     def build() -> dict[str, Any]:
         if app.openapi_schema is not None:
@@ -117,6 +147,7 @@ def truthful_openapi(app: FastAPI, catalog: Catalog, max_start_timeout_s: float)
         if "CreateTable" in schemas:
             schemas["CreateTable"] = _create_table(schemas, schemas["CreateTable"], catalog,
                                                    max_start_timeout_s)
+        no_nul_in_request_text(doc, schemas)
         app.openapi_schema = doc
         return doc
 

@@ -32,7 +32,6 @@ from cogleague.games.dilemma.config import (
 )
 from cogleague.games.dilemma.conformance import CONFORMANCE
 from cogleague.games.dilemma.game import DilemmaGame
-from cogleague.games.dilemma.kernel import BATCH
 from cogleague.games.dilemma.probes import PROBES_EXTRA
 from cogleague.games.dilemma.replay import FORMAT, game_from_replay, replay_document
 from cogleague.games.dilemma.rl import ENCODING
@@ -181,5 +180,6 @@ GAME = GameDescriptor(
     rule_numbers={"seed_max": MAX_SEED, "max_message_chars": MAX_MESSAGE_CHARS,
                   "max_stake": MAX_STAKE, "max_rake_bps": MAX_RAKE_BPS,
                   "seats_min": MIN_SEATS, "seats_max": MAX_SEATS},
-    extras={"rl": ENCODING, "batch": BATCH, "probes": PROBES_EXTRA},
+    extras={"rl": ENCODING, "batch": "cogleague.games.dilemma.kernel:BATCH",  # numpy: on use
+            "probes": PROBES_EXTRA},
 )

@@ -32,7 +32,6 @@ from cogleague.games.ledger.config import (
 )
 from cogleague.games.ledger.conformance import CONFORMANCE
 from cogleague.games.ledger.game import RULES_VERSION, LedgerGame
-from cogleague.games.ledger.kernel import BATCH
 from cogleague.games.ledger.probes import PROBES_EXTRA
 from cogleague.games.ledger.replay import REPLAY_FORMAT, game_from_replay, replay_document
 from cogleague.games.ledger.rl import ENCODING
@@ -166,5 +165,5 @@ GAME = GameDescriptor(
                   "ring_min_meetings": rings.MIN_MUTUAL_MEETINGS,
                   "ring_min_in_mean": rings.MIN_IN_MEAN, "ring_min_delta": rings.MIN_DELTA,
                   "ring_min_size": rings.MIN_RING_SIZE},
-    extras={"rl": ENCODING, "batch": BATCH, "probes": PROBES_EXTRA},
+    extras={"rl": ENCODING, "batch": "cogleague.games.ledger.kernel:BATCH", "probes": PROBES_EXTRA},
 )
