@@ -27,6 +27,7 @@ from cogleague.league.season import SeasonSettings
 from cogleague.server.agents import ACTIVE, AgentBook
 from cogleague.server.auth import digest, new_seat_token
 from cogleague.server.catalog import Catalog
+from cogleague.server.dbretry import Unavailable
 from cogleague.server.errors import ApiError
 from cogleague.server.league_schema import (
     agent_presence,
@@ -188,6 +189,8 @@ class LeagueRuntime:
                 await self.tick()
             except asyncio.CancelledError:
                 raise
+            except Unavailable:  # an outage: `dbretry` has said so once; the next tick retries
+                pass
             except Exception:
                 log.exception("league tick failed")
             await asyncio.sleep(TICK_S)
