@@ -151,7 +151,12 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
                             "st.table_id = ss.table_id WHERE st.phase = 'rated' "
                             "GROUP BY a.name"))
     mean = statistics.mean(played[n] for n in remote)
-    assert all(abs(played[n] - mean) <= 0.15 * mean for n in remote), json.dumps(played)
+    # ±15 % of a fair share, but never less than the matchmaker's own grain: it keeps an
+    # entrant within one table of the least-played, so in a short season (≈ 8 tables each,
+    # one table is 12 %) two remote agents may differ by two tables
+    slack = max(0.15 * mean, 1.5)
+    assert all(abs(played[n] - mean) <= slack for n in remote), json.dumps(played)
+    assert max(played[n] for n in remote) - min(played[n] for n in remote) <= 2, played
     # identical agents (the same bot on two accounts) come out level within their intervals
     rows_by = {(g["game"], r["agent"]): r for g in board["games"] for r in g["rows"]}
     for game in both:
