@@ -84,7 +84,8 @@ def test_infrastructure_failures_are_stored_shown_and_excluded(
     assert all("weights file missing" in (e.error or "") for e in failed)
 
     doc = standings_json(cfg.store_url)
-    assert doc["episodes"] == {"ok": 25 - len(failed), "failed": len(failed), "infra_error": 0, "no_players": 0}
+    assert doc["episodes"] == {"ok": 25 - len(failed), "failed": len(failed), "infra_error": 0,
+                               "no_players": 0}
     assert {f["id"] for f in doc["failures"]} == {e.id for e in failed}
     ranked = {r["policy"] for r in doc["tables"][0]["rows"]}
     ranked |= {r["policy"] for r in doc["overall"]["bradley_terry"]["rows"]}

@@ -20,7 +20,6 @@ from typing import Any
 from cogleague.core.errors import ConfigError, GameStateError, IllegalAction
 from cogleague.core.game import (
     Action,
-    Decision,
     Event,
     Game,
     Parsed,
@@ -190,7 +189,6 @@ class CommonsGame(Game):
     name = "commons"
     rules_version = RULES_VERSION
     recovers_from_errors = True
-    supports_steps = True
 
     def __init__(self, config: CommonsConfig, policy_names: Sequence[str] | None = None, *,
                  seat_kinds: Sequence[str] | None = None, policy_seed: int | None = None,
@@ -295,11 +293,6 @@ class CommonsGame(Game):
         self._step = None
         return [Event("round_open", {"r": self.round, "state": self._state_json},
                       None, SLOT_ARRAYS)]
-
-    def pending(self) -> list[Turn]:
-        if self.phase != "open":
-            return []
-        return self._turns(self._turn_ids)
 
     def _turns(self, ids: Sequence[str]) -> list[Turn]:
         r, legal, observe, prompt = self.round, self.legal_actions, self.observe, obs_mod.prompt
@@ -444,12 +437,6 @@ class CommonsGame(Game):
                       min_step_s=float(cfg.min_round_seconds))
 
     # -- settling ----------------------------------------------------------------------------
-    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
-        """`apply_step` on the mapping's columns, its events built at once."""
-        if self.phase != "open":
-            raise GameStateError(f"apply() needs an open round (phase {self.phase})")
-        return self.apply_step(StepDecisions.from_mapping(self.step(), decisions))()
-
     def apply_step(self, decisions: StepDecisions) -> RoundEvents:
         """Steps 3–8 of a round on copies; committed only if everything succeeded. The
         round's events are noted as triples and built when the renderer is read."""

@@ -9,7 +9,6 @@ every decision before it changes anything, which makes it transactional.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from cogleague.core.errors import GameStateError, SeatInputRejected
@@ -91,7 +90,6 @@ def _step_turns(step: Step) -> list[Turn]:
 class LedgerGame(Game):
     name = "ledger"
     rules_version = RULES_VERSION
-    supports_steps = True
 
     def __init__(self, config: LedgerConfig) -> None:
         self.config = config
@@ -151,9 +149,6 @@ class LedgerGame(Game):
                                    _step_ids, _step_turns)
         return st
 
-    def pending(self) -> list[Turn]:
-        return list(self.step().turns()) if self.table.phase == DEAL else []
-
     def parse(self, turn: Turn, raw: Any) -> Parsed:
         ctx: TurnContext = turn.context
         target = note_target(self.table.slots, ctx.seat, ctx.round)
@@ -163,17 +158,6 @@ class LedgerGame(Game):
         return _MIRRORS[turn.seat].act(turn)
 
     # -- settling a round --------------------------------------------------------------------
-    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
-        """§8 step 6: `apply_step` on the mapping's columns, its events built at once."""
-        if self.table.phase != DEAL:
-            raise GameStateError("apply: no round is open")
-        r = self.table.rounds_played
-        if not _TURN_ID_SETS[r].issuperset(decisions):
-            known = _TURN_ID_SETS[r]
-            unknown = sorted(k for k in decisions if k not in known)
-            raise GameStateError(f"apply: unknown turn ids {unknown} (open: {sorted(known)})")
-        return self.apply_step(StepDecisions.from_mapping(self.step(), decisions))()
-
     def apply_step(self, decisions: StepDecisions) -> RoundEvents:
         """Settle the round from the step's columns. Validates all eight decisions first; a
         `SeatInputRejected` names the one seat whose input is refused and leaves the state
