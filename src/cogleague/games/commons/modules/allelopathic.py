@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cogleague.games.commons.modules.common import (
+    COLOR,
     COLOR_INDEX,
     COLORS,
+    INT,
+    Clamp,
     ModuleEvent,
     Move,
     Outcome,
@@ -30,6 +33,9 @@ LEGAL_ACTIONS: dict[str, Any] = {"eat": [0, 3], "eat_color": ["red", "green", "b
                                  "plant": [0, 3], "plant_color": ["red", "green", "blue"],
                                  "budget": 3}
 """What a seat may send in this module (`Turn.legal_actions`)."""
+CLAMPS: tuple[Clamp, ...] = (("eat", INT, None), ("eat_color", COLOR, None), ("plant", INT, "eat"),
+                                ("plant_color", COLOR, "eat_color"))
+"""How a reply becomes this module's fields (rules §5; `common.Clamp`)."""
 FIELD_SIZE = 60
 INITIAL_PLANTED = 20
 INITIAL_RIPE = 6.0

@@ -11,7 +11,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cogleague.games.commons.modules.common import ModuleEvent, Move, Outcome, clamp01, pro_rata
+from cogleague.games.commons.modules.common import (
+    INT,
+    Clamp,
+    ModuleEvent,
+    Move,
+    Outcome,
+    clamp01,
+    pro_rata,
+)
 
 if TYPE_CHECKING:
     from cogleague.games.commons.config import CommonsConfig
@@ -20,6 +28,8 @@ if TYPE_CHECKING:
 NAME = "cleanup"
 LEGAL_ACTIONS: dict[str, Any] = {"harvest": [0, 3], "clean": [0, 3], "budget": 3}
 """What a seat may send in this module (`Turn.legal_actions`)."""
+CLAMPS: tuple[Clamp, ...] = (("harvest", INT, None), ("clean", INT, "harvest"))
+"""How a reply becomes this module's fields (rules §5; `common.Clamp`)."""
 INITIAL_APPLES = 60.0
 CAPACITY = 100.0
 INITIAL_POLLUTION = 0.30

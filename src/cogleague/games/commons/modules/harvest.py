@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from cogleague.games.commons.modules.common import (
     EFFORT_BUDGET,
+    INT,
+    PATCH,
+    Clamp,
     ModuleEvent,
     Move,
     Outcome,
@@ -27,6 +30,8 @@ if TYPE_CHECKING:
 NAME = "harvest"
 LEGAL_ACTIONS: dict[str, Any] = {"patch": "patch id", "harvest": [0, 3]}
 """What a seat may send in this module (`Turn.legal_actions`)."""
+CLAMPS: tuple[Clamp, ...] = (("harvest", INT, None), ("patch", PATCH, None))
+"""How a reply becomes this module's fields (rules §5; `common.Clamp`)."""
 INITIAL_STOCK = 12.0
 PATCH_CAPACITY = 20.0
 PATCH_REGROWTH = 0.4

@@ -14,7 +14,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from cogleague.games.commons.modules.common import COLORS, ModuleEvent, Move, Outcome, pro_rata
+from cogleague.games.commons.modules.common import (
+    COLOR,
+    COLORS,
+    INT,
+    Clamp,
+    ModuleEvent,
+    Move,
+    Outcome,
+    pro_rata,
+)
 
 if TYPE_CHECKING:
     from cogleague.games.commons.config import CommonsConfig
@@ -23,6 +32,8 @@ if TYPE_CHECKING:
 NAME = "mushrooms"
 LEGAL_ACTIONS: dict[str, Any] = {"eat": [0, 3], "eat_color": ["red", "green", "blue"]}
 """What a seat may send in this module (`Turn.legal_actions`)."""
+CLAMPS: tuple[Clamp, ...] = (("eat", INT, None), ("eat_color", COLOR, None))
+"""How a reply becomes this module's fields (rules §5; `common.Clamp`)."""
 INITIAL_COUNT = 8.0
 COLOR_CAP = 15.0
 CAPACITY = 30.0
