@@ -14,8 +14,6 @@ import logging
 import secrets
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select, update
@@ -24,29 +22,39 @@ from sqlalchemy.exc import IntegrityError
 from cogleague.core import jsonio, settlement
 from cogleague.core.config import check_int, check_number, check_str
 from cogleague.core.connect import connect_wait
-from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
 from cogleague.core.options import scalar_fields, validate_options
 from cogleague.core.replay import EpisodeLog
 from cogleague.core.rng import SEED_MAX, random_seed
-from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
 from cogleague.server import wallets
 from cogleague.server.auth import digest, new_seat_token
 from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ApiError
-from cogleague.server.lineup import SeatPlan, build_game, plans
+from cogleague.server.leases import claim
 from cogleague.server.live import LiveTable, Room
 from cogleague.server.lobby_feed import LobbyFeed
+from cogleague.server.recovery import resume
 from cogleague.server.seat_kinds import (
     SEAT_KINDS,
-    llm_note,
-    llm_policy_name,
     make_runner_seat,
 )
+from cogleague.server.seating import (
+    MAX_NAME_CHARS,
+    Account,
+    check_baseline,
+    config_error,
+    game_of,
+    seat_fields,
+)
+from cogleague.server.seating import probe as probe_game
 from cogleague.server.settings import Settings
 from cogleague.server.store import (
+    ABORTED,
+    FINISHED,
+    OPEN,
+    RUNNING,
     LeaseLost,
     Store,
     loads,
@@ -60,21 +68,8 @@ from cogleague.server.store import (
 
 log = logging.getLogger("cogleague.server")
 
-OPEN, RUNNING, FINISHED, ABORTED = "open", "running", "finished", "aborted"
-MAX_NAME_CHARS = 64
 MIN_START_TIMEOUT_S = 0.1
 """The shortest wait for players a table may be created with."""
-
-
-@dataclass(frozen=True)
-class Account:
-    id: int
-    name: str
-    role: str
-
-    @property
-    def is_operator(self) -> bool:
-        return self.role == "operator"
 
 
 def seat_aliases(game: Game) -> list[str]:
@@ -83,10 +78,6 @@ def seat_aliases(game: Game) -> list[str]:
     if isinstance(aliases, list | tuple) and len(aliases) == game.num_seats:
         return [str(a) for a in aliases]
     return [f"seat {i}" for i in range(game.num_seats)]
-
-
-def _config_error(exc: ConfigError) -> ApiError:
-    return ApiError(400, "bad_request", str(exc))
 
 
 class TableService:
@@ -199,7 +190,7 @@ class TableService:
             exhibition = bool(body.get("exhibition", False))
             pacing = bool(body.get("pacing", True))
         except ConfigError as exc:
-            raise _config_error(exc) from None
+            raise config_error(exc) from None
         try:  # a null value means the variant's default
             config = validate_options(info.options, config, section=f"{info.name} config")
         except ConfigError as exc:
@@ -224,9 +215,9 @@ class TableService:
                 raise ApiError(400, "bad_request", "fill_with: a paid table needs every seat "
                                                    "staked; fillers are for free tables")
             config = {**config, info.paid_tables.stake_field: stake}
-        probe = self._probe(info, variant, config, seed)
+        probe = probe_game(info, variant, config, seed)
         if fill_with is not None:
-            self._check_baseline(info, probe, fill_with, "fill_with")
+            check_baseline(info, probe, fill_with, "fill_with")
         table_id = "t_" + secrets.token_hex(8)
         created = now()
         row = {"id": table_id, "game": info.name, "variant": variant,
@@ -254,28 +245,10 @@ class TableService:
         self.schedule_timeout(table_id, created + timeout_s)  # row["start_deadline"]
         return self.describe(row, [])
 
-    def _probe(self, info: GameDescriptor, variant: str | None, config: dict[str, Any], seed: int,
-               seats: builtins.list[SeatPlan] | None = None) -> Game:
-        try:
-            return build_game(info, variant, config, seed, seats)
-        except ConfigError as exc:
-            raise _config_error(exc) from None
-
-    @staticmethod
-    def _check_baseline(info: GameDescriptor, game: Game, name: str, field: str) -> None:
-        try:
-            game.make_baseline(name, 0)
-        except ConfigError:
-            raise ApiError(400, "bad_request", f"{field} must be one of "
-                                               f"{', '.join(info.baselines)} (got {name!r})"
-                           ) from None
-
     def game_of(self, row: dict[str, Any], seat_list: builtins.list[dict[str, Any]] | None = None
                 ) -> Game:
         """The table's game: a probe while open, the real line-up once seats are known."""
-        info = self.catalog.get(row["game"])
-        return self._probe(info, row["variant"], loads(row["config"]), row["seed"],
-                           plans(seat_list) if seat_list is not None else None)
+        return game_of(self.catalog, row, seat_list)
 
     # -- join / leave -------------------------------------------------------------------------
     async def join(self, account: Account, table_id: str, body: Mapping[str, Any]
@@ -304,7 +277,7 @@ class TableService:
                                                    f"(got {seat!r})")
             elif seat in taken:
                 raise ApiError(409, "table_full", f"seat {seat} is taken")
-            fields = self._seat_fields(row, account, kind, body)
+            fields = seat_fields(self.catalog, self.settings, row, account, kind, body)
             token = new_seat_token()
             record = {"table_id": table_id, "seat": seat, "account_id": account.id,
                       "kind": kind, "token_digest": digest(token), "joined_at": now(), **fields}
@@ -330,52 +303,6 @@ class TableService:
             self._spawn(self._auto_start(table_id))
         return {"table": table_id, "seat": seat, "alias": info["aliases"][seat], "token": token,
                 "kind": kind, "note": fields.get("note")}
-
-    def _seat_fields(self, row: dict[str, Any], account: Account, kind: str,
-                     body: Mapping[str, Any]) -> dict[str, Any]:
-        try:
-            name = check_str("name", body.get("name", account.name), MAX_NAME_CHARS, 1)
-            if kind == "scripted":
-                baseline = check_str("baseline", body.get("baseline"), MAX_NAME_CHARS, 1)
-                self._check_baseline(self.catalog.get(row["game"]), self.game_of(row),
-                                     baseline, "baseline")
-                return {"policy_name": body.get("name", baseline), "baseline": baseline}
-            if kind == "llm":
-                prompt = check_str("prompt", body.get("prompt"), MAX_PROMPT_CHARS, 1)
-                model = body.get("model")
-                if model is not None:
-                    check_str("model", model, 200, 1)
-                info = self.catalog.get(row["game"])
-                return {"policy_name": llm_policy_name(f"llm:{name}", info), "prompt": prompt,
-                        "model": model, "note": llm_note(self.settings, info)}
-            if kind == "policy":
-                return self._policy_fields(row, account, body)
-            return {"policy_name": name}
-        except ConfigError as exc:
-            raise _config_error(exc) from None
-
-    def _policy_fields(self, row: dict[str, Any], account: Account,
-                       body: Mapping[str, Any]) -> dict[str, Any]:
-        """A trained policy file the operator hosts (`Settings.policy_dir`), checked against
-        this table's game now: a file that does not fit is refused naming the mismatch."""
-        from cogleague.seats.factory import make_seat
-
-        if not account.is_operator:
-            raise ApiError(403, "forbidden", "policy seats are hosted by the operator")
-        folder = self.settings.policy_dir
-        if folder is None:
-            raise ApiError(409, "wrong_state", "this server hosts no policy files "
-                                               "(Settings.policy_dir)")
-        name = check_str("policy", body.get("policy"), MAX_NAME_CHARS, 1)
-        base = Path(folder).resolve()
-        path = (base / name).resolve()
-        if not path.is_relative_to(base) or not path.is_file():
-            raise ApiError(404, "not_found", f"policy {name!r} is not a file in the "
-                                             "server's policy folder")
-        ref = f"policy:{path}"
-        make_seat(self.game_of(row), 0, ref)  # refuses a file that does not fit the game
-        return {"policy_name": check_str("name", body.get("name", f"policy:{name}"),
-                                         MAX_NAME_CHARS, 1), "baseline": ref}
 
     async def leave(self, account: Account, table_id: str) -> dict[str, Any]:
         async with self.lock(table_id):
@@ -642,9 +569,6 @@ class TableService:
     async def seat_home(self, row: dict[str, Any]) -> str | None:
         """Where a seat of this running table is served: another process's URL, or None
         when this process runs it (taking over a lapsed lease on the spot)."""
-        from cogleague.server.leases import claim
-        from cogleague.server.recovery import resume
-
         table_id = row["id"]
         if table_id in self.live:
             return None
