@@ -35,6 +35,7 @@ from cogleague.server.errors import ApiError
 from cogleague.server.leases import claim
 from cogleague.server.live import LiveTable, Room
 from cogleague.server.lobby_feed import LobbyFeed
+from cogleague.server.payouts import finish_entries, record_league, refund_entries
 from cogleague.server.recovery import resume
 from cogleague.server.seat_kinds import (
     SEAT_KINDS,
@@ -434,7 +435,7 @@ class TableService:
             replay: dict[str, Any] | None = live.game.replay_document(outcome.log)
         except NotImplementedError:
             replay = None
-        entries = self._settlement(row, seat_list, results, reason)
+        entries = finish_entries(self.catalog, row, seat_list, results, reason)
         finished = now()
         node = self.node_id
 
@@ -464,40 +465,7 @@ class TableService:
         self.rooms.pop(table_id, None)
         if self.settings.record_league:
             names = [s["policy_name"] for s in seat_list]
-            self._spawn(self._record_league(row, names, results, finished))
-
-    def _settlement(self, row: dict[str, Any], seat_list: builtins.list[dict[str, Any]],
-                    results: dict[str, Any], reason: str) -> builtins.list[settlement.LedgerEntry]:
-        if not row["stake"]:
-            return []
-        paid = self.catalog.get(row["game"]).paid_tables
-        if paid is None:
-            return []
-        rake_bps = int(self.game_of(row).public_config()[paid.rake_field])
-        accounts = [wallets.ledger_name(s["account_id"]) for s in seat_list]
-        if reason not in paid.settled_reasons:
-            reason = "aborted"  # a table that did not play to a settled end is refunded
-        points = [int(p) for p in results["scores"]]
-        return settlement.settlement_entries(row["id"], row["stake"], rake_bps, points,
-                                             accounts, reason)
-
-    async def _record_league(self, row: dict[str, Any], names: builtins.list[str],
-                             results: dict[str, Any], finished: float) -> None:
-        try:
-            from cogleague.league.store import record_episode
-        except ImportError:
-            return
-        duration = finished - (row["started_at"] or finished)
-
-        def record() -> None:
-            record_episode(self.store.engine, game=row["game"], variant=row["variant"],
-                           seed=row["seed"], policy_names=names, results=results,
-                           source="server", table_id=row["id"], duration_s=duration)
-
-        try:
-            await asyncio.get_running_loop().run_in_executor(None, record)
-        except Exception:
-            log.exception("table %s: recording in the league failed", row["id"])
+            self._spawn(record_league(self.store, row, names, results, finished))
 
     # -- abort -------------------------------------------------------------------------------------
     async def abort(self, table_id: str, detail: str = "operator") -> dict[str, Any]:
@@ -516,10 +484,7 @@ class TableService:
                              live: LiveTable | None, detail: str) -> None:
         """Refund every stake (no rake) and mark the table aborted, in one transaction."""
         table_id = row["id"]
-        paying = [s for s in seat_list if s["account_id"] is not None]
-        entries = settlement.settlement_entries(
-            table_id, row["stake"], 0, [0] * len(paying),
-            [wallets.ledger_name(s["account_id"]) for s in paying], "aborted")
+        entries = refund_entries(row, seat_list)
         results = {"reason": "aborted", "detail": detail}
 
         def write(conn: Connection) -> bool:
