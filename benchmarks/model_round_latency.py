@@ -29,7 +29,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,16 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from cogleague.core.episode import run_episode  # noqa: E402
 from cogleague.core.errors import IllegalAction  # noqa: E402
-from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn  # noqa: E402
+from cogleague.core.game import (  # noqa: E402
+    Action,
+    Event,
+    Game,
+    Parsed,
+    Step,
+    StepDecisions,
+    Timing,
+    Turn,
+)
 from cogleague.core.replay import LogEntry  # noqa: E402
 from cogleague.core.text import first_object  # noqa: E402
 from cogleague.seats.factory import ModelOptions  # noqa: E402
@@ -85,14 +94,12 @@ class RoundGame(Game):
         self.open = True
         return [Event("round", {"round": self.played})]
 
-    def pending(self) -> list[Turn]:
-        if not self.open:
-            return []
+    def step(self) -> Step:
         r = self.played
-        return [Turn(f"r{r}p{s}", s, {"n": [0, 9]}, lambda s=s: {"seat": s, "round": r},
+        return Step.of([Turn(f"r{r}p{s}", s, {"n": [0, 9]}, lambda s=s: {"seat": s, "round": r},
                      lambda view: f"Round {view['round'] + 1}. You are seat {view['seat']}. "
                                   f"{HINT}.", round=r)
-                for s in range(self.num_seats)]
+                        for s in range(self.num_seats)], r)
 
     def parse(self, turn: Turn, raw: Any) -> Parsed:
         doc = first_object(raw) if isinstance(raw, str) else raw
@@ -101,8 +108,8 @@ class RoundGame(Game):
             raise IllegalAction("n must be an integer 0..9", hint=HINT, code="parse")
         return Parsed({"n": n})
 
-    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
-        for t in self.pending():
+    def apply_step(self, decisions: StepDecisions) -> list[Event]:
+        for t in self.step().turns():
             d = decisions.get(t.turn_id)
             self.scores[t.seat] += d.action["n"] if d is not None else 0
         self.open = False

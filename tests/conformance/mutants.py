@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cogleague.core.descriptor import GameDescriptor
-from cogleague.core.game import Action, Decision, Event, Game, Parsed, Turn
+from cogleague.core.game import Action, Event, Events, Game, Parsed, StepDecisions, Turn
 from cogleague.games.dilemma.descriptor import GAME as DILEMMA
 from cogleague.games.dilemma.game import DilemmaGame
 from cogleague.games.ledger.descriptor import GAME as LEDGER
@@ -34,12 +34,16 @@ def mutant(desc: GameDescriptor, cls: type[Game]) -> GameDescriptor:
     return dataclasses.replace(desc, make=make, game_from_replay=from_replay)
 
 
+def rendered(events: Events) -> list[Event]:
+    return events if isinstance(events, list) else events()
+
+
 class ChoiceLeak(DilemmaGame):
     """Publishes each seat's choice as soon as its step is applied (the dilemma keeps it
     private until both movers are in)."""
 
-    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
-        events = super().apply(decisions)
+    def apply_step(self, decisions: StepDecisions) -> list[Event]:
+        events = rendered(super().apply_step(decisions))
         for e in events:
             if e.kind == "action_private":
                 e.audience = None
@@ -49,8 +53,8 @@ class ChoiceLeak(DilemmaGame):
 class MemoLeak(LedgerGame):
     """Shows every memo to the whole table (a memo is its author's alone)."""
 
-    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
-        events = super().apply(decisions)
+    def apply_step(self, decisions: StepDecisions) -> list[Event]:
+        events = rendered(super().apply_step(decisions))
         for e in events:
             e.restricted = None
         return events
@@ -59,12 +63,20 @@ class MemoLeak(LedgerGame):
 class PartialCommit(DilemmaGame):
     """Books a point before it finds the bad input (`apply` must be all or nothing)."""
 
-    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
+    def apply_step(self, decisions: StepDecisions) -> Events:
         try:
-            return super().apply(decisions)
+            return super().apply_step(decisions)
         except Exception:
             self.state.points[0] += 1
             raise
+
+
+class LateRender(DilemmaGame):
+    """Its events renderer reads the live table when called, not the step it settled."""
+
+    def apply_step(self, decisions: StepDecisions) -> Events:
+        render = super().apply_step(decisions)
+        return lambda: [*rendered(render), Event("tally", {"rounds": self.rounds_played})]
 
 
 class HashOrder(DilemmaGame):
@@ -112,6 +124,7 @@ class CrashOnList(DilemmaGame):
 CHOICE_LEAK = mutant(DILEMMA, ChoiceLeak)
 MEMO_LEAK = mutant(LEDGER, MemoLeak)
 PARTIAL_COMMIT = mutant(DILEMMA, PartialCommit)
+LATE_RENDER = mutant(DILEMMA, LateRender)
 HASH_ORDER = mutant(DILEMMA, HashOrder)
 WILD_FALLBACK = mutant(LEDGER, WildFallback)
 SCORES_BY_ALIAS = mutant(DILEMMA, ScoresByAlias)

@@ -13,6 +13,7 @@ CASES = [
     (mutants.CHOICE_LEAK, "hidden_information", "sees the sealed reply"),
     (mutants.MEMO_LEAK, "hidden_information", r"sees the sealed reply \(never\)"),
     (mutants.PARTIAL_COMMIT, "transactional", "changed the state"),
+    (mutants.LATE_RENDER, "steps", "played observed, the .* differs from the headless run"),
     (mutants.HASH_ORDER, "determinism", "PYTHONHASHSEED=.* gives another replay"),
     (mutants.WILD_FALLBACK, "fallbacks", "needs clamping"),
     (mutants.SCORES_BY_ALIAS, "shapes", "results.scores must list one number per seat"),

@@ -191,6 +191,40 @@ def test_rejected_seat_input_falls_back_for_that_seat_only() -> None:
     assert (d.source, d.cause) == ("fallback", "illegal")
 
 
+class StepSeat:
+    """A scripted seat that answers a whole step at once (`decide_step`), from contexts."""
+
+    kind = "scripted"
+    name = "stepper"
+
+    def __init__(self, n: int, answers: int | None = None, fail: bool = False) -> None:
+        self.n, self.answers, self.fail = n, answers, fail
+        self.calls: list[int] = []
+
+    def decide_now(self, turn: Turn) -> Any:
+        raise AssertionError("a seat answering whole steps is never asked turn by turn")
+
+    def decide_step(self, contexts: Any) -> list[Any]:
+        self.calls.append(len(contexts))
+        if self.fail:
+            raise RuntimeError("broken baseline")
+        return [{"n": self.n}] * (len(contexts) if self.answers is None else self.answers)
+
+
+def test_a_step_seat_answers_in_one_call_and_its_failures_fall_back() -> None:
+    """Every seat answers its turns of a step in one call; one that raises or answers a
+    different number of turns gets the fallback (cause error) on each of them, alone."""
+    game = ToyGame(seats=3, rounds=2)
+    seats = [StepSeat(4), StepSeat(7, fail=True), StepSeat(9, answers=2)]
+    outcome = play_headless(game, seats)
+    assert [s.calls for s in seats] == [[1, 1]] * 3
+    assert outcome.results["scores"] == [8, 0, 0]
+    assert outcome.faults == [{}, {"error": 2}, {"error": 2}]
+    d = outcome.log.decisions[0]
+    assert (d["r0s0p0"].source, d["r0s0p1"].cause, d["r0s0p2"].cause) == (
+        "scripted", "error", "error")
+
+
 def test_log_replays_to_the_same_results() -> None:
     game = ToyGame(seats=3, rounds=3, two_steps=True)
     seats = [ScriptedSeat(game.make_baseline(f"const{i + 2}", i), "c") for i in range(3)]

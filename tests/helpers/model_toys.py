@@ -22,12 +22,9 @@ class TextToyGame(ToyGame):
     def system_text(self, seat: int) -> str:
         return f"You play seat {seat} of a number game. Each round name a number 0..9."
 
-    def pending(self) -> list[Turn]:
-        turns = super().pending()
-        for t in turns:
-            t._prompt_fn = lambda view: (f"Round {view['round'] + 1}. You are seat {view['seat']}. "
-                                         f"{HINT}.")
-        return turns
+    @staticmethod
+    def prompt_fn(view: dict[str, Any]) -> str:
+        return f"Round {view['round'] + 1}. You are seat {view['seat']}. {HINT}."
 
     def parse(self, turn: Turn, raw: Any) -> Parsed:
         if isinstance(raw, str):

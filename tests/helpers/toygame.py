@@ -6,11 +6,21 @@ Score = sum of numbers named. Fallback names 0. Two steps per round when `two_st
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable
 from typing import Any
 
 from cogleague.core.errors import ConfigError, GameStateError, IllegalAction, SeatInputRejected
-from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn
+from cogleague.core.game import (
+    Action,
+    Decision,
+    Event,
+    Game,
+    Parsed,
+    Step,
+    StepDecisions,
+    Timing,
+    Turn,
+)
 
 
 class Constant:
@@ -36,7 +46,7 @@ class ToyGame(Game):
         self.scores = [0] * seats
         self.played = 0
         self.phase = "new"
-        self.step = 0
+        self.stage = 0
         self.reason: str | None = None
         self.decisions_seen: list[dict[str, Decision]] = []
 
@@ -56,20 +66,23 @@ class ToyGame(Game):
         if self.phase != "between":
             raise GameStateError("no round to open")
         self.phase = "deal"
-        self.step = 0
+        self.stage = 0
         return [Event("round", {"round": self.played})]
 
     def _step_seats(self) -> list[int]:
         if not self.two_steps:
             return list(range(self.num_seats))
-        return [s for s in range(self.num_seats) if s % 2 == self.step]
+        return [s for s in range(self.num_seats) if s % 2 == self.stage]
 
-    def pending(self) -> list[Turn]:
+    prompt_fn: Callable[[dict[str, Any]], str] | None = None
+
+    def step(self) -> Step:
         if self.phase != "deal":
-            return []
-        return [Turn(f"r{self.played}s{self.step}p{s}", s, {"min": 0, "max": 9},
-                     lambda s=s: {"seat": s, "round": self.played}, round=self.played)
-                for s in self._step_seats()]
+            raise GameStateError("no open round")
+        return Step.of([Turn(f"r{self.played}s{self.stage}p{s}", s, {"min": 0, "max": 9},
+                             lambda s=s: {"seat": s, "round": self.played}, self.prompt_fn,
+                             round=self.played)
+                        for s in self._step_seats()], self.played)
 
     def parse(self, turn: Turn, raw: Any) -> Parsed:
         if not isinstance(raw, dict) or not isinstance(raw.get("n"), int):
@@ -77,10 +90,8 @@ class ToyGame(Game):
         n = raw["n"]
         return Parsed({"n": min(9, max(0, n))}, clamped=not 0 <= n <= 9)
 
-    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
-        if self.phase != "deal":
-            raise GameStateError("no open round")
-        turns = self.pending()
+    def apply_step(self, decisions: StepDecisions) -> list[Event]:
+        turns = self.step().turns()
         for t in turns:
             d = decisions.get(t.turn_id)
             if t.seat == self.reject_seat and d is not None and d.source != "fallback":
@@ -92,8 +103,8 @@ class ToyGame(Game):
             n = d.action["n"] if d is not None else 0
             self.scores[t.seat] += n
             events.append(Event("move", {"seat": t.seat, "n": n}, audience=(t.seat,)))
-        if self.two_steps and self.step == 0:
-            self.step = 1
+        if self.two_steps and self.stage == 0:
+            self.stage = 1
             return events
         self.played += 1
         if self.played >= self.rounds:

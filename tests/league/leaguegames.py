@@ -15,7 +15,7 @@ from cogleague.core import rng
 from cogleague.core.config import check_int, reject_unknown
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
-from cogleague.core.game import Action, Decision, Event, Turn
+from cogleague.core.game import Action, Event, StepDecisions, Turn
 from cogleague.core.options import Option, option_model
 from helpers.toygame import ToyGame
 
@@ -42,9 +42,9 @@ class SkillGame(ToyGame):
         self.scores = [0.0] * seats  # type: ignore[list-item]
         self.rng = rng.stream(f"skill:{seed}")
 
-    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
-        turns = self.pending()
-        events = super().apply(decisions)
+    def apply_step(self, decisions: StepDecisions) -> list[Event]:
+        turns = self.step().turns()
+        events = super().apply_step(decisions)
         for t in turns:
             self.scores[t.seat] += self.rng.random() * NOISE
         return events

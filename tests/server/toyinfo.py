@@ -11,7 +11,7 @@ from typing import Any
 
 from cogleague.core.config import check_int, check_number, reject_unknown
 from cogleague.core.descriptor import GameDescriptor
-from cogleague.core.game import Decision, Event, Timing
+from cogleague.core.game import Event, StepDecisions, Timing
 from cogleague.core.options import Option, option_model
 from helpers.toygame import ToyGame
 
@@ -25,8 +25,8 @@ class ServedToy(ToyGame):
         self.policy_names = list(policy_names)
         self.aliases = [f"Toy-{chr(65 + (i + seed) % 26)}{i}" for i in range(seats)]
 
-    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
-        events = super().apply(decisions)
+    def apply_step(self, decisions: StepDecisions) -> list[Event]:
+        events = super().apply_step(decisions)
         tagged = []
         for e in events:
             if e.kind == "move":

@@ -10,8 +10,17 @@ from functools import partial
 from typing import Any, ClassVar
 
 from cogleague.core.descriptor import GameDescriptor
-from cogleague.core.errors import ConfigError, IllegalAction
-from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn
+from cogleague.core.errors import ConfigError, GameStateError, IllegalAction
+from cogleague.core.game import (
+    Action,
+    Event,
+    Game,
+    Parsed,
+    Step,
+    StepDecisions,
+    Timing,
+    Turn,
+)
 from cogleague.core.options import Option, option_model
 
 SEATS = 3
@@ -71,12 +80,12 @@ class TallyGame(Game):
         self.phase = "open"
         return [Event("round_start", {"round": self.round})]
 
-    def pending(self) -> list[Turn]:
+    def step(self) -> Step:
         if self.phase != "open":
-            return []
+            raise GameStateError("no round is open")
         r = self.round
-        return [Turn(f"r{r}s{s}", s, {"value": [0, MAX_VALUE]}, partial(self._view, s),
-                     round=r) for s in range(SEATS)]
+        return Step.of([Turn(f"r{r}s{s}", s, {"value": [0, MAX_VALUE]}, partial(self._view, s),
+                             round=r) for s in range(SEATS)], r)
 
     def _view(self, seat: int) -> dict[str, Any]:
         return {"round": self.round, "alias": self.aliases[seat], "scores": list(self.scores)}
@@ -87,7 +96,7 @@ class TallyGame(Game):
             raise IllegalAction(f"value must be an integer in 0..{MAX_VALUE}", code="illegal")
         return Parsed({"value": value})
 
-    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
+    def apply_step(self, decisions: StepDecisions) -> list[Event]:
         r = self.round
         events = []
         for s in range(SEATS):

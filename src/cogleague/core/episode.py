@@ -8,15 +8,14 @@ bounds each attempt by the game's decision timeout and the step deadline, retrie
 attempt once with the game's hint, and gives a seat that still fails the game's fallback
 action — that seat alone, with the cause recorded in its `Decision`.
 
-When every seat of a step is scripted, their answers are computed synchronously and nothing
-suspends; `play_headless` then drives the coroutine without an event loop, which is what makes
-thousands of headless episodes per second possible on the same code path.
-
-When, besides, the game has the step-batch protocol and every seat a ``decide_step`` hook, and
-nothing watches the episode (no observer, no seat hearing its decisions, no pacing), the same
-loop plays each step as columns: one call per seat of the step, the answers logged as
-`StepDecisions` and the step's events as a renderer (`core/game.py`). The log reads the same
-either way, and the replay bytes are identical.
+One path plays every step: the game's `step()` gives the turns as columns grouped by seat; a
+seat that answers a whole step at once (`decide_step`) gets one call with its turns' contexts,
+a seat that answers synchronously (`decide_now`) is asked turn by turn, and every other seat is
+asked concurrently, under deadlines. The answers are logged as `StepDecisions` columns and the
+game's events as it returned them (a renderer is built only when the log is read), so a
+headless episode whose log nobody reads never builds a `Turn`, a `Decision` or an `Event` it
+does not need. When every seat is scripted nothing suspends: `play_headless` then drives the
+coroutine without an event loop. Observers, decision hooks and pacing watch the same path.
 """
 
 from __future__ import annotations
@@ -31,7 +30,16 @@ from typing import Any
 from cogleague.core.clock import Clock, MonotonicClock
 from cogleague.core.connect import ConnectWait, anyone_came
 from cogleague.core.errors import IllegalAction, SeatFailed, SeatInputRejected, SeatUnavailable
-from cogleague.core.game import Action, Decision, Event, Game, Step, StepDecisions, Turn
+from cogleague.core.game import (
+    Action,
+    Decision,
+    Event,
+    Events,
+    Game,
+    Step,
+    StepDecisions,
+    Turn,
+)
 from cogleague.core.replay import EpisodeLog, LogEntry
 from cogleague.core.seat import FallbackCause, Seat, capabilities
 
@@ -149,7 +157,6 @@ class EpisodeRunner:
         resume whose log holds the start only: the seats have to come back)."""
         self.timing = game.timing()
         self.log = EpisodeLog()
-        self._entries = self.log.entries  # appended to directly on the batch path
         self.faults: list[dict[str, int]] = [{} for _ in self.seats]
         self.reasons: list[dict[str, str]] = [{} for _ in self.seats]
         # The seat contract (`core/seat.py`), checked and bound once per seat.
@@ -159,9 +166,7 @@ class EpisodeRunner:
         self._any_decision_hook = any(h is not None for h in self._decision_hooks)
         self._closers = [c.aclose for c in caps if c.aclose is not None]
         self._now = [c.decide_now for c in caps]
-        self._all_now = all(fn is not None for fn in self._now)
         self._steps = [c.decide_step for c in caps]
-        self._all_steps = game.supports_steps and all(fn is not None for fn in self._steps)
 
     # -- the loop ----------------------------------------------------------------------------
     async def run(self) -> EpisodeOutcome:
@@ -179,10 +184,6 @@ class EpisodeRunner:
         reserve = timing.reserve_scripted_s if self.all_scripted else timing.reserve_s
         pace = self.pacing and timing.min_step_s > 0
         hooks = self._any_decision_hook
-        # Every seat answers synchronously: each step is collected without a coroutine.
-        collect_now = self._collect_now if self._all_now else None
-        # ...and answers a whole step per call, with nobody watching: the step-batch path.
-        batch = self._all_steps and observer is None and not hooks and not pace
         if not self.log.entries:
             await self._record("start", game.start())
         if self.connect is not None and len(self.log.entries) == 1:  # started, nothing played
@@ -197,23 +198,17 @@ class EpisodeRunner:
                 await self._record("open", game.open_round())
                 step_started = clock.now()
                 continue
-            if batch:
-                self._play_step(game.step())
-                continue
-            turns = game.pending()
-            if not turns:
-                raise RuntimeError(f"{game.name}: pending() is empty while the game is running")
-            if collect_now is not None:
-                decisions = collect_now(turns)
-            else:
-                decisions = await self._collect(turns, step_started)
+            step = game.step()
+            if not len(step):
+                raise RuntimeError(f"{game.name}: step() is empty while the game is running")
+            decisions = await self._collect(step, step_started)
             if pace:
                 await clock.sleep(step_started + timing.min_step_s - clock.now())
-            entry = self._apply(turns, decisions)
+            entry = self._apply(step, decisions)
             if observer is not None:
                 await observer(entry, game)
             if hooks:
-                self._tell_seats(turns, decisions)
+                self._tell_seats(step, decisions)
             step_started = clock.now()
         return EpisodeOutcome(game.results(), self.log, self.faults, self.reasons)
 
@@ -235,74 +230,37 @@ class EpisodeRunner:
         return Decision(self.game.fallback(turn), source="fallback", cause=cause,
                         attempts=attempts, timeouts=timeouts, reason=reason)
 
-    def _apply(self, turns: list[Turn], decisions: dict[str, Decision]) -> LogEntry:
+    def _apply(self, step: Step, decisions: StepDecisions) -> LogEntry:
         """Settle one step and log it (the caller tells the observer): the logged entry is an
-        ``apply``, or a ``stop`` when the game recovers from an unexpected error."""
+        ``apply``, or a ``stop`` when the game recovers from an unexpected error. A decision
+        the game refuses (`SeatInputRejected`) becomes the game's fallback and the step is
+        applied again; a second refusal is fatal."""
         game = self.game
         try:
             try:
-                events = game.apply(decisions)
+                events = game.apply_step(decisions)
             except SeatInputRejected as rejected:
-                turn = next(t for t in turns if t.turn_id == rejected.turn_id)
-                decisions[turn.turn_id] = self._fallback(turn, FallbackCause.ILLEGAL,
-                                                         reason=str(rejected))
-                events = game.apply(decisions)  # a second refusal is fatal
+                i = step.turn_ids().index(rejected.turn_id)
+                d = self._fallback(step.turns()[i], FallbackCause.ILLEGAL,
+                                   reason=str(rejected))
+                decisions.replace(i, d)
+                events = game.apply_step(decisions)
         except Exception as exc:
             if not game.recovers_from_errors:
                 raise
             detail = f"{type(exc).__name__}: {exc}"
             entry = LogEntry("stop", game.stop("error", detail), None, "error", detail)
         else:
-            entry = LogEntry("apply", events, decisions)
+            entry = _applied(events, decisions)
         self.log.add(entry)
         return entry
 
-    def _play_step(self, step: Step) -> None:
-        """One step on the batch path: each seat answers its turns in one call, the game
-        settles the columns, and the log keeps them compact (`_apply`'s rules, as columns)."""
-        game = self.game
-        deciders = self._steps
-        actions: list[Action | None] = []
-        special: dict[int, Decision] | None = None
-        for seat, contexts in step.groups:
-            try:
-                answers = deciders[seat](contexts)  # type: ignore[misc]
-                if len(answers) != len(contexts):
-                    raise ValueError(f"decide_step answered {len(answers)} of "
-                                     f"{len(contexts)} turns")
-            except Exception:
-                special = {} if special is None else special
-                turns = step.turns()
-                for i in range(len(actions), len(actions) + len(contexts)):
-                    d = special[i] = self._fallback(turns[i], FallbackCause.ERROR)
-                    actions.append(d.action)
-                continue
-            actions += answers
-        decisions = StepDecisions(step, actions, "scripted", special)
-        try:
-            try:
-                render = game.apply_step(decisions)
-            except SeatInputRejected as rejected:
-                i = step.turn_ids().index(rejected.turn_id)
-                if decisions.special is None:
-                    decisions.special = {}
-                d = decisions.special[i] = self._fallback(step.turns()[i], FallbackCause.ILLEGAL,
-                                                          reason=str(rejected))
-                actions[i] = d.action
-                render = game.apply_step(decisions)  # a second refusal is fatal
-        except Exception as exc:
-            if not game.recovers_from_errors:
-                raise
-            detail = f"{type(exc).__name__}: {exc}"
-            self.log.add(LogEntry("stop", game.stop("error", detail), None, "error", detail))
-            return
-        self._entries.append(LogEntry("apply", None, decisions, render=render))
-
-    def _tell_seats(self, turns: list[Turn], decisions: dict[str, Decision]) -> None:
-        for turn in turns:
+    def _tell_seats(self, step: Step, decisions: StepDecisions) -> None:
+        final = decisions.materialize()
+        for turn in step.turns():
             hook = self._decision_hooks[turn.seat]
             if hook is not None:
-                hook(turn, decisions[turn.turn_id])
+                hook(turn, final[turn.turn_id])
 
     async def _record(self, op: str, events: list[Event], *, decisions: dict[str, Decision]
                       | None = None, reason: str | None = None, detail: str | None = None) -> None:
@@ -312,53 +270,60 @@ class EpisodeRunner:
             await self.observer(entry, self.game)
 
     # -- asking seats --------------------------------------------------------------------------
-    async def _collect(self, turns: list[Turn], step_started: float) -> dict[str, Decision]:
-        decisions: dict[str, Decision] = {}
-        by_seat = Game.by_seat(turns)
-        asynchronous = []
-        for seat_index, seat_turns in by_seat.items():
-            seat = self.seats[seat_index]
-            decide_now = self._now[seat_index]
-            if decide_now is not None:
-                for turn in seat_turns:
-                    decisions[turn.turn_id] = self._decide_now(decide_now, turn)
-            else:  # its first turn is asked now, in this order: the frames go out together
-                first = self._start(seat, seat_turns[0], None, 1, step_started)
-                asynchronous.append(self._ask_in_order(seat, seat_turns, step_started,
-                                                       decisions, first))
-        if len(asynchronous) == 1:
-            await asynchronous[0]  # one seat waits: no task
-        elif asynchronous:
-            await asyncio.gather(*asynchronous)
-        return {t.turn_id: decisions[t.turn_id] for t in turns}
-
-    def _collect_now(self, turns: list[Turn]) -> dict[str, Decision]:
-        """`_collect` when every seat answers synchronously: no grouping, no coroutine. Each
-        seat's turns are still asked in their listed order."""
-        now = self._now
-        out: dict[str, Decision] = {}
-        for t in turns:  # `_decide_now` inlined: this loop runs once per scripted decision
-            try:
-                action = now[t.seat](t)  # type: ignore[misc]
-            except Exception:
-                out[t.turn_id] = self._fallback(t, FallbackCause.ERROR)
+    async def _collect(self, step: Step, step_started: float) -> StepDecisions:
+        """Every seat's answers to the step, as columns: a seat's turns in order, in one call
+        when it answers whole steps, one by one when it answers now, else concurrently with the
+        other asynchronous seats (each of their first turns is asked at once, in seat order, so
+        the frames go out together). What differs from a plain scripted answer (a fallback, a
+        seat's reply with its attempts) is kept per turn in `special`."""
+        actions: list[Action | None] = []
+        special: dict[int, Decision] = {}
+        waiting = []
+        for seat_index, contexts in step.groups:
+            at, n = len(actions), len(contexts)
+            decide_step, decide_now = self._steps[seat_index], self._now[seat_index]
+            if decide_step is not None:
+                answers = _answer_step(decide_step, contexts)
+                if answers is not None:
+                    actions += answers
+                    continue
+                decide_now = None  # it raised: each of its turns falls back
+            turns = step.turns()[at:at + n]
+            if decide_step is not None or decide_now is not None:
+                actions += [self._answer_now(decide_now, turn, i, special)
+                            for i, turn in enumerate(turns, at)]
                 continue
-            out[t.turn_id] = Decision(action, "scripted")
-        return out
+            actions += [None] * n
+            seat = self.seats[seat_index]
+            first = self._start(seat, turns[0], None, 1, step_started)
+            waiting.append(self._ask_in_order(seat, turns, at, step_started, special, first))
+        if len(waiting) == 1:
+            await waiting[0]  # one seat waits: no task
+        elif waiting:
+            await asyncio.gather(*waiting)
+        for i, d in special.items():
+            actions[i] = d.action
+        return StepDecisions(step, actions, "scripted", special or None)
 
-    def _decide_now(self, decide: Callable[[Turn], Any], turn: Turn) -> Decision:
-        try:
-            action = decide(turn)
-        except Exception:
-            return self._fallback(turn, FallbackCause.ERROR)
-        return Decision(action, "scripted")
+    def _answer_now(self, decide_now: Callable[[Turn], Any] | None, turn: Turn, i: int,
+                    special: dict[int, Decision]) -> Action:
+        """A synchronous seat's answer to turn `i`; if it raises (or already failed the step),
+        the game's fallback, kept in `special`."""
+        if decide_now is not None:
+            try:
+                return decide_now(turn)  # type: ignore[no-any-return]
+            except Exception:
+                pass
+        d = special[i] = self._fallback(turn, FallbackCause.ERROR)
+        return d.action
 
-    async def _ask_in_order(self, seat: Seat, turns: list[Turn], step_started: float,
-                            out: dict[str, Decision], first: _Started) -> None:
-        """Ask `turns` one after another; the first one's attempt is already `first`."""
-        out[turns[0].turn_id] = await self._decide(seat, turns[0], step_started, first)
-        for turn in turns[1:]:
-            out[turn.turn_id] = await self._decide(seat, turn, step_started)
+    async def _ask_in_order(self, seat: Seat, turns: list[Turn], at: int, step_started: float,
+                            out: dict[int, Decision], first: _Started) -> None:
+        """Ask `turns` (turn `at` of the step onwards) one after another; the first one's
+        attempt is already `first`."""
+        out[at] = await self._decide(seat, turns[0], step_started, first)
+        for i, turn in enumerate(turns[1:], at + 1):
+            out[i] = await self._decide(seat, turn, step_started)
 
     def _start(self, seat: Seat, turn: Turn, hint: str | None, number: int,
                step_started: float) -> _Started:
@@ -435,6 +400,23 @@ class EpisodeRunner:
                             clamped=parsed.clamped)
         refused_now = cause in (FallbackCause.PARSE, FallbackCause.ILLEGAL)
         return self._fallback(turn, cause, attempts, timeouts, refused if refused_now else None)
+
+
+def _answer_step(decide_step: Callable[[Sequence[Any]], list[Any]],
+                 contexts: Sequence[Any]) -> list[Any] | None:
+    """A seat's answers to all of its turns of a step in one call; None if it raised or
+    answered a different number of turns."""
+    try:
+        answers = decide_step(contexts)
+    except Exception:
+        return None
+    return answers if len(answers) == len(contexts) else None
+
+
+def _applied(events: Events, decisions: StepDecisions) -> LogEntry:
+    if isinstance(events, list):
+        return LogEntry("apply", events, decisions)
+    return LogEntry("apply", None, decisions, render=events)
 
 
 async def run_episode(game: Game, seats: Sequence[Seat], *, clock: Clock | None = None,

@@ -1,29 +1,29 @@
 """The one seam every game fills: a pure rules object driven step by step.
 
-A game never touches the clock, the network or a database. The episode runner
-(`core/episode.py`) asks `pending()` for the decisions needed now, collects one `Decision` per
-turn from the seats, and hands them to `apply()`. Everything a game does is a function of
-(config, seed, seats, decisions), which is what makes replays byte-identical and lets the server
-recover a crashed table by re-applying its logged decisions (`core/replay.py`).
+A game never touches the clock, the network or a database. It says which seats decide now and
+what each may see (`step()`), and settles one step's actions, returning its events
+(`apply_step`). Everything a game does is a function of (config, seed, seats, decisions), which
+is what makes replays byte-identical and lets the server recover a crashed table by re-applying
+its logged decisions (`core/replay.py`).
 
-Life of a game, as the runner drives it::
+Life of a game, as the one runner (`core/episode.py`) drives it::
 
     events = game.start()
     while not game.done:
         if game.between_rounds:          # the runner checks the play budget here
             events += game.open_round()
-        turns = game.pending()           # one step: every seat that decides now
-        events += game.apply({t.turn_id: decision_for(t) for t in turns})
+        step = game.step()               # every seat that decides now, with its context
+        decisions = runner_asks_the_seats(step)
+        events += game.apply_step(decisions)
     # or, at any boundary: events += game.stop("deadline")
 
-The step-batch protocol (optional, `Game.supports_steps`) is the same loop with the work shaped
-like the step instead of like one decision: `game.step()` describes the step as columns (per
-turn its seat and context; turn ids and `Turn` objects are built only when asked for), a
-scripted seat answers all of its turns of the step in one call (`decide_step(contexts)`), the
-answers travel as `StepDecisions` (an actions list and a common source, a `Mapping[str,
-Decision]` that materializes only when read), and `game.apply_step` returns a renderer that
-builds the step's events only when someone reads them. `apply` is a thin adapter onto
-`apply_step`: one rules engine, the same events and bytes on either path.
+A step is columns (per turn its seat and context; `Step.of` builds one from `Turn`s, which is
+all a simple game needs). The runner owns the rest: it batches a seat's turns into one call,
+runs seats concurrently under deadlines, builds turn ids and `Turn`s only when a seat or a
+host reads them, and logs the answers as `StepDecisions` columns. `apply_step` may return the
+events, or a renderer that builds them only when the log is read. `pending()` and `apply()`
+are the same two operations on `Turn`s and a ``{turn_id: Decision}`` mapping, for hosts and
+tests that hold one step in their hands.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
+from cogleague.core.errors import GameStateError
 from cogleague.core.seat import CAUSES, FallbackCause
 
 Action = dict[str, Any]
@@ -212,6 +213,19 @@ class Step:
         self._ids: list[str] | None = None
         self._turns: list[Turn] | None = None
 
+    @classmethod
+    def of(cls, turns: Sequence[Turn], round: int = 0) -> Step:
+        """The step of these turns (listed in ascending seat order), for a game that builds its
+        `Turn`s up front."""
+        by_seat: dict[int, list[Any]] = {}
+        for t in turns:
+            by_seat.setdefault(t.seat, []).append(t.context)
+        step = cls([t.seat for t in turns], [t.context for t in turns], list(by_seat.items()),
+                   round, _no_ids, _no_turns)
+        step._ids = [t.turn_id for t in turns]
+        step._turns = list(turns)
+        return step
+
     def turn_ids(self) -> list[str]:
         if self._ids is None:
             self._ids = self._ids_fn(self)
@@ -232,6 +246,14 @@ class Step:
         contexts hold live state keeps the cyclic collector busy with them until the episode
         ends (Ledger: ~20 % of an episode's CPU time)."""
         self.contexts = self.groups = ()
+
+
+def _no_ids(step: Step) -> list[str]:
+    raise AssertionError("a step made by Step.of has its turn ids")
+
+
+def _no_turns(step: Step) -> list[Turn]:
+    raise AssertionError("a step made by Step.of has its turns")
 
 
 class StepDecisions(Mapping[str, Decision]):
@@ -271,6 +293,14 @@ class StepDecisions(Mapping[str, Decision]):
                 actions.append(d.action)
                 special[i] = d
         return cls(step, actions, None, special)
+
+    def replace(self, i: int, decision: Decision) -> None:
+        """Put `decision` in place of turn `i`'s (the runner's fallback for a refused one)."""
+        if self.special is None:
+            self.special = {}
+        self.special[i] = decision
+        self.actions[i] = decision.action
+        self._dict = None
 
     def decision(self, i: int) -> Decision | None:
         """The decision for turn `i` of the step (None: none was given)."""
@@ -319,8 +349,11 @@ class StepDecisions(Mapping[str, Decision]):
 
 
 EventRenderer = Callable[[], list[Event]]
-"""What `Game.apply_step` returns: builds the step's events when called (every call builds the
-same events from data captured at the step, whatever happened since)."""
+"""What `Game.apply_step` may return instead of the events: builds the step's events when called
+(every call builds the same events from data captured at the step, whatever happened since)."""
+
+Events = list[Event] | EventRenderer
+"""What `Game.apply_step` returns: the step's events, or a renderer of them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,9 +425,10 @@ class Game(abc.ABC):
         """Open the next round. Raises `GameStateError` if not between rounds."""
 
     @abc.abstractmethod
-    def pending(self) -> list[Turn]:
-        """The turns of the current step, in ascending seat order (one seat may have several,
-        answered in the listed order). Empty when done or between rounds."""
+    def step(self) -> Step:
+        """The current step: the turns in ascending seat order (one seat may have several,
+        answered in the listed order). Raises `GameStateError` when no step is open; asked
+        twice, it describes the same step."""
 
     @abc.abstractmethod
     def parse(self, turn: Turn, raw: Any) -> Parsed:
@@ -402,21 +436,29 @@ class Game(abc.ABC):
         Raises `IllegalAction` (with a hint naming the legal form) when unusable."""
 
     @abc.abstractmethod
-    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
+    def apply_step(self, decisions: StepDecisions) -> Events:
         """Settle the current step, transactionally: on an exception the state is unchanged.
-        A turn missing from `decisions` gets the game's no-submission action."""
+        A turn without a decision gets the game's no-submission action. Returns the events (or
+        a renderer of them)."""
 
-    supports_steps: ClassVar[bool] = False
-    """True if the game has the step-batch protocol (`step`, `apply_step`; module docstring)."""
+    def pending(self) -> list[Turn]:
+        """The current step's `Turn`s; empty when done or between rounds."""
+        if self.done or self.between_rounds:
+            return []
+        return list(self.step().turns())
 
-    def step(self) -> Step:
-        """The current step as columns (`pending()` is ``step().turns()``)."""
-        raise NotImplementedError(f"{self.name} has no step-batch protocol")
-
-    def apply_step(self, decisions: StepDecisions) -> EventRenderer:
-        """`apply` on columns: settle the current step (transactionally, like `apply`) and
-        return a renderer of its events. `apply` is ``apply_step(...)()``."""
-        raise NotImplementedError(f"{self.name} has no step-batch protocol")
+    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
+        """`apply_step` on a ``{turn_id: Decision}`` mapping, its events built at once. A key
+        that is no turn of the step raises `GameStateError` naming it (nothing changes)."""
+        if self.done or self.between_rounds:
+            raise GameStateError("apply() needs an open step")
+        step = self.step()
+        known = set(step.turn_ids())
+        unknown = sorted(k for k in decisions if k not in known)
+        if unknown:
+            raise GameStateError(f"apply: unknown turn ids {unknown} (open: {sorted(known)})")
+        events = self.apply_step(StepDecisions.from_mapping(step, decisions))
+        return events if isinstance(events, list) else events()
 
     @abc.abstractmethod
     def fallback(self, turn: Turn) -> Action:
@@ -463,11 +505,3 @@ class Game(abc.ABC):
     def replay_document(self, log: Any) -> dict[str, Any]:
         """The game's own replay format, built from the episode log (`core.replay.EpisodeLog`)."""
         raise NotImplementedError
-
-    # -- helpers shared by every game -------------------------------------------------------
-    @staticmethod
-    def by_seat(turns: Sequence[Turn]) -> dict[int, list[Turn]]:
-        out: dict[int, list[Turn]] = {}
-        for t in turns:
-            out.setdefault(t.seat, []).append(t)
-        return out

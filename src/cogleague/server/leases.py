@@ -19,10 +19,9 @@ from typing import Any
 from sqlalchemy import Connection, or_, select, update
 
 from cogleague.server.dbretry import Unavailable, throttle
-from cogleague.server.store import now, tables
+from cogleague.server.store import RUNNING, now, tables
 
 log = logging.getLogger("cogleague.server")
-RUNNING = "running"
 
 
 def renew(conn: Connection, node_id: str, ttl_s: float) -> set[str]:

@@ -17,13 +17,16 @@ table at once; with PostgreSQL the lease loop (`leases.py`) takes those whose le
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, select
 
 from cogleague.core.replay import replay_entries
 from cogleague.server.leases import claim
-from cogleague.server.store import log_rows, seat_rows, table_row, tables
-from cogleague.server.tables import OPEN, RUNNING, TableService
+from cogleague.server.store import OPEN, RUNNING, log_rows, seat_rows, table_row, tables
+
+if TYPE_CHECKING:
+    from cogleague.server.tables import TableService
 
 log = logging.getLogger("cogleague.server")
 

@@ -79,6 +79,9 @@ wallet_entries = Table(
     Column("created_at", Float, nullable=False),
 )
 
+OPEN, RUNNING, FINISHED, ABORTED = "open", "running", "finished", "aborted"
+"""A table's `state` (protocol.md §2): open → running → finished | aborted."""
+
 tables = Table(
     "tables", metadata,
     Column("id", String(40), primary_key=True),

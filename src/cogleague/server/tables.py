@@ -14,8 +14,6 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select, update
@@ -24,7 +22,6 @@ from sqlalchemy.exc import IntegrityError
 from cogleague.core import jsonio, settlement
 from cogleague.core.config import check_int, check_number, check_str
 from cogleague.core.connect import connect_wait
-from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
@@ -32,25 +29,37 @@ from cogleague.core.options import scalar_fields, validate_options
 from cogleague.core.replay import EpisodeLog
 from cogleague.core.rng import SEED_MAX, random_seed
 from cogleague.core.text import text_fault
-from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
 from cogleague.server import forfeit, wallets
 from cogleague.server.auth import digest, new_seat_token
 from cogleague.server.cache import SharedReads
 from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ApiError
 from cogleague.server.keyedlock import KeyedLocks
-from cogleague.server.lineup import SeatPlan, build_game, plans
+from cogleague.server.leases import claim
 from cogleague.server.live import LiveTable, Room
 from cogleague.server.lobby_feed import LobbyFeed
+from cogleague.server.payouts import finish_entries, record_league
+from cogleague.server.recovery import resume
 from cogleague.server.seat_kinds import (
     SEAT_KINDS,
-    llm_note,
-    llm_policy_name,
     make_runner_seat,
 )
+from cogleague.server.seating import (
+    MAX_NAME_CHARS,
+    Account,
+    check_baseline,
+    config_error,
+    game_of,
+    seat_fields,
+)
+from cogleague.server.seating import probe as probe_game
 from cogleague.server.settings import Settings
 from cogleague.server.store import (
+    ABORTED,
+    FINISHED,
     FOREVER,
+    OPEN,
+    RUNNING,
     LeaseLost,
     Store,
     loads,
@@ -64,23 +73,10 @@ from cogleague.server.store import (
 
 log = logging.getLogger("cogleague.server")
 
-OPEN, RUNNING, FINISHED, ABORTED = "open", "running", "finished", "aborted"
-MAX_NAME_CHARS = 64
 MAX_TABLE_ID_CHARS = 40
 """The id column's width (`store.tables`)."""
 MIN_START_TIMEOUT_S = 0.1
 """The shortest wait for players a table may be created with."""
-
-
-@dataclass(frozen=True)
-class Account:
-    id: int
-    name: str
-    role: str
-
-    @property
-    def is_operator(self) -> bool:
-        return self.role == "operator"
 
 
 def seat_aliases(game: Game) -> list[str]:
@@ -89,10 +85,6 @@ def seat_aliases(game: Game) -> list[str]:
     if isinstance(aliases, list | tuple) and len(aliases) == game.num_seats:
         return [str(a) for a in aliases]
     return [f"seat {i}" for i in range(game.num_seats)]
-
-
-def _config_error(exc: ConfigError) -> ApiError:
-    return ApiError(400, "bad_request", str(exc))
 
 
 class TableService:
@@ -219,7 +211,7 @@ class TableService:
             exhibition = bool(body.get("exhibition", False))
             pacing = bool(body.get("pacing", True))
         except ConfigError as exc:
-            raise _config_error(exc) from None
+            raise config_error(exc) from None
         try:  # a null value means the variant's default
             config = validate_options(info.options, config, section=f"{info.name} config")
         except ConfigError as exc:
@@ -244,9 +236,9 @@ class TableService:
                 raise ApiError(400, "bad_request", "fill_with: a paid table needs every seat "
                                                    "staked; fillers are for free tables")
             config = {**config, info.paid_tables.stake_field: stake}
-        probe = self._probe(info, variant, config, seed)
+        probe = probe_game(info, variant, config, seed)
         if fill_with is not None:
-            self._check_baseline(info, probe, fill_with, "fill_with")
+            check_baseline(info, probe, fill_with, "fill_with")
         table_id = "t_" + secrets.token_hex(8)
         created = now()
         row = {"id": table_id, "game": info.name, "variant": variant,
@@ -274,28 +266,10 @@ class TableService:
         self.schedule_timeout(table_id, created + timeout_s)  # row["start_deadline"]
         return self.describe(row, [])
 
-    def _probe(self, info: GameDescriptor, variant: str | None, config: dict[str, Any], seed: int,
-               seats: builtins.list[SeatPlan] | None = None) -> Game:
-        try:
-            return build_game(info, variant, config, seed, seats)
-        except ConfigError as exc:
-            raise _config_error(exc) from None
-
-    @staticmethod
-    def _check_baseline(info: GameDescriptor, game: Game, name: str, field: str) -> None:
-        try:
-            game.make_baseline(name, 0)
-        except ConfigError:
-            raise ApiError(400, "bad_request", f"{field} must be one of "
-                                               f"{', '.join(info.baselines)} (got {name!r})"
-                           ) from None
-
     def game_of(self, row: dict[str, Any], seat_list: builtins.list[dict[str, Any]] | None = None
                 ) -> Game:
         """The table's game: a probe while open, the real line-up once seats are known."""
-        info = self.catalog.get(row["game"])
-        return self._probe(info, row["variant"], loads(row["config"]), row["seed"],
-                           plans(seat_list) if seat_list is not None else None)
+        return game_of(self.catalog, row, seat_list)
 
     # -- join / leave -------------------------------------------------------------------------
     async def join(self, account: Account, table_id: str, body: Mapping[str, Any]
@@ -324,7 +298,7 @@ class TableService:
                                                    f"(got {seat!r})")
             elif seat in taken:
                 raise ApiError(409, "table_full", f"seat {seat} is taken")
-            fields = self._seat_fields(row, account, kind, body)
+            fields = seat_fields(self.catalog, self.settings, row, account, kind, body)
             token = new_seat_token()
             record = {"table_id": table_id, "seat": seat, "account_id": account.id,
                       "kind": kind, "token_digest": digest(token), "joined_at": now(), **fields}
@@ -350,52 +324,6 @@ class TableService:
             self._spawn(self._auto_start(table_id))
         return {"table": table_id, "seat": seat, "alias": info["aliases"][seat], "token": token,
                 "kind": kind, "note": fields.get("note")}
-
-    def _seat_fields(self, row: dict[str, Any], account: Account, kind: str,
-                     body: Mapping[str, Any]) -> dict[str, Any]:
-        try:
-            name = check_str("name", body.get("name", account.name), MAX_NAME_CHARS, 1)
-            if kind == "scripted":
-                baseline = check_str("baseline", body.get("baseline"), MAX_NAME_CHARS, 1)
-                self._check_baseline(self.catalog.get(row["game"]), self.game_of(row),
-                                     baseline, "baseline")
-                return {"policy_name": body.get("name", baseline), "baseline": baseline}
-            if kind == "llm":
-                prompt = check_str("prompt", body.get("prompt"), MAX_PROMPT_CHARS, 1)
-                model = body.get("model")
-                if model is not None:
-                    check_str("model", model, 200, 1)
-                info = self.catalog.get(row["game"])
-                return {"policy_name": llm_policy_name(f"llm:{name}", info), "prompt": prompt,
-                        "model": model, "note": llm_note(self.settings, info)}
-            if kind == "policy":
-                return self._policy_fields(row, account, body)
-            return {"policy_name": name}
-        except ConfigError as exc:
-            raise _config_error(exc) from None
-
-    def _policy_fields(self, row: dict[str, Any], account: Account,
-                       body: Mapping[str, Any]) -> dict[str, Any]:
-        """A trained policy file the operator hosts (`Settings.policy_dir`), checked against
-        this table's game now: a file that does not fit is refused naming the mismatch."""
-        from cogleague.seats.factory import make_seat
-
-        if not account.is_operator:
-            raise ApiError(403, "forbidden", "policy seats are hosted by the operator")
-        folder = self.settings.policy_dir
-        if folder is None:
-            raise ApiError(409, "wrong_state", "this server hosts no policy files "
-                                               "(Settings.policy_dir)")
-        name = check_str("policy", body.get("policy"), MAX_NAME_CHARS, 1)
-        base = Path(folder).resolve()
-        path = (base / name).resolve()
-        if not path.is_relative_to(base) or not path.is_file():
-            raise ApiError(404, "not_found", f"policy {name!r} is not a file in the "
-                                             "server's policy folder")
-        ref = f"policy:{path}"
-        make_seat(self.game_of(row), 0, ref)  # refuses a file that does not fit the game
-        return {"policy_name": check_str("name", body.get("name", f"policy:{name}"),
-                                         MAX_NAME_CHARS, 1), "baseline": ref}
 
     async def leave(self, account: Account, table_id: str) -> dict[str, Any]:
         async with self.lock(table_id):
@@ -528,7 +456,7 @@ class TableService:
             replay: dict[str, Any] | None = live.game.replay_document(outcome.log)
         except NotImplementedError:
             replay = None
-        entries = self._settlement(row, seat_list, results, reason)
+        entries = finish_entries(self.catalog, row, seat_list, results, reason)
         finished = now()
         node = self.node_id
 
@@ -562,41 +490,7 @@ class TableService:
         self.rooms.pop(table_id, None)
         if self.settings.record_league:
             names = [s["policy_name"] for s in seat_list]
-            self._spawn(self._record_league(row, names, results, finished))
-
-    def _settlement(self, row: dict[str, Any], seat_list: builtins.list[dict[str, Any]],
-                    results: dict[str, Any], reason: str) -> builtins.list[settlement.LedgerEntry]:
-        if not row["stake"]:
-            return []
-        paid = self.catalog.get(row["game"]).paid_tables
-        if paid is None:
-            return []
-        rake_bps = int(self.game_of(row).public_config()[paid.rake_field])
-        accounts = [wallets.ledger_name(s["account_id"]) for s in seat_list]
-        if reason not in paid.settled_reasons:
-            reason = "aborted"  # a table that did not play to a settled end is refunded
-        points = [int(p) for p in results["scores"]]
-        return settlement.settlement_entries(row["id"], row["stake"], rake_bps, points,
-                                             accounts, reason)
-
-    async def _record_league(self, row: dict[str, Any], names: builtins.list[str],
-                             results: dict[str, Any], finished: float) -> None:
-        try:
-            from cogleague.league.store import record_episode
-        except ImportError:
-            return
-        duration = finished - (row["started_at"] or finished)
-
-        def record() -> None:
-            record_episode(self.store.engine, game=row["game"], variant=row["variant"],
-                           seed=row["seed"], policy_names=names, results=results,
-                           source="server", table_id=row["id"], duration_s=duration,
-                           league=loads(row["info"]).get("league"))
-
-        try:  # on the database thread (one writer), until it is stored; a retry is a no-op
-            await self.store.call(record, wait_s=FOREVER)
-        except Exception:
-            log.exception("table %s: recording in the league failed", row["id"])
+            self._spawn(record_league(self.store, row, names, results, finished))
 
     # -- abort -------------------------------------------------------------------------------------
     async def abort(self, table_id: str, detail: str = "operator") -> dict[str, Any]:
@@ -670,9 +564,6 @@ class TableService:
     async def seat_home(self, row: dict[str, Any]) -> str | None:
         """Where a seat of this running table is served: another process's URL, or None
         when this process runs it (taking over a lapsed lease on the spot)."""
-        from cogleague.server.leases import claim
-        from cogleague.server.recovery import resume
-
         table_id = row["id"]
         if table_id in self.live:
             return None

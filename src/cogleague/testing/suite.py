@@ -12,6 +12,7 @@ from cogleague.testing.hidden import check_hidden
 from cogleague.testing.random_play import check_random_play
 from cogleague.testing.replays import check_replays
 from cogleague.testing.shapes import check_shapes
+from cogleague.testing.steps import check_steps
 from cogleague.testing.subject import ConformanceError, Subject
 from cogleague.testing.transactional import check_transactional
 
@@ -21,6 +22,7 @@ CHECKS: dict[str, Check] = {
     "determinism": check_determinism,
     "replay": check_replays,
     "transactional": check_transactional,
+    "steps": check_steps,
     "fallbacks": check_fallbacks,
     "shapes": check_shapes,
     "random_play": check_random_play,

@@ -13,7 +13,17 @@ from typing import Any, ClassVar
 
 from cogleague.core import rng
 from cogleague.core.errors import GameStateError, IllegalAction, SeatInputRejected
-from cogleague.core.game import Action, Decision, Event, Game, Parsed, Timing, Turn
+from cogleague.core.game import (
+    Action,
+    Decision,
+    Event,
+    Game,
+    Parsed,
+    Step,
+    StepDecisions,
+    Timing,
+    Turn,
+)
 from cogleague.core.text import first_object
 
 from cogleague_threshold.baselines import FALLBACK, make_baseline
@@ -86,15 +96,17 @@ class ThresholdGame(Game):
     def context(self) -> Context:
         return Context(self.config, self.rounds_played, self.phase, self.pledges, self.history)
 
-    def pending(self) -> list[Turn]:
+    def step(self) -> Step:
+        """Every seat decides at once: its view of the table, and one amount to name."""
         if self.phase not in PHASES:
-            return []
+            raise GameStateError(f"step() in phase {self.phase!r}")
         ctx = self.context()
         key, hi, r = self.phase, self.config.endowment, self.rounds_played
         scores = tuple(self.scores)
-        return [Turn(f"r{r}.{key}.s{seat}", seat, {key: [0, hi]},
-                     partial(seat_view, ctx, seat, self.aliases, scores), prompt_text, ctx, r)
-                for seat in range(self.num_seats)]
+        return Step.of([Turn(f"r{r}.{key}.s{seat}", seat, {key: [0, hi]},
+                             partial(seat_view, ctx, seat, self.aliases, scores), prompt_text,
+                             ctx, r)
+                        for seat in range(self.num_seats)], r)
 
     # -- decisions ---------------------------------------------------------------------------
     def parse(self, turn: Turn, raw: Any) -> Parsed:
@@ -132,10 +144,8 @@ class ThresholdGame(Game):
             out.append(value)
         return tuple(out)
 
-    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
-        if self.phase not in PHASES:
-            raise GameStateError(f"apply() in phase {self.phase!r}")
-        amounts = self._amounts(self.pending(), decisions)
+    def apply_step(self, decisions: StepDecisions) -> list[Event]:
+        amounts = self._amounts(self.step().turns(), decisions)
         r = self.rounds_played
         if self.phase == "pledge":
             self.pledges = amounts

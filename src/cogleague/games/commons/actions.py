@@ -9,23 +9,35 @@ None — plus ``note`` only when the reply carried that key.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from cogleague.core.text import strip_controls
+from cogleague.core.errors import IllegalAction
+from cogleague.core.text import first_object_span, strip_controls
 from cogleague.games.commons.config import CommonsConfig
-from cogleague.games.commons.modules.common import COLORS, EFFORT_BUDGET
+from cogleague.games.commons.modules import MODULES
+from cogleague.games.commons.modules.common import COLOR, COLORS, EFFORT_BUDGET, PATCH, Clamp
 
+PARSE_HINT = 'reply with one JSON object, e.g. {"harvest": 1, "clean": 1}'
 NOTE_MAX_CHARS = 200
 COLOR_SET = frozenset(COLORS)
 DEFAULT_COLOR = "red"
-_INTS_BY_MODULE: dict[str, tuple[str, ...]] = {
-    "cleanup": ("harvest", "clean"), "harvest": ("harvest", "patch"),
-    "allelopathic": ("eat", "plant"), "mushrooms": ("eat",)}
-_COLORS_BY_MODULE: dict[str, tuple[str, ...]] = {
-    "cleanup": (), "harvest": (), "allelopathic": ("eat_color", "plant_color"),
-    "mushrooms": ("eat_color",)}
+
+
+def first_json_object(text: str) -> Any:
+    """The first balanced ``{…}`` span of `text` (braces inside JSON strings ignored), parsed.
+
+    No span, or a first span that is not JSON, is a ``parse`` error (rules §11)."""
+    span = first_object_span(text)
+    if span is None:
+        raise IllegalAction("no JSON object in the reply", code="parse", hint=PARSE_HINT)
+    try:
+        return json.loads(span)
+    except (ValueError, RecursionError):
+        raise IllegalAction("the first {…} span is not JSON", code="parse",
+                            hint=PARSE_HINT) from None
 
 
 def to_int(value: Any, hi: int) -> int:
@@ -75,19 +87,20 @@ class Validator:
     """Clamps raw replies for one episode (its module, patch count, aliases, institutions)."""
 
     def __init__(self, config: CommonsConfig, aliases: Sequence[str]) -> None:
-        self.module = config.module
+        self.fields: tuple[Clamp, ...] = MODULES[config.module].CLAMPS
+        self.ints = tuple(key for key, kind, _ in self.fields if kind != COLOR)
+        self.colors = tuple(key for key, kind, _ in self.fields if kind == COLOR)
         self.max_patch = config.patch_count - 1
         self.aliases = frozenset(aliases)
         self.sanctions = config.sanctions_enabled
         self.chat = config.chat_enabled
         self.chat_max = config.chat_max_chars
         self.clamp_into: Callable[[Validator, Mapping[str, Any], str, dict[str, Any]],
-                                  dict[str, Any]] = _CLAMPS[self.module]
+                                  dict[str, Any]] = Validator._clamp_into
         """``clamp_into(validator, raw, own_alias, into)``: `move`, written into `into` (a dict
         already holding every field as a pass has them, perhaps with more keys, e.g. an
-        event's), so `apply` builds the decision event and the move as one dict. The module's
-        own clamp as a plain function (a bound method kept on the instance would be a
-        reference cycle)."""
+        event's), so `apply` builds the decision event and the move as one dict. A plain
+        function (a bound method kept on the instance would be a reference cycle)."""
 
     def clamp(self, raw: Mapping[str, Any], own_alias: str) -> tuple[dict[str, Any], bool]:
         """(move, clamped): `clamped` is True when a field the reply carried was changed."""
@@ -98,8 +111,6 @@ class Validator:
         """The clamped decision alone (no change detection)."""
         return self.clamp_into(self, raw, own_alias, PASS_MOVE.copy())
 
-    # One clamp per module, picked once per episode: `apply` clamps every decision, and an int
-    # already in range (every scripted reply) passes a single type-and-range test.
     def _institutions(self, raw: Mapping[str, Any], own_alias: str, move: dict[str, Any]
                       ) -> dict[str, Any]:
         """Sanction, message and note (the fields every module shares), set on `move`."""
@@ -115,74 +126,23 @@ class Validator:
             move["note"] = to_text(raw["note"], NOTE_MAX_CHARS)
         return move
 
-    def _cleanup(self, raw: Mapping[str, Any], own_alias: str, move: dict[str, Any]
-                 ) -> dict[str, Any]:
-        g = raw.get
-        harvest = g("harvest")
-        if type(harvest) is not int or not 0 <= harvest <= EFFORT_BUDGET:
-            harvest = to_int(harvest, EFFORT_BUDGET)
-        clean = g("clean")
-        if type(clean) is not int or not 0 <= clean <= EFFORT_BUDGET:
-            clean = to_int(clean, EFFORT_BUDGET)
-        if clean > EFFORT_BUDGET - harvest:
-            clean = EFFORT_BUDGET - harvest
-        move["harvest"] = harvest
-        move["clean"] = clean
-        if "sanction" in raw or "message" in raw or "note" in raw:
-            return self._institutions(raw, own_alias, move)
-        return move
-
-    def _harvest(self, raw: Mapping[str, Any], own_alias: str, move: dict[str, Any]
-                 ) -> dict[str, Any]:
-        g = raw.get
-        harvest = g("harvest")
-        if type(harvest) is not int or not 0 <= harvest <= EFFORT_BUDGET:
-            harvest = to_int(harvest, EFFORT_BUDGET)
-        patch = g("patch")
-        if type(patch) is not int or not 0 <= patch <= self.max_patch:
-            patch = to_int(patch, self.max_patch)
-        move["harvest"] = harvest
-        move["patch"] = patch
-        if "sanction" in raw or "message" in raw or "note" in raw:
-            return self._institutions(raw, own_alias, move)
-        return move
-
-    def _allelopathic(self, raw: Mapping[str, Any], own_alias: str, move: dict[str, Any]
-                 ) -> dict[str, Any]:
-        g = raw.get
-        eat = g("eat")
-        if type(eat) is not int or not 0 <= eat <= EFFORT_BUDGET:
-            eat = to_int(eat, EFFORT_BUDGET)
-        eat_color = g("eat_color")
-        if type(eat_color) is not str or eat_color not in COLOR_SET:
-            eat_color = to_color(eat_color, DEFAULT_COLOR)
-        plant = g("plant")
-        if type(plant) is not int or not 0 <= plant <= EFFORT_BUDGET:
-            plant = to_int(plant, EFFORT_BUDGET)
-        if plant > EFFORT_BUDGET - eat:
-            plant = EFFORT_BUDGET - eat
-        plant_color = g("plant_color")
-        if type(plant_color) is not str or plant_color not in COLOR_SET:
-            plant_color = to_color(plant_color, eat_color)
-        move["eat"] = eat
-        move["eat_color"] = eat_color
-        move["plant"] = plant
-        move["plant_color"] = plant_color
-        if "sanction" in raw or "message" in raw or "note" in raw:
-            return self._institutions(raw, own_alias, move)
-        return move
-
-    def _mushrooms(self, raw: Mapping[str, Any], own_alias: str, move: dict[str, Any]
-                 ) -> dict[str, Any]:
-        g = raw.get
-        eat = g("eat")
-        if type(eat) is not int or not 0 <= eat <= EFFORT_BUDGET:
-            eat = to_int(eat, EFFORT_BUDGET)
-        eat_color = g("eat_color")
-        if type(eat_color) is not str or eat_color not in COLOR_SET:
-            eat_color = to_color(eat_color, DEFAULT_COLOR)
-        move["eat"] = eat
-        move["eat_color"] = eat_color
+    def _clamp_into(self, raw: Mapping[str, Any], own_alias: str, move: dict[str, Any]
+                    ) -> dict[str, Any]:
+        """The module's fields by its `CLAMPS` table, in order, then the institutions. An int
+        already in range (every scripted reply) passes a single type-and-range test."""
+        get = raw.get
+        for key, kind, other in self.fields:
+            value = get(key)
+            if kind == COLOR:
+                if type(value) is not str or value not in COLOR_SET:
+                    value = to_color(value, DEFAULT_COLOR if other is None else move[other])
+            else:
+                hi = self.max_patch if kind == PATCH else EFFORT_BUDGET
+                if type(value) is not int or not 0 <= value <= hi:
+                    value = to_int(value, hi)
+                if other is not None and value > EFFORT_BUDGET - move[other]:
+                    value = EFFORT_BUDGET - move[other]
+            move[key] = value
         if "sanction" in raw or "message" in raw or "note" in raw:
             return self._institutions(raw, own_alias, move)
         return move
@@ -192,7 +152,7 @@ class Validator:
         as a legal decision; a field they do not know (``action``, a misspelt ``harvset``) or
         a reply with none of the module's action fields is read as zero effort there, which a
         seat must be told rather than left to guess."""
-        fields = _INTS_BY_MODULE[self.module] + _COLORS_BY_MODULE[self.module]
+        fields = self.ints + self.colors
         unknown = sorted(str(k) for k in raw if k not in _KNOWN_KEYS)
         if unknown:
             return (f"{unknown[0]}: not a field of a move here (fields: "
@@ -203,12 +163,12 @@ class Validator:
         return None
 
     def _changed(self, raw: Mapping[str, Any], move: Mapping[str, Any]) -> bool:
-        for key in _INTS_BY_MODULE[self.module]:
+        for key in self.ints:
             if key in raw:
                 v = raw[key]
                 if type(v) is not int or v != move[key]:
                     return True
-        for key in _COLORS_BY_MODULE[self.module]:
+        for key in self.colors:
             if key in raw and raw[key] != move[key]:
                 return True
         if "sanction" in raw and raw["sanction"] is not None and raw["sanction"] != move[
@@ -222,7 +182,4 @@ class Validator:
 _SHARED_FIELDS = ("sanction", "message", "note")
 _KNOWN_KEYS = frozenset(MOVE_KEYS) | {"note"}
 """Every key a reply may carry (harvest, clean, patch, eat, …, note); a module's own action
-fields are `_INTS_BY_MODULE` and `_COLORS_BY_MODULE`."""
-
-_CLAMPS = {"cleanup": Validator._cleanup, "harvest": Validator._harvest,
-           "allelopathic": Validator._allelopathic, "mushrooms": Validator._mushrooms}
+fields are the module's `CLAMPS` (`Validator.ints` and `Validator.colors`)."""

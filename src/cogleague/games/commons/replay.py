@@ -29,7 +29,7 @@ def build_document(game: CommonsGame, log: EpisodeLog) -> dict[str, Any]:
     module = game.module
     seats = []
     for s in range(game.num_seats):
-        patches = module.own_patches(game.state, s) if cfg.module == "harvest" else []
+        patches = module.own_patches(game.state, s)
         seats.append({"slot": s, "alias": game.aliases[s], "name": cfg.names[s],
                       "kind": game.seat_kinds[s], "scripted": game.seat_kinds[s] == "scripted",
                       "favorite": game.setup.favorites[s], "patches": patches,

@@ -12,13 +12,12 @@ A turn's view reflects the state when it is read, so it must be read before the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from cogleague.core.errors import ConfigError, GameStateError, IllegalAction, SeatInputRejected
 from cogleague.core.game import (
     Action,
-    Decision,
     Event,
     Game,
     Parsed,
@@ -34,7 +33,6 @@ from cogleague.games.dilemma import views
 from cogleague.games.dilemma.actions import normalize
 from cogleague.games.dilemma.aliases import draw_aliases
 from cogleague.games.dilemma.baselines import make_baseline
-from cogleague.games.dilemma.baselines._base import COOPERATE_ACTION, DEFECT_ACTION
 from cogleague.games.dilemma.config import DilemmaConfig
 from cogleague.games.dilemma.payoffs import (
     COOPERATE,
@@ -53,88 +51,10 @@ from cogleague.games.dilemma.state import (
     TableState,
     TurnContext,
 )
+from cogleague.games.dilemma.steps import StepEvents, StepPlan
 
 STOP_REASONS = ("deadline", "aborted")
 NO_SUBMISSION = FallbackCause.NO_SUBMISSION
-
-class StepPlan:
-    """One step of every round of one parity, made once: its contexts (turns by ascending seat,
-    then ascending opponent), their turn-id suffixes and the turns grouped by seat — the
-    columns `DilemmaGame.step` hands out, shared by every round of that parity."""
-
-    __slots__ = ("contexts", "first", "groups", "seats", "slots", "suffixes")
-
-    def __init__(self, first: bool, entries: list[tuple[TurnContext, str]]) -> None:
-        self.first = first  # step 1 of a round (the first movers)
-        self.contexts = [ctx for ctx, _ in entries]
-        self.suffixes = [suffix for _, suffix in entries]
-        self.seats = [ctx.seat for ctx in self.contexts]
-        # where each turn's sealed move goes: (its pairing's `current`, its side)
-        self.slots = [(ctx.pair.current, ctx.side) for ctx in self.contexts]
-        groups: list[tuple[int, list[TurnContext]]] = []
-        for ctx in self.contexts:
-            ctx.step = self
-            if groups and groups[-1][0] == ctx.seat:
-                groups[-1][1].append(ctx)
-            else:
-                groups.append((ctx.seat, [ctx]))
-        self.groups = groups
-
-
-class StepEvents:
-    """The events of one settled step, built when called (`EventRenderer`): from the step's
-    moves and, for a round's second step, the pairings' recorded histories of that round —
-    data that never changes once written, so a late call builds the events a prompt one would."""
-
-    __slots__ = ("ended", "game", "moves", "plan", "round")
-
-    def __init__(self, game: DilemmaGame, plan: StepPlan, moves: list[Move], r: int,
-                 ended: list[Event] | None) -> None:
-        self.game = game
-        self.plan = plan
-        self.moves = moves
-        self.round = r
-        self.ended = ended
-
-    def __call__(self) -> list[Event]:
-        r = self.round
-        events: list[Event] = []
-        append = events.append
-        for ctx, m in zip(self.plan.contexts, self.moves, strict=True):
-            seat = ctx.seat
-            a, b = ctx.pair.pairing
-            if not m.plain:
-                if m.message is not None:
-                    append(Event("message_private", {
-                        "round": r, "pairing": [a, b], "from": seat, "to": ctx.opponent,
-                        "message": m.message}, (seat, ctx.opponent)))
-                if m.timeout:
-                    append(Event("timeout_private", {
-                        "round": r, "pairing": [a, b], "seat": seat, "action": COOPERATE,
-                        "cause": m.cause}, (seat,)))
-            append(Event("action_private", {
-                "round": r, "pairing": [a, b], "seat": seat,
-                "action": COOPERATE if m.coop else DEFECT}, ctx.audience))
-        if self.plan.first:
-            return events
-        # the reveal: every pairing paid, the standings, and the end after the last round
-        state, pay, i = self.game.state, self.game._pay, r - 1
-        for rec in state.pairs:
-            ma, mb = rec.move(0, i), rec.move(1, i)
-            ca, cb = ma.coop, mb.coop
-            pa, pb = pay[ca][cb]
-            a, b = rec.pairing
-            append(Event("choices_revealed", {
-                "round": r, "seats": [a, b],
-                "choices": [COOPERATE if ca else DEFECT, COOPERATE if cb else DEFECT],
-                "points": [pa, pb], "totals": [rec.totals[0][i], rec.totals[1][i]],
-                "timeouts": [ma.timeout, mb.timeout]}))
-        append(Event("tournament_standings",
-                     {"round": r, "standings": ranked_standings(state.points_after(i))}))
-        if self.ended is not None:
-            events += self.ended
-        return events
-
 
 def _word(coop: bool) -> str:
     return COOPERATE if coop else DEFECT
@@ -143,7 +63,6 @@ def _word(coop: bool) -> str:
 class DilemmaGame(Game):
     name = "dilemma"
     rules_version = views.RULES_VERSION
-    supports_steps = True
 
     def __init__(self, config: DilemmaConfig, policy_names: Sequence[str]) -> None:
         if len(policy_names) != config.seats:
@@ -252,11 +171,6 @@ class DilemmaGame(Game):
         return [Turn(turn_id, ctx.seat, legal, ctx.view_fn, ctx.prompt_fn, ctx, r)
                 for ctx, turn_id in zip(plan.contexts, step.turn_ids(), strict=True)]
 
-    def pending(self) -> list[Turn]:
-        if self._open is None:
-            return []
-        return list(self.step().turns())
-
     # -- one step -------------------------------------------------------------------------------
     def parse(self, turn: Turn, raw: Any) -> Parsed:
         coop, message = normalize(raw, self.config.promises)
@@ -265,14 +179,14 @@ class DilemmaGame(Game):
             action["message"] = message
         return Parsed(action)
 
-    def _move_for(self, turn_id: str, decision: Decision | None) -> Move:
-        """The recorded move; a fallback or a missing decision is a timeout = cooperate."""
-        if decision is None:
+    def _move(self, step: Step, i: int, action: Action | None, source: str | None,
+              cause: str | None) -> Move:
+        """Turn `i`'s recorded move; a fallback or a missing decision is a timeout = cooperate."""
+        if action is None:
             return Move(True, None, True, NO_SUBMISSION)
-        if decision.source == "fallback":
-            return Move(True, None, True, decision.cause or "timeout")
-        action = decision.action
-        if len(action) == 1:  # the hot path: a bare, exact choice
+        if source == "fallback":
+            return Move(True, None, True, cause or "timeout")
+        if len(action) == 1:  # a bare, exact choice
             choice = action.get("action")
             if choice == COOPERATE:
                 return SILENT_COOPERATE
@@ -281,31 +195,26 @@ class DilemmaGame(Game):
         try:
             coop, message = normalize(action, self.config.promises)
         except IllegalAction as exc:
-            raise SeatInputRejected(turn_id, str(exc)) from exc
+            raise SeatInputRejected(step.turn_ids()[i], str(exc)) from exc
         return Move(coop, message)
-
-    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
-        """`apply_step` on the mapping's columns, its events built at once."""
-        if self._phase not in ("step0", "step1"):
-            raise GameStateError("apply() needs an open round")
-        return self.apply_step(StepDecisions.from_mapping(self.step(), decisions))()
 
     def _moves(self, decisions: StepDecisions) -> list[Move]:
         """Every decision of the step read into its move, before anything changes (a refusal
         leaves the state unchanged)."""
-        step = decisions.step
-        actions = decisions.actions
+        step, actions = decisions.step, decisions.actions
         if step is not self._step or len(actions) != len(step.seats):
             raise ValueError(f"decisions must be for the current step and list one action per "
                              f"turn ({len(self.step().seats)}, got {len(actions)})")
-        if decisions.source in ("scripted", "seat") and not decisions.special:
-            # the batch path: the baselines' shared replies are recognized by identity
-            return [SILENT_COOPERATE if a is COOPERATE_ACTION else SILENT_DEFECT
-                    if a is DEFECT_ACTION else self._move_for(step.turn_ids()[i],
-                                                               decisions.decision(i))
-                    for i, a in enumerate(actions)]
-        ids = step.turn_ids()
-        return [self._move_for(ids[i], decisions.decision(i)) for i in range(len(actions))]
+        special = decisions.special or {}
+        moves = []
+        for i, action in enumerate(actions):
+            d = special.get(i)
+            if d is not None:
+                moves.append(self._move(step, i, d.action, d.source, d.cause))
+            else:
+                source = decisions.source
+                moves.append(self._move(step, i, action if source else None, source, None))
+        return moves
 
     def apply_step(self, decisions: StepDecisions) -> StepEvents:
         if self._phase not in ("step0", "step1"):
@@ -319,7 +228,7 @@ class DilemmaGame(Game):
         if self._phase == "step0":
             self._phase = "step1"
             self._open_step(self._plans[r % 2][1])
-            return StepEvents(self, plan, moves, r, None)
+            return StepEvents(self.state, self._pay, plan, moves, r, None)
         self._open_step(None)
         self.state.reveal_round(self._pay)
         ended = None
@@ -327,7 +236,7 @@ class DilemmaGame(Game):
             ended = self._end("complete")
         else:
             self._phase = "between"
-        return StepEvents(self, plan, moves, r, ended)
+        return StepEvents(self.state, self._pay, plan, moves, r, ended)
 
     def _end(self, reason: str) -> list[Event]:
         self._open_step(None)

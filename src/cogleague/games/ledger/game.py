@@ -9,13 +9,11 @@ every decision before it changes anything, which makes it transactional.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard
 
 from cogleague.core.errors import GameStateError, SeatInputRejected
 from cogleague.core.game import (
     Action,
-    Decision,
     Event,
     Game,
     Parsed,
@@ -24,7 +22,6 @@ from cogleague.core.game import (
     Timing,
     Turn,
 )
-from cogleague.core.seat import FallbackCause
 from cogleague.games.ledger.aliases import SEATS, draw_aliases
 from cogleague.games.ledger.baselines import Baseline, Mirror, make_baseline
 from cogleague.games.ledger.board import (
@@ -41,7 +38,16 @@ from cogleague.games.ledger.prompt import render_prompt, system_text
 from cogleague.games.ledger.replies import parse_reply
 from cogleague.games.ledger.schedule import draw_schedule
 from cogleague.games.ledger.subgames import LEGAL, PAYOFF_TABLE
-from cogleague.games.ledger.table import BETWEEN, COMPLETE, DEADLINE, DEAL, DONE, Table
+from cogleague.games.ledger.table import (
+    BETWEEN,
+    COMPLETE,
+    DEADLINE,
+    DEAL,
+    DONE,
+    Meeting,
+    Side,
+    Table,
+)
 
 RULES_VERSION = "ledger-1"
 ACTION_KEYS = frozenset(("move", "note", "memo", "subject"))
@@ -60,7 +66,6 @@ class _Entry(NamedTuple):
 
 
 _TURN_IDS = [[f"r{r}s{s}" for s in range(SEATS)] for r in range(ROUNDS_MAX)]
-_TURN_ID_SETS = [frozenset(ids) for ids in _TURN_IDS]  # a round's open turns: all eight seats
 # A turn's legal actions depend only on its move range: one read-only document per range,
 # shared by every turn with that range (as Commons Family and the dilemma share theirs).
 _LEGAL_BY_RANGE = {(lo, hi): {"move": {"min": lo, "max": hi}, "note": NOTE_LIMIT,
@@ -74,6 +79,11 @@ _PLAIN_SCRIPTED = [_Entry(move, "", "", True, False, False, 0)
 # The fallback of each seat: a baseline holds only its seat, so every game shares them.
 _MIRRORS = [Mirror(s) for s in range(SEATS)]
 _STEP_SEATS = tuple(range(SEATS))  # every round's step: all eight seats, in seat order
+
+
+def _is_count(x: Any) -> TypeGuard[int]:
+    """An integer that is not a bool (a bool is an int to Python, not a move or a count)."""
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _step_ids(step: Step) -> list[str]:
@@ -91,7 +101,6 @@ def _step_turns(step: Step) -> list[Turn]:
 class LedgerGame(Game):
     name = "ledger"
     rules_version = RULES_VERSION
-    supports_steps = True
 
     def __init__(self, config: LedgerConfig) -> None:
         self.config = config
@@ -151,9 +160,6 @@ class LedgerGame(Game):
                                    _step_ids, _step_turns)
         return st
 
-    def pending(self) -> list[Turn]:
-        return list(self.step().turns()) if self.table.phase == DEAL else []
-
     def parse(self, turn: Turn, raw: Any) -> Parsed:
         ctx: TurnContext = turn.context
         target = note_target(self.table.slots, ctx.seat, ctx.round)
@@ -163,17 +169,6 @@ class LedgerGame(Game):
         return _MIRRORS[turn.seat].act(turn)
 
     # -- settling a round --------------------------------------------------------------------
-    def apply(self, decisions: Mapping[str, Decision]) -> list[Event]:
-        """§8 step 6: `apply_step` on the mapping's columns, its events built at once."""
-        if self.table.phase != DEAL:
-            raise GameStateError("apply: no round is open")
-        r = self.table.rounds_played
-        if not _TURN_ID_SETS[r].issuperset(decisions):
-            known = _TURN_ID_SETS[r]
-            unknown = sorted(k for k in decisions if k not in known)
-            raise GameStateError(f"apply: unknown turn ids {unknown} (open: {sorted(known)})")
-        return self.apply_step(StepDecisions.from_mapping(self.step(), decisions))()
-
     def apply_step(self, decisions: StepDecisions) -> RoundEvents:
         """Settle the round from the step's columns. Validates all eight decisions first; a
         `SeatInputRejected` names the one seat whose input is refused and leaves the state
@@ -184,57 +179,42 @@ class LedgerGame(Game):
         if step is not self._step or len(actions) != SEATS:
             raise ValueError(f"decisions must be for the current step and list one action per "
                              f"turn ({SEATS}, got {len(actions)})")
-        entries: list[_Entry] = []
-        add, entry, decision, plain = entries.append, self._entry, decisions.decision, \
-            _PLAIN_SCRIPTED
-        ids = _TURN_IDS[step.round]
-        bare = decisions.source == "scripted" and not decisions.special
-        d: Decision | None = None
-        for i, ctx in enumerate(self._contexts):
-            # A baseline's bare legal move (`_entry`'s first exit, inlined: it is nearly every
-            # decision of a scripted episode, on the batch path a column of the common source,
-            # on the general path a `Decision` of its own); anything else takes the full check.
-            if bare:
-                action = actions[i]
+        ids, special = _TURN_IDS[step.round], decisions.special or {}
+        entries = []
+        for i, ctx in enumerate(self._contexts):  # the columns, read as the runner logs them
+            d = special.get(i)
+            if d is not None:
+                entries.append(self._entry(ids[i], ctx, d.action, d.source, d.clamped,
+                                           d.timeouts))
+            elif decisions.source is not None and actions[i] is not None:
+                entries.append(self._entry(ids[i], ctx, actions[i], decisions.source))
             else:
-                d = decision(i)
-                action = d.action if d is not None and d.source == "scripted" \
-                    and d.clamped is not True and type(d.timeouts) is int \
-                    and d.timeouts == 0 else None
-            if type(action) is dict and len(action) == 1:
-                move = action.get("move")
-                slot = ctx.slot
-                if type(move) is int and slot.lo <= move <= slot.hi:
-                    add(plain[move])
-                    continue
-            add(entry(ids[i], ctx, decision(i) if bare else d))
+                entries.append(self._entry(ids[i], ctx, None, "fallback"))
         render = self._settle(entries)
         step.release()  # its contexts hold the live table by seat (~250 tracked objects)
         self._step = None
         self._contexts = []
         return render
 
-    def _entry(self, turn_id: str, ctx: TurnContext, decision: Decision | None) -> _Entry:
-        if decision is None:  # `fallback` of the turn: the seat's mirror
-            decision = Decision({"move": _MIRRORS[ctx.seat].move(ctx)}, source="fallback",
-                                cause=FallbackCause.NO_SUBMISSION)
+    def _entry(self, turn_id: str, ctx: TurnContext, action: Any, source: str,
+               clamped: Any = False, timeouts: Any = 0) -> _Entry:
+        """One seat's decision checked (§8 step 6), or the refusal naming its field. No
+        decision (`action` None) is the turn's fallback: the seat's mirror."""
+        if action is None:
+            action = {"move": _MIRRORS[ctx.seat].move(ctx)}
         slot = ctx.slot
-        action = decision.action
         move = action.get("move") if isinstance(action, dict) else None
-        if type(move) is not int or not slot.lo <= move <= slot.hi:  # bool is not int here
+        if not _is_count(move) or not slot.lo <= move <= slot.hi:
             raise SeatInputRejected(turn_id, f"{turn_id}: move must be an integer "
                                                   f"{slot.lo}..{slot.hi} (got {action!r})")
-        timeouts = decision.timeouts
-        if type(timeouts) is not int or timeouts < 0:
+        if not _is_count(timeouts) or timeouts < 0:
             raise SeatInputRejected(turn_id, f"{turn_id}: timeouts must be a count "
                                                   f"(got {timeouts!r})")
         if len(action) > 1 and not ACTION_KEYS.issuperset(action):
             raise SeatInputRejected(turn_id, f"{turn_id}: an action has only the keys "
                                                   f"move, note, memo (got {action!r})")
-        source = decision.source
-        if source == "scripted" and len(action) == 1 and timeouts == 0 \
-                and decision.clamped is not True:
-            return _PLAIN_SCRIPTED[move]
+        if source == "scripted" and len(action) == 1 and timeouts == 0 and clamped is not True:
+            return _PLAIN_SCRIPTED[move]  # a baseline's bare legal move
         fallback = source == "fallback"
         note = memo = ""
         if len(action) > 1 and not fallback:  # a fallback drops the seat's note and memo
@@ -242,8 +222,7 @@ class LedgerGame(Game):
             memo = self._checked_text(turn_id, "memo", action.get("memo", ""), clean_memo_text)
             if note or "subject" in action:
                 self._check_subject(turn_id, ctx, action.get("subject"))
-        return _Entry(move, note, memo, decision.source != "seat", fallback,
-                      decision.clamped is True, timeouts)
+        return _Entry(move, note, memo, source != "seat", fallback, clamped is True, timeouts)
 
     @staticmethod
     def _checked_text(turn_id: str, field: str, text: Any, clean: Any) -> str:
@@ -270,16 +249,15 @@ class LedgerGame(Game):
         table = self.table
         r = table.rounds_played
         meetings: list[tuple[Any, ...]] = []
-        add, meeting = meetings.append, table.meeting
         for index, (a, b, subgame, _) in enumerate(self.schedule[r]):
-            move_a, _, memo_a, scripted_a, fallback_a, clamped_a, timeouts_a = entries[a]
-            move_b, _, memo_b, scripted_b, fallback_b, clamped_b, timeouts_b = entries[b]
-            pay_a, pay_b = PAYOFF_TABLE[subgame][move_a][move_b]  # moves checked in `_entry`
-            add((r, index, a, b, subgame, move_a, move_b, pay_a, pay_b, scripted_a, scripted_b,
-                 fallback_a, fallback_b, clamped_a, clamped_b, timeouts_a, timeouts_b, memo_a,
-                 memo_b))
-            meeting(r, index, a, b, subgame, move_a, move_b, pay_a, pay_b, memo_a, memo_b,
-                    fallback_a, fallback_b, timeouts_a, timeouts_b)
+            ea, eb = entries[a], entries[b]
+            pay_a, pay_b = PAYOFF_TABLE[subgame][ea.move][eb.move]  # moves checked in `_entry`
+            meetings.append((r, index, a, b, subgame, ea.move, eb.move, pay_a, pay_b,
+                             ea.scripted, eb.scripted, ea.fallback, eb.fallback, ea.clamped,
+                             eb.clamped, ea.timeouts, eb.timeouts, ea.memo, eb.memo))
+            table.meeting(Meeting(r, index, a, b, subgame, ea.move, eb.move, pay_a, pay_b),
+                          Side(ea.memo, ea.fallback, ea.timeouts),
+                          Side(eb.memo, eb.fallback, eb.timeouts))
         tail = [Event("gossip", {"round": r, "author": seat,
                                  "subject": note_target(table.slots, seat, r), "text": e.note})
                 for seat, e in enumerate(entries) if e.note]

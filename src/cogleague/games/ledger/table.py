@@ -42,8 +42,15 @@ class Meeting(NamedTuple):
     pay_b: int
 
 
+class Side(NamedTuple):
+    """What one seat's decision adds to the record besides its move (§8 step 6)."""
+
+    memo: str
+    fallback: bool
+    timeouts: int
+
+
 _RING_FIELDS = itemgetter(2, 3, 7, 8)  # a meeting's (a, b, pay_a, pay_b), for `detect_rings`
-_new_meeting = tuple.__new__  # `Meeting(...)` without its Python-level `__new__` frame
 
 
 class Table:
@@ -106,20 +113,16 @@ class Table:
             raise ValueError(f"kind must be start, round, meeting, gossip or end (got {kind!r})")
 
     def _meeting(self, d: Mapping[str, Any]) -> None:
-        self.meeting(d["round"], d["pair"], d["a"], d["b"], d["subgame"], d["moveA"],
-                     d["moveB"], d["payA"], d["payB"], d["memoA"], d["memoB"], d["fallbackA"],
-                     d["fallbackB"], d["timeoutsA"], d["timeoutsB"])
+        self.meeting(Meeting(d["round"], d["pair"], d["a"], d["b"], d["subgame"], d["moveA"],
+                             d["moveB"], d["payA"], d["payB"]),
+                     Side(d["memoA"], d["fallbackA"], d["timeoutsA"]),
+                     Side(d["memoB"], d["fallbackB"], d["timeoutsB"]))
 
-    def meeting(self, round_index: int, pair: int, a: int, b: int, subgame: str, move_a: int,
-                move_b: int, pay_a: int, pay_b: int, memo_a: str, memo_b: str, fallback_a: bool,
-                fallback_b: bool, timeouts_a: int, timeouts_b: int) -> None:
-        """Fold one `meeting` event (the game passes its fields without building a lookup).
-
-        Runs once per meeting, live and in replays alike, so it binds its containers once and
-        reads conduct from `conduct.KIND_BY_MOVE` (a table of `is_kind`, which decides any move
-        the table lacks)."""
-        m = _new_meeting(Meeting, (round_index, pair, a, b, subgame, move_a, move_b, pay_a,
-                                   pay_b))
+    def meeting(self, m: Meeting, side_a: Side, side_b: Side) -> None:
+        """Fold one `meeting` event: the public record, payoffs, conduct (from
+        `conduct.KIND_BY_MOVE`, a table of `is_kind`, which decides any move the table lacks),
+        the DILEMMA caches, memos, fallbacks and timeouts. Live and in replays alike."""
+        _, pair, a, b, subgame, move_a, move_b, pay_a, pay_b = m
         self.record.append(m)
         self.round_meetings[pair] = m
         history, pays, total = self.history, self.pays, self.total
@@ -153,18 +156,11 @@ class Table:
             self.last_dilemma[b] = move_b
             self.defections[a] += move_a == DEFECT
             self.defections[b] += move_b == DEFECT
-        if memo_a:
-            self.memos[a] = memo_a
-        if memo_b:
-            self.memos[b] = memo_b
-        if fallback_a:
-            self.fallbacks[a] += fallback_a
-        if fallback_b:
-            self.fallbacks[b] += fallback_b
-        if timeouts_a:
-            self.timeouts[a] += timeouts_a
-        if timeouts_b:
-            self.timeouts[b] += timeouts_b
+        for seat, side in ((a, side_a), (b, side_b)):
+            if side.memo:
+                self.memos[seat] = side.memo
+            self.fallbacks[seat] += side.fallback
+            self.timeouts[seat] += side.timeouts
         self._rings = self._stats = None
         self.resolved += 1
         if self.resolved == len(self.round_meetings):

@@ -11,11 +11,14 @@ Every module exposes the same functions, so the engine (and the planner) can dri
 - ``residual(state)`` (what the resource still holds), ``collapse_round(state)``,
   ``observe(state, slot, r, aliases)`` (the seat's ``module_state`` — the merge of
   ``observe_public(state, aliases)``, shared by every seat, and ``observe_own(state, slot, r)``,
-  that seat's private part) and ``compact(move)`` (ledger shorthand). The baselines' yardstick
+  that seat's private part) and ``compact(move)`` (ledger shorthand);
+- the hooks the engine calls instead of asking which module it runs: ``LEGAL_ACTIONS``,
+  ``initial(config, setup)``, ``round_view(state)`` (the baselines' `RoundView` fields),
+  ``favorites(state, n)``, ``own_patches(state, slot)``, ``dead_patches(state)`` and
+  ``frozen(state, r, n)`` (the seats voided this round). The baselines' yardstick
   (rules §10, sustainable take) is computed from the observation (`baselines.view`).
 
-`moves` is one clamped decision per slot (`actions.clamp`). The state constructor differs per
-module; `new_state(config, setup)` builds the right one.
+`moves` is one clamped decision per slot (`actions.clamp`).
 """
 
 from __future__ import annotations
@@ -41,12 +44,4 @@ MODULES: dict[str, ModuleType] = {
 def new_state(config: CommonsConfig, setup: Setup) -> Any:
     """The module's state at the start of an episode (rules §7), from the config and the
     seeded deal (favourites, patch owners and pairs)."""
-    m = config.module
-    if m == "cleanup":
-        return cleanup.initial_state()
-    if m == "harvest":
-        return harvest.initial_state(config.patch_count, setup.owner, setup.pairs,
-                                     config.property_rights)
-    if m == "allelopathic":
-        return allelopathic.initial_state(setup.favorites)
-    return mushrooms.initial_state(config.num_players)
+    return MODULES[config.module].initial(config, setup)

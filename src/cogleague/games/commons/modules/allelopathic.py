@@ -10,18 +10,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cogleague.games.commons.modules.common import (
+    COLOR,
     COLOR_INDEX,
     COLORS,
+    INT,
+    Clamp,
     ModuleEvent,
     Move,
     Outcome,
     pro_rata,
 )
 
+if TYPE_CHECKING:
+    from cogleague.games.commons.config import CommonsConfig
+    from cogleague.games.commons.setup import Setup
+
 NAME = "allelopathic"
+LEGAL_ACTIONS: dict[str, Any] = {"eat": [0, 3], "eat_color": ["red", "green", "blue"],
+                                 "plant": [0, 3], "plant_color": ["red", "green", "blue"],
+                                 "budget": 3}
+"""What a seat may send in this module (`Turn.legal_actions`)."""
+CLAMPS: tuple[Clamp, ...] = (("eat", INT, None), ("eat_color", COLOR, None), ("plant", INT, "eat"),
+                                ("plant_color", COLOR, "eat_color"))
+"""How a reply becomes this module's fields (rules §5; `common.Clamp`)."""
 FIELD_SIZE = 60
 INITIAL_PLANTED = 20
 INITIAL_RIPE = 6.0
@@ -154,3 +168,34 @@ def observe_public(state: AllelopathicState, aliases: Sequence[str]) -> dict[str
 def compact(move: Move) -> str:
     """Ledger shorthand, e.g. ``e:g2 p:r1``."""
     return f"e:{move['eat_color'][0]}{move['eat']} p:{move['plant_color'][0]}{move['plant']}"
+
+
+# -- the hooks the engine calls (every module has them; see `modules/__init__.py`) ------------
+def initial(config: CommonsConfig, setup: Setup) -> AllelopathicState:
+    """The state at the start of an episode, from the config and the seeded deal."""
+    return initial_state(setup.favorites)
+
+
+def round_view(state: AllelopathicState) -> dict[str, Any]:
+    """The module's fields of the baselines' `RoundView`."""
+    return {"planted": state.planted, "ripe": state.ripe}
+
+
+def favorites(state: AllelopathicState, n: int) -> list[str]:
+    """Every seat's favourite colour (private to it)."""
+    return list(state.favorites)
+
+
+def own_patches(state: AllelopathicState, slot: int) -> list[int]:
+    """No patches in this module."""
+    return []
+
+
+def dead_patches(state: AllelopathicState) -> list[int]:
+    """No patches in this module."""
+    return []
+
+
+def frozen(state: AllelopathicState, r: int, n: int) -> list[bool]:
+    """Nobody is ever voided in this module."""
+    return [False] * n

@@ -9,11 +9,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cogleague.games.commons.modules.common import ModuleEvent, Move, Outcome, clamp01, pro_rata
+from cogleague.games.commons.modules.common import (
+    INT,
+    Clamp,
+    ModuleEvent,
+    Move,
+    Outcome,
+    clamp01,
+    pro_rata,
+)
+
+if TYPE_CHECKING:
+    from cogleague.games.commons.config import CommonsConfig
+    from cogleague.games.commons.setup import Setup
 
 NAME = "cleanup"
+LEGAL_ACTIONS: dict[str, Any] = {"harvest": [0, 3], "clean": [0, 3], "budget": 3}
+"""What a seat may send in this module (`Turn.legal_actions`)."""
+CLAMPS: tuple[Clamp, ...] = (("harvest", INT, None), ("clean", INT, "harvest"))
+"""How a reply becomes this module's fields (rules §5; `common.Clamp`)."""
 INITIAL_APPLES = 60.0
 CAPACITY = 100.0
 INITIAL_POLLUTION = 0.30
@@ -111,3 +127,34 @@ def observe_public(state: CleanupState, aliases: Sequence[str]) -> dict[str, Any
 def compact(move: Move) -> str:
     """Ledger shorthand, e.g. ``h:1 c:0``."""
     return f"h:{move['harvest']} c:{move['clean']}"
+
+
+# -- the hooks the engine calls (every module has them; see `modules/__init__.py`) ------------
+def initial(config: CommonsConfig, setup: Setup) -> CleanupState:
+    """The state at the start of an episode, from the config and the seeded deal."""
+    return initial_state()
+
+
+def round_view(state: CleanupState) -> dict[str, Any]:
+    """The module's fields of the baselines' `RoundView`."""
+    return {"apples": state.apples, "pollution": state.pollution}
+
+
+def favorites(state: CleanupState, n: int) -> list[str]:
+    """Every seat's favourite colour (none in this module: red stands in)."""
+    return ["red"] * n
+
+
+def own_patches(state: CleanupState, slot: int) -> list[int]:
+    """No patches in this module."""
+    return []
+
+
+def dead_patches(state: CleanupState) -> list[int]:
+    """No patches in this module."""
+    return []
+
+
+def frozen(state: CleanupState, r: int, n: int) -> list[bool]:
+    """Nobody is ever voided in this module."""
+    return [False] * n

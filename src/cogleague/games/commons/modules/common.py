@@ -23,6 +23,13 @@ EFFORT_BUDGET = 3
 ModuleEvent = tuple[str, dict[str, Any]]
 """``(kind, data)``; per-seat events carry ``slot`` in data. The engine adds ``r``/``alias``."""
 
+INT, PATCH, COLOR = "int", "patch", "color"
+Clamp = tuple[str, str, str | None]
+"""One row of a module's ``CLAMPS`` table (rules §5), applied in order: ``(field, kind,
+other)``. An ``int`` is clamped to 0..3 and, with `other`, to what that field left of the effort
+budget; a ``patch`` to a patch id; a ``color`` to a colour, `other` naming the field whose
+colour stands in for an unusable one (else red)."""
+
 Move = dict[str, Any]
 """A clamped decision (see `actions.py`): harvest, clean, patch, eat, eat_color, plant,
 plant_color as ints / colour names / None. A pass has every int 0 and ``patch`` None."""

@@ -10,17 +10,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cogleague.games.commons.modules.common import (
     EFFORT_BUDGET,
+    INT,
+    PATCH,
+    Clamp,
     ModuleEvent,
     Move,
     Outcome,
     pro_rata,
 )
 
+if TYPE_CHECKING:
+    from cogleague.games.commons.config import CommonsConfig
+    from cogleague.games.commons.setup import Setup
+
 NAME = "harvest"
+LEGAL_ACTIONS: dict[str, Any] = {"patch": "patch id", "harvest": [0, 3]}
+"""What a seat may send in this module (`Turn.legal_actions`)."""
+CLAMPS: tuple[Clamp, ...] = (("harvest", INT, None), ("patch", PATCH, None))
+"""How a reply becomes this module's fields (rules §5; `common.Clamp`)."""
 INITIAL_STOCK = 12.0
 PATCH_CAPACITY = 20.0
 PATCH_REGROWTH = 0.4
@@ -191,3 +202,26 @@ def own_patches(state: HarvestState, slot: int) -> list[int]:
 def compact(move: Move) -> str:
     """Ledger shorthand, e.g. ``p3 h:2``."""
     return f"p{move['patch']} h:{move['harvest']}"
+
+
+# -- the hooks the engine calls (every module has them; see `modules/__init__.py`) ------------
+def initial(config: CommonsConfig, setup: Setup) -> HarvestState:
+    """The state at the start of an episode, from the config and the seeded deal."""
+    return initial_state(config.patch_count, setup.owner, setup.pairs, config.property_rights)
+
+
+def round_view(state: HarvestState) -> dict[str, Any]:
+    """The module's fields of the baselines' `RoundView`."""
+    return {"rights": state.property_rights,
+            "patches": [(p, s, d) for p, (s, d) in enumerate(zip(state.stocks, state.dead,
+                                                                 strict=True))]}
+
+
+def favorites(state: HarvestState, n: int) -> list[str]:
+    """Every seat's favourite colour (none in this module: red stands in)."""
+    return ["red"] * n
+
+
+def frozen(state: HarvestState, r: int, n: int) -> list[bool]:
+    """Nobody is ever voided in this module."""
+    return [False] * n

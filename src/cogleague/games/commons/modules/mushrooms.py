@@ -12,11 +12,28 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cogleague.games.commons.modules.common import COLORS, ModuleEvent, Move, Outcome, pro_rata
+from cogleague.games.commons.modules.common import (
+    COLOR,
+    COLORS,
+    INT,
+    Clamp,
+    ModuleEvent,
+    Move,
+    Outcome,
+    pro_rata,
+)
+
+if TYPE_CHECKING:
+    from cogleague.games.commons.config import CommonsConfig
+    from cogleague.games.commons.setup import Setup
 
 NAME = "mushrooms"
+LEGAL_ACTIONS: dict[str, Any] = {"eat": [0, 3], "eat_color": ["red", "green", "blue"]}
+"""What a seat may send in this module (`Turn.legal_actions`)."""
+CLAMPS: tuple[Clamp, ...] = (("eat", INT, None), ("eat_color", COLOR, None))
+"""How a reply becomes this module's fields (rules §5; `common.Clamp`)."""
 INITIAL_COUNT = 8.0
 COLOR_CAP = 15.0
 CAPACITY = 30.0
@@ -203,3 +220,34 @@ def observe_public(state: MushroomsState, aliases: Sequence[str]) -> dict[str, A
 def compact(move: Move) -> str:
     """Ledger shorthand, e.g. ``e:b1``."""
     return f"e:{move['eat_color'][0]}{move['eat']}"
+
+
+# -- the hooks the engine calls (every module has them; see `modules/__init__.py`) ------------
+def initial(config: CommonsConfig, setup: Setup) -> MushroomsState:
+    """The state at the start of an episode, from the config and the seeded deal."""
+    return initial_state(config.num_players)
+
+
+def round_view(state: MushroomsState) -> dict[str, Any]:
+    """The module's fields of the baselines' `RoundView`."""
+    return {"counts": state.counts}
+
+
+def favorites(state: MushroomsState, n: int) -> list[str]:
+    """Every seat's favourite colour (none in this module: red stands in)."""
+    return ["red"] * n
+
+
+def own_patches(state: MushroomsState, slot: int) -> list[int]:
+    """No patches in this module."""
+    return []
+
+
+def dead_patches(state: MushroomsState) -> list[int]:
+    """No patches in this module."""
+    return []
+
+
+def frozen(state: MushroomsState, r: int, n: int) -> list[bool]:
+    """Which seats digest (are voided) in round r."""
+    return [r < f for f in state.frozen_until]

@@ -18,8 +18,7 @@ from cogleague.games.dilemma.state import TurnContext
 PROMISE = "I will cooperate."  # a promise under the keyword rule (promises.py)
 
 COOPERATE_ACTION: Action = {"action": COOPERATE}
-"""The shared bare replies of `decide`: never modified (the game recognizes them by identity
-on the batch path; `act` hands out copies)."""
+"""The shared bare replies of `decide`: never modified (`act` hands out copies)."""
 DEFECT_ACTION: Action = {"action": DEFECT}
 
 

@@ -1,0 +1,56 @@
+"""Settlement of a table that played to its end: the ledger entries of its stakes (payouts by
+the game's paid-table rule), and its episode recorded in the league's store. An aborted
+table's refunds and forfeits are `forfeit.py`'s."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from cogleague.core import settlement
+from cogleague.server import wallets
+from cogleague.server.catalog import Catalog
+from cogleague.server.seating import game_of
+from cogleague.server.store import FOREVER, Store, loads
+
+log = logging.getLogger("cogleague.server")
+
+
+def finish_entries(catalog: Catalog, row: dict[str, Any], seat_list: list[dict[str, Any]],
+                   results: dict[str, Any], reason: str) -> list[settlement.LedgerEntry]:
+    """The payouts of a table that played to its end (none without a stake or a paid-table
+    rule); an end the game does not settle is refunded."""
+    if not row["stake"]:
+        return []
+    paid = catalog.get(row["game"]).paid_tables
+    if paid is None:
+        return []
+    rake_bps = int(game_of(catalog, row).public_config()[paid.rake_field])
+    accounts = [wallets.ledger_name(s["account_id"]) for s in seat_list]
+    if reason not in paid.settled_reasons:
+        reason = "aborted"  # a table that did not play to a settled end is refunded
+    points = [int(p) for p in results["scores"]]
+    return settlement.settlement_entries(row["id"], row["stake"], rake_bps, points, accounts,
+                                         reason)
+
+
+async def record_league(store: Store, row: dict[str, Any], names: list[str],
+                        results: dict[str, Any], finished: float) -> None:
+    """The finished episode in the league's tables of the same database (a failure is logged:
+    the table itself is settled already)."""
+    try:
+        from cogleague.league.store import record_episode
+    except ImportError:  # the league's optional dependencies are not installed
+        return
+    duration = finished - (row["started_at"] or finished)
+
+    def record() -> None:
+        record_episode(store.engine, game=row["game"], variant=row["variant"],
+                       seed=row["seed"], policy_names=names, results=results,
+                       source="server", table_id=row["id"], duration_s=duration,
+                       league=loads(row["info"]).get("league"))
+
+    try:  # on the database thread (one writer), until it is stored; a retry is a no-op
+        await store.call(record, wait_s=FOREVER)
+    except Exception:
+        log.exception("table %s: recording in the league failed", row["id"])
