@@ -93,14 +93,17 @@ def query(db_url: str, sql: str, **params: Any) -> list[Any]:
 
 
 async def wait_for(check: Callable[[], Any], timeout_s: float, what: str,
-                   every_s: float = 0.25) -> Any:
+                   every_s: float = 0.25, explain: Callable[[], str] | None = None) -> Any:
+    """Poll `check` (blocking reads, so on a thread: the test's agents share this event loop
+    and must keep playing meanwhile) until it is true; on time-out, say what `explain` finds."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        value = check()
+        value = await asyncio.to_thread(check)
         if value:
             return value
         await asyncio.sleep(every_s)
-    raise AssertionError(f"timed out after {timeout_s:g} s waiting for {what}")
+    found = f"; {await asyncio.to_thread(explain)}" if explain is not None else ""
+    raise AssertionError(f"timed out after {timeout_s:g} s waiting for {what}{found}")
 
 
 def standings(server: str) -> dict[str, Any]:

@@ -42,7 +42,8 @@ async def test_sigkill_of_one_process_mid_season_loses_nothing(
                                               "WHERE owner IS NOT NULL")}
         first.kill()
         await wait_for(lambda: standings(second.url)["phase"] == "ended", 240,
-                       "the season's end on the surviving process", every_s=1.0)
+                       "the season's end on the surviving process", every_s=1.0,
+                       explain=lambda: _state(db, second))
     finally:
         stop.set()
         await asyncio.gather(*runners, return_exceptions=True)
@@ -64,6 +65,17 @@ async def test_sigkill_of_one_process_mid_season_loses_nothing(
     assert {a: int(n) for a, n in games.items()} == per_agent
     episodes = query(url, "SELECT COUNT(*) FROM league_episodes WHERE league = 'ci-season'")
     assert episodes[0][0] == len(tables)
+
+
+def _state(db: str, server: Any) -> str:
+    """What the season's tables, its row and the surviving process's log say."""
+    url = _url(db)
+    states = query(url, "SELECT t.state, t.owner IS NULL, COUNT(*) FROM season_tables st JOIN "
+                        "tables t ON t.id = st.table_id GROUP BY t.state, t.owner IS NULL")
+    season = query(url, "SELECT phase, tables_made, final_made FROM seasons")
+    presence = query(url, "SELECT agent_id, node, until FROM agent_presence")
+    log = server.log_path.read_text(errors="replace")[-3000:]
+    return f"tables {states}; season {season}; presence {presence}; log: {log}"
 
 
 def _url(db: str) -> str:

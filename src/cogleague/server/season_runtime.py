@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, or_, select, text, update
+from sqlalchemy import Connection, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from cogleague.core.episode import EpisodeOutcome
@@ -34,14 +34,13 @@ from cogleague.server.league_schema import (
     agents,
     league_leases,
     season_seats,
-    season_tables,
     seasons,
 )
 from cogleague.server.live import LiveTable
 from cogleague.server.matchmaker import RUNNING_PHASE, Matchmaker, SeasonPlan, Slot
 from cogleague.server.ratings import rate_finished
 from cogleague.server.settings import Settings
-from cogleague.server.store import accounts, now, seat_rows, seats, tables
+from cogleague.server.store import accounts, now, seats, tables
 from cogleague.server.tables import RUNNING, TableService
 
 log = logging.getLogger("cogleague.server")
@@ -196,7 +195,8 @@ class LeagueRuntime:
             await asyncio.sleep(TICK_S)
 
     async def tick(self) -> None:
-        await self.store.tx(self._presence)
+        here = {a: min(link.since for link in links) for a, links in self.links.items() if links}
+        await self.store.tx(self._presence, here)  # a copy: sockets come and go meanwhile
         await self._deliver()
         await self._take_tables()
         if self.matchmaker is not None and await self.store.tx(self._lease):
@@ -210,40 +210,20 @@ class LeagueRuntime:
     async def _record_missing(self) -> None:
         """Season tables that finished but never reached the league store (their process
         died between the end and the recording): record them now (idempotent per table)."""
-        from cogleague.league.store import episode_id_for_table, record_episode
+        from cogleague.server.standings_feed import backfill
 
-        assert self.id is not None
-        season_id, engine = self.id, self.store.engine
+        await backfill(self.service, finished_before=now() - SWEEP_EVERY_S)
 
-        def read(conn: Connection) -> list[Any]:
-            rows = list(conn.execute(select(tables, season_tables.c.table_id).join(
-                season_tables, season_tables.c.table_id == tables.c.id).where(
-                season_tables.c.season == season_id, tables.c.state == "finished",
-                tables.c.finished_at < now() - SWEEP_EVERY_S)).mappings())
-            have = set(conn.execute(text("SELECT id FROM league_episodes WHERE league = :l"),
-                                    {"l": season_id}).scalars())
-            return [r for r in rows if episode_id_for_table(r["id"]) not in have]
-
-        for row in await self.store.tx(read):
-            names = [s["policy_name"] for s in await self.store.tx(seat_rows, row["id"])]
-
-            def record(r: Any = row, n: list[str] = names) -> None:
-                record_episode(engine, game=r["game"], variant=r["variant"], seed=r["seed"],
-                               policy_names=n, results=json.loads(r["results"]),
-                               source="server", table_id=r["id"], league=season_id)
-            await asyncio.get_running_loop().run_in_executor(None, record)
-
-    def _presence(self, conn: Connection) -> None:
+    def _presence(self, conn: Connection, here: dict[int, float]) -> None:
+        """Renew the presence of the agents connected here (`here`: agent id -> since), on
+        the database thread."""
         node, until = self.service.node_id, now() + PRESENCE_TTL_S
-        for agent_id, links in self.links.items():
-            if not links:
-                continue
+        for agent_id, since in here.items():
             done = conn.execute(update(agent_presence).where(
                 agent_presence.c.agent_id == agent_id).values(node=node, until=until))
             if done.rowcount == 0:
                 conn.execute(insert(agent_presence).values(
-                    agent_id=agent_id, node=node, until=until,
-                    since=min(link.since for link in links)))
+                    agent_id=agent_id, node=node, until=until, since=since))
 
     def _lease(self, conn: Connection) -> bool:
         node, at = self.service.node_id, now()

@@ -13,6 +13,7 @@ from cogleague.core.game import Game
 from cogleague.core.options import Option, option_model
 from cogleague.games.commons.actions import NOTE_MAX_CHARS
 from cogleague.games.commons.baselines import BASELINES, DEFAULT_BASELINE
+from cogleague.games.commons.books import SEAT_EVENT_PRIVATE
 from cogleague.games.commons.config import (
     _BOOLS,
     _INT_RANGES,
@@ -27,7 +28,7 @@ from cogleague.games.commons.config import (
     make_config,
 )
 from cogleague.games.commons.conformance import CONFORMANCE
-from cogleague.games.commons.game import SEAT_EVENT_PRIVATE, CommonsGame
+from cogleague.games.commons.game import CommonsGame
 from cogleague.games.commons.modules import MODULES, allelopathic, cleanup, harvest, mushrooms
 from cogleague.games.commons.modules.harvest import PROPERTY_RIGHTS
 from cogleague.games.commons.probes import PROBES_EXTRA

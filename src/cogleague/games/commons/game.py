@@ -178,22 +178,16 @@ class CommonsGame(Game):
         return obs_mod.system_text(self, seat)
 
     def public_config(self) -> dict[str, Any]:
-        doc = self.config.to_json()
-        for secret in ("seed", "names"):
-            doc.pop(secret)
-        return doc
+        return {k: v for k, v in self.config.to_json().items() if k not in ("seed", "names")}
 
     def spectator_state(self) -> dict[str, Any]:
-        """What a live spectator may see now: scores, the resource and, when the rules make
-        it public (`ledger_public`), the ledger per cog every seat reads (§6)."""
-        doc = {"game": self.name, "done": self.done, "rounds_played": self.round,
-               "module": self.config.module, "variant": self.config.variant,
-               "aliases": list(self.aliases), "policy_names": list(self.policy_names),
-               "scores": list(self.scores), "state": self.state_json,
-               "residual_value": self.module.residual(self.state)}
-        if self.config.ledger_public:
-            doc["ledger"] = self.ledger_view()
-        return doc
+        """Scores, the resource and, when public (`ledger_public`), the seats' ledger (§6)."""
+        public = {"ledger": self.ledger_view()} if self.config.ledger_public else {}
+        return {"game": self.name, "done": self.done, "rounds_played": self.round,
+                "module": self.config.module, "variant": self.config.variant,
+                "aliases": list(self.aliases), "policy_names": list(self.policy_names),
+                "scores": list(self.scores), "state": self.state_json,
+                "residual_value": self.module.residual(self.state), **public}
 
     # -- deciding ----------------------------------------------------------------------------
     def parse(self, turn: Turn, raw: Any) -> Parsed:
