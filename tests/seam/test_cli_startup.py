@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 from typer import _click as click
 from typer.testing import CliRunner
 
-from cogleague.cli import app
+from cogleague.cli import app, precheck
 from cogleague.cli.precheck import SHARED, answer
 from cogleague.cli.root import load_command
 from cogleague.games import registry
@@ -84,7 +85,7 @@ WITHOUT_TYPER = ("typer", "click", "pydantic", "typing", "importlib.metadata", "
 
 
 @pytest.mark.parametrize("argv", [["play", "ledger", "--seed", "x"], ["play", "commons", "--seed"],
-                                  ["bogus"]])
+                                  ["play", "nosuch", "--seed", "3"], ["bogus"]])
 def test_a_common_argument_error_imports_neither_typer_nor_a_game(argv: list[str]) -> None:
     code, modules = loaded(*argv)
     assert code == 2
@@ -92,13 +93,21 @@ def test_a_common_argument_error_imports_neither_typer_nor_a_game(argv: list[str
         m for m in modules if m.startswith(WITHOUT_TYPER))
 
 
-def test_an_unknown_game_is_told_without_typer_or_any_game() -> None:
-    code, modules = loaded("play", "nosuch", "--seed", "3")
-    assert code == 2
-    assert "cogleague.games.registry" in modules  # the registry's word on a missing game
-    heavy = ("typer", "click", "pydantic", "cogleague.games.ledger", "cogleague.games.dilemma",
-             "cogleague.games.commons", "cogleague_threshold")
-    assert not [m for m in modules if m.startswith(heavy)]
+def test_the_games_listed_without_the_registry_are_the_registrys() -> None:
+    names = registry.entry_names()
+    assert {"commons", "dilemma", "ledger", "threshold"} <= set(names)
+    assert all(precheck._listed(name) for name in names)
+    assert not precheck._listed("nosuch")
+
+
+def test_a_game_registered_by_hand_is_no_unknown_game() -> None:
+    desc = registry.get("dilemma")
+    registry.register(replace(desc, name="handmade"))
+    try:
+        told = answer(["play", "handmade", "--seed", "x"], prog="cogleague")
+    finally:
+        registry._loaded.pop("handmade")
+    assert told is not None and "Invalid value for '--seed'" in told
 
 
 # Each told by `cli/precheck.py`; click must tell each the same.

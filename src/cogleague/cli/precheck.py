@@ -8,6 +8,8 @@ wrong. `answer` decides the errors it can from what costs nothing to know — th
 command or game, a value that is no integer, an option without its value, a flag given one.
 Anything else (a game's own options, `--help`, a line with no error) it leaves to typer, which
 reads it as before. `tests/seam/test_cli_startup.py` holds every answer equal to click's.
+A game is taken as installed when its entry point is listed: one whose code fails to load is
+reported (`No such command`, `cogleague games` says why) once its arguments are right.
 """
 
 from __future__ import annotations
@@ -42,12 +44,9 @@ def answer(argv: list[str], prog: str | None = None) -> str | None:
     if argv[0] != "play" or len(argv) < 2 or argv[1].startswith("-"):
         return None
     game = argv[1]
-    if not _listed(game):
-        from cogleague.games import registry  # the one authority on a game that is not there
-
-        if game not in registry.entry_names():
-            return _usage(f"{prog} play", "[OPTIONS] COMMAND [ARGS]...",
-                          f"No such command {game!r}.")
+    if not _listed(game) and not _surely_listed_elsewhere(game):
+        return _usage(f"{prog} play", "[OPTIONS] COMMAND [ARGS]...",
+                      f"No such command {game!r}.")
     return _play_error(f"{prog} play {game}", argv[2:])
 
 
@@ -56,15 +55,16 @@ GROUP = "cogleague.games"  # the registry's entry-point group (`games/registry.p
 
 def _listed(game: str) -> bool:
     """Whether an installed distribution declares `game` in the games' entry-point group,
-    read from the `entry_points.txt` files importlib.metadata reads (importing it costs more
-    than the rest of an argument error). Only a yes is taken: a no asks the registry."""
+    read from the `entry_points.txt` files of the metadata folders on `sys.path`, where
+    importlib.metadata finds them (importing it costs more than the rest of an argument
+    error). A no is taken only where `_surely_listed_elsewhere` says nothing else could."""
     for folder in sys.path:
         try:
             entries = list(os.scandir(folder or "."))
         except OSError:
             continue
         for entry in entries:
-            if not entry.name.endswith((".dist-info", ".egg-info")):
+            if not entry.name.lower().endswith((".dist-info", ".egg-info")):
                 continue
             try:
                 with open(os.path.join(entry.path, "entry_points.txt"), encoding="utf-8") as f:
@@ -74,6 +74,22 @@ def _listed(game: str) -> bool:
             if _declares(text, game):
                 return True
     return False
+
+
+def _surely_listed_elsewhere(game: str) -> bool:
+    """Whether the registry knows `game` where `_listed` does not look: a game registered by
+    hand in this process, or distributions in a zip on `sys.path` or found by another finder.
+    When none of those can be, it answers without importing the registry."""
+    import importlib.machinery
+
+    foreign = [f for f in sys.meta_path if getattr(f, "find_distributions", None) is not None
+               and f is not importlib.machinery.PathFinder]
+    if ("cogleague.games.registry" not in sys.modules and not foreign
+            and not any(os.path.isfile(folder) for folder in sys.path if folder)):
+        return False
+    from cogleague.games import registry
+
+    return game in registry.entry_names()
 
 
 def _declares(text: str, game: str) -> bool:
