@@ -94,6 +94,7 @@ def test_a_common_argument_error_imports_neither_typer_nor_a_game(argv: list[str
 
 
 def test_the_games_listed_without_the_registry_are_the_registrys() -> None:
+    assert precheck.GROUP == registry.GROUP
     names = registry.entry_names()
     assert {"commons", "dilemma", "ledger", "threshold"} <= set(names)
     assert all(precheck._listed(name) for name in names)

@@ -29,6 +29,7 @@ SHARED: dict[str, str] = {
     "--replay-or-live": "flag", "--prices": "text",
 }
 
+GROUP = "cogleague.games"  # the registry's entry-point group (`games/registry.py`)
 NOT_AN_INTEGER = "Input should be a valid integer, unable to parse string as an integer"
 
 
@@ -44,20 +45,17 @@ def answer(argv: list[str], prog: str | None = None) -> str | None:
     if argv[0] != "play" or len(argv) < 2 or argv[1].startswith("-"):
         return None
     game = argv[1]
-    if not _listed(game) and not _surely_listed_elsewhere(game):
+    if not _listed(game) and not _registered_elsewhere(game):
         return _usage(f"{prog} play", "[OPTIONS] COMMAND [ARGS]...",
                       f"No such command {game!r}.")
     return _play_error(f"{prog} play {game}", argv[2:])
-
-
-GROUP = "cogleague.games"  # the registry's entry-point group (`games/registry.py`)
 
 
 def _listed(game: str) -> bool:
     """Whether an installed distribution declares `game` in the games' entry-point group,
     read from the `entry_points.txt` files of the metadata folders on `sys.path`, where
     importlib.metadata finds them (importing it costs more than the rest of an argument
-    error). A no is taken only where `_surely_listed_elsewhere` says nothing else could."""
+    error). A no is taken only where `_registered_elsewhere` says nothing else could."""
     for folder in sys.path:
         try:
             entries = list(os.scandir(folder or "."))
@@ -76,7 +74,7 @@ def _listed(game: str) -> bool:
     return False
 
 
-def _surely_listed_elsewhere(game: str) -> bool:
+def _registered_elsewhere(game: str) -> bool:
     """Whether the registry knows `game` where `_listed` does not look: a game registered by
     hand in this process, or distributions in a zip on `sys.path` or found by another finder.
     When none of those can be, it answers without importing the registry."""
@@ -117,7 +115,6 @@ def _play_error(path: str, args: list[str]) -> str | None:
         if kind == "flag":
             if has_value:
                 return f"Error: Option {flag!r} does not take a value.\n"
-            given.setdefault(flag, "")
             continue
         if not has_value:
             if i == len(args):
