@@ -10,7 +10,9 @@ See `docs/api.md`.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing typing (which costs more
+# than the rest of this file): `import cogleague` and the CLI's argument errors stay cheap
 
 __version__ = "0.1.0"
 
@@ -28,6 +30,8 @@ __all__ = ["BatchResult", "Bot", "ConfigError", "GameDescriptor", "Result", "Str
            "run_league"]
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from cogleague.api import Result, StrictError, aplay, play
     from cogleague.batch_api import BatchResult, play_batch
     from cogleague.client.bot import Bot, TurnInfo

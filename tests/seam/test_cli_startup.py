@@ -1,16 +1,30 @@
 """The command line answers before it imports what it does not need: `cogleague --help` is
-written from the command list alone (equal to what click would write), and an argument error
-of `cogleague play GAME` loads only that game — not the other games, SQLAlchemy, the server,
-rich or numpy. (How fast that is: `benchmarks/cli_startup.py`.)"""
+written from the command list alone (equal to what click would write); the common argument
+errors (`cli/precheck.py`: an unknown command or game, a `--seed` that is no integer, an option
+without its value) are told without typer, pydantic, typing or any game, each equal to what
+click writes; and any other argument error of `cogleague play GAME` loads only that game — not
+the other games, SQLAlchemy, the server, rich or numpy. (How fast that is:
+`benchmarks/cli_startup.py`.)"""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from dataclasses import replace
+
+import pytest
+from typer import _click as click
+from typer.testing import CliRunner
+
+from cogleague.cli import app, precheck
+from cogleague.cli.precheck import SHARED, answer
+from cogleague.cli.root import load_command
+from cogleague.games import registry
 
 PROBE = """
 import json, sys
+before = set(sys.modules)
 from cogleague.cli import main
 try:
     main({argv!r})
@@ -18,7 +32,7 @@ except SystemExit as exc:
     code = exc.code
 else:
     code = 0
-print(json.dumps({{"code": code, "modules": sorted(sys.modules)}}))
+print(json.dumps({{"code": code, "modules": sorted(set(sys.modules) - before)}}))
 """
 
 
@@ -27,7 +41,7 @@ def loaded(*argv: str) -> tuple[int, set[str]]:
                           capture_output=True, text=True, timeout=120, check=False)
     last = done.stdout.strip().splitlines()[-1]
     doc = json.loads(last)
-    return doc["code"], set(doc["modules"])
+    return doc["code"], set(doc["modules"])  # those the command imported
 
 
 CLICKED = """
@@ -56,11 +70,99 @@ def test_help_imports_no_typer() -> None:
     assert not any(m.startswith("cogleague.games.") for m in modules)
 
 
-def test_an_argument_error_loads_only_the_named_game() -> None:
-    code, modules = loaded("play", "ledger", "--seed", "x")
+def test_an_argument_error_of_a_games_own_option_loads_only_that_game() -> None:
+    code, modules = loaded("play", "ledger", "--rounds", "x")
     assert code == 2
     assert "cogleague.games.ledger.descriptor" in modules
     heavy = ("cogleague.games.commons", "cogleague.games.dilemma", "cogleague_threshold",
              "sqlalchemy", "cogleague.server", "rich", "numpy", "cogleague.league", "httpx")
     assert not [m for m in modules if m.startswith(heavy)], sorted(
         m for m in modules if m.startswith(heavy))
+
+
+WITHOUT_TYPER = ("typer", "click", "pydantic", "typing", "importlib.metadata", "cogleague.games.",
+                 "cogleague.core.descriptor", "rich", "numpy", "sqlalchemy")
+
+
+@pytest.mark.parametrize("argv", [["play", "ledger", "--seed", "x"], ["play", "commons", "--seed"],
+                                  ["play", "nosuch", "--seed", "3"], ["bogus"]])
+def test_a_common_argument_error_imports_neither_typer_nor_a_game(argv: list[str]) -> None:
+    code, modules = loaded(*argv)
+    assert code == 2
+    assert not [m for m in modules if m.startswith(WITHOUT_TYPER)], sorted(
+        m for m in modules if m.startswith(WITHOUT_TYPER))
+
+
+def test_the_games_listed_without_the_registry_are_the_registrys() -> None:
+    assert precheck.GROUP == registry.GROUP
+    names = registry.entry_names()
+    assert {"commons", "dilemma", "ledger", "threshold"} <= set(names)
+    assert all(precheck._listed(name) for name in names)
+    assert not precheck._listed("nosuch")
+
+
+def test_a_game_registered_by_hand_is_no_unknown_game() -> None:
+    desc = registry.get("dilemma")
+    registry.register(replace(desc, name="handmade"))
+    try:
+        told = answer(["play", "handmade", "--seed", "x"], prog="cogleague")
+    finally:
+        registry._loaded.pop("handmade")
+    assert told is not None and "Invalid value for '--seed'" in told
+
+
+# Each told by `cli/precheck.py`; click must tell each the same.
+TOLD = [
+    ["bogus"],
+    ["Play", "ledger"],
+    ["play", "nosuch"],
+    ["play", "nosuch", "--seed", "x"],
+    ["play", "ledger", "--seed", "x"],
+    ["play", "dilemma", "--seed=ten"],
+    ["play", "commons", "--out", "o", "--seed", "abc", "--model", "m", "--strict"],
+    ["play", "ledger", "--seed", "2", "--seed", "two"],  # click converts the last value given
+    ["play", "threshold", "--seed", "x"],
+    ["play", "ledger", "--seed"],
+    ["play", "ledger", "--strict", "--out"],
+    ["play", "ledger", "--strict=yes", "--seed", "x"],
+    ["play", "ledger", "--replay-or-live=1"],
+    ["play", "ledger", "--overwrite=no"],
+]
+# Left to typer: a game's own option, help, a value click might read as a number or an option.
+LEFT = [
+    [], ["--help"], ["play"], ["play", "--help"], ["play", "ledger"],
+    ["play", "ledger", "--seed", "7"], ["play", "ledger", "--rounds", "x"],
+    ["play", "ledger", "--seed", "2.5"], ["play", "ledger", "--seed", "-1"],
+    ["play", "ledger", "--seed", "1e3"], ["play", "ledger", "--seed", "inf"],
+    ["play", "ledger", "--seed", "x", "--help"], ["play", "ledger", "extra", "--seed", "x"],
+    ["play", "ledger", "--bogus", "--seed", "x"], ["play", "ledger", "-h"],
+    ["play", "ledger", "--seed", "one", "--seed", "2"],  # no error: the last value counts
+]
+
+
+@pytest.mark.parametrize("argv", TOLD, ids=" ".join)
+def test_a_told_error_is_what_click_writes(argv: list[str]) -> None:
+    ours = answer(argv, prog="cogleague")
+    clicked = CliRunner().invoke(app, argv, prog_name="cogleague", terminal_width=80)
+    assert ours is not None
+    assert clicked.exit_code == 2
+    assert ours == clicked.stderr
+
+
+@pytest.mark.parametrize("argv", LEFT, ids=lambda argv: " ".join(argv) or "nothing")
+def test_other_lines_are_left_to_typer(argv: list[str]) -> None:
+    assert answer(argv, prog="cogleague") is None
+
+
+def test_the_shared_options_are_every_games_own() -> None:
+    play = load_command("play")
+    for name in registry.names():
+        command = play.get_command(click.Context(play), name)
+        assert command is not None
+        kinds = {}
+        for param in command.params:
+            if param.opts[0] in SHARED:
+                kind = param.type_descriptor.annotation
+                kinds[param.opts[0]] = ("flag" if getattr(param, "is_flag", False)
+                                        else "int" if kind is int else "text")
+        assert kinds == SHARED, name

@@ -2,16 +2,19 @@
 
 Each feature registers its commands on `app` in its own module under `cogleague/cli/` and has
 one line in `COMMANDS`. A module is imported only when its command runs, and `app` itself
-(`cli/root.py`, typer) only when a command does: `cogleague --help` and an argument error
-answer without importing SQLAlchemy, the server or other games (`benchmarks/cli_startup.py`
-measures it). This file only lists the commands and turns user errors into one clear line and
-exit code 2.
+(`cli/root.py`, typer) only when a command does: `cogleague --help` and the common argument
+errors (`cli/precheck.py`) answer without typer, pydantic or any game, and the others without
+SQLAlchemy, the server or other games (`benchmarks/cli_startup.py` measures it). This file
+only lists the commands and turns user errors into one clear line and exit code 2.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # as in `cogleague/__init__.py`: an argument error imports no typing
+if TYPE_CHECKING:
+    from typing import Any
 
 # One line per top-level command: the module that registers it and its one-line help (shown by
 # `cogleague --help` without importing the module).
@@ -53,9 +56,16 @@ def top_help() -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    if (sys.argv[1:] if argv is None else argv) == ["--help"]:
+    args = sys.argv[1:] if argv is None else argv
+    if args == ["--help"]:
         sys.stdout.write(top_help())
         return
+    from cogleague.cli.precheck import answer
+
+    error = answer(args)
+    if error is not None:  # an argument error told without typer, as click tells it
+        sys.stderr.write(error)
+        sys.exit(2)
     import typer
 
     from cogleague.cli.root import app

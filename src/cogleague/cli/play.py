@@ -19,14 +19,15 @@ from typer import _click as click  # typer vendors click (>= 0.29); its own clas
 from typer.core import TyperGroup
 
 from cogleague.cli import app
+from cogleague.cli.precheck import SHARED
 from cogleague.cli.recording_opts import recording_params
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.options import base_type, cli_name, field_choices, scalar_fields
 from cogleague.core.rng import SEED_MAX
 from cogleague.games import registry
 
-_COMMON = ("variant", "seed", "seats", "out", "model", "base_url", "provider", "transcript",
-           "strict", "overwrite", "record", "replay", "replay_or_live", "prices")
+# The options every game's command takes (`cli/precheck.py` checks them without typer).
+_COMMON = tuple(flag[2:].replace("-", "_") for flag in SHARED)
 
 
 def _param(name: str, annotation: Any, option: Any, default: Any = None) -> inspect.Parameter:

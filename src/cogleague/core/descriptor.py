@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-
 from cogleague.core.seat import SEAT_KINDS as _SEAT_KINDS
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pydantic only names the options' type: the registry loads without it
+    from pydantic import BaseModel
+
     from cogleague.core.episode import EpisodeOutcome
     from cogleague.core.game import Action, Event, Game, Turn
     from cogleague.core.replay import EpisodeLog

@@ -12,10 +12,12 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, replace
 from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
+
+if TYPE_CHECKING:  # imported when a game loads: listing names needs no descriptor class
+    from cogleague.core.descriptor import GameDescriptor
 
 GROUP = "cogleague.games"
 
@@ -41,6 +43,8 @@ def _origin(ep: metadata.EntryPoint) -> str:
 
 
 def _as_descriptor(obj: Any, where: str) -> GameDescriptor:
+    from cogleague.core.descriptor import GameDescriptor
+
     if isinstance(obj, GameDescriptor):
         return obj
     game = getattr(obj, "GAME", None)
