@@ -3,16 +3,20 @@ episode the rules engine's of the same seed; bad input is refused by field."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import cogleague
 from cogleague.core.errors import ConfigError
+from cogleague.games import registry
 
 
 @pytest.mark.parametrize(("game", "variant", "lineup", "options"), [
     ("dilemma", None, ["tit_for_tat", "random", "generous_tit_for_tat", "grim_trigger"],
      {"rounds_total": 30, "payoffs": {"temptation": 7, "reward": 4}}),
     ("ledger", "quickfire", None, {}),
+    ("commons", "allelopathic", ["steward", "random", "free_rider", "cleaner"], {"rounds": 8}),
 ])
 def test_play_batch_equals_play(game: str, variant: str | None, lineup: list[str] | None,
                                 options: dict[str, object]) -> None:
@@ -32,5 +36,8 @@ def test_play_batch_refuses_by_field() -> None:
         cogleague.play_batch("dilemma", ["tit_for_tat"] * 3, seeds=[-1])
     with pytest.raises(ConfigError, match="rounds_total"):
         cogleague.play_batch("dilemma", ["tit_for_tat"] * 3, seeds=[1], rounds_total=0)
+    desc = registry.get("commons")
+    bare = dataclasses.replace(desc, extras={k: v for k, v in desc.extras.items()
+                                             if k != "batch"})
     with pytest.raises(ConfigError, match="declares no batch kernel"):
-        cogleague.play_batch("commons", seeds=[1])
+        cogleague.play_batch(bare, seeds=[1])
