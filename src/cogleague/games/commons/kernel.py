@@ -4,10 +4,11 @@ A step is a round: every cog's action index (the `commons.rl.v1` encoding's mixe
 `rl.py`) is decoded, the module resolves (`kernel_physics`, the rules' arithmetic in the rules'
 order), sanctions are paid by ascending payer slot under the receiving cap, the module's
 dynamics run, and the books (scores, ledger totals, last round) move on. The deal (aliases,
-favourites, patch owners and pairs) is the rules' own `setup.deal` from the ``config.seed``
-stream, and a `random` seat draws from its ``seed * 1000 + slot`` stream, so a batch table
-with seed s is the rules engine's episode with seed s. Chat and notes are text: not part of a
-batch step. Numpy only (the step's seat loops update arrays in place).
+favourites, patch owners and pairs) is the rules' `setup.deal` on the ``config.seed`` stream
+(`batch_deal`, every seed at once), and a `random` seat draws from its ``seed * 1000 + slot``
+stream, so a batch table with seed s is the rules engine's episode with seed s. Chat and
+notes are text: not part of a batch step. Numpy only (the step's seat loops update arrays in
+place).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 from cogleague.core.batch import Array, per_table
 from cogleague.core.errors import ConfigError, IllegalAction
 from cogleague.games.commons import kernel_physics as phys
+from cogleague.games.commons.batch_deal import batch_deal
 from cogleague.games.commons.config import CommonsConfig, make_config
 from cogleague.games.commons.descriptor import DEFAULT_VARIANT
 from cogleague.games.commons.kernel_observe import observe
@@ -28,14 +30,11 @@ from cogleague.games.commons.modules import allelopathic as al
 from cogleague.games.commons.modules import cleanup as cu
 from cogleague.games.commons.modules import harvest as hv
 from cogleague.games.commons.modules import mushrooms as mu
-from cogleague.games.commons.modules.common import COLORS
 from cogleague.games.commons.rl import HEAD, LEDGER, SPLITS, _module_fields
-from cogleague.games.commons.setup import deal
 
 DETERRED = 5
 SPLIT_TAKE = np.array([a for a, _ in SPLITS])
 SPLIT_KEEP = np.array([b for _, b in SPLITS])
-COLOR_OF = {c: i for i, c in enumerate(COLORS)}
 
 
 class CommonsState(NamedTuple):
@@ -75,9 +74,7 @@ class CommonsKernel:
     # -- tables ---------------------------------------------------------------------------------
     def reset(self, seeds: Sequence[int], lineup: Any = None) -> CommonsState:
         cfg, n, b, p = self.config, self.num_seats, len(seeds), self.patches
-        deals = [deal(int(s), n, p) for s in seeds]
-        rank = np.array([[sorted(d.aliases).index(a) for a in d.aliases] for d in deals],
-                        dtype=np.int64).reshape(b, n)
+        rank, fav, owner, pair_a, pair_b = batch_deal(seeds, n, p)
         by_rank = np.argsort(rank, axis=1)
         zi = np.zeros((b, n), dtype=np.int64)
         zf = np.zeros((b, n))
@@ -87,10 +84,6 @@ class CommonsKernel:
                        pollution=np.full(b, cu.INITIAL_POLLUTION),
                        dead=np.zeros(b, dtype=bool), cleaned=np.zeros(b, dtype=np.int64))
         elif self.module == "harvest":
-            owner = np.array([d.owner for d in deals], dtype=np.int64).reshape(b, p)
-            pairs = np.array([d.pairs for d in deals], dtype=np.int64).reshape(b, -1, 2)
-            half = np.arange(p) // 2
-            pair_a, pair_b = pairs[:, half, 0], pairs[:, half, 1]
             seat = np.arange(n)[None, :, None]
             if cfg.property_rights == "closed":
                 mine = owner[:, None, :] == seat
@@ -104,8 +97,7 @@ class CommonsKernel:
         elif self.module == "allelopathic":
             res.update(planted=np.full((b, 3), al.INITIAL_PLANTED, dtype=np.int64),
                        ripe=np.full((b, 3), al.INITIAL_RIPE), barren=np.zeros(b, dtype=bool),
-                       fav=np.array([[COLOR_OF[c] for c in d.favorites] for d in deals],
-                                    dtype=np.int64).reshape(b, n))
+                       fav=fav)
         else:
             res.update(counts=np.full((b, 3), mu.INITIAL_COUNT), eaten=np.zeros((b, 3)),
                        frozen=zi.copy())
@@ -260,7 +252,7 @@ class CommonsKernel:
         collapse, dead = self.collapse_round(state), self.dead_patches(state)
         series = np.stack([np.asarray(x) for x in records], axis=1).tolist() if records else []
         out = []
-        for i, seed in enumerate(seeds):
+        for i in range(len(seeds)):
             results = {
                 "reason": "complete", "rounds": fields["rounds"][i], "scores": scores[i],
                 "total_extracted": fields["total_extracted"][i],
@@ -270,7 +262,7 @@ class CommonsKernel:
                 "welfare": fields["welfare"][i], "residual_value": fields["residual_value"][i],
                 "collapse_round": collapse[i], "dead_patches": dead[i],
                 "fallbacks": [0] * n, "llm_requests": [0] * n, "names": list(cfg.names),
-                "aliases": deal(int(seed), n, self.patches).aliases,
+                "aliases": ["Cog-" + chr(65 + x) for x in state.rank[i].tolist()],
                 "disconnected": [False] * n, "error": None}
             out.append((results, {"label": "resource value",
                                   "group": series[i] if records else []}))
