@@ -78,3 +78,13 @@ def test_documents_are_the_rules_engines_results(variant: str, lineup: list[str]
         assert len(series["group"]) == kernel.rounds
     _, rewards = play_lineup(kernel, seeds, lineup)
     assert rewards.shape == (kernel.rounds, len(seeds), 6)
+
+
+def test_a_finished_table_stays_as_it_is() -> None:
+    kernel: Any = batch_of(registry.get("commons")).kernel("allelopathic", {"rounds": 3}, 6)  # type: ignore[union-attr]
+    lineup = ["steward", "free_rider", "cleaner", "punisher", "deterrable", "random"]
+    state, _ = play_lineup(kernel, [1, 2], lineup)
+    again, rewards, done = kernel.step(state, np.zeros((2, 6), dtype=np.int64))
+    assert done.all() and not rewards.any()
+    assert np.array_equal(again.scores, state.scores) and again.t.tolist() == [3, 3]
+    assert not np.asarray(kernel.observe(again)).any()
