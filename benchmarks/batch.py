@@ -6,6 +6,8 @@
   `Match` over the same ten pairs; every table's points must equal Axelrod's;
 - Ledger: 14-round episodes of the default line-up per CPU second, the kernel against the rules
   engine (`play_headless`, results only); the scores must be equal, table by table, on a sample;
+- Commons Family, each module: 20-round episodes of a mixed line-up of baselines per CPU
+  second, the kernel against the rules engine; the scores must be equal on a sample;
 - the vector environments with random legal actions at B = `--envs`: agent-steps per second
   (every seat an agent, `parallel_vector_env`);
 - a league of `--league` dilemma episodes of baselines, wall time with the store, the rules
@@ -30,7 +32,7 @@ from typing import Any
 import numpy as np
 
 import cogleague
-from cogleague.core.batch import play_lineup
+from cogleague.core.batch import BatchGame, batch_of, play_lineup
 from cogleague.core.episode import play_headless
 from cogleague.envs import parallel_vector_env
 from cogleague.games import registry
@@ -39,6 +41,12 @@ from cogleague.seats import ScriptedSeat
 ROUNDS = 200
 DILEMMA = ["tit_for_tat", "always_cooperate", "always_defect", "grim_trigger", "pavlov"]
 AXELROD = ["TitForTat", "Cooperator", "Defector", "Grudger", "WinStayLoseShift"]
+
+
+def _batch(game: str) -> BatchGame:
+    batch = batch_of(registry.get(game))
+    assert batch is not None, f"{game} declares no batch kernel"
+    return batch
 
 
 def cpu(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
@@ -56,7 +64,7 @@ def load() -> str:
 
 
 def dilemma(tables: int, repeat: int) -> None:
-    kernel = registry.get("dilemma").extras["batch"].kernel("classic200", {}, len(DILEMMA))
+    kernel = _batch("dilemma").kernel("classic200", {}, len(DILEMMA))
     decisions = len(list(combinations(DILEMMA, 2))) * ROUNDS * 2
     seeds = list(range(tables))
     secs, (state, _) = cpu(lambda: play_lineup(kernel, seeds, DILEMMA))
@@ -98,7 +106,7 @@ def dilemma(tables: int, repeat: int) -> None:
 def ledger(tables: int, repeat: int) -> None:
     desc = registry.get("ledger")
     lineup = desc.default_lineup("standard")
-    kernel = desc.extras["batch"].kernel("standard", {}, 8)
+    kernel = _batch("ledger").kernel("standard", {}, 8)
     seeds = list(range(tables))
     secs, (state, _) = cpu(lambda: play_lineup(kernel, seeds, lineup))
     scores = kernel.scores(state)
@@ -120,6 +128,38 @@ def ledger(tables: int, repeat: int) -> None:
     print(f"ledger 14 rounds, {tables:,} tables: batch {batch_rate:,.0f} episodes/CPU s; "
           f"rules engine {rules_rate:,.0f} -> {batch_rate / rules_rate:.1f}x (target 50x); "
           f"scores equal on {sample} seeds")
+
+
+COMMONS = ["steward", "free_rider", "cleaner", "punisher", "deterrable", "fair_share"]
+COMMONS_VARIANTS = ["cleanup", "harvest-open", "harvest-closed", "allelopathic", "mushrooms"]
+
+
+def commons(tables: int, repeat: int) -> None:
+    desc = registry.get("commons")
+    batch = _batch("commons")
+    for variant in COMMONS_VARIANTS:
+        kernel = batch.kernel(variant, {}, len(COMMONS))
+        seeds = list(range(tables))
+        secs, (state, _) = cpu(lambda k=kernel, s=seeds: play_lineup(k, s, COMMONS))
+        scores = kernel.scores(state)
+        batch_rate = tables / secs
+
+        def rules(n: int, v: str = variant) -> list[list[float]]:
+            out = []
+            for seed in range(n):
+                game = desc.make(v, {}, seed, COMMONS, None)
+                seats = [ScriptedSeat(game.make_baseline(name, i), name)
+                         for i, name in enumerate(COMMONS)]
+                out.append(list(play_headless(game, seats).results["scores"]))
+            return out
+
+        sample = min(tables, 200)
+        rules_secs, got = cpu(lambda m=sample: rules(m), repeat)
+        assert got == scores[:sample].tolist(), f"{variant}: scores differ from the rules"
+        rules_rate = sample / rules_secs
+        print(f"commons {variant}, 20 rounds, {tables:,} tables: batch {batch_rate:,.0f} "
+              f"episodes/CPU s; rules engine {rules_rate:,.0f} -> "
+              f"{batch_rate / rules_rate:.0f}x (target 30x); scores equal on {sample} seeds")
 
 
 def vector(game: str, envs: int, steps: int) -> None:
@@ -215,8 +255,10 @@ def main() -> None:
     print(load())
     dilemma(args.tables, args.repeat)
     ledger(args.tables, args.repeat)
+    commons(args.tables, args.repeat)
     vector("dilemma", args.envs, 200)
     vector("ledger", args.envs, 56)
+    vector("commons", args.envs, 40)
     if args.league:
         league(args.league)
     print(load())

@@ -19,7 +19,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from cogleague.core import jsonio
 from cogleague.core.descriptor import GameDescriptor
@@ -31,8 +31,11 @@ from cogleague.games import registry
 from cogleague.seats.factory import ModelOptions, make_seats, seat_name
 from cogleague.seats.faults import faults_section, summary_line
 
+if TYPE_CHECKING:
+    from cogleague.batch_api import BatchEpisode
+
 RESERVED = ("variant", "seed", "model", "provider", "base_url", "api_key", "transcript",
-            "strict")
+            "strict", "engine")
 """Keyword arguments of `play` that are not game options."""
 
 
@@ -186,14 +189,40 @@ def _split(kwargs: dict[str, Any]) -> tuple[ModelOptions, dict[str, Any]]:
     return model, kwargs
 
 
+ENGINES = ("rules", "batch")
+
+
+@overload
 def play(game: str, seats: Sequence[Any] | None = None, *, variant: str | None = None,
-         seed: int | None = None, strict: bool = False, **kwargs: Any) -> Result:
+         seed: int | None = None, strict: bool = False, engine: Literal["rules"] = "rules",
+         **kwargs: Any) -> Result: ...
+
+
+@overload
+def play(game: str, seats: Sequence[Any] | None = None, *, variant: str | None = None,
+         seed: int | None = None, strict: bool = False, engine: Literal["batch"],
+         **kwargs: Any) -> BatchEpisode: ...
+
+
+def play(game: str, seats: Sequence[Any] | None = None, *, variant: str | None = None,
+         seed: int | None = None, strict: bool = False, engine: str = "rules",
+         **kwargs: Any) -> Result | BatchEpisode:
     """Play one episode of `game` and return its `Result`.
 
     Keywords: `variant`, `seed`, `strict` (raise `StrictError` if any decision fell back),
     model-seat settings `model`, `provider`, `base_url`, `api_key`, `transcript`, `record` /
     `replay` (a directory of recorded model calls) and `replay_or_live`; every other
-    keyword is a game option (`cogleague games` / the game's rules page list them)."""
+    keyword is a game option (`cogleague games` / the game's rules page list them).
+    ``engine="batch"`` plays a line-up of baselines through the game's batch kernel
+    (docs/batch.md) and returns a `BatchEpisode` (its scores and results document, the same
+    as the rules engine's)."""
+    if engine not in ENGINES:
+        raise ConfigError("engine", f"engine must be one of {', '.join(ENGINES)} "
+                                    f"(got {engine!r})")
+    if engine == "batch":
+        from cogleague.batch_api import play_episode  # numpy: loaded on use
+
+        return play_episode(game, seats, seed=seed, variant=variant, **kwargs)
     model, options = _split(dict(kwargs))
     desc, built, seat_objects = prepare(game, seats, variant=variant, seed=seed, model=model,
                                         **options)

@@ -5,7 +5,8 @@ kernel (``extras["batch"]``, `core/batch.py`), for sweeps that need thousands of
     run = cogleague.play_batch(game, [baseline, baseline, baseline], seeds=range(10_000))
     run.scores        # (10000, 3) float64: episode i is `cogleague.play(..., seed=i)`'s
 
-(docs/batch.md plays the dilemma and Ledger.)
+(docs/batch.md plays the dilemma and Ledger.) `play_episode` plays one seed and returns its
+results document, as ``cogleague.play(..., engine="batch")``.
 
 Every seat must be a baseline with an array twin (the kernel's `baselines`); options are the
 game's own, validated as `cogleague.play` validates them. The scores and end reasons are the
@@ -46,10 +47,55 @@ class BatchResult:
     reasons: list[str]
 
 
-def play_batch(game: str | GameDescriptor, seats: Sequence[str] | None = None, *,
-               seeds: Iterable[int], variant: str | None = None,
-               **options: Any) -> BatchResult:
-    """Play `seats` (baseline names) once per seed through the batch kernel."""
+@dataclass(frozen=True)
+class BatchEpisode:
+    """One episode played through the kernel (`cogleague.play(..., engine="batch")`): its
+    `results` document is key for key the rules engine's for the same seed and line-up (as
+    the league stores it; no ``faults``: baselines never fall back), `series` the game's
+    per-round series; replays come from the rules engine (`engine="rules"`)."""
+
+    game: str
+    lineup: list[str]
+    seed: int
+    results: dict[str, Any]
+    series: dict[str, Any]
+
+    @property
+    def scores(self) -> list[float]:
+        """One number per seat, by seat (what the league ranks by)."""
+        return [float(s) for s in self.results["scores"]]
+
+
+def play_episode(game: str | GameDescriptor, seats: Sequence[str] | None = None, *,
+                 seed: int | None, variant: str | None = None,
+                 **options: Any) -> BatchEpisode:
+    """One episode of baselines through the batch kernel, with its results document."""
+    if seed is None:
+        raise ConfigError("seed", "seed is required with engine='batch' (an int "
+                                  f"0..{SEED_MAX})")
+    check_int("seed", seed, 0, SEED_MAX)
+    desc, kernel, lineup, seed_list = _prepare(game, seats, [seed], variant, options)
+    make_documents = getattr(kernel, "documents", None)
+    if make_documents is None:
+        raise ConfigError("engine", f"engine: game {desc.name!r}'s batch kernel builds no "
+                                    "results documents; use engine='rules'")
+    state = kernel.reset(seed_list, lineup)
+    policies = [kernel.policy(name, s) for s, name in enumerate(lineup)]
+    actions = np.zeros((1, len(lineup)), dtype=np.int64)
+    records = []
+    for _ in range(kernel.steps_per_episode):
+        for s, policy in enumerate(policies):
+            actions[:, s] = np.asarray(policy.act(state))
+        state, _, _ = kernel.step(state, actions)
+        records.append(kernel.record(state))
+    results, series = make_documents(state, records, seed_list, lineup)[0]
+    return BatchEpisode(desc.name, lineup, seed_list[0], results, series)
+
+
+def _prepare(game: str | GameDescriptor, seats: Sequence[str] | None, seeds: Iterable[int],
+             variant: str | None, options: dict[str, Any]
+             ) -> tuple[GameDescriptor, Any, list[str], list[int]]:
+    """The descriptor, the kernel, the line-up and the seeds, each validated by field."""
     desc = game if isinstance(game, GameDescriptor) else registry.get(game)
     batch = batch_of(desc)
     if batch is None:
@@ -68,7 +114,14 @@ def play_batch(game: str | GameDescriptor, seats: Sequence[str] | None = None, *
     if not seed_list:
         raise ConfigError("seeds", "seeds must list at least one seed (got none)")
     overrides = validate_options(desc.options, options, section=f"{desc.name} option")
-    kernel = batch.kernel(chosen, overrides, len(lineup))
+    return desc, batch.kernel(chosen, overrides, len(lineup)), lineup, seed_list
+
+
+def play_batch(game: str | GameDescriptor, seats: Sequence[str] | None = None, *,
+               seeds: Iterable[int], variant: str | None = None,
+               **options: Any) -> BatchResult:
+    """Play `seats` (baseline names) once per seed through the batch kernel."""
+    desc, kernel, lineup, seed_list = _prepare(game, seats, seeds, variant, options)
     scores, totals, reasons = [], [], []
     for start in range(0, len(seed_list), MAX_CHUNK):
         chunk = seed_list[start:start + MAX_CHUNK]

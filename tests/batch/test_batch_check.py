@@ -14,7 +14,7 @@ from cogleague.games.dilemma.kernel import DilemmaKernel
 from cogleague.testing.batch_check import check_batch
 from cogleague.testing.subject import ConformanceError
 
-KERNEL_GAMES = ["dilemma", "ledger"]
+KERNEL_GAMES = ["dilemma", "ledger", "commons"]
 
 
 @pytest.mark.parametrize("game", KERNEL_GAMES)

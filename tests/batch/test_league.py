@@ -27,19 +27,19 @@ duplicates = true
 
 [[policies]]
 name = "reciprocator"
-baseline = {{ dilemma = "tit_for_tat", ledger = "mirror" }}
+baseline = {{ dilemma = "tit_for_tat", ledger = "mirror", commons = "reciprocator" }}
 
 [[policies]]
 name = "defector"
-baseline = {{ dilemma = "always_defect", ledger = "shark" }}
+baseline = {{ dilemma = "always_defect", ledger = "shark", commons = "free_rider" }}
 
 [[policies]]
 name = "grudger"
-baseline = {{ dilemma = "grim_trigger", ledger = "grim" }}
+baseline = {{ dilemma = "grim_trigger", ledger = "grim", commons = "punisher" }}
 
 [[policies]]
 name = "coin"
-baseline = {{ dilemma = "random", ledger = "opportunist" }}
+baseline = {{ dilemma = "random", ledger = "opportunist", commons = "random" }}
 {extra}
 [[games]]
 name = "dilemma"
@@ -50,6 +50,12 @@ overrides = {{ rounds_total = 12 }}
 [[games]]
 name = "ledger"
 variants = ["standard"]
+
+[[games]]
+name = "commons"
+variants = ["cleanup", "mushrooms"]
+seats = 6
+overrides = {{ rounds = 6 }}
 """
 
 

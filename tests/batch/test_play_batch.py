@@ -3,16 +3,20 @@ episode the rules engine's of the same seed; bad input is refused by field."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import cogleague
 from cogleague.core.errors import ConfigError
+from cogleague.games import registry
 
 
 @pytest.mark.parametrize(("game", "variant", "lineup", "options"), [
     ("dilemma", None, ["tit_for_tat", "random", "generous_tit_for_tat", "grim_trigger"],
      {"rounds_total": 30, "payoffs": {"temptation": 7, "reward": 4}}),
     ("ledger", "quickfire", None, {}),
+    ("commons", "allelopathic", ["steward", "random", "free_rider", "cleaner"], {"rounds": 8}),
 ])
 def test_play_batch_equals_play(game: str, variant: str | None, lineup: list[str] | None,
                                 options: dict[str, object]) -> None:
@@ -32,5 +36,33 @@ def test_play_batch_refuses_by_field() -> None:
         cogleague.play_batch("dilemma", ["tit_for_tat"] * 3, seeds=[-1])
     with pytest.raises(ConfigError, match="rounds_total"):
         cogleague.play_batch("dilemma", ["tit_for_tat"] * 3, seeds=[1], rounds_total=0)
+    desc = registry.get("commons")
+    bare = dataclasses.replace(desc, extras={k: v for k, v in desc.extras.items()
+                                             if k != "batch"})
     with pytest.raises(ConfigError, match="declares no batch kernel"):
-        cogleague.play_batch("commons", seeds=[1])
+        cogleague.play_batch(bare, seeds=[1])
+
+
+@pytest.mark.parametrize(("game", "variant", "lineup", "options"), [
+    ("dilemma", "standard", ["tit_for_tat", "random", "pavlov"], {"rounds_total": 6}),
+    ("ledger", "quickfire", None, {}),
+    ("commons", "harvest-partnership", ["punisher", "random", "deterrable", "fair_share"],
+     {"rounds": 7, "sanctions_enabled": True}),
+])
+def test_play_engine_batch_gives_the_rules_results(game: str, variant: str,
+                                                   lineup: list[str] | None,
+                                                   options: dict[str, object]) -> None:
+    got = cogleague.play(game, lineup, seed=11, variant=variant, engine="batch", **options)
+    want = cogleague.play(game, lineup, seed=11, variant=variant, **options)
+    assert got.scores == want.scores
+    assert got.results == {k: v for k, v in want.results.items() if k != "faults"}
+
+
+def test_play_engine_is_checked_by_field() -> None:
+    with pytest.raises(ConfigError, match="engine must be one of"):
+        cogleague.play("dilemma", seed=1, engine="fast")  # type: ignore[call-overload]
+    with pytest.raises(ConfigError, match="seed is required"):
+        cogleague.play("dilemma", engine="batch")
+    with pytest.raises(ConfigError, match="seats must be baselines with a batch twin"):
+        cogleague.play("dilemma", ["tit_for_tat", "promise_keeper", "pavlov"], seed=1,
+                       engine="batch")

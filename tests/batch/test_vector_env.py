@@ -19,6 +19,8 @@ TABLES: list[tuple[str, str | None, dict[str, Any], list[str]]] = [
      ["grim_trigger", "pavlov", "random", "always_defect"]),
     ("ledger", "quickfire", {}, ["mirror", "shark", "grim", "saint", "opportunist", "mirror",
                                  "grim"]),
+    ("commons", "harvest-closed", {"rounds": 5, "sanctions_enabled": True},
+     ["punisher", "random", "deterrable", "fair_share", "reciprocator"]),
 ]
 IDS = [f"{g}-{v}" for g, v, _, _ in TABLES]
 

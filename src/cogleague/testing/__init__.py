@@ -8,15 +8,24 @@ One line from a game's own tests::
 It plays the game through the real runner from its descriptor and the `Game` protocol alone
 and checks determinism across processes, replay round trips and verification, transactional
 `apply`, legal fallbacks, per-seat results and events, plain-JSON views, random play over many
-seeds (hypothesis), hidden information by non-interference, and scores against the payoffs the
-events report. See docs/conformance.md.
+seeds (hypothesis), hidden information by non-interference, scores against the payoffs the
+events report, and a declared batch kernel against the rules engine. See docs/conformance.md.
 """
 
 from cogleague.testing.scores import check_scores
-from cogleague.testing.subject import ConformanceError
+from cogleague.testing.subject import ConformanceError, Subject
 from cogleague.testing.suite import CHECKS, Report, check_game
+
+
+def check_batch(subject: Subject) -> str:
+    """The differential check (`batch_check`), imported on use: it needs numpy."""
+    from cogleague.testing.batch_check import check_batch_subject
+
+    return check_batch_subject(subject)
+
 
 # Checks that live in their own modules join the table here, after the core ones.
 CHECKS.setdefault("scores", check_scores)
+CHECKS.setdefault("batch", check_batch)
 
 __all__ = ["CHECKS", "ConformanceError", "Report", "check_game"]

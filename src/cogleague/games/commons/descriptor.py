@@ -219,5 +219,6 @@ GAME = GameDescriptor(
                   "collapse_apples": cleanup.COLLAPSE_THRESHOLD,
                   "patch_capacity": harvest.PATCH_CAPACITY, "field_size": allelopathic.FIELD_SIZE,
                   "mushroom_colour_cap": mushrooms.COLOR_CAP},
-    extras={"rl": ENCODING, "probes": PROBES_EXTRA},
+    extras={"rl": ENCODING, "probes": PROBES_EXTRA,
+            "batch": "cogleague.games.commons.kernel:BATCH"},  # numpy: loaded on use
 )
