@@ -139,6 +139,8 @@ def _flag(seats: int, met_by_pair: dict[int, int], inside_by_pair: dict[int, int
 
 def _components(pairs: list[RingPair]) -> list[list[int]]:
     """Connected components of 3+ seats in the flagged graph, each sorted, sorted by content."""
+    if len(pairs) < MIN_RING_SIZE - 1:  # too few edges to join that many seats
+        return []
     parent: dict[int, int] = {}
 
     def root(x: int) -> int:
