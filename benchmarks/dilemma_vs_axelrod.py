@@ -10,8 +10,9 @@ Like with like: our table has no self-play, so Axelrod's side is the round robin
 `Tournament.scores`, which leaves self-interactions out). For reference the script also times
 Axelrod's own round-robin runner, `Tournament.play`, which adds the five self-play matches
 (counted in its decisions) and writes every interaction to a file — once without and once with
-building its result set. Timings are the best of several interleaved repetitions, in CPU time of
-this process (the machine may be shared) and wall time.
+building its result set. With a log on both sides: our replay document built and encoded against
+each `Match`'s interactions encoded as JSON. Timings are the best of several interleaved
+repetitions, in CPU time of this process (the machine may be shared) and wall time.
 
     .venv/bin/pip install axelrod   # or: pip install -e '.[bench]'
     .venv/bin/python benchmarks/dilemma_vs_axelrod.py [--repeat N] [--episodes N]
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import tempfile
 import time
@@ -33,6 +35,7 @@ except ImportError as exc:  # pragma: no cover - the bench extra is optional
     raise SystemExit("this benchmark needs axelrod: pip install -e '.[bench]'") from exc
 
 import cogleague
+from cogleague.core import jsonio
 
 ROUNDS = 200
 SEED = 1
@@ -54,6 +57,26 @@ def ours() -> list[int]:
     result = cogleague.play("dilemma", NAMES, seed=SEED, rounds_total=ROUNDS, promises=False)
     assert result.results["reason"] == "complete"
     return [int(s) for s in result.scores]
+
+
+def ours_with_replay() -> list[int]:
+    """The same, with its replay document built and encoded as `Result.save` writes it."""
+    result = cogleague.play("dilemma", NAMES, seed=SEED, rounds_total=ROUNDS, promises=False)
+    jsonio.dumps(result.replay, sort_keys=result.descriptor.replay_sort_keys)
+    return [int(s) for s in result.scores]
+
+
+def axelrod_round_robin_json() -> list[int]:
+    """Axelrod's round robin with each match's interactions encoded as JSON (its log)."""
+    totals = [0] * len(PLAYERS)
+    for i, j in PAIRS:
+        match = axl.Match((PLAYERS[i][1](), PLAYERS[j][1]()), turns=ROUNDS)
+        interactions = match.play()
+        json.dumps([[a.value, b.value] for a, b in interactions])
+        a, b = match.final_score()
+        totals[i] += a
+        totals[j] += b
+    return totals
 
 
 def axelrod_round_robin() -> list[int]:
@@ -116,6 +139,9 @@ def main() -> None:
     contenders: list[tuple[str, Callable[[], list[int]], int, int]] = [
         ("cogleague.play", ours, DECISIONS, args.episodes),
         ("axelrod Match round robin", axelrod_round_robin, DECISIONS, args.episodes),
+        ("cogleague.play + replay encoded", ours_with_replay, DECISIONS, args.episodes),
+        ("axelrod Match + interactions JSON", axelrod_round_robin_json, DECISIONS,
+         args.episodes),
         ("axelrod Tournament.play, no results", lambda: axelrod_tournament(False),
          DECISIONS + self_play, args.episodes),
         ("axelrod Tournament.play", lambda: axelrod_tournament(True), DECISIONS + self_play, 1),
@@ -130,8 +156,10 @@ def main() -> None:
     print(f"{DECISIONS} decisions per round robin ({DECISIONS + self_play} with Axelrod's "
           f"self-play); best of {args.repeat} interleaved repetitions; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    ours_cpu, ours_wall = rate["cogleague.play"]
     for label, (cpu_rate, wall_rate) in rate.items():
+        # a log against a log: the encoded replay against the JSON-encoded interactions
+        ours_cpu, ours_wall = rate["cogleague.play + replay encoded" if "JSON" in label
+                                   else "cogleague.play"]
         ratio = "" if label.startswith("cogleague") else (
             f"   cogleague is {ours_cpu / cpu_rate:.2f}× (CPU), {ours_wall / wall_rate:.2f}× "
             "(wall)")

@@ -1,12 +1,16 @@
 """Episodes per second for an all-scripted mixed league: 1 process, a pool of 2, Ray with 2 CPUs.
 
-    .venv/bin/python benchmarks/league_scaling.py [--episodes N] [--skip-ray]
+    .venv/bin/python benchmarks/league_scaling.py [--episodes N] [--skip-ray] [--cli]
 
 The league is `cogleague league init`'s example (six built-in policies over the dilemma, two
 Commons Family variants and Ledger) with N episodes per game and variant. Each backend fills
 its own fresh SQLite store; the figures include storing results and starting the process pool.
 Ray's start-up (a few seconds) is timed apart, as a cluster pays it once, not per league. The
 stores are compared at the end: every backend must have stored identical results.
+
+With ``--cli`` the local cases run what a user runs, ``cogleague league run FILE --workers N``
+(its progress bar included) in a fresh process each, timed from outside: wall time and the
+CPU of the command and its workers, start-up included.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import argparse
 import os
 import re
 import resource
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -42,8 +48,15 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=150,
                         help="episodes per game and variant (4 of them)")
     parser.add_argument("--skip-ray", action="store_true")
+    parser.add_argument("--cli", action="store_true",
+                        help="time `cogleague league run --workers 1|2` as separate processes")
+    parser.add_argument("--engine", default="auto", choices=("auto", "batch", "rules"),
+                        help="with --cli: `league run --engine`")
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
+    if args.cli:
+        cli_runs(args.episodes, args.engine)
+        return
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
@@ -92,6 +105,39 @@ def main() -> None:
     if len(rows) >= 2:
         print(f"measured 2 processes / 1 process: {rows[1][3] / rows[0][3]:.2f}x (load average "
               f"{os.getloadavg()[0]:.1f})")
+
+
+def cli_runs(episodes: int, engine: str) -> None:
+    """`cogleague league run` with 1 and 2 workers, each a fresh command."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        stores = []
+        for workers in (1, 2):
+            cfg = make_league(d, f"cli{workers}", episodes)
+            command = [sys.executable, "-c", "from cogleague.cli import main; main()", "league",
+                       "run", str(d / f"cli{workers}.toml"), "--workers", str(workers),
+                       "--engine", engine]
+            kids = cpu(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+            wall = time.perf_counter() - t0
+            played = len(store.load_episodes(cfg.store_url))
+            ran = re.search(r"played \d+ episodes in ([\d.]+) s", out)
+            rows.append((workers, played, wall, cpu(resource.RUSAGE_CHILDREN) - kids,
+                         float(ran.group(1)) if ran else float("nan")))
+            stores.append(cfg.store_url)
+        same = fingerprint(stores[0]) == fingerprint(stores[1])
+    print(f"{'league run':<14} {'episodes':>8} {'command s':>9} {'cpu s':>7} {'run s':>7} "
+          f"{'run episodes/s':>14}")
+    for workers, played, wall, used, ran in rows:
+        print(f"{'--workers ' + str(workers):<14} {played:>8} {wall:>9.2f} {used:>7.2f} "
+              f"{ran:>7.2f} {played / ran:>14.1f}")
+    print(f"identical stored results: {same}")
+    print(f"--workers 2 / --workers 1: {rows[0][4] / rows[1][4]:.2f}x episodes/s in the run "
+          f"('run s', what the command reports), {rows[0][2] / rows[1][2]:.2f}x for the whole "
+          f"command with its start-up; CPU {rows[1][3] / rows[0][3]:.2f}x "
+          f"(load average {os.getloadavg()[0]:.1f})")
 
 
 def cpu(who: int) -> float:

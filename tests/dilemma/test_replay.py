@@ -119,3 +119,17 @@ def test_a_stopped_table_replays() -> None:
     rebuilt = game(["pavlov"] * 3, rounds_total=5)
     replay_entries(rebuilt, log_entries)
     assert rebuilt.results() == g.results()
+
+
+def test_rows_written_from_the_moves_equal_the_events_replay_form() -> None:
+    """Messages, promises and the end included: the rows `StepEvents.replay_rows` writes for
+    a headless replay are, row for row, `event_json` of the events the log renders."""
+    from cogleague.games.dilemma.replay import event_json
+
+    _, outcome = play(NAMES, seed=3, rounds_total=6)
+    direct = outcome.log.rows(event_json, "replay_rows")
+    rendered = [event_json(e) for e in outcome.log.events]  # renders every entry
+    assert direct == rendered
+    assert {row["event"]["kind"] for row in direct} >= {
+        "message_private", "action_private", "choices_revealed", "tournament_end"}
+    assert outcome.log.rows(event_json, "replay_rows") == rendered  # read again, rendered

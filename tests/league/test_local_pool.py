@@ -1,5 +1,5 @@
-"""The local pool's start method: fork when the driver is single-threaded, spawn otherwise; the
-episodes' stored results do not depend on it."""
+"""The local pool's start method: fork when the driver is single-threaded, a preloaded fork
+server otherwise; the episodes' stored results do not depend on it."""
 
 from __future__ import annotations
 
@@ -20,14 +20,15 @@ def specs(n: int) -> list[EpisodeSpec]:
                         overrides={"rounds_total": 5}, index=s) for s in range(n)]
 
 
-def test_single_threaded_drivers_fork_and_threaded_ones_spawn() -> None:
+def test_single_threaded_drivers_fork_and_threaded_ones_use_a_fork_server() -> None:
     alone = threading.active_count() == 1  # the test runner may run threads of its own
-    assert LocalBackend(2)._context().get_start_method() == ("fork" if alone else "spawn")
+    threaded = "forkserver"
+    assert LocalBackend(2)._context().get_start_method() == ("fork" if alone else threaded)
     stop = threading.Event()
     helper = threading.Thread(target=stop.wait)
     helper.start()
     try:
-        assert LocalBackend(2)._context().get_start_method() == "spawn"
+        assert LocalBackend(2)._context().get_start_method() == threaded
     finally:
         stop.set()
         helper.join()
@@ -36,7 +37,7 @@ def test_single_threaded_drivers_fork_and_threaded_ones_spawn() -> None:
         LocalBackend(2, "thread")
 
 
-@pytest.mark.parametrize("method", ["fork", "spawn"])
+@pytest.mark.parametrize("method", ["fork", "forkserver", "spawn"])
 def test_pools_store_what_one_process_computes(method: str) -> None:
     chunks = [specs(6)[i:i + 2] for i in range(0, 6, 2)]
     expected = sorted((r.id, r.results) for c in chunks for r in play_chunk(c))

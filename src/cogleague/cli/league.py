@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -102,16 +104,7 @@ def run(file: FileArg,
         console.print("nothing to play: every episode is finished "
                       f"(next: cogleague league standings {file})", soft_wrap=True)
         return
-    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-               RateColumn(), TextColumn("{task.fields[failed]}"), TimeElapsedColumn(),
-               TextColumn("ETA"), TimeRemainingColumn())
-    with Progress(*columns, console=console) as progress:
-        task = progress.add_task("episodes", total=len(todo), failed="")
-
-        def update(done: int, failed: int) -> None:
-            progress.update(task, completed=done,
-                            failed=f"[red]{failed} failed[/]" if failed else "")
-
+    with progress_bar(len(todo)) as update:
         try:
             summary = runner.run(config, engine, progress=update, chunk_size=chunk_size,
                                  retry_infra=retry_infra, engine=play_engine)
@@ -128,6 +121,23 @@ def run(file: FileArg,
         console.print(f"[yellow]{summary.infra} episodes stored as infra_error[/]: a seat fell "
                       "back for a platform reason (transport, rate budget, disabled provider); "
                       "excluded from rankings — rerun them with --retry-infra", soft_wrap=True)
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, out: Console | None = None) -> Iterator[Callable[[int, int], None]]:
+    """The run's bar, redrawn by the driver as each chunk is stored: no refresh thread, so the
+    driver stays single-threaded and the local pool forks its workers (`backends/local.py`)."""
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               RateColumn(), TextColumn("{task.fields[failed]}"), TimeElapsedColumn(),
+               TextColumn("ETA"), TimeRemainingColumn())
+    with Progress(*columns, console=out or console, auto_refresh=False) as progress:
+        task = progress.add_task("episodes", total=total, failed="")
+
+        def update(done: int, failed: int) -> None:
+            progress.update(task, completed=done,
+                            failed=f"[red]{failed} failed[/]" if failed else "", refresh=True)
+
+        yield update
 
 
 def _standings(file: Path, store: str | None, game: str | None, with_server: bool,

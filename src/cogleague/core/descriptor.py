@@ -37,7 +37,7 @@ names then say how each decides) lets a game record how each seat decides while 
 names are free text (a server's account names)."""
 
 SeatExtras = Callable[[Mapping[str, Any], int], dict[str, float | None]]
-Series = Callable[["EpisodeOutcome", int], dict[str, Any] | None]
+Series = Callable[["Game", "EpisodeOutcome", int], dict[str, Any] | None]
 
 
 @dataclass(frozen=True)
@@ -199,7 +199,9 @@ class GameDescriptor:
     seat_extras: SeatExtras | None = None
     """Per-seat values for `standings_columns`, from one episode's results."""
     series: Series | None = None
-    """One small per-round curve per episode for league reports."""
+    """One small per-round curve per episode for league reports, ``series(game, outcome,
+    seats)`` after the episode: read from what the game keeps as it plays (its per-round
+    records), not from the log's events, which a headless episode never renders."""
     league_example: Mapping[str, Any] = field(default_factory=dict)
     """How the game appears in the example league `cogleague league init` writes:
     ``{"archetypes": {archetype: baseline}, "table": {variants, seats, episodes…}}`` — the

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from cogleague.core.game import Decision, Event, Game, StepDecisions
+
+R = TypeVar("R")
 
 
 class LogEntry:
@@ -57,6 +59,16 @@ class LogEntry:
             if to_json is not None:
                 return to_json()  # type: ignore[no-any-return]
         return [e.to_json() for e in self.events]
+
+    def rows(self, row: Callable[[Event], R], form: str) -> list[R]:
+        """``[row(e) for e in self.events]``; a renderer with a method named `form` (a game's
+        own replay rows, e.g. the dilemma's `StepEvents.replay_rows`) writes them directly,
+        without building the `Event`s."""
+        if self._events is None:
+            direct = getattr(self._render, form, None)
+            if direct is not None:
+                return direct()  # type: ignore[no-any-return]
+        return [row(e) for e in self.events]
 
     @property
     def decisions(self) -> dict[str, Decision] | None:
@@ -115,6 +127,10 @@ class EpisodeLog:
         """``[e.to_json() for e in self.events]``, each entry's by `LogEntry.events_json`
         (a renderer's own replay form where it has one): a replay document's ``events``."""
         return [e for entry in self.entries for e in entry.events_json()]
+
+    def rows(self, row: Callable[[Event], R], form: str) -> list[R]:
+        """Every entry's `LogEntry.rows`, in order: a replay document's event rows."""
+        return [r for entry in self.entries for r in entry.rows(row, form)]
 
     @property
     def decisions(self) -> list[dict[str, Decision]]:

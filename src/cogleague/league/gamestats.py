@@ -12,6 +12,7 @@ from typing import Any
 from cogleague.core.descriptor import Column, GameDescriptor
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
+from cogleague.core.game import Game
 from cogleague.games import registry
 
 
@@ -34,12 +35,13 @@ def seat_extras(game: str, results: dict[str, Any], seat: int) -> dict[str, floa
     return desc.seat_extras(results, seat)
 
 
-def series(game: str, outcome: EpisodeOutcome, seats: int) -> dict[str, Any] | None:
-    """``{"label": …, "group": [per round]}`` or ``{"label": …, "seats": [[…] per seat]}``."""
-    desc = _game(game)
+def series(name: str, game: Game, outcome: EpisodeOutcome, seats: int) -> dict[str, Any] | None:
+    """``{"label": …, "group": [per round]}`` or ``{"label": …, "seats": [[…] per seat]}``,
+    from the finished `game`'s own records (the log's events stay unrendered)."""
+    desc = _game(name)
     if desc is None or desc.series is None:
         return None
-    return desc.series(outcome, seats)
+    return desc.series(game, outcome, seats)
 
 
 def nobody_came(game: str, results: dict[str, Any] | None) -> bool:

@@ -48,7 +48,7 @@ def play_spec(spec: EpisodeSpec) -> EpisodeRecord:
 
             results["models"] = accounting_for(seats)  # tokens, for league costs
         record.results = json.loads(jsonio.dumps(results, sort_keys=True))
-        record.series = gamestats.series(spec.game, outcome, len(seats))
+        record.series = gamestats.series(spec.game, game, outcome, len(seats))
         if len(record.scores) != len(seats):
             raise ValueError(f"results.scores has {len(record.scores)} entries for "
                              f"{len(seats)} seats")

@@ -80,7 +80,7 @@ def seat_extras(results: Mapping[str, Any], seat: int) -> dict[str, float | None
                          if results["rounds_played"] else None)}
 
 
-def series(outcome: EpisodeOutcome, seats: int) -> dict[str, Any] | None:
+def series(game: Game, outcome: EpisodeOutcome, seats: int) -> dict[str, Any] | None:
     """The fund's total per round, as a share of the threshold."""
     totals = [e.data["total"] / e.data["threshold"] for e in outcome.log.events
               if e.kind == "round_settled"]

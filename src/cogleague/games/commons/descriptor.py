@@ -153,9 +153,11 @@ def seat_extras(results: Mapping[str, Any], seat: int) -> dict[str, float | None
     return {"welfare_share": share, "survival": 1.0 if survived else 0.0}
 
 
-def series(outcome: EpisodeOutcome, seats: int) -> dict[str, Any] | None:
-    """The resource's residual value after each round (``round_end`` events)."""
-    values = [float(e.data["residual"]) for e in outcome.log.events if e.kind == "round_end"]
+def series(game: Game, outcome: EpisodeOutcome, seats: int) -> dict[str, Any] | None:
+    """The resource's residual value after each round, from the round records (what
+    ``round_end`` events show)."""
+    assert isinstance(game, CommonsGame)
+    values = [float(rec["series"]["total"]) for rec in game.records]
     return {"label": "resource value", "group": values}
 
 

@@ -118,19 +118,21 @@ def seat_extras(results: Mapping[str, Any], seat: int) -> dict[str, float | None
             "promises_made": made}
 
 
-def series(outcome: EpisodeOutcome, seats: int) -> dict[str, Any] | None:
-    """Each seat's share of cooperate choices per round (``choices_revealed`` events)."""
-    counts: dict[int, list[list[int]]] = {}
-    for e in outcome.log.events:
-        if e.kind == "choices_revealed":
-            row = counts.setdefault(int(e.data["round"]), [[0, 0] for _ in range(seats)])
-            for seat, choice in zip(e.data["seats"], e.data["choices"], strict=True):
-                row[seat][0] += choice == "cooperate"
-                row[seat][1] += 1
-    rounds = [counts[r] for r in sorted(counts)]
-    return {"label": "cooperation rate",
-            "seats": [[(r[s][0] / r[s][1]) if r[s][1] else None for r in rounds]
-                      for s in range(seats)]}
+def series(game: Game, outcome: EpisodeOutcome, seats: int) -> dict[str, Any] | None:
+    """Each seat's share of cooperate choices per revealed round, from its pairings' records
+    (`PairRecord.coop`, what ``choices_revealed`` events show)."""
+    assert isinstance(game, DilemmaGame)
+    state = game.state
+    rounds = state.rounds_played
+    shares: list[list[float | None]] = []
+    for seat in range(seats):
+        pairs = state.by_seat[seat]
+        if not pairs:
+            shares.append([None] * rounds)
+            continue
+        columns = zip(*(rec.coop[rec.side_of(seat)][:rounds] for rec in pairs), strict=True)
+        shares.append([sum(col) / len(pairs) for col in columns])
+    return {"label": "cooperation rate", "seats": shares}
 
 
 GAME = GameDescriptor(

@@ -33,7 +33,7 @@ def replay_document(game: DilemmaGame, log: EpisodeLog) -> dict[str, Any]:
         "format": FORMAT, "game": game.name, "rules_version": game.rules_version,
         "config": game.config.to_json(), "aliases": list(game.aliases),
         "policies": list(game.policy_names), "log": log.to_json(),
-        "events": [event_json(e) for e in log.events], "results": game.results(),
+        "events": log.rows(event_json, "replay_rows"), "results": game.results(),
     }
 
 

@@ -3,10 +3,14 @@ step planned once per round parity, and `StepEvents`, a settled step's events bu
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from cogleague.core.game import Event
 from cogleague.games.dilemma.payoffs import COOPERATE, DEFECT, ranked_standings
 from cogleague.games.dilemma.state import Move, TableState, TurnContext
 
+T = TypeVar("T")
 Payoffs = tuple[tuple[tuple[int, int], ...], ...]
 """The payoff matrix indexed [a cooperates][b cooperates] (bools index as 0/1)."""
 
@@ -52,22 +56,32 @@ class StepEvents:
         self.ended = ended
 
     def __call__(self) -> list[Event]:
+        return self._build(Event)
+
+    def replay_rows(self) -> list[dict[str, Any]]:
+        """The replay document's rows of these events (`replay.event_json`'s form), written
+        straight from the moves: a replay of a headless episode builds no `Event`."""
+        return self._build(_row)
+
+    def _build(self, make: Callable[[str, dict[str, Any], tuple[int, ...] | None], T]
+               ) -> list[T]:
+        """The step's events, each made by ``make(kind, data, audience)``."""
         r = self.round
-        events: list[Event] = []
+        events: list[T] = []
         append = events.append
         for ctx, m in zip(self.plan.contexts, self.moves, strict=True):
             seat = ctx.seat
             a, b = ctx.pair.pairing
             if not m.plain:
                 if m.message is not None:
-                    append(Event("message_private", {
+                    append(make("message_private", {
                         "round": r, "pairing": [a, b], "from": seat, "to": ctx.opponent,
                         "message": m.message}, (seat, ctx.opponent)))
                 if m.timeout:
-                    append(Event("timeout_private", {
+                    append(make("timeout_private", {
                         "round": r, "pairing": [a, b], "seat": seat, "action": COOPERATE,
                         "cause": m.cause}, (seat,)))
-            append(Event("action_private", {
+            append(make("action_private", {
                 "round": r, "pairing": [a, b], "seat": seat,
                 "action": COOPERATE if m.coop else DEFECT}, ctx.audience))
         if self.plan.first:
@@ -79,13 +93,19 @@ class StepEvents:
             ca, cb = ma.coop, mb.coop
             pa, pb = pay[ca][cb]
             a, b = rec.pairing
-            append(Event("choices_revealed", {
+            append(make("choices_revealed", {
                 "round": r, "seats": [a, b],
                 "choices": [COOPERATE if ca else DEFECT, COOPERATE if cb else DEFECT],
                 "points": [pa, pb], "totals": [rec.totals[0][i], rec.totals[1][i]],
-                "timeouts": [ma.timeout, mb.timeout]}))
-        append(Event("tournament_standings",
-                     {"round": r, "standings": ranked_standings(state.points_after(i))}))
+                "timeouts": [ma.timeout, mb.timeout]}, None))
+        append(make("tournament_standings",
+                    {"round": r, "standings": ranked_standings(state.points_after(i))}, None))
         if self.ended is not None:
-            events += self.ended
+            events += [make(e.kind, e.data, e.audience) for e in self.ended]
         return events
+
+
+def _row(kind: str, data: dict[str, Any], audience: tuple[int, ...] | None) -> dict[str, Any]:
+    """`replay.event_json(Event(kind, data, audience))`, without the `Event`."""
+    return {"audience": None if audience is None else list(audience),
+            "event": {"kind": kind, **data}}

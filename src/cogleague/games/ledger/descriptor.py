@@ -97,16 +97,18 @@ def seat_extras(results: Mapping[str, Any], seat: int) -> dict[str, float | None
             "ring_flags": float(flags)}
 
 
-def series(outcome: EpisodeOutcome, seats: int) -> dict[str, Any] | None:
-    """Mean payoff per meeting, per seat and round (``meeting`` events)."""
+def series(game: Game, outcome: EpisodeOutcome, seats: int) -> dict[str, Any] | None:
+    """Mean payoff per meeting, per seat and round, from the table's record of meetings (what
+    ``meeting`` events show)."""
+    assert isinstance(game, LedgerGame)
     totals: dict[int, list[list[float]]] = {}
-    for e in outcome.log.events:
-        if e.kind == "meeting":
-            row = totals.setdefault(int(e.data["round"]), [[0.0, 0.0] for _ in range(seats)])
-            for side in ("A", "B"):
-                seat = e.data["a" if side == "A" else "b"]
-                row[seat][0] += float(e.data[f"pay{side}"])
-                row[seat][1] += 1
+    for m in game.table.record:
+        row = totals.get(m.round)
+        if row is None:
+            row = totals[m.round] = [[0.0, 0.0] for _ in range(seats)]
+        for seat, pay in ((m.a, m.pay_a), (m.b, m.pay_b)):
+            row[seat][0] += float(pay)
+            row[seat][1] += 1
     rounds = [totals[r] for r in sorted(totals)]
     return {"label": "payoff per meeting",
             "seats": [[(r[s][0] / r[s][1]) if r[s][1] else None for r in rounds]

@@ -63,15 +63,47 @@ class Rings:
 
 
 
+@dataclass(slots=True)
+class RingTally:
+    """The sums ring detection reads, kept meeting by meeting: a table that is asked for its
+    rings after every event (spectator frames) pays per pair that met, not per meeting so far.
+
+    Per unordered pair (keyed a·seats + b with a < b, which sorts as (a, b) does): how often
+    they met and the sum of both payoffs of those meetings; per seat, its payoffs' sum and count.
+    """
+
+    seats: int = 8
+    met_by_pair: dict[int, int] = field(default_factory=dict)
+    inside_by_pair: dict[int, int] = field(default_factory=dict)
+    pay_sum: list[int] = field(init=False)
+    pay_count: list[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.pay_sum = [0] * self.seats
+        self.pay_count = [0] * self.seats
+
+    def add(self, a: int, b: int, pay_a: int, pay_b: int) -> None:
+        seats = self.seats
+        key = a * seats + b if a < b else b * seats + a
+        met_by_pair, inside_by_pair = self.met_by_pair, self.inside_by_pair
+        met_by_pair[key] = met_by_pair.get(key, 0) + 1
+        inside_by_pair[key] = inside_by_pair.get(key, 0) + pay_a + pay_b
+        self.pay_sum[a] += pay_a
+        self.pay_sum[b] += pay_b
+        self.pay_count[a] += 1
+        self.pay_count[b] += 1
+
+    def rings(self) -> Rings:
+        return _flag(self.seats, self.met_by_pair, self.inside_by_pair, self.pay_sum,
+                     self.pay_count)
+
+
 def detect_rings(meetings: Iterable[tuple[int, int, int, int]], seats: int = 8) -> Rings:
     """Flagged pairs and rings from meetings given as (a, b, pay_a, pay_b)."""
-    # Per unordered pair (keyed a·seats + b with a < b, which sorts as (a, b) does): how often
-    # they met and the sum of both payoffs of those meetings.
-    met_by_pair: dict[int, int] = {}
-    inside_by_pair: dict[int, int] = {}
-    pay_sum = [0] * seats
-    pay_count = [0] * seats
-    for a, b, pay_a, pay_b in meetings:
+    tally = RingTally(seats)
+    met_by_pair, inside_by_pair = tally.met_by_pair, tally.inside_by_pair
+    pay_sum, pay_count = tally.pay_sum, tally.pay_count
+    for a, b, pay_a, pay_b in meetings:  # `RingTally.add`, inlined for the batch kernel
         key = a * seats + b if a < b else b * seats + a
         met_by_pair[key] = met_by_pair.get(key, 0) + 1
         inside_by_pair[key] = inside_by_pair.get(key, 0) + pay_a + pay_b
@@ -79,6 +111,12 @@ def detect_rings(meetings: Iterable[tuple[int, int, int, int]], seats: int = 8) 
         pay_sum[b] += pay_b
         pay_count[a] += 1
         pay_count[b] += 1
+    return tally.rings()
+
+
+def _flag(seats: int, met_by_pair: dict[int, int], inside_by_pair: dict[int, int],
+          pay_sum: list[int], pay_count: list[int]) -> Rings:
+    """The flagged pairs (exact threshold tests) and their rings, from a tally's sums."""
     flagged: list[RingPair] = []
     for key in sorted(met_by_pair):
         met = met_by_pair[key]
@@ -101,6 +139,8 @@ def detect_rings(meetings: Iterable[tuple[int, int, int, int]], seats: int = 8) 
 
 def _components(pairs: list[RingPair]) -> list[list[int]]:
     """Connected components of 3+ seats in the flagged graph, each sorted, sorted by content."""
+    if len(pairs) < MIN_RING_SIZE - 1:  # too few edges to join that many seats
+        return []
     parent: dict[int, int] = {}
 
     def root(x: int) -> int:

@@ -11,12 +11,11 @@ conduct) so scripted baselines answer in O(1) without scanning the record.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import itemgetter
 from typing import Any, NamedTuple
 
 from cogleague.games.ledger.board import VIEWER_BOARD_WINDOW, Note
 from cogleague.games.ledger.conduct import KIND_BY_MOVE, halo, is_kind
-from cogleague.games.ledger.rings import Rings, detect_rings
+from cogleague.games.ledger.rings import Rings, RingTally
 from cogleague.games.ledger.schedule import Pairing, Slot, slots
 from cogleague.games.ledger.scoring import STAT_DECIMALS, mean, median
 from cogleague.games.ledger.subgames import DEFECT, DILEMMA
@@ -50,7 +49,6 @@ class Side(NamedTuple):
     timeouts: int
 
 
-_RING_FIELDS = itemgetter(2, 3, 7, 8)  # a meeting's (a, b, pay_a, pay_b), for `detect_rings`
 
 
 class Table:
@@ -89,8 +87,11 @@ class Table:
         self.last_dilemma: list[int | None] = [None] * n
         self.defections = [0] * n
         self.harsh_vs = [[False] * n for _ in range(n)]  # [s][t]: s was harsh meeting t
+        self._tally = RingTally()  # ring sums, meeting by meeting
         self._rings: Rings | None = None
         self._stats: tuple[list[float], list[float], list[float]] | None = None
+        self._stale: set[int] = set()  # seats whose `_stats` entries a meeting changed
+        self._rows: list[dict[str, Any] | None] = [None] * n  # frame rows, until seat changes
 
     # -- folding events --------------------------------------------------------------------
     def fold(self, kind: str, data: Mapping[str, Any]) -> None:
@@ -124,6 +125,7 @@ class Table:
         the DILEMMA caches, memos, fallbacks and timeouts. Live and in replays alike."""
         _, pair, a, b, subgame, move_a, move_b, pay_a, pay_b = m
         self.record.append(m)
+        self._tally.add(a, b, pay_a, pay_b)
         self.round_meetings[pair] = m
         history, pays, total = self.history, self.pays, self.total
         history[a].append(m)
@@ -161,7 +163,11 @@ class Table:
                 self.memos[seat] = side.memo
             self.fallbacks[seat] += side.fallback
             self.timeouts[seat] += side.timeouts
-        self._rings = self._stats = None
+        self._rings = None
+        self._stale.add(a)
+        self._stale.add(b)
+        rows = self._rows
+        rows[a] = rows[b] = None
         self.resolved += 1
         if self.resolved == len(self.round_meetings):
             self.rounds_played += 1
@@ -176,17 +182,27 @@ class Table:
 
     def stats(self) -> tuple[list[float], list[float], list[float]]:
         """(score = median, mean, halo) by seat, the last two rounded as documents show them;
-        cached until the next meeting (results and frames read them; copy before handing out)."""
+        kept between calls, a seat's entries recomputed after it meets (results and frames
+        read them; copy before handing out)."""
         if self._stats is None:
             self._stats = ([median(p) for p in self.pays],
                            [round(mean(p), STAT_DECIMALS) for p in self.pays],
                            [round(halo(k, h), STAT_DECIMALS)
                             for k, h in zip(self.kind, self.harsh, strict=True)])
+            self._stale.clear()
+        elif self._stale:  # only the seats of the meetings since: the rest cannot have moved
+            scores, means, halos = self._stats
+            for s in self._stale:
+                pays = self.pays[s]
+                scores[s] = median(pays)
+                means[s] = round(mean(pays), STAT_DECIMALS)
+                halos[s] = round(halo(self.kind[s], self.harsh[s]), STAT_DECIMALS)
+            self._stale.clear()
         return self._stats
 
     def rings(self) -> Rings:
         if self._rings is None:
-            self._rings = detect_rings(map(_RING_FIELDS, self.record))
+            self._rings = self._tally.rings()
         return self._rings
 
     def rings_json(self) -> dict[str, Any]:
@@ -216,10 +232,11 @@ class Table:
             "timeouts": list(self.timeouts),
         }
 
-    def frame(self) -> dict[str, Any]:
-        """The spectator frame (§15): the table after some prefix of the events."""
+    def _row(self, s: int) -> dict[str, Any]:
+        """Seat `s` in a frame, kept until its next meeting: frames in a row share the rows of
+        the seats that did not meet in between (a frame is read and encoded, never changed)."""
         scores, means, halos = self.stats()
-        seats = [{
+        row = self._rows[s] = {
             "alias": self.aliases[s],
             "policyName": self.policy_names[s],
             "score": scores[s],
@@ -232,7 +249,13 @@ class Table:
             "fallbacks": self.fallbacks[s],
             "timeouts": self.timeouts[s],
             "memo": self.memos[s],
-        } for s in range(self.seats)]
+        }
+        return row
+
+    def frame(self) -> dict[str, Any]:
+        """The spectator frame (§15): the table after some prefix of the events."""
+        rows = self._rows
+        seats = [row if row is not None else self._row(s) for s, row in enumerate(rows)]
         pairs = []
         if self.open_round is not None:
             for p, m in zip(self.schedule[self.open_round], self.round_meetings, strict=True):

@@ -1,11 +1,14 @@
 """The default backend: this process (1 worker) or a process pool over chunks.
 
-Workers are forked when the driver runs a single thread (then nothing can hold a lock across
-the fork) after the driver's database pools are closed (no shared handles): a forked worker
-starts with every module already imported, where a spawned one re-imports the package, the
-games and SQLAlchemy first — about a second of CPU per worker, which in a league of a few
-thousand episodes was as much as the episodes themselves. With other threads running (a
-server, a progress thread) or where fork does not exist, workers are spawned.
+The workers start once, when the pool opens, and stay for the whole run, taking chunks of specs
+and sending back encoded rows. They are forked when the driver runs a single thread (then
+nothing can hold a lock across the fork) after the driver's database pools are closed (no
+shared handles): a forked worker starts with every module already imported, where a spawned one
+re-imports the package, the games and SQLAlchemy first — about a second of CPU per worker,
+which in a league of a few thousand episodes was as much as the episodes themselves. With
+other threads running (a server) the pool forks its workers from a fork server that imported
+the worker's modules once (a preloaded pool); where neither exists, workers are spawned. The
+CLI's progress bar draws from the driver's own thread, so it never stands in the way of fork.
 
 At most a few chunks per worker are in flight, so memory stays flat for any league size. If a
 worker process dies, the pool is lost: every unfinished chunk is recorded as failed (an
@@ -28,6 +31,15 @@ from cogleague.league.worker import failed_records, play_chunk
 
 IN_FLIGHT_PER_WORKER = 2
 START_METHODS = ("fork", "spawn", "forkserver")
+PRELOAD = ("cogleague.league.worker", "cogleague.games.registry")
+
+
+def default_method() -> str:
+    """fork from a single-threaded driver, else a preloaded fork server, else spawn."""
+    available = multiprocessing.get_all_start_methods()
+    if "fork" in available and threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in available else "spawn"
 
 
 class LocalBackend:
@@ -41,13 +53,14 @@ class LocalBackend:
         self.start_method = start_method
 
     def _context(self) -> multiprocessing.context.BaseContext:
-        method = self.start_method
-        if method is None:
-            forkable = "fork" in multiprocessing.get_all_start_methods()
-            method = "fork" if forkable and threading.active_count() == 1 else "spawn"
+        method = self.start_method or default_method()
         if method == "fork":
             store.dispose_all()  # no pooled connection crosses the fork
-        return multiprocessing.get_context(method)
+        context = multiprocessing.get_context(method)
+        if method == "forkserver":
+            # the fork server imports these once; every worker is forked from it ready to play
+            context.set_forkserver_preload(list(PRELOAD))
+        return context
 
     def run(self, chunks: Sequence[Sequence[EpisodeSpec]], on_chunk: OnChunk) -> None:
         if self.workers == 1:
