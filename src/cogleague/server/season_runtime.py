@@ -40,8 +40,8 @@ from cogleague.server.live import LiveTable
 from cogleague.server.matchmaker import RUNNING_PHASE, Matchmaker, SeasonPlan, Slot
 from cogleague.server.ratings import rate_finished
 from cogleague.server.settings import Settings
-from cogleague.server.store import accounts, now, seats, tables
-from cogleague.server.tables import RUNNING, TableService
+from cogleague.server.store import RUNNING, accounts, now, seats, tables
+from cogleague.server.tables import TableService
 
 log = logging.getLogger("cogleague.server")
 TICK_S = 0.25
@@ -49,6 +49,8 @@ PRESENCE_TTL_S = 5.0
 """A remote agent whose socket's process stopped renewing is unmatched after this long."""
 LEASE_TTL_S = 5.0
 SWEEP_EVERY_S = 10.0
+UNCLAIMED_S = 2 * TICK_S
+"""A season table nobody took this long is anyone's to take (before: half each)."""
 PROFILE_EPISODES = 5
 """Episodes per probe of an agent page's behaviour profile."""
 
@@ -234,17 +236,23 @@ class LeagueRuntime:
         return done.rowcount == 1
 
     async def _take_tables(self) -> None:
-        """Claim a share of the running tables nobody runs yet (half of them, at least one),
-        so that with several processes each takes some."""
+        """Claim a share of the running tables nobody runs yet, so that with several
+        processes each takes some: on PostgreSQL half of the fresh ones (rounded down) and
+        every one that waited `UNCLAIMED_S` (nobody else took it: a process alone takes all);
+        on SQLite (one process) all of them."""
         from cogleague.server.leases import claim
         from cogleague.server.recovery import resume
 
         svc = self.service
         waiting = await self.store.tx(lambda c: list(c.execute(
-            select(tables.c.id).where(tables.c.state == RUNNING, tables.c.owner.is_(None))
-            .order_by(tables.c.created_at)).scalars()))
-        share = waiting[: max(1, (len(waiting) + 1) // 2)] if self.store.is_postgres \
-            else waiting
+            select(tables.c.id, tables.c.created_at).where(
+                tables.c.state == RUNNING, tables.c.owner.is_(None))
+            .order_by(tables.c.created_at)).all()))
+        at = now()
+        fresh = [t for t, made in waiting if at - made < UNCLAIMED_S]
+        share = ([t for t, made in waiting if at - made >= UNCLAIMED_S]
+                 + fresh[: len(fresh) // 2]) if self.store.is_postgres \
+            else [t for t, _ in waiting]
         for table_id in share:
             if table_id in svc.live:
                 continue
