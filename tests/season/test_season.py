@@ -15,7 +15,9 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from typer.testing import CliRunner
 
+from cogleague.cli import app
 from cogleague.client.agent import run_agent
 from cogleague.client.lobby import LobbyClient, LobbyError
 from helpers.provider_server import ProviderServer, Reply
@@ -51,8 +53,8 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
     defect = constant_policy(files / "defect.npz", "dilemma", 1)
     wrong = constant_policy(files / "ledger.npz", "ledger", 0)
     with ProviderServer(lambda _r: Reply('{"action": "cooperate"}')) as provider:
-        server = make_server(db, season=str(season_file(tmp_path, tables=30,
-                                                             held_out=("r4",))),
+        config = season_file(tmp_path, tables=30, held_out=("r4",))
+        server = make_server(db, season=str(config),
                              policy_dir=str(tmp_path / "hosted"), model_provider="openai",
                              model_name="m", model_base_url=provider.openai_url,
                              ping_interval_s=1.0)
@@ -183,3 +185,19 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
     assert tiny["tokens_used"] >= 50
     page = httpx.get(f"{url}/leagues/ci-season/agents/r2", timeout=10).json()
     assert page["owner"] == "bob" and page["history"] and page["recent"][0]["replay"]
+
+    # the board's batch refit is what the offline league ranks from the same store: the same
+    # order and the same numbers, game by game
+    assert {g["game"] for g in board["games"]} == set(both)
+    for g in board["games"]:
+        fit = g["refit"]
+        done = CliRunner().invoke(app, ["league", "standings", str(config), "--store", db,
+                                        "--game", g["game"], "--json",
+                                        "--resamples", str(fit["resamples"])])
+        assert done.exit_code == 0, done.output
+        offline = json.loads(done.output)
+        keys = ("policy", "variant", "mean", "low", "high", "games", "rank_label", "extras")
+        assert fit["rows"] == [{k: r[k] if k != "variant" else t["variant"] for k in keys}
+                               for t in offline["tables"] for r in t["rows"]]
+        assert fit["bradley_terry"] == offline["overall"]["bradley_terry"]["rows"]
+        assert fit["episodes"] == offline["episodes"] and fit["episodes"]["ok"] > 0

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, insert, select, update
+from sqlalchemy import Connection, and_, func, insert, inspect, select, update
 
 from cogleague.core import jsonio
 from cogleague.league.episodes import derive_seed
@@ -62,6 +62,9 @@ class SeasonPlan:
     seed: int
     operator_id: int
     postgres: bool = False
+    recorded: bool = False
+    """Finished tables reach the league store (`Settings.record_league`): the season ends
+    only once every one has, so the frozen refit ranks all of them."""
 
 
 @dataclass
@@ -396,7 +399,7 @@ class Matchmaker:
             tables, tables.c.id == season_tables.c.table_id).where(
             season_tables.c.season == self.plan.id, season_tables.c.rated.is_(False),
             tables.c.state == FINISHED)).scalar_one()
-        if unrated:
+        if unrated or (self.plan.recorded and self._unrecorded(conn)):
             return
         frozen = self.frozen(conn) if self.frozen is not None else {}
         old = json.loads(conn.execute(select(seasons.c.frozen).where(
@@ -404,6 +407,22 @@ class Matchmaker:
         conn.execute(update(seasons).where(seasons.c.id == self.plan.id).values(
             phase=ENDED, ended_at=at, version=seasons.c.version + 1,
             frozen=jsonio.dumps({**old, "standings": frozen})))
+
+
+    def _unrecorded(self, conn: Connection) -> int:
+        """Finished season tables whose episode the league store lacks yet (being recorded
+        just after the finish, or — its process died — by the season loop's sweep)."""
+        from cogleague.league.store import EpisodeRow, episode_id_for_table
+
+        finished = conn.execute(select(season_tables.c.table_id).join(
+            tables, tables.c.id == season_tables.c.table_id).where(
+            season_tables.c.season == self.plan.id, tables.c.state == FINISHED,
+            tables.c.results.is_not(None))).scalars().all()
+        if not finished or not inspect(conn).has_table(EpisodeRow.__tablename__):
+            return len(finished)
+        stored = set(conn.execute(select(EpisodeRow.id).where(
+            EpisodeRow.league == self.plan.id)).scalars())
+        return sum(episode_id_for_table(t) not in stored for t in finished)
 
 
 def _seat_row(seat: int, agent: dict[str, Any]) -> dict[str, Any]:

@@ -135,7 +135,9 @@ def _mask_refit(fit: dict[str, Any], held_out: tuple[str, ...]) -> dict[str, Any
 
 def compute_refit(url: str, season: str, game_names: list[str]) -> dict[str, Any]:
     """The batch refit per game: the league's standings document over the season's episodes
-    (bootstrap intervals of the mean score, Bradley–Terry strengths)."""
+    (bootstrap intervals of the mean score, Bradley–Terry strengths) — what `cogleague league
+    standings FILE --store URL --game GAME --resamples REFIT_RESAMPLES` ranks offline from
+    the same store, number for number (`tests/season/test_season.py` holds it to that)."""
     from cogleague.league.rankings.standings import standings_json
 
     out: dict[str, Any] = {}
@@ -146,7 +148,7 @@ def compute_refit(url: str, season: str, game_names: list[str]) -> dict[str, Any
                  "rank_label": r["rank_label"], "extras": r.get("extras", {})}
                 for t in doc["tables"] for r in t["rows"]]
         bt = (doc.get("overall") or {}).get("bradley_terry") or {}
-        out[game] = {"episodes": doc["episodes"], "rows": rows,
+        out[game] = {"episodes": doc["episodes"], "resamples": REFIT_RESAMPLES, "rows": rows,
                      "bradley_terry": bt.get("rows", [])}
     return out
 

@@ -134,10 +134,21 @@ class LeagueRuntime:
             season_id = self.id
             self.matchmaker = Matchmaker(
                 SeasonPlan(season_id, self.season, self.slots(), self.config.seed, operator,
-                           self.store.is_postgres),
+                           self.store.is_postgres, self._records()),
                 self.catalog, lambda conn: standings_doc(conn, season_id, reveal=True,
                                                          held_out=self.season.held_out))
         self.task = asyncio.create_task(self._loop(), name="cogleague-league")
+
+    def _records(self) -> bool:
+        """Finished tables reach the league store here (the setting, and the league's
+        optional dependencies)."""
+        if not self.settings.record_league:
+            return False
+        try:
+            import cogleague.league.store  # noqa: F401
+        except ImportError:
+            return False
+        return True
 
     async def stop(self) -> None:
         if self.task is not None:
