@@ -39,6 +39,14 @@ async def _call(url: str, key: str, path: str) -> None:
         await lobby.request("POST", path)
 
 
+def played_in(db: str, agent: str, game: str) -> int:
+    """Finished season tables of `game` that `agent` sat at."""
+    return int(query(db, "SELECT COUNT(*) FROM season_seats ss JOIN agents a ON a.id = "
+                         "ss.agent_id JOIN season_tables st ON st.table_id = ss.table_id JOIN "
+                         "tables t ON t.id = ss.table_id WHERE a.name = :a AND st.game = :g "
+                         "AND t.state = 'finished'", a=agent, g=game)[0][0])
+
+
 def _b64(path: Path) -> str:
     return base64.b64encode(path.read_bytes()).decode()
 
@@ -185,6 +193,15 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
     assert tiny["tokens_used"] >= 50
     page = httpx.get(f"{url}/leagues/ci-season/agents/r2", timeout=10).json()
     assert page["owner"] == "bob" and page["history"] and page["recent"][0]["replay"]
+    # remote and model agents' behaviour profiles come from their recorded season tables
+    assert set(page["profile"]) == set(both)
+    for game, doc in page["profile"].items():
+        assert doc["source"] == "season tables" and doc["policy"] == "r2@v1", doc
+        assert doc["episodes"] == min(played_in(db, "r2", game), 40)
+        assert any(t["n"] > 0 for t in doc["traits"]), doc
+    model = httpx.get(f"{url}/leagues/ci-season/agents/m-fair", timeout=10).json()["profile"]
+    trait = {t["trait"]: t for t in model["dilemma"]["traits"]}
+    assert trait["cooperation"]["n"] > 0 and trait["cooperation"]["value"] == 1.0, model
 
     # the board's batch refit is what the offline league ranks from the same store: the same
     # order and the same numbers, game by game

@@ -51,8 +51,6 @@ LEASE_TTL_S = 5.0
 SWEEP_EVERY_S = 10.0
 UNCLAIMED_S = 2 * TICK_S
 """A season table nobody took this long is anyone's to take (before: half each)."""
-PROFILE_EPISODES = 5
-"""Episodes per probe of an agent page's behaviour profile."""
 
 
 class AgentLink:
@@ -86,6 +84,7 @@ class LeagueRuntime:
         self.refit_version = -1
         self.swept_at = time.monotonic()
         self.profile_cache: dict[int, dict[str, Any]] = {}
+        self.recorded_cache: dict[tuple[str, int], tuple[Any, dict[str, Any]]] = {}
         service.finish_hooks.append(self._rate)
 
     # -- what agents may be ------------------------------------------------------------------
@@ -316,33 +315,40 @@ class LeagueRuntime:
                 agent_presence.c.agent_id == link.agent_id, agent_presence.c.node == node)))
 
     # -- behaviour profiles ----------------------------------------------------------------------
-    async def profiles(self, agent_id: int) -> dict[str, Any] | None:
-        """`cogleague profile` traits of an agent version the server can play offline (a
-        baseline or a policy file), per game with a probe battery; None for remote and model
-        agents (remote programs are not here; model calls would spend the owner's tokens).
-        Computed once per version, off the event loop."""
-        if agent_id in self.profile_cache:
-            return self.profile_cache[agent_id]
+    async def profiles(self, agent_id: int) -> dict[str, Any]:
+        """`cogleague profile` traits of an agent version per game (`season_profiles.py`):
+        by the probe battery for what the server can play offline (a baseline, a policy
+        file; computed once per version), else from its recorded season tables (recomputed
+        when it has finished more). Off the event loop."""
+        from cogleague.server import season_profiles as sp
+
         row = await self.store.tx(lambda c: c.execute(select(agents).where(
             agents.c.id == agent_id)).mappings().first())
-        if row is None or row["kind"] not in ("baseline", "policy"):
-            return None
-        ref = row["baseline"] if row["kind"] == "baseline" else f"policy:{row['policy_file']}"
+        if row is None:
+            return {"error": "no such agent version"}
         games = json.loads(row["games"])
-
-        def run() -> dict[str, Any]:
-            from cogleague.profiles import profile
-
-            out = {}
-            for game in games:
-                desc = self.catalog.get(game)
-                if "probes" in desc.extras:
-                    out[game] = profile(desc, ref, episodes=PROFILE_EPISODES, seed=0).to_json()
-            return out
-
-        done = await asyncio.get_running_loop().run_in_executor(None, run)
-        self.profile_cache[agent_id] = done
-        return done
+        loop = asyncio.get_running_loop()
+        if row["kind"] in ("baseline", "policy"):
+            if agent_id not in self.profile_cache:
+                ref = row["baseline"] if row["kind"] == "baseline" \
+                    else f"policy:{row['policy_file']}"
+                self.profile_cache[agent_id] = await loop.run_in_executor(
+                    None, sp.probe_profiles, self.catalog, ref, games)
+            return self.profile_cache[agent_id]
+        assert self.id is not None
+        recorded = await self.store.tx(sp.read_recorded, self.id, agent_id, games)
+        key = ("recorded", agent_id)
+        seen = sorted((g, [r[0]["id"] for r in v]) for g, v in recorded.items())
+        cached = self.recorded_cache.get(key)
+        if cached is None or cached[0] != seen:
+            doc = await loop.run_in_executor(None, sp.recorded_profiles, self.catalog,
+                                             self.service.game_of, f"{row['name']}@v"
+                                             f"{row['version']}", recorded)
+            self.recorded_cache[key] = cached = (seen, doc)
+        if not cached[1]:
+            return {"error": f"measured from a {row['kind']} agent's finished season tables, "
+                             "and it has none yet"}
+        return cached[1]
 
     # -- ratings ---------------------------------------------------------------------------------
     def _rate(self, conn: Connection, live: LiveTable, outcome: EpisodeOutcome) -> None:
