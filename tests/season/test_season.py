@@ -1,7 +1,8 @@
-"""A standing season on a real server (uvicorn on loopback, SQLite file): twelve agents —
-four remote SDK bots on `/ws/agent`, two policy files, two model agents against the local
-provider test server, four baselines — are matched, rated after every table and shown on the
-board, through the final evaluation to the frozen end."""
+"""A standing season on a real server (uvicorn on loopback, SQLite file) over the three games:
+four remote SDK bots on `/ws/agent`, three policy files, two model agents against the local
+provider test server and nine baselines (five of them Ledger's, which seats eight) are
+matched, rated after every table and shown on the board, through the final evaluation to the
+frozen end; the board's batch refit is what the offline league ranks from the same store."""
 
 from __future__ import annotations
 
@@ -59,9 +60,9 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
     files.mkdir()
     coop = constant_policy(files / "coop.npz", "dilemma", 0)
     defect = constant_policy(files / "defect.npz", "dilemma", 1)
-    wrong = constant_policy(files / "ledger.npz", "ledger", 0)
+    ledger = constant_policy(files / "ledger.npz", "ledger", 0)
     with ProviderServer(lambda _r: Reply('{"action": "cooperate"}')) as provider:
-        config = season_file(tmp_path, tables=30, held_out=("r4",))
+        config = season_file(tmp_path, tables=30, held_out=("r4",), ledger=True)
         server = make_server(db, season=str(config),
                              policy_dir=str(tmp_path / "hosted"), model_provider="openai",
                              model_name="m", model_base_url=provider.openai_url,
@@ -69,7 +70,7 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
         url = server.url
         keys = {n: await account(url, OPERATOR_KEY, n)
                 for n in ("alice", "bob", "carol", "dave", "erin")}
-        both = ["dilemma", "commons"]
+        both = ["dilemma", "commons", "ledger"]
         remote = {"r1": "alice", "r2": "bob", "r3": "carol", "r4": "alice"}
         for name, owner in remote.items():  # paused until all four are online
             await register(url, keys[owner], name=name, games=both, cap=2)
@@ -78,6 +79,8 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
                        policy_file=_b64(coop), cap=2)
         await register(url, keys["dave"], name="p-defect", kind="policy", games=["dilemma"],
                        policy_file=_b64(defect), cap=2)
+        await register(url, keys["dave"], name="p-ledger", kind="policy", games=["ledger"],
+                       policy_file=_b64(ledger), cap=2)
         await register(url, keys["erin"], name="m-fair", kind="model", games=["dilemma"],
                        prompt="Cooperate while the others do.", model="m", cap=2)
         await register(url, keys["erin"], name="m-tiny", kind="model", games=["dilemma"],
@@ -85,14 +88,14 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
 
         # bad input: a 400 naming the field and what is allowed, and nothing stored
         refusals = [({"name": "x1", "games": ["chess"]}, "games[0] must be one of dilemma, "
-                                                          "commons (got 'chess')"),
+                                                          "commons, ledger (got 'chess')"),
                     ({"name": "x2", "games": ["dilemma"], "cap": 0}, "cap"),
                     ({"name": "x3", "games": ["dilemma"], "kind": "model", "model": "m"},
                      "prompt must be a text of 1..4000 characters"),
                     ({"name": "x4", "games": ["dilemma"], "kind": "model", "prompt": "p",
                       "model": "gpt-9"}, "model must be one of m (got 'gpt-9')"),
                     ({"name": "x5", "games": ["dilemma"], "kind": "policy",
-                      "policy_file": _b64(wrong)}, "policy_file: "),
+                      "policy_file": _b64(ledger)}, "policy_file: "),
                     ({"name": "x6", "games": ["dilemma"], "prompt": "p"},
                      "prompt: a remote agent does not take it")]
         for body, message in refusals:
@@ -156,18 +159,23 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
         if r.kind != "baseline":
             owners.setdefault(r.table_id, []).append(r.account_id)
     assert all(len(v) == len(set(v)) for v in owners.values())
-    # fair share among agents with the same games and cap
-    played = dict(query(db, "SELECT a.name, COUNT(*) FROM season_seats ss JOIN agents a "
-                            "ON a.id = ss.agent_id JOIN season_tables st ON "
-                            "st.table_id = ss.table_id WHERE st.phase = 'rated' "
-                            "GROUP BY a.name"))
-    mean = statistics.mean(played[n] for n in remote)
-    # ±15 % of a fair share, but never less than the matchmaker's own grain: it keeps an
-    # entrant within one table of the least-played, so in a short season (≈ 8 tables each,
-    # one table is 12 %) two remote agents may differ by two tables
-    slack = max(0.15 * mean, 1.5)
+    # fair share among agents with the same games and cap, game by game and in all
+    per_game = {(g, n): int(c) for g, n, c in query(
+        db, "SELECT st.game, a.name, COUNT(*) FROM season_seats ss JOIN agents a ON a.id = "
+            "ss.agent_id JOIN season_tables st ON st.table_id = ss.table_id WHERE "
+            "st.phase = 'rated' GROUP BY st.game, a.name")}
+    played = {n: sum(per_game.get((g, n), 0) for g in both) for n in remote}
+    # the matchmaker keeps an entrant within one table of the game's least-played: per game
+    # the remote agents differ by at most that grain (two with a table formed in the same
+    # tick); in all, ±15 % of a fair share, but never less than one table per game — in this
+    # short season (≈ 11 tables each) one table is 9 % (`benchmarks/season.py --full` runs
+    # 300 tables: within 2 %)
+    for game in both:
+        counts = [per_game.get((game, n), 0) for n in remote]
+        assert max(counts) - min(counts) <= 2, (game, counts)
+    mean = statistics.mean(played.values())
+    slack = max(0.15 * mean, len(both))
     assert all(abs(played[n] - mean) <= slack for n in remote), json.dumps(played)
-    assert max(played[n] for n in remote) - min(played[n] for n in remote) <= 2, played
     # identical agents (the same bot on two accounts) come out level within their intervals
     rows_by = {(g["game"], r["agent"]): r for g in board["games"] for r in g["rows"]}
     for game in both:
