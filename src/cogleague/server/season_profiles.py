@@ -46,12 +46,15 @@ def probe_profiles(catalog: Catalog, ref: str, games: Sequence[str]) -> dict[str
 
 Recorded = tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]], int]
 """One finished table: its row, its seats, its log and the agent's seat."""
+Played = dict[str, list[tuple[str, int]]]
+"""Per game, the agent's latest finished tables and its seat at each."""
 
 
-def read_recorded(conn: Connection, season: str, agent_id: int, games: Sequence[str]
-                  ) -> dict[str, list[Recorded]]:
-    """The agent's latest finished season tables per game, with what rebuilds them."""
-    out: dict[str, list[Recorded]] = defaultdict(list)
+def played_tables(conn: Connection, season: str, agent_id: int, games: Sequence[str]
+                  ) -> Played:
+    """The agent's latest finished season tables per game (the profile's key: when they
+    change, the profile is measured again)."""
+    out: Played = {}
     for game in games:
         q = select(season_seats.c.table_id, season_seats.c.seat).join(
             season_tables, season_tables.c.table_id == season_seats.c.table_id).join(
@@ -60,11 +63,19 @@ def read_recorded(conn: Connection, season: str, agent_id: int, games: Sequence[
             season_seats.c.agent_id == agent_id, tables.c.state == FINISHED,
             tables.c.results.is_not(None)).order_by(
             season_seats.c.created_at.desc()).limit(RECORDED_TABLES)
-        for table_id, seat in conn.execute(q).all():
+        out[game] = [(str(t), int(s)) for t, s in conn.execute(q).all()]
+    return out
+
+
+def read_recorded(conn: Connection, played: Played) -> dict[str, list[Recorded]]:
+    """What rebuilds each of those tables."""
+    out: dict[str, list[Recorded]] = defaultdict(list)
+    for game, ids in played.items():
+        for table_id, seat in ids:
             row = table_row(conn, table_id)
             if row is not None:
                 out[game].append((row, seat_rows(conn, table_id), log_rows(conn, table_id),
-                                  int(seat)))
+                                  seat))
     return out
 
 

@@ -50,7 +50,8 @@ PRESENCE_TTL_S = 5.0
 LEASE_TTL_S = 5.0
 SWEEP_EVERY_S = 10.0
 UNCLAIMED_S = 2 * TICK_S
-"""A season table nobody took this long is anyone's to take (before: half each)."""
+"""A fresh season table is shared out (each process takes half); one nobody took this long
+is anyone's to take."""
 
 
 class AgentLink:
@@ -84,7 +85,7 @@ class LeagueRuntime:
         self.refit_version = -1
         self.swept_at = time.monotonic()
         self.profile_cache: dict[int, dict[str, Any]] = {}
-        self.recorded_cache: dict[tuple[str, int], tuple[Any, dict[str, Any]]] = {}
+        self.recorded_cache: dict[int, tuple[Any, dict[str, Any]]] = {}
         service.finish_hooks.append(self._rate)
 
     # -- what agents may be ------------------------------------------------------------------
@@ -336,15 +337,14 @@ class LeagueRuntime:
                     None, sp.probe_profiles, self.catalog, ref, games)
             return self.profile_cache[agent_id]
         assert self.id is not None
-        recorded = await self.store.tx(sp.read_recorded, self.id, agent_id, games)
-        key = ("recorded", agent_id)
-        seen = sorted((g, [r[0]["id"] for r in v]) for g, v in recorded.items())
-        cached = self.recorded_cache.get(key)
-        if cached is None or cached[0] != seen:
+        played = await self.store.tx(sp.played_tables, self.id, agent_id, games)
+        cached = self.recorded_cache.get(agent_id)
+        if cached is None or cached[0] != played:
+            recorded = await self.store.tx(sp.read_recorded, played)
             doc = await loop.run_in_executor(None, sp.recorded_profiles, self.catalog,
                                              self.service.game_of, f"{row['name']}@v"
                                              f"{row['version']}", recorded)
-            self.recorded_cache[key] = cached = (seen, doc)
+            self.recorded_cache[agent_id] = cached = (played, doc)
         if not cached[1]:
             return {"error": f"measured from a {row['kind']} agent's finished season tables, "
                              "and it has none yet"}
