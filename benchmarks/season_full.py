@@ -199,6 +199,8 @@ async def run(tables: int, max_running: int, folder: Path) -> None:
     print("  per game     every non-baseline agent's rated tables in the game, worst from the "
           "game's mean: " + ", ".join(f"{g} {v:.1%}" for g, v in
                                       counts["per_game_share"].items()))
+    for name, reason in query(db, "SELECT name, reason FROM agents WHERE state = 'paused'"):
+        print(f"  paused       {name}: {reason} (fewer tables than its game's mean)")
     print(f"  board        phase {board['phase']}, tables made {board['tables_made']}, "
           f"final {board['final_made']}")
 

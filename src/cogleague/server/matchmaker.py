@@ -106,6 +106,9 @@ class Matchmaker:
         self.seat_counts: dict[tuple[int, int], int] = {}
         self.next_slot = 0
         self.starved: list[int] = []
+        self.starved_since: dict[int, float] = {}
+        """When each starved slot last formed nothing: after `fill_after_s` its fair share
+        stops waiting for its busy entrants (a game of many seats would wait for ever)."""
         """Slots that could not form a table at the last tick although an entrant of theirs
         had room: they go first at the next, so a game of many seats (Ledger's eight) gets
         the capacity that frees up before the small games take it again."""
@@ -229,12 +232,16 @@ class Matchmaker:
                                       for r in plays]), plays, waited)
                 rows.update({r.row["id"]: r.row for r in plays})
             cands, plays, waited = per_slot[i]
-            lineup = self._pick(slot, cands, waited)
+            patient = at - self.starved_since.get(i, at) < self.plan.settings.fill_after_s
+            lineup = self._pick(slot, cands if patient else
+                                [c for c in cands if c.free > 0 or c.baseline], waited)
             if lineup is None:
                 stuck.add(i)
                 if any(c.free > 0 and not c.baseline for c in cands):
                     self.starved.append(i)
+                    self.starved_since.setdefault(i, at)
                 continue
+            self.starved_since.pop(i, None)
             ids = {c.id for c in lineup}
             for j, other in per_slot.items():  # each slot's list holds its own candidates
                 if self.plan.slots[j].game == slot.game:
