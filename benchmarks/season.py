@@ -3,6 +3,8 @@ matchmaker tick's share plus the table's OpenSkill update, in the transaction th
 it — with 1,000 registered agents online, beside the CPU of playing the table itself.
 
     python benchmarks/season.py [--agents 1000] [--tables 400] [--game dilemma] [--db FILE]
+    python benchmarks/season.py --full [--tables 300]   # a whole season on a server: see
+                                                         # season_full.py
 
 Everything is the server's own code on a real SQLite file (`server/matchmaker.py`,
 `server/ratings.py`): agents, presence rows and baselines as the server writes them; each
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -68,6 +71,11 @@ def _finish(conn: Connection, table_id: str, results: dict[str, Any]) -> float:
 
 
 def main() -> None:
+    if "--full" in sys.argv[1:]:
+        import season_full
+
+        season_full.main([a for a in sys.argv[1:] if a != "--full"])
+        return
     ap = argparse.ArgumentParser()
     ap.add_argument("--agents", type=int, default=1000)
     ap.add_argument("--tables", type=int, default=400)

@@ -12,6 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 
 from commons_bot import Steward
 from dilemma_bot import PromiseKeeper
+from ledger_bot import FairDealer
 
 
 class Either(Bot):
@@ -20,7 +21,8 @@ class Either(Bot):
     name = "either"
 
     def __init__(self) -> None:
-        self.bots: dict[str, Bot] = {"dilemma": PromiseKeeper(), "commons": Steward()}
+        self.bots: dict[str, Bot] = {"dilemma": PromiseKeeper(), "commons": Steward(),
+                                     "ledger": FairDealer()}
 
     def on_turn(self, turn: TurnInfo) -> Any:
         return self.bots[turn.game].on_turn(turn)

@@ -63,13 +63,48 @@ seats = 3
 overrides = {{ num_players = 3, rounds = 3 }}
 """
 
+LEDGER = """
+[[policies]]
+name = "mirror"
+baseline = "mirror"
+games = ["ledger"]
+
+[[policies]]
+name = "shark"
+baseline = "shark"
+games = ["ledger"]
+
+[[policies]]
+name = "grim"
+baseline = "grim"
+games = ["ledger"]
+
+[[policies]]
+name = "saint"
+baseline = "saint"
+games = ["ledger"]
+
+[[policies]]
+name = "opportunist"
+baseline = "opportunist"
+games = ["ledger"]
+
+[[games]]
+name = "ledger"
+variants = ["quickfire"]
+overrides = {{ rounds = 4 }}
+"""
+"""Ledger seats eight: its five baselines fill what the season's own agents leave."""
+
 
 def season_file(folder: Path, tables: int = 30, max_running: int = 6, fill_after_s: float = 2.0,
-                final_top: int = 3, held_out: tuple[str, ...] = ()) -> Path:
-    path = folder / "season.toml"
-    path.write_text(SEASON.format(tables=tables, max_running=max_running,
-                                  fill_after_s=fill_after_s, final_top=final_top,
-                                  held_out=json.dumps(list(held_out))))
+                final_top: int = 3, held_out: tuple[str, ...] = (), ledger: bool = False,
+                name: str = "season.toml") -> Path:
+    path = folder / name
+    text = SEASON + (LEDGER if ledger else "")
+    path.write_text(text.format(tables=tables, max_running=max_running,
+                                fill_after_s=fill_after_s, final_top=final_top,
+                                held_out=json.dumps(list(held_out))))
     return path
 
 

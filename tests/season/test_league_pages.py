@@ -51,6 +51,8 @@ def test_the_board_and_an_agent_page(site: Any, open_page: Any) -> None:
         assert p.page.locator("[data-testid=rating-chart]").count() == 1
         assert p.page.locator("[data-testid=recent] a", has_text="replay").count() >= 1
         assert "agent of ann" in p.page.inner_text("#about")
+        # a remote agent's profile, measured from its recorded tables
+        assert p.page.locator("[data-testid=profile] tbody tr").count() >= 1
         assert audit(p.page) == [] and overflow(p.page) == 0
         # a baseline's page also shows its `cogleague profile` traits
         p.page.goto(f"{site.url}/league/agent?id=ci-season&name=tft")

@@ -15,11 +15,12 @@ from __future__ import annotations
 import json
 import math
 import secrets
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, insert, select, update
+from sqlalchemy import Connection, and_, func, insert, inspect, select, update
 
 from cogleague.core import jsonio
 from cogleague.league.episodes import derive_seed
@@ -36,8 +37,8 @@ from cogleague.server.league_schema import (
     seasons,
 )
 from cogleague.server.lineup import SeatPlan, build_game
-from cogleague.server.store import notify, seats, tables
-from cogleague.server.tables import RUNNING, seat_aliases
+from cogleague.server.store import ABORTED, FINISHED, RUNNING, notify, seats, tables
+from cogleague.server.tables import seat_aliases
 
 RUNNING_PHASE, FINAL, ENDED = "running", "final", "ended"
 SEAT_KIND = {"remote": "remote", "baseline": "scripted", "model": "llm", "policy": "policy"}
@@ -61,6 +62,9 @@ class SeasonPlan:
     seed: int
     operator_id: int
     postgres: bool = False
+    recorded: bool = False
+    """Finished tables reach the league store (`Settings.record_league`): the season ends
+    only once every one has, so the frozen refit ranks all of them."""
 
 
 @dataclass
@@ -86,7 +90,9 @@ class Ready:
 
     row: dict[str, Any]
     free: int
-    played: int
+    played: dict[str, int]
+    """Season tables so far, per game: fair share is kept within each game, so an agent of
+    one game is not measured against the tables others play in theirs."""
     idle_since: float
 
 
@@ -99,6 +105,13 @@ class Matchmaker:
         """Builds the standings document frozen at the end (`season_board.standings_doc`)."""
         self.seat_counts: dict[tuple[int, int], int] = {}
         self.next_slot = 0
+        self.starved: list[int] = []
+        self.starved_since: dict[int, float] = {}
+        """When each starved slot last formed nothing: after `fill_after_s` its fair share
+        stops waiting for its busy entrants (a game of many seats would wait for ever)."""
+        """Slots that could not form a table at the last tick although an entrant of theirs
+        had room: they go first at the next, so a game of many seats (Ledger's eight) gets
+        the capacity that frees up before the small games take it again."""
         self.number = 0
         """Season tables made so far (read at each tick; the seed of the next derives from
         it)."""
@@ -138,7 +151,7 @@ class Matchmaker:
     def _sweep(self, conn: Connection) -> None:
         """Seats of tables that ended without a finish hook (aborted) stop counting as busy."""
         ended = select(tables.c.id).where(tables.c.id == season_seats.c.table_id,
-                                          tables.c.state.in_(("finished", "aborted")))
+                                          tables.c.state.in_((FINISHED, ABORTED)))
         conn.execute(update(season_seats).where(season_seats.c.active.is_(True),
                                                 ended.exists()).values(active=False))
 
@@ -161,11 +174,13 @@ class Matchmaker:
         hour = {r[0]: (r[1], r[2]) for r in conn.execute(
             select(season_seats.c.agent_id, func.count(), func.max(season_seats.c.created_at))
             .where(season_seats.c.created_at >= at - 3600).group_by(season_seats.c.agent_id))}
-        played: dict[int, int] = dict(conn.execute(
-            select(season_seats.c.agent_id, func.count()).join(
-                season_tables, season_tables.c.table_id == season_seats.c.table_id).where(
-                season_tables.c.season == self.plan.id).group_by(season_seats.c.agent_id)
-        ).all())
+        played: dict[int, dict[str, int]] = defaultdict(dict)
+        for agent_id, game, n in conn.execute(
+                select(season_seats.c.agent_id, season_tables.c.game, func.count()).join(
+                    season_tables, season_tables.c.table_id == season_seats.c.table_id).where(
+                    season_tables.c.season == self.plan.id).group_by(
+                    season_seats.c.agent_id, season_tables.c.game)):
+            played[agent_id][game] = int(n)
         out = []
         for r in rows:
             remote = r["kind"] == "remote"
@@ -174,7 +189,7 @@ class Matchmaker:
             n_hour, last = hour.get(r["id"], (0, 0.0))
             free = min(r["cap"] - busy.get(r["id"], 0), s.max_tables_per_hour - n_hour)
             since = max(presence.get(r["id"], r["created_at"]), last or 0.0)
-            out.append(Ready(r, free, played.get(r["id"], 0), since))
+            out.append(Ready(r, free, played.get(r["id"], {}), since))
         return out
 
     def _sigmas(self, conn: Connection, game: str) -> dict[int, float]:
@@ -194,9 +209,13 @@ class Matchmaker:
         stuck: set[int] = set()
         n = len(self.plan.slots)
         per_slot: dict[int, tuple[list[Candidate], list[Ready], bool]] = {}
+        first, self.starved = self.starved, []
         while len(made) < budget and len(stuck) < n:
-            i = self.next_slot % n
-            self.next_slot += 1
+            if first:
+                i = first.pop(0)
+            else:
+                i = self.next_slot % n
+                self.next_slot += 1
             if i in stuck:
                 continue
             slot = self.plan.slots[i]
@@ -206,19 +225,30 @@ class Matchmaker:
                 waited = any(r.row["kind"] != "baseline" and r.free > 0
                              and at - r.idle_since >= self.plan.settings.fill_after_s
                              for r in plays)
-                per_slot[i] = (order([Candidate(r.row["id"], r.row["account_id"], r.played,
+                per_slot[i] = (order([Candidate(r.row["id"], r.row["account_id"],
+                                                r.played.get(slot.game, 0),
                                                 sigma.get(r.row["id"], Candidate.sigma),
                                                 r.free, r.row["kind"] == "baseline")
                                       for r in plays]), plays, waited)
                 rows.update({r.row["id"]: r.row for r in plays})
             cands, plays, waited = per_slot[i]
-            lineup = self._pick(slot, cands, waited)
+            patient = at - self.starved_since.get(i, at) < self.plan.settings.fill_after_s
+            lineup = self._pick(slot, cands if patient else
+                                [c for c in cands if c.free > 0 or c.baseline], waited)
             if lineup is None:
                 stuck.add(i)
+                if any(c.free > 0 and not c.baseline for c in cands):
+                    self.starved.append(i)
+                    self.starved_since.setdefault(i, at)
                 continue
+            self.starved_since.pop(i, None)
             ids = {c.id for c in lineup}
-            for other in per_slot.values():  # each game's list holds its own candidates
-                seated(other[0], ids)
+            for j, other in per_slot.items():  # each slot's list holds its own candidates
+                if self.plan.slots[j].game == slot.game:
+                    seated(other[0], ids)
+                else:  # busy there too, but its count in that game is unchanged
+                    for c in other[0]:
+                        c.free -= c.id in ids
             made.append(self.table_rows(batch, slot, [rows[a] for a in self._rotate(lineup)],
                                         "rated", at))
         batch.write(conn)
@@ -283,25 +313,58 @@ class Matchmaker:
         lineups: list[dict[str, Any]] = []
         if s.final_top:
             for i, slot in enumerate(self.plan.slots):
-                top = [a for a, _ in conn.execute(
-                    select(ratings.c.agent_id, ratings.c.mu - 3 * ratings.c.sigma).join(
-                        agents, agents.c.id == ratings.c.agent_id).where(
-                        ratings.c.season == self.plan.id, ratings.c.game == slot.game,
-                        agents.c.state != "retired", agents.c.current.is_(True))
-                    .order_by((ratings.c.mu - 3 * ratings.c.sigma).desc(), ratings.c.agent_id)
-                    .limit(s.final_top)).all()]
-                if len(top) < 2:
-                    continue
-                k = min(slot.seats, len(top))
-                per_table = k * (k - 1) // 2
-                count = math.ceil(s.final_tables_per_pair * len(top) * (len(top) - 1) / 2
-                                  / per_table)
-                for seating in balanced([str(a) for a in top], slot.seats, count):
-                    lineups.append({"slot": i, "agents": [int(a.split("#")[0])
-                                                          for a in seating.lineup]})
+                for lineup in self._final_lineups(conn, slot):
+                    lineups.append({"slot": i, "agents": lineup})
         conn.execute(update(seasons).where(seasons.c.id == self.plan.id).values(
             phase=FINAL, closed_at=at, frozen=jsonio.dumps({"final_plan": lineups})))
         return FINAL
+
+    def _final_lineups(self, conn: Connection, slot: Slot) -> list[list[int]]:
+        """The top K of `slot`'s game by conservative rating (one per account, under the
+        collusion guard) in balanced rotation until each pair met N more times. A game with
+        more seats than K fills the rest with its baselines outside the top (cycled if too
+        few): every agent has one seat per table, as a remote agent plays one seat a table."""
+        s = self.plan.settings
+        rating = ratings.c.mu - 3 * ratings.c.sigma
+        rows = conn.execute(
+            select(ratings.c.agent_id, agents.c.account_id, agents.c.kind).join(
+                agents, agents.c.id == ratings.c.agent_id).where(
+                ratings.c.season == self.plan.id, ratings.c.game == slot.game,
+                agents.c.state != "retired", agents.c.current.is_(True))
+            .order_by(rating.desc(), ratings.c.agent_id)).all()
+        top: list[int] = []
+        owners: set[int] = set()
+        for agent_id, account_id, kind in rows:
+            if len(top) == s.final_top:
+                break
+            if kind != "baseline" and not s.same_account:
+                if account_id in owners:
+                    continue
+                owners.add(account_id)
+            top.append(int(agent_id))
+        if len(top) < 2:
+            return []
+        k = min(slot.seats, len(top))
+        pad = [a for a in conn.execute(select(agents.c.id).where(
+            agents.c.kind == "baseline", agents.c.current.is_(True),
+            agents.c.state != "retired").order_by(agents.c.id)).scalars()
+            if a not in top and slot.game in self._games_of(conn, a)]
+        if k < slot.seats and not pad:
+            return []  # nothing to fill the other seats with: no final for this game
+        count = math.ceil(s.final_tables_per_pair * len(top) * (len(top) - 1) / 2
+                          / (k * (k - 1) // 2))
+        out = []
+        for n, seating in enumerate(balanced([str(a) for a in top], k, count)):
+            full = [int(a) for a in seating.lineup]
+            full += [pad[(n + j) % len(pad)] for j in range(slot.seats - k)] if pad else []
+            shift = n % slot.seats
+            out.append(full[shift:] + full[:shift])
+        return out
+
+    @staticmethod
+    def _games_of(conn: Connection, agent_id: int) -> list[str]:
+        text = conn.execute(select(agents.c.games).where(agents.c.id == agent_id)).scalar_one()
+        return list(json.loads(text))
 
     def _plan(self, conn: Connection) -> tuple[list[dict[str, Any]], int]:
         row = conn.execute(select(seasons.c.frozen, seasons.c.final_made).where(
@@ -342,8 +405,8 @@ class Matchmaker:
         unrated = conn.execute(select(func.count()).select_from(season_tables).join(
             tables, tables.c.id == season_tables.c.table_id).where(
             season_tables.c.season == self.plan.id, season_tables.c.rated.is_(False),
-            tables.c.state == "finished")).scalar_one()
-        if unrated:
+            tables.c.state == FINISHED)).scalar_one()
+        if unrated or (self.plan.recorded and self._unrecorded(conn)):
             return
         frozen = self.frozen(conn) if self.frozen is not None else {}
         old = json.loads(conn.execute(select(seasons.c.frozen).where(
@@ -351,6 +414,22 @@ class Matchmaker:
         conn.execute(update(seasons).where(seasons.c.id == self.plan.id).values(
             phase=ENDED, ended_at=at, version=seasons.c.version + 1,
             frozen=jsonio.dumps({**old, "standings": frozen})))
+
+
+    def _unrecorded(self, conn: Connection) -> int:
+        """Finished season tables whose episode the league store lacks yet (being recorded
+        just after the finish, or — its process died — by the season loop's sweep)."""
+        from cogleague.league.store import EpisodeRow, episode_id_for_table
+
+        finished = conn.execute(select(season_tables.c.table_id).join(
+            tables, tables.c.id == season_tables.c.table_id).where(
+            season_tables.c.season == self.plan.id, tables.c.state == FINISHED,
+            tables.c.results.is_not(None))).scalars().all()
+        if not finished or not inspect(conn).has_table(EpisodeRow.__tablename__):
+            return len(finished)
+        stored = set(conn.execute(select(EpisodeRow.id).where(
+            EpisodeRow.league == self.plan.id)).scalars())
+        return sum(episode_id_for_table(t) not in stored for t in finished)
 
 
 def _seat_row(seat: int, agent: dict[str, Any]) -> dict[str, Any]:
@@ -374,5 +453,5 @@ def unrated_finished(conn: Connection, season: str) -> list[str]:
     in the finish transaction; kept as a check for the tests and the sweep)."""
     return list(conn.execute(select(season_tables.c.table_id).join(
         tables, and_(tables.c.id == season_tables.c.table_id,
-                     tables.c.state == "finished")).where(
+                     tables.c.state == FINISHED)).where(
         season_tables.c.season == season, season_tables.c.rated.is_(False))).scalars())

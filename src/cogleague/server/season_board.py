@@ -38,6 +38,7 @@ from cogleague.server.league_schema import (
     season_tables,
     seasons,
 )
+from cogleague.server.matchmaker import ENDED
 from cogleague.server.season_runtime import LeagueRuntime
 from cogleague.server.store import accounts, tables
 
@@ -134,7 +135,9 @@ def _mask_refit(fit: dict[str, Any], held_out: tuple[str, ...]) -> dict[str, Any
 
 def compute_refit(url: str, season: str, game_names: list[str]) -> dict[str, Any]:
     """The batch refit per game: the league's standings document over the season's episodes
-    (bootstrap intervals of the mean score, Bradley–Terry strengths)."""
+    (bootstrap intervals of the mean score, Bradley–Terry strengths) — what `cogleague league
+    standings FILE --store URL --game GAME --resamples REFIT_RESAMPLES` ranks offline from
+    the same store, number for number (`tests/season/test_season.py` holds it to that)."""
     from cogleague.league.rankings.standings import standings_json
 
     out: dict[str, Any] = {}
@@ -145,7 +148,7 @@ def compute_refit(url: str, season: str, game_names: list[str]) -> dict[str, Any
                  "rank_label": r["rank_label"], "extras": r.get("extras", {})}
                 for t in doc["tables"] for r in t["rows"]]
         bt = (doc.get("overall") or {}).get("bradley_terry") or {}
-        out[game] = {"episodes": doc["episodes"], "rows": rows,
+        out[game] = {"episodes": doc["episodes"], "resamples": REFIT_RESAMPLES, "rows": rows,
                      "bradley_terry": bt.get("rows", [])}
     return out
 
@@ -155,7 +158,7 @@ async def board(rt: LeagueRuntime) -> dict[str, Any]:
     assert rt.id is not None
     season_id = rt.id
     row = await rt.store.tx(_season_row, season_id)
-    if row["phase"] == "ended" and row["frozen"]:
+    if row["phase"] == ENDED and row["frozen"]:
         stored = json.loads(row["frozen"])
         frozen = stored.get("standings")
         if frozen and not frozen.get("refitted"):  # the batch refit over every table, once
@@ -168,9 +171,9 @@ async def board(rt: LeagueRuntime) -> dict[str, Any]:
             await rt.store.tx(lambda c: c.execute(update(seasons).where(
                 seasons.c.id == season_id).values(frozen=text)))
         if frozen:
-            return {**frozen, "phase": "ended", "frozen": True, "version": row["version"]}
+            return {**frozen, "phase": ENDED, "frozen": True, "version": row["version"]}
     await _refresh_refit(rt, row["version"])
-    doc = await rt.store.tx(standings_doc, season_id, row["phase"] == "ended",
+    doc = await rt.store.tx(standings_doc, season_id, row["phase"] == ENDED,
                             rt.season.held_out, rt.refit)
     return {**doc, "frozen": False}
 
@@ -212,7 +215,7 @@ async def get_config(season: str, request: Request) -> PlainTextResponse:
 async def agent_page(season: str, name: str, request: Request) -> dict[str, Any]:
     rt = _runtime(request, season)
     row = await rt.store.tx(_season_row, season)
-    if name in rt.season.held_out and row["phase"] != "ended":
+    if name in rt.season.held_out and row["phase"] != ENDED:
         raise ApiError(404, "not_found", f"agent {name!r} is held out until the season ends")
     versions = await rt.book.get(name)
     doc = await rt.store.tx(_agent_detail, season, [v["id"] for v in versions])

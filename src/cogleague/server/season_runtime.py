@@ -40,8 +40,8 @@ from cogleague.server.live import LiveTable
 from cogleague.server.matchmaker import RUNNING_PHASE, Matchmaker, SeasonPlan, Slot
 from cogleague.server.ratings import rate_finished
 from cogleague.server.settings import Settings
-from cogleague.server.store import accounts, now, seats, tables
-from cogleague.server.tables import RUNNING, TableService
+from cogleague.server.store import RUNNING, accounts, now, seats, tables
+from cogleague.server.tables import TableService
 
 log = logging.getLogger("cogleague.server")
 TICK_S = 0.25
@@ -49,8 +49,9 @@ PRESENCE_TTL_S = 5.0
 """A remote agent whose socket's process stopped renewing is unmatched after this long."""
 LEASE_TTL_S = 5.0
 SWEEP_EVERY_S = 10.0
-PROFILE_EPISODES = 5
-"""Episodes per probe of an agent page's behaviour profile."""
+UNCLAIMED_S = 2 * TICK_S
+"""A fresh season table is shared out (each process takes half); one nobody took this long
+is anyone's to take."""
 
 
 class AgentLink:
@@ -84,6 +85,7 @@ class LeagueRuntime:
         self.refit_version = -1
         self.swept_at = time.monotonic()
         self.profile_cache: dict[int, dict[str, Any]] = {}
+        self.recorded_cache: dict[int, tuple[Any, dict[str, Any]]] = {}
         service.finish_hooks.append(self._rate)
 
     # -- what agents may be ------------------------------------------------------------------
@@ -132,10 +134,21 @@ class LeagueRuntime:
             season_id = self.id
             self.matchmaker = Matchmaker(
                 SeasonPlan(season_id, self.season, self.slots(), self.config.seed, operator,
-                           self.store.is_postgres),
+                           self.store.is_postgres, self._records()),
                 self.catalog, lambda conn: standings_doc(conn, season_id, reveal=True,
                                                          held_out=self.season.held_out))
         self.task = asyncio.create_task(self._loop(), name="cogleague-league")
+
+    def _records(self) -> bool:
+        """Finished tables reach the league store here (the setting, and the league's
+        optional dependencies)."""
+        if not self.settings.record_league:
+            return False
+        try:
+            import cogleague.league.store  # noqa: F401
+        except ImportError:
+            return False
+        return True
 
     async def stop(self) -> None:
         if self.task is not None:
@@ -234,17 +247,23 @@ class LeagueRuntime:
         return done.rowcount == 1
 
     async def _take_tables(self) -> None:
-        """Claim a share of the running tables nobody runs yet (half of them, at least one),
-        so that with several processes each takes some."""
+        """Claim a share of the running tables nobody runs yet, so that with several
+        processes each takes some: on PostgreSQL half of the fresh ones (rounded down) and
+        every one that waited `UNCLAIMED_S` (nobody else took it: a process alone takes all);
+        on SQLite (one process) all of them."""
         from cogleague.server.leases import claim
         from cogleague.server.recovery import resume
 
         svc = self.service
         waiting = await self.store.tx(lambda c: list(c.execute(
-            select(tables.c.id).where(tables.c.state == RUNNING, tables.c.owner.is_(None))
-            .order_by(tables.c.created_at)).scalars()))
-        share = waiting[: max(1, (len(waiting) + 1) // 2)] if self.store.is_postgres \
-            else waiting
+            select(tables.c.id, tables.c.created_at).where(
+                tables.c.state == RUNNING, tables.c.owner.is_(None))
+            .order_by(tables.c.created_at)).all()))
+        at = now()
+        fresh = [t for t, made in waiting if at - made < UNCLAIMED_S]
+        share = ([t for t, made in waiting if at - made >= UNCLAIMED_S]
+                 + fresh[: len(fresh) // 2]) if self.store.is_postgres \
+            else [t for t, _ in waiting]
         for table_id in share:
             if table_id in svc.live:
                 continue
@@ -297,33 +316,39 @@ class LeagueRuntime:
                 agent_presence.c.agent_id == link.agent_id, agent_presence.c.node == node)))
 
     # -- behaviour profiles ----------------------------------------------------------------------
-    async def profiles(self, agent_id: int) -> dict[str, Any] | None:
-        """`cogleague profile` traits of an agent version the server can play offline (a
-        baseline or a policy file), per game with a probe battery; None for remote and model
-        agents (remote programs are not here; model calls would spend the owner's tokens).
-        Computed once per version, off the event loop."""
-        if agent_id in self.profile_cache:
-            return self.profile_cache[agent_id]
+    async def profiles(self, agent_id: int) -> dict[str, Any]:
+        """`cogleague profile` traits of an agent version per game (`season_profiles.py`):
+        by the probe battery for what the server can play offline (a baseline, a policy
+        file; computed once per version), else from its recorded season tables (recomputed
+        when it has finished more). Off the event loop."""
+        from cogleague.server import season_profiles as sp
+
         row = await self.store.tx(lambda c: c.execute(select(agents).where(
             agents.c.id == agent_id)).mappings().first())
-        if row is None or row["kind"] not in ("baseline", "policy"):
-            return None
-        ref = row["baseline"] if row["kind"] == "baseline" else f"policy:{row['policy_file']}"
+        if row is None:
+            return {"error": "no such agent version"}
         games = json.loads(row["games"])
-
-        def run() -> dict[str, Any]:
-            from cogleague.profiles import profile
-
-            out = {}
-            for game in games:
-                desc = self.catalog.get(game)
-                if "probes" in desc.extras:
-                    out[game] = profile(desc, ref, episodes=PROFILE_EPISODES, seed=0).to_json()
-            return out
-
-        done = await asyncio.get_running_loop().run_in_executor(None, run)
-        self.profile_cache[agent_id] = done
-        return done
+        loop = asyncio.get_running_loop()
+        if row["kind"] in ("baseline", "policy"):
+            if agent_id not in self.profile_cache:
+                ref = row["baseline"] if row["kind"] == "baseline" \
+                    else f"policy:{row['policy_file']}"
+                self.profile_cache[agent_id] = await loop.run_in_executor(
+                    None, sp.probe_profiles, self.catalog, ref, games)
+            return self.profile_cache[agent_id]
+        assert self.id is not None
+        played = await self.store.tx(sp.played_tables, self.id, agent_id, games)
+        cached = self.recorded_cache.get(agent_id)
+        if cached is None or cached[0] != played:
+            recorded = await self.store.tx(sp.read_recorded, played)
+            doc = await loop.run_in_executor(None, sp.recorded_profiles, self.catalog,
+                                             self.service.game_of, f"{row['name']}@v"
+                                             f"{row['version']}", recorded)
+            self.recorded_cache[agent_id] = cached = (played, doc)
+        if not cached[1]:
+            return {"error": f"measured from a {row['kind']} agent's finished season tables, "
+                             "and it has none yet"}
+        return cached[1]
 
     # -- ratings ---------------------------------------------------------------------------------
     def _rate(self, conn: Connection, live: LiveTable, outcome: EpisodeOutcome) -> None:
