@@ -51,11 +51,12 @@ function traits(doc) {
 
 function profile(doc) {
   const p = doc.profile;
-  if (!p) return h("p", { class: "muted" }, "Behaviour profile (cogleague profile): run only for baselines and policy " +
-    "files, which the server can play offline; this agent's traits come from its tables above.");
+  if (!p) return h("p", { class: "muted" }, "Behaviour profile: none for this agent.");
   if (p.error) return h("p", { class: "muted" }, `Behaviour profile not available: ${p.error}`);
   const rows = Object.entries(p).flatMap(([game, doc]) => doc.traits.map((t) => [game, t]));
-  return h("div", { class: "scroll-x" }, h("h3", {}, "Behaviour profile (cogleague profile, 95 % Wilson intervals)"),
+  const sources = [...new Set(Object.values(p).map((doc) => doc.source).filter(Boolean))].join(", ");
+  return h("div", { class: "scroll-x" }, h("h3", {}, "Behaviour profile (cogleague profile, 95 % Wilson intervals" +
+    (sources ? `, measured from: ${sources}` : "") + ")"),
     h("table", { class: "data", "data-testid": "profile" },
       h("thead", {}, h("tr", {}, ["game", "trait", "value", "95 % interval", "verdict"].map((x) => h("th", {}, x)))),
       h("tbody", {}, rows.map(([g, t]) => h("tr", {}, h("td", {}, g), h("td", {}, t.label),
