@@ -14,6 +14,7 @@ import sys
 
 TYPE_CHECKING = False  # as in `cogleague/__init__.py`: an argument error imports no typing
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
 # One line per top-level command: the module that registers it and its one-line help (shown by
@@ -44,6 +45,16 @@ def __getattr__(name: str) -> Any:
 
         return app
     raise AttributeError(f"module 'cogleague.cli' has no attribute {name!r}")
+
+
+def no_such_command(name: str, known: Iterable[str]) -> str:
+    """Click's error for an unknown command, with typer's suggestions drawn from every
+    command there is (the lazy groups have loaded only some)."""
+    from difflib import get_close_matches
+
+    matches = get_close_matches(name, list(known))
+    hint = f" Did you mean {', '.join(repr(m) for m in matches)}?" if matches else ""
+    return f"No such command {name!r}.{hint}"
 
 
 def top_help() -> str:

@@ -21,6 +21,7 @@ from typer.core import TyperGroup
 from cogleague.cli import app
 from cogleague.cli.precheck import SHARED
 from cogleague.cli.recording_opts import recording_params
+from cogleague.cli.root import resolve_suggesting
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.options import base_type, cli_name, field_choices, scalar_fields
 from cogleague.core.rng import SEED_MAX
@@ -124,6 +125,10 @@ class PlayGroup(TyperGroup):
             register(one, desc)
             self.add_command(typer.main.get_command(one), cmd_name)
         return self.commands[cmd_name]
+
+    def resolve_command(self, ctx: click.Context, args: list[str]
+                        ) -> tuple[str | None, click.Command | None, list[str]]:
+        return resolve_suggesting(self, ctx, args)
 
 
 play_app = typer.Typer(cls=PlayGroup, no_args_is_help=True,

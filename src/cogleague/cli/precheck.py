@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import sys
 
-from cogleague.cli import COMMANDS
+from cogleague.cli import COMMANDS, no_such_command
 
 # The options of every `cogleague play GAME` (`cli/play.py` builds them; a game's own options
 # are skipped when they share a name): flag -> "int" (an integer value), "text" (any value) or
@@ -41,21 +41,29 @@ def answer(argv: list[str], prog: str | None = None) -> str | None:
     if prog is None or not argv or argv[0].startswith("-"):
         return None
     if argv[0] not in COMMANDS:
-        return _usage(prog, "[OPTIONS] COMMAND [ARGS]...", f"No such command {argv[0]!r}.")
+        return _usage(prog, "[OPTIONS] COMMAND [ARGS]...", no_such_command(argv[0], COMMANDS))
     if argv[0] != "play" or len(argv) < 2 or argv[1].startswith("-"):
         return None
     game = argv[1]
     if not _listed(game) and not _registered_elsewhere(game):
         return _usage(f"{prog} play", "[OPTIONS] COMMAND [ARGS]...",
-                      f"No such command {game!r}.")
+                      no_such_command(game, _game_names()))
     return _play_error(f"{prog} play {game}", argv[2:])
 
 
 def _listed(game: str) -> bool:
-    """Whether an installed distribution declares `game` in the games' entry-point group,
-    read from the `entry_points.txt` files of the metadata folders on `sys.path`, where
+    """Whether an installed distribution declares `game` in the games' entry-point group
+    (`listed_names`). A no is taken only where `_registered_elsewhere` says nothing else
+    could."""
+    return game in listed_names()
+
+
+def listed_names() -> list[str]:
+    """The games the installed distributions declare in the games' entry-point group, read
+    from the `entry_points.txt` files of the metadata folders on `sys.path`, where
     importlib.metadata finds them (importing it costs more than the rest of an argument
-    error). A no is taken only where `_registered_elsewhere` says nothing else could."""
+    error)."""
+    names: set[str] = set()
     for folder in sys.path:
         try:
             entries = list(os.scandir(folder or "."))
@@ -66,12 +74,10 @@ def _listed(game: str) -> bool:
                 continue
             try:
                 with open(os.path.join(entry.path, "entry_points.txt"), encoding="utf-8") as f:
-                    text = f.read()
+                    names.update(_declared(f.read()))
             except OSError:
                 continue
-            if _declares(text, game):
-                return True
-    return False
+    return sorted(names)
 
 
 def _registered_elsewhere(game: str) -> bool:
@@ -90,16 +96,25 @@ def _registered_elsewhere(game: str) -> bool:
     return game in registry.entry_names()
 
 
-def _declares(text: str, game: str) -> bool:
-    """Whether an `entry_points.txt` names `game` in `GROUP`."""
-    section = None
+def _game_names() -> list[str]:
+    """Every game `cogleague play` offers (the registry's list once it is loaded)."""
+    if "cogleague.games.registry" in sys.modules:
+        from cogleague.games import registry
+
+        return registry.entry_names()
+    return listed_names()
+
+
+def _declared(text: str) -> list[str]:
+    """The names an `entry_points.txt` declares in `GROUP`."""
+    section, names = None, []
     for raw in text.splitlines():
         line = raw.strip()
         if line.startswith("[") and line.endswith("]"):
             section = line[1:-1].strip()
-        elif section == GROUP and line.partition("=")[0].strip() == game and "=" in line:
-            return True
-    return False
+        elif section == GROUP and "=" in line:
+            names.append(line.partition("=")[0].strip())
+    return names
 
 
 def _play_error(path: str, args: list[str]) -> str | None:

@@ -10,7 +10,7 @@ import typer
 from typer import _click as click  # typer vendors click (>= 0.29); its own classes
 from typer.core import TyperCommand, TyperGroup
 
-from cogleague.cli import COMMANDS, HELP
+from cogleague.cli import COMMANDS, HELP, no_such_command
 
 
 class LazyGroup(TyperGroup):
@@ -30,7 +30,19 @@ class LazyGroup(TyperGroup):
                         ) -> tuple[str | None, click.Command | None, list[str]]:
         if args and args[0] in COMMANDS and args[0] not in self.commands:
             self.add_command(load_command(args[0]), args[0])
-        return super().resolve_command(ctx, args)
+        return resolve_suggesting(self, ctx, args)
+
+
+def resolve_suggesting(group: TyperGroup, ctx: click.Context, args: list[str]
+                       ) -> tuple[str | None, click.Command | None, list[str]]:
+    """`resolve_command`, whose unknown-command error suggests from every command the group
+    lists (typer suggests from those loaded so far, which in a lazy group is almost none)."""
+    try:
+        return TyperGroup.resolve_command(group, ctx, args)
+    except click.exceptions.UsageError as error:
+        if args and error.message.startswith("No such command"):
+            error.message = no_such_command(args[0], group.list_commands(ctx))
+        raise
 
 
 def load_command(name: str) -> click.Command:
