@@ -14,7 +14,6 @@ itself, the league store holds one episode per table, the remote agents' fair sh
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import os
 import signal
@@ -35,6 +34,8 @@ from helpers.provider_server import ProviderServer, Reply  # noqa: E402
 from season.season import (  # noqa: E402
     account,
     constant_policy,
+    file_b64,
+    post,
     query,
     register,
     season_file,
@@ -52,30 +53,20 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _b64(path: Path) -> str:
-    return base64.b64encode(path.read_bytes()).decode()
-
-
-async def _post(url: str, key: str, path: str) -> None:
-    async with httpx.AsyncClient(timeout=30) as client:
-        r = await client.post(url + path, headers={"Authorization": f"Bearer {key}"})
-        r.raise_for_status()
-
-
 async def _register_all(url: str, folder: Path) -> dict[str, str]:
     keys = {n: await account(url, OPERATOR_KEY, n)
             for n in [*REMOTE.values(), "dave", "erin", "fay"]}
     for name, owner in REMOTE.items():  # paused until all four are online
         await register(url, keys[owner], name=name, games=GAMES, cap=3)
-        await _post(url, keys[owner], f"/agents/{name}/pause")
+        await post(url, keys[owner], f"/agents/{name}/pause")
     coop = constant_policy(folder / "coop.npz", "dilemma", 0)
     fair = constant_policy(folder / "ledger.npz", "ledger", 0)
     await register(url, keys["dave"], name="p-coop", kind="policy", games=["dilemma"],
-                   policy_file=_b64(coop), cap=3)
+                   policy_file=file_b64(coop), cap=3)
     await register(url, keys["dave"], name="p-ledger", kind="policy", games=["ledger"],
-                   policy_file=_b64(fair), cap=3)
+                   policy_file=file_b64(fair), cap=3)
     await register(url, keys["fay"], name="p-ledger-2", kind="policy", games=["ledger"],
-                   policy_file=_b64(fair), cap=3)
+                   policy_file=file_b64(fair), cap=3)
     for name in ("m-fair", "m-wary"):
         await register(url, keys["erin"], name=name, kind="model", games=["dilemma"],
                        prompt="Cooperate while the others do.", model="m", cap=2)
@@ -165,7 +156,7 @@ async def run(tables: int, max_running: int, folder: Path) -> None:
                 await asyncio.sleep(0.25)
             cpu0, t0 = _cpu_s(server.proc.pid), time.monotonic()
             for name, owner in REMOTE.items():
-                await _post(server.url, keys[owner], f"/agents/{name}/resume")
+                await post(server.url, keys[owner], f"/agents/{name}/resume")
             while (board := await asyncio.to_thread(_phase, server.url))["phase"] != "ended":
                 await asyncio.sleep(1.0)
             wall, cpu = time.monotonic() - t0, _cpu_s(server.proc.pid) - cpu0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import time
 from collections.abc import Callable
@@ -116,6 +117,17 @@ async def account(server: str, operator_key: str, name: str) -> str:
 async def register(server: str, key: str, **body: Any) -> dict[str, Any]:
     async with LobbyClient(server, key) as lobby:
         return dict(await lobby.request("POST", "/agents", body))
+
+
+async def post(server: str, key: str, path: str) -> None:
+    """A body-less POST with an account key (pause, resume, retire)."""
+    async with LobbyClient(server, key) as lobby:
+        await lobby.request("POST", path)
+
+
+def file_b64(path: Path) -> str:
+    """A policy file as `POST /agents` takes it."""
+    return base64.b64encode(path.read_bytes()).decode()
 
 
 def query(db_url: str, sql: str, **params: Any) -> list[Any]:

@@ -7,7 +7,6 @@ frozen end; the board's batch refit is what the offline league ranks from the sa
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import statistics
 from pathlib import Path
@@ -20,12 +19,14 @@ from typer.testing import CliRunner
 
 from cogleague.cli import app
 from cogleague.client.agent import run_agent
-from cogleague.client.lobby import LobbyClient, LobbyError
+from cogleague.client.lobby import LobbyError
 from helpers.provider_server import ProviderServer, Reply
 from season.bots import Either
 from season.season import (
     account,
     constant_policy,
+    file_b64,
+    post,
     query,
     register,
     season_file,
@@ -35,21 +36,12 @@ from season.season import (
 from server.support import OPERATOR_KEY
 
 
-async def _call(url: str, key: str, path: str) -> None:
-    async with LobbyClient(url, key) as lobby:
-        await lobby.request("POST", path)
-
-
 def played_in(db: str, agent: str, game: str) -> int:
     """Finished season tables of `game` that `agent` sat at."""
     return int(query(db, "SELECT COUNT(*) FROM season_seats ss JOIN agents a ON a.id = "
                          "ss.agent_id JOIN season_tables st ON st.table_id = ss.table_id JOIN "
                          "tables t ON t.id = ss.table_id WHERE a.name = :a AND st.game = :g "
                          "AND t.state = 'finished'", a=agent, g=game)[0][0])
-
-
-def _b64(path: Path) -> str:
-    return base64.b64encode(path.read_bytes()).decode()
 
 
 async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
@@ -74,13 +66,13 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
         remote = {"r1": "alice", "r2": "bob", "r3": "carol", "r4": "alice"}
         for name, owner in remote.items():  # paused until all four are online
             await register(url, keys[owner], name=name, games=both, cap=2)
-            await _call(url, keys[owner], f"/agents/{name}/pause")
+            await post(url, keys[owner], f"/agents/{name}/pause")
         await register(url, keys["dave"], name="p-coop", kind="policy", games=["dilemma"],
-                       policy_file=_b64(coop), cap=2)
+                       policy_file=file_b64(coop), cap=2)
         await register(url, keys["dave"], name="p-defect", kind="policy", games=["dilemma"],
-                       policy_file=_b64(defect), cap=2)
+                       policy_file=file_b64(defect), cap=2)
         await register(url, keys["dave"], name="p-ledger", kind="policy", games=["ledger"],
-                       policy_file=_b64(ledger), cap=2)
+                       policy_file=file_b64(ledger), cap=2)
         await register(url, keys["erin"], name="m-fair", kind="model", games=["dilemma"],
                        prompt="Cooperate while the others do.", model="m", cap=2)
         await register(url, keys["erin"], name="m-tiny", kind="model", games=["dilemma"],
@@ -95,7 +87,7 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
                     ({"name": "x4", "games": ["dilemma"], "kind": "model", "prompt": "p",
                       "model": "gpt-9"}, "model must be one of m (got 'gpt-9')"),
                     ({"name": "x5", "games": ["dilemma"], "kind": "policy",
-                      "policy_file": _b64(ledger)}, "policy_file: "),
+                      "policy_file": file_b64(ledger)}, "policy_file: "),
                     ({"name": "x6", "games": ["dilemma"], "prompt": "p"},
                      "prompt: a remote agent does not take it")]
         for body, message in refusals:
@@ -125,7 +117,7 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
         await wait_for(lambda: sum(a["online"] for a in httpx.get(
             f"{url}/agents", timeout=10).json()["agents"]) == 4, 30, "the remote agents")
         for name, owner in remote.items():
-            await _call(url, keys[owner], f"/agents/{name}/resume")
+            await post(url, keys[owner], f"/agents/{name}/resume")
         try:
             await wait_for(lambda: standings(url)["phase"] == "ended", 240, "the season's end",
                            every_s=1.0)
