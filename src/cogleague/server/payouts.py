@@ -11,6 +11,7 @@ from cogleague.core import settlement
 from cogleague.server import wallets
 from cogleague.server.catalog import Catalog
 from cogleague.server.seating import game_of
+from cogleague.server.settings import Settings
 from cogleague.server.store import FOREVER, Store, loads
 
 log = logging.getLogger("cogleague.server")
@@ -32,6 +33,18 @@ def finish_entries(catalog: Catalog, row: dict[str, Any], seat_list: list[dict[s
     points = [int(p) for p in results["scores"]]
     return settlement.settlement_entries(row["id"], row["stake"], rake_bps, points, accounts,
                                          reason)
+
+
+def records_league(settings: Settings) -> bool:
+    """Whether finished tables reach the league store here: the setting, and the league's
+    optional dependencies installed."""
+    if not settings.record_league:
+        return False
+    try:
+        import cogleague.league.store  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 async def record_league(store: Store, row: dict[str, Any], names: list[str],

@@ -38,6 +38,7 @@ from cogleague.server.league_schema import (
 )
 from cogleague.server.live import LiveTable
 from cogleague.server.matchmaker import RUNNING_PHASE, Matchmaker, SeasonPlan, Slot
+from cogleague.server.payouts import records_league
 from cogleague.server.ratings import rate_finished
 from cogleague.server.settings import Settings
 from cogleague.server.store import RUNNING, accounts, now, seats, tables
@@ -134,21 +135,10 @@ class LeagueRuntime:
             season_id = self.id
             self.matchmaker = Matchmaker(
                 SeasonPlan(season_id, self.season, self.slots(), self.config.seed, operator,
-                           self.store.is_postgres, self._records()),
+                           self.store.is_postgres, records_league(self.settings)),
                 self.catalog, lambda conn: standings_doc(conn, season_id, reveal=True,
                                                          held_out=self.season.held_out))
         self.task = asyncio.create_task(self._loop(), name="cogleague-league")
-
-    def _records(self) -> bool:
-        """Finished tables reach the league store here (the setting, and the league's
-        optional dependencies)."""
-        if not self.settings.record_league:
-            return False
-        try:
-            import cogleague.league.store  # noqa: F401
-        except ImportError:
-            return False
-        return True
 
     async def stop(self) -> None:
         if self.task is not None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, inspect, select
 
-from cogleague.server.payouts import record_league
+from cogleague.server.payouts import record_league, records_league
 from cogleague.server.store import loads, seat_rows, table_row, tables
 
 log = logging.getLogger("cogleague.server")
@@ -41,11 +41,7 @@ def _missing(conn: Connection, finished_before: float | None) -> list[str]:
 
 async def backfill(service: Any, finished_before: float | None = None) -> list[str]:
     """Record the finished tables the league store lacks; returns their ids."""
-    if not service.settings.record_league:
-        return []
-    try:
-        import cogleague.league.store  # noqa: F401
-    except ImportError:
+    if not records_league(service.settings):
         return []
     missing = await service.store.tx(_missing, finished_before)
     for i in range(0, len(missing), CHUNK):
