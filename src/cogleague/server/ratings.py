@@ -42,10 +42,12 @@ _SEAT_DONE = text("UPDATE season_seats SET active = :no, score = :sc, faults = :
                   "WHERE table_id = :t AND seat = :s")
 _RATINGS = text("SELECT agent_id, mu, sigma, games FROM ratings WHERE season = :s AND "
                 "game = :g AND agent_id IN :ids").bindparams(bindparam("ids", expanding=True))
+_RATINGS_LOCKED = text(_RATINGS.text + " ORDER BY agent_id FOR UPDATE").bindparams(
+    bindparam("ids", expanding=True))
+_RATING_SEED = text("INSERT INTO ratings (season, game, agent_id, mu, sigma, games) "
+                    "VALUES (:season, :game, :agent_id, :mu, :sigma, 0) ON CONFLICT DO NOTHING")
 _RATING_SET = text("UPDATE ratings SET mu = :mu, sigma = :sigma, games = :games "
                    "WHERE season = :season AND game = :game AND agent_id = :agent_id")
-_RATING_NEW = text("INSERT INTO ratings (season, game, agent_id, mu, sigma, games) "
-                   "VALUES (:season, :game, :agent_id, :mu, :sigma, :games)")
 _HISTORY = text("INSERT INTO rating_history (season, game, agent_id, table_id, mu, sigma, at) "
                 "VALUES (:season, :game, :agent_id, :table_id, :mu, :sigma, :at)")
 _TABLE_DONE = text("UPDATE season_tables SET rated = :yes, outcome = :o WHERE table_id = :t")
@@ -95,26 +97,28 @@ def apply_rating(conn: Connection, season: str, game: str, table_id: str,
     if len(by_agent) < 2:
         return
     ids = sorted(by_agent)
-    stored = {r.agent_id: r for r in conn.execute(_RATINGS, {"s": season, "g": game,
-                                                             "ids": ids})}
-    teams = [[MODEL.rating(mu=stored[a].mu, sigma=stored[a].sigma) if a in stored
-              else MODEL.rating()] for a in ids]
+    # Each agent's row exists first (a new one at the prior), then is read locked: two
+    # processes rating tables that share an agent update it one after the other, neither
+    # from a value the other has since replaced (read-modify-write on PostgreSQL's READ
+    # COMMITTED would lose one). Rows are locked in agent order, so no two wait on each other.
+    prior = MODEL.rating()
+    conn.execute(_RATING_SEED, [{"season": season, "game": game, "agent_id": a,
+                                 "mu": prior.mu, "sigma": prior.sigma} for a in ids])
+    locked = _RATINGS_LOCKED if conn.dialect.name == "postgresql" else _RATINGS
+    stored = {r.agent_id: r for r in conn.execute(locked, {"s": season, "g": game,
+                                                           "ids": ids})}
+    teams = [[MODEL.rating(mu=stored[a].mu, sigma=stored[a].sigma)] for a in ids]
     means = [sum(by_agent[a]) / len(by_agent[a]) for a in ids]
     new = MODEL.rate(teams, scores=means)
     at = now()
     changed: list[dict[str, Any]] = []
-    fresh: list[dict[str, Any]] = []
     history: list[dict[str, Any]] = []
     for a, (r,) in zip(ids, new, strict=True):
-        row = {"season": season, "game": game, "agent_id": a, "mu": r.mu, "sigma": r.sigma,
-               "games": stored[a].games + 1 if a in stored else 1}
-        (changed if a in stored else fresh).append(row)
+        changed.append({"season": season, "game": game, "agent_id": a, "mu": r.mu,
+                        "sigma": r.sigma, "games": stored[a].games + 1})
         history.append({"season": season, "game": game, "agent_id": a, "table_id": table_id,
                         "mu": r.mu, "sigma": r.sigma, "at": at})
-    if changed:
-        conn.execute(_RATING_SET, changed)
-    if fresh:
-        conn.execute(_RATING_NEW, fresh)
+    conn.execute(_RATING_SET, changed)
     conn.execute(_HISTORY, history)
 
 
@@ -129,7 +133,8 @@ def _charge_tokens(conn: Connection, models: Mapping[str, Any] | None,
         if not used:
             continue
         row = conn.execute(select(agents.c.tokens_day, agents.c.tokens_used,
-                                  agents.c.token_budget).where(agents.c.id == agent_id)).first()
+                                  agents.c.token_budget).where(agents.c.id == agent_id)
+                           .with_for_update()).first()  # another process may add at once
         if row is None:
             continue
         total = used + (row.tokens_used if row.tokens_day == day else 0)
