@@ -28,7 +28,7 @@ final_top = {final_top}
 final_tables_per_pair = 1
 pacing = false
 models = ["m"]
-token_budget = 100000
+token_budget = {token_budget}
 refit_every_s = 0
 held_out = {held_out}
 
@@ -100,11 +100,12 @@ overrides = {{ rounds = 4 }}
 
 def season_file(folder: Path, tables: int = 30, max_running: int = 6, fill_after_s: float = 2.0,
                 final_top: int = 3, held_out: tuple[str, ...] = (), ledger: bool = False,
-                name: str = "season.toml") -> Path:
+                name: str = "season.toml", token_budget: int = 100000) -> Path:
     path = folder / name
     text = SEASON + (LEDGER if ledger else "")
     path.write_text(text.format(tables=tables, max_running=max_running,
                                 fill_after_s=fill_after_s, final_top=final_top,
+                                token_budget=token_budget,
                                 held_out=json.dumps(list(held_out))))
     return path
 
@@ -130,8 +131,13 @@ def file_b64(path: Path) -> str:
     return base64.b64encode(path.read_bytes()).decode()
 
 
+def sa_url(db_url: str) -> str:
+    """SQLAlchemy's spelling of a database URL the server takes (psycopg 3 for PostgreSQL)."""
+    return db_url.replace("postgresql://", "postgresql+psycopg://", 1)
+
+
 def query(db_url: str, sql: str, **params: Any) -> list[Any]:
-    engine = create_engine(db_url)
+    engine = create_engine(sa_url(db_url))
     try:
         with engine.connect() as conn:
             return list(conn.execute(text(sql), params).all())

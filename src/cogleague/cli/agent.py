@@ -152,6 +152,9 @@ def run(
     agent: Annotated[str, typer.Option(help="the registered agent's name")],
     max_tables: Annotated[int | None, typer.Option(help="stop after this many tables "
                                                         "(default: run until stopped)")] = None,
+    also: Annotated[list[str] | None, typer.Option(
+        "--also", help="another process of the same deployment, to reconnect to when "
+                       "--server goes away (repeat for more)")] = None,
 ) -> None:
     """Keep AGENT online: play every table the league assigns it, several at once."""
     from cogleague.client.agent import AgentRefused, run_agent
@@ -161,7 +164,8 @@ def run(
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     console.print(f"agent {agent}: online at {server} (Ctrl-C to stop)", highlight=False)
     try:
-        done = asyncio.run(run_agent(cls, server, key, agent, max_tables=max_tables))
+        done = asyncio.run(run_agent(cls, server, key, agent, max_tables=max_tables,
+                                     servers=[server, *(also or [])]))
     except AgentRefused as exc:
         fail(str(exc))
     except (ConnectionError, OSError) as exc:

@@ -118,7 +118,7 @@ seats = Table(
     Column("account_id", Integer, ForeignKey("accounts.id"), nullable=True),  # None: filler
     Column("kind", String(16), nullable=False),  # remote | scripted | llm
     Column("policy_name", String(200), nullable=False),
-    Column("baseline", String(64), nullable=True),
+    Column("baseline", String(420), nullable=True),  # a baseline, or policy:PATH of a file
     Column("prompt", Text, nullable=True),
     Column("model", String(200), nullable=True),
     Column("token_digest", String(64), nullable=False),
@@ -196,6 +196,7 @@ class Store:
     def create_schema(self) -> None:
         metadata.create_all(self.engine)
         add_missing_columns(self.engine)
+        widen_columns(self.engine)
 
     def close(self) -> None:
         self._executor.submit(self._drop_log_conn)
@@ -415,6 +416,25 @@ def add_missing_columns(engine: Engine) -> None:
                 kind = column.type.compile(engine.dialect)
                 with engine.begin() as conn:
                     conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"))
+
+
+def widen_columns(engine: Engine) -> None:
+    """Text columns made longer after a database was created: PostgreSQL enforces a
+    VARCHAR's length, so an older, narrower column is altered to the schema's (SQLite does
+    not enforce lengths and needs nothing)."""
+    if engine.dialect.name != "postgresql":
+        return
+    inspector = inspect(engine)
+    for table in (tables, log_entries, accounts, seats):
+        have = {c["name"]: c["type"] for c in inspector.get_columns(table.name)}
+        for column in table.columns:
+            want = getattr(column.type, "length", None)
+            got = getattr(have.get(column.name), "length", None)
+            if want is not None and got is not None and got < want:
+                kind = column.type.compile(engine.dialect)
+                with engine.begin() as conn:
+                    conn.execute(text(f"ALTER TABLE {table.name} ALTER COLUMN {column.name} "
+                                      f"TYPE {kind}"))
 
 
 # -- small queries every module shares ------------------------------------------------------
