@@ -8,6 +8,7 @@ the rest. Shared by `test_season_full.py` (which asserts) and `benchmarks/season
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import statistics
@@ -95,7 +96,7 @@ async def run_full_season(folder: Path, db: str, *, tables: int = 300, max_runni
     files = folder / "files"
     files.mkdir(parents=True, exist_ok=True)
     path = season_file(folder, tables=tables, max_running=max_running, fill_after_s=2.0,
-                       final_top=3, ledger=True, token_budget=10**9)
+                       final_top=3, ledger=True, token_budget=10**9, refit_every_s=5)
     settings: dict[str, Any] = {"season": str(path), "policy_dir": str(folder / "hosted"),
                                 "model_provider": "openai", "model_name": "m",
                                 "ping_interval_s": 1.0, **(LEASE if processes > 1 else {})}
@@ -157,7 +158,9 @@ async def run_full_season(folder: Path, db: str, *, tables: int = 300, max_runni
 
 def counts(db: str) -> dict[str, Any]:
     """What the full season must get right, counted: every table finished and rated once,
-    no account met itself, one league episode per table, each entrant's share of its games."""
+    no account met itself, one league episode per table, and fair shares: agents entered in
+    the same games with the same cap are owed as many tables (`alike_share`: the worst
+    distance from their mean); `per_game_share` is the same within each game."""
     tables = query(db, "SELECT st.table_id, st.game, st.phase, st.rated, st.outcome, t.state "
                        "FROM season_tables st JOIN tables t ON t.id = st.table_id")
     history = dict(query(db, "SELECT table_id, COUNT(*) FROM rating_history "
@@ -186,6 +189,11 @@ def counts(db: str) -> dict[str, Any]:
         db, "SELECT ss.agent_id, COUNT(DISTINCT ss.table_id) FROM season_seats ss JOIN "
             "season_tables st ON "
             "st.table_id = ss.table_id WHERE st.outcome = 'rated' GROUP BY ss.agent_id")}
+    alike: dict[str, dict[str, int]] = {}  # agents entered in the same games with one cap
+    for name, entered, cap in query(db, "SELECT name, games, cap FROM agents WHERE kind != "
+                                        "'baseline' AND current"):
+        key = f"{','.join(sorted(json.loads(entered)))} cap {cap}"
+        alike.setdefault(key, {})[name] = int(played.get(name, 0))
     episodes = query(db, "SELECT COUNT(*) FROM league_episodes WHERE league = 'ci-season'")
     outcomes: dict[str, int] = {}
     per_game: dict[str, int] = {}
@@ -206,6 +214,9 @@ def counts(db: str) -> dict[str, Any]:
         "remote_tables": {n: played.get(n, 0) for n in REMOTE},
         "remote_worst_share": max(abs(played.get(n, 0) - mean) / mean for n in REMOTE)
         if mean else None,
+        "alike_tables": alike,
+        "alike_share": {k: max(abs(n - statistics.mean(v.values())) / statistics.mean(
+            v.values()) for n in v.values()) for k, v in sorted(alike.items())},
         "per_game_share": {g: max(abs(n - statistics.mean(v.values())) / statistics.mean(
             v.values()) for n in v.values()) for g, v in sorted(per_entrant.items())},
         "per_game_tables": per_entrant}

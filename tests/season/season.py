@@ -29,7 +29,7 @@ final_tables_per_pair = 1
 pacing = false
 models = ["m"]
 token_budget = {token_budget}
-refit_every_s = 0
+refit_every_s = {refit_every_s}
 held_out = {held_out}
 
 [[policies]]
@@ -100,12 +100,13 @@ overrides = {{ rounds = 4 }}
 
 def season_file(folder: Path, tables: int = 30, max_running: int = 6, fill_after_s: float = 2.0,
                 final_top: int = 3, held_out: tuple[str, ...] = (), ledger: bool = False,
-                name: str = "season.toml", token_budget: int = 100000) -> Path:
+                name: str = "season.toml", token_budget: int = 100000,
+                refit_every_s: float = 0) -> Path:
     path = folder / name
     text = SEASON + (LEDGER if ledger else "")
     path.write_text(text.format(tables=tables, max_running=max_running,
                                 fill_after_s=fill_after_s, final_top=final_top,
-                                token_budget=token_budget,
+                                token_budget=token_budget, refit_every_s=refit_every_s,
                                 held_out=json.dumps(list(held_out))))
     return path
 

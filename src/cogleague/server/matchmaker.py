@@ -105,13 +105,14 @@ class Matchmaker:
         """Builds the standings document frozen at the end (`season_board.standings_doc`)."""
         self.seat_counts: dict[tuple[int, int], int] = {}
         self.next_slot = 0
+        """Round-robin position: breaks ties between slots with as many tables so far."""
         self.starved: list[int] = []
-        self.starved_since: dict[int, float] = {}
-        """When each starved slot last formed nothing: after `fill_after_s` its fair share
-        stops waiting for its busy entrants (a game of many seats would wait for ever)."""
         """Slots that could not form a table at the last tick although an entrant of theirs
         had room: they go first at the next, so a game of many seats (Ledger's eight) gets
         the capacity that frees up before the small games take it again."""
+        self.starved_since: dict[int, float] = {}
+        """When each starved slot last formed nothing: after `fill_after_s` its fair share
+        stops waiting for its busy entrants (a game of many seats would wait for ever)."""
         self.number = 0
         """Season tables made so far (read at each tick; the seed of the next derives from
         it)."""
@@ -210,12 +211,14 @@ class Matchmaker:
         n = len(self.plan.slots)
         per_slot: dict[int, tuple[list[Candidate], list[Ready], bool]] = {}
         first, self.starved = self.starved, []
+        so_far = self._per_slot(conn)
         while len(made) < budget and len(stuck) < n:
             if first:
                 i = first.pop(0)
-            else:
-                i = self.next_slot % n
-                self.next_slot += 1
+            else:  # the slot with the fewest tables so far: every game and variant its share
+                i = min((j for j in range(n) if j not in stuck),
+                        key=lambda j: (so_far[j], (j - self.next_slot) % n))
+                self.next_slot = i + 1
             if i in stuck:
                 continue
             slot = self.plan.slots[i]
@@ -251,6 +254,7 @@ class Matchmaker:
                         c.free -= c.id in ids
             made.append(self.table_rows(batch, slot, [rows[a] for a in self._rotate(lineup)],
                                         "rated", at))
+            so_far[i] += 1
         batch.write(conn)
         return made
 
@@ -263,6 +267,14 @@ class Matchmaker:
 
     def _rotate(self, lineup: Sequence[Candidate]) -> list[int]:
         return rotate_for_balance([c.id for c in lineup], self.seat_counts)
+
+    def _per_slot(self, conn: Connection) -> list[int]:
+        """Rated tables made so far in each slot (game and variant) of the season."""
+        made = {(g, v): int(k) for g, v, k in conn.execute(
+            select(season_tables.c.game, season_tables.c.variant, func.count()).where(
+                season_tables.c.season == self.plan.id, season_tables.c.phase == "rated")
+            .group_by(season_tables.c.game, season_tables.c.variant))}
+        return [made.get((s.game, s.variant), 0) for s in self.plan.slots]
 
     def _count(self, conn: Connection) -> int:
         return int(conn.execute(select(func.count()).select_from(season_tables).where(
