@@ -13,7 +13,7 @@ notes are text: not part of a batch step.
 `jax.jit` with ``jax_enable_x64``): the seat loops (sanctions, planting, the mushroom flow) are
 unrolled over the config's seat count and update by `where` over one-hots. The deal and the
 `random` seat's stream are host-side: `reset` deals with numpy and hands the arrays over, and
-a baseline reads the state on the host (`host`).
+a baseline reads the state on the host (`kernel_policies.on_host`).
 """
 
 from __future__ import annotations
