@@ -11,12 +11,16 @@
 - the vector environments with random legal actions at B = `--envs`: agent-steps per second
   (every seat an agent, `parallel_vector_env`);
 - a league of `--league` dilemma episodes of baselines, wall time with the store, the rules
-  engine on a process pool against the batch kernels; the standings must be equal.
+  engine on a process pool against the batch kernels; the standings must be equal;
+- with `--jax`: the Commons kernel's step and observation under `jax.jit` on this CPU against
+  numpy's, each module at B = `--envs` for 20 rounds of random legal actions (XLA without
+  FMA, as `tests/batch/test_jax.py` runs it, so the two are equal bit for bit — checked).
 
 Timings are CPU seconds of this process (the machine may be shared; its load is printed) and,
 for the rules engine and Axelrod, the best of `--repeat` runs.
 
     .venv/bin/python benchmarks/batch.py [--tables 10000] [--envs 4096] [--repeat 3] [--league N]
+                                         [--jax] [--only-jax]
 """
 
 from __future__ import annotations
@@ -244,15 +248,69 @@ def league(episodes: int) -> None:
               f"{wall['rules'] / wall['batch']:.1f}x (target 20x); same standings")
 
 
+def commons_jax(envs: int, rounds: int = 20) -> None:
+    """Jitted step + observe against numpy's, per module, CPU and wall seconds."""
+    if "--xla_cpu_max_isa" not in os.environ.get("XLA_FLAGS", ""):
+        os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} --xla_cpu_max_isa=AVX"
+    import jax
+
+    jax.config.update("jax_enable_x64", True)
+    jnp = jax.numpy
+    batch = _batch("commons")
+    for variant in [*COMMONS_VARIANTS[:2], "harvest-partnership", *COMMONS_VARIANTS[2:]]:
+        np_kernel = batch.kernel(variant, {"rounds": rounds}, len(COMMONS))
+        jx_kernel = batch.kernel(variant, {"rounds": rounds}, len(COMMONS), xp=jnp)
+        seeds = list(range(envs))
+        rng = np.random.default_rng(0)
+        legal = np.flatnonzero(np_kernel.mask(np_kernel.reset(seeds[:1]))[0, 0])
+        acts = [legal[rng.integers(0, len(legal), size=(envs, len(COMMONS)))]
+                for _ in range(rounds)]
+
+        def run(kernel: Any, step: Any, observe: Any, state: Any, moves: list[Any]) -> Any:
+            for a in moves:
+                state, reward, _ = step(state, a)
+                obs = observe(state)
+            return state, reward, obs
+
+        state = np_kernel.reset(seeds)
+        np_cpu, np_wall = time.process_time(), time.perf_counter()
+        want = run(np_kernel, np_kernel.step, np_kernel.observe, state, acts)
+        np_cpu, np_wall = time.process_time() - np_cpu, time.perf_counter() - np_wall
+        step, observe = jax.jit(jx_kernel.step), jax.jit(jx_kernel.observe)
+        jacts = [jnp.asarray(a) for a in acts]
+        state = jx_kernel.reset(seeds)
+        compile_wall = time.perf_counter()
+        jax.block_until_ready(run(jx_kernel, step, observe, state, jacts[:1]))
+        compile_wall = time.perf_counter() - compile_wall
+        jx_cpu, jx_wall = time.process_time(), time.perf_counter()
+        got = jax.block_until_ready(run(jx_kernel, step, observe, state, jacts))
+        jx_cpu, jx_wall = time.process_time() - jx_cpu, time.perf_counter() - jx_wall
+        assert np.array_equal(np.asarray(got[1]), want[1]), f"{variant}: rewards differ"
+        assert np.array_equal(np.asarray(got[2]), want[2]), f"{variant}: observations differ"
+        assert np.array_equal(np.asarray(got[0].scores), want[0].scores), variant
+        steps = envs * len(COMMONS) * rounds
+        print(f"commons {variant} step + observe, B = {envs:,}, {rounds} rounds: numpy "
+              f"{steps / np_cpu:,.0f} agent-steps/CPU s ({np_wall:.2f} s wall); jax.jit "
+              f"{steps / jx_cpu:,.0f} ({jx_wall:.2f} s wall, compile {compile_wall:.1f} s) "
+              f"-> {np_cpu / jx_cpu:.1f}x per CPU s, {np_wall / jx_wall:.1f}x wall; "
+              "equal bit for bit")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=10_000)
     parser.add_argument("--envs", type=int, default=4096)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--league", type=int, default=10_000, help="league episodes (0: skip)")
+    parser.add_argument("--jax", action="store_true", help="also the Commons kernel under jax.jit")
+    parser.add_argument("--only-jax", action="store_true", help="only the jax.jit part")
     args = parser.parse_args()
     gc.freeze()
     print(load())
+    if args.only_jax:
+        commons_jax(args.envs)
+        print(load())
+        return
     dilemma(args.tables, args.repeat)
     ledger(args.tables, args.repeat)
     commons(args.tables, args.repeat)
@@ -261,6 +319,8 @@ def main() -> None:
     vector("commons", args.envs, 40)
     if args.league:
         league(args.league)
+    if args.jax:
+        commons_jax(args.envs)
     print(load())
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,12 +77,10 @@ def scores(theta: np.ndarray, shapes: Sequence[tuple[int, ...]], opponents: list
             return np.asarray(infos["score"]).reshape(pop, tables).mean(axis=1)
 
 
-def train(generations: int, population: int, tables: int, per_generation: int, sigma: float,
-          lr: float, seed: int) -> tuple[list[tuple[int, ...]], np.ndarray]:
-    probe = vector_env(GAME, num_envs=1, opponents=POOL[:SEATS - 1])
-    inputs = probe.single_observation_space.shape[0]
-    shapes = [(HIDDEN, inputs), (HIDDEN,), (2, HIDDEN), (2,)]
-    size = sum(int(np.prod(s)) for s in shapes)
+def evolve(size: int, fitness: Callable[[np.ndarray, np.random.Generator], np.ndarray],
+           generations: int, population: int, sigma: float, lr: float, seed: int) -> np.ndarray:
+    """Evolution strategies over a flat parameter vector: antithetic perturbations, centred
+    ranks, Adam. `fitness(candidates (P, size), rng)` scores every candidate at once."""
     rng = np.random.default_rng(seed)
     theta = rng.normal(0.0, 0.1, size)
     m, v = np.zeros(size), np.zeros(size)
@@ -91,10 +89,7 @@ def train(generations: int, population: int, tables: int, per_generation: int, s
     started = time.perf_counter()
     for gen in range(generations):
         eps = rng.normal(size=(pairs, size))
-        cands = np.concatenate([theta + sigma * eps, theta - sigma * eps])
-        fit = np.zeros(2 * pairs)
-        for opponents in lineups(rng, per_generation):
-            fit += scores(cands, shapes, opponents, tables, int(rng.integers(10**8)))
+        fit = fitness(np.concatenate([theta + sigma * eps, theta - sigma * eps]), rng)
         shaped = np.empty(2 * pairs)
         shaped[np.argsort(fit)] = ranks
         grad = ((shaped[:pairs] - shaped[pairs:])[:, None] * eps).sum(0) / (2 * pairs * sigma)
@@ -102,9 +97,25 @@ def train(generations: int, population: int, tables: int, per_generation: int, s
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad**2
         theta = theta + lr * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
-        print(f"generation {gen + 1:3d}: mean candidate score {fit.mean() / per_generation:6.2f}"
+        print(f"generation {gen + 1:3d}: mean candidate score {fit.mean():6.2f}"
               f" ({time.perf_counter() - started:5.1f} s)", flush=True)
-    return shapes, theta
+    return theta
+
+
+def train(generations: int, population: int, tables: int, per_generation: int, sigma: float,
+          lr: float, seed: int) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    probe = vector_env(GAME, num_envs=1, opponents=POOL[:SEATS - 1])
+    inputs = probe.single_observation_space.shape[0]
+    shapes = [(HIDDEN, inputs), (HIDDEN,), (2, HIDDEN), (2,)]
+
+    def fitness(cands: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        fit = np.zeros(cands.shape[0])
+        for opponents in lineups(rng, per_generation):
+            fit += scores(cands, shapes, opponents, tables, int(rng.integers(10**8)))
+        return fit / per_generation
+
+    size = sum(int(np.prod(s)) for s in shapes)
+    return shapes, evolve(size, fitness, generations, population, sigma, lr, seed)
 
 
 def both_engines(path: Path, opponents: list[str], tables: int) -> tuple[list[float],

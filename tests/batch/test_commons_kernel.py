@@ -88,3 +88,31 @@ def test_a_finished_table_stays_as_it_is() -> None:
     assert done.all() and not rewards.any()
     assert np.array_equal(again.scores, state.scores) and again.t.tolist() == [3, 3]
     assert not np.asarray(kernel.observe(again)).any()
+
+
+def test_a_random_seat_policy_reused_after_a_reset_replays_its_streams() -> None:
+    """`random`'s array policy keeps each table's stream: a new episode (another seed, or the
+    same seed from round 0 again) draws from the seed's stream afresh, as a new policy does."""
+    kernel: Any = batch_of(registry.get("commons")).kernel("harvest-open", {"rounds": 6}, 6)
+    lineup = ["random", "random", "steward", "free_rider", "punisher", "random"]
+    policies = [kernel.policy(name, s) for s, name in enumerate(lineup)]
+
+    def episode(seeds: list[int]) -> Any:
+        state = kernel.reset(seeds, lineup)
+        moves = []
+        for _ in range(kernel.steps_per_episode):
+            actions = np.stack([p.act(state) for p in policies], axis=1)
+            moves.append(actions)
+            state, _, _ = kernel.step(state, actions)
+        return np.stack(moves), kernel.scores(state)
+
+    first, scores = episode([1, 2, 3])
+    again, scores_again = episode([1, 2, 3])
+    other, other_scores = episode([7, 2, 9])
+    assert np.array_equal(first, again) and np.array_equal(scores, scores_again)
+    assert np.array_equal(other[:, 1], first[:, 1])  # table 1 kept seed 2: the same draws
+    assert not np.array_equal(other[:, 0], first[:, 0])
+    for i, seed in enumerate([7, 2, 9]):
+        assert other_scores[i].tolist() == cogleague.play("commons", lineup, seed=seed,
+                                                          variant="harvest-open",
+                                                          rounds=6).scores

@@ -54,6 +54,26 @@ def stream_uniforms(names: Sequence[str | int], draws: int) -> Array:
     return stream_ints(names, draws) * (1.0 / TWO_53)  # a power of two: exact
 
 
+def _opaque(xp: Any, x: Array) -> Array:
+    """`x` as a value XLA must compute as it stands (an optimization barrier under JAX)."""
+    if xp is np:
+        return x
+    import jax  # an array namespace other than numpy is jax.numpy
+
+    barrier: Any = jax.lax.optimization_barrier
+    return barrier(x)
+
+
+def divide(xp: Any, x: Array, divisor: Any) -> Array:
+    """``x / divisor`` correctly rounded, as numpy and Python divide. XLA turns a division by a
+    constant or a broadcast value into a multiplication by its reciprocal (a second rounding),
+    so under JAX the divisor is handed over as a full float64 array it cannot see through."""
+    if xp is np:
+        return x / divisor
+    d = xp.asarray(divisor, dtype=xp.float64)
+    return x / _opaque(xp, xp.broadcast_to(d, xp.broadcast_shapes(xp.shape(x), d.shape)))
+
+
 def per_table(lineup: Any, tables: int, seats: int) -> list[list[Any]]:
     """A line-up for every table, or a list of `tables` line-ups, as one list per table
     (None: every seat an outside policy)."""

@@ -7,8 +7,13 @@ dynamics run, and the books (scores, ledger totals, last round) move on. The dea
 favourites, patch owners and pairs) is the rules' `setup.deal` on the ``config.seed`` stream
 (`batch_deal`, every seed at once), and a `random` seat draws from its ``seed * 1000 + slot``
 stream, so a batch table with seed s is the rules engine's episode with seed s. Chat and
-notes are text: not part of a batch step. Numpy only (the step's seat loops update arrays in
-place).
+notes are text: not part of a batch step.
+
+`step`, `observe`, `mask` and `welfare` are pure over `xp` (numpy, or `jax.numpy` under
+`jax.jit` with ``jax_enable_x64``): the seat loops (sanctions, planting, the mushroom flow) are
+unrolled over the config's seat count and update by `where` over one-hots. The deal and the
+`random` seat's stream are host-side: `reset` deals with numpy and hands the arrays over, and
+a baseline reads the state on the host (`kernel_policies.on_host`).
 """
 
 from __future__ import annotations
@@ -18,14 +23,19 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from cogleague.core.batch import Array, per_table
+from cogleague.core.batch import Array
 from cogleague.core.errors import ConfigError, IllegalAction
 from cogleague.games.commons import kernel_physics as phys
 from cogleague.games.commons.batch_deal import batch_deal
 from cogleague.games.commons.config import CommonsConfig, make_config
 from cogleague.games.commons.descriptor import DEFAULT_VARIANT
 from cogleague.games.commons.kernel_observe import observe
-from cogleague.games.commons.kernel_policies import BATCH_BASELINES, CommonsPolicy, new_streams
+from cogleague.games.commons.kernel_policies import (
+    BATCH_BASELINES,
+    CommonsPolicy,
+    convert,
+    on_host,
+)
 from cogleague.games.commons.modules import allelopathic as al
 from cogleague.games.commons.modules import cleanup as cu
 from cogleague.games.commons.modules import harvest as hv
@@ -52,14 +62,17 @@ class CommonsState(NamedTuple):
     by_rank: Array  # (B, n) the slot at each sorted place
     res: dict[str, Array]  # the module's fields (`kernel_physics`)
     seeds: Array  # (B,)
-    streams: list[dict[int, Any]]  # per table: a random seat's stream and last answer
 
 
 class CommonsKernel:
     """One Commons config (module, seats, rounds, institutions) over B tables."""
 
-    def __init__(self, config: CommonsConfig) -> None:
+    def __init__(self, config: CommonsConfig, xp: Any = np) -> None:
+        if xp is not np and xp.asarray(np.zeros(1)).dtype != np.float64:
+            raise ConfigError("xp", "the Commons kernel needs float64 and int64 arrays "
+                                    "(jax: jax.config.update('jax_enable_x64', True))")
         self.config = config
+        self.xp = xp
         self.module = config.module
         n = self.num_seats = config.num_players
         self.rounds = self.steps_per_episode = config.rounds
@@ -70,6 +83,7 @@ class CommonsKernel:
         self.obs_size = 1 + len(HEAD) + len(LEDGER) * n + len(
             _module_fields(self.module, self.patches))
         self.view_cache: tuple[Any, Any] | None = None
+        self.host_cache: tuple[Any, Any] | None = None
 
     # -- tables ---------------------------------------------------------------------------------
     def reset(self, seeds: Sequence[int], lineup: Any = None) -> CommonsState:
@@ -101,99 +115,117 @@ class CommonsKernel:
         else:
             res.update(counts=np.full((b, 3), mu.INITIAL_COUNT), eaten=np.zeros((b, 3)),
                        frozen=zi.copy())
-        rows = per_table(lineup, b, n)
-        return CommonsState(
+        state = CommonsState(
             t=np.zeros(b, dtype=np.int64), scores=zf, extracted=zf, effort=zi, given=zi,
             received=zi, last_gain=zf, last_received=zi, last_total=np.zeros(b),
             deterred=zi, rank=rank, by_rank=by_rank, res=res,
-            seeds=np.asarray([int(s) for s in seeds], dtype=np.int64),
-            streams=new_streams(seeds, rows))
+            seeds=np.asarray([int(s) for s in seeds], dtype=np.int64))
+        return state if self.xp is np else convert(state, self.xp.asarray)
 
     def mask(self, state: CommonsState) -> Array:
         """Every index, but a sanction only where sanctions are on (the same every round)."""
-        b, n = state.t.shape[0], self.num_seats
-        m = np.ones((b, n, self.num_actions), dtype=np.int8)
+        xp, b, n = self.xp, state.t.shape[0], self.num_seats
+        legal = xp.ones(self.num_actions, dtype=bool)
         if not self.config.sanctions_enabled:
-            m.reshape(b, n, -1, n)[..., 1:] = 0
-        return m
+            legal = xp.arange(self.num_actions) % n == 0
+        return xp.tile(legal.astype(xp.int8), (b, n, 1))
 
     def observe(self, state: CommonsState) -> Array:
         return observe(self, state)
 
     # -- a round ------------------------------------------------------------------------------
-    def decode(self, state: CommonsState, actions: Array) -> tuple[dict[str, Array], Array]:
-        """The moves of (B, n) action indices, and each seat's sanction target (-1 none)."""
+    def check(self, actions: Array) -> None:
+        """Refuse an action index outside the mask (`IllegalAction` naming it), on the host:
+        `step` checks under numpy; under `jax.jit` it cannot raise, so call this first."""
         a = np.asarray(actions).astype(np.int64)
-        n = self.num_seats
         bad = (a < 0) | (a >= self.num_actions)
-        sanc, rest = a % n, a // n
         if not self.config.sanctions_enabled:
-            bad |= sanc > 0
+            bad |= a % self.num_seats > 0
         if bad.any():
             i, s = (int(x) for x in np.argwhere(bad)[0])
             raise IllegalAction(f"actions[{i}]: {int(a[i, s])} is not a legal action of seat "
                                 f"{s} (0..{self.num_actions - 1}, its mask says which)")
+
+    def decode(self, state: CommonsState, actions: Array) -> tuple[dict[str, Array], Array]:
+        """The moves of (B, n) action indices, and each seat's sanction target (-1 none)."""
+        xp, n = self.xp, self.num_seats
+        a = xp.asarray(actions).astype(xp.int64)
+        sanc, rest = a % n, a // n
         pos = sanc - 1 + (sanc - 1 >= state.rank)
-        bi = np.arange(a.shape[0])[:, None]
-        target = np.where(sanc > 0, state.by_rank[bi, np.clip(pos, 0, n - 1)], -1)
+        bi = xp.arange(a.shape[0])[:, None]
+        target = xp.where(sanc > 0, state.by_rank[bi, xp.clip(pos, 0, n - 1)], -1)
+        take, keep = xp.asarray(SPLIT_TAKE), xp.asarray(SPLIT_KEEP)
         mod = self.module
         if mod == "cleanup":
-            moves = {"take": SPLIT_TAKE[rest], "keep": SPLIT_KEEP[rest]}
+            moves = {"take": take[rest], "keep": keep[rest]}
         elif mod == "harvest":
             moves = {"patch": rest % self.patches, "take": rest // self.patches}
         elif mod == "allelopathic":
             moves = {"plant_c": rest % 3, "eat_c": rest // 3 % 3,
-                     "take": SPLIT_TAKE[rest // 9], "keep": SPLIT_KEEP[rest // 9]}
+                     "take": take[rest // 9], "keep": keep[rest // 9]}
         else:
             moves = {"eat_c": rest % 3, "take": rest // 3}
         return moves, target
 
     def step(self, state: CommonsState, actions: Array) -> tuple[CommonsState, Array, Array]:
         """One round of every table still playing (a finished table stays as it is)."""
+        xp = self.xp
+        if xp is np:
+            self.check(actions)
         moves, target = self.decode(state, actions)
         cfg, mod, n = self.config, self.module, self.num_seats
         res = {k: v for k, v in state.res.items()}
         r = state.t
         if mod == "cleanup":
-            gains, extracted, effort = phys.cleanup(res, moves["take"], moves["keep"], r)
+            gains, extracted, effort = phys.cleanup(res, moves["take"], moves["keep"], r, xp)
         elif mod == "harvest":
             gains, extracted, effort = phys.harvest(res, moves["take"], moves["patch"],
-                                                    cfg.property_rights, r)
+                                                    cfg.property_rights, r, xp)
         elif mod == "allelopathic":
             gains, extracted, effort = phys.allelopathic(res, moves["take"], moves["eat_c"],
-                                                         moves["keep"], moves["plant_c"])
+                                                         moves["keep"], moves["plant_c"], xp)
         else:
-            gains, extracted, effort = phys.mushrooms(res, moves["take"], moves["eat_c"], r)
-        scores = state.scores + gains
-        b = scores.shape[0]
-        bi = np.arange(b)
-        given = np.zeros((b, n), dtype=np.int64)
-        received = np.zeros((b, n), dtype=np.int64)
-        if cfg.sanctions_enabled and (target >= 0).any():
-            for s in range(n):
-                tgt = target[:, s]
-                tt = np.maximum(tgt, 0)
-                ok = (tgt >= 0) & (received[bi, tt] < cfg.max_sanctions_received)
-                given[:, s] += ok
-                received[bi, tt] += ok
-                scores[:, s] = np.where(ok, scores[:, s] - cfg.sanction_cost, scores[:, s])
-                scores[bi, tt] = np.where(ok, scores[bi, tt] - cfg.sanction_burn,
-                                          scores[bi, tt])
+            gains, extracted, effort = phys.mushrooms(res, moves["take"], moves["eat_c"], r,
+                                                      xp)
+        scores, given, received = self.sanction(state.scores + gains, target)
         total = extracted[:, 0]
         for s in range(1, n):
             total = total + extracted[:, s]
-        deterred = np.where(state.last_received > 0, DETERRED - 1,
-                            np.maximum(state.deterred - 1, 0))
+        deterred = xp.where(state.last_received > 0, DETERRED - 1,
+                            xp.maximum(state.deterred - 1, 0))
         new = CommonsState(
             t=r + 1, scores=scores, extracted=state.extracted + extracted,
             effort=state.effort + effort, given=state.given + given,
             received=state.received + received, last_gain=gains, last_received=received,
             last_total=total, deterred=deterred, rank=state.rank, by_rank=state.by_rank,
-            res=res, seeds=state.seeds, streams=state.streams)
+            res=res, seeds=state.seeds)
         live = state.t < self.rounds
-        if not live.all():
-            new = _keep(new, state, live)
+        if xp is not np or not live.all():
+            new = _keep(new, state, live, xp)
         return new, new.scores - state.scores, new.t >= self.rounds
+
+    def sanction(self, scores: Array, target: Array) -> tuple[Array, Array, Array]:
+        """(scores, given, received) after the sanctions, paid by ascending payer slot under
+        the receiving cap: each costs its payer `sanction_cost` and its target
+        `sanction_burn`."""
+        xp, cfg, n = self.xp, self.config, self.num_seats
+        b = scores.shape[0]
+        given = xp.zeros((b, n), dtype=xp.int64)
+        received = xp.zeros((b, n), dtype=xp.int64)
+        if not cfg.sanctions_enabled or (xp is np and not (target >= 0).any()):
+            return scores, given, received
+        bi = xp.arange(b)
+        seat = xp.arange(n)[None, :]
+        for s in range(n):
+            tgt = target[:, s]
+            tt = xp.maximum(tgt, 0)
+            ok = ((tgt >= 0) & (received[bi, tt] < cfg.max_sanctions_received))[:, None]
+            payer, hit = ok & (seat == s), ok & (seat == tt[:, None])
+            given = given + xp.where(payer, 1, 0)
+            received = received + xp.where(hit, 1, 0)
+            scores = xp.where(payer, scores - cfg.sanction_cost, scores)
+            scores = xp.where(hit, scores - cfg.sanction_burn, scores)
+        return scores, given, received
 
     # -- the end ------------------------------------------------------------------------------
     def residual(self, state: CommonsState) -> Array:
@@ -202,7 +234,7 @@ class CommonsKernel:
         if self.module == "cleanup":
             return res["apples"]
         parts = {"harvest": "stocks", "allelopathic": "ripe", "mushrooms": "counts"}
-        x = res[parts[self.module]].astype(np.float64)
+        x = res[parts[self.module]].astype(self.xp.float64)
         out = x[:, 0]
         for k in range(1, x.shape[1]):
             out = out + x[:, k]
@@ -231,12 +263,12 @@ class CommonsKernel:
                 "rounds": state.t}
 
     def collapse_round(self, state: CommonsState) -> list[int | None]:
-        return [None if c < 0 else int(c) for c in state.res["collapse"]]
+        return [None if c < 0 else int(c) for c in np.asarray(state.res["collapse"]).tolist()]
 
     def dead_patches(self, state: CommonsState) -> list[list[int]]:
         if self.module != "harvest":
             return [[] for _ in range(state.t.shape[0])]
-        return [np.flatnonzero(row).tolist() for row in state.res["pdead"]]
+        return [np.flatnonzero(row).tolist() for row in np.asarray(state.res["pdead"])]
 
     def record(self, state: CommonsState) -> Array:
         """The residual after a round (the descriptor's per-round series)."""
@@ -246,7 +278,7 @@ class CommonsKernel:
                   policy_names: Any) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """Each finished table's results document (`records.results`' keys and order) and
         the descriptor's series (the residual after each round)."""
-        cfg, n = self.config, self.num_seats
+        cfg, n, state = self.config, self.num_seats, on_host(self, state)
         fields = {k: np.asarray(v).tolist() for k, v in self.result_fields(state).items()}
         scores = self.scores(state).tolist()
         collapse, dead = self.collapse_round(state), self.dead_patches(state)
@@ -282,15 +314,15 @@ def _round3(x: Array) -> Array:
     return np.array([round(v, 3) for v in a.ravel().tolist()]).reshape(a.shape)
 
 
-def _keep(new: CommonsState, old: CommonsState, live: Array) -> CommonsState:
+def _keep(new: CommonsState, old: CommonsState, live: Array, xp: Any) -> CommonsState:
     """`new` for the live tables, `old` for the finished ones."""
     def pick(a: Array, b: Array) -> Array:
-        return np.where(live.reshape((-1,) + (1,) * (np.ndim(a) - 1)), a, b)
+        return xp.where(live.reshape((-1,) + (1,) * (a.ndim - 1)), a, b)
 
     fields = {k: pick(getattr(new, k), getattr(old, k)) for k in CommonsState._fields
-              if k not in ("res", "streams")}
+              if k != "res"}
     res = {k: pick(v, old.res[k]) for k, v in new.res.items()}
-    return CommonsState(**fields, res=res, streams=new.streams)
+    return CommonsState(**fields, res=res)
 
 
 class CommonsBatch:
@@ -299,7 +331,7 @@ class CommonsBatch:
     baselines = BATCH_BASELINES
 
     def kernel(self, variant: str | None, options: Mapping[str, Any],
-               num_seats: int | None) -> CommonsKernel:
+               num_seats: int | None, xp: Any = np) -> CommonsKernel:
         given = dict(options)
         if num_seats is not None and "num_players" not in given:
             given["num_players"] = num_seats
@@ -307,7 +339,7 @@ class CommonsBatch:
         config = make_config(variant if module_given else DEFAULT_VARIANT, given, 0)
         if num_seats is not None and num_seats != config.num_players:
             raise ConfigError("seats", f"seats must be {config.num_players} (got {num_seats})")
-        return CommonsKernel(config)
+        return CommonsKernel(config, xp)
 
 
 BATCH = CommonsBatch()

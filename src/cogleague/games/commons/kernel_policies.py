@@ -6,13 +6,15 @@ What a baseline reads is the seat's `RoundView` / `SeatView` (`baselines.view`):
 ledger's totals; `derived` builds those once per state for every seat. A move is a dict of
 (B,) arrays (the module's fields plus the sanction digit), encoded into the action index as
 `CommonsEncoding.encode` does. `random` draws from its seat's own stream
-(``seed * 1000 + slot``) on the host, with the scripted twin's very `choice` calls.
+(``seed * 1000 + slot``) on the host, with the scripted twin's very `choice` calls; the
+policy keeps each table's stream, seeded afresh when the table's seed changes or its round
+goes back (a new episode). A policy reads the state on the host (numpy), whatever the
+kernel's array namespace.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -47,11 +49,6 @@ SPLIT_OFFSET = (0, 4, 7, 9)
 RED, GREEN, BLUE = 0, 1, 2
 
 
-def new_streams(seeds: Sequence[int], lineups: list[list[Any]]) -> list[dict[int, Any]]:
-    """Per table, the streams of its `random` seats (seeded on first use)."""
-    return [{} for _ in seeds]
-
-
 class Derived:
     """What every baseline seat of one state reads (one `RoundView` per table)."""
 
@@ -79,6 +76,22 @@ class Derived:
         self.quota = np.clip(self.num // (den * n), 0, EFFORT_BUDGET)
 
 
+def convert(state: CommonsState, to: Any) -> CommonsState:
+    """Every array of the state passed through `to` (`np.asarray`, `jax.numpy.asarray`)."""
+    fields = {key: to(getattr(state, key)) for key in state._fields if key != "res"}
+    return state._replace(**fields, res={key: to(v) for key, v in state.res.items()})
+
+
+def on_host(k: CommonsKernel, state: CommonsState) -> CommonsState:
+    """The state as numpy arrays (itself under numpy), converted once per state."""
+    if isinstance(state.t, np.ndarray):
+        return state
+    cached = k.host_cache
+    if cached is None or cached[0] is not state:
+        cached = k.host_cache = (state, convert(state, np.asarray))
+    return cached[1]
+
+
 def derived(k: CommonsKernel, state: CommonsState) -> Derived:
     cached = k.view_cache
     if cached is not None and cached[0] is state:
@@ -99,9 +112,12 @@ class CommonsPolicy:
         self.k = kernel
         self.name = name
         self.seat = seat
+        self.memo: dict[int, list[Any]] = {}
+        """`random`'s per table: [seed, stream, round last asked, its answer]."""
 
     def act(self, state: CommonsState) -> Array:
         k, s, name = self.k, self.seat, self.name
+        state = on_host(k, state)
         if name == "random":
             return self._random(state)
         d = derived(k, state)
@@ -247,19 +263,18 @@ class CommonsPolicy:
         cfg, n = k.config, k.num_seats
         out = np.zeros(state.t.shape[0], dtype=np.int64)
         live = state.res.get("pdead")
-        for i, t in enumerate(state.t.tolist()):
+        for i, (t, seed) in enumerate(zip(state.t.tolist(), state.seeds.tolist(), strict=True)):
             if t >= k.rounds:
                 continue
-            memo = state.streams[i]
-            held = memo.get(s)
-            if held is None:
-                rng = rng_streams.stream(int(state.seeds[i]) * SEAT_STREAM_FACTOR + s)
-                held = memo[s] = [rng, -1, 0]
-            if held[1] == t:  # asked again in the same round: the same answer
-                out[i] = held[2]
+            held = self.memo.get(i)
+            if held is None or held[0] != seed or t < held[2]:
+                rng = rng_streams.stream(seed * SEAT_STREAM_FACTOR + s)
+                held = self.memo[i] = [seed, rng, -1, 0]
+            if held[2] == t:  # asked again in the same round: the same answer
+                out[i] = held[3]
                 continue
-            out[i] = held[2] = self._draw(held[0], i, state, live, cfg.sanctions_enabled, n)
-            held[1] = t
+            out[i] = held[3] = self._draw(held[1], i, state, live, cfg.sanctions_enabled, n)
+            held[2] = t
         return out
 
     def _draw(self, rng: random.Random, i: int, state: CommonsState, pdead: Array | None,
