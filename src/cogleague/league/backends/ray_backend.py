@@ -60,7 +60,7 @@ class RayBackend:
             while todo or running:
                 while todo and len(running) < limit:
                     chunk = todo.pop()
-                    running[task.remote(list(chunk))] = chunk
+                    running[task.remote(chunk)] = chunk
                 done, _ = ray.wait(list(running), num_returns=1)
                 for ref in done:
                     chunk = running.pop(ref)

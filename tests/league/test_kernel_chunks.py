@@ -1,0 +1,126 @@
+"""Kernel chunks in the league: the default engine's batch episodes go to the backend's workers
+like any other chunk, and a pool stores, byte for byte, what one process and the rules engine
+store; chunks never mix games, variants, options or seat counts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from cogleague.league import batch, runner, store
+from cogleague.league import config as league_config
+from cogleague.league.backends import OnChunk
+from cogleague.league.backends.local import LocalBackend
+from cogleague.league.episodes import Chunk, EpisodeSpec
+
+LEAGUE = """
+[league]
+name = "kernels"
+seed = 3
+episodes = {episodes}
+
+[[policies]]
+name = "reciprocator"
+baseline = {{ dilemma = "tit_for_tat", ledger = "mirror" }}
+
+[[policies]]
+name = "defector"
+baseline = {{ dilemma = "always_defect", ledger = "shark" }}
+
+[[policies]]
+name = "coin"
+baseline = {{ dilemma = "random", ledger = "opportunist" }}
+
+[[policies]]
+name = "keeper"
+baseline = {{ dilemma = "promise_keeper" }}
+
+[[games]]
+name = "dilemma"
+variants = ["standard", "classic200"]
+seats = 3
+overrides = {{ rounds_total = 6 }}
+
+[[games]]
+name = "ledger"
+variants = ["standard"]
+episodes = 6
+"""
+
+
+class Recording(LocalBackend):
+    """The local backend, keeping the chunks it was handed."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers)
+        self.chunks: list[Sequence[EpisodeSpec]] = []
+
+    def run(self, chunks: Sequence[Sequence[EpisodeSpec]], on_chunk: OnChunk) -> None:
+        self.chunks = list(chunks)
+        super().run(chunks, on_chunk)
+
+
+def _load(tmp_path: Path, name: str, episodes: int = 12) -> league_config.LeagueConfig:
+    path = tmp_path / f"{name}.toml"
+    path.write_text(LEAGUE.format(episodes=episodes), encoding="utf-8")
+    return league_config.load(path)
+
+
+def _rows(url: str) -> list[tuple[str, str, str | None, str | None]]:
+    """What every backend and engine must store alike: id, status and the documents' JSON."""
+    engine = store.engine_for(url)
+    with engine.connect() as conn:
+        return sorted(tuple(r) for r in conn.exec_driver_sql(
+            "SELECT id, status, results, series FROM league_episodes"))
+
+
+def test_auto_engine_kernel_chunks_on_a_pool_store_what_one_process_stores(
+        tmp_path: Path) -> None:
+    pool, one, rules = Recording(2), Recording(1), Recording(2)
+    runs = {name: _load(tmp_path, name) for name in ("pool", "one", "rules")}
+    for name, backend, engine in (("pool", pool, "auto"), ("one", one, "auto"),
+                                  ("rules", rules, "rules")):
+        summary = runner.run(runs[name], backend, engine=engine)
+        assert summary.failed == 0 and summary.played == 12 * 2 + 6
+    kernel = [c for c in pool.chunks if isinstance(c, Chunk) and c.kernel]
+    # the pool's workers played the kernel chunks; promise_keeper seats went to the rules engine
+    assert kernel and sum(len(c) for c in kernel) < 30
+    assert not any(isinstance(c, Chunk) and c.kernel for c in rules.chunks)
+    played = [s for c in kernel for s in c]
+    assert all(s.seats and all(r.seat_ref != "promise_keeper" for r in s.seats) for s in played)
+    assert _rows(runs["pool"].store_url) == _rows(runs["one"].store_url)
+    assert _rows(runs["pool"].store_url) == _rows(runs["rules"].store_url)
+    assert len(_rows(runs["pool"].store_url)) == 30
+
+
+def test_kernel_chunks_hold_one_game_variant_and_seat_count_and_are_bounded(
+        tmp_path: Path) -> None:
+    specs = _load(tmp_path, "chunks", episodes=5000).schedule()
+    fast, slow = batch.split(specs, "auto")
+    assert fast and slow
+    chunks = batch.chunks(fast, 2)
+    assert sum(len(c) for c in chunks) == len(fast)
+    assert sorted(s.id for c in chunks for s in c) == sorted(s.id for s in fast)
+    for chunk in chunks:
+        assert chunk.kernel
+        assert len({(s.game, s.variant, len(s.seats)) for s in chunk}) == 1
+        assert len(chunk) <= batch.CHUNK
+    for variant in ("standard", "classic200"):
+        group = [c for c in chunks if c[0].game == "dilemma" and c[0].variant == variant]
+        # more than two minimum chunks' worth: cut so both workers play, none tiny
+        assert sum(len(c) for c in group) > 2 * batch.MIN_CHUNK
+        assert len(group) >= 2 and all(len(c) >= batch.MIN_CHUNK for c in group[:-1])
+
+
+@pytest.mark.parametrize("engine", ["auto", "batch"])
+def test_a_resumed_kernel_league_plays_only_the_rest(tmp_path: Path, engine: str) -> None:
+    cfg = _load(tmp_path, f"resume-{engine}")
+    if engine == "batch":
+        with pytest.raises(Exception, match="promise_keeper"):
+            runner.run(cfg, LocalBackend(2), engine=engine)
+        return
+    first = runner.run(cfg, LocalBackend(2), engine=engine, limit=10)
+    rest = runner.run(cfg, LocalBackend(2), engine=engine)
+    assert (first.played, rest.skipped, rest.played) == (10, 10, 20)
