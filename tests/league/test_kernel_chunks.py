@@ -8,46 +8,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from leaguefiles import KERNEL_LEAGUE, stored_rows
 
-from cogleague.league import batch, runner, store
+from cogleague.league import batch, runner
 from cogleague.league import config as league_config
 from cogleague.league.backends import OnChunk
 from cogleague.league.backends.local import LocalBackend
 from cogleague.league.episodes import Chunk, EpisodeSpec
-
-LEAGUE = """
-[league]
-name = "kernels"
-seed = 3
-episodes = {episodes}
-
-[[policies]]
-name = "reciprocator"
-baseline = {{ dilemma = "tit_for_tat", ledger = "mirror" }}
-
-[[policies]]
-name = "defector"
-baseline = {{ dilemma = "always_defect", ledger = "shark" }}
-
-[[policies]]
-name = "coin"
-baseline = {{ dilemma = "random", ledger = "opportunist" }}
-
-[[policies]]
-name = "keeper"
-baseline = {{ dilemma = "promise_keeper" }}
-
-[[games]]
-name = "dilemma"
-variants = ["standard", "classic200"]
-seats = 3
-overrides = {{ rounds_total = 6 }}
-
-[[games]]
-name = "ledger"
-variants = ["standard"]
-episodes = 6
-"""
 
 
 class Recording(LocalBackend):
@@ -64,16 +31,8 @@ class Recording(LocalBackend):
 
 def _load(tmp_path: Path, name: str, episodes: int = 12) -> league_config.LeagueConfig:
     path = tmp_path / f"{name}.toml"
-    path.write_text(LEAGUE.format(episodes=episodes), encoding="utf-8")
+    path.write_text(KERNEL_LEAGUE.format(episodes=episodes), encoding="utf-8")
     return league_config.load(path)
-
-
-def _rows(url: str) -> list[tuple[str, str, str | None, str | None]]:
-    """What every backend and engine must store alike: id, status and the documents' JSON."""
-    engine = store.engine_for(url)
-    with engine.connect() as conn:
-        return sorted(tuple(r) for r in conn.exec_driver_sql(
-            "SELECT id, status, results, series FROM league_episodes"))
 
 
 def test_auto_engine_kernel_chunks_on_a_pool_store_what_one_process_stores(
@@ -90,9 +49,9 @@ def test_auto_engine_kernel_chunks_on_a_pool_store_what_one_process_stores(
     assert not any(isinstance(c, Chunk) and c.kernel for c in rules.chunks)
     played = [s for c in kernel for s in c]
     assert all(s.seats and all(r.seat_ref != "promise_keeper" for r in s.seats) for s in played)
-    assert _rows(runs["pool"].store_url) == _rows(runs["one"].store_url)
-    assert _rows(runs["pool"].store_url) == _rows(runs["rules"].store_url)
-    assert len(_rows(runs["pool"].store_url)) == 30
+    assert stored_rows(runs["pool"].store_url) == stored_rows(runs["one"].store_url)
+    assert stored_rows(runs["pool"].store_url) == stored_rows(runs["rules"].store_url)
+    assert len(stored_rows(runs["pool"].store_url)) == 30
 
 
 def test_kernel_chunks_hold_one_game_variant_and_seat_count_and_are_bounded(

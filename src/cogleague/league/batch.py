@@ -77,9 +77,13 @@ def chunks(specs: Sequence[EpisodeSpec], workers: int) -> list[Chunk]:
     differ table by table), each group cut into kernel chunks: a few per worker, so a pool's
     workers all play while the driver stores what came back, and at most `CHUNK` tables."""
     groups: dict[tuple[Any, ...], list[EpisodeSpec]] = {}
+    options: dict[int, str] = {}  # a game's specs share one overrides mapping: encoded once
     for spec in specs:
-        key = (spec.game, spec.variant, jsonio.dumps(dict(spec.overrides), sort_keys=True),
-               len(spec.seats))
+        text = options.get(id(spec.overrides))
+        if text is None:
+            text = options[id(spec.overrides)] = jsonio.dumps(dict(spec.overrides),
+                                                              sort_keys=True)
+        key = (spec.game, spec.variant, text, len(spec.seats))
         groups.setdefault(key, []).append(spec)
     out = []
     for members in groups.values():
