@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from leaguefiles import KERNEL_LEAGUE, stored_rows
 
-from cogleague.league import batch, runner
+from cogleague.league import batch, runner, store
 from cogleague.league import config as league_config
 from cogleague.league.backends import OnChunk
 from cogleague.league.backends.local import LocalBackend
@@ -83,3 +84,26 @@ def test_a_resumed_kernel_league_plays_only_the_rest(tmp_path: Path, engine: str
     first = runner.run(cfg, LocalBackend(2), engine=engine, limit=10)
     rest = runner.run(cfg, LocalBackend(2), engine=engine)
     assert (first.played, rest.skipped, rest.played) == (10, 10, 20)
+
+
+def test_a_kernel_that_raises_fails_its_chunk_and_the_run_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Like a game bug in the rules engine: the chunk's episodes are stored as failed with the
+    error (retried by the next run), the other chunks are stored as usual."""
+    def broken(specs: Sequence[EpisodeSpec]) -> list[Any]:
+        raise FloatingPointError("kernel overflow")
+
+    monkeypatch.setattr(batch, "play_chunk", broken)
+    cfg = _load(tmp_path, "broken")
+    summary = runner.run(cfg, LocalBackend(1))
+    fast, slow = batch.split(cfg.schedule(), "auto")
+    assert (summary.played, summary.failed) == (30, len(fast)) and slow
+    episodes = store.load_episodes(cfg.store_url)
+    failed = [e for e in episodes if e.status == "failed"]
+    assert len(failed) == len(fast)
+    assert all((e.error or "").startswith("batch kernel: FloatingPointError: kernel overflow")
+               for e in failed)
+    assert sum(e.status == "ok" for e in episodes) == len(slow)
+    monkeypatch.undo()
+    again = runner.run(cfg, LocalBackend(1))
+    assert (again.played, again.failed) == (len(fast), 0)

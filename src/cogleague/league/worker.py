@@ -78,7 +78,12 @@ def play_chunk(specs: Sequence[EpisodeSpec]) -> list[EncodedRecord]:
     A kernel `Chunk` is stepped through the game's batch kernel, the rest episode by
     episode through the rules engine."""
     if isinstance(specs, Chunk) and specs.kernel:
-        return batch.play_chunk(specs)
+        try:
+            return batch.play_chunk(specs)
+        except Exception as exc:  # a kernel bug fails its chunk, as a game bug fails an episode
+            tail = traceback.format_exc(limit=-3)
+            return failed_records(specs, f"batch kernel: {type(exc).__name__}: {exc}\n"
+                                         f"{tail}"[:ERROR_MAX_CHARS])
     return [play_spec(s).encoded() for s in specs]
 
 
