@@ -220,8 +220,11 @@ seats = 4
 
 
 def league(episodes: int) -> None:
-    """The same league file played twice, wall time: the rules engine on a pool of every
-    core, then the batch kernels; the standings must be equal."""
+    """The same league file played twice on a pool of every core, wall time: the rules engine,
+    then the batch kernels (kernel chunks on the same workers); the standings must be equal.
+    CPU seconds of the driver and of its workers are printed beside (on a shared machine the
+    wall-time ratio moves with the load)."""
+    import resource
     import tempfile
     from pathlib import Path
 
@@ -229,16 +232,24 @@ def league(episodes: int) -> None:
     from cogleague.league import runner
     from cogleague.league.rankings import standings_json
 
+    def used() -> tuple[float, float]:
+        me, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF,
+                                                     resource.RUSAGE_CHILDREN))
+        return me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime
+
     with tempfile.TemporaryDirectory() as tmp:
-        wall, docs = {}, {}
+        wall, docs, cpus = {}, {}, {}
         for engine in ("rules", "batch"):
             path = Path(tmp) / f"{engine}.toml"
             path.write_text(LEAGUE.format(episodes=episodes), encoding="utf-8")
             cfg = league_config.load(path)
             pool = runner.make_backend("local", os.cpu_count() or 1)
+            before = used()
             start = time.perf_counter()
             summary = runner.run(cfg, pool, engine=engine)
             wall[engine] = time.perf_counter() - start
+            after = used()
+            cpus[engine] = (after[0] - before[0], after[1] - before[1])
             assert summary.failed == 0, summary
             docs[engine] = standings_json(cfg.store_url, resamples=200)
         assert docs["rules"] == docs["batch"], "the standings differ"
@@ -246,6 +257,10 @@ def league(episodes: int) -> None:
               f"wall time with the store: rules engine on {os.cpu_count()} processes "
               f"{wall['rules']:.1f} s, batch {wall['batch']:.1f} s -> "
               f"{wall['rules'] / wall['batch']:.1f}x (target 20x); same standings")
+        for engine, (driver, workers) in cpus.items():
+            print(f"  {engine}: CPU s driver {driver:.2f}, workers {workers:.2f}")
+        print(f"  CPU ratio (driver + workers): "
+              f"{sum(cpus['rules']) / sum(cpus['batch']):.1f}x; {load()}")
 
 
 def commons_jax(envs: int, rounds: int = 20) -> None:

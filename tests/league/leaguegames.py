@@ -87,3 +87,18 @@ class BrokenBot(Bot):
 
     def __init__(self) -> None:
         raise RuntimeError("weights file missing")
+
+
+class DyingBot(Bot):
+    """A bot whose process dies when it starts in a pool worker (a segfaulting extension, the
+    out-of-memory killer): the driver, where the league file is checked, is spared."""
+
+    def __init__(self) -> None:
+        import multiprocessing
+        import os
+
+        if multiprocessing.parent_process() is not None:
+            os._exit(3)
+
+    def on_turn(self, turn: TurnInfo) -> Any:
+        return {"n": 5}

@@ -4,9 +4,13 @@ server otherwise; the episodes' stored results do not depend on it."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
+from cogleague.league import config as league_config
+from cogleague.league import runner, store
 from cogleague.league.backends.local import LocalBackend
 from cogleague.league.episodes import EpisodeSpec, SeatRef
 from cogleague.league.worker import play_chunk
@@ -46,3 +50,19 @@ def test_pools_store_what_one_process_computes(method: str) -> None:
                                                                for r in recs))
     assert sorted(got) == expected and len(got) == 6  # the workers' encoded JSON, byte for byte
     assert all('"reason":"complete"' in (results or "") for _, results in got)
+
+
+def test_a_dead_worker_fails_what_was_left_and_keeps_what_came_back(
+        write_league: Callable[..., Path]) -> None:
+    """A worker process that dies loses the pool: every unplayed chunk is stored as failed
+    (retried by the next run) and every chunk already back is stored as played."""
+    dying = '[[policies]]\nname = "dying"\nbot = "leaguegames:DyingBot"\n'
+    cfg = league_config.load(write_league(episodes=40, seats=2, extra_policies=dying))
+    summary = runner.run(cfg, LocalBackend(2), chunk_size=2)
+    episodes = store.load_episodes(cfg.store_url)
+    assert len(episodes) == summary.played == 40
+    failed = [e for e in episodes if e.status == "failed"]
+    assert failed and all("worker process died" in (e.error or "") for e in failed)
+    # every episode with the dying bot failed; those played before the pool broke are stored
+    assert all(e.status == "failed" for e in episodes if "dying" in e.policies)
+    assert any(e.status == "ok" for e in episodes)

@@ -3,7 +3,10 @@ idempotent writes, failures kept apart, server records."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from sqlalchemy import create_engine
 
 from cogleague.league import store
 from cogleague.league.episodes import EpisodeRecord
@@ -73,3 +76,26 @@ def test_failed_episode_is_replaced_by_a_later_success_and_attempts_add_up(db_ur
                           policies=["a", "b"], results={"scores": [9, 9], "reason": "complete"})
     assert store.save_records(url, [again]) == 0
     assert store.load_episodes(url)[0].scores == [2.0, 1.0]
+
+
+def test_a_driver_with_named_parameters_stores_the_same_rows(tmp_path: Path) -> None:
+    """Rows go to the driver as positional tuples; a driver taking named parameters gets
+    SQLAlchemy's own insert, and both store the same rows."""
+    records = [EpisodeRecord(id=f"e{i}", league="L", game="toy", variant=None, seed=i,
+                             policies=["a", "a", "b"], results={"scores": [i, 2, 3],
+                                                                "reason": "complete"})
+               for i in range(3)]
+    named = create_engine(f"sqlite:///{tmp_path / 'named.db'}", paramstyle="named")
+    positional = store.sqlite_url(tmp_path / "positional.db")
+    assert named.dialect.paramstyle == "named"
+    assert store.save_records(named, records) == store.save_records(positional, records) == 3
+    query = ("SELECT e.id, e.status, e.results, e.lineup, e.finished_at IS NOT NULL, s.seat, "
+             "s.policy, s.copy, s.score FROM league_episodes e JOIN league_seats s "
+             "ON s.episode_id = e.id ORDER BY e.id, s.seat")
+    rows = []
+    for engine in (named, store.engine_for(positional)):
+        with engine.connect() as conn:
+            rows.append([tuple(r) for r in conn.exec_driver_sql(query)])
+    assert rows[0] == rows[1] and len(rows[0]) == 9
+    assert rows[0][1][6:8] == ("a", 1)  # the second seat of a is its copy 1
+    assert store.load_episodes(named)[0].scores == [0.0, 2.0, 3.0]

@@ -89,14 +89,38 @@ def act_mixed(kernel: BatchKernel, state: Any, lineups: Sequence[Sequence[str]],
               out: Array, cache: dict[tuple[str, int], BatchPolicy]) -> Array:
     """Every seat's action (B, seats) into `out` when tables seat different baselines: each
     distinct baseline of a seat acts for its tables (`cache` keeps the array policies)."""
+    return act_planned(seat_plan(kernel, lineups, cache), state, out)
+
+
+SeatPlan = list[tuple[int, "BatchPolicy", Array | None]]
+"""(seat, array policy, the tables it plays there — None: all of them), for `act_planned`."""
+
+
+def seat_plan(kernel: BatchKernel, lineups: Sequence[Sequence[str]],
+              cache: dict[tuple[str, int], BatchPolicy]) -> SeatPlan:
+    """Who plays which tables, seat by seat: the same for every step of an episode, so a host
+    stepping many times works it out once (`cache` keeps the array policies)."""
     names = np.asarray(lineups, dtype=object)
+    plan: SeatPlan = []
     for seat in range(names.shape[1]):
-        for name in dict.fromkeys(names[:, seat]):
+        distinct = list(dict.fromkeys(names[:, seat]))
+        for name in distinct:
             policy = cache.get((name, seat))
             if policy is None:
                 policy = cache[(name, seat)] = kernel.policy(name, seat)
-            rows = names[:, seat] == name
-            out[rows, seat] = np.asarray(policy.act(state))[rows]
+            rows = None if len(distinct) == 1 else np.flatnonzero(names[:, seat] == name)
+            plan.append((seat, policy, rows))
+    return plan
+
+
+def act_planned(plan: SeatPlan, state: Any, out: Array) -> Array:
+    """Every seat's action (B, seats) into `out`, each policy acting for its tables."""
+    for seat, policy, rows in plan:
+        acted = np.asarray(policy.act(state))
+        if rows is None:
+            out[:, seat] = acted
+        else:
+            out[rows, seat] = acted[rows]
     return out
 
 

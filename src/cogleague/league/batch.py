@@ -1,30 +1,33 @@
 """League episodes through a game's batch kernel (``extras["batch"]``, docs/batch.md).
 
-An episode whose seats are all baselines with an array twin plays in the driver's process
-with thousands of others of the same game, variant, options and line-up, chunk after chunk;
-each record holds the results document and series the kernel builds, key for key what the
-rules engine's episode of that seed writes (`tests/batch/test_league.py` compares the stored
-records of both engines). Every other episode goes to the backend as before.
+An episode whose seats are all baselines with an array twin plays with hundreds or thousands of
+others of the same game, variant, options and seat count (line-ups differ table by table), in a
+kernel chunk the backend's workers play like any other chunk (`worker.play_chunk`); each
+record holds the results document and series the kernel builds, key for key what the rules
+engine's episode of that seed writes (`tests/batch/test_league.py` compares the stored records
+of both engines), encoded where it was played. Every other episode plays through the rules
+engine.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from cogleague.core import jsonio
-from cogleague.core.batch import BatchGame, act_mixed, batch_of
+from cogleague.core.batch import BatchGame, act_planned, batch_of, seat_plan
 from cogleague.core.errors import ConfigError
 from cogleague.games import registry
-from cogleague.league.episodes import EncodedRecord, EpisodeRecord, EpisodeSpec
+from cogleague.league.episodes import Chunk, EncodedRecord, EpisodeSpec, encoded_ok
 
 ENGINES = ("auto", "batch", "rules")
-CHUNK = 10_000  # tables stepped together
+CHUNK = 10_000  # tables stepped together, at most
+MIN_CHUNK = 500  # below this the kernel's cost per step, not per table, dominates
+CHUNKS_PER_WORKER = 2  # the driver stores one chunk while the workers play the next
 
 
 @functools.cache
@@ -69,19 +72,30 @@ def split(specs: Sequence[EpisodeSpec], engine: str) -> tuple[list[EpisodeSpec],
     return fast, slow
 
 
-def play(specs: Sequence[EpisodeSpec], on_chunk: Callable[[list[EncodedRecord]], None]) -> None:
-    """Play `specs` (all `batchable`) group by group, handing each chunk's records over."""
+def chunks(specs: Sequence[EpisodeSpec], workers: int) -> list[Chunk]:
+    """`specs` (all `batchable`) grouped by game, variant, options and seat count (line-ups may
+    differ table by table), each group cut into kernel chunks: a few per worker, so a pool's
+    workers all play while the driver stores what came back, and at most `CHUNK` tables."""
     groups: dict[tuple[Any, ...], list[EpisodeSpec]] = {}
+    options: dict[int, str] = {}  # a game's specs share one overrides mapping: encoded once
     for spec in specs:
-        key = (spec.game, spec.variant, jsonio.dumps(dict(spec.overrides), sort_keys=True),
-               len(spec.seats))  # line-ups may differ table by table
+        text = options.get(id(spec.overrides))
+        if text is None:
+            text = options[id(spec.overrides)] = jsonio.dumps(dict(spec.overrides),
+                                                              sort_keys=True)
+        key = (spec.game, spec.variant, text, len(spec.seats))
         groups.setdefault(key, []).append(spec)
+    out = []
     for members in groups.values():
-        for start in range(0, len(members), CHUNK):
-            on_chunk(_play_group(members[start:start + CHUNK]))
+        size = max(MIN_CHUNK, min(CHUNK, -(-len(members) // (workers * CHUNKS_PER_WORKER))))
+        out += [Chunk(tuple(members[i:i + size]), kernel=True)
+                for i in range(0, len(members), size)]
+    return out
 
 
-def _play_group(specs: Sequence[EpisodeSpec]) -> list[EncodedRecord]:
+def play_chunk(specs: Sequence[EpisodeSpec]) -> list[EncodedRecord]:
+    """One chunk of a single group (`chunks`) through the kernel, as the store's rows: what a
+    worker sends back, so the driver only inserts them."""
     started = time.perf_counter()
     first = specs[0]
     lineups = [[s.seat_ref for s in spec.seats] for spec in specs]
@@ -90,20 +104,13 @@ def _play_group(specs: Sequence[EpisodeSpec]) -> list[EncodedRecord]:
     kernel: Any = batch.kernel(first.variant, dict(first.overrides), len(lineups[0]))
     seeds = [s.seed for s in specs]
     state = kernel.reset(seeds, lineups)
-    cache: dict[tuple[str, int], Any] = {}
+    plan = seat_plan(kernel, lineups, {})
     actions = np.zeros((len(specs), len(lineups[0])), dtype=np.int64)
     records = []
     for _ in range(kernel.steps_per_episode):
-        state, _, _ = kernel.step(state, act_mixed(kernel, state, lineups, actions, cache))
+        state, _, _ = kernel.step(state, act_planned(plan, state, actions))
         records.append(kernel.record(state))
     documents = kernel.documents(state, records, seeds, lineups)
     each = (time.perf_counter() - started) / len(specs)
-    out = []
-    for spec, (results, series) in zip(specs, documents, strict=True):
-        record = EpisodeRecord(id=spec.id, league=spec.league, game=spec.game,
-                               variant=spec.variant, seed=spec.seed, policies=spec.policies,
-                               index=spec.index, source=spec.source, duration_s=each)
-        record.results = json.loads(jsonio.dumps(results, sort_keys=True))
-        record.series = series
-        out.append(record.encoded())
-    return out
+    return [encoded_ok(spec, results, series, each)
+            for spec, (results, series) in zip(specs, documents, strict=True)]

@@ -107,14 +107,19 @@ class LeagueConfig:
                                heldout.evaluation_lineups(
                                    public, held, entry.seats[variant],
                                    entry.evaluation_episodes, self.duplicates, entry.name)]
+                # one SeatRef per policy and one seed per block, shared by every episode
+                refs = {p: SeatRef(p, by_name[p].seat_ref(entry.name),
+                                   self.model_options_for(by_name[p])) for p in entry.policies}
+                seeds: dict[int, int] = {}
                 for block, lineup, source in blocks:
-                    seats = tuple(SeatRef(p, by_name[p].seat_ref(entry.name),
-                                          self.model_options_for(by_name[p])) for p in lineup)
+                    seed = seeds.get(block)
+                    if seed is None:
+                        seed = seeds[block] = derive_seed(self.seed, entry.name, variant, block)
                     specs.append(EpisodeSpec(
-                        league=self.name, game=entry.name, variant=variant,
-                        seed=derive_seed(self.seed, entry.name, variant, block), seats=seats,
-                        overrides=entry.overrides, python_path=self.python_path,
-                        index=len(specs), game_module=entry.module, source=source))
+                        league=self.name, game=entry.name, variant=variant, seed=seed,
+                        seats=tuple(refs[p] for p in lineup), overrides=entry.overrides,
+                        python_path=self.python_path, index=len(specs),
+                        game_module=entry.module, source=source))
         return specs
 
 

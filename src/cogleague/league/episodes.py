@@ -7,8 +7,9 @@ stored result can be matched to its spec whatever backend or worker played it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,9 +73,29 @@ class EpisodeSpec:
     def policies(self) -> list[str]:
         return [s.policy for s in self.seats]
 
-    @property
+    @functools.cached_property
     def id(self) -> str:
+        """Hashed once per spec (the schedule's pending filter, the worker and the record all
+        ask; a cached value travels with the pickled spec)."""
         return episode_id(self.league, self.game, self.variant, self.seed, self.lineup)
+
+
+@dataclass(frozen=True)
+class Chunk(Sequence[EpisodeSpec]):
+    """Episodes a worker plays in one task; with `kernel`, all of one game, variant, options
+    and seat count, stepped together through the game's batch kernel (`league/batch.py`)."""
+
+    specs: tuple[EpisodeSpec, ...]
+    kernel: bool = False
+
+    def __len__(self) -> int:
+        return len(self.specs)
+
+    def __getitem__(self, i: Any) -> Any:
+        return self.specs[i]
+
+    def __iter__(self) -> Iterator[EpisodeSpec]:
+        return iter(self.specs)
 
 
 def mark_duplicates(policies: Sequence[str]) -> tuple[list[str], list[int]]:
@@ -144,6 +165,22 @@ class EpisodeRecord:
             error=self.error, attempts=self.attempts, index=self.index,
             duration_s=self.duration_s,
             scores=tuple(self.scores) if self.status == STATUS_OK else ())
+
+
+def encoded_ok(spec: EpisodeSpec, results: Mapping[str, Any], series: Mapping[str, Any] | None,
+               duration_s: float) -> EncodedRecord:
+    """A finished episode's row straight from its documents, each encoded once: the text
+    `EpisodeRecord.encoded` writes for the same documents once they have been through JSON
+    (documents made of JSON's own types: string keys, lists, numbers, strings)."""
+    policies = tuple(spec.policies)
+    return EncodedRecord(
+        id=spec.id, league=spec.league, source=spec.source, game=spec.game,
+        variant=spec.variant, seed=spec.seed, lineup=jsonio.dumps(list(policies)),
+        policies=policies, status=STATUS_OK, reason=results.get("reason"),
+        results=jsonio.dumps(results, sort_keys=True),
+        series=None if series is None else jsonio.dumps(series, sort_keys=True), error=None,
+        attempts=1, index=spec.index, duration_s=duration_s,
+        scores=tuple(float(s) for s in results.get("scores", ())))
 
 
 @dataclass(frozen=True, slots=True)

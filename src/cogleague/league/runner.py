@@ -1,7 +1,8 @@
 """Run a league: schedule, skip what is finished, play the rest on a backend, store as it goes.
 
 Resumable by construction: every episode has a stable id, finished ids are read from the store
-before anything runs, and each chunk is written in its own transaction the moment it returns.
+before anything runs, and what has come back is written in one transaction as soon as the
+driver is free (one chunk, or every chunk that returned during the last commit).
 An interrupted run (Ctrl-C, a lost node) keeps everything already written; running it again
 plays only the rest, and retries episodes that failed for infrastructure reasons.
 """
@@ -116,10 +117,10 @@ def pending(config: LeagueConfig, *, retry_infra: bool = False
 def run(config: LeagueConfig, backend: Backend, *, progress: Progress | None = None,
         chunk_size: int | None = None, limit: int | None = None,
         retry_infra: bool = False, engine: str = "auto") -> RunSummary:
-    """Play every unfinished episode of `config` (at most `limit` of them): those whose seats
-    all have a batch twin through the game's kernel (`engine` auto or batch,
-    `league/batch.py`), the rest on `backend`; holding the store's one-writer lock (an SQLite
-    file a server is writing is refused)."""
+    """Play every unfinished episode of `config` (at most `limit` of them) on `backend`: those
+    whose seats all have a batch twin in kernel chunks (`engine` auto or batch,
+    `league/batch.py`), the rest through the rules engine; holding the store's one-writer
+    lock (an SQLite file a server is writing is refused)."""
     with writer_lock(config.store_url):
         return _run(config, backend, progress, chunk_size, limit, retry_infra, engine)
 
@@ -166,8 +167,10 @@ def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
 
     fast, todo = batch.split(todo, engine)
     started = time.perf_counter()
-    batch.play(fast, on_chunk)
-    backend.run(chunked(todo, backend.workers, chunk_size), on_chunk)
+    # kernel chunks first (the largest), then the rules engine's, shrinking towards the end
+    chunks: list[Sequence[EpisodeSpec]] = [*batch.chunks(fast, backend.workers),
+                                           *chunked(todo, backend.workers, chunk_size)]
+    backend.run(chunks, on_chunk)
     return RunSummary(scheduled=scheduled, skipped=skipped, played=counts["done"],
                       failed=counts["failed"] - counts["infra"],
                       seconds=time.perf_counter() - started, infra=counts["infra"])

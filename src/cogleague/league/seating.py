@@ -62,15 +62,23 @@ class _Draw:
         self.drawn += 1
         if n >= k:
             chosen: list[int] = []
+            # each candidate's meetings with those chosen so far, kept as they are chosen:
+            # the worst pairing and the total
+            worst, total = [0] * n, [0] * n
 
             def key(i: int) -> tuple[int, int, int, int]:
-                met = [self.met[i][j] for j in chosen]
                 # least played; then the one whose worst pairing so far is least repeated;
                 # then fewest meetings overall; then a tie-break that turns every block
-                return self.blocks[i], max(met, default=0), sum(met), (i - turn) % n
+                return self.blocks[i], worst[i], total[i], (i - turn) % n
 
             for _ in range(k):
-                chosen.append(min((i for i in range(n) if i not in chosen), key=key))
+                pick = min((i for i in range(n) if i not in chosen), key=key)
+                chosen.append(pick)
+                for i in range(n):
+                    met = self.met[i][pick]
+                    total[i] += met
+                    if met > worst[i]:
+                        worst[i] = met
         else:
             copies = [k // n] * n
             for i in sorted(range(n), key=lambda i: (self.extra[i], i))[: k % n]:

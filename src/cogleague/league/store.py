@@ -15,6 +15,7 @@ when it later succeeds (its attempt count is kept).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import threading
@@ -163,24 +164,62 @@ def dispose_all() -> None:
 
 
 # -- writing ---------------------------------------------------------------------------------
-Row = dict[str, Any]
+_EPISODE_COLUMNS = ("id", "league", "source", "game", "variant", "seed", "lineup", "status",
+                    "reason", "results", "series", "error", "attempts", "schedule_index",
+                    "duration_s", "finished_at")
+_STATUS, _ATTEMPTS = _EPISODE_COLUMNS.index("status"), _EPISODE_COLUMNS.index("attempts")
+_SEAT_COLUMNS = ("episode_id", "seat", "policy", "copy", "score")
+_MARKS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
+"""The DB-API placeholder of each positional parameter style (SQLite: ``qmark``, psycopg:
+``pyformat``)."""
 
 
-def _rows_for(record: EncodedRecord, attempts: int, now: datetime) -> tuple[Row, list[Row]]:
-    """One episode's rows as plain column dicts (inserted in bulk by `save_records`)."""
-    episode = dict(
-        id=record.id, league=record.league, source=record.source, game=record.game,
-        variant=record.variant, seed=record.seed, lineup=record.lineup, status=record.status,
-        reason=record.reason, results=record.results, series=record.series, error=record.error,
-        attempts=attempts, schedule_index=record.index, duration_s=record.duration_s,
-        finished_at=now)
-    seats: list[Row] = []
+def _rows_for(record: EncodedRecord, attempts: int, now: Any
+              ) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
+    """One episode's rows as tuples in `_EPISODE_COLUMNS` / `_SEAT_COLUMNS` order (inserted in
+    bulk by `save_records`; `now` already in the driver's form)."""
+    episode = (record.id, record.league, record.source, record.game, record.variant,
+               record.seed, record.lineup, record.status, record.reason, record.results,
+               record.series, record.error, attempts, record.index, record.duration_s, now)
+    seats: list[tuple[Any, ...]] = []
     if record.status == STATUS_OK:
-        _, copies = mark_duplicates(record.policies)
-        seats = [dict(episode_id=record.id, seat=i, policy=p, copy=c, score=s)
+        copies = _copies(record.policies)
+        seats = [(record.id, i, p, c, s)
                  for i, (p, c, s) in enumerate(zip(record.policies, copies, record.scores,
                                                    strict=True))]
     return episode, seats
+
+
+@functools.lru_cache(maxsize=1024)
+def _copies(policies: tuple[str, ...]) -> list[int]:
+    """Each seat's duplicate copy (a league has few line-ups and stores thousands of rows)."""
+    return mark_duplicates(policies)[1]
+
+
+def _insert_many(conn: Any, table: str, columns: Sequence[str],
+                 rows: Sequence[tuple[Any, ...]]) -> None:
+    """One ``executemany`` of plain tuples straight to the driver: SQLAlchemy's compiled
+    insert builds and processes a dict per row, which for a chunk of thousands of episodes
+    cost the driver more than the database did."""
+    mark = _MARKS.get(conn.dialect.paramstyle)
+    if mark is None:  # a driver with named parameters: SQLAlchemy's own insert
+        target = Base.metadata.tables[table]
+        conn.execute(insert(target), [dict(zip(columns, row, strict=True)) for row in rows])
+        return
+    sql = (f"INSERT INTO {table} ({', '.join(columns)}) "
+           f"VALUES ({', '.join([mark] * len(columns))})")
+    conn.exec_driver_sql(sql, list(rows))
+
+
+def _finished_at(conn: Any) -> Any:
+    """The current time as `_insert_many` hands it over: in the driver's own form when rows go
+    straight to the driver (SQLite: SQLAlchemy's text form), else a datetime."""
+    now = datetime.now(UTC)
+    if conn.dialect.paramstyle not in _MARKS:
+        return now
+    kind = EpisodeRow.__table__.c.finished_at.type.dialect_impl(conn.dialect)
+    process = kind.bind_processor(conn.dialect)
+    return now if process is None else process(now)
 
 
 _IDS_PER_QUERY = 500  # bound on the parameters of one ``IN (…)`` (SQLite allows 32,766)
@@ -201,21 +240,21 @@ def save_records(engine_or_url: Engine | str,
         return 0
     batch = [r if isinstance(r, EncodedRecord) else r.encoded() for r in given]
     engine = engine_for(engine_or_url)
-    now = datetime.now(UTC)
     with engine.begin() as conn:
+        now = _finished_at(conn)
         ids = list(dict.fromkeys(r.id for r in batch))
         stored: dict[str, tuple[str, int]] = {}
         for i in range(0, len(ids), _IDS_PER_QUERY):
             query = select(EpisodeRow.id, EpisodeRow.status, EpisodeRow.attempts).where(
                 EpisodeRow.id.in_(ids[i:i + _IDS_PER_QUERY]))
             stored.update({row.id: (row.status, row.attempts) for row in conn.execute(query)})
-        rows: dict[str, tuple[Row, list[Row]]] = {}
+        rows: dict[str, tuple[tuple[Any, ...], list[tuple[Any, ...]]]] = {}
         replaced: list[str] = []
         changed = 0
         for original, record in zip(given, batch, strict=True):
             # in order: a later outcome of the same id sees the earlier one
             earlier = rows.get(record.id)
-            before = ((earlier[0]["status"], earlier[0]["attempts"]) if earlier is not None
+            before = ((earlier[0][_STATUS], earlier[0][_ATTEMPTS]) if earlier is not None
                       else stored.get(record.id))
             attempts = record.attempts
             if before is not None:
@@ -233,10 +272,11 @@ def save_records(engine_or_url: Engine | str,
             conn.execute(delete(SeatRow).where(SeatRow.episode_id.in_(gone)))
             conn.execute(delete(EpisodeRow).where(EpisodeRow.id.in_(gone)))
         if rows:
-            conn.execute(insert(EpisodeRow), [episode for episode, _ in rows.values()])
+            _insert_many(conn, EpisodeRow.__tablename__, _EPISODE_COLUMNS,
+                         [episode for episode, _ in rows.values()])
             seats = [seat for _, seat_rows in rows.values() for seat in seat_rows]
             if seats:
-                conn.execute(insert(SeatRow), seats)
+                _insert_many(conn, SeatRow.__tablename__, _SEAT_COLUMNS, seats)
     return changed
 
 

@@ -14,8 +14,14 @@ from collections.abc import Sequence
 
 from cogleague.core import jsonio
 from cogleague.core.episode import play_headless
-from cogleague.league import gamestats
-from cogleague.league.episodes import STATUS_INFRA, EncodedRecord, EpisodeRecord, EpisodeSpec
+from cogleague.league import batch, gamestats
+from cogleague.league.episodes import (
+    STATUS_INFRA,
+    Chunk,
+    EncodedRecord,
+    EpisodeRecord,
+    EpisodeSpec,
+)
 from cogleague.league.games import resolve_game
 from cogleague.league.policies import add_python_path
 from cogleague.seats.factory import ModelOptions, make_seat
@@ -68,7 +74,16 @@ def play_spec(spec: EpisodeSpec) -> EpisodeRecord:
 
 def play_chunk(specs: Sequence[EpisodeSpec]) -> list[EncodedRecord]:
     """A batch of episodes in one task (amortizes the per-task cost of pools and Ray), sent
-    back as the store's rows with their JSON already encoded: the driver only inserts them."""
+    back as the store's rows with their JSON already encoded: the driver only inserts them.
+    A kernel `Chunk` is stepped through the game's batch kernel, the rest episode by
+    episode through the rules engine."""
+    if isinstance(specs, Chunk) and specs.kernel:
+        try:
+            return batch.play_chunk(specs)
+        except Exception as exc:  # a kernel bug fails its chunk, as a game bug fails an episode
+            tail = traceback.format_exc(limit=-3)
+            return failed_records(specs, f"batch kernel: {type(exc).__name__}: {exc}\n"
+                                         f"{tail}"[:ERROR_MAX_CHARS])
     return [play_spec(s).encoded() for s in specs]
 
 

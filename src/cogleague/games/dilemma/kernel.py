@@ -28,7 +28,6 @@ from cogleague.core.settlement import split_pot
 from cogleague.games.dilemma.aliases import draw_aliases
 from cogleague.games.dilemma.baselines.generous_tit_for_tat import forgiveness
 from cogleague.games.dilemma.config import DEFAULT_SEATS, DilemmaConfig, make_config
-from cogleague.games.dilemma.payoffs import competition_ranks
 from cogleague.games.dilemma.promises import PROMISE_RULE
 from cogleague.games.dilemma.rl import FIELDS, HISTORY
 from cogleague.games.dilemma.views import GAME_NAME, RULES_VERSION
@@ -274,18 +273,26 @@ class DilemmaKernel:
         choices = self.rounds * (n - 1)
         pot = cfg.stake * n
         names_by_table = per_table(policy_names, len(seeds), n)
+        # whole-batch arrays turned into lists once (ranks as `competition_ranks` gives them);
+        # a rotation block's tables share a seed, so its aliases are drawn once
+        whole = points.astype(np.int64, copy=False)
+        points_rows = whole.tolist()
+        ranks_rows = (1 + (whole[:, None, :] > whole[:, :, None]).sum(axis=2)).tolist()
+        rates = (coop / choices).tolist()
+        aliases_of: dict[int, list[str]] = {}
         out = []
         for i, seed in enumerate(seeds):
-            pts = [int(x) for x in points[i]]
-            ranks = competition_ranks(pts)
+            pts, ranks = points_rows[i], ranks_rows[i]
             rake, paid = 0, None
             if cfg.paid:
                 split = split_pot(cfg.stake, cfg.rake_bps, pts)
                 pot, rake, paid = split.pot, split.rake, split.payouts
-            aliases = draw_aliases(int(seed), n)
+            aliases = aliases_of.get(int(seed))
+            if aliases is None:
+                aliases = aliases_of[int(seed)] = draw_aliases(int(seed), n)
             seats = [{"seat": s, "alias": aliases[s], "policy": names_by_table[i][s],
                       "points": pts[s], "rank": ranks[s],
-                      "cooperation_rate": int(coop[i, s]) / choices, "timeouts": 0,
+                      "cooperation_rate": rates[i][s], "timeouts": 0,
                       "promises_made": 0, "promises_kept": 0,
                       "payout": None if paid is None else paid[s]} for s in range(n)]
             results = {"game": GAME_NAME, "rules_version": RULES_VERSION,

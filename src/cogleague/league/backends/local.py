@@ -87,24 +87,36 @@ class LocalBackend:
                   todo: list[Sequence[EpisodeSpec]], on_chunk: OnChunk) -> None:
         with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
             running: dict[Future[list[EncodedRecord]], Sequence[EpisodeSpec]] = {}
+
+            def fill() -> None:
+                while todo and len(running) < self.workers * IN_FLIGHT_PER_WORKER:
+                    chunk = todo.pop()
+                    running[pool.submit(play_chunk, chunk)] = chunk
+
             try:
-                while todo or running:
-                    while todo and len(running) < self.workers * IN_FLIGHT_PER_WORKER:
-                        chunk = todo.pop()
-                        running[pool.submit(play_chunk, chunk)] = chunk
+                fill()
+                while running:
                     done, _ = wait(running, return_when=FIRST_COMPLETED)
+                    # every chunk that is back goes to the store in one transaction, after the
+                    # workers have their next chunks: while the driver waits on a commit more
+                    # chunks come back, so a slow disk means fewer, larger commits instead of
+                    # workers waiting for the driver
+                    records: list[EncodedRecord] = []
                     for future in done:
                         chunk = running.pop(future)
                         try:
-                            records = future.result()
+                            records += future.result()
                         except BrokenProcessPool as exc:
                             lost = [chunk, *running.values(), *todo]
                             running.clear()
                             todo.clear()
+                            if records:
+                                on_chunk(records)
                             for c in lost:
                                 on_chunk(failed_records(c, f"worker process died ({exc})"))
                             return
-                        on_chunk(records)
+                    fill()
+                    on_chunk(records)
             except BaseException:
                 for future in running:
                     future.cancel()

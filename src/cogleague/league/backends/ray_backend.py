@@ -14,7 +14,7 @@ from typing import Any
 
 from cogleague.core.errors import ConfigError
 from cogleague.league.backends import OnChunk
-from cogleague.league.episodes import EpisodeSpec
+from cogleague.league.episodes import EncodedRecord, EpisodeSpec
 from cogleague.league.worker import failed_records, play_chunk
 
 IN_FLIGHT_PER_WORKER = 2
@@ -57,19 +57,28 @@ class RayBackend:
             limit *= IN_FLIGHT_PER_WORKER
             todo = list(chunks)[::-1]
             running: dict[Any, Sequence[EpisodeSpec]] = {}
-            while todo or running:
+
+            def fill() -> None:
                 while todo and len(running) < limit:
                     chunk = todo.pop()
-                    running[task.remote(list(chunk))] = chunk
-                done, _ = ray.wait(list(running), num_returns=1)
+                    running[task.remote(chunk)] = chunk
+
+            fill()
+            while running:
+                done, rest = ray.wait(list(running), num_returns=1)
+                if rest:  # and whatever else is back: one transaction for all of it
+                    more, _ = ray.wait(rest, num_returns=len(rest), timeout=0)
+                    done += more
+                records: list[EncodedRecord] = []
                 for ref in done:
                     chunk = running.pop(ref)
                     try:
-                        records = ray.get(ref)
+                        records += ray.get(ref)
                     except Exception as exc:  # RayTaskError, WorkerCrashedError, node loss …
-                        records = failed_records(chunk, f"ray task failed ({type(exc).__name__}:"
-                                                        f" {str(exc)[:500]})")
-                    on_chunk(records)
+                        records += failed_records(chunk, f"ray task failed ({type(exc).__name__}:"
+                                                         f" {str(exc)[:500]})")
+                fill()  # the workers' next chunks before the driver's commit
+                on_chunk(records)
         finally:
             if started:
                 ray.shutdown()
