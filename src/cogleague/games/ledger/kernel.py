@@ -15,6 +15,7 @@ that need it only.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -54,6 +55,11 @@ for _g, _name in enumerate(SUBGAMES):
         for _mb, (_pa, _pb) in enumerate(_row):
             PAY[_g, _ma, _mb] = (_pa, _pb)
 PAY_FLAT = PAY.ravel()
+PAY_OWN = np.zeros((NG, 2, WIDTH, WIDTH), dtype=np.int64)
+"""PAY_OWN[g, side, own move, partner's move]: a seat's payoff seen from its own side."""
+PAY_OWN[:, 0] = PAY[..., 0]
+PAY_OWN[:, 1] = PAY[..., 1].transpose(0, 2, 1)
+PAY_OWN_FLAT = PAY_OWN.ravel()
 KIND_FLAT = KIND.ravel()
 HALO = np.array([[round(halo(k, h), STAT_DECIMALS) for h in range(MAX_MEETINGS + 1)]
                  for k in range(MAX_MEETINGS + 1)])
@@ -106,7 +112,7 @@ class LedgerKernel:
             subgame=xp.asarray(subgame), side=xp.asarray(side),
             moves=xp.zeros((b, n, r), dtype=xp.int64), pays=xp.zeros((b, n, r), dtype=xp.int64),
             total=zi, kind=zi, harsh=zi, harsh_vs=xp.zeros((b, n, n), dtype=bool),
-            last_vs=xp.full((b, n, n), -1, dtype=xp.int64), last=zi - 1, defections=zi,
+            last_vs=xp.full((b, n, n), -1, dtype=xp.int8), last=zi - 1, defections=zi,
             seeds=xp.asarray(np.asarray(seeds, dtype=np.int64)))
 
     def lockstep(self, state: LedgerState) -> int | None:
@@ -145,10 +151,10 @@ class LedgerKernel:
         lockstep write this round's column in place, which the state passed in never reads
         (it shows rounds before its own `t` only)."""
         t0 = self.lockstep(state)
+        if t0 is not None:
+            return self._step_lockstep(state, actions, t0)
         xp = self.xp
         p, g, side = self.slot(state)
-        b = p.shape[0]
-        bi = xp.arange(b)[:, None]
         mine = xp.asarray(actions).astype(xp.int64)
         theirs = xp.take_along_axis(mine, p, axis=1)
         move_a = xp.where(side == 0, mine, theirs)
@@ -156,28 +162,50 @@ class LedgerKernel:
         pay = xp.take(xp.asarray(PAY_FLAT), ((g * WIDTH + move_a) * WIDTH + move_b) * 2 + side)
         kind = xp.take(xp.asarray(KIND_FLAT), (g * 2 + side) * WIDTH + mine)
         dil = g == DILEMMA_I
-        if t0 is not None:
-            moves, pays = state.moves, state.pays
-            moves[:, :, t0] = mine
-            pays[:, :, t0] = pay
-            si = np.arange(SEATS)[None, :]
-            harsh_vs = state.harsh_vs.copy()
-            harsh_vs[bi, si, p] |= ~kind
-            last_vs = state.last_vs.copy()
-            last_vs[bi, si, p] = np.where(dil, theirs, last_vs[bi, si, p])
-        else:
-            at = (xp.arange(self.rounds)[None, None, :] == state.t[:, None, None])
-            moves = xp.where(at, mine[:, :, None], state.moves)
-            pays = xp.where(at, pay[:, :, None], state.pays)
-            met = p[:, :, None] == xp.arange(SEATS)[None, None, :]
-            harsh_vs = state.harsh_vs | ((~kind)[:, :, None] & met)
-            last_vs = xp.where(dil[:, :, None] & met, theirs[:, :, None], state.last_vs)
+        at = (xp.arange(self.rounds)[None, None, :] == state.t[:, None, None])
+        moves = xp.where(at, mine[:, :, None], state.moves)
+        pays = xp.where(at, pay[:, :, None], state.pays)
+        met = p[:, :, None] == xp.arange(SEATS)[None, None, :]
+        harsh_vs = state.harsh_vs | ((~kind)[:, :, None] & met)
+        last_vs = xp.where(dil[:, :, None] & met, theirs[:, :, None].astype(xp.int8),
+                           state.last_vs)
         new = state._replace(
             t=state.t + 1, moves=moves, pays=pays, total=state.total + pay,
             kind=state.kind + kind, harsh=state.harsh + ~kind, harsh_vs=harsh_vs,
             last_vs=last_vs, last=xp.where(dil, mine, state.last),
             defections=state.defections + (dil & (mine == 1)))
         return new, pay.astype(xp.float64), new.t >= self.rounds
+
+    def _step_lockstep(self, state: LedgerState, actions: Array, t0: int
+                       ) -> tuple[LedgerState, Array, Array]:
+        """`step` for numpy tables all at round `t0`: flat gathers on this round's slices, and
+        this round's column of the append-only history written in place."""
+        # this round's slices, copied once: every op below then reads contiguous rows
+        p, g, side = (np.ascontiguousarray(x[:, t0])
+                      for x in (state.partner, state.subgame, state.side))
+        b = p.shape[0]
+        mine = np.asarray(actions, dtype=np.int64)
+        pair = _flat_pairs(b) + p  # (B, 8): index of [b, s, p] in a flat (B, 8, 8)
+        theirs = mine.ravel().take(_flat_rows(b) + p)
+        own = (g * 2 + side) * WIDTH + mine  # [subgame, side, own move]
+        kind = KIND_FLAT.take(own)
+        pay = PAY_OWN_FLAT.take(own * WIDTH + theirs)
+        harsh = ~kind
+        dil = g == DILEMMA_I
+        state.moves[:, :, t0] = mine
+        state.pays[:, :, t0] = pay
+        harsh_vs = state.harsh_vs.copy()
+        hv = harsh_vs.reshape(-1)
+        hv[pair] |= harsh
+        last_vs = state.last_vs.copy()
+        lv = last_vs.reshape(-1)
+        lv[pair] = np.where(dil, theirs, lv.take(pair))
+        new = state._replace(
+            t=state.t + 1, total=state.total + pay, kind=state.kind + kind,
+            harsh=state.harsh + harsh, harsh_vs=harsh_vs, last_vs=last_vs,
+            last=np.where(dil, mine, state.last),
+            defections=state.defections + (dil & (mine == 1)))
+        return new, pay.astype(np.float64), new.t >= self.rounds
 
     # -- what a seat observes --------------------------------------------------------------
     def _medians(self, state: LedgerState) -> Array:
@@ -341,6 +369,22 @@ class LedgerKernel:
             raise ConfigError("seats", f"seats: {name!r} has no batch twin (batch baselines: "
                                        f"{', '.join(BATCH_BASELINES)})")
         return LedgerBaseline(self, key, seat)
+
+
+@lru_cache(maxsize=8)
+def _flat_rows(b: int) -> Array:
+    """(B, 1): the flat index of each table's seat 0 in a (B, 8) array (read-only)."""
+    out = np.arange(b, dtype=np.int64)[:, None] * SEATS
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=8)
+def _flat_pairs(b: int) -> Array:
+    """(B, 8): the flat index of [b, s, 0] in a (B, 8, 8) array (read-only)."""
+    out = np.arange(b * SEATS, dtype=np.int64).reshape(b, SEATS) * SEATS
+    out.flags.writeable = False
+    return out
 
 
 def _gather(x: Array, flat: Array | None) -> Array:

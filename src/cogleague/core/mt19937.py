@@ -1,0 +1,137 @@
+"""CPython's `random.Random` seeding and first draws for B named streams at once, in numpy.
+
+`random.Random(name)` seeds MT19937 with `init_by_array` over the 32-bit words of
+``int.from_bytes(name + sha512(name), "big")`` (a str name) or of the int itself, lowest word
+first. Seeding one generator costs microseconds of sequential C; the batch kernels seed
+thousands at a time, so this runs the same recurrences with one array row per step over every
+stream (a column each), then the first twist and the tempering, bit for bit. Only the first
+624 words of a stream (312 `random()` draws) come from here; `core/rng.py`'s streams stay the
+reference (`tests/batch/test_mt19937.py` compares them).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Sequence
+
+import numpy as np
+
+N, M = 624, 397
+WORDS = N  # words of a stream's first twist
+_U = np.uint32
+
+
+def _genrand_base() -> np.ndarray:
+    """`init_genrand(19650218)`, where every `init_by_array` starts."""
+    mt = [19650218]
+    for i in range(1, N):
+        mt.append((1812433253 * (mt[-1] ^ (mt[-1] >> 30)) + i) & 0xFFFFFFFF)
+    return np.array(mt, dtype=_U)
+
+
+_BASE = _genrand_base()
+
+
+def _key_bytes(name: str | int) -> bytes:
+    """The seed's key as little-endian bytes (`random.seed`'s version 2 for a str)."""
+    if isinstance(name, bool) or not isinstance(name, str | int):
+        raise TypeError(f"a stream is named by a string or an int (got {name!r})")
+    if isinstance(name, str):
+        raw = name.encode()
+        value = int.from_bytes(raw + hashlib.sha512(raw).digest(), "big")
+    else:
+        value = abs(name)
+    words = max(1, (value.bit_length() + 31) // 32)
+    return value.to_bytes(4 * words, "little")
+
+
+def init_by_array(keys: np.ndarray) -> np.ndarray:
+    """MT19937's `init_by_array` for B keys of one length L: (L, B) uint32 -> state (N, B)."""
+    length, b = keys.shape
+    k = keys + np.arange(length, dtype=_U)[:, None]  # key[j] + j, wrapping as C's uint32
+    mt = np.empty((N, b), dtype=_U)
+    mt[:] = _BASE[:, None]
+    t = np.empty(b, dtype=_U)
+    c1, c2 = _U(1664525), _U(1566083941)
+    i, j = 1, 0
+    for _ in range(max(N, length)):
+        prev, row = mt[i - 1], mt[i]
+        np.right_shift(prev, 30, out=t)
+        np.bitwise_xor(t, prev, out=t)
+        np.multiply(t, c1, out=t)
+        np.bitwise_xor(row, t, out=row)
+        np.add(row, k[j], out=row)
+        i, j = i + 1, j + 1
+        if i >= N:
+            mt[0] = mt[N - 1]
+            i = 1
+        if j >= length:
+            j = 0
+    for _ in range(N - 1):
+        prev, row = mt[i - 1], mt[i]
+        np.right_shift(prev, 30, out=t)
+        np.bitwise_xor(t, prev, out=t)
+        np.multiply(t, c2, out=t)
+        np.bitwise_xor(row, t, out=row)
+        np.subtract(row, _U(i), out=row)
+        i += 1
+        if i >= N:
+            mt[0] = mt[N - 1]
+            i = 1
+    mt[0] = 0x80000000
+    return mt
+
+
+def first_words(mt: np.ndarray, count: int) -> np.ndarray:
+    """The first `count` (<= 624) outputs of seeded states (N, B): the first twist, tempered,
+    (count, B) uint32. `mt` is overwritten."""
+    if not 0 <= count <= N:
+        raise ValueError(f"count must be in 0..{N} (got {count})")
+    upper, lower, mag = _U(0x80000000), _U(0x7FFFFFFF), _U(0x9908B0DF)
+    # mt[i] depends on old mt[i+1] and on mt[i+397], old below row 227, new from row 227 on
+    for lo, hi in ((0, N - M), (N - M, 2 * (N - M)), (2 * (N - M), N - 1)):
+        if lo >= count:
+            break
+        h = min(hi, count)
+        y = mt[lo:h] & upper
+        y |= mt[lo + 1:h + 1] & lower
+        odd = (y & _U(1)).astype(bool)
+        y >>= 1
+        y ^= mt[lo + M:h + M] if lo == 0 else mt[lo + M - N:h + M - N]
+        y[odd] ^= mag
+        mt[lo:h] = y
+    if count == N:
+        y = (mt[N - 1] & upper) | (mt[0] & lower)
+        odd = (y & _U(1)).astype(bool)
+        y = (y >> 1) ^ mt[M - 1]
+        y[odd] ^= mag
+        mt[N - 1] = y
+    y = mt[:count]
+    y ^= y >> 11
+    y ^= (y << 7) & _U(0x9D2C5680)
+    y ^= (y << 15) & _U(0xEFC60000)
+    y ^= y >> 18
+    return y
+
+
+def stream_words(names: Sequence[str | int], count: int) -> np.ndarray:
+    """The first `count` (<= 624) 32-bit words of ``core.rng.stream(name)`` for every name,
+    (len(names), count) uint32: the words `random()` and `getrandbits` read, in order."""
+    out = np.empty((len(names), count), dtype=_U)
+    groups: dict[int, list[int]] = defaultdict(list)
+    keys = [_key_bytes(n) for n in names]
+    for row, key in enumerate(keys):
+        groups[len(key)].append(row)
+    for size, rows in groups.items():
+        words = np.frombuffer(b"".join([keys[r] for r in rows]), dtype="<u4")
+        mt = init_by_array(np.ascontiguousarray(words.reshape(len(rows), size // 4).T))
+        out[rows] = first_words(mt, count).T
+    return out
+
+
+def stream_ints(names: Sequence[str | int], draws: int) -> np.ndarray:
+    """``int(random() * 2**53)`` for the first `draws` (<= 312) draws of each named stream,
+    int64 (len(names), draws): `random()` is ``((a >> 5) * 2**26 + (b >> 6)) / 2**53``."""
+    w = stream_words(names, 2 * draws).reshape(len(names), draws, 2)
+    return ((w[:, :, 0] >> 5).astype(np.int64) << 26) | (w[:, :, 1] >> 6)
