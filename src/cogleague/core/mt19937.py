@@ -89,30 +89,41 @@ def first_words(mt: np.ndarray, count: int) -> np.ndarray:
     if not 0 <= count <= N:
         raise ValueError(f"count must be in 0..{N} (got {count})")
     upper, lower, mag = _U(0x80000000), _U(0x7FFFFFFF), _U(0x9908B0DF)
+    tmp = np.empty((min(count, N - M), mt.shape[1]), dtype=_U)
     # mt[i] depends on old mt[i+1] and on mt[i+397], old below row 227, new from row 227 on
-    for lo, hi in ((0, N - M), (N - M, 2 * (N - M)), (2 * (N - M), N - 1)):
+    for lo, hi in ((0, N - M), (N - M, 2 * (N - M)), (2 * (N - M), N)):
         if lo >= count:
             break
         h = min(hi, count)
-        y = mt[lo:h] & upper
-        y |= mt[lo + 1:h + 1] & lower
-        odd = (y & _U(1)).astype(bool)
+        y, t = mt[lo:h], tmp[:h - lo]
+        np.bitwise_and(mt[lo + 1:h + 1] if h < N else _rotated(mt, lo, h), lower, out=t)
+        y &= upper
+        y |= t
+        np.bitwise_and(y, _U(1), out=t)
+        np.negative(t, out=t)  # 0, or every bit for an odd y
+        t &= mag
         y >>= 1
+        y ^= t
         y ^= mt[lo + M:h + M] if lo == 0 else mt[lo + M - N:h + M - N]
-        y[odd] ^= mag
-        mt[lo:h] = y
-    if count == N:
-        y = (mt[N - 1] & upper) | (mt[0] & lower)
-        odd = (y & _U(1)).astype(bool)
-        y = (y >> 1) ^ mt[M - 1]
-        y[odd] ^= mag
-        mt[N - 1] = y
     y = mt[:count]
-    y ^= y >> 11
-    y ^= (y << 7) & _U(0x9D2C5680)
-    y ^= (y << 15) & _U(0xEFC60000)
-    y ^= y >> 18
+    for chunk in range(0, count, tmp.shape[0]):
+        z, t = y[chunk:chunk + tmp.shape[0]], tmp[:min(tmp.shape[0], count - chunk)]
+        np.right_shift(z, 11, out=t)
+        z ^= t
+        np.left_shift(z, 7, out=t)
+        t &= _U(0x9D2C5680)
+        z ^= t
+        np.left_shift(z, 15, out=t)
+        t &= _U(0xEFC60000)
+        z ^= t
+        np.right_shift(z, 18, out=t)
+        z ^= t
     return y
+
+
+def _rotated(mt: np.ndarray, lo: int, h: int) -> np.ndarray:
+    """Rows lo+1..h of the state with row N read as row 0 (the twist's last word)."""
+    return np.concatenate([mt[lo + 1:N], mt[:1]])
 
 
 def stream_words(names: Sequence[str | int], count: int) -> np.ndarray:

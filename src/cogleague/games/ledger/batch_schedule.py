@@ -1,9 +1,10 @@
 """The §5 schedule drawn for B seeds at once, equal to `schedule.draw_schedule` seed by seed.
 
-Each table reads its own ``ledger:{seed}:schedule`` stream (`core.batch.stream_uniforms`) and
-keeps a pointer into it, which moves only where that table draws: the coin on a first-mover
-tie and the redraws of a pass order are drawn by the tables that need them and no others, so
-every table consumes its stream exactly as the rules engine does.
+Each table reads its own ``ledger:{seed}:schedule`` stream (every table's generator seeded and
+drawn in arrays by `core.mt19937`) and keeps a pointer into it, which moves only where that
+table draws: the coin on a first-mover tie and the redraws of a pass order are drawn by the
+tables that need them and no others, so every table consumes its stream exactly as the rules
+engine does.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from cogleague.core.batch import Array, stream_uniforms
+from cogleague.core import mt19937
+from cogleague.core.batch import TWO_53, Array, stream_ints
 from cogleague.games.ledger.schedule import (
     MATCHINGS,
     PAIRS_PER_ROUND,
@@ -34,7 +36,10 @@ class _Stream:
     the rules engine's own `draw_schedule`."""
 
     def __init__(self, seeds: Sequence[int], depth: int) -> None:
-        self.u = stream_uniforms([f"ledger:{s}:schedule" for s in seeds], depth).ravel()
+        names = [f"ledger:{s}:schedule" for s in seeds]
+        ints = (mt19937.stream_ints(names, depth) if 2 * depth <= mt19937.WORDS
+                else stream_ints(names, depth))  # a stream's first twist: seeded in arrays
+        self.u = (ints * (1.0 / TWO_53)).ravel()
         self.depth = depth
         self.ptr = np.zeros(len(seeds), dtype=np.int64)
         self.rows = np.arange(len(seeds))

@@ -22,7 +22,7 @@ import numpy as np
 
 from cogleague.core.batch import Array, per_table
 from cogleague.core.errors import ConfigError
-from cogleague.core.rng import stream
+from cogleague.core.rng import first_draws
 from cogleague.games.ledger.aliases import SEATS, draw_aliases
 from cogleague.games.ledger.baselines import Grim, Mirror, Opportunist, Saint, Shark
 from cogleague.games.ledger.batch_schedule import batch_schedule
@@ -36,7 +36,15 @@ from cogleague.games.ledger.rings import (
 )
 from cogleague.games.ledger.rl import FIELDS, HISTORY, MAX_MEETINGS, MAX_MOVE, TOTAL_SCALE
 from cogleague.games.ledger.scoring import STAT_DECIMALS
-from cogleague.games.ledger.subgames import LEGAL, MAX_PAY, PAYOFF_TABLE, SUBGAMES
+from cogleague.games.ledger.subgames import (
+    DILEMMA,
+    LEGAL,
+    MAX_PAY,
+    PAYOFF_TABLE,
+    SUBGAMES,
+    TRUST,
+    ULTIMATUM,
+)
 
 NG = len(SUBGAMES)
 DILEMMA_I = 0
@@ -98,14 +106,16 @@ class LedgerKernel:
         """B new tables (the baselines draw nothing up front: `lineup` is not needed)."""
         xp, n, b, r = self.xp, SEATS, len(seeds), self.rounds
         a, bb, g = batch_schedule(seeds, r)
-        partner = np.zeros((b, r, n), dtype=np.int64)
-        subgame = np.zeros((b, r, n), dtype=np.int64)
-        side = np.zeros((b, r, n), dtype=np.int64)
-        rows = np.arange(b)[:, None, None]
-        rounds = np.arange(r)[None, :, None]
-        partner[rows, rounds, a], partner[rows, rounds, bb] = bb, a
-        subgame[rows, rounds, a] = subgame[rows, rounds, bb] = g
-        side[rows, rounds, bb] = 1
+        # every meeting's two seats, as flat indices into (B, R, 8): one scatter per field
+        base = (np.arange(b * r, dtype=np.int64) * n).reshape(b, r, 1)
+        at_a, at_b = (base + a).ravel(), (base + bb).ravel()
+        flat_p = np.empty(b * r * n, dtype=np.int64)
+        flat_g = np.empty_like(flat_p)
+        flat_s = np.zeros_like(flat_p)
+        flat_p[at_a], flat_p[at_b] = bb.ravel(), a.ravel()
+        flat_g[at_a] = flat_g[at_b] = g.ravel()
+        flat_s[at_b] = 1
+        partner, subgame, side = (x.reshape(b, r, n) for x in (flat_p, flat_g, flat_s))
         zi = xp.zeros((b, n), dtype=xp.int64)
         return LedgerState(
             t=xp.zeros(b, dtype=xp.int64), partner=xp.asarray(partner),
@@ -394,8 +404,21 @@ def _gather(x: Array, flat: Array | None) -> Array:
 
 
 def _table(moves: Mapping[str, tuple[int, int]]) -> Array:
-    """A baseline's fixed moves as an array [subgame, side]."""
-    return np.array([moves[name] for name in SUBGAMES], dtype=np.int64)
+    """A baseline's fixed moves by role, ``subgame * 2 + side``."""
+    return np.array([moves[name] for name in SUBGAMES], dtype=np.int64).ravel()
+
+
+def _opportunist() -> Array:
+    """Opportunist's move by [role, weak, grab], flat (`baselines.Opportunist`)."""
+    o, out = Opportunist, np.zeros((NG, 2, 2, 2), dtype=np.int64)
+    for weak in (0, 1):
+        for grab in (0, 1):
+            out[DILEMMA_I, :, weak, grab] = grab
+            out[1, 0, weak, grab] = o.INVEST[0] if weak else o.INVEST[1]
+            out[1, 1, weak, grab] = o.RETURN_PERCENT[0] if grab else o.RETURN_PERCENT[1]
+            out[2, 0, weak, grab] = o.OFFER[0] if grab else o.OFFER[1]
+            out[2, 1, weak, grab] = o.FLOOR
+    return out.ravel()
 
 
 class LedgerBaseline:
@@ -407,45 +430,49 @@ class LedgerBaseline:
         self.seat = seat
 
     def act(self, state: LedgerState) -> Array:
+        """This seat's move at every table: lookups by role (``subgame * 2 + side``) and flat
+        gathers of the partner's counts."""
         k, s = self.kernel, self.seat
         p_all, g_all, side_all = (np.asarray(x) for x in k.slot(state))
-        p, g, side = p_all[:, s], g_all[:, s], side_all[:, s]
-        bi = np.arange(p.shape[0])
+        p, g = p_all[:, s], g_all[:, s]
+        role = g * 2 + side_all[:, s]
         name = self.name
         if name in ("shark", "saint"):
-            return FIXED[name][g, side]
-        kind, harsh = np.asarray(state.kind)[bi, p], np.asarray(state.harsh)[bi, p]
+            return FIXED[name].take(role)
+        fp = _flat_rows(p.shape[0])[:, 0] + p  # the partner in a flat (B, 8)
         if name == "grim":
-            betrayed = np.asarray(state.harsh_vs)[bi, p, s]
-            return np.where(betrayed, FIXED["grim_betrayed"][g, side],
-                            FIXED["grim_fair"][g, side])
+            betrayed = np.asarray(state.harsh_vs).ravel().take(fp * SEATS + s)
+            return np.where(betrayed, FIXED["grim_betrayed"].take(role),
+                            FIXED["grim_fair"].take(role))
+        kind = np.asarray(state.kind).ravel().take(fp)
+        harsh = np.asarray(state.harsh).ravel().take(fp)
         if name == "opportunist":
             weak = kind < harsh
             grab = weak | (np.asarray(state.t) == k.rounds - 1)
-            o = Opportunist
-            trust = np.where(side == 0, np.where(weak, o.INVEST[0], o.INVEST[1]),
-                             np.where(grab, o.RETURN_PERCENT[0], o.RETURN_PERCENT[1]))
-            ult = np.where(side == 0, np.where(grab, o.OFFER[0], o.OFFER[1]), o.FLOOR)
-            return np.where(g == DILEMMA_I, grab.astype(np.int64), np.where(g == 1, trust, ult))
+            return OPPORTUNIST.take(role * 4 + weak * 2 + grab)
         # mirror
-        trusted = kind >= harsh
-        trust = np.where(trusted, np.array(Mirror.TRUSTED)[side], np.array(Mirror.WARY)[side])
-        ult = np.array(Mirror.ULTIMATUM)[side]
-        ref = np.asarray(state.last_vs)[bi, s, p]
-        ref = np.where(ref < 0, np.asarray(state.last)[bi, p], ref)
-        dil = np.where(ref < 0, 0, ref)
-        ask = (g == DILEMMA_I) & (ref == 1) & (np.asarray(state.defections)[bi, p] == 1)
+        dil = g == DILEMMA_I
+        ref = np.asarray(state.last_vs).ravel().take((fp - p + s) * SEATS + p)
+        ref = np.where(ref < 0, np.asarray(state.last).ravel().take(fp), ref)
+        move = np.where(dil, np.maximum(ref, 0),
+                        np.where(kind >= harsh, MIRROR_TRUSTED.take(role),
+                                 MIRROR_WARY.take(role)))
+        ask = dil & (ref == 1) & (np.asarray(state.defections).ravel().take(fp) == 1)
         if ask.any():
-            seeds, t = np.asarray(state.seeds), np.asarray(state.t)
-            for i in np.flatnonzero(ask):
-                name_i = f"ledger:{int(seeds[i])}:seat:{s}:round:{int(t[i])}"
-                if stream(name_i).random() < Mirror.FORGIVENESS:
-                    dil[i] = 0
-        return np.where(g == DILEMMA_I, dil, np.where(g == 1, trust, ult))
+            rows = np.flatnonzero(ask)
+            seeds, t = np.asarray(state.seeds)[rows], np.asarray(state.t)[rows]
+            draws = np.array(first_draws(f"ledger:{int(x)}:seat:{s}:round:{int(r)}"
+                                         for x, r in zip(seeds, t, strict=True)))
+            move[rows[draws < Mirror.FORGIVENESS]] = 0
+        return move
 
 
 FIXED: dict[str, Array] = {"shark": _table(Shark.MOVES), "saint": _table(Saint.MOVES),
                            "grim_fair": _table(Grim.FAIR), "grim_betrayed": _table(Grim.BETRAYED)}
+OPPORTUNIST = _opportunist()
+MIRROR_TRUSTED = _table({DILEMMA: (0, 0), TRUST: Mirror.TRUSTED, ULTIMATUM: Mirror.ULTIMATUM})
+MIRROR_WARY = _table({DILEMMA: (0, 0), TRUST: Mirror.WARY, ULTIMATUM: Mirror.ULTIMATUM})
+"""Mirror outside DILEMMA by role, as it treats a trusted partner and one it is wary of."""
 BATCH_BASELINES = ("mirror", "shark", "grim", "saint", "opportunist")
 
 
