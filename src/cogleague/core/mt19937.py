@@ -126,23 +126,47 @@ def _rotated(mt: np.ndarray, lo: int, h: int) -> np.ndarray:
     return np.concatenate([mt[lo + 1:N], mt[:1]])
 
 
-def stream_words(names: Sequence[str | int], count: int) -> np.ndarray:
+def _str_key(name: str) -> bytes:
+    """`_key_bytes` of a str, without the int: the text and its SHA-512 reversed, high zero
+    bytes dropped, padded to whole words (as many as the int's bit length needs)."""
+    raw = name.encode()
+    value = (raw + hashlib.sha512(raw).digest()).lstrip(b"\0")[::-1] or b"\0"
+    return value + b"\0" * (-len(value) % 4)
+
+
+def words_by_draw(names: Sequence[str | int], count: int) -> np.ndarray:
     """The first `count` (<= 624) 32-bit words of ``core.rng.stream(name)`` for every name,
-    (len(names), count) uint32: the words `random()` and `getrandbits` read, in order."""
-    out = np.empty((len(names), count), dtype=_U)
+    word-major: (count, len(names)) uint32, the words `random()` and `getrandbits` read."""
+    keys = [_str_key(n) if type(n) is str else _key_bytes(n) for n in names]
     groups: dict[int, list[int]] = defaultdict(list)
-    keys = [_key_bytes(n) for n in names]
     for row, key in enumerate(keys):
         groups[len(key)].append(row)
+    out: np.ndarray | None = None
     for size, rows in groups.items():
-        words = np.frombuffer(b"".join([keys[r] for r in rows]), dtype="<u4")
-        mt = init_by_array(np.ascontiguousarray(words.reshape(len(rows), size // 4).T))
-        out[rows] = first_words(mt, count).T
-    return out
+        joined = b"".join([keys[r] for r in rows]) if len(groups) > 1 else b"".join(keys)
+        words = np.frombuffer(joined, dtype="<u4").reshape(len(rows), size // 4)
+        got = first_words(init_by_array(np.ascontiguousarray(words.T)), count)
+        if len(groups) == 1:
+            return got
+        if out is None:
+            out = np.empty((count, len(names)), dtype=_U)
+        out[:, rows] = got
+    return out if out is not None else np.empty((count, 0), dtype=_U)
+
+
+def stream_words(names: Sequence[str | int], count: int) -> np.ndarray:
+    """`words_by_draw` stream-major: (len(names), count) uint32."""
+    return words_by_draw(names, count).T
+
+
+def ints_by_draw(names: Sequence[str | int], draws: int) -> np.ndarray:
+    """``int(random() * 2**53)`` for the first `draws` (<= 312) draws of each named stream,
+    draw-major int64 (draws, len(names)): `random()` is ``((a >> 5) * 2**26 + (b >> 6)) /
+    2**53`` of two consecutive words a, b."""
+    w = words_by_draw(names, 2 * draws).reshape(draws, 2, len(names))
+    return ((w[:, 0] >> 5).astype(np.int64) << 26) | (w[:, 1] >> 6)
 
 
 def stream_ints(names: Sequence[str | int], draws: int) -> np.ndarray:
-    """``int(random() * 2**53)`` for the first `draws` (<= 312) draws of each named stream,
-    int64 (len(names), draws): `random()` is ``((a >> 5) * 2**26 + (b >> 6)) / 2**53``."""
-    w = stream_words(names, 2 * draws).reshape(len(names), draws, 2)
-    return ((w[:, :, 0] >> 5).astype(np.int64) << 26) | (w[:, :, 1] >> 6)
+    """`ints_by_draw` stream-major: (len(names), draws) int64."""
+    return ints_by_draw(names, draws).T

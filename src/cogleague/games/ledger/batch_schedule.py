@@ -31,48 +31,58 @@ _MATCH = np.array(MATCHINGS, dtype=np.int64)  # (7, 4, 2) positions of each matc
 
 
 class _Stream:
-    """B streams of uniforms with one read pointer each. `depth` draws are read up front; a
-    table that needs more (a rare run of pass redraws) is marked `short` and drawn again by
-    the rules engine's own `draw_schedule`."""
+    """B streams of draws held draw-major, each table at its own flat read position `pos`
+    (draw index · B + table). `depth` draws are read up front, padded so that a table past
+    them reads harmlessly; such a table (a rare run of pass redraws) is marked `short` and
+    drawn again by the rules engine's own `draw_schedule`."""
 
     def __init__(self, seeds: Sequence[int], depth: int) -> None:
         names = [f"ledger:{s}:schedule" for s in seeds]
-        ints = (mt19937.stream_ints(names, depth) if 2 * depth <= mt19937.WORDS
-                else stream_ints(names, depth))  # a stream's first twist: seeded in arrays
-        self.u = (ints * (1.0 / TWO_53)).ravel()
+        b = len(names)
+        ints = (mt19937.ints_by_draw(names, depth) if 2 * depth <= mt19937.WORDS
+                else stream_ints(names, depth).T)  # a stream's first twist: seeded in arrays
+        self.k = np.concatenate([ints.ravel(), np.zeros(4 * depth * b, dtype=np.int64)])
+        self.b = b
         self.depth = depth
-        self.ptr = np.zeros(len(seeds), dtype=np.int64)
-        self.rows = np.arange(len(seeds))
-        self.base = self.rows * depth  # row starts in the flat `u`
+        self.rows = np.arange(b)
+        self.pos = self.rows.copy()
 
     @property
     def short(self) -> Array:
-        return self.ptr > self.depth
-
-    def _read(self) -> Array:
-        return self.u[self.base + np.minimum(self.ptr, self.depth - 1)]
+        return self.pos >= (self.depth + 1) * self.b
 
     def below(self, n: int, active: Array | None = None) -> Array:
-        """`rng.below(n)` for every active table (inactive ones read nothing; 0 for them)."""
-        values = np.floor(self._read() * n).astype(np.int64)
+        """`rng.below(n)` (``int(random() * n)``) for every active table (inactive ones read
+        nothing)."""
+        values = np.floor(self.k.take(self.pos) * (1.0 / TWO_53) * n).astype(np.int64)
+        self.step(active)
+        return values
+
+    def heads(self) -> Array:
+        """`rng.coin` (``random() < 0.5``) at every table's position, not yet read."""
+        return self.k.take(self.pos) < TWO_53 // 2
+
+    def step(self, active: Array | None = None) -> None:
+        """Every active table (None: all) reads one draw."""
         if active is None:
-            self.ptr += 1
-            return values
-        self.ptr += active
-        return np.where(active, values, 0)
+            self.pos += self.b
+        else:
+            self.pos += self.b * active
 
     def shuffle(self, items: Array, active: Array | None = None) -> Array:
         """`rng.shuffle` of each row of `items` (B, L) for the active tables."""
         out = items.copy()
-        rows = self.rows
-        for i in range(out.shape[1] - 1, 0, -1):
-            j = self.below(i + 1, active)
-            a, b = out[:, i].copy(), out[rows, j]
-            if active is None:
-                out[:, i], out[rows, j] = b, a
-            else:
-                out[:, i] = np.where(active, b, a)
-                out[rows, j] = np.where(active, a, out[rows, j])
+        length = out.shape[1]
+        flat = out.reshape(-1)
+        starts = self.rows * length
+        for i in range(length - 1, 0, -1):
+            j = starts + self.below(i + 1, active)
+            at_i = starts + i
+            a, b = flat.take(at_i), flat.take(j)
+            if active is not None:
+                j = np.where(active, j, at_i)  # an inactive table swaps i with itself
+            flat[at_i] = b if active is None else np.where(active, b, a)
+            flat[j] = a if active is None else np.where(active, a, flat.take(j))
         return out
 
 
@@ -90,15 +100,22 @@ def draws_read(rounds: int) -> int:
 
 def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Array]:
     """(a, b, subgame), each (B, rounds, 4): the first mover (the lower seat in DILEMMA), the
-    second, and the subgame index of every meeting."""
+    second, and the subgame index of every meeting.
+
+    A round's four meetings have distinct seats, so their first-mover counts are read once
+    at the round's start; only the stream position runs through them in order (a meeting
+    draws its subgame, then a coin on a tie outside DILEMMA)."""
     n = len(seeds)
     st = _Stream(seeds, draws_read(rounds))
     rows = st.rows
-    perm = st.shuffle(np.tile(np.arange(POSITIONS), (n, 1)))
-    counts = np.zeros((n, POSITIONS), dtype=np.int64)
+    at8 = rows[:, None] * POSITIONS  # flat row starts of (B, 8) arrays
+    perm = st.shuffle(np.tile(np.arange(POSITIONS), (n, 1))).reshape(-1)
+    counts = np.zeros(n * POSITIONS, dtype=np.int64)
     a_out = np.zeros((n, rounds, PAIRS_PER_ROUND), dtype=np.int64)
     b_out = np.zeros_like(a_out)
     g_out = np.zeros_like(a_out)
+    draw = np.zeros((n, PAIRS_PER_ROUND), dtype=np.int64)
+    swap = np.zeros((n, PAIRS_PER_ROUND), dtype=bool)
     previous_last: Array | None = None
     r = 0
     while r < rounds:
@@ -116,23 +133,26 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
             order[:, 1] = np.where(stuck, first, second)
         previous_last = order[:, -1].copy()
         for pos in range(min(PASS_LENGTH, rounds - r)):
-            k = order[:, pos]
+            match = _MATCH[order[:, pos]]  # (B, 4, 2) positions
+            f = perm.take(at8 + match[:, :, 0])  # (B, 4) seats
+            s = perm.take(at8 + match[:, :, 1])
+            cf, cs = counts.take(at8 + f), counts.take(at8 + s)
+            level, behind = cf == cs, cs < cf
             for i in range(PAIRS_PER_ROUND):
-                x, y = _MATCH[k, i, 0], _MATCH[k, i, 1]
-                u = st.below(DRAW_SCALE)
-                dil = u < DILEMMA_BELOW
-                g = np.where(dil, DILEMMA_I, np.where(u < TRUST_BELOW, TRUST_I, ULTIMATUM_I))
-                f, s = perm[rows, x], perm[rows, y]
-                cf, cs = counts[rows, f], counts[rows, s]
-                tie = ~dil & (cf == cs)
-                coin = _coin(st, tie)
-                swap = ~dil & ((cs < cf) | (tie & coin))
-                first_m = np.where(swap, s, f)
-                second_m = np.where(swap, f, s)
-                counts[rows, first_m] += (~dil).astype(np.int64)
-                a_out[:, r, i] = np.where(dil, np.minimum(f, s), first_m)
-                b_out[:, r, i] = np.where(dil, np.maximum(f, s), second_m)
-                g_out[:, r, i] = g
+                d = st.below(DRAW_SCALE)
+                outside = d >= DILEMMA_BELOW
+                tie = outside & level[:, i]
+                swap[:, i] = outside & (behind[:, i] | (tie & st.heads()))
+                st.step(tie)
+                draw[:, i] = d
+            dil = draw < DILEMMA_BELOW
+            first_m = np.where(swap, s, f)
+            second_m = np.where(swap, f, s)
+            counts[at8 + first_m] += ~dil  # a round's seats are distinct: no repeats
+            a_out[:, r] = np.where(dil, np.minimum(f, s), first_m)
+            b_out[:, r] = np.where(dil, np.maximum(f, s), second_m)
+            g_out[:, r] = np.where(dil, DILEMMA_I, np.where(draw < TRUST_BELOW, TRUST_I,
+                                                            ULTIMATUM_I))
             r += 1
     for row in np.flatnonzero(st.short):  # drawn past what was read: the rules engine's draw
         for rr, pairs in enumerate(draw_schedule(int(seeds[int(row)]), rounds)):
@@ -140,10 +160,3 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
                 a_out[row, rr, j], b_out[row, rr, j] = p.a, p.b
                 g_out[row, rr, j] = SUBGAMES.index(p.subgame)
     return a_out, b_out, g_out
-
-
-def _coin(st: _Stream, active: Array) -> Array:
-    """`rng.coin` (random() < 0.5) for the active tables; False for the others."""
-    values = st._read() < 0.5
-    st.ptr += active
-    return active & values
