@@ -32,16 +32,16 @@ _MATCH = np.array(MATCHINGS, dtype=np.int64)  # (7, 4, 2) positions of each matc
 
 class _Stream:
     """B streams of draws held draw-major, each table at its own flat read position `pos`
-    (draw index · B + table). `depth` draws are read up front, padded so that a table past
-    them reads harmlessly; such a table (a rare run of pass redraws) is marked `short` and
-    drawn again by the rules engine's own `draw_schedule`."""
+    (draw index · B + table). `depth` draws are read up front; a table that reads past them
+    (a rare run of pass redraws: its reads are clipped, harmless) is marked `short` and drawn
+    again by the rules engine's own `draw_schedule`."""
 
     def __init__(self, seeds: Sequence[int], depth: int) -> None:
         names = [f"ledger:{s}:schedule" for s in seeds]
         b = len(names)
         ints = (mt19937.ints_by_draw(names, depth) if 2 * depth <= mt19937.WORDS
                 else stream_ints(names, depth).T)  # a stream's first twist: seeded in arrays
-        self.k = np.concatenate([ints.ravel(), np.zeros(4 * depth * b, dtype=np.int64)])
+        self.k = ints.ravel()
         self.b = b
         self.depth = depth
         self.rows = np.arange(b)
@@ -54,13 +54,13 @@ class _Stream:
     def below(self, n: int, active: Array | None = None) -> Array:
         """`rng.below(n)` (``int(random() * n)``) for every active table (inactive ones read
         nothing)."""
-        values = np.floor(self.k.take(self.pos) * (1.0 / TWO_53) * n).astype(np.int64)
+        values = np.floor(self.k.take(self.pos, mode="clip") * (1.0 / TWO_53) * n).astype(np.int64)
         self.step(active)
         return values
 
     def heads(self) -> Array:
         """`rng.coin` (``random() < 0.5``) at every table's position, not yet read."""
-        return self.k.take(self.pos) < TWO_53 // 2
+        return self.k.take(self.pos, mode="clip") < TWO_53 // 2
 
     def step(self, active: Array | None = None) -> None:
         """Every active table (None: all) reads one draw."""

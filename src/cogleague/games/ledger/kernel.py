@@ -76,10 +76,10 @@ HALO = np.array([[round(halo(k, h), STAT_DECIMALS) for h in range(MAX_MEETINGS +
 
 class LedgerState(NamedTuple):
     t: Array  # (B,) rounds played
-    partner: Array  # (B, R, 8) schedule: each seat's partner, subgame, side (0 = a) per round
+    partner: Array  # (B, R, 8) int8 schedule: each seat's partner, subgame, side (0 = a) per round
     subgame: Array
     side: Array
-    moves: Array  # (B, 8, R) each seat's move per round
+    moves: Array  # (B, 8, R) int8 each seat's move per round (moves <= 100, payoffs <= 14)
     pays: Array  # (B, 8, R)
     total: Array  # (B, 8)
     kind: Array
@@ -109,7 +109,7 @@ class LedgerKernel:
         # every meeting's two seats, as flat indices into (B, R, 8): one scatter per field
         base = (np.arange(b * r, dtype=np.int64) * n).reshape(b, r, 1)
         at_a, at_b = (base + a).ravel(), (base + bb).ravel()
-        flat_p = np.empty(b * r * n, dtype=np.int64)
+        flat_p = np.empty(b * r * n, dtype=np.int8)  # small ints: int8 (steps widen them)
         flat_g = np.empty_like(flat_p)
         flat_s = np.zeros_like(flat_p)
         flat_p[at_a], flat_p[at_b] = bb.ravel(), a.ravel()
@@ -120,7 +120,7 @@ class LedgerKernel:
         return LedgerState(
             t=xp.zeros(b, dtype=xp.int64), partner=xp.asarray(partner),
             subgame=xp.asarray(subgame), side=xp.asarray(side),
-            moves=xp.zeros((b, n, r), dtype=xp.int64), pays=xp.zeros((b, n, r), dtype=xp.int64),
+            moves=xp.zeros((b, n, r), dtype=xp.int8), pays=xp.zeros((b, n, r), dtype=xp.int8),
             total=zi, kind=zi, harsh=zi, harsh_vs=xp.zeros((b, n, n), dtype=bool),
             last_vs=xp.full((b, n, n), -1, dtype=xp.int8), last=zi - 1, defections=zi,
             seeds=xp.asarray(np.asarray(seeds, dtype=np.int64)))
@@ -164,7 +164,7 @@ class LedgerKernel:
         if t0 is not None:
             return self._step_lockstep(state, actions, t0)
         xp = self.xp
-        p, g, side = self.slot(state)
+        p, g, side = (x.astype(xp.int64) for x in self.slot(state))
         mine = xp.asarray(actions).astype(xp.int64)
         theirs = xp.take_along_axis(mine, p, axis=1)
         move_a = xp.where(side == 0, mine, theirs)
@@ -173,8 +173,8 @@ class LedgerKernel:
         kind = xp.take(xp.asarray(KIND_FLAT), (g * 2 + side) * WIDTH + mine)
         dil = g == DILEMMA_I
         at = (xp.arange(self.rounds)[None, None, :] == state.t[:, None, None])
-        moves = xp.where(at, mine[:, :, None], state.moves)
-        pays = xp.where(at, pay[:, :, None], state.pays)
+        moves = xp.where(at, mine[:, :, None].astype(xp.int8), state.moves)
+        pays = xp.where(at, pay[:, :, None].astype(xp.int8), state.pays)
         met = p[:, :, None] == xp.arange(SEATS)[None, None, :]
         harsh_vs = state.harsh_vs | ((~kind)[:, :, None] & met)
         last_vs = xp.where(dil[:, :, None] & met, theirs[:, :, None].astype(xp.int8),
@@ -190,8 +190,8 @@ class LedgerKernel:
                        ) -> tuple[LedgerState, Array, Array]:
         """`step` for numpy tables all at round `t0`: flat gathers on this round's slices, and
         this round's column of the append-only history written in place."""
-        # this round's slices, copied once: every op below then reads contiguous rows
-        p, g, side = (np.ascontiguousarray(x[:, t0])
+        # this round's slices, copied once and widened: every op below reads contiguous rows
+        p, g, side = (x[:, t0].astype(np.int64)
                       for x in (state.partner, state.subgame, state.side))
         b = p.shape[0]
         mine = np.asarray(actions, dtype=np.int64)
