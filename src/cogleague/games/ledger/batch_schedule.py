@@ -27,7 +27,8 @@ from cogleague.games.ledger.schedule import (
 from cogleague.games.ledger.subgames import DILEMMA_BELOW, DRAW_SCALE, SUBGAMES, TRUST_BELOW
 
 DILEMMA_I, TRUST_I, ULTIMATUM_I = 0, 1, 2  # subgame indices (`subgames.SUBGAMES` order)
-_MATCH = np.array(MATCHINGS, dtype=np.int64)  # (7, 4, 2) positions of each matching
+_MATCH = np.array(MATCHINGS, dtype=np.int64).transpose(1, 2, 0).copy()
+"""(4, 2, 7): the positions of each matching's meetings, matching last (meeting-major rows)."""
 
 
 class _Stream:
@@ -54,7 +55,9 @@ class _Stream:
     def below(self, n: int, active: Array | None = None) -> Array:
         """`rng.below(n)` (``int(random() * n)``) for every active table (inactive ones read
         nothing)."""
-        values = np.floor(self.k.take(self.pos, mode="clip") * (1.0 / TWO_53) * n).astype(np.int64)
+        # k / 2**53 and n / 2**53 are exact, so k · (n / 2**53) rounds the same exact product
+        # once, as random() * n does; truncation is the floor of these non-negative values
+        values = (self.k.take(self.pos, mode="clip") * (n / TWO_53)).astype(np.int64)
         self.step(active)
         return values
 
@@ -99,7 +102,7 @@ def draws_read(rounds: int) -> int:
 
 
 def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Array]:
-    """(a, b, subgame), each (B, rounds, 4): the first mover (the lower seat in DILEMMA), the
+    """(a, b, subgame), each (B, rounds, 4) int8: the first mover (the lower seat in DILEMMA), the
     second, and the subgame index of every meeting.
 
     A round's four meetings have distinct seats, so their first-mover counts are read once
@@ -108,14 +111,14 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
     n = len(seeds)
     st = _Stream(seeds, draws_read(rounds))
     rows = st.rows
-    at8 = rows[:, None] * POSITIONS  # flat row starts of (B, 8) arrays
+    at8 = rows * POSITIONS  # flat row starts of (B, 8) arrays
     perm = st.shuffle(np.tile(np.arange(POSITIONS), (n, 1))).reshape(-1)
     counts = np.zeros(n * POSITIONS, dtype=np.int64)
-    a_out = np.zeros((n, rounds, PAIRS_PER_ROUND), dtype=np.int64)
+    a_out = np.zeros((n, rounds, PAIRS_PER_ROUND), dtype=np.int8)
     b_out = np.zeros_like(a_out)
     g_out = np.zeros_like(a_out)
-    draw = np.zeros((n, PAIRS_PER_ROUND), dtype=np.int64)
-    swap = np.zeros((n, PAIRS_PER_ROUND), dtype=bool)
+    draw = np.zeros((PAIRS_PER_ROUND, n), dtype=np.int64)  # meeting-major: rows contiguous
+    swap = np.zeros((PAIRS_PER_ROUND, n), dtype=bool)
     previous_last: Array | None = None
     r = 0
     while r < rounds:
@@ -133,26 +136,26 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
             order[:, 1] = np.where(stuck, first, second)
         previous_last = order[:, -1].copy()
         for pos in range(min(PASS_LENGTH, rounds - r)):
-            match = _MATCH[order[:, pos]]  # (B, 4, 2) positions
-            f = perm.take(at8 + match[:, :, 0])  # (B, 4) seats
-            s = perm.take(at8 + match[:, :, 1])
+            match = _MATCH[:, :, order[:, pos]]  # (4, 2, B) positions
+            f = perm.take(at8 + match[:, 0])  # (4, B) seats
+            s = perm.take(at8 + match[:, 1])
             cf, cs = counts.take(at8 + f), counts.take(at8 + s)
             level, behind = cf == cs, cs < cf
             for i in range(PAIRS_PER_ROUND):
                 d = st.below(DRAW_SCALE)
                 outside = d >= DILEMMA_BELOW
-                tie = outside & level[:, i]
-                swap[:, i] = outside & (behind[:, i] | (tie & st.heads()))
+                tie = outside & level[i]
+                swap[i] = outside & (behind[i] | (tie & st.heads()))
                 st.step(tie)
-                draw[:, i] = d
+                draw[i] = d
             dil = draw < DILEMMA_BELOW
             first_m = np.where(swap, s, f)
             second_m = np.where(swap, f, s)
             counts[at8 + first_m] += ~dil  # a round's seats are distinct: no repeats
-            a_out[:, r] = np.where(dil, np.minimum(f, s), first_m)
-            b_out[:, r] = np.where(dil, np.maximum(f, s), second_m)
+            a_out[:, r] = np.where(dil, np.minimum(f, s), first_m).T
+            b_out[:, r] = np.where(dil, np.maximum(f, s), second_m).T
             g_out[:, r] = np.where(dil, DILEMMA_I, np.where(draw < TRUST_BELOW, TRUST_I,
-                                                            ULTIMATUM_I))
+                                                            ULTIMATUM_I)).T
             r += 1
     for row in np.flatnonzero(st.short):  # drawn past what was read: the rules engine's draw
         for rr, pairs in enumerate(draw_schedule(int(seeds[int(row)]), rounds)):
