@@ -460,9 +460,10 @@ class LedgerBaseline:
         ask = dil & (ref == 1) & (np.asarray(state.defections).ravel().take(fp) == 1)
         if ask.any():
             rows = np.flatnonzero(ask)
-            seeds, t = np.asarray(state.seeds)[rows], np.asarray(state.t)[rows]
-            draws = np.array(first_draws(f"ledger:{int(x)}:seat:{s}:round:{int(r)}"
-                                         for x, r in zip(seeds, t, strict=True)))
+            seeds = np.asarray(state.seeds)[rows].tolist()
+            t = np.asarray(state.t)[rows].tolist()
+            draws = np.array(first_draws([f"ledger:{x}:seat:{s}:round:{r}"
+                                          for x, r in zip(seeds, t, strict=True)]))
             move[rows[draws < Mirror.FORGIVENESS]] = 0
         return move
 
