@@ -19,6 +19,7 @@ import numpy as np
 
 N, M = 624, 397
 WORDS = N  # words of a stream's first twist
+CHUNK = 32  # rows of B words the twist and the tempering work on at a time
 _U = np.uint32
 
 
@@ -89,25 +90,25 @@ def first_words(mt: np.ndarray, count: int) -> np.ndarray:
     if not 0 <= count <= N:
         raise ValueError(f"count must be in 0..{N} (got {count})")
     upper, lower, mag = _U(0x80000000), _U(0x7FFFFFFF), _U(0x9908B0DF)
-    tmp = np.empty((min(count, N - M), mt.shape[1]), dtype=_U)
-    # mt[i] depends on old mt[i+1] and on mt[i+397], old below row 227, new from row 227 on
-    for lo, hi in ((0, N - M), (N - M, 2 * (N - M)), (2 * (N - M), N)):
-        if lo >= count:
-            break
-        h = min(hi, count)
-        y, t = mt[lo:h], tmp[:h - lo]
-        np.bitwise_and(mt[lo + 1:h + 1] if h < N else _rotated(mt, lo, h), lower, out=t)
-        y &= upper
-        y |= t
-        np.bitwise_and(y, _U(1), out=t)
-        np.negative(t, out=t)  # 0, or every bit for an odd y
-        t &= mag
-        y >>= 1
-        y ^= t
-        y ^= mt[lo + M:h + M] if lo == 0 else mt[lo + M - N:h + M - N]
+    tmp = np.empty((min(count, CHUNK), mt.shape[1]), dtype=_U)  # small: fewer pages to touch
+    # mt[i] depends on old mt[i+1] and on mt[i+397]: old below row 227, new from row 227 on;
+    # rows go in order, in chunks that never straddle those blocks
+    for lo_b, hi_b in ((0, N - M), (N - M, 2 * (N - M)), (2 * (N - M), N)):
+        for lo in range(lo_b, min(hi_b, count), CHUNK):
+            h = min(lo + CHUNK, hi_b, count)
+            y, t = mt[lo:h], tmp[:h - lo]
+            np.bitwise_and(mt[lo + 1:h + 1] if h < N else _rotated(mt, lo, h), lower, out=t)
+            y &= upper
+            y |= t
+            np.bitwise_and(y, _U(1), out=t)
+            np.negative(t, out=t)  # 0, or every bit for an odd y
+            t &= mag
+            y >>= 1
+            y ^= t
+            y ^= mt[lo + M:h + M] if lo < N - M else mt[lo + M - N:h + M - N]
     y = mt[:count]
-    for chunk in range(0, count, tmp.shape[0]):
-        z, t = y[chunk:chunk + tmp.shape[0]], tmp[:min(tmp.shape[0], count - chunk)]
+    for lo in range(0, count, CHUNK):
+        z, t = y[lo:lo + CHUNK], tmp[:min(CHUNK, count - lo)]
         np.right_shift(z, 11, out=t)
         z ^= t
         np.left_shift(z, 7, out=t)
@@ -164,7 +165,11 @@ def ints_by_draw(names: Sequence[str | int], draws: int) -> np.ndarray:
     draw-major int64 (draws, len(names)): `random()` is ``((a >> 5) * 2**26 + (b >> 6)) /
     2**53`` of two consecutive words a, b."""
     w = words_by_draw(names, 2 * draws).reshape(draws, 2, len(names))
-    return ((w[:, 0] >> 5).astype(np.int64) << 26) | (w[:, 1] >> 6)
+    out = w[:, 0].astype(np.int64)
+    out >>= 5
+    out <<= 26
+    out |= w[:, 1] >> 6
+    return out
 
 
 def stream_ints(names: Sequence[str | int], draws: int) -> np.ndarray:
