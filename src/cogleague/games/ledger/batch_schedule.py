@@ -32,17 +32,20 @@ _MATCH = np.array(MATCHINGS, dtype=np.int64).transpose(1, 2, 0).copy()
 
 
 class _Stream:
-    """B streams of draws held draw-major, each table at its own flat read position `pos`
-    (draw index · B + table). `depth` draws are read up front; a table that reads past them
-    (a rare run of pass redraws: its reads are clipped, harmless) is marked `short` and drawn
-    again by the rules engine's own `draw_schedule`."""
+    """B streams' raw words held draw-major, each table at its own flat read position `pos`
+    (word index · B + table; a draw is two words, B apart). `depth` draws are read up front; a
+    table that reads past them (a rare run of pass redraws: its reads are clipped, harmless)
+    is marked `short` and drawn again by the rules engine's own `draw_schedule`."""
 
     def __init__(self, seeds: Sequence[int], depth: int) -> None:
         names = [f"ledger:{s}:schedule" for s in seeds]
         b = len(names)
-        ints = (mt19937.ints_by_draw(names, depth) if 2 * depth <= mt19937.WORDS
-                else stream_ints(names, depth).T)  # a stream's first twist: seeded in arrays
-        self.k = ints.ravel()
+        if 2 * depth <= mt19937.WORDS:  # a stream's first twist: seeded in arrays
+            words = mt19937.words_by_draw(names, 2 * depth)
+        else:  # random()'s integer k as the two words' bits it reads
+            k = stream_ints(names, depth).T
+            words = np.stack([(k >> 26) << 5, (k & (2**26 - 1)) << 6], axis=1).astype(np.uint32)
+        self.w = words.reshape(-1)
         self.b = b
         self.depth = depth
         self.rows = np.arange(b)
@@ -50,27 +53,30 @@ class _Stream:
 
     @property
     def short(self) -> Array:
-        return self.pos >= (self.depth + 1) * self.b
+        return self.pos >= (self.depth + 1) * 2 * self.b
 
     def below(self, n: int, active: Array | None = None) -> Array:
         """`rng.below(n)` (``int(random() * n)``) for every active table (inactive ones read
         nothing)."""
+        a = self.w.take(self.pos, mode="clip") >> 5
+        k = a * 67108864.0 + (self.w.take(self.pos + self.b, mode="clip") >> 6)  # exact
         # k / 2**53 and n / 2**53 are exact, so k · (n / 2**53) rounds the same exact product
         # once, as random() * n does; truncation is the floor of these non-negative values
-        values = (self.k.take(self.pos, mode="clip") * (n / TWO_53)).astype(np.int64)
+        values = (k * (n / TWO_53)).astype(np.int64)
         self.step(active)
         return values
 
     def heads(self) -> Array:
-        """`rng.coin` (``random() < 0.5``) at every table's position, not yet read."""
-        return self.k.take(self.pos, mode="clip") < TWO_53 // 2
+        """`rng.coin` (``random() < 0.5``, i.e. the first word's top bit clear) at every
+        table's position, not yet read."""
+        return self.w.take(self.pos, mode="clip") < 2**31
 
     def step(self, active: Array | None = None) -> None:
         """Every active table (None: all) reads one draw."""
         if active is None:
-            self.pos += self.b
+            self.pos += 2 * self.b
         else:
-            self.pos += self.b * active
+            self.pos += 2 * self.b * active
 
     def shuffle(self, items: Array, active: Array | None = None) -> Array:
         """`rng.shuffle` of each row of `items` (B, L) for the active tables."""
