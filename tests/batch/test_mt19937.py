@@ -40,9 +40,18 @@ def test_draws_are_the_streams_draws(names: list[str], draws: int) -> None:
 
 
 def test_twist_block_edges_and_bad_counts() -> None:
-    names = ["ledger:5:schedule", "ledger:2147483647:seat:7:round:27", 0, 2**63 - 1]
+    names = ["ledger:5:schedule", "ledger:2147483647:seat:7:round:27", 0, 2**63 - 1, "\0x", "",
+             "é", "ledger:12:schedule"]
     for count in (226, 227, 228, 453, 454, 455, 623, 624):
         got = mt19937.stream_words(names, count)
         assert [got[i].tolist() for i in range(len(names))] == [_words(n, count) for n in names]
     with pytest.raises(ValueError, match=r"0\.\.624"):
         mt19937.stream_words(names, 625)
+
+
+def test_one_key_length_in_any_order() -> None:
+    """Texts of different byte lengths but one key length share one array seeding, each
+    stream's words back in its own column."""
+    names = ["ledger:5:schedule", "ledger:12:schedule", "ledger:6:schedule", "ledger:7:schedule"]
+    got = mt19937.stream_words(names, 8)
+    assert [got[i].tolist() for i in range(len(names))] == [_words(n, 8) for n in names]

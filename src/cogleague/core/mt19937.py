@@ -127,32 +127,62 @@ def _rotated(mt: np.ndarray, lo: int, h: int) -> np.ndarray:
     return np.concatenate([mt[lo + 1:N], mt[:1]])
 
 
-def _str_key(name: str) -> bytes:
-    """`_key_bytes` of a str, without the int: the text and its SHA-512 reversed, high zero
-    bytes dropped, padded to whole words (as many as the int's bit length needs)."""
-    raw = name.encode()
-    value = (raw + hashlib.sha512(raw).digest()).lstrip(b"\0")[::-1] or b"\0"
-    return value + b"\0" * (-len(value) % 4)
+def _keys(names: Sequence[str | int]) -> dict[int, tuple[list[int], np.ndarray]]:
+    """Every name's key words, grouped by key length: {words: (rows, keys (words, rows))}.
+
+    A str key is the text and its SHA-512 read as one big-endian int, lowest word first:
+    the bytes reversed, padded to whole words. Texts of one byte length are reversed in one
+    array operation; a text starting with NUL (leading zero bytes drop out of the int) or an
+    int goes through `_key_bytes`."""
+    sha = hashlib.sha512
+    by_len: dict[int, list[int]] = defaultdict(list)
+    blobs: list[bytes] = []
+    odd: dict[int, bytes] = {}
+    for row, name in enumerate(names):
+        if type(name) is str and name and name[0] != "\0":
+            raw = name.encode()
+            blob = raw + sha(raw).digest()
+            by_len[len(blob)].append(row)
+            blobs.append(blob)
+        else:
+            blobs.append(b"")
+            odd[row] = _key_bytes(name)
+    by_words: dict[int, list[tuple[int, list[int]]]] = defaultdict(list)
+    for size, rows in by_len.items():
+        by_words[(size + 3) // 4].append((size, rows))
+    for row, key in odd.items():
+        by_words[len(key) // 4].append((-1, [row]))
+    out = {}
+    for words, parts in by_words.items():
+        rows_all = [r for _, rows in parts for r in rows]
+        buf = np.zeros((len(rows_all), 4 * words), dtype=np.uint8)
+        at = 0
+        for size, rows in parts:
+            if size < 0:
+                buf[at] = np.frombuffer(odd[rows[0]], dtype=np.uint8)
+            else:
+                joined = b"".join([blobs[r] for r in rows])
+                buf[at:at + len(rows), :size] = np.frombuffer(
+                    joined, dtype=np.uint8).reshape(len(rows), size)[:, ::-1]
+            at += len(rows)
+        out[words] = (rows_all, np.ascontiguousarray(buf.view("<u4").T))
+    return out
 
 
 def words_by_draw(names: Sequence[str | int], count: int) -> np.ndarray:
     """The first `count` (<= 624) 32-bit words of ``core.rng.stream(name)`` for every name,
     word-major: (count, len(names)) uint32, the words `random()` and `getrandbits` read."""
-    keys = [_str_key(n) if type(n) is str else _key_bytes(n) for n in names]
-    groups: dict[int, list[int]] = defaultdict(list)
-    for row, key in enumerate(keys):
-        groups[len(key)].append(row)
-    out: np.ndarray | None = None
-    for size, rows in groups.items():
-        joined = b"".join([keys[r] for r in rows]) if len(groups) > 1 else b"".join(keys)
-        words = np.frombuffer(joined, dtype="<u4").reshape(len(rows), size // 4)
-        got = first_words(init_by_array(np.ascontiguousarray(words.T)), count)
-        if len(groups) == 1:
-            return got
-        if out is None:
-            out = np.empty((count, len(names)), dtype=_U)
-        out[:, rows] = got
-    return out if out is not None else np.empty((count, 0), dtype=_U)
+    groups = _keys(names)
+    if not groups:
+        return np.empty((count, 0), dtype=_U)
+    if len(groups) == 1:
+        ((rows, keys),) = groups.values()
+        got = first_words(init_by_array(keys), count)
+        return got if rows == list(range(len(rows))) else got[:, np.argsort(rows)]
+    out = np.empty((count, len(names)), dtype=_U)
+    for rows, keys in groups.values():
+        out[:, rows] = first_words(init_by_array(keys), count)
+    return out
 
 
 def stream_words(names: Sequence[str | int], count: int) -> np.ndarray:
