@@ -52,7 +52,8 @@ def init_by_array(keys: np.ndarray) -> np.ndarray:
     length, b = keys.shape
     k = keys + np.arange(length, dtype=_U)[:, None]  # key[j] + j, wrapping as C's uint32
     mt = np.empty((N, b), dtype=_U)
-    mt[:] = _BASE[:, None]
+    mt[0] = _BASE[0]
+    fresh = np.ones(N, dtype=bool)  # rows still at `_BASE`, read as a scalar (no fill pass)
     t = np.empty(b, dtype=_U)
     c1, c2 = _U(1664525), _U(1566083941)
     i, j = 1, 0
@@ -61,7 +62,8 @@ def init_by_array(keys: np.ndarray) -> np.ndarray:
         np.right_shift(prev, 30, out=t)
         np.bitwise_xor(t, prev, out=t)
         np.multiply(t, c1, out=t)
-        np.bitwise_xor(row, t, out=row)
+        np.bitwise_xor(_BASE[i] if fresh[i] else row, t, out=row)
+        fresh[i] = False
         np.add(row, k[j], out=row)
         i, j = i + 1, j + 1
         if i >= N:
