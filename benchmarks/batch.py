@@ -4,8 +4,9 @@
   always_defect, grim_trigger, pavlov — Axelrod's TitForTat, Cooperator, Defector, Grudger,
   WinStayLoseShift) over `--tables` tables, in decisions per CPU second, against Axelrod's
   `Match` over the same ten pairs; every table's points must equal Axelrod's;
-- Ledger: 14-round episodes of the default line-up per CPU second, the kernel against the rules
-  engine (`play_headless`, results only); the scores must be equal, table by table, on a sample;
+- Ledger: 14-round episodes of the default line-up per CPU second, the kernel (reset, every
+  step and the scores) against the rules engine (`play_headless`, results only), each the best
+  of `--repeat` runs; the scores must be equal, table by table, on a sample;
 - Commons Family, each module: 20-round episodes of a mixed line-up of baselines per CPU
   second, the kernel against the rules engine; the scores must be equal on a sample;
 - the vector environments with random legal actions at B = `--envs`: agent-steps per second
@@ -20,7 +21,7 @@ Timings are CPU seconds of this process (the machine may be shared; its load is 
 for the rules engine and Axelrod, the best of `--repeat` runs.
 
     .venv/bin/python benchmarks/batch.py [--tables 10000] [--envs 4096] [--repeat 3] [--league N]
-                                         [--jax] [--only-jax]
+                                         [--only dilemma|ledger|commons] [--jax] [--only-jax]
 """
 
 from __future__ import annotations
@@ -107,13 +108,18 @@ def dilemma(tables: int, repeat: int) -> None:
           f"Axelrod (target 50x), same points {points[0].astype(int).tolist()}")
 
 
+def _scored(kernel: Any, seeds: list[int], lineup: list[str]) -> Any:
+    state, _ = play_lineup(kernel, seeds, lineup)
+    return kernel.scores(state)
+
+
 def ledger(tables: int, repeat: int) -> None:
     desc = registry.get("ledger")
     lineup = desc.default_lineup("standard")
     kernel = _batch("ledger").kernel("standard", {}, 8)
     seeds = list(range(tables))
-    secs, (state, _) = cpu(lambda: play_lineup(kernel, seeds, lineup))
-    scores = kernel.scores(state)
+    # the kernel's run includes the scores (the medians), as the rules engine's results do
+    secs, scores = cpu(lambda: _scored(kernel, seeds, lineup), repeat)
     batch_rate = tables / secs
 
     def rules(n: int) -> list[list[float]]:
@@ -311,12 +317,16 @@ def commons_jax(envs: int, rounds: int = 20) -> None:
               "equal bit for bit")
 
 
+GAMES = ("dilemma", "ledger", "commons")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=10_000)
     parser.add_argument("--envs", type=int, default=4096)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--league", type=int, default=10_000, help="league episodes (0: skip)")
+    parser.add_argument("--only", choices=GAMES, help="one game's rows (and its vector env)")
     parser.add_argument("--jax", action="store_true", help="also the Commons kernel under jax.jit")
     parser.add_argument("--only-jax", action="store_true", help="only the jax.jit part")
     args = parser.parse_args()
@@ -326,13 +336,17 @@ def main() -> None:
         commons_jax(args.envs)
         print(load())
         return
-    dilemma(args.tables, args.repeat)
-    ledger(args.tables, args.repeat)
-    commons(args.tables, args.repeat)
-    vector("dilemma", args.envs, 200)
-    vector("ledger", args.envs, 56)
-    vector("commons", args.envs, 40)
-    if args.league:
+    games = [args.only] if args.only else list(GAMES)
+    if "dilemma" in games:
+        dilemma(args.tables, args.repeat)
+    if "ledger" in games:
+        ledger(args.tables, args.repeat)
+    if "commons" in games:
+        commons(args.tables, args.repeat)
+    for game, steps in (("dilemma", 200), ("ledger", 56), ("commons", 40)):
+        if game in games:
+            vector(game, args.envs, steps)
+    if args.league and not args.only:
         league(args.league)
     if args.jax:
         commons_jax(args.envs)

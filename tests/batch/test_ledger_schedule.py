@@ -38,3 +38,12 @@ def test_tables_past_the_draws_read_are_redrawn(monkeypatch: pytest.MonkeyPatch)
     seeds = list(range(300))
     assert _as_rules(seeds, 28) == [_rules(s, 28) for s in seeds]
     assert 0 < len(redrawn) < len(seeds)
+
+
+def test_draws_past_the_first_twist_come_from_the_rules_streams(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """More draws than one twist gives (624 words) are read from `core.rng` streams instead
+    of the array-seeded ones: the same schedule."""
+    monkeypatch.setattr(bs, "draws_read", lambda rounds: 320)
+    seeds = list(range(120))
+    assert _as_rules(seeds, 28) == [_rules(s, 28) for s in seeds]

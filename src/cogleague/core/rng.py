@@ -8,8 +8,11 @@ guarantees, so a schedule drawn today is the schedule drawn on any later version
 
 from __future__ import annotations
 
+import _random
+import hashlib
 import random
 import secrets
+from collections.abc import Iterable
 from typing import TypeVar
 
 SEED_MAX = 2**63 - 1
@@ -50,3 +53,23 @@ def shuffle(rng: random.Random, items: list[T]) -> list[T]:
 
 def coin(rng: random.Random) -> bool:
     return rng.random() < 0.5
+
+
+_ONE = random.Random()
+"""One generator reseeded by `first_draws`: seeding is the cost there, not the object."""
+
+
+def first_draws(names: Iterable[str]) -> list[float]:
+    """``stream(name).random()`` for each name: the one draw a per-decision stream gives (a
+    batch kernel reads hundreds of them a step). The generator is reseeded the way
+    `random.seed` seeds from a str (version 2: the text and its SHA-512, as one int)."""
+    seed, draw, sha, to_int = _ONE_SEED, _ONE.random, hashlib.sha512, int.from_bytes
+    out = []
+    for name in names:
+        raw = name.encode()
+        seed(_ONE, to_int(raw + sha(raw).digest(), "big"))
+        out.append(draw())
+    return out
+
+
+_ONE_SEED = _random.Random.seed

@@ -1,9 +1,10 @@
 """The §5 schedule drawn for B seeds at once, equal to `schedule.draw_schedule` seed by seed.
 
-Each table reads its own ``ledger:{seed}:schedule`` stream (`core.batch.stream_uniforms`) and
-keeps a pointer into it, which moves only where that table draws: the coin on a first-mover
-tie and the redraws of a pass order are drawn by the tables that need them and no others, so
-every table consumes its stream exactly as the rules engine does.
+Each table reads its own ``ledger:{seed}:schedule`` stream (every table's generator seeded and
+drawn in arrays by `core.mt19937`) and keeps a pointer into it, which moves only where that
+table draws: the coin on a first-mover tie and the redraws of a pass order are drawn by the
+tables that need them and no others, so every table consumes its stream exactly as the rules
+engine does.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from cogleague.core.batch import Array, stream_uniforms
+from cogleague.core import mt19937
+from cogleague.core.batch import TWO_53, Array, stream_ints
 from cogleague.games.ledger.schedule import (
     MATCHINGS,
     PAIRS_PER_ROUND,
@@ -25,49 +27,71 @@ from cogleague.games.ledger.schedule import (
 from cogleague.games.ledger.subgames import DILEMMA_BELOW, DRAW_SCALE, SUBGAMES, TRUST_BELOW
 
 DILEMMA_I, TRUST_I, ULTIMATUM_I = 0, 1, 2  # subgame indices (`subgames.SUBGAMES` order)
-_MATCH = np.array(MATCHINGS, dtype=np.int64)  # (7, 4, 2) positions of each matching
+_MATCH = np.array(MATCHINGS, dtype=np.int64).transpose(1, 2, 0).copy()
+"""(4, 2, 7): the positions of each matching's meetings, matching last (meeting-major rows)."""
 
 
 class _Stream:
-    """B streams of uniforms with one read pointer each. `depth` draws are read up front; a
-    table that needs more (a rare run of pass redraws) is marked `short` and drawn again by
-    the rules engine's own `draw_schedule`."""
+    """B streams' raw words held draw-major, each table at its own flat read position `pos`
+    (word index · B + table; a draw is two words, B apart). `depth` draws are read up front; a
+    table that reads past them (a rare run of pass redraws: its reads are clipped, harmless)
+    is marked `short` and drawn again by the rules engine's own `draw_schedule`."""
 
     def __init__(self, seeds: Sequence[int], depth: int) -> None:
-        self.u = stream_uniforms([f"ledger:{s}:schedule" for s in seeds], depth).ravel()
+        names = [f"ledger:{s}:schedule" for s in seeds]
+        b = len(names)
+        if 2 * depth <= mt19937.WORDS:  # a stream's first twist: seeded in arrays
+            words = mt19937.words_by_draw(names, 2 * depth)
+        else:  # random()'s integer k as the two words' bits it reads
+            k = stream_ints(names, depth).T
+            words = np.stack([(k >> 26) << 5, (k & (2**26 - 1)) << 6], axis=1).astype(np.uint32)
+        self.w = words.reshape(-1)
+        self.b = b
         self.depth = depth
-        self.ptr = np.zeros(len(seeds), dtype=np.int64)
-        self.rows = np.arange(len(seeds))
-        self.base = self.rows * depth  # row starts in the flat `u`
+        self.rows = np.arange(b)
+        self.pos = self.rows.copy()
 
     @property
     def short(self) -> Array:
-        return self.ptr > self.depth
-
-    def _read(self) -> Array:
-        return self.u[self.base + np.minimum(self.ptr, self.depth - 1)]
+        return self.pos >= (self.depth + 1) * 2 * self.b
 
     def below(self, n: int, active: Array | None = None) -> Array:
-        """`rng.below(n)` for every active table (inactive ones read nothing; 0 for them)."""
-        values = np.floor(self._read() * n).astype(np.int64)
+        """`rng.below(n)` (``int(random() * n)``) for every active table (inactive ones read
+        nothing)."""
+        a = self.w.take(self.pos, mode="clip") >> 5
+        k = a * 67108864.0 + (self.w.take(self.pos + self.b, mode="clip") >> 6)  # exact
+        # k / 2**53 and n / 2**53 are exact, so k · (n / 2**53) rounds the same exact product
+        # once, as random() * n does; truncation is the floor of these non-negative values
+        values = (k * (n / TWO_53)).astype(np.int64)
+        self.step(active)
+        return values
+
+    def heads(self) -> Array:
+        """`rng.coin` (``random() < 0.5``, i.e. the first word's top bit clear) at every
+        table's position, not yet read."""
+        return self.w.take(self.pos, mode="clip") < 2**31
+
+    def step(self, active: Array | None = None) -> None:
+        """Every active table (None: all) reads one draw."""
         if active is None:
-            self.ptr += 1
-            return values
-        self.ptr += active
-        return np.where(active, values, 0)
+            self.pos += 2 * self.b
+        else:
+            self.pos += 2 * self.b * active
 
     def shuffle(self, items: Array, active: Array | None = None) -> Array:
         """`rng.shuffle` of each row of `items` (B, L) for the active tables."""
         out = items.copy()
-        rows = self.rows
-        for i in range(out.shape[1] - 1, 0, -1):
-            j = self.below(i + 1, active)
-            a, b = out[:, i].copy(), out[rows, j]
-            if active is None:
-                out[:, i], out[rows, j] = b, a
-            else:
-                out[:, i] = np.where(active, b, a)
-                out[rows, j] = np.where(active, a, out[rows, j])
+        length = out.shape[1]
+        flat = out.reshape(-1)
+        starts = self.rows * length
+        for i in range(length - 1, 0, -1):
+            j = starts + self.below(i + 1, active)
+            at_i = starts + i
+            a, b = flat.take(at_i), flat.take(j)
+            if active is not None:
+                j = np.where(active, j, at_i)  # an inactive table swaps i with itself
+            flat[at_i] = b if active is None else np.where(active, b, a)
+            flat[j] = a if active is None else np.where(active, a, flat.take(j))
         return out
 
 
@@ -84,16 +108,23 @@ def draws_read(rounds: int) -> int:
 
 
 def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Array]:
-    """(a, b, subgame), each (B, rounds, 4): the first mover (the lower seat in DILEMMA), the
-    second, and the subgame index of every meeting."""
+    """(a, b, subgame), each (B, rounds, 4) int8: the first mover (the lower seat in DILEMMA), the
+    second, and the subgame index of every meeting.
+
+    A round's four meetings have distinct seats, so their first-mover counts are read once
+    at the round's start; only the stream position runs through them in order (a meeting
+    draws its subgame, then a coin on a tie outside DILEMMA)."""
     n = len(seeds)
     st = _Stream(seeds, draws_read(rounds))
     rows = st.rows
-    perm = st.shuffle(np.tile(np.arange(POSITIONS), (n, 1)))
-    counts = np.zeros((n, POSITIONS), dtype=np.int64)
-    a_out = np.zeros((n, rounds, PAIRS_PER_ROUND), dtype=np.int64)
+    at8 = rows * POSITIONS  # flat row starts of (B, 8) arrays
+    perm = st.shuffle(np.tile(np.arange(POSITIONS), (n, 1))).reshape(-1)
+    counts = np.zeros(n * POSITIONS, dtype=np.int64)
+    a_out = np.zeros((n, rounds, PAIRS_PER_ROUND), dtype=np.int8)
     b_out = np.zeros_like(a_out)
     g_out = np.zeros_like(a_out)
+    draw = np.zeros((PAIRS_PER_ROUND, n), dtype=np.int64)  # meeting-major: rows contiguous
+    swap = np.zeros((PAIRS_PER_ROUND, n), dtype=bool)
     previous_last: Array | None = None
     r = 0
     while r < rounds:
@@ -111,23 +142,26 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
             order[:, 1] = np.where(stuck, first, second)
         previous_last = order[:, -1].copy()
         for pos in range(min(PASS_LENGTH, rounds - r)):
-            k = order[:, pos]
+            match = _MATCH[:, :, order[:, pos]]  # (4, 2, B) positions
+            f = perm.take(at8 + match[:, 0])  # (4, B) seats
+            s = perm.take(at8 + match[:, 1])
+            cf, cs = counts.take(at8 + f), counts.take(at8 + s)
+            level, behind = cf == cs, cs < cf
             for i in range(PAIRS_PER_ROUND):
-                x, y = _MATCH[k, i, 0], _MATCH[k, i, 1]
-                u = st.below(DRAW_SCALE)
-                dil = u < DILEMMA_BELOW
-                g = np.where(dil, DILEMMA_I, np.where(u < TRUST_BELOW, TRUST_I, ULTIMATUM_I))
-                f, s = perm[rows, x], perm[rows, y]
-                cf, cs = counts[rows, f], counts[rows, s]
-                tie = ~dil & (cf == cs)
-                coin = _coin(st, tie)
-                swap = ~dil & ((cs < cf) | (tie & coin))
-                first_m = np.where(swap, s, f)
-                second_m = np.where(swap, f, s)
-                counts[rows, first_m] += (~dil).astype(np.int64)
-                a_out[:, r, i] = np.where(dil, np.minimum(f, s), first_m)
-                b_out[:, r, i] = np.where(dil, np.maximum(f, s), second_m)
-                g_out[:, r, i] = g
+                d = st.below(DRAW_SCALE)
+                outside = d >= DILEMMA_BELOW
+                tie = outside & level[i]
+                swap[i] = outside & (behind[i] | (tie & st.heads()))
+                st.step(tie)
+                draw[i] = d
+            dil = draw < DILEMMA_BELOW
+            first_m = np.where(swap, s, f)
+            second_m = np.where(swap, f, s)
+            counts[at8 + first_m] += ~dil  # a round's seats are distinct: no repeats
+            a_out[:, r] = np.where(dil, np.minimum(f, s), first_m).T
+            b_out[:, r] = np.where(dil, np.maximum(f, s), second_m).T
+            g_out[:, r] = np.where(dil, DILEMMA_I, np.where(draw < TRUST_BELOW, TRUST_I,
+                                                            ULTIMATUM_I)).T
             r += 1
     for row in np.flatnonzero(st.short):  # drawn past what was read: the rules engine's draw
         for rr, pairs in enumerate(draw_schedule(int(seeds[int(row)]), rounds)):
@@ -135,10 +169,3 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
                 a_out[row, rr, j], b_out[row, rr, j] = p.a, p.b
                 g_out[row, rr, j] = SUBGAMES.index(p.subgame)
     return a_out, b_out, g_out
-
-
-def _coin(st: _Stream, active: Array) -> Array:
-    """`rng.coin` (random() < 0.5) for the active tables; False for the others."""
-    values = st._read() < 0.5
-    st.ptr += active
-    return active & values

@@ -15,13 +15,14 @@ that need it only.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from cogleague.core.batch import Array, per_table
 from cogleague.core.errors import ConfigError
-from cogleague.core.rng import stream
+from cogleague.core.rng import first_draws
 from cogleague.games.ledger.aliases import SEATS, draw_aliases
 from cogleague.games.ledger.baselines import Grim, Mirror, Opportunist, Saint, Shark
 from cogleague.games.ledger.batch_schedule import batch_schedule
@@ -35,7 +36,15 @@ from cogleague.games.ledger.rings import (
 )
 from cogleague.games.ledger.rl import FIELDS, HISTORY, MAX_MEETINGS, MAX_MOVE, TOTAL_SCALE
 from cogleague.games.ledger.scoring import STAT_DECIMALS
-from cogleague.games.ledger.subgames import LEGAL, MAX_PAY, PAYOFF_TABLE, SUBGAMES
+from cogleague.games.ledger.subgames import (
+    DILEMMA,
+    LEGAL,
+    MAX_PAY,
+    PAYOFF_TABLE,
+    SUBGAMES,
+    TRUST,
+    ULTIMATUM,
+)
 
 NG = len(SUBGAMES)
 DILEMMA_I = 0
@@ -54,6 +63,11 @@ for _g, _name in enumerate(SUBGAMES):
         for _mb, (_pa, _pb) in enumerate(_row):
             PAY[_g, _ma, _mb] = (_pa, _pb)
 PAY_FLAT = PAY.ravel()
+PAY_OWN = np.zeros((NG, 2, WIDTH, WIDTH), dtype=np.int64)
+"""PAY_OWN[g, side, own move, partner's move]: a seat's payoff seen from its own side."""
+PAY_OWN[:, 0] = PAY[..., 0]
+PAY_OWN[:, 1] = PAY[..., 1].transpose(0, 2, 1)
+PAY_OWN_FLAT = PAY_OWN.ravel()
 KIND_FLAT = KIND.ravel()
 HALO = np.array([[round(halo(k, h), STAT_DECIMALS) for h in range(MAX_MEETINGS + 1)]
                  for k in range(MAX_MEETINGS + 1)])
@@ -62,10 +76,10 @@ HALO = np.array([[round(halo(k, h), STAT_DECIMALS) for h in range(MAX_MEETINGS +
 
 class LedgerState(NamedTuple):
     t: Array  # (B,) rounds played
-    partner: Array  # (B, R, 8) schedule: each seat's partner, subgame, side (0 = a) per round
+    partner: Array  # (B, R, 8) int8 schedule: each seat's partner, subgame, side (0 = a) per round
     subgame: Array
     side: Array
-    moves: Array  # (B, 8, R) each seat's move per round
+    moves: Array  # (B, 8, R) int8 each seat's move per round (moves <= 100, payoffs <= 14)
     pays: Array  # (B, 8, R)
     total: Array  # (B, 8)
     kind: Array
@@ -92,21 +106,23 @@ class LedgerKernel:
         """B new tables (the baselines draw nothing up front: `lineup` is not needed)."""
         xp, n, b, r = self.xp, SEATS, len(seeds), self.rounds
         a, bb, g = batch_schedule(seeds, r)
-        partner = np.zeros((b, r, n), dtype=np.int64)
-        subgame = np.zeros((b, r, n), dtype=np.int64)
-        side = np.zeros((b, r, n), dtype=np.int64)
-        rows = np.arange(b)[:, None, None]
-        rounds = np.arange(r)[None, :, None]
-        partner[rows, rounds, a], partner[rows, rounds, bb] = bb, a
-        subgame[rows, rounds, a] = subgame[rows, rounds, bb] = g
-        side[rows, rounds, bb] = 1
+        # every meeting's two seats, as flat indices into (B, R, 8): one scatter per field
+        base = (np.arange(b * r, dtype=np.int64) * n).reshape(b, r, 1)
+        at_a, at_b = (base + a).ravel(), (base + bb).ravel()
+        flat_p = np.empty(b * r * n, dtype=np.int8)  # small ints: int8 (steps widen them)
+        flat_g = np.empty_like(flat_p)
+        flat_s = np.zeros_like(flat_p)
+        flat_p[at_a], flat_p[at_b] = bb.ravel(), a.ravel()
+        flat_g[at_a] = flat_g[at_b] = g.ravel()
+        flat_s[at_b] = 1
+        partner, subgame, side = (x.reshape(b, r, n) for x in (flat_p, flat_g, flat_s))
         zi = xp.zeros((b, n), dtype=xp.int64)
         return LedgerState(
             t=xp.zeros(b, dtype=xp.int64), partner=xp.asarray(partner),
             subgame=xp.asarray(subgame), side=xp.asarray(side),
-            moves=xp.zeros((b, n, r), dtype=xp.int64), pays=xp.zeros((b, n, r), dtype=xp.int64),
+            moves=xp.zeros((b, n, r), dtype=xp.int8), pays=xp.zeros((b, n, r), dtype=xp.int8),
             total=zi, kind=zi, harsh=zi, harsh_vs=xp.zeros((b, n, n), dtype=bool),
-            last_vs=xp.full((b, n, n), -1, dtype=xp.int64), last=zi - 1, defections=zi,
+            last_vs=xp.full((b, n, n), -1, dtype=xp.int8), last=zi - 1, defections=zi,
             seeds=xp.asarray(np.asarray(seeds, dtype=np.int64)))
 
     def lockstep(self, state: LedgerState) -> int | None:
@@ -145,10 +161,10 @@ class LedgerKernel:
         lockstep write this round's column in place, which the state passed in never reads
         (it shows rounds before its own `t` only)."""
         t0 = self.lockstep(state)
+        if t0 is not None:
+            return self._step_lockstep(state, actions, t0)
         xp = self.xp
-        p, g, side = self.slot(state)
-        b = p.shape[0]
-        bi = xp.arange(b)[:, None]
+        p, g, side = (x.astype(xp.int64) for x in self.slot(state))
         mine = xp.asarray(actions).astype(xp.int64)
         theirs = xp.take_along_axis(mine, p, axis=1)
         move_a = xp.where(side == 0, mine, theirs)
@@ -156,28 +172,50 @@ class LedgerKernel:
         pay = xp.take(xp.asarray(PAY_FLAT), ((g * WIDTH + move_a) * WIDTH + move_b) * 2 + side)
         kind = xp.take(xp.asarray(KIND_FLAT), (g * 2 + side) * WIDTH + mine)
         dil = g == DILEMMA_I
-        if t0 is not None:
-            moves, pays = state.moves, state.pays
-            moves[:, :, t0] = mine
-            pays[:, :, t0] = pay
-            si = np.arange(SEATS)[None, :]
-            harsh_vs = state.harsh_vs.copy()
-            harsh_vs[bi, si, p] |= ~kind
-            last_vs = state.last_vs.copy()
-            last_vs[bi, si, p] = np.where(dil, theirs, last_vs[bi, si, p])
-        else:
-            at = (xp.arange(self.rounds)[None, None, :] == state.t[:, None, None])
-            moves = xp.where(at, mine[:, :, None], state.moves)
-            pays = xp.where(at, pay[:, :, None], state.pays)
-            met = p[:, :, None] == xp.arange(SEATS)[None, None, :]
-            harsh_vs = state.harsh_vs | ((~kind)[:, :, None] & met)
-            last_vs = xp.where(dil[:, :, None] & met, theirs[:, :, None], state.last_vs)
+        at = (xp.arange(self.rounds)[None, None, :] == state.t[:, None, None])
+        moves = xp.where(at, mine[:, :, None].astype(xp.int8), state.moves)
+        pays = xp.where(at, pay[:, :, None].astype(xp.int8), state.pays)
+        met = p[:, :, None] == xp.arange(SEATS)[None, None, :]
+        harsh_vs = state.harsh_vs | ((~kind)[:, :, None] & met)
+        last_vs = xp.where(dil[:, :, None] & met, theirs[:, :, None].astype(xp.int8),
+                           state.last_vs)
         new = state._replace(
             t=state.t + 1, moves=moves, pays=pays, total=state.total + pay,
             kind=state.kind + kind, harsh=state.harsh + ~kind, harsh_vs=harsh_vs,
             last_vs=last_vs, last=xp.where(dil, mine, state.last),
             defections=state.defections + (dil & (mine == 1)))
         return new, pay.astype(xp.float64), new.t >= self.rounds
+
+    def _step_lockstep(self, state: LedgerState, actions: Array, t0: int
+                       ) -> tuple[LedgerState, Array, Array]:
+        """`step` for numpy tables all at round `t0`: flat gathers on this round's slices, and
+        this round's column of the append-only history written in place."""
+        # this round's slices, copied once and widened: every op below reads contiguous rows
+        p, g, side = (x[:, t0].astype(np.int64)
+                      for x in (state.partner, state.subgame, state.side))
+        b = p.shape[0]
+        mine = np.asarray(actions, dtype=np.int64)
+        pair = _flat_pairs(b) + p  # (B, 8): index of [b, s, p] in a flat (B, 8, 8)
+        theirs = mine.ravel().take(_flat_rows(b) + p)
+        own = (g * 2 + side) * WIDTH + mine  # [subgame, side, own move]
+        kind = KIND_FLAT.take(own)
+        pay = PAY_OWN_FLAT.take(own * WIDTH + theirs)
+        harsh = ~kind
+        dil = g == DILEMMA_I
+        state.moves[:, :, t0] = mine
+        state.pays[:, :, t0] = pay
+        harsh_vs = state.harsh_vs.copy()
+        hv = harsh_vs.reshape(-1)
+        hv[pair] |= harsh
+        last_vs = state.last_vs.copy()
+        lv = last_vs.reshape(-1)
+        lv[pair] = np.where(dil, theirs, lv.take(pair))
+        new = state._replace(
+            t=state.t + 1, total=state.total + pay, kind=state.kind + kind,
+            harsh=state.harsh + harsh, harsh_vs=harsh_vs, last_vs=last_vs,
+            last=np.where(dil, mine, state.last),
+            defections=state.defections + (dil & (mine == 1)))
+        return new, pay.astype(np.float64), new.t >= self.rounds
 
     # -- what a seat observes --------------------------------------------------------------
     def _medians(self, state: LedgerState) -> Array:
@@ -343,6 +381,22 @@ class LedgerKernel:
         return LedgerBaseline(self, key, seat)
 
 
+@lru_cache(maxsize=8)
+def _flat_rows(b: int) -> Array:
+    """(B, 1): the flat index of each table's seat 0 in a (B, 8) array (read-only)."""
+    out = np.arange(b, dtype=np.int64)[:, None] * SEATS
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=8)
+def _flat_pairs(b: int) -> Array:
+    """(B, 8): the flat index of [b, s, 0] in a (B, 8, 8) array (read-only)."""
+    out = np.arange(b * SEATS, dtype=np.int64).reshape(b, SEATS) * SEATS
+    out.flags.writeable = False
+    return out
+
+
 def _gather(x: Array, flat: Array | None) -> Array:
     """``x[b, flat[b, s] - 8·b]`` for a (B, 8) array: each seat's entry of another seat of the
     same table, by flat index (None: each seat's own)."""
@@ -350,8 +404,21 @@ def _gather(x: Array, flat: Array | None) -> Array:
 
 
 def _table(moves: Mapping[str, tuple[int, int]]) -> Array:
-    """A baseline's fixed moves as an array [subgame, side]."""
-    return np.array([moves[name] for name in SUBGAMES], dtype=np.int64)
+    """A baseline's fixed moves by role, ``subgame * 2 + side``."""
+    return np.array([moves[name] for name in SUBGAMES], dtype=np.int64).ravel()
+
+
+def _opportunist() -> Array:
+    """Opportunist's move by [role, weak, grab], flat (`baselines.Opportunist`)."""
+    o, out = Opportunist, np.zeros((NG, 2, 2, 2), dtype=np.int64)
+    for weak in (0, 1):
+        for grab in (0, 1):
+            out[DILEMMA_I, :, weak, grab] = grab
+            out[1, 0, weak, grab] = o.INVEST[0] if weak else o.INVEST[1]
+            out[1, 1, weak, grab] = o.RETURN_PERCENT[0] if grab else o.RETURN_PERCENT[1]
+            out[2, 0, weak, grab] = o.OFFER[0] if grab else o.OFFER[1]
+            out[2, 1, weak, grab] = o.FLOOR
+    return out.ravel()
 
 
 class LedgerBaseline:
@@ -363,45 +430,50 @@ class LedgerBaseline:
         self.seat = seat
 
     def act(self, state: LedgerState) -> Array:
+        """This seat's move at every table: lookups by role (``subgame * 2 + side``) and flat
+        gathers of the partner's counts."""
         k, s = self.kernel, self.seat
         p_all, g_all, side_all = (np.asarray(x) for x in k.slot(state))
-        p, g, side = p_all[:, s], g_all[:, s], side_all[:, s]
-        bi = np.arange(p.shape[0])
+        p, g = p_all[:, s], g_all[:, s]
+        role = g * 2 + side_all[:, s]
         name = self.name
         if name in ("shark", "saint"):
-            return FIXED[name][g, side]
-        kind, harsh = np.asarray(state.kind)[bi, p], np.asarray(state.harsh)[bi, p]
+            return FIXED[name].take(role)
+        fp = _flat_rows(p.shape[0])[:, 0] + p  # the partner in a flat (B, 8)
         if name == "grim":
-            betrayed = np.asarray(state.harsh_vs)[bi, p, s]
-            return np.where(betrayed, FIXED["grim_betrayed"][g, side],
-                            FIXED["grim_fair"][g, side])
+            betrayed = np.asarray(state.harsh_vs).ravel().take(fp * SEATS + s)
+            return np.where(betrayed, FIXED["grim_betrayed"].take(role),
+                            FIXED["grim_fair"].take(role))
+        kind = np.asarray(state.kind).ravel().take(fp)
+        harsh = np.asarray(state.harsh).ravel().take(fp)
         if name == "opportunist":
             weak = kind < harsh
             grab = weak | (np.asarray(state.t) == k.rounds - 1)
-            o = Opportunist
-            trust = np.where(side == 0, np.where(weak, o.INVEST[0], o.INVEST[1]),
-                             np.where(grab, o.RETURN_PERCENT[0], o.RETURN_PERCENT[1]))
-            ult = np.where(side == 0, np.where(grab, o.OFFER[0], o.OFFER[1]), o.FLOOR)
-            return np.where(g == DILEMMA_I, grab.astype(np.int64), np.where(g == 1, trust, ult))
+            return OPPORTUNIST.take(role * 4 + weak * 2 + grab)
         # mirror
-        trusted = kind >= harsh
-        trust = np.where(trusted, np.array(Mirror.TRUSTED)[side], np.array(Mirror.WARY)[side])
-        ult = np.array(Mirror.ULTIMATUM)[side]
-        ref = np.asarray(state.last_vs)[bi, s, p]
-        ref = np.where(ref < 0, np.asarray(state.last)[bi, p], ref)
-        dil = np.where(ref < 0, 0, ref)
-        ask = (g == DILEMMA_I) & (ref == 1) & (np.asarray(state.defections)[bi, p] == 1)
+        dil = g == DILEMMA_I
+        ref = np.asarray(state.last_vs).ravel().take((fp - p + s) * SEATS + p)
+        ref = np.where(ref < 0, np.asarray(state.last).ravel().take(fp), ref)
+        move = np.where(dil, np.maximum(ref, 0),
+                        np.where(kind >= harsh, MIRROR_TRUSTED.take(role),
+                                 MIRROR_WARY.take(role)))
+        ask = dil & (ref == 1) & (np.asarray(state.defections).ravel().take(fp) == 1)
         if ask.any():
-            seeds, t = np.asarray(state.seeds), np.asarray(state.t)
-            for i in np.flatnonzero(ask):
-                name_i = f"ledger:{int(seeds[i])}:seat:{s}:round:{int(t[i])}"
-                if stream(name_i).random() < Mirror.FORGIVENESS:
-                    dil[i] = 0
-        return np.where(g == DILEMMA_I, dil, np.where(g == 1, trust, ult))
+            rows = np.flatnonzero(ask)
+            seeds = np.asarray(state.seeds)[rows].tolist()
+            t = np.asarray(state.t)[rows].tolist()
+            draws = np.array(first_draws([f"ledger:{x}:seat:{s}:round:{r}"
+                                          for x, r in zip(seeds, t, strict=True)]))
+            move[rows[draws < Mirror.FORGIVENESS]] = 0
+        return move
 
 
 FIXED: dict[str, Array] = {"shark": _table(Shark.MOVES), "saint": _table(Saint.MOVES),
                            "grim_fair": _table(Grim.FAIR), "grim_betrayed": _table(Grim.BETRAYED)}
+OPPORTUNIST = _opportunist()
+MIRROR_TRUSTED = _table({DILEMMA: (0, 0), TRUST: Mirror.TRUSTED, ULTIMATUM: Mirror.ULTIMATUM})
+MIRROR_WARY = _table({DILEMMA: (0, 0), TRUST: Mirror.WARY, ULTIMATUM: Mirror.ULTIMATUM})
+"""Mirror outside DILEMMA by role, as it treats a trusted partner and one it is wary of."""
 BATCH_BASELINES = ("mirror", "shark", "grim", "saint", "opportunist")
 
 
