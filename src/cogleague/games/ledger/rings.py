@@ -118,10 +118,9 @@ def _flag(seats: int, met_by_pair: dict[int, int], inside_by_pair: dict[int, int
           pay_sum: list[int], pay_count: list[int]) -> Rings:
     """The flagged pairs (exact threshold tests) and their rings, from a tally's sums."""
     flagged: list[RingPair] = []
-    for key in sorted(met_by_pair):
+    candidates = sorted([key for key, met in met_by_pair.items() if met >= MIN_MUTUAL_MEETINGS])
+    for key in candidates:
         met = met_by_pair[key]
-        if met < MIN_MUTUAL_MEETINGS:
-            continue
         a, b = divmod(key, seats)
         inside = inside_by_pair[key]  # inMean = inside / (2·met), the mean of (pay_a + pay_b) / 2
         out_count = pay_count[a] + pay_count[b] - 2 * met
