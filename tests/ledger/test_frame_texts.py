@@ -65,3 +65,22 @@ def test_frames_with_notes_on_the_board_are_the_built_ones() -> None:
     built = build_frames(doc)
     assert texts == [jsonio.dumps(f) for f in built]
     assert built[-1]["board"] and any(r["memo"] for r in built[-1]["seats"])
+
+
+def test_frames_with_flagged_rings_are_the_built_ones() -> None:
+    """Seats 0-3 paid richly among themselves and nothing outside: pairs are flagged and
+    rings form as the episode goes (the corpus episodes flag none); every frame matches."""
+    doc = cogleague.play("ledger", seed=2).replay
+    events = []
+    for e in doc["events"]:
+        if e["kind"] == "meeting":
+            inside = e["a"] < 4 and e["b"] < 4
+            e = {**e, "payA": 10 if inside else 1, "payB": 9 if inside else 0}
+        events.append(e)
+    doc = {**doc, "events": events}
+    table = Table(list(doc["aliases"]), list(doc["policyNames"]),
+                  draw_schedule(doc["config"]["seed"], doc["config"]["rounds"]))
+    built = build_frames(doc)
+    assert frame_texts(table, events) == [jsonio.dumps(f) for f in built]
+    assert any(f["rings"]["components"] for f in built)
+    assert len({jsonio.dumps(f["rings"]) for f in built}) > 3  # the rings changed on the way

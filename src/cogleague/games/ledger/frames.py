@@ -15,6 +15,7 @@ from typing import Any
 
 from cogleague.core import jsonio
 from cogleague.games.ledger.board import VIEWER_BOARD_WINDOW
+from cogleague.games.ledger.rings import may_flag
 from cogleague.games.ledger.table import DONE, Table
 
 NO_RINGS = '{"pairs":[],"components":[]}'
@@ -41,6 +42,8 @@ class FrameTexts:
         self.heads: list[str] = []  # the open round's pairings: ``{"a":…,"first":…,``
         self.board = "[]"
         self.rings = NO_RINGS
+        self.relevant: set[int] = set()  # pair keys that may be flagged (`rings.may_flag`)
+        self.relevant_seats: set[int] = set()
 
     def fold(self, kind: str, event: Mapping[str, Any]) -> None:
         table = self.table
@@ -53,9 +56,10 @@ class FrameTexts:
             assert m is not None
             self.pairs[pair] = (f'{self.heads[pair]}"moveA":{m.move_a!r},"moveB":'
                                 f'{m.move_b!r},"payA":{m.pay_a!r},"payB":{m.pay_b!r}}}')
-            rings = table.rings()
-            self.rings = (NO_RINGS if not rings.pairs and not rings.components
-                          else jsonio.dumps(rings.to_json()))
+            if self._rings_may_change(a, b):
+                rings = table.rings()
+                self.rings = (NO_RINGS if not rings.pairs and not rings.components
+                              else jsonio.dumps(rings.to_json()))
         elif kind == "round":
             assert table.open_round is not None
             self.heads = [jsonio.dumps(p.to_json())[:-1] + ","
@@ -64,6 +68,23 @@ class FrameTexts:
         elif kind == "gossip":
             self.board = jsonio.dumps([n.to_json()
                                        for n in table.board[-VIEWER_BOARD_WINDOW:]])
+
+    def _rings_may_change(self, a: int, b: int) -> bool:
+        """After a meeting of `a` and `b`: whether it can change the rings. A pair's flag
+        reads its own meetings (`rings.may_flag`) and its seats' payoff sums, so the rings
+        stay as they were unless this pair may be flagged (or could before) or a seat of a
+        pair that may be flagged met."""
+        tally, relevant = self.table.tally, self.relevant
+        n = tally.seats
+        key = a * n + b if a < b else b * n + a
+        was = key in relevant
+        if may_flag(tally.met_by_pair[key], tally.inside_by_pair[key]):
+            relevant.add(key)
+        else:
+            relevant.discard(key)
+        if was != (key in relevant):
+            self.relevant_seats = {s for k in relevant for s in divmod(k, n)}
+        return was or key in relevant or a in self.relevant_seats or b in self.relevant_seats
 
     def _row(self, s: int, stats: tuple[list[float], list[float], list[float]]) -> str:
         """`jsonio.dumps(Table._row(s))`. The numbers are the table's own: integer counters
