@@ -237,15 +237,14 @@ def _plain(text: str) -> bool:
 
 class _DecisionTexts:
     """A common source's decision text by action: ``{"action":…,"source":…,"cause":null,…}``
-    (keys sorted or not), made once per distinct action. An action of string values (the
-    shared constants baselines return) is matched by identity and checked equal to the copy
+    (keys sorted or not), made once per distinct action object (the shared constants baselines
+    return). An action of string values is matched by identity and checked equal to the copy
     taken when its text was made, so a mutated action is encoded afresh, never from a stale
-    text; an action of string and integer values by its items (equal items of those exact
-    types encode alike; an int and an equal bool would not, so bools are never keys); any
-    other action is encoded each time."""
+    text (equal strings encode alike; an int could turn into an equal bool, so only strings);
+    any other action is encoded each time."""
 
     _made: ClassVar[dict[tuple[str, bool], _DecisionTexts]] = {}
-    __slots__ = ("by_items", "cache", "sort_keys", "tail")
+    __slots__ = ("cache", "sort_keys", "tail")
 
     def __init__(self, source: str, sort_keys: bool) -> None:
         self.sort_keys = sort_keys
@@ -254,7 +253,6 @@ class _DecisionTexts:
                      if sort_keys else
                      f',"source":{src},"cause":null,"attempts":1,"timeouts":0,"clamped":false}}')
         self.cache: dict[int, tuple[Any, Any, str]] = {}
-        self.by_items: dict[tuple[tuple[str, str | int], ...], str] = {}
 
     @classmethod
     def of(cls, source: str, sort_keys: bool) -> Callable[[Any], str]:
@@ -267,27 +265,12 @@ class _DecisionTexts:
         hit = self.cache.get(id(action))
         if hit is not None and hit[0] is action and hit[1] == action:
             return hit[2]
-        if type(action) is not dict:
-            return '{"action":' + jsonio.dumps(action, sort_keys=self.sort_keys) + self.tail
-        items = tuple(action.items())
-        kinds = {type(v) for _, v in items}
-        if not kinds <= _ITEM_TYPES:
-            return '{"action":' + jsonio.dumps(action, sort_keys=self.sort_keys) + self.tail
-        text = self.by_items.get(items)
-        if text is None:
-            if len(self.by_items) >= 4096:
-                self.by_items.clear()
-            text = self.by_items[items] = ('{"action":' + jsonio.dumps(action,
-                                           sort_keys=self.sort_keys) + self.tail)
-        if kinds <= _STR:
+        text = '{"action":' + jsonio.dumps(action, sort_keys=self.sort_keys) + self.tail
+        if type(action) is dict and all(type(v) is str for v in action.values()):
             if len(self.cache) >= 256:
                 self.cache.clear()
             self.cache[id(action)] = (action, dict(action), text)
         return text
-
-
-_ITEM_TYPES = frozenset((str, int))
-_STR = frozenset((str,))
 
 
 def apply_entry(game: Game, op: str, decisions: Mapping[str, Decision] | None = None,
