@@ -198,15 +198,6 @@ class EpisodeLog:
                 parts.append(jsonio.dumps([row(e) for e in events], sort_keys=sort_keys)[1:-1])
         return parts
 
-    def events_text(self, *, sort_keys: bool = False) -> list[str]:
-        """The canonical texts of `events_json()`, entry by entry (as `rows_text`)."""
-        parts = []
-        for entry in self.entries:
-            rows = entry.events_json()
-            if rows:
-                parts.append(jsonio.dumps(rows, sort_keys=sort_keys)[1:-1])
-        return parts
-
     @property
     def decisions(self) -> list[dict[str, Decision]]:
         return [e.decisions for e in self.entries if e.decisions is not None]
