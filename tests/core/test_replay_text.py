@@ -114,3 +114,17 @@ def test_dilemma_replay_bytes_are_the_documents(seed: int, promises: bool) -> No
     assert direct == jsonio.dumpb(result.replay)
     assert json.loads(direct) == result.replay
     assert result.faults  # the flaky seat fell back: the slow path was taken too
+
+
+BASELINES = ["tit_for_tat", "always_cooperate", "always_defect", "grim_trigger", "pavlov",
+             "generous_tit_for_tat", "random", "promise_keeper", "silver_tongue"]
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(BASELINES), min_size=3, max_size=6),
+       st.integers(0, 2**31), st.integers(1, 6), st.booleans())
+def test_dilemma_row_templates_are_the_generic_encoding(lineup: list[str], seed: int,
+                                                         rounds: int, promises: bool) -> None:
+    result = cogleague.play("dilemma", lineup, seed=seed, rounds_total=rounds,
+                            promises=promises)
+    assert result.replay_json == jsonio.dumpb(result.replay)

@@ -4,8 +4,8 @@
 this writes the same frames' bytes (``jsonio.dumps`` of each) without the dicts: a frame is a
 join of fragments kept between events — a seat's row until the seat meets again, a pairing's
 entry until it is resolved, the board until a note is added, the rings until a meeting that
-can change them (`FrameTexts._rings_may_change`; one constant text while nobody is flagged). `tests/ledger/test_frame_texts.py` holds it to
-`build_frames`.
+can change them (`FrameTexts._rings_may_change`; one constant text while nobody is flagged).
+`tests/ledger/test_frame_texts.py` holds it to `build_frames`.
 """
 
 from __future__ import annotations
