@@ -1,11 +1,13 @@
 """Ledger throughput: all-scripted 14-round episodes per second on one core, via the one runner
-(`play_headless`), with results only, with the replay document plus its JSON dump, and with the
-replay's frames too.
+(`play_headless`), with results only, with the replay document plus its JSON dump, with the
+replay's frames too, and through `cogleague.play` with the default replay's bytes as `save`
+writes them (frames included, spliced as text: `GameDescriptor.replay_json`).
 
     .venv/bin/python benchmarks/ledger_throughput.py [--seconds 10]
 
 Target (issue 15): >= 1,000 episodes/s per CPU second including the replay document and its
-JSON dump (frames are optional and rebuildable; their rate is printed for reference). The
+JSON dump (frames are optional and rebuildable; their rate is printed for reference); and
+`cogleague.play` with its default replay written >= 0.5x the engine alone (results only). The
 modes run in interleaved batches so that a shared, busy machine slows them alike; each is
 reported per wall-clock second and per CPU second of this process (the steadier figure when
 other processes compete for the cores).
@@ -17,6 +19,7 @@ import argparse
 import os
 import time
 
+import cogleague
 from cogleague.core import jsonio
 from cogleague.core.episode import play_headless
 from cogleague.games.ledger import GAME, LedgerGame
@@ -27,11 +30,14 @@ MODES = {  # mode → (label, episodes per batch)
     "none": ("results only", 20),
     "document": ("+ replay document + JSON dump", 20),
     "frames": ("+ replay with frames + JSON dump", 4),
+    "play": ("cogleague.play + default replay bytes", 10),
 }
 
 
 def episode(seed: int, mode: str) -> int:
     """Play one episode and build what `mode` asks for; returns the bytes serialized."""
+    if mode == "play":
+        return len(cogleague.play("ledger", seed=seed).replay_json)
     game = GAME.make("standard", {}, seed, LINEUP)
     assert isinstance(game, LedgerGame)
     seats = [ScriptedSeat(game.make_baseline(n, i), n) for i, n in enumerate(LINEUP)]
@@ -67,6 +73,9 @@ def main() -> None:
         print(f"ledger 14-round all-scripted episodes/s, {label}: "
               f"{count[mode] / wall[mode]:,.0f} wall-clock, {count[mode] / cpu[mode]:,.0f} per "
               f"CPU second ({count[mode]} episodes, {size[mode]:,} bytes each)")
+    rate = {mode: count[mode] / cpu[mode] for mode in MODES}
+    print(f"cogleague.play with the default replay ÷ the engine alone: "
+          f"{rate['play'] / rate['none']:.2f}× per CPU second (target >= 0.5)")
 
 
 if __name__ == "__main__":

@@ -159,6 +159,14 @@ class Result:
             self._replay = self.descriptor.replay_document(self.game, self.outcome.log)
         return self._replay
 
+    @property
+    def replay_json(self) -> bytes:
+        """The replay document's canonical bytes (what `save` writes as ``replay.json``),
+        written straight from the episode where the game can, without building the document."""
+        if self._replay is not None:
+            return jsonio.dumpb(self._replay, sort_keys=self.descriptor.replay_sort_keys)
+        return self.descriptor.replay_json(self.game, self.outcome.log)
+
     def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
         """Write ``results.json`` and ``replay.json`` into folder `path`; an existing run there
         is refused (`FileExistsError`) unless `overwrite`."""
@@ -168,7 +176,8 @@ class Result:
             raise FileExistsError(f"{out} already holds a run (results.json/replay.json); "
                                   "choose another folder or overwrite")
         jsonio.write(out / "results.json", self.results)
-        jsonio.write(out / "replay.json", self.replay, sort_keys=self.descriptor.replay_sort_keys)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "replay.json").write_bytes(self.replay_json)
         return out
 
 

@@ -75,15 +75,27 @@ def cases() -> Iterator[Case]:
 
 def render(case: Case) -> dict[str, bytes]:
     """The three documents of one episode, as bytes: results, the runner's log, the replay."""
+    return {kind: data for kind, data in render_all(case).items() if kind in KINDS}
+
+
+KINDS = ("results", "log", "replay")
+"""What the corpus stores; `render_all` adds ``replay_direct``, the replay's bytes as hosts
+write them (`GameDescriptor.replay_json`: spliced from encoded parts where the game can),
+which must equal ``replay``."""
+
+
+def render_all(case: Case) -> dict[str, bytes]:
     desc = registry.get(case.game)
     game = desc.new_game(case.variant, {}, case.seed, list(case.lineup))
     seats = make_seats(game, list(case.lineup), ModelOptions())
     outcome = play_headless(game, seats)
     sort = desc.replay_sort_keys
+    direct = desc.replay_json(game, outcome.log)  # first: before anything renders the log
     return {
         "results": jsonio.dumps(outcome.results, sort_keys=sort).encode(),
         "log": jsonio.dumps(outcome.log.to_json(), sort_keys=True).encode(),
         "replay": jsonio.dumps(desc.replay_document(game, outcome.log), sort_keys=sort).encode(),
+        "replay_direct": direct,
     }
 
 

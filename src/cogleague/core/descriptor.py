@@ -172,6 +172,10 @@ class GameDescriptor:
     the minimum of `seat_range`)."""
     replay_sort_keys: bool = False
     """Write the replay with sorted keys (a format's own canonical form)."""
+    replay_bytes: Callable[[Game, EpisodeLog], bytes] | None = None
+    """The replay document's canonical bytes (``jsonio.dumpb(replay_document(…),
+    sort_keys=replay_sort_keys)``, the same bytes) written without building the document,
+    where the game can; None: the document is built and encoded (`replay_json`)."""
     replay_optional_keys: tuple[str, ...] = ()
     """Top-level replay keys a document may omit (rebuildable views such as Ledger's
     ``frames``); when present they must re-derive like the rest."""
@@ -238,6 +242,15 @@ class GameDescriptor:
             caps.append("grader")
         caps.extend(sorted(self.extras))
         return caps
+
+    def replay_json(self, game: Game, log: EpisodeLog) -> bytes:
+        """The replay's canonical bytes, as every host writes them (`replay_bytes` where the
+        game has it, else the document encoded)."""
+        if self.replay_bytes is not None:
+            return self.replay_bytes(game, log)
+        from cogleague.core import jsonio
+
+        return jsonio.dumpb(self.replay_document(game, log), sort_keys=self.replay_sort_keys)
 
     def seats_of(self, variant: str | None, overrides: Mapping[str, Any]) -> int:
         """How many seats a table of this variant has (used before the line-up is known)."""

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from functools import lru_cache
+from typing import Any, ClassVar, TypeVar
 
+from cogleague.core import jsonio
 from cogleague.core.game import Decision, Event, Game, StepDecisions
 
 R = TypeVar("R")
@@ -91,6 +93,52 @@ class LogEntry:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def json_text(self, *, sort_keys: bool = False) -> str:
+        """``jsonio.dumps(self.to_json(), sort_keys=…)``, spliced: a step's decisions of one
+        common source from each distinct action's text (`_DecisionTexts`), without building a
+        `Decision` or a dict per decision."""
+        if self.reason is None and self.detail is None:  # the common shapes, spliced at once
+            if self._decisions is None:
+                return _OP_ONLY.get(self.op) or '{"op":' + jsonio.quote(self.op) + "}"
+            if sort_keys:
+                return ('{"decisions":' + self._decisions_text(True) + ',"op":'
+                        + jsonio.quote(self.op) + "}")
+            return ('{"op":' + jsonio.quote(self.op) + ',"decisions":'
+                    + self._decisions_text(False) + "}")
+        items = [("op", jsonio.quote(self.op))]
+        if self._decisions is not None:
+            items.append(("decisions", self._decisions_text(sort_keys)))
+        if self.reason is not None:
+            items.append(("reason", jsonio.quote(self.reason)))
+        if self.detail is not None:
+            items.append(("detail", jsonio.quote(self.detail)))
+        return jsonio.join_object(items, sort_keys=sort_keys)
+
+    def _decisions_text(self, sort_keys: bool) -> str:
+        d = self._decisions
+        if (type(d) is not StepDecisions or d._dict is not None or d.special
+                or d.source is None):
+            return jsonio.dumps(self.to_json()["decisions"], sort_keys=sort_keys)
+        ids = d.step.turn_ids()
+        if not _plain("".join(ids)) or len(set(ids)) != len(ids):
+            return jsonio.dumps(d.to_json(), sort_keys=sort_keys)
+        actions = d.actions
+        if not all(actions):  # a None (no decision), or an empty action: filter
+            kept = [(i, a) for i, a in zip(ids, actions, strict=True) if a is not None]
+            ids, actions = [i for i, _ in kept], [a for _, a in kept]
+        text = _DecisionTexts.of(d.source, sort_keys)
+        # each distinct action's text once, then every decision's by the action's identity
+        distinct = dict(zip(map(id, actions), actions, strict=True))
+        by_id = {k: text(a) for k, a in distinct.items()}
+        values = list(map(by_id.__getitem__, map(id, actions)))
+        if sort_keys:
+            # turn ids are unique: the values are never compared
+            ordered = sorted(zip(ids, values, strict=True))
+            ids, values = [i for i, _ in ordered], [v for _, v in ordered]
+        parts: list[str] = [""] * (2 * len(ids))
+        parts[::2], parts[1::2] = ids, values
+        return "{" + _members(len(ids)) % tuple(parts) + "}"
+
     def to_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"op": self.op}
         d = self._decisions
@@ -132,12 +180,88 @@ class EpisodeLog:
         """Every entry's `LogEntry.rows`, in order: a replay document's event rows."""
         return [r for entry in self.entries for r in entry.rows(row, form)]
 
+    def rows_text(self, row: Callable[[Event], Any], form: str, *,
+                  sort_keys: bool = False) -> list[str]:
+        """The canonical texts of `rows(row, form)` (`jsonio.dumps` of the list is
+        ``[`` + their join with ``,`` + ``]``; `jsonio.join_object` takes the list as is): a
+        renderer with a method named `form` hands its rows' texts (e.g. the dilemma's
+        `StepEvents.replay_texts`), any other entry's rows are encoded together."""
+        parts: list[str] = []
+        for entry in self.entries:
+            render = entry._render if entry._events is None else None
+            direct = getattr(render, form, None)
+            if direct is not None:
+                parts += filter(None, direct())
+                continue
+            events = entry.events
+            if events:
+                parts.append(jsonio.dumps([row(e) for e in events], sort_keys=sort_keys)[1:-1])
+        return parts
+
     @property
     def decisions(self) -> list[dict[str, Decision]]:
         return [e.decisions for e in self.entries if e.decisions is not None]
 
     def to_json(self) -> list[dict[str, Any]]:
         return [e.to_json() for e in self.entries]
+
+    def json_text(self, *, sort_keys: bool = False) -> list[str]:
+        """The canonical texts of `to_json()`'s entries (`LogEntry.json_text`), for
+        `jsonio.join_object`."""
+        return [e.json_text(sort_keys=sort_keys) for e in self.entries]
+
+
+_OP_ONLY = {op: f'{{"op":"{op}"}}' for op in ("start", "open", "apply", "stop")}
+"""The text of an entry that is its op alone."""
+
+
+@lru_cache(maxsize=64)
+def _members(n: int) -> str:
+    """A ``%`` template of `n` object members whose keys are plain and values encoded."""
+    return ",".join(['"%s":%s'] * n)
+
+
+def _plain(text: str) -> bool:
+    """Whether `text` is quoted as it is (`jsonio.quote`'s plain case)."""
+    return text.isprintable() and '"' not in text and "\\" not in text
+
+
+class _DecisionTexts:
+    """A common source's decision text by action: ``{"action":…,"source":…,"cause":null,…}``
+    (keys sorted or not), made once per distinct action object (the shared constants baselines
+    return). An action of string values is matched by identity and checked equal to the copy
+    taken when its text was made, so a mutated action is encoded afresh, never from a stale
+    text (equal strings encode alike; an int could turn into an equal bool, so only strings);
+    any other action is encoded each time."""
+
+    _made: ClassVar[dict[tuple[str, bool], _DecisionTexts]] = {}
+    __slots__ = ("cache", "sort_keys", "tail")
+
+    def __init__(self, source: str, sort_keys: bool) -> None:
+        self.sort_keys = sort_keys
+        src = jsonio.quote(source)
+        self.tail = (f',"attempts":1,"cause":null,"clamped":false,"source":{src},"timeouts":0}}'
+                     if sort_keys else
+                     f',"source":{src},"cause":null,"attempts":1,"timeouts":0,"clamped":false}}')
+        self.cache: dict[int, tuple[Any, Any, str]] = {}
+
+    @classmethod
+    def of(cls, source: str, sort_keys: bool) -> Callable[[Any], str]:
+        made = cls._made.get((source, sort_keys))
+        if made is None:
+            made = cls._made[(source, sort_keys)] = cls(source, sort_keys)
+        return made
+
+    def __call__(self, action: Any) -> str:
+        hit = self.cache.get(id(action))
+        if hit is not None and hit[0] is action and hit[1] == action:
+            return hit[2]
+        text = '{"action":' + jsonio.dumps(action, sort_keys=self.sort_keys) + self.tail
+        if type(action) is dict and all(type(v) is str for v in action.values()):
+            if len(self.cache) >= 256:
+                self.cache.clear()
+            self.cache[id(action)] = (action, dict(action), text)
+        return text
 
 
 def apply_entry(game: Game, op: str, decisions: Mapping[str, Decision] | None = None,

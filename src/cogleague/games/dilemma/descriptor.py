@@ -33,7 +33,7 @@ from cogleague.games.dilemma.config import (
 from cogleague.games.dilemma.conformance import CONFORMANCE
 from cogleague.games.dilemma.game import DilemmaGame
 from cogleague.games.dilemma.probes import PROBES_EXTRA
-from cogleague.games.dilemma.replay import FORMAT, game_from_replay, replay_document
+from cogleague.games.dilemma.replay import FORMAT, game_from_replay, replay_bytes, replay_document
 from cogleague.games.dilemma.rl import ENCODING
 
 HERE = Path(__file__).parent
@@ -150,6 +150,7 @@ GAME = GameDescriptor(
     seats_for=seats_for,
     replay_format=FORMAT,
     replay_document=lambda game, log: replay_document(game, log),  # type: ignore[arg-type]
+    replay_bytes=lambda game, log: replay_bytes(game, log),  # type: ignore[arg-type]
     game_from_replay=game_from_replay,
     conformance=CONFORMANCE,
     rules_file=HERE / "rules.md",

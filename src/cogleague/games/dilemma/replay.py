@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from cogleague.core import jsonio
 from cogleague.core.errors import ConfigError, ReplayError
 from cogleague.core.game import Event
 from cogleague.core.replay import EpisodeLog
@@ -35,6 +36,20 @@ def replay_document(game: DilemmaGame, log: EpisodeLog) -> dict[str, Any]:
         "policies": list(game.policy_names), "log": log.to_json(),
         "events": log.rows(event_json, "replay_rows"), "results": game.results(),
     }
+
+
+def replay_bytes(game: DilemmaGame, log: EpisodeLog) -> bytes:
+    """``jsonio.dumpb(replay_document(game, log))``, spliced from encoded parts: the log and
+    the event rows are written as text straight from the steps' columns
+    (`EpisodeLog.json_text`, `StepEvents.replay_texts`), never as dicts."""
+    dumps = jsonio.dumps
+    return jsonio.join_object([
+        ("format", dumps(FORMAT)), ("game", dumps(game.name)),
+        ("rules_version", dumps(game.rules_version)), ("config", dumps(game.config.to_json())),
+        ("aliases", dumps(list(game.aliases))), ("policies", dumps(list(game.policy_names))),
+        ("log", log.json_text()), ("events", log.rows_text(event_json, "replay_texts")),
+        ("results", dumps(game.results())),
+    ]).encode()
 
 
 def config_from_json(doc: Mapping[str, Any]) -> DilemmaConfig:

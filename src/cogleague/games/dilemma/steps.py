@@ -4,8 +4,11 @@ step planned once per round parity, and `StepEvents`, a settled step's events bu
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
+from operator import attrgetter
 from typing import Any, TypeVar
 
+from cogleague.core import jsonio
 from cogleague.core.game import Event
 from cogleague.games.dilemma.payoffs import COOPERATE, DEFECT, ranked_standings
 from cogleague.games.dilemma.state import Move, TableState, TurnContext
@@ -20,7 +23,7 @@ class StepPlan:
     then ascending opponent), their turn-id suffixes and the turns grouped by seat — the
     columns `DilemmaGame.step` hands out, shared by every round of that parity."""
 
-    __slots__ = ("contexts", "first", "groups", "seats", "slots", "suffixes")
+    __slots__ = ("contexts", "first", "groups", "seats", "slots", "suffixes", "texts")
 
     def __init__(self, first: bool, entries: list[tuple[TurnContext, str]]) -> None:
         self.first = first  # step 1 of a round (the first movers)
@@ -37,6 +40,7 @@ class StepPlan:
             else:
                 groups.append((ctx.seat, [ctx]))
         self.groups = groups
+        self.texts: _Texts | None = None  # the replay's row fragments, made on first use
 
 
 class StepEvents:
@@ -62,6 +66,40 @@ class StepEvents:
         """The replay document's rows of these events (`replay.event_json`'s form), written
         straight from the moves: a replay of a headless episode builds no `Event`."""
         return self._build(_row)
+
+    def replay_texts(self) -> list[str]:
+        """`replay_rows` as canonical JSON text (`jsonio.dumps` of the rows, brackets off),
+        spliced from fragments made once per step plan (`_Texts`): the ``action_private`` rows
+        of a pattern of plain choices are one template with the round put in; reveals and
+        standings a few joins each; a message, a timeout or the end goes through the encoder."""
+        moves = self.moves
+        if not all(map(_PLAIN, moves)):
+            return [jsonio.dumps(self._build(_row))[1:-1]]
+        rs = str(self.round)
+        out = [_Texts.of(self.plan).actions(tuple(map(_COOP, moves))).replace("\x00", rs)]
+        if self.plan.first:
+            return out
+        state, pay, i = self.state, self.pay, self.round - 1
+        reveal = '{"audience":null,"event":{"kind":"choices_revealed","round":' + rs
+        rows = []
+        points = [0] * len(state.points)  # `state.points_after(i)`, summed on the way
+        for rec in state.pairs:
+            (coop_a, coop_b), (totals_a, totals_b) = rec.coop, rec.totals
+            notes_a, notes_b = rec.notes
+            ta = "true" if notes_a and i in notes_a and notes_a[i].timeout else "false"
+            tb = "true" if notes_b and i in notes_b and notes_b[i].timeout else "false"
+            a, b = rec.pairing
+            pa, pb = totals_a[i], totals_b[i]
+            points[a] += pa
+            points[b] += pb
+            rows.append(f'{reveal}{_pair_texts(rec.pairing, pay)[coop_a[i]][coop_b[i]]}'
+                        f'"totals":[{pa},{pb}],"timeouts":[{ta},{tb}]}}}}')
+        out.append(",".join(rows))
+        out.append('{"audience":null,"event":{"kind":"tournament_standings","round":' + rs
+                   + ',"standings":' + _standings_text(points) + "}}")
+        if self.ended is not None:
+            out.append(jsonio.dumps([_row(e.kind, e.data, e.audience) for e in self.ended])[1:-1])
+        return out
 
     def _build(self, make: Callable[[str, dict[str, Any], tuple[int, ...] | None], T]
                ) -> list[T]:
@@ -109,3 +147,68 @@ def _row(kind: str, data: dict[str, Any], audience: tuple[int, ...] | None) -> d
     """`replay.event_json(Event(kind, data, audience))`, without the `Event`."""
     return {"audience": None if audience is None else list(audience),
             "event": {"kind": kind, **data}}
+
+
+_PLAIN = attrgetter("plain")
+_COOP = attrgetter("coop")
+
+
+class _Texts:
+    """Row fragments of one step plan, made once and kept on it: per turn slot the
+    ``action_private`` row around its round number (for either choice), and per pattern of
+    choices the step's rows as one template (``\\x00`` for the round: canonical JSON never
+    holds a raw NUL)."""
+
+    __slots__ = ("_templates", "heads", "tails")
+
+    def __init__(self, plan: StepPlan) -> None:
+        self.heads: list[str] = []
+        self.tails: list[tuple[str, str]] = []
+        for ctx in plan.contexts:
+            self.heads.append('{"audience":' + jsonio.dumps(list(ctx.audience))
+                              + ',"event":{"kind":"action_private","round":\x00')
+            a, b = ctx.pair.pairing
+            defect, coop = ("," + jsonio.dumps({"pairing": [a, b], "seat": ctx.seat,
+                                                "action": act})[1:] + "}"
+                            for act in (DEFECT, COOPERATE))
+            self.tails.append((defect, coop))
+        self._templates: dict[tuple[bool, ...], str] = {}
+
+    @staticmethod
+    def of(plan: StepPlan) -> _Texts:
+        if plan.texts is None:
+            plan.texts = _Texts(plan)
+        return plan.texts
+
+    def actions(self, coops: tuple[bool, ...]) -> str:
+        """The ``action_private`` rows of these choices (by turn slot), round left as NUL."""
+        made = self._templates.get(coops)
+        if made is None:
+            made = ",".join(head + tail[c] for head, tail, c in
+                            zip(self.heads, self.tails, coops, strict=True))
+            if len(self._templates) < 4096:
+                self._templates[coops] = made
+        return made
+
+
+@lru_cache(maxsize=256)
+def _pair_texts(pairing: tuple[int, int], pay: Payoffs) -> tuple[tuple[str, str], ...]:
+    """``,"seats":[a,b],"choices":[…],"points":[…],`` of a ``choices_revealed`` row, by
+    [a cooperates][b cooperates]."""
+    a, b = pairing
+    if not all(type(x) is int for row in pay for cell in row for x in cell):
+        raise TypeError(f"payoffs must be integers (got {pay!r})")  # totals are their sums
+    return tuple(tuple(
+        "," + jsonio.dumps({"seats": [a, b], "choices": [_choice(ca), _choice(cb)],
+                            "points": list(pay[ca][cb])})[1:-1] + ","
+        for cb in (False, True)) for ca in (False, True))  # type: ignore[misc]
+
+
+def _choice(coop: bool) -> str:
+    return COOPERATE if coop else DEFECT
+
+
+def _standings_text(points: list[int]) -> str:
+    """`jsonio.dumps(ranked_standings(points))` (integer points: sums of integer payoffs)."""
+    return "[" + ",".join([f'{{"seat":{r["seat"]},"points":{r["points"]},"rank":{r["rank"]}}}'
+                           for r in ranked_standings(points)]) + "]"

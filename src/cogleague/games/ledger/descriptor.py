@@ -33,7 +33,12 @@ from cogleague.games.ledger.config import (
 from cogleague.games.ledger.conformance import CONFORMANCE
 from cogleague.games.ledger.game import RULES_VERSION, LedgerGame
 from cogleague.games.ledger.probes import PROBES_EXTRA
-from cogleague.games.ledger.replay import REPLAY_FORMAT, game_from_replay, replay_document
+from cogleague.games.ledger.replay import (
+    REPLAY_FORMAT,
+    game_from_replay,
+    replay_bytes,
+    replay_document,
+)
 from cogleague.games.ledger.rl import ENCODING
 
 HERE = Path(__file__).parent
@@ -129,6 +134,7 @@ GAME = GameDescriptor(
     default_lineup=default_lineup,
     replay_format=REPLAY_FORMAT,
     replay_document=lambda game, log: replay_document(game, log, frames=True),  # type: ignore[arg-type]
+    replay_bytes=lambda game, log: replay_bytes(game, log),  # type: ignore[arg-type]
     game_from_replay=game_from_replay,
     replay_optional_keys=("frames",),
     spectator_secrets=frozenset({"memo", "memoA", "memoB"}),  # a memo is its author's alone

@@ -114,20 +114,26 @@ def detect_rings(meetings: Iterable[tuple[int, int, int, int]], seats: int = 8) 
     return tally.rings()
 
 
+def may_flag(met: int, inside: int) -> bool:
+    """Whether a pair that met `met` times for `inside` points between them can be flagged,
+    whatever its seats' other meetings: enough mutual meetings and inMean >= 6 (in integers).
+    Only its own meetings change that; its seats' other meetings change only its outMean."""
+    return met >= MIN_MUTUAL_MEETINGS and inside >= MIN_IN_MEAN * 2 * met
+
+
 def _flag(seats: int, met_by_pair: dict[int, int], inside_by_pair: dict[int, int],
           pay_sum: list[int], pay_count: list[int]) -> Rings:
     """The flagged pairs (exact threshold tests) and their rings, from a tally's sums."""
     flagged: list[RingPair] = []
-    for key in sorted(met_by_pair):
+    candidates = sorted([key for key, met in met_by_pair.items() if met >= MIN_MUTUAL_MEETINGS])
+    for key in candidates:
         met = met_by_pair[key]
-        if met < MIN_MUTUAL_MEETINGS:
-            continue
         a, b = divmod(key, seats)
         inside = inside_by_pair[key]  # inMean = inside / (2·met), the mean of (pay_a + pay_b) / 2
         out_count = pay_count[a] + pay_count[b] - 2 * met
         out_sum = pay_sum[a] + pay_sum[b] - inside
         # exact threshold tests in integers: inMean >= 6 and inMean - outMean >= 3
-        if inside < MIN_IN_MEAN * 2 * met:
+        if not may_flag(met, inside):
             continue
         scale = out_count or 1  # no other meetings: outMean = 0 (and out_sum = 0)
         if inside * scale - 2 * met * out_sum < MIN_DELTA * 2 * met * scale:

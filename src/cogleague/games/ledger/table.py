@@ -200,6 +200,11 @@ class Table:
             self._stale.clear()
         return self._stats
 
+    @property
+    def tally(self) -> RingTally:
+        """The ring sums, meeting by meeting (read-only for others)."""
+        return self._tally
+
     def rings(self) -> Rings:
         if self._rings is None:
             self._rings = self._tally.rings()

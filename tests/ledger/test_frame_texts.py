@@ -1,0 +1,86 @@
+"""Ledger's replay written as text (`frames.frame_texts`, `replay.replay_bytes`) is the bytes
+of the document `replay_document(…, frames=True)` builds, with memos, gossip, illegal replies
+and fallbacks in it (random replies, as the conformance suite plays them)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+import cogleague
+from cogleague.core import jsonio
+from cogleague.games.ledger.conformance import random_reply
+from cogleague.games.ledger.frames import frame_texts
+from cogleague.games.ledger.replay import build_frames
+from cogleague.games.ledger.schedule import draw_schedule
+from cogleague.games.ledger.table import Table
+
+
+class _Random:
+    """Random replies (memos, notes, out-of-range moves) from a seeded stream."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, turn: Any) -> dict[str, Any]:
+        if self.rng.random() < 0.1:
+            return {"move": "nonsense"}  # refused: the game's fallback
+        return random_reply(turn, self.rng)
+
+
+@pytest.mark.parametrize("seed", [0, 3, 11])
+def test_replay_bytes_are_the_documents_with_frames(seed: int) -> None:
+    seats: list[Any] = ["mirror", _Random(seed), "shark", _Random(seed + 1), "grim", "saint",
+                        _Random(seed + 2), "opportunist"]
+    result = cogleague.play("ledger", seats, seed=seed)
+    direct = result.replay_json
+    doc = result.replay
+    assert direct == jsonio.dumpb(doc)
+    assert json.loads(direct)["frames"] == doc["frames"]
+    assert result.faults  # refused replies fell back: decisions off the common source
+
+
+def test_frames_with_notes_on_the_board_are_the_built_ones() -> None:
+    """Gossip and memos (text with quotes, control characters, non-ASCII) in every round:
+    the board's window moves, every frame matches `build_frames`."""
+    doc = cogleague.play("ledger", seed=5).replay
+    events: list[dict[str, Any]] = []
+    for e in doc["events"]:
+        if e["kind"] == "meeting" and e["pair"] == 1:
+            e = {**e, "memoA": f'memo "{e["round"]}" \u2028 \x01'}
+        events.append(e)
+        if e["kind"] == "meeting" and e["pair"] == 3:
+            r = e["round"]
+            for author in range(3):
+                events.append({"kind": "gossip", "round": r, "author": author,
+                               "subject": (author + r) % 8,
+                               "text": f'note {r}: "sharp"\t\u00e9 \\ {author}'})
+    doc = {**doc, "events": events}
+    table = Table(list(doc["aliases"]), list(doc["policyNames"]),
+                  draw_schedule(doc["config"]["seed"], doc["config"]["rounds"]))
+    texts = frame_texts(table, events)
+    built = build_frames(doc)
+    assert texts == [jsonio.dumps(f) for f in built]
+    assert built[-1]["board"] and any(r["memo"] for r in built[-1]["seats"])
+
+
+def test_frames_with_flagged_rings_are_the_built_ones() -> None:
+    """Seats 0-3 paid richly among themselves and nothing outside: pairs are flagged and
+    rings form as the episode goes (the corpus episodes flag none); every frame matches."""
+    doc = cogleague.play("ledger", seed=2).replay
+    events = []
+    for e in doc["events"]:
+        if e["kind"] == "meeting":
+            inside = e["a"] < 4 and e["b"] < 4
+            e = {**e, "payA": 10 if inside else 1, "payB": 9 if inside else 0}
+        events.append(e)
+    doc = {**doc, "events": events}
+    table = Table(list(doc["aliases"]), list(doc["policyNames"]),
+                  draw_schedule(doc["config"]["seed"], doc["config"]["rounds"]))
+    built = build_frames(doc)
+    assert frame_texts(table, events) == [jsonio.dumps(f) for f in built]
+    assert any(f["rings"]["components"] for f in built)
+    assert len({jsonio.dumps(f["rings"]) for f in built}) > 3  # the rings changed on the way
