@@ -17,6 +17,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from cogleague.core.rng import seed_int
+
 N, M = 624, 397
 WORDS = N  # words of a stream's first twist
 CHUNK = 32  # rows of B words the twist and the tempering work on at a time
@@ -38,11 +40,7 @@ def _key_bytes(name: str | int) -> bytes:
     """The seed's key as little-endian bytes (`random.seed`'s version 2 for a str)."""
     if isinstance(name, bool) or not isinstance(name, str | int):
         raise TypeError(f"a stream is named by a string or an int (got {name!r})")
-    if isinstance(name, str):
-        raw = name.encode()
-        value = int.from_bytes(raw + hashlib.sha512(raw).digest(), "big")
-    else:
-        value = abs(name)
+    value = seed_int(name) if isinstance(name, str) else abs(name)
     words = max(1, (value.bit_length() + 31) // 32)
     return value.to_bytes(4 * words, "little")
 

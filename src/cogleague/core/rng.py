@@ -55,21 +55,25 @@ def coin(rng: random.Random) -> bool:
     return rng.random() < 0.5
 
 
+def seed_int(name: str) -> int:
+    """The int `random.seed` seeds with for a str (version 2: the text and its SHA-512, read
+    big-endian): what a named stream's generator is initialised from."""
+    raw = name.encode()
+    return int.from_bytes(raw + hashlib.sha512(raw).digest(), "big")
+
+
 _ONE = random.Random()
 """One generator reseeded by `first_draws`: seeding is the cost there, not the object."""
+_ONE_SEED = _random.Random.seed
+"""The C seeding itself (`random.Random.seed` adds a Python layer per call)."""
 
 
 def first_draws(names: Iterable[str]) -> list[float]:
     """``stream(name).random()`` for each name: the one draw a per-decision stream gives (a
-    batch kernel reads hundreds of them a step). The generator is reseeded the way
-    `random.seed` seeds from a str (version 2: the text and its SHA-512, as one int)."""
-    seed, draw, sha, to_int = _ONE_SEED, _ONE.random, hashlib.sha512, int.from_bytes
+    batch kernel reads hundreds of them a step), from one reseeded generator."""
+    seed, draw = _ONE_SEED, _ONE.random
     out = []
     for name in names:
-        raw = name.encode()
-        seed(_ONE, to_int(raw + sha(raw).digest(), "big"))
+        seed(_ONE, seed_int(name))
         out.append(draw())
     return out
-
-
-_ONE_SEED = _random.Random.seed
