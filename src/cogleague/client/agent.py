@@ -108,15 +108,21 @@ class AgentRunner:
 
     async def _serve(self, ws: ClientConnection, stopper: asyncio.Task[Any]) -> None:
         reader = asyncio.create_task(self._read(ws))
-        await asyncio.wait({reader, stopper}, return_when=asyncio.FIRST_COMPLETED)
-        if not reader.done():
-            reader.cancel()
+        try:
+            await asyncio.wait({reader, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            # Collected even when this task is cancelled: a reader left behind would go on
+            # reading a socket nobody serves and die with an exception nobody retrieves.
+            if not reader.done():
+                reader.cancel()
+            await asyncio.wait({reader})
+        if reader.cancelled():
             with contextlib.suppress(Exception):
                 await ws.close()
-        with contextlib.suppress(asyncio.CancelledError):
-            exc = reader.exception() if reader.done() and not reader.cancelled() else None
-            if exc is not None:
-                raise exc
+            return
+        exc = reader.exception()
+        if exc is not None:
+            raise exc
 
     async def _read(self, ws: ClientConnection) -> None:
         async for raw in ws:
