@@ -9,14 +9,16 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import cogleague
 from cogleague.core import jsonio
+from cogleague.games.ledger.baselines import BASELINES
 from cogleague.games.ledger.conformance import random_reply
 from cogleague.games.ledger.frames import frame_texts
 from cogleague.games.ledger.replay import build_frames
 from cogleague.games.ledger.schedule import draw_schedule
-from cogleague.games.ledger.table import Table
 
 
 class _Random:
@@ -59,9 +61,8 @@ def test_frames_with_notes_on_the_board_are_the_built_ones() -> None:
                                "subject": (author + r) % 8,
                                "text": f'note {r}: "sharp"\t\u00e9 \\ {author}'})
     doc = {**doc, "events": events}
-    table = Table(list(doc["aliases"]), list(doc["policyNames"]),
-                  draw_schedule(doc["config"]["seed"], doc["config"]["rounds"]))
-    texts = frame_texts(table, events)
+    schedule = draw_schedule(doc["config"]["seed"], doc["config"]["rounds"])
+    texts = frame_texts(doc["aliases"], doc["policyNames"], schedule, events)
     built = build_frames(doc)
     assert texts == [jsonio.dumps(f) for f in built]
     assert built[-1]["board"] and any(r["memo"] for r in built[-1]["seats"])
@@ -78,9 +79,46 @@ def test_frames_with_flagged_rings_are_the_built_ones() -> None:
             e = {**e, "payA": 10 if inside else 1, "payB": 9 if inside else 0}
         events.append(e)
     doc = {**doc, "events": events}
-    table = Table(list(doc["aliases"]), list(doc["policyNames"]),
-                  draw_schedule(doc["config"]["seed"], doc["config"]["rounds"]))
+    schedule = draw_schedule(doc["config"]["seed"], doc["config"]["rounds"])
     built = build_frames(doc)
-    assert frame_texts(table, events) == [jsonio.dumps(f) for f in built]
+    texts = frame_texts(doc["aliases"], doc["policyNames"], schedule, events)
+    assert texts == [jsonio.dumps(f) for f in built]
     assert any(f["rings"]["components"] for f in built)
     assert len({jsonio.dumps(f["rings"]) for f in built}) > 3  # the rings changed on the way
+
+
+def _reference(doc: dict[str, Any], events: list[dict[str, Any]]) -> list[str]:
+    """Every frame built from scratch as a dict by a fresh `Table` (`build_frames`), encoded."""
+    return [jsonio.dumps(f) for f in build_frames({**doc, "events": events})]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1),
+       lineup=st.lists(st.sampled_from(sorted(BASELINES)), min_size=8, max_size=8),
+       rounds=st.integers(4, 21),
+       ring=st.sets(st.integers(0, 7), max_size=5),
+       pays=st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12)), min_size=1,
+                     max_size=16),
+       extras=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2), st.booleans()),
+                       min_size=1, max_size=16))
+def test_incremental_frames_are_the_from_scratch_ones(
+        seed: int, lineup: list[str], rounds: int, ring: set[int],
+        pays: list[tuple[int, int]], extras: list[tuple[int, int, bool]]) -> None:
+    """Random seeds and line-ups; meetings inside a drawn group repaid richly, the others
+    from a drawn cycle (so pairs become flaggable, flagged, and unflagged again as the
+    episode goes), with drawn fallbacks, timeouts and memos: every frame `frame_texts`
+    writes incrementally is the one `build_frames` builds from scratch."""
+    doc = cogleague.play("ledger", lineup, seed=seed, rounds=rounds).replay
+    events: list[dict[str, Any]] = []
+    for i, e in enumerate(doc["events"]):
+        if e["kind"] == "meeting":
+            pay_a, pay_b = pays[i % len(pays)]
+            if e["a"] in ring and e["b"] in ring:
+                pay_a, pay_b = pay_a + 8, pay_b + 8
+            fallback, timeouts, memo = extras[i % len(extras)]
+            e = {**e, "payA": pay_a, "payB": pay_b, "fallbackA": fallback == 1,
+                 "timeoutsB": timeouts, "memoB": f"m{i}" if memo else ""}
+        events.append(e)
+    schedule = draw_schedule(seed, rounds)
+    assert frame_texts(doc["aliases"], doc["policyNames"], schedule, events) == _reference(
+        doc, events)

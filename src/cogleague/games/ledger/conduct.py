@@ -43,3 +43,13 @@ KIND_BY_MOVE: dict[str, tuple[dict[int, bool], dict[int, bool]]] = {
     for subgame, ((lo_a, hi_a), (lo_b, hi_b)) in LEGAL.items()}
 """`is_kind` for every legal move, by subgame and side: the table folds a meeting with two
 lookups instead of two calls (a move outside it is decided by `is_kind` itself)."""
+
+
+def kinds(subgame: str, move_a: int, move_b: int) -> tuple[bool, bool]:
+    """Whether each side of a meeting was kind: two `KIND_BY_MOVE` lookups, `is_kind` for a
+    move the table lacks (the table and the frames class every meeting by this)."""
+    kind_a, kind_b = KIND_BY_MOVE[subgame]
+    a = kind_a.get(move_a)
+    b = kind_b.get(move_b)
+    return (is_kind(subgame, 0, move_a) if a is None else a,
+            is_kind(subgame, 1, move_b) if b is None else b)

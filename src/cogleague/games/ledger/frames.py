@@ -1,131 +1,221 @@
 """The replay's spectator frames written as canonical JSON text, event by event.
 
 `replay.build_frames` folds the events into a fresh `Table` and builds each frame as a dict;
-this writes the same frames' bytes (``jsonio.dumps`` of each) without the dicts: a frame is a
-join of fragments kept between events — a seat's row until the seat meets again, a pairing's
-entry until it is resolved, the board until a note is added, the rings until a meeting that
-can change them (`FrameTexts._rings_may_change`; one constant text while nobody is flagged).
+`FrameWriter` writes the same frames' bytes (``jsonio.dumps`` of each) without a `Table` or a
+dict: it keeps only what a frame shows, and each frame is the previous one's fragments with
+the event's changes — the two seats' rows after a meeting, one pairing's entry, the board
+after a note, the rings only when a meeting can change them (`_rings_may_change`: one
+constant text while nobody is flagged). Fragments that recur across episodes (a pairing's
+head, a seat's mean and conduct for its counts) are made once per process.
 `tests/ledger/test_frame_texts.py` holds it to `build_frames`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from bisect import insort
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from cogleague.core import jsonio
 from cogleague.games.ledger.board import VIEWER_BOARD_WINDOW
-from cogleague.games.ledger.rings import may_flag
-from cogleague.games.ledger.table import DONE, Table
+from cogleague.games.ledger.conduct import halo, kinds
+from cogleague.games.ledger.rings import RingTally, may_flag
+from cogleague.games.ledger.schedule import Pairing
+from cogleague.games.ledger.scoring import STAT_DECIMALS, median
+from cogleague.games.ledger.table import BETWEEN, DEAL, DONE
 
 NO_RINGS = '{"pairs":[],"components":[]}'
 UNRESOLVED = '"moveA":null,"moveB":null,"payA":null,"payB":null}'
+PLAIN_TAIL = '"fallbacks":0,"timeouts":0,"memo":""}'  # a row's end: no fallback, timeout, memo
+
+_PAIR_HEADS: dict[Pairing, str] = {}  # ``{"a":…,"b":…,"subgame":…,"first":…,`` by pairing
+_STATS: dict[tuple[int, int, int, int], str] = {}
+"""A row's ``"mean":…,"total":…,"meetings":…,"kind":…,"harsh":…,"halo":…`` by (total,
+meetings, kind, harsh): `Table.stats`' rounded mean and halo of those counts, with them."""
 
 
-_QUOTED = {s: jsonio.quote(s) for s in ("", "between", "deal", "done", "complete", "deadline")}
+def _pair_head(p: Pairing) -> str:
+    head = _PAIR_HEADS.get(p)
+    if head is None:
+        head = _PAIR_HEADS[p] = jsonio.dumps(p.to_json())[:-1] + ","
+    return head
 
 
-def _quote(s: str) -> str:
-    """`jsonio.quote`, the phases, reasons and the empty memo looked up."""
-    return _QUOTED.get(s) or jsonio.quote(s)
+def _stats(total: int, count: int, kind: int, harsh: int) -> str:
+    text = _STATS.get((total, count, kind, harsh))
+    if text is None:
+        mean = round(total / count, STAT_DECIMALS) if count else 0.0
+        shown = round(halo(kind, harsh), STAT_DECIMALS)
+        text = _STATS[total, count, kind, harsh] = (
+            f'"mean":{mean!r},"total":{total!r},"meetings":{count!r},"kind":{kind!r},'
+            f'"harsh":{harsh!r},"halo":{shown!r}')
+    return text
 
 
-class FrameTexts:
-    """A `Table` folded event by event, with its frame's fragments as text."""
+class FrameWriter:
+    """The frames of one episode's events, as text: `fold` an event, then read `text`.
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.rows: list[str | None] = [None] * table.seats
-        self.heads_of_rows: list[str | None] = [None] * table.seats  # alias, policy name
-        self.seats: str | None = None  # the rows joined, until a meeting
-        self.pairs: list[str] = []
-        self.heads: list[str] = []  # the open round's pairings: ``{"a":…,"first":…,``
-        self.board = "[]"
+    The numbers are the table's own: integer counters and sums of the events' integers, and
+    floats from `median`, `round(mean)` and `round(halo)` of those (finite), which the
+    encoder writes as `repr` does."""
+
+    def __init__(self, aliases: Sequence[str], policy_names: Sequence[str],
+                 schedule: list[list[Pairing]]) -> None:
+        n = len(aliases)
+        self.schedule = schedule
+        self.heads = [f'{{"alias":{jsonio.quote(a)},"policyName":{jsonio.quote(p)},"score":'
+                      for a, p in zip(aliases, policy_names, strict=True)]
+        self.pays: list[list[int]] = [[] for _ in range(n)]  # sorted, for the median
+        self.total = [0] * n
+        self.kind = [0] * n
+        self.harsh = [0] * n
+        self.fallbacks = [0] * n
+        self.timeouts = [0] * n
+        self.memos = [""] * n
+        self.rows = [self._row(s) for s in range(n)]
+        self.seats = ",".join(self.rows)
+        self.tally = RingTally(n)
+        # by seat, the keys of its pairs that may be flagged (`rings.may_flag`)
+        self.near: list[set[int]] = [set() for _ in range(n)]
+        self.flagged: set[int] = set()  # the pair keys the rings text flags
         self.rings = NO_RINGS
-        self.relevant: set[int] = set()  # pair keys that may be flagged (`rings.may_flag`)
-        self.relevant_seats: set[int] = set()
+        self.phase, self.open_round, self.rounds_played = BETWEEN, -1, 0
+        self.tail = '"done":false,"reason":null}'  # until the end
+        self.pair_heads: list[str] = []
+        self.pairs: list[str] = []  # the open (or last) round's entries
+        self.pairs_text = ""
+        self.to_resolve = 0  # meetings the open round still waits for
+        self.notes: list[str] = []
+        self.board = "[]"
+        self.head = self._head()
+        self.text = self._text()
 
-    def fold(self, kind: str, event: Mapping[str, Any]) -> None:
-        table = self.table
-        table.fold(kind, event)
+    def _head(self) -> str:
+        """The frame up to its seats: phase and rounds (they change with rounds, not meetings)."""
+        r = "null" if self.open_round < 0 else repr(self.open_round)
+        return (f'{{"phase":{jsonio.quote(self.phase)},"round":{r},'
+                f'"roundsPlayed":{self.rounds_played!r},"seats":[')
+
+    def _text(self) -> str:
+        return (f'{self.head}{self.seats}],"pairs":[{self.pairs_text}],"board":{self.board},'
+                f'"rings":{self.rings},{self.tail}')
+
+    def _row(self, s: int) -> str:
+        """`jsonio.dumps(Table._row(s))`."""
+        pays = self.pays[s]
+        fallbacks, timeouts, memo = self.fallbacks[s], self.timeouts[s], self.memos[s]
+        tail = (PLAIN_TAIL if not fallbacks and not timeouts and not memo else
+                f'"fallbacks":{fallbacks!r},"timeouts":{timeouts!r},"memo":{jsonio.quote(memo)}}}')
+        return (f'{self.heads[s]}{median(pays)!r},'
+                f'{_stats(self.total[s], len(pays), self.kind[s], self.harsh[s])},{tail}')
+
+    def fold(self, event: Mapping[str, Any]) -> None:
+        """Apply one event (as `Table.fold` does) and write the frame after it into `text`."""
+        kind = event["kind"]
         if kind == "meeting":
-            a, b, pair = event["a"], event["b"], event["pair"]
-            self.rows[a] = self.rows[b] = None
-            self.seats = None
-            m = table.round_meetings[pair]
-            assert m is not None
-            self.pairs[pair] = (f'{self.heads[pair]}"moveA":{m.move_a!r},"moveB":'
-                                f'{m.move_b!r},"payA":{m.pay_a!r},"payB":{m.pay_b!r}}}')
-            if self._rings_may_change(a, b):
-                rings = table.rings()
-                self.rings = (NO_RINGS if not rings.pairs and not rings.components
-                              else jsonio.dumps(rings.to_json()))
+            self._meeting(event)
         elif kind == "round":
-            assert table.open_round is not None
-            self.heads = [jsonio.dumps(p.to_json())[:-1] + ","
-                          for p in table.schedule[table.open_round]]
-            self.pairs = [head + UNRESOLVED for head in self.heads]
+            r = self.open_round = event["round"]
+            self.phase = DEAL
+            self.to_resolve = len(event["pairs"])
+            self.pair_heads = [_pair_head(p) for p in self.schedule[r]]
+            self.pairs = [head + UNRESOLVED for head in self.pair_heads]
+            self.pairs_text = ",".join(self.pairs)
+            self.head = self._head()
         elif kind == "gossip":
-            self.board = jsonio.dumps([n.to_json()
-                                       for n in table.board[-VIEWER_BOARD_WINDOW:]])
+            self.notes.append(jsonio.dumps({"round": event["round"], "author": event["author"],
+                                            "subject": event["subject"],
+                                            "text": event["text"]}))  # `Note.to_json`
+            self.board = "[" + ",".join(self.notes[-VIEWER_BOARD_WINDOW:]) + "]"
+        elif kind == "end":
+            self.phase = DONE
+            reason = event["reason"]
+            reason_text = "null" if reason is None else jsonio.quote(reason)
+            self.tail = f'"done":true,"reason":{reason_text}}}'
+            self.head = self._head()
+        elif kind != "start":  # the start changes nothing a frame shows
+            raise ValueError(f"kind must be start, round, meeting, gossip or end (got {kind!r})")
+        else:
+            return
+        self.text = self._text()
+
+    def _meeting(self, d: Mapping[str, Any]) -> None:
+        a, b, pair = d["a"], d["b"], d["pair"]
+        move_a, move_b, pay_a, pay_b = d["moveA"], d["moveB"], d["payA"], d["payB"]
+        pays, total, kind, harsh = self.pays, self.total, self.kind, self.harsh
+        insort(pays[a], pay_a)
+        insort(pays[b], pay_b)
+        total[a] += pay_a
+        total[b] += pay_b
+        kind_a, kind_b = kinds(d["subgame"], move_a, move_b)
+        if kind_a:
+            kind[a] += 1
+        else:
+            harsh[a] += 1
+        if kind_b:
+            kind[b] += 1
+        else:
+            harsh[b] += 1
+        memo_a, memo_b = d["memoA"], d["memoB"]
+        if memo_a:
+            self.memos[a] = memo_a
+        if memo_b:
+            self.memos[b] = memo_b
+        fallbacks, timeouts = self.fallbacks, self.timeouts
+        fallbacks[a] += d["fallbackA"]
+        fallbacks[b] += d["fallbackB"]
+        timeouts[a] += d["timeoutsA"]
+        timeouts[b] += d["timeoutsB"]
+        rows = self.rows
+        rows[a] = self._row(a)
+        rows[b] = self._row(b)
+        self.seats = ",".join(rows)
+        pairs = self.pairs
+        pairs[pair] = (f'{self.pair_heads[pair]}"moveA":{move_a!r},"moveB":{move_b!r},'
+                       f'"payA":{pay_a!r},"payB":{pay_b!r}}}')
+        self.pairs_text = ",".join(pairs)
+        tally = self.tally
+        tally.add(a, b, pay_a, pay_b)
+        if self._rings_may_change(a, b):
+            rings = tally.rings()
+            self.flagged = {p.a * tally.seats + p.b for p in rings.pairs}
+            self.rings = (NO_RINGS if not rings.pairs and not rings.components
+                          else jsonio.dumps(rings.to_json()))
+        self.to_resolve -= 1
+        if not self.to_resolve:
+            self.rounds_played += 1
+            self.phase = BETWEEN
+            self.head = self._head()
 
     def _rings_may_change(self, a: int, b: int) -> bool:
-        """After a meeting of `a` and `b`: whether it can change the rings. A pair's flag
-        reads its own meetings (`rings.may_flag`) and its seats' payoff sums, so the rings
-        stay as they were unless this pair may be flagged (or could before) or a seat of a
-        pair that may be flagged met."""
-        tally, relevant = self.table.tally, self.relevant
+        """After a meeting of `a` and `b` (tallied): whether the rings can differ. A pair's
+        flag reads its own meetings and its seats' payoff sums, so only pairs with `a` or `b`
+        can change, and of those only the ones that may be flagged at all (`rings.may_flag`,
+        which only a pair's own meetings move): the rings differ only if one of them is
+        flagged now or was before (its means moved)."""
+        tally, near, flagged = self.tally, self.near, self.flagged
         n = tally.seats
         key = a * n + b if a < b else b * n + a
-        was = key in relevant
+        near_a, near_b = near[a], near[b]
         if may_flag(tally.met_by_pair[key], tally.inside_by_pair[key]):
-            relevant.add(key)
+            near_a.add(key)
+            near_b.add(key)
         else:
-            relevant.discard(key)
-        if was != (key in relevant):
-            self.relevant_seats = {s for k in relevant for s in divmod(k, n)}
-        return was or key in relevant or a in self.relevant_seats or b in self.relevant_seats
-
-    def _row(self, s: int, stats: tuple[list[float], list[float], list[float]]) -> str:
-        """`jsonio.dumps(Table._row(s))`. The numbers are the table's own: integer counters
-        and sums of the events' integers, and floats from `median`, `mean` and `halo` of
-        those (finite), which the encoder writes as `repr` does."""
-        t = self.table
-        scores, means, halos = stats
-        head = self.heads_of_rows[s]
-        if head is None:
-            head = self.heads_of_rows[s] = (f'{{"alias":{jsonio.quote(t.aliases[s])},'
-                                            f'"policyName":{jsonio.quote(t.policy_names[s])},'
-                                            '"score":')
-        text = (f'{head}{scores[s]!r},"mean":{means[s]!r},"total":{t.total[s]!r},'
-                f'"meetings":{len(t.pays[s])},"kind":{t.kind[s]!r},"harsh":{t.harsh[s]!r},'
-                f'"halo":{halos[s]!r},"fallbacks":{t.fallbacks[s]!r},'
-                f'"timeouts":{t.timeouts[s]!r},"memo":{_quote(t.memos[s])}}}')
-        self.rows[s] = text
-        return text
-
-    def frame(self) -> str:
-        """`jsonio.dumps(Table.frame())`."""
-        t = self.table
-        seats = self.seats
-        if seats is None:  # a meeting since the last frame: its two seats' rows afresh
-            rows, stats = self.rows, t.stats()
-            seats = self.seats = ",".join([row if row is not None else self._row(s, stats)
-                                           for s, row in enumerate(rows)])
-        pairs = ",".join(self.pairs) if t.open_round is not None else ""
-        reason = "null" if t.reason is None else jsonio.quote(t.reason)
-        open_round = "null" if t.open_round is None else repr(t.open_round)
-        return (f'{{"phase":{jsonio.quote(t.phase)},"round":{open_round},'
-                f'"roundsPlayed":{t.rounds_played},"seats":[{seats}],"pairs":[{pairs}],'
-                f'"board":{self.board},"rings":{self.rings},'
-                f'"done":{"true" if t.phase == DONE else "false"},"reason":{reason}}}')
+            near_a.discard(key)
+            near_b.discard(key)
+        if flagged and (key in flagged or not flagged.isdisjoint(near_a)
+                        or not flagged.isdisjoint(near_b)):
+            return True
+        return tally.any_flagged(near_a) or tally.any_flagged(near_b)
 
 
-def frame_texts(table: Table, events: Iterable[Mapping[str, Any]]) -> list[str]:
+def frame_texts(aliases: Sequence[str], policy_names: Sequence[str], schedule: list[list[Pairing]],
+                events: Iterable[Mapping[str, Any]]) -> list[str]:
     """The frame after each prefix of `events` (events + 1 frames), as text."""
-    writer = FrameTexts(table)
-    out = [writer.frame()]
+    writer = FrameWriter(aliases, policy_names, schedule)
+    out = [writer.text]
+    fold = writer.fold
     for event in events:
-        writer.fold(event["kind"], event)
-        out.append(writer.frame())
+        fold(event)
+        out.append(writer.text)
     return out

@@ -47,20 +47,20 @@ def replay_document(game: LedgerGame, log: Any, *, frames: bool = False) -> dict
 
 def replay_bytes(game: LedgerGame, log: Any) -> bytes:
     """``jsonio.dumpb(replay_document(game, log, frames=True))``, spliced from encoded parts:
-    the frames as text (`frames.frame_texts`, the same fold as `build_frames`)."""
+    the frames as text (`frames.frame_texts`, held to `build_frames`)."""
     dumps = jsonio.dumps
     config = {**game.config.to_json(),
               "schedule": [[{"a": a, "b": b, "subgame": subgame, "first": first}
                             for a, b, subgame, first in r] for r in game.schedule]}
     events = log.events_json()
-    table = Table(list(game.aliases), list(game.policy_names), game.schedule)
     return jsonio.join_object([
         ("format", dumps(REPLAY_FORMAT)), ("aliases", dumps(list(game.aliases))),
         ("policyNames", dumps(list(game.policy_names))), ("config", dumps(config)),
         # the log as dicts: its actions are fresh per decision, which orjson encodes faster
         # than splicing (the dilemma's shared actions are the other way round)
         ("log", dumps(log.to_json())), ("events", [dumps(events)[1:-1]] if events else []),
-        ("results", dumps(game.results())), ("frames", frame_texts(table, events)),
+        ("results", dumps(game.results())),
+        ("frames", frame_texts(game.aliases, game.policy_names, game.schedule, events)),
     ]).encode()
 
 

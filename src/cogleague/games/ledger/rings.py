@@ -93,6 +93,20 @@ class RingTally:
         self.pay_count[a] += 1
         self.pay_count[b] += 1
 
+    def any_flagged(self, keys: Iterable[int]) -> bool:
+        """Whether any of the pairs `keys` is flagged now (what `rings` decides for each)."""
+        met_by_pair, inside_by_pair = self.met_by_pair, self.inside_by_pair
+        pay_sum, pay_count, seats = self.pay_sum, self.pay_count, self.seats
+        for key in keys:
+            met = met_by_pair.get(key, 0)
+            inside = inside_by_pair.get(key, 0)
+            if may_flag(met, inside):
+                a, b = divmod(key, seats)
+                if outpaces(met, inside, pay_sum[a] + pay_sum[b] - inside,
+                            pay_count[a] + pay_count[b] - 2 * met):
+                    return True
+        return False
+
     def rings(self) -> Rings:
         return _flag(self.seats, self.met_by_pair, self.inside_by_pair, self.pay_sum,
                      self.pay_count)
@@ -121,6 +135,13 @@ def may_flag(met: int, inside: int) -> bool:
     return met >= MIN_MUTUAL_MEETINGS and inside >= MIN_IN_MEAN * 2 * met
 
 
+def outpaces(met: int, inside: int, out_sum: int, out_count: int) -> bool:
+    """Whether a pair's mutual meetings beat its seats' other meetings by delta >= 3, in
+    integers: inMean = inside / (2·met), outMean = out_sum / out_count (0 with none)."""
+    scale = out_count or 1  # no other meetings: outMean = 0 (and out_sum = 0)
+    return inside * scale - 2 * met * out_sum >= MIN_DELTA * 2 * met * scale
+
+
 def _flag(seats: int, met_by_pair: dict[int, int], inside_by_pair: dict[int, int],
           pay_sum: list[int], pay_count: list[int]) -> Rings:
     """The flagged pairs (exact threshold tests) and their rings, from a tally's sums."""
@@ -133,10 +154,7 @@ def _flag(seats: int, met_by_pair: dict[int, int], inside_by_pair: dict[int, int
         out_count = pay_count[a] + pay_count[b] - 2 * met
         out_sum = pay_sum[a] + pay_sum[b] - inside
         # exact threshold tests in integers: inMean >= 6 and inMean - outMean >= 3
-        if not may_flag(met, inside):
-            continue
-        scale = out_count or 1  # no other meetings: outMean = 0 (and out_sum = 0)
-        if inside * scale - 2 * met * out_sum < MIN_DELTA * 2 * met * scale:
+        if not may_flag(met, inside) or not outpaces(met, inside, out_sum, out_count):
             continue
         out_mean = Fraction(out_sum, out_count) if out_count else Fraction(0)
         flagged.append(RingPair(a, b, Fraction(inside, 2 * met), out_mean))

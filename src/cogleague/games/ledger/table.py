@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from cogleague.games.ledger.board import VIEWER_BOARD_WINDOW, Note
-from cogleague.games.ledger.conduct import KIND_BY_MOVE, halo, is_kind
+from cogleague.games.ledger.conduct import halo, kinds
 from cogleague.games.ledger.rings import Rings, RingTally
 from cogleague.games.ledger.schedule import Pairing, Slot, slots
 from cogleague.games.ledger.scoring import STAT_DECIMALS, mean, median
@@ -120,8 +120,7 @@ class Table:
                      Side(d["memoB"], d["fallbackB"], d["timeoutsB"]))
 
     def meeting(self, m: Meeting, side_a: Side, side_b: Side) -> None:
-        """Fold one `meeting` event: the public record, payoffs, conduct (from
-        `conduct.KIND_BY_MOVE`, a table of `is_kind`, which decides any move the table lacks),
+        """Fold one `meeting` event: the public record, payoffs, conduct (`conduct.kinds`),
         the DILEMMA caches, memos, fallbacks and timeouts. Live and in replays alike."""
         _, pair, a, b, subgame, move_a, move_b, pay_a, pay_b = m
         self.record.append(m)
@@ -134,19 +133,13 @@ class Table:
         pays[b].append(pay_b)
         total[a] += pay_a
         total[b] += pay_b
-        kind_a, kind_b = KIND_BY_MOVE[subgame]
-        kind = kind_a.get(move_a)
-        if kind is None:
-            kind = is_kind(subgame, 0, move_a)
-        if kind:  # conduct: a's side, then b's
+        kind_a, kind_b = kinds(subgame, move_a, move_b)
+        if kind_a:  # conduct: a's side, then b's
             self.kind[a] += 1
         else:
             self.harsh[a] += 1
             self.harsh_vs[a][b] = True
-        kind = kind_b.get(move_b)
-        if kind is None:
-            kind = is_kind(subgame, 1, move_b)
-        if kind:
+        if kind_b:
             self.kind[b] += 1
         else:
             self.harsh[b] += 1
