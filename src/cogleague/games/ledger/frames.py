@@ -21,7 +21,7 @@ from cogleague.games.ledger.board import VIEWER_BOARD_WINDOW
 from cogleague.games.ledger.conduct import halo, kinds
 from cogleague.games.ledger.rings import RingTally, may_flag
 from cogleague.games.ledger.schedule import Pairing
-from cogleague.games.ledger.scoring import STAT_DECIMALS, median
+from cogleague.games.ledger.scoring import STAT_DECIMALS, median_of_sorted
 from cogleague.games.ledger.table import BETWEEN, DEAL, DONE
 
 NO_RINGS = '{"pairs":[],"components":[]}'
@@ -29,9 +29,10 @@ UNRESOLVED = '"moveA":null,"moveB":null,"payA":null,"payB":null}'
 PLAIN_TAIL = '"fallbacks":0,"timeouts":0,"memo":""}'  # a row's end: no fallback, timeout, memo
 
 _PAIR_HEADS: dict[Pairing, str] = {}  # ``{"a":…,"b":…,"subgame":…,"first":…,`` by pairing
-_STATS: dict[tuple[int, int, int, int], str] = {}
-"""A row's ``"mean":…,"total":…,"meetings":…,"kind":…,"harsh":…,"halo":…`` by (total,
-meetings, kind, harsh): `Table.stats`' rounded mean and halo of those counts, with them."""
+STATS_CACHED = 100_000  # ≈ 20 MB at most; 3,000 scripted episodes make ≈ 6,000
+_STATS: dict[tuple[float, int, int, int, int], str] = {}
+"""A row's ``…,"score":`` to ``"halo":…,`` by (score, total, meetings, kind, harsh): the
+score with `Table.stats`' rounded mean and halo of those counts, and the counts."""
 
 
 def _pair_head(p: Pairing) -> str:
@@ -41,15 +42,22 @@ def _pair_head(p: Pairing) -> str:
     return head
 
 
-def _stats(total: int, count: int, kind: int, harsh: int) -> str:
-    text = _STATS.get((total, count, kind, harsh))
+def _stats(score: float, total: int, count: int, kind: int, harsh: int) -> str:
+    text = _STATS.get((score, total, count, kind, harsh))
     if text is None:
+        if len(_STATS) >= STATS_CACHED:  # remote seats can make any counts: stay bounded
+            _STATS.clear()
         mean = round(total / count, STAT_DECIMALS) if count else 0.0
         shown = round(halo(kind, harsh), STAT_DECIMALS)
-        text = _STATS[total, count, kind, harsh] = (
-            f'"mean":{mean!r},"total":{total!r},"meetings":{count!r},"kind":{kind!r},'
-            f'"harsh":{harsh!r},"halo":{shown!r}')
+        text = _STATS[score, total, count, kind, harsh] = (
+            f'{score!r},"mean":{mean!r},"total":{total!r},"meetings":{count!r},'
+            f'"kind":{kind!r},"harsh":{harsh!r},"halo":{shown!r},')
     return text
+
+
+def _tail(fallbacks: int, timeouts: int, memo: str) -> str:
+    """A row's end: ``"fallbacks":…,"timeouts":…,"memo":…}``."""
+    return f'"fallbacks":{fallbacks!r},"timeouts":{timeouts!r},"memo":{jsonio.quote(memo)}}}'
 
 
 class FrameWriter:
@@ -72,7 +80,8 @@ class FrameWriter:
         self.fallbacks = [0] * n
         self.timeouts = [0] * n
         self.memos = [""] * n
-        self.rows = [self._row(s) for s in range(n)]
+        self.tails = [PLAIN_TAIL] * n
+        self.rows = [head + _stats(0.0, 0, 0, 0, 0) + PLAIN_TAIL for head in self.heads]
         self.seats = ",".join(self.rows)
         self.tally = RingTally(n)
         # by seat, the keys of its pairs that may be flagged (`rings.may_flag`)
@@ -100,14 +109,24 @@ class FrameWriter:
         return (f'{self.head}{self.seats}],"pairs":[{self.pairs_text}],"board":{self.board},'
                 f'"rings":{self.rings},{self.tail}')
 
-    def _row(self, s: int) -> str:
-        """`jsonio.dumps(Table._row(s))`."""
+    def _seat(self, s: int, pay: int, kind: bool, memo: str, fallback: bool,
+              timeouts: int) -> str:
+        """Fold seat `s`'s side of a meeting; its row, `jsonio.dumps(Table._row(s))`."""
         pays = self.pays[s]
-        fallbacks, timeouts, memo = self.fallbacks[s], self.timeouts[s], self.memos[s]
-        tail = (PLAIN_TAIL if not fallbacks and not timeouts and not memo else
-                f'"fallbacks":{fallbacks!r},"timeouts":{timeouts!r},"memo":{jsonio.quote(memo)}}}')
-        return (f'{self.heads[s]}{median(pays)!r},'
-                f'{_stats(self.total[s], len(pays), self.kind[s], self.harsh[s])},{tail}')
+        insort(pays, pay)
+        total = self.total[s] = self.total[s] + pay
+        if kind:
+            self.kind[s] += 1
+        else:
+            self.harsh[s] += 1
+        if memo or fallback or timeouts:
+            if memo:
+                self.memos[s] = memo
+            self.fallbacks[s] += fallback
+            self.timeouts[s] += timeouts
+            self.tails[s] = _tail(self.fallbacks[s], self.timeouts[s], self.memos[s])
+        return (self.heads[s] + _stats(median_of_sorted(pays), total, len(pays), self.kind[s],
+                                       self.harsh[s]) + self.tails[s])
 
     def fold(self, event: Mapping[str, Any]) -> None:
         """Apply one event (as `Table.fold` does) and write the frame after it into `text`."""
@@ -142,33 +161,10 @@ class FrameWriter:
     def _meeting(self, d: Mapping[str, Any]) -> None:
         a, b, pair = d["a"], d["b"], d["pair"]
         move_a, move_b, pay_a, pay_b = d["moveA"], d["moveB"], d["payA"], d["payB"]
-        pays, total, kind, harsh = self.pays, self.total, self.kind, self.harsh
-        insort(pays[a], pay_a)
-        insort(pays[b], pay_b)
-        total[a] += pay_a
-        total[b] += pay_b
         kind_a, kind_b = kinds(d["subgame"], move_a, move_b)
-        if kind_a:
-            kind[a] += 1
-        else:
-            harsh[a] += 1
-        if kind_b:
-            kind[b] += 1
-        else:
-            harsh[b] += 1
-        memo_a, memo_b = d["memoA"], d["memoB"]
-        if memo_a:
-            self.memos[a] = memo_a
-        if memo_b:
-            self.memos[b] = memo_b
-        fallbacks, timeouts = self.fallbacks, self.timeouts
-        fallbacks[a] += d["fallbackA"]
-        fallbacks[b] += d["fallbackB"]
-        timeouts[a] += d["timeoutsA"]
-        timeouts[b] += d["timeoutsB"]
         rows = self.rows
-        rows[a] = self._row(a)
-        rows[b] = self._row(b)
+        rows[a] = self._seat(a, pay_a, kind_a, d["memoA"], d["fallbackA"], d["timeoutsA"])
+        rows[b] = self._seat(b, pay_b, kind_b, d["memoB"], d["fallbackB"], d["timeoutsB"])
         self.seats = ",".join(rows)
         pairs = self.pairs
         pairs[pair] = (f'{self.pair_heads[pair]}"moveA":{move_a!r},"moveB":{move_b!r},'

@@ -101,7 +101,7 @@ class RingTally:
             met = met_by_pair.get(key, 0)
             inside = inside_by_pair.get(key, 0)
             if may_flag(met, inside):
-                a, b = divmod(key, seats)
+                a, b = key // seats, key % seats  # no tuple: this runs after every meeting
                 if outpaces(met, inside, pay_sum[a] + pay_sum[b] - inside,
                             pay_count[a] + pay_count[b] - 2 * met):
                     return True

@@ -11,10 +11,14 @@ STAT_DECIMALS = 4  # mean and halo are reported to 4 decimal places
 
 def median(pays: Sequence[int]) -> float:
     """Middle value (odd count), mean of the two middles (even count), 0.0 with no meetings."""
-    n = len(pays)
+    return median_of_sorted(sorted(pays))
+
+
+def median_of_sorted(ordered: Sequence[int]) -> float:
+    """`median` of payoffs already in order (spectator frames keep each seat's sorted)."""
+    n = len(ordered)
     if n == 0:
         return 0.0
-    ordered = sorted(pays)
     mid = n // 2
     if n % 2:
         return float(ordered[mid])
