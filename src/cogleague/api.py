@@ -253,7 +253,7 @@ async def aplay(game: str, seats: Sequence[Any] | None = None, *, variant: str |
 
 
 def _checked(result: Result, strict: bool) -> Result:
-    line = result.fault_summary
-    if strict and line is not None:
+    line = result.fault_summary if strict else None  # the summary only when it can raise
+    if line is not None:
         raise StrictError(result, line)
     return result

@@ -42,6 +42,11 @@ def _pair_head(p: Pairing) -> str:
     return head
 
 
+def pairing_text(p: Pairing) -> str:
+    """``jsonio.dumps(p.to_json())`` (a replay's schedule lists them)."""
+    return _pair_head(p)[:-1] + "}"
+
+
 def _stats(score: float, total: int, count: int, kind: int, harsh: int) -> str:
     text = _STATS.get((score, total, count, kind, harsh))
     if text is None:
@@ -199,10 +204,10 @@ class FrameWriter:
         else:
             near_a.discard(key)
             near_b.discard(key)
-        if flagged and (key in flagged or not flagged.isdisjoint(near_a)
-                        or not flagged.isdisjoint(near_b)):
-            return True
-        return tally.any_flagged(near_a) or tally.any_flagged(near_b)
+        if not near_a and not near_b:
+            return key in flagged
+        both = near_a | near_b
+        return not flagged.isdisjoint(both) or key in flagged or tally.any_flagged(both)
 
 
 def frame_texts(aliases: Sequence[str], policy_names: Sequence[str], schedule: list[list[Pairing]],

@@ -15,7 +15,7 @@ from cogleague.core import jsonio
 from cogleague.core.errors import ReplayError
 from cogleague.games.ledger.baselines import baseline_key
 from cogleague.games.ledger.config import DRIVER_REMOTE, DRIVER_SCRIPTED, build_config
-from cogleague.games.ledger.frames import frame_texts
+from cogleague.games.ledger.frames import frame_texts, pairing_text
 from cogleague.games.ledger.schedule import draw_schedule
 from cogleague.games.ledger.table import Table
 
@@ -49,9 +49,10 @@ def replay_bytes(game: LedgerGame, log: Any) -> bytes:
     """``jsonio.dumpb(replay_document(game, log, frames=True))``, spliced from encoded parts:
     the frames as text (`frames.frame_texts`, held to `build_frames`)."""
     dumps = jsonio.dumps
-    config = {**game.config.to_json(),
-              "schedule": [[{"a": a, "b": b, "subgame": subgame, "first": first}
-                            for a, b, subgame, first in r] for r in game.schedule]}
+    # the config with its schedule, each pairing's text made once per process (`pairing_text`)
+    schedule = ",".join(["[" + ",".join([pairing_text(p) for p in r]) + "]"
+                         for r in game.schedule])
+    config = f'{dumps(game.config.to_json())[:-1]},"schedule":[{schedule}]}}'
     # the log as dicts, its actions being fresh per decision, which orjson encodes faster than
     # splicing (the dilemma's shared actions are the other way round); entry by entry, so
     # that its ≈ 270 dicts never live at once: all together they set off a garbage
@@ -60,7 +61,7 @@ def replay_bytes(game: LedgerGame, log: Any) -> bytes:
     events = log.events_json()
     return jsonio.join_object([
         ("format", dumps(REPLAY_FORMAT)), ("aliases", dumps(list(game.aliases))),
-        ("policyNames", dumps(list(game.policy_names))), ("config", dumps(config)),
+        ("policyNames", dumps(list(game.policy_names))), ("config", config),
         ("log", log_texts), ("events", [dumps(events)[1:-1]] if events else []),
         ("results", dumps(game.results())),
         ("frames", frame_texts(game.aliases, game.policy_names, game.schedule, events)),
