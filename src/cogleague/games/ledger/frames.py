@@ -6,7 +6,7 @@ dict: it keeps only what a frame shows, and each frame is the previous one's fra
 the event's changes — the two seats' rows after a meeting, one pairing's entry, the board
 after a note, the rings only when a meeting can change them (`_rings_may_change`: one
 constant text while nobody is flagged). Fragments that recur across episodes (a pairing's
-head, a seat's mean and conduct for its counts) are made once per process.
+head, a row's statistics for its counts) are made once per process.
 `tests/ledger/test_frame_texts.py` holds it to `build_frames`.
 """
 
@@ -29,7 +29,7 @@ UNRESOLVED = '"moveA":null,"moveB":null,"payA":null,"payB":null}'
 PLAIN_TAIL = '"fallbacks":0,"timeouts":0,"memo":""}'  # a row's end: no fallback, timeout, memo
 
 _PAIR_HEADS: dict[Pairing, str] = {}  # ``{"a":…,"b":…,"subgame":…,"first":…,`` by pairing
-STATS_CACHED = 100_000  # ≈ 20 MB at most; 3,000 scripted episodes make ≈ 6,000
+STATS_CACHED = 50_000  # ≈ 15 MB at most; 3,000 scripted episodes make ≈ 6,000
 _STATS: dict[tuple[float, int, int, int, int], str] = {}
 """A row's ``…,"score":`` to ``"halo":…,`` by (score, total, meetings, kind, harsh): the
 score with `Table.stats`' rounded mean and halo of those counts, and the counts."""
