@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import cogleague
 from cogleague.core import jsonio
+from cogleague.games.ledger import frames
 from cogleague.games.ledger.baselines import BASELINES
 from cogleague.games.ledger.conformance import random_reply
 from cogleague.games.ledger.frames import frame_texts
@@ -122,3 +123,15 @@ def test_incremental_frames_are_the_from_scratch_ones(
     schedule = draw_schedule(seed, rounds)
     assert frame_texts(doc["aliases"], doc["policyNames"], schedule, events) == _reference(
         doc, events)
+
+
+def test_frames_are_the_same_when_the_fragment_cache_is_full(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full cache of row fragments is emptied and refilled: the frames do not change."""
+    doc = cogleague.play("ledger", seed=9).replay
+    schedule = draw_schedule(doc["config"]["seed"], doc["config"]["rounds"])
+    monkeypatch.setattr(frames, "STATS_CACHED", 2)
+    monkeypatch.setattr(frames, "_STATS", {})
+    texts = frame_texts(doc["aliases"], doc["policyNames"], schedule, doc["events"])
+    assert len(frames._STATS) <= 2
+    assert texts == _reference(doc, doc["events"])
