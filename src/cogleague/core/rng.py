@@ -55,25 +55,37 @@ def coin(rng: random.Random) -> bool:
     return rng.random() < 0.5
 
 
-def seed_int(name: str) -> int:
-    """The int `random.seed` seeds with for a str (version 2: the text and its SHA-512, read
-    big-endian): what a named stream's generator is initialised from."""
+_SHA512 = hashlib.sha512
+"""Bound once: `seed_int` runs per named stream, thousands of times a batch step."""
+_FROM_BYTES = int.from_bytes
+
+
+def seed_bytes(name: str) -> bytes:
+    """The text followed by its SHA-512: the bytes `random.seed` (version 2) reads, big-endian,
+    as the int a named stream's generator is seeded with."""
     raw = name.encode()
-    return int.from_bytes(raw + hashlib.sha512(raw).digest(), "big")
+    return raw + _SHA512(raw).digest()
+
+
+def seed_int(name: str) -> int:
+    """The int `random.seed` seeds with for a str: ``random.Random(seed_int(s))`` draws what
+    ``random.Random(s)`` draws."""
+    return _FROM_BYTES(seed_bytes(name), "big")
 
 
 _ONE = random.Random()
 """One generator reseeded by `first_draws`: seeding is the cost there, not the object."""
-_ONE_SEED = _random.Random.seed
-"""The C seeding itself (`random.Random.seed` adds a Python layer per call)."""
 
 
 def first_draws(names: Iterable[str]) -> list[float]:
     """``stream(name).random()`` for each name: the one draw a per-decision stream gives (a
-    batch kernel reads hundreds of them a step), from one reseeded generator."""
-    seed, draw = _ONE_SEED, _ONE.random
-    out = []
+    batch kernel reads hundreds of them a step), from one reseeded generator. The C seeding
+    (`_random.Random.seed`, without `random.Random.seed`'s Python layer) with `seed_int`'s
+    int is most of a draw's cost."""
+    one, seed, draw, to_int = _ONE, _random.Random.seed, _ONE.random, seed_int
+    out: list[float] = []
+    append = out.append
     for name in names:
-        seed(_ONE, seed_int(name))
-        out.append(draw())
+        seed(one, to_int(name))
+        append(draw())
     return out
