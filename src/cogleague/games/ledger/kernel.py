@@ -25,6 +25,7 @@ from cogleague.core.errors import ConfigError
 from cogleague.core.rng import first_draws
 from cogleague.games.ledger.aliases import SEATS, draw_aliases
 from cogleague.games.ledger.baselines import Grim, Mirror, Opportunist, Saint, Shark
+from cogleague.games.ledger.batch_medians import medians
 from cogleague.games.ledger.batch_schedule import batch_schedule
 from cogleague.games.ledger.conduct import halo, is_kind
 from cogleague.games.ledger.config import build_config
@@ -219,19 +220,8 @@ class LedgerKernel:
 
     # -- what a seat observes --------------------------------------------------------------
     def _medians(self, state: LedgerState) -> Array:
-        """(B, 8) the median of each seat's payoffs so far (tables in step: one count)."""
-        t = np.asarray(state.t)
-        pays = np.asarray(state.pays)
-        out = np.zeros(pays.shape[:2])
-        for n in np.unique(t):
-            rows = t == n
-            if n == 0:
-                continue
-            ordered = np.sort(pays[rows, :, :n], axis=2)
-            mid = n // 2
-            out[rows] = (ordered[:, :, mid] if n % 2
-                         else (ordered[:, :, mid - 1] + ordered[:, :, mid]) / 2)
-        return out
+        """(B, 8) the median of each seat's payoffs so far."""
+        return medians(np.asarray(state.pays), np.asarray(state.t))
 
     def observe(self, state: LedgerState) -> Array:
         """(B, 8, 1 + len(FIELDS)) float32 in the `ledger.rl.v1` encoding (zeros once a table
