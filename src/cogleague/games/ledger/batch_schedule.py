@@ -118,7 +118,8 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
     at8 = rows * POSITIONS  # flat row starts of (B, 8) arrays
     perm = st.shuffle(np.tile(np.arange(POSITIONS), (n, 1))).reshape(-1)
     counts = np.zeros(n * POSITIONS, dtype=np.int64)
-    a_out = np.zeros((n, rounds, PAIRS_PER_ROUND), dtype=np.int8)
+    # round-major while drawn (a round's rows contiguous), returned table-major
+    a_out = np.zeros((rounds, PAIRS_PER_ROUND, n), dtype=np.int8)
     b_out = np.zeros_like(a_out)
     g_out = np.zeros_like(a_out)
     draw = np.zeros((PAIRS_PER_ROUND, n), dtype=np.int64)  # meeting-major: rows contiguous
@@ -143,7 +144,8 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
             match = _MATCH[:, :, order[:, pos]]  # (4, 2, B) positions
             f = perm.take(at8 + match[:, 0])  # (4, B) seats
             s = perm.take(at8 + match[:, 1])
-            cf, cs = counts.take(at8 + f), counts.take(at8 + s)
+            at_f, at_s = at8 + f, at8 + s
+            cf, cs = counts.take(at_f), counts.take(at_s)
             level, behind = cf == cs, cs < cf
             for i in range(PAIRS_PER_ROUND):
                 d = st.below(DRAW_SCALE)
@@ -152,17 +154,17 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
                 swap[i] = outside & (behind[i] | (tie & st.coin(tie)))
                 draw[i] = d
             dil = draw < DILEMMA_BELOW
-            first_m = np.where(swap, s, f)
-            second_m = np.where(swap, f, s)
-            counts[at8 + first_m] += ~dil  # a round's seats are distinct: no repeats
-            a_out[:, r] = np.where(dil, np.minimum(f, s), first_m).T
-            b_out[:, r] = np.where(dil, np.maximum(f, s), second_m).T
-            g_out[:, r] = np.where(dil, DILEMMA_I, np.where(draw < TRUST_BELOW, TRUST_I,
-                                                            ULTIMATUM_I)).T
+            counts[np.where(swap, at_s, at_f)] += ~dil  # a round's seats are distinct
+            low = f > s
+            a_out[r] = np.where(swap | (dil & low), s, f)  # DILEMMA: the lower seat first
+            b_out[r] = np.where(swap | (dil & low), f, s)
+            g_out[r] = ~dil  # DILEMMA 0, TRUST 1, ULTIMATUM 2
+            g_out[r] += draw >= TRUST_BELOW
             r += 1
+    a_t, b_t, g_t = (x.transpose(2, 0, 1) for x in (a_out, b_out, g_out))
     for row in np.flatnonzero(st.short):  # drawn past what was read: the rules engine's draw
         for rr, pairs in enumerate(draw_schedule(int(seeds[int(row)]), rounds)):
             for j, p in enumerate(pairs):
-                a_out[row, rr, j], b_out[row, rr, j] = p.a, p.b
-                g_out[row, rr, j] = SUBGAMES.index(p.subgame)
-    return a_out, b_out, g_out
+                a_t[row, rr, j], b_t[row, rr, j] = p.a, p.b
+                g_t[row, rr, j] = SUBGAMES.index(p.subgame)
+    return a_t, b_t, g_t
