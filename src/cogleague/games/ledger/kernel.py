@@ -235,7 +235,7 @@ class LedgerKernel:
         view = self.round_view(state, t0)  # this round's slices, widened once
         mine = np.asarray(actions, dtype=np.int64)
         pair, dil = view.pair, view.dil
-        theirs = mine.ravel().take(view.fp)
+        theirs: Array = mine.ravel().take(view.fp)
         own = view.role * WIDTH + mine  # [subgame, side, own move]
         kind = KIND_FLAT.take(own)
         pay = PAY_OWN_FLAT.take(own * WIDTH + theirs)
@@ -247,7 +247,7 @@ class LedgerKernel:
         hv[pair] |= harsh
         last_vs = state.last_vs.copy()
         lv = last_vs.reshape(-1)
-        lv[pair] = np.where(dil, theirs, lv.take(pair))
+        lv[pair[dil]] = theirs[dil]  # DILEMMA meetings: each side's view of its partner's move
         new = state._replace(
             t=state.t + 1, total=state.total + pay, kind=state.kind + kind,
             harsh=state.harsh + harsh, harsh_vs=harsh_vs, last_vs=last_vs,
