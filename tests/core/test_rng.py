@@ -8,6 +8,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cogleague
 from cogleague.core import rng
@@ -42,3 +44,14 @@ def test_an_int_named_stream_is_the_numeric_seed_commons_rules_fix() -> None:
 def test_a_stream_is_named_by_a_string_or_an_int(name: object) -> None:
     with pytest.raises(TypeError, match="named by a string or an int"):
         rng.stream(name)  # type: ignore[arg-type]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200))
+def test_seed_int_seeds_as_the_text_itself(text: str) -> None:
+    """`seed_int` is `random.seed`'s own conversion of a str (NUL, non-ASCII and empty texts
+    included): the generator it seeds draws what `random.Random(text)` draws."""
+    ours, theirs = random.Random(rng.seed_int(text)), random.Random(text)
+    assert [ours.random() for _ in range(3)] == [theirs.random() for _ in range(3)]
+    assert rng.first_draws([text, text + "x"]) == [random.Random(text).random(),
+                                                   random.Random(text + "x").random()]

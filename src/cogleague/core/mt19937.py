@@ -11,13 +11,12 @@ reference (`tests/batch/test_mt19937.py` compares them).
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
 
 import numpy as np
 
-from cogleague.core.rng import seed_int
+from cogleague.core.rng import seed_bytes, seed_int
 
 N, M = 624, 397
 WORDS = N  # words of a stream's first twist
@@ -130,41 +129,40 @@ def _rotated(mt: np.ndarray, lo: int, h: int) -> np.ndarray:
 def _keys(names: Sequence[str | int]) -> dict[int, tuple[list[int], np.ndarray]]:
     """Every name's key words, grouped by key length: {words: (rows, keys (words, rows))}.
 
-    A str key is the text and its SHA-512 read as one big-endian int, lowest word first:
-    the bytes reversed, padded to whole words. Texts of one byte length are reversed in one
-    array operation; a text starting with NUL (leading zero bytes drop out of the int) or an
-    int goes through `_key_bytes`."""
-    sha = hashlib.sha512
-    by_len: dict[int, list[int]] = defaultdict(list)
+    A str key is `rng.seed_bytes` read as one big-endian int, lowest word first: the bytes
+    reversed, padded to whole words. The texts' bytes are joined once per byte length and
+    reversed there in one array operation for all of them; a text starting with NUL (leading
+    zero bytes drop out of the int), an empty one or an int goes through `_key_bytes`."""
+    text_rows: list[int] = []
     blobs: list[bytes] = []
-    odd: dict[int, bytes] = {}
+    odd: list[tuple[int, bytes]] = []
     for row, name in enumerate(names):
-        if type(name) is str and name and name[0] != "\0":
-            raw = name.encode()
-            blob = raw + sha(raw).digest()
-            by_len[len(blob)].append(row)
-            blobs.append(blob)
+        if type(name) is str and name[:1] not in ("", "\0"):
+            text_rows.append(row)
+            blobs.append(seed_bytes(name))
         else:
-            blobs.append(b"")
-            odd[row] = _key_bytes(name)
-    by_words: dict[int, list[tuple[int, list[int]]]] = defaultdict(list)
-    for size, rows in by_len.items():
-        by_words[(size + 3) // 4].append((size, rows))
-    for row, key in odd.items():
-        by_words[len(key) // 4].append((-1, [row]))
-    out = {}
-    for words, parts in by_words.items():
-        rows_all = [r for _, rows in parts for r in rows]
-        buf = np.zeros((len(rows_all), 4 * words), dtype=np.uint8)
-        at = 0
-        for size, rows in parts:
-            if size < 0:
-                buf[at] = np.frombuffer(odd[rows[0]], dtype=np.uint8)
+            odd.append((row, _key_bytes(name)))
+    # {words: [(rows, their keys' little-endian bytes (rows, 4 * words))]}
+    parts: dict[int, list[tuple[list[int], np.ndarray]]] = defaultdict(list)
+    if blobs:
+        sizes = np.fromiter(map(len, blobs), dtype=np.int64, count=len(blobs))
+        distinct = np.unique(sizes).tolist()
+        for size in distinct:
+            if len(distinct) == 1:
+                rows, joined = text_rows, b"".join(blobs)
             else:
-                joined = b"".join([blobs[r] for r in rows])
-                buf[at:at + len(rows), :size] = np.frombuffer(
-                    joined, dtype=np.uint8).reshape(len(rows), size)[:, ::-1]
-            at += len(rows)
+                at = np.flatnonzero(sizes == size).tolist()
+                rows, joined = [text_rows[i] for i in at], b"".join([blobs[i] for i in at])
+            words = (size + 3) // 4
+            buf = np.zeros((len(rows), 4 * words), dtype=np.uint8)
+            buf[:, :size] = np.frombuffer(joined, dtype=np.uint8).reshape(-1, size)[:, ::-1]
+            parts[words].append((rows, buf))
+    for row, key in odd:
+        parts[len(key) // 4].append(([row], np.frombuffer(key, dtype=np.uint8)[None, :]))
+    out = {}
+    for words, groups in parts.items():
+        rows_all = [r for rows, _ in groups for r in rows]
+        buf = groups[0][1] if len(groups) == 1 else np.concatenate([b for _, b in groups])
         out[words] = (rows_all, np.ascontiguousarray(buf.view("<u4").T))
     return out
 

@@ -32,20 +32,20 @@ _MATCH = np.array(MATCHINGS, dtype=np.int64).transpose(1, 2, 0).copy()
 
 
 class _Stream:
-    """B streams' raw words held draw-major, each table at its own flat read position `pos`
-    (word index · B + table; a draw is two words, B apart). `depth` draws are read up front; a
-    table that reads past them (a rare run of pass redraws: its reads are clipped, harmless)
-    is marked `short` and drawn again by the rules engine's own `draw_schedule`."""
+    """B streams' draws held draw-major as `random()`'s integers k (float64, exact below
+    2**53), each table at its own flat read position `pos` (draw index · B + table). `depth`
+    draws are read up front; a table that reads past them (a rare run of pass redraws: its
+    reads are clipped, harmless) is marked `short` and drawn again by the rules engine's own
+    `draw_schedule`."""
 
     def __init__(self, seeds: Sequence[int], depth: int) -> None:
         names = [f"ledger:{s}:schedule" for s in seeds]
         b = len(names)
         if 2 * depth <= mt19937.WORDS:  # a stream's first twist: seeded in arrays
-            words = mt19937.words_by_draw(names, 2 * depth)
-        else:  # random()'s integer k as the two words' bits it reads
+            k = mt19937.ints_by_draw(names, depth)
+        else:
             k = stream_ints(names, depth).T
-            words = np.stack([(k >> 26) << 5, (k & (2**26 - 1)) << 6], axis=1).astype(np.uint32)
-        self.w = words.reshape(-1)
+        self.k = k.astype(np.float64).reshape(-1)
         self.b = b
         self.depth = depth
         self.rows = np.arange(b)
@@ -53,45 +53,43 @@ class _Stream:
 
     @property
     def short(self) -> Array:
-        return self.pos >= (self.depth + 1) * 2 * self.b
+        return self.pos >= (self.depth + 1) * self.b
 
-    def below(self, n: int, active: Array | None = None) -> Array:
-        """`rng.below(n)` (``int(random() * n)``) for every active table (inactive ones read
-        nothing)."""
-        a = self.w.take(self.pos, mode="clip") >> 5
-        k = a * 67108864.0 + (self.w.take(self.pos + self.b, mode="clip") >> 6)  # exact
-        # k / 2**53 and n / 2**53 are exact, so k · (n / 2**53) rounds the same exact product
-        # once, as random() * n does; truncation is the floor of these non-negative values
-        values = (k * (n / TWO_53)).astype(np.int64)
-        self.step(active)
+    def below(self, n: int) -> Array:
+        """`rng.below(n)` (``int(random() * n)``) at every table."""
+        values = self._below(n, self.pos)
+        self.pos += self.b
         return values
 
-    def heads(self) -> Array:
-        """`rng.coin` (``random() < 0.5``, i.e. the first word's top bit clear) at every
-        table's position, not yet read."""
-        return self.w.take(self.pos, mode="clip") < 2**31
+    def _below(self, n: int, pos: Array) -> Array:
+        # k / 2**53 and n / 2**53 are exact, so k · (n / 2**53) rounds the same exact product
+        # once, as random() * n does; truncation is the floor of these non-negative values
+        return (self.k.take(pos, mode="clip") * (n / TWO_53)).astype(np.int64)
 
-    def step(self, active: Array | None = None) -> None:
-        """Every active table (None: all) reads one draw."""
-        if active is None:
-            self.pos += 2 * self.b
-        else:
-            self.pos += 2 * self.b * active
+    def coin(self, active: Array) -> Array:
+        """`rng.coin` (``random() < 0.5``: k below 2**52) drawn by the active tables (its value
+        elsewhere is not a draw)."""
+        heads = self.k.take(self.pos, mode="clip") < 2.0**52
+        self.pos += self.b * active
+        return heads
 
-    def shuffle(self, items: Array, active: Array | None = None) -> Array:
-        """`rng.shuffle` of each row of `items` (B, L) for the active tables."""
+    def shuffle(self, items: Array, rows: Array | None = None) -> Array:
+        """`rng.shuffle` of each row of `items` (B, L), or of the tables `rows` (len(rows), L)
+        only (the others read nothing)."""
         out = items.copy()
-        length = out.shape[1]
+        m, length = out.shape
         flat = out.reshape(-1)
-        starts = self.rows * length
+        starts = np.arange(m) * length
+        pos = self.pos if rows is None else self.pos[rows]  # all tables: moved in place
         for i in range(length - 1, 0, -1):
-            j = starts + self.below(i + 1, active)
+            j = starts + self._below(i + 1, pos)
+            pos += self.b
             at_i = starts + i
             a, b = flat.take(at_i), flat.take(j)
-            if active is not None:
-                j = np.where(active, j, at_i)  # an inactive table swaps i with itself
-            flat[at_i] = b if active is None else np.where(active, b, a)
-            flat[j] = a if active is None else np.where(active, a, flat.take(j))
+            flat[at_i] = b
+            flat[j] = a
+        if rows is not None:
+            self.pos[rows] = pos
         return out
 
 
@@ -120,7 +118,8 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
     at8 = rows * POSITIONS  # flat row starts of (B, 8) arrays
     perm = st.shuffle(np.tile(np.arange(POSITIONS), (n, 1))).reshape(-1)
     counts = np.zeros(n * POSITIONS, dtype=np.int64)
-    a_out = np.zeros((n, rounds, PAIRS_PER_ROUND), dtype=np.int8)
+    # round-major while drawn (a round's rows contiguous), returned table-major
+    a_out = np.zeros((rounds, PAIRS_PER_ROUND, n), dtype=np.int8)
     b_out = np.zeros_like(a_out)
     g_out = np.zeros_like(a_out)
     draw = np.zeros((PAIRS_PER_ROUND, n), dtype=np.int64)  # meeting-major: rows contiguous
@@ -130,12 +129,12 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
     while r < rounds:
         order = st.shuffle(np.tile(np.arange(PASS_LENGTH), (n, 1)))
         if previous_last is not None:
-            for _ in range(RESHUFFLES):
-                again = order[:, 0] == previous_last
-                if not again.any():
+            for _ in range(RESHUFFLES):  # only the tables that redraw read their stream
+                again = np.flatnonzero(order[:, 0] == previous_last)
+                if not again.size:
                     break
-                fresh = st.shuffle(np.tile(np.arange(PASS_LENGTH), (n, 1)), again)
-                order = np.where(again[:, None], fresh, order)
+                order[again] = st.shuffle(np.tile(np.arange(PASS_LENGTH), (again.size, 1)),
+                                          again)
             stuck = order[:, 0] == previous_last
             first, second = order[:, 0].copy(), order[:, 1].copy()
             order[:, 0] = np.where(stuck, second, first)
@@ -145,27 +144,27 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
             match = _MATCH[:, :, order[:, pos]]  # (4, 2, B) positions
             f = perm.take(at8 + match[:, 0])  # (4, B) seats
             s = perm.take(at8 + match[:, 1])
-            cf, cs = counts.take(at8 + f), counts.take(at8 + s)
+            at_f, at_s = at8 + f, at8 + s
+            cf, cs = counts.take(at_f), counts.take(at_s)
             level, behind = cf == cs, cs < cf
             for i in range(PAIRS_PER_ROUND):
                 d = st.below(DRAW_SCALE)
                 outside = d >= DILEMMA_BELOW
                 tie = outside & level[i]
-                swap[i] = outside & (behind[i] | (tie & st.heads()))
-                st.step(tie)
+                swap[i] = outside & (behind[i] | (tie & st.coin(tie)))
                 draw[i] = d
             dil = draw < DILEMMA_BELOW
-            first_m = np.where(swap, s, f)
-            second_m = np.where(swap, f, s)
-            counts[at8 + first_m] += ~dil  # a round's seats are distinct: no repeats
-            a_out[:, r] = np.where(dil, np.minimum(f, s), first_m).T
-            b_out[:, r] = np.where(dil, np.maximum(f, s), second_m).T
-            g_out[:, r] = np.where(dil, DILEMMA_I, np.where(draw < TRUST_BELOW, TRUST_I,
-                                                            ULTIMATUM_I)).T
+            counts[np.where(swap, at_s, at_f)] += ~dil  # a round's seats are distinct
+            low = f > s
+            a_out[r] = np.where(swap | (dil & low), s, f)  # DILEMMA: the lower seat first
+            b_out[r] = np.where(swap | (dil & low), f, s)
+            g_out[r] = ~dil  # DILEMMA 0, TRUST 1, ULTIMATUM 2
+            g_out[r] += draw >= TRUST_BELOW
             r += 1
+    a_t, b_t, g_t = (x.transpose(2, 0, 1) for x in (a_out, b_out, g_out))
     for row in np.flatnonzero(st.short):  # drawn past what was read: the rules engine's draw
         for rr, pairs in enumerate(draw_schedule(int(seeds[int(row)]), rounds)):
             for j, p in enumerate(pairs):
-                a_out[row, rr, j], b_out[row, rr, j] = p.a, p.b
-                g_out[row, rr, j] = SUBGAMES.index(p.subgame)
-    return a_out, b_out, g_out
+                a_t[row, rr, j], b_t[row, rr, j] = p.a, p.b
+                g_t[row, rr, j] = SUBGAMES.index(p.subgame)
+    return a_t, b_t, g_t

@@ -25,6 +25,7 @@ from cogleague.core.errors import ConfigError
 from cogleague.core.rng import first_draws
 from cogleague.games.ledger.aliases import SEATS, draw_aliases
 from cogleague.games.ledger.baselines import Grim, Mirror, Opportunist, Saint, Shark
+from cogleague.games.ledger.batch_medians import medians
 from cogleague.games.ledger.batch_schedule import batch_schedule
 from cogleague.games.ledger.conduct import halo, is_kind
 from cogleague.games.ledger.config import build_config
@@ -91,6 +92,17 @@ class LedgerState(NamedTuple):
     seeds: Array  # (B,)
 
 
+class RoundView(NamedTuple):
+    """A round's meetings for numpy tables in lockstep, widened once and read by the step and
+    by every baseline: (B, 8) each."""
+
+    p: Array  # int64 partner
+    role: Array  # int64 subgame * 2 + side: a seat's row in the move and payoff tables
+    dil: Array  # bool: the meeting is DILEMMA
+    fp: Array  # int64 the partner's flat index in a (B, 8)
+    pair: Array  # int64 [b, s, partner]'s flat index in a (B, 8, 8)
+
+
 class LedgerKernel:
     """Ledger for one round count over B tables."""
 
@@ -101,6 +113,7 @@ class LedgerKernel:
         self.num_actions = WIDTH
         self.obs_size = 1 + len(FIELDS)
         self.steps_per_episode = rounds
+        self._view: tuple[tuple[Array, Array, Array, int], RoundView] | None = None
 
     def reset(self, seeds: Sequence[int], lineup: Any = None) -> LedgerState:
         """B new tables (the baselines draw nothing up front: `lineup` is not needed)."""
@@ -144,6 +157,35 @@ class LedgerKernel:
         r = xp.minimum(state.t, self.rounds - 1)
         bi = xp.arange(r.shape[0])
         return state.partner[bi, r], state.subgame[bi, r], state.side[bi, r]
+
+    def round_view(self, state: LedgerState, t0: int) -> RoundView:
+        """Round `t0`'s `RoundView` of numpy tables in lockstep, kept for the state's schedule
+        until another round or schedule is asked for (the schedule is never written)."""
+        key = (state.partner, state.subgame, state.side, t0)
+        memo = self._view
+        if memo is not None and all(a is b for a, b in zip(memo[0], key, strict=True)):
+            return memo[1]
+        p = state.partner[:, t0].astype(np.int64)
+        g = state.subgame[:, t0]
+        role = g * 2
+        role += state.side[:, t0]
+        fp = _flat_rows(p.shape[0]) + p
+        view = RoundView(p=p, role=role.astype(np.int64), dil=g == DILEMMA_I, fp=fp,
+                         pair=_flat_pairs(p.shape[0]) + p)
+        self._view = (key, view)
+        return view
+
+    def seat_round(self, state: LedgerState, seat: int) -> tuple[Array, Array, Array, Array]:
+        """One seat's (partner, role, DILEMMA?, the partner's flat index in a (B, 8)) this
+        round at every table, (B,) each: what a baseline reads of the schedule."""
+        t0 = self.lockstep(state)
+        if t0 is not None:
+            view = self.round_view(state, min(t0, self.rounds - 1))
+            return view.p[:, seat], view.role[:, seat], view.dil[:, seat], view.fp[:, seat]
+        p_all, g_all, side_all = (np.asarray(x) for x in self.slot(state))
+        p, g = p_all[:, seat].astype(np.int64), g_all[:, seat]
+        role = g.astype(np.int64) * 2 + side_all[:, seat]
+        return p, role, g == DILEMMA_I, _flat_rows(p.shape[0])[:, 0] + p
 
     def mask(self, state: LedgerState) -> Array:
         """(B, 8, 101) int8: moves 0..hi of each seat's meeting (all once a table is done)."""
@@ -190,18 +232,14 @@ class LedgerKernel:
                        ) -> tuple[LedgerState, Array, Array]:
         """`step` for numpy tables all at round `t0`: flat gathers on this round's slices, and
         this round's column of the append-only history written in place."""
-        # this round's slices, copied once and widened: every op below reads contiguous rows
-        p, g, side = (x[:, t0].astype(np.int64)
-                      for x in (state.partner, state.subgame, state.side))
-        b = p.shape[0]
+        view = self.round_view(state, t0)  # this round's slices, widened once
         mine = np.asarray(actions, dtype=np.int64)
-        pair = _flat_pairs(b) + p  # (B, 8): index of [b, s, p] in a flat (B, 8, 8)
-        theirs = mine.ravel().take(_flat_rows(b) + p)
-        own = (g * 2 + side) * WIDTH + mine  # [subgame, side, own move]
+        pair, dil = view.pair, view.dil
+        theirs: Array = mine.ravel().take(view.fp)
+        own = view.role * WIDTH + mine  # [subgame, side, own move]
         kind = KIND_FLAT.take(own)
         pay = PAY_OWN_FLAT.take(own * WIDTH + theirs)
         harsh = ~kind
-        dil = g == DILEMMA_I
         state.moves[:, :, t0] = mine
         state.pays[:, :, t0] = pay
         harsh_vs = state.harsh_vs.copy()
@@ -209,7 +247,7 @@ class LedgerKernel:
         hv[pair] |= harsh
         last_vs = state.last_vs.copy()
         lv = last_vs.reshape(-1)
-        lv[pair] = np.where(dil, theirs, lv.take(pair))
+        lv[pair[dil]] = theirs[dil]  # DILEMMA meetings: each side's view of its partner's move
         new = state._replace(
             t=state.t + 1, total=state.total + pay, kind=state.kind + kind,
             harsh=state.harsh + harsh, harsh_vs=harsh_vs, last_vs=last_vs,
@@ -219,19 +257,8 @@ class LedgerKernel:
 
     # -- what a seat observes --------------------------------------------------------------
     def _medians(self, state: LedgerState) -> Array:
-        """(B, 8) the median of each seat's payoffs so far (tables in step: one count)."""
-        t = np.asarray(state.t)
-        pays = np.asarray(state.pays)
-        out = np.zeros(pays.shape[:2])
-        for n in np.unique(t):
-            rows = t == n
-            if n == 0:
-                continue
-            ordered = np.sort(pays[rows, :, :n], axis=2)
-            mid = n // 2
-            out[rows] = (ordered[:, :, mid] if n % 2
-                         else (ordered[:, :, mid - 1] + ordered[:, :, mid]) / 2)
-        return out
+        """(B, 8) the median of each seat's payoffs so far."""
+        return medians(np.asarray(state.pays), np.asarray(state.t))
 
     def observe(self, state: LedgerState) -> Array:
         """(B, 8, 1 + len(FIELDS)) float32 in the `ledger.rl.v1` encoding (zeros once a table
@@ -433,13 +460,10 @@ class LedgerBaseline:
         """This seat's move at every table: lookups by role (``subgame * 2 + side``) and flat
         gathers of the partner's counts."""
         k, s = self.kernel, self.seat
-        p_all, g_all, side_all = (np.asarray(x) for x in k.slot(state))
-        p, g = p_all[:, s], g_all[:, s]
-        role = g * 2 + side_all[:, s]
+        p, role, dil, fp = k.seat_round(state, s)
         name = self.name
         if name in ("shark", "saint"):
             return FIXED[name].take(role)
-        fp = _flat_rows(p.shape[0])[:, 0] + p  # the partner in a flat (B, 8)
         if name == "grim":
             betrayed = np.asarray(state.harsh_vs).ravel().take(fp * SEATS + s)
             return np.where(betrayed, FIXED["grim_betrayed"].take(role),
@@ -451,7 +475,6 @@ class LedgerBaseline:
             grab = weak | (np.asarray(state.t) == k.rounds - 1)
             return OPPORTUNIST.take(role * 4 + weak * 2 + grab)
         # mirror
-        dil = g == DILEMMA_I
         ref = np.asarray(state.last_vs).ravel().take((fp - p + s) * SEATS + p)
         ref = np.where(ref < 0, np.asarray(state.last).ravel().take(fp), ref)
         move = np.where(dil, np.maximum(ref, 0),
