@@ -21,7 +21,7 @@ Timings are CPU seconds of this process (the machine may be shared; its load is 
 for the rules engine and Axelrod, the best of `--repeat` runs.
 
     .venv/bin/python benchmarks/batch.py [--tables 10000] [--envs 4096] [--repeat 3] [--league N]
-                                         [--only dilemma|ledger|commons] [--jax] [--only-jax]
+                                         [--only dilemma|ledger|commons|league] [--jax] [--only-jax]
 """
 
 from __future__ import annotations
@@ -326,7 +326,8 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=4096)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--league", type=int, default=10_000, help="league episodes (0: skip)")
-    parser.add_argument("--only", choices=GAMES, help="one game's rows (and its vector env)")
+    parser.add_argument("--only", choices=[*GAMES, "league"],
+                        help="one game's rows (and its vector env), or the league alone")
     parser.add_argument("--jax", action="store_true", help="also the Commons kernel under jax.jit")
     parser.add_argument("--only-jax", action="store_true", help="only the jax.jit part")
     args = parser.parse_args()
@@ -334,6 +335,10 @@ def main() -> None:
     print(load())
     if args.only_jax:
         commons_jax(args.envs)
+        print(load())
+        return
+    if args.only == "league":
+        league(args.league)
         print(load())
         return
     games = [args.only] if args.only else list(GAMES)

@@ -158,3 +158,19 @@ def test_may_differ_past_the_scan_limit_finds_a_short_exponent_by_its_digit(
     out = b"[" + b"-1," * (jsonio._SCAN + 5) + tail
     assert jsonio._may_differ(out) is expected
     assert _may_differ_reference(out) is expected
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(trees, max_size=6), st.booleans())
+def test_dumps_many_writes_each_documents_reference_bytes(docs: list[object],
+                                                          sort_keys: bool) -> None:
+    """One scan over the joined documents: a hit or a refusal anywhere re-encodes each on its
+    own, and a number at the end of one document never hides behind the next one's start."""
+    assert jsonio.dumps_many(docs, sort_keys=sort_keys) == [
+        jsonio.dumps_reference(d, sort_keys=sort_keys) for d in docs]
+
+
+def test_dumps_many_catches_a_short_exponent_at_a_documents_edge() -> None:
+    docs: list[object] = [1e-05, 0.5, [2.5, 1e-06], {"x": 1e-07}]
+    assert jsonio.dumps_many(docs) == [jsonio.dumps_reference(d) for d in docs]
+    assert jsonio.dumps_many([{"a": 0.25}] * 40) == ['{"a":0.25}'] * 40

@@ -9,13 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from leaguefiles import KERNEL_LEAGUE, stored_rows
 
 from cogleague.league import batch, runner, store
 from cogleague.league import config as league_config
 from cogleague.league.backends import OnChunk
 from cogleague.league.backends.local import LocalBackend
-from cogleague.league.episodes import Chunk, EpisodeSpec
+from cogleague.league.episodes import Chunk, EpisodeSpec, SeatRef, episode_ids
 
 
 class Recording(LocalBackend):
@@ -107,3 +109,36 @@ def test_a_kernel_that_raises_fails_its_chunk_and_the_run_goes_on(
     monkeypatch.undo()
     again = runner.run(cfg, LocalBackend(1))
     assert (again.played, again.failed) == (len(fast), 0)
+
+
+def test_an_interrupted_kernel_league_resumes_to_what_one_run_stores(tmp_path: Path) -> None:
+    """Ctrl-C after the first stored chunk keeps it; the next run hashes ids again (the store
+    is no longer empty), skips them and stores the rest, equal to one uninterrupted run."""
+    cfg, fresh = _load(tmp_path, "cut", episodes=1200), _load(tmp_path, "whole", episodes=1200)
+
+    def interrupt(done: int, failed: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(cfg, LocalBackend(1), progress=interrupt)
+    kept = store.finished_ids(cfg.store_url)
+    assert 0 < len(kept) < 1200 * 2 + 6
+    rest = runner.run(cfg, LocalBackend(2))
+    assert (rest.skipped, rest.failed) == (len(kept), 0)
+    runner.run(fresh, LocalBackend(2))
+    assert stored_rows(cfg.store_url) == stored_rows(fresh.store_url)
+
+
+names = st.text(st.characters(codec="utf-8"), min_size=1, max_size=6)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(names, st.none() | names, st.integers(0, 2**62),
+                          st.lists(st.sampled_from(["a", 'q"', "é", "b\\"]), min_size=1,
+                                   max_size=4)), min_size=1, max_size=8))
+def test_bulk_hashed_ids_are_each_specs_id(rows: list[tuple[str, str | None, int,
+                                                                list[str]]]) -> None:
+    specs = [EpisodeSpec(league=league, game="g", variant=variant, seed=seed,
+                         seats=tuple(SeatRef(p, "x") for p in lineup))
+             for league, variant, seed, lineup in rows]
+    assert episode_ids(specs) == [s.id for s in specs]

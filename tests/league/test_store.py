@@ -99,3 +99,56 @@ def test_a_driver_with_named_parameters_stores_the_same_rows(tmp_path: Path) -> 
     assert rows[0] == rows[1] and len(rows[0]) == 9
     assert rows[0][1][6:8] == ("a", 1)  # the second seat of a is its copy 1
     assert store.load_episodes(named)[0].scores == [0.0, 2.0, 3.0]
+
+
+def _all_rows(url: str) -> list[list[tuple[object, ...]]]:
+    """Every column of both tables but the time of writing, in a fixed order."""
+    with store.engine_for(url).connect() as conn:
+        return [[tuple(r) for r in conn.exec_driver_sql(query)] for query in (
+            "SELECT id, league, source, game, variant, seed, lineup, status, reason, results, "
+            "series, error, attempts, schedule_index, duration_s FROM league_episodes "
+            "ORDER BY id", "SELECT * FROM league_seats ORDER BY episode_id, seat")]
+
+
+def test_one_bulk_write_stores_what_one_record_at_a_time_stores(tmp_path: Path) -> None:
+    """A chunk's records in one transaction, encoded or not, and each record on its own
+    (through the checks a replacement takes) write the same rows byte for byte."""
+    def rec(i: int, status: str = "ok") -> EpisodeRecord:
+        ok = status == "ok"
+        return EpisodeRecord(
+            id=f"e{i % 7}" if not ok else f"e{i}", league="L", game="toy", variant="v",
+            seed=i, policies=["a", "b", "a"][: 2 + i % 2], status=status,
+            results={"scores": [i, 0.5, -1][: 2 + i % 2], "reason": "complete",
+                     "ü": [1e-5, 0.1]} if ok else None,
+            series={"x": [0.25 * i]} if ok and i % 3 else None,
+            error=None if ok else "lost", index=i, duration_s=0.001 * i)
+
+    records = [rec(i, "failed") for i in range(7)] + [rec(i) for i in range(40)]
+    bulk, single = (store.sqlite_url(tmp_path / f"{n}.db") for n in ("bulk", "single"))
+    assert store.save_records(bulk, [r.encoded() for r in records]) == 47
+    assert sum(store.save_records(single, [r]) for r in records) == 47
+    assert _all_rows(bulk) == _all_rows(single)
+    assert len(_all_rows(bulk)[0]) == 40 and len(_all_rows(bulk)[1]) == 100
+    by_id = {e.id: e for e in store.load_episodes(bulk)}
+    assert by_id["e3"].attempts == 2 and by_id["e30"].attempts == 1
+
+
+def test_a_new_sqlite_file_gets_large_pages_an_old_one_keeps_its_own(tmp_path: Path) -> None:
+    import sqlite3
+
+    old = tmp_path / "old.db"
+    with sqlite3.connect(old) as conn:
+        conn.execute("PRAGMA page_size=4096")
+        conn.execute("CREATE TABLE t (x)")
+    new = tmp_path / "new.db"
+    for path in (old, new):
+        store.save_records(store.sqlite_url(path), [EpisodeRecord(
+            id="e", league="L", game="toy", variant=None, seed=1, policies=["a"],
+            results={"scores": [1]})])
+    store.dispose_all()
+    sizes = []
+    for path in (old, new):
+        with sqlite3.connect(path) as conn:
+            sizes.append(conn.execute("PRAGMA page_size").fetchone()[0])
+            assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert sizes == [4096, store.PAGE_BYTES]

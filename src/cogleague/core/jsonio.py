@@ -20,10 +20,11 @@ document is a bug the reference path, which every test suite also runs, reports)
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -116,7 +117,8 @@ def dumps_reference(doc: Any, *, sort_keys: bool = False) -> str:
     return _ENCODERS[sort_keys].encode(doc)
 
 
-def _fast_encoder() -> Callable[[Any, bool], bytes | None] | None:
+def _orjson_encoders() -> dict[bool, Callable[[Any], bytes]] | None:
+    """orjson's encoder per `sort_keys` (unchecked: see `_FAST`), or None for the reference."""
     choice = os.environ.get("COGLEAGUE_JSON", "auto")
     if choice not in BACKENDS:
         raise ValueError(f"COGLEAGUE_JSON must be one of {', '.join(BACKENDS)} (got {choice!r})")
@@ -130,13 +132,19 @@ def _fast_encoder() -> Callable[[Any, bool], bytes | None] | None:
         return None
     plain = (orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
              | orjson.OPT_PASSTHROUGH_DATETIME)
-    options = {False: plain, True: plain | orjson.OPT_SORT_KEYS}
-    encode = orjson.dumps
+    return {False: functools.partial(orjson.dumps, option=plain),
+            True: functools.partial(orjson.dumps, option=plain | orjson.OPT_SORT_KEYS)}
+
+
+def _fast_encoder() -> Callable[[Any, bool], bytes | None] | None:
+    if _RAW is None:
+        return None
+    raw = _RAW
 
     def fast(doc: Any, sort_keys: bool) -> bytes | None:
         """orjson's bytes, or None where they might differ from the reference."""
         try:
-            out: bytes = encode(doc, option=options[sort_keys])
+            out = raw[sort_keys](doc)
         except TypeError:  # orjson.JSONEncodeError: a type or value it will not take
             return None
         return None if _may_differ(out) else out
@@ -144,6 +152,7 @@ def _fast_encoder() -> Callable[[Any, bool], bytes | None] | None:
     return fast
 
 
+_RAW = _orjson_encoders()
 _FAST = _fast_encoder()
 BACKEND = "python" if _FAST is None else "orjson"
 """The backend in use (``python`` or ``orjson``)."""
@@ -165,6 +174,24 @@ def dumps(doc: Any, *, sort_keys: bool = False) -> str:
         if out is not None:
             return out.decode()
     return _ENCODERS[sort_keys].encode(doc)
+
+
+def dumps_many(docs: Sequence[Any], *, sort_keys: bool = False) -> list[str]:
+    """``[dumps(d, sort_keys=sort_keys) for d in docs]``, checked in one pass: each document's
+    orjson bytes are joined with commas (the text of the list of them, so a number never runs
+    across two) and `_may_differ` scans the whole once instead of each document's first hits
+    one by one (a league's series are full of decimals). Any hit, or a document orjson
+    refuses, sends every document through `dumps` on its own."""
+    if _RAW is None or len(docs) < 2:
+        return [dumps(d, sort_keys=sort_keys) for d in docs]
+    encode = _RAW[sort_keys]
+    try:
+        outs = [encode(d) for d in docs]
+    except TypeError:
+        return [dumps(d, sort_keys=sort_keys) for d in docs]
+    if _may_differ(b",".join(outs)):
+        return [dumps(d, sort_keys=sort_keys) for d in docs]
+    return [out.decode() for out in outs]
 
 
 def quote(s: str) -> str:

@@ -11,7 +11,7 @@ import functools
 import hashlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from cogleague.core import jsonio
 from cogleague.core.rng import RANDOM_SEED_BELOW
@@ -30,6 +30,33 @@ def episode_id(league: str, game: str, variant: str | None, seed: int,
     doc = {"league": league, "game": game, "variant": variant, "seed": seed,
            "lineup": list(lineup)}
     return hashlib.sha256(jsonio.dumps(doc).encode()).hexdigest()[:ID_HEX_CHARS]
+
+
+def episode_ids(specs: Sequence[EpisodeSpec]) -> list[str]:
+    """Each spec's `episode_id`, hashed from the same text spliced from parts encoded once per
+    league, game and variant and once per line-up (a chunk has a handful of each and thousands
+    of seeds); a seed that is not a plain int takes `EpisodeSpec.id`."""
+    heads: dict[tuple[str, str, str | None], str] = {}
+    tails: dict[tuple[str, ...], str] = {}
+    sha = hashlib.sha256
+    out = []
+    for spec in specs:
+        if type(spec.seed) is not int:
+            out.append(spec.id)
+            continue
+        key = (spec.league, spec.game, spec.variant)
+        head = heads.get(key)
+        if head is None:
+            head = heads[key] = (f'{{"league":{jsonio.dumps(spec.league)},'
+                                 f'"game":{jsonio.dumps(spec.game)},'
+                                 f'"variant":{jsonio.dumps(spec.variant)},"seed":')
+        policies = tuple([s.policy for s in spec.seats])
+        tail = tails.get(policies)
+        if tail is None:
+            tail = tails[policies] = (f',"lineup":{jsonio.dumps(mark_duplicates(policies)[0])}'
+                                      "}")
+        out.append(sha(f"{head}{spec.seed}{tail}".encode()).hexdigest()[:ID_HEX_CHARS])
+    return out
 
 
 def derive_seed(base_seed: int, game: str, variant: str | None, block: int) -> int:
@@ -162,35 +189,46 @@ class EpisodeRecord:
             policies=tuple(self.policies), status=self.status, reason=self.reason,
             results=None if self.results is None else jsonio.dumps(self.results, sort_keys=True),
             series=None if self.series is None else jsonio.dumps(self.series, sort_keys=True),
-            error=self.error, attempts=self.attempts, index=self.index,
+            error=self.error, attempts=self.attempts, schedule_index=self.index,
             duration_s=self.duration_s,
             scores=tuple(self.scores) if self.status == STATUS_OK else ())
 
 
-def encoded_ok(spec: EpisodeSpec, results: Mapping[str, Any], series: Mapping[str, Any] | None,
-               duration_s: float) -> EncodedRecord:
-    """A finished episode's row straight from its documents, each encoded once: the text
-    `EpisodeRecord.encoded` writes for the same documents once they have been through JSON
-    (documents made of JSON's own types: string keys, lists, numbers, strings)."""
-    policies = tuple(spec.policies)
-    return EncodedRecord(
-        id=spec.id, league=spec.league, source=spec.source, game=spec.game,
-        variant=spec.variant, seed=spec.seed, lineup=jsonio.dumps(list(policies)),
-        policies=policies, status=STATUS_OK, reason=results.get("reason"),
-        results=jsonio.dumps(results, sort_keys=True),
-        series=None if series is None else jsonio.dumps(series, sort_keys=True), error=None,
-        attempts=1, index=spec.index, duration_s=duration_s,
-        scores=tuple(float(s) for s in results.get("scores", ())))
+def encoded_ok(specs: Sequence[EpisodeSpec],
+               documents: Sequence[tuple[Mapping[str, Any], Mapping[str, Any] | None]],
+               duration_s: float) -> list[EncodedRecord]:
+    """Finished episodes' rows straight from their (results, series) documents, each encoded
+    once and checked in bulk (`jsonio.dumps_many`): the text `EpisodeRecord.encoded` writes for
+    the same documents once they have been through JSON (documents made of JSON's own types:
+    string keys, lists, numbers, strings). Ids are hashed and line-ups encoded in bulk too,
+    on the worker that played the chunk."""
+    results = jsonio.dumps_many([r for r, _ in documents], sort_keys=True)
+    given = [s for _, s in documents if s is not None]
+    encoded = iter(jsonio.dumps_many(given, sort_keys=True))
+    series = [None if s is None else next(encoded) for _, s in documents]
+    lineups: dict[tuple[str, ...], str] = {}
+    out = []
+    for spec, eid, (doc, _), text, curves in zip(specs, episode_ids(specs), documents, results,
+                                                  series, strict=True):
+        policies = tuple([s.policy for s in spec.seats])
+        lineup = lineups.get(policies)
+        if lineup is None:
+            lineup = lineups[policies] = jsonio.dumps(list(policies))
+        out.append(EncodedRecord(
+            eid, spec.league, spec.source, spec.game, spec.variant, spec.seed, lineup,
+            STATUS_OK, doc.get("reason"), text, curves, None, 1, spec.index, duration_s,
+            policies, tuple([float(x) for x in doc.get("scores", ())])))
+    return out
 
 
-@dataclass(frozen=True, slots=True)
-class EncodedRecord:
+class EncodedRecord(NamedTuple):
     """One outcome as the driver stores it: the store's columns, documents as JSON text.
 
     Workers send these back instead of `EpisodeRecord`s: the encoding happens where the episode
     was played (in parallel), the pickle is a few strings rather than nested dicts, and the
     driver — the one writer, whose time per episode bounds how many workers it can keep fed —
-    only inserts them."""
+    only inserts them. The first `EPISODE_FIELDS` fields are the episode row's columns in the
+    store's order (all but ``finished_at``, which the driver adds), so a row is a slice."""
 
     id: str
     league: str
@@ -199,13 +237,17 @@ class EncodedRecord:
     variant: str | None
     seed: int
     lineup: str  # JSON list of policy names by seat
-    policies: tuple[str, ...]
     status: str
     reason: str | None
     results: str | None
     series: str | None
     error: str | None
     attempts: int
-    index: int
+    schedule_index: int  # the spec's `index` (a field named index would hide tuple.index)
     duration_s: float | None
+    policies: tuple[str, ...]
     scores: tuple[float, ...]  # one per seat of an ``ok`` episode (its seat rows)
+
+
+EPISODE_FIELDS = 15
+"""`EncodedRecord`'s leading fields that are episode columns (`store._EPISODE_COLUMNS`)."""

@@ -111,6 +111,8 @@ def pending(config: LeagueConfig, *, retry_infra: bool = False
     the whole schedule."""
     schedule = config.schedule()
     done = store.finished_ids(config.store_url, league=config.name, retry_infra=retry_infra)
+    if not done:  # a new league: no id hashed here (workers hash theirs, in bulk)
+        return schedule, len(schedule)
     return [s for s in schedule if s.id not in done], len(schedule)
 
 

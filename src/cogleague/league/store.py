@@ -21,6 +21,7 @@ import json
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from cogleague.core import jsonio
 from cogleague.core.errors import ConfigError
 from cogleague.league.episodes import (
+    EPISODE_FIELDS,
     EPISODE_STATUSES,
     ID_HEX_CHARS,
     EncodedRecord,
@@ -114,8 +116,17 @@ def sqlite_url(path: str | Path) -> str:
     return f"sqlite:///{Path(path).resolve()}"
 
 
+PAGE_BYTES = 16_384
+"""The page size of a new SQLite file (an existing file keeps its own): an episode row is a
+couple of kilobytes of JSON, so 4 KiB pages held one row each and wasted a third of the file."""
+CACHE_KIB = 16_384
+"""The page cache of each connection: a chunk's index updates stay in memory."""
+
+
 def _on_sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
+    cur.execute(f"PRAGMA page_size={PAGE_BYTES}")  # before anything is written; else a no-op
+    cur.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
     cur.execute("PRAGMA journal_mode=WAL")  # readers (web, standings) never block the writer
     cur.execute("PRAGMA busy_timeout=30000")
     cur.execute("PRAGMA foreign_keys=ON")
@@ -167,33 +178,28 @@ def dispose_all() -> None:
 _EPISODE_COLUMNS = ("id", "league", "source", "game", "variant", "seed", "lineup", "status",
                     "reason", "results", "series", "error", "attempts", "schedule_index",
                     "duration_s", "finished_at")
-_STATUS, _ATTEMPTS = _EPISODE_COLUMNS.index("status"), _EPISODE_COLUMNS.index("attempts")
 _SEAT_COLUMNS = ("episode_id", "seat", "policy", "copy", "score")
 _MARKS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
 """The DB-API placeholder of each positional parameter style (SQLite: ``qmark``, psycopg:
 ``pyformat``)."""
-
-
-def _rows_for(record: EncodedRecord, attempts: int, now: Any
-              ) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
-    """One episode's rows as tuples in `_EPISODE_COLUMNS` / `_SEAT_COLUMNS` order (inserted in
-    bulk by `save_records`; `now` already in the driver's form)."""
-    episode = (record.id, record.league, record.source, record.game, record.variant,
-               record.seed, record.lineup, record.status, record.reason, record.results,
-               record.series, record.error, attempts, record.index, record.duration_s, now)
-    seats: list[tuple[Any, ...]] = []
-    if record.status == STATUS_OK:
-        copies = _copies(record.policies)
-        seats = [(record.id, i, p, c, s)
-                 for i, (p, c, s) in enumerate(zip(record.policies, copies, record.scores,
-                                                   strict=True))]
-    return episode, seats
+assert len(_EPISODE_COLUMNS) == EPISODE_FIELDS + 1  # an encoded record's row is a slice
 
 
 @functools.lru_cache(maxsize=1024)
 def _copies(policies: tuple[str, ...]) -> list[int]:
     """Each seat's duplicate copy (a league has few line-ups and stores thousands of rows)."""
     return mark_duplicates(policies)[1]
+
+
+def _seat_rows(records: Iterable[EncodedRecord]) -> list[tuple[Any, ...]]:
+    """The seat rows of the ``ok`` records, in `_SEAT_COLUMNS` order."""
+    seats: list[tuple[Any, ...]] = []
+    for record in records:
+        if record.status == STATUS_OK:
+            k = len(record.policies)  # a score per seat, or ValueError
+            seats += zip(repeat(record.id, k), range(k), record.policies,
+                         _copies(record.policies), record.scores, strict=True)
+    return seats
 
 
 def _insert_many(conn: Any, table: str, columns: Sequence[str],
@@ -208,7 +214,7 @@ def _insert_many(conn: Any, table: str, columns: Sequence[str],
         return
     sql = (f"INSERT INTO {table} ({', '.join(columns)}) "
            f"VALUES ({', '.join([mark] * len(columns))})")
-    conn.exec_driver_sql(sql, list(rows))
+    conn.exec_driver_sql(sql, rows)
 
 
 def _finished_at(conn: Any) -> Any:
@@ -225,6 +231,26 @@ def _finished_at(conn: Any) -> Any:
 _IDS_PER_QUERY = 500  # bound on the parameters of one ``IN (…)`` (SQLite allows 32,766)
 
 
+def _stored(conn: Any, ids: Sequence[str]) -> dict[str, tuple[str, int]]:
+    """(status, attempts) of those of `ids` the store already holds: a plain ``IN`` query per
+    `_IDS_PER_QUERY` ids, straight to the driver where its parameters are positional
+    (SQLAlchemy's ``in_`` builds a bound parameter per id, which cost more than the query)."""
+    mark = _MARKS.get(conn.dialect.paramstyle)
+    stored: dict[str, tuple[str, int]] = {}
+    for i in range(0, len(ids), _IDS_PER_QUERY):
+        part = ids[i:i + _IDS_PER_QUERY]
+        if mark is None:
+            query = select(EpisodeRow.id, EpisodeRow.status, EpisodeRow.attempts).where(
+                EpisodeRow.id.in_(part))
+            found = conn.execute(query)
+        else:
+            found = conn.exec_driver_sql(
+                f"SELECT id, status, attempts FROM {EpisodeRow.__tablename__} "
+                f"WHERE id IN ({', '.join([mark] * len(part))})", tuple(part))
+        stored.update({eid: (status, attempts) for eid, status, attempts in found})
+    return stored
+
+
 def save_records(engine_or_url: Engine | str,
                  records: Iterable[EpisodeRecord | EncodedRecord]) -> int:
     """Write outcomes in one transaction; returns how many rows changed.
@@ -233,51 +259,58 @@ def save_records(engine_or_url: Engine | str,
     attempts add up (an `EpisodeRecord` passed in has its `attempts` updated). One query reads
     what the batch's ids already hold and two bulk inserts write it: the driver is the only
     writer, and with a process pool its time per chunk is time taken from the workers. Workers
-    hand in `EncodedRecord`s, whose JSON is already encoded; an `EpisodeRecord` is encoded
-    here, the same way."""
+    hand in `EncodedRecord`s, whose JSON is already encoded and whose leading fields are the
+    episode row; an `EpisodeRecord` is encoded here, the same way."""
     given = list(records)
     if not given:
         return 0
     batch = [r if isinstance(r, EncodedRecord) else r.encoded() for r in given]
     engine = engine_for(engine_or_url)
     with engine.begin() as conn:
-        now = _finished_at(conn)
+        now = (_finished_at(conn),)
         ids = list(dict.fromkeys(r.id for r in batch))
-        stored: dict[str, tuple[str, int]] = {}
-        for i in range(0, len(ids), _IDS_PER_QUERY):
-            query = select(EpisodeRow.id, EpisodeRow.status, EpisodeRow.attempts).where(
-                EpisodeRow.id.in_(ids[i:i + _IDS_PER_QUERY]))
-            stored.update({row.id: (row.status, row.attempts) for row in conn.execute(query)})
-        rows: dict[str, tuple[tuple[Any, ...], list[tuple[Any, ...]]]] = {}
-        replaced: list[str] = []
-        changed = 0
-        for original, record in zip(given, batch, strict=True):
-            # in order: a later outcome of the same id sees the earlier one
-            earlier = rows.get(record.id)
-            before = ((earlier[0][_STATUS], earlier[0][_ATTEMPTS]) if earlier is not None
-                      else stored.get(record.id))
-            attempts = record.attempts
-            if before is not None:
-                if before[0] == STATUS_OK:
-                    continue
-                attempts += before[1]
-                if isinstance(original, EpisodeRecord):
-                    original.attempts = attempts
-                if earlier is None:
-                    replaced.append(record.id)
-            rows[record.id] = _rows_for(record, attempts, now)
-            changed += 1
-        for i in range(0, len(replaced), _IDS_PER_QUERY):
-            gone = replaced[i:i + _IDS_PER_QUERY]
-            conn.execute(delete(SeatRow).where(SeatRow.episode_id.in_(gone)))
-            conn.execute(delete(EpisodeRow).where(EpisodeRow.id.in_(gone)))
+        stored = _stored(conn, ids)
+        if not stored and len(ids) == len(batch):  # a league's usual chunk: all new
+            rows, changed = batch, len(batch)
+        else:
+            rows, changed = _merge(conn, given, batch, stored)
         if rows:
             _insert_many(conn, EpisodeRow.__tablename__, _EPISODE_COLUMNS,
-                         [episode for episode, _ in rows.values()])
-            seats = [seat for _, seat_rows in rows.values() for seat in seat_rows]
+                         [r[:EPISODE_FIELDS] + now for r in rows])
+            seats = _seat_rows(rows)
             if seats:
                 _insert_many(conn, SeatRow.__tablename__, _SEAT_COLUMNS, seats)
     return changed
+
+
+def _merge(conn: Any, given: Sequence[EpisodeRecord | EncodedRecord],
+           batch: Sequence[EncodedRecord], stored: Mapping[str, tuple[str, int]]
+           ) -> tuple[list[EncodedRecord], int]:
+    """What of `batch` to write, in order (a later outcome of the same id sees the earlier
+    one; a finished id is kept, a failed one replaced and its attempts added up), and how many
+    outcomes changed a row; the stored rows it replaces are deleted."""
+    rows: dict[str, EncodedRecord] = {}
+    replaced: list[str] = []
+    changed = 0
+    for original, record in zip(given, batch, strict=True):
+        earlier = rows.get(record.id)
+        before = (earlier.status, earlier.attempts) if earlier is not None else stored.get(
+            record.id)
+        if before is not None:
+            if before[0] == STATUS_OK:
+                continue
+            record = record._replace(attempts=record.attempts + before[1])
+            if isinstance(original, EpisodeRecord):
+                original.attempts = record.attempts
+            if earlier is None:
+                replaced.append(record.id)
+        rows[record.id] = record
+        changed += 1
+    for i in range(0, len(replaced), _IDS_PER_QUERY):
+        gone = replaced[i:i + _IDS_PER_QUERY]
+        conn.execute(delete(SeatRow).where(SeatRow.episode_id.in_(gone)))
+        conn.execute(delete(EpisodeRow).where(EpisodeRow.id.in_(gone)))
+    return list(rows.values()), changed
 
 
 def _check_results(results: Mapping[str, Any], n: int) -> None:
