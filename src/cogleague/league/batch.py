@@ -87,9 +87,14 @@ def chunks(specs: Sequence[EpisodeSpec], workers: int) -> list[Chunk]:
         groups.setdefault(key, []).append(spec)
     out = []
     for members in groups.values():
-        size = max(MIN_CHUNK, min(CHUNK, -(-len(members) // (workers * CHUNKS_PER_WORKER))))
+        # a pool's first chunks are small: the driver starts storing while the rest plays
+        start = MIN_CHUNK * workers if workers > 1 and len(members) > 4 * MIN_CHUNK * workers else 0
+        out += [Chunk(tuple(members[i:i + MIN_CHUNK]), kernel=True)
+                for i in range(0, start, MIN_CHUNK)]
+        rest = len(members) - start
+        size = max(MIN_CHUNK, min(CHUNK, -(-rest // (workers * CHUNKS_PER_WORKER))))
         out += [Chunk(tuple(members[i:i + size]), kernel=True)
-                for i in range(0, len(members), size)]
+                for i in range(start, len(members), size)]
     return out
 
 

@@ -111,13 +111,17 @@ class LeagueConfig:
                 refs = {p: SeatRef(p, by_name[p].seat_ref(entry.name),
                                    self.model_options_for(by_name[p])) for p in entry.policies}
                 seeds: dict[int, int] = {}
+                seats: dict[tuple[str, ...], tuple[SeatRef, ...]] = {}  # a few line-ups recur
                 for block, lineup, source in blocks:
                     seed = seeds.get(block)
                     if seed is None:
                         seed = seeds[block] = derive_seed(self.seed, entry.name, variant, block)
+                    refs_of = seats.get(lineup)
+                    if refs_of is None:
+                        refs_of = seats[lineup] = tuple(refs[p] for p in lineup)
                     specs.append(EpisodeSpec(
                         league=self.name, game=entry.name, variant=variant, seed=seed,
-                        seats=tuple(refs[p] for p in lineup), overrides=entry.overrides,
+                        seats=refs_of, overrides=entry.overrides,
                         python_path=self.python_path, index=len(specs),
                         game_module=entry.module, source=source))
         return specs

@@ -20,6 +20,7 @@ ones already scheduled, so a finished league can be extended and resumed.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -35,9 +36,11 @@ class Seating:
     lineup: tuple[str, ...]
 
 
-def _rotations(base: Sequence[str]) -> list[tuple[str, ...]]:
+@functools.lru_cache(maxsize=4096)
+def _rotations(base: tuple[str, ...]) -> list[tuple[str, ...]]:
     """The distinct cyclic rotations of a line-up (fewer than its length when it is periodic,
-    e.g. ``a b a b``; each policy still takes every seat once per copy across them)."""
+    e.g. ``a b a b``; each policy still takes every seat once per copy across them). Cached:
+    a schedule draws the same few base line-ups over and over."""
     k = len(base)
     period = next(p for p in range(1, k + 1) if k % p == 0
                   and all(base[i] == base[(i + p) % k] for i in range(k)))
@@ -63,22 +66,22 @@ class _Draw:
         if n >= k:
             chosen: list[int] = []
             # each candidate's meetings with those chosen so far, kept as they are chosen:
-            # the worst pairing and the total
+            # the worst pairing and the total (only for those still to choose from)
             worst, total = [0] * n, [0] * n
-
-            def key(i: int) -> tuple[int, int, int, int]:
-                # least played; then the one whose worst pairing so far is least repeated;
-                # then fewest meetings overall; then a tie-break that turns every block
-                return self.blocks[i], worst[i], total[i], (i - turn) % n
-
+            blocks, met = self.blocks, self.met
+            # least played; then the one whose worst pairing so far is least repeated; then
+            # fewest meetings overall; then a tie-break that turns every block
+            turns = [(i - turn) % n for i in range(n)]
+            rest = list(range(n))
             for _ in range(k):
-                pick = min((i for i in range(n) if i not in chosen), key=key)
+                pick = min(rest, key=lambda i: (blocks[i], worst[i], total[i], turns[i]))
+                rest.remove(pick)
                 chosen.append(pick)
-                for i in range(n):
-                    met = self.met[i][pick]
-                    total[i] += met
-                    if met > worst[i]:
-                        worst[i] = met
+                for i in rest:
+                    m = met[i][pick]
+                    total[i] += m
+                    if m > worst[i]:
+                        worst[i] = m
         else:
             copies = [k // n] * n
             for i in sorted(range(n), key=lambda i: (self.extra[i], i))[: k % n]:
@@ -89,9 +92,10 @@ class _Draw:
         for i in set(chosen):
             self.blocks[i] += 1
         for a in chosen:
+            row = self.met[a]
             for b in chosen:
-                if a != b:
-                    self.met[a][b] += 1
+                row[b] += 1
+            row[a] -= chosen.count(a)  # no meeting with oneself
         return [self.policies[i] for i in chosen]
 
 
@@ -114,7 +118,7 @@ def _generate(policies: Sequence[str], seats: int, episodes: int) -> Iterator[Se
     made = 0
     block = 0
     while made < episodes:
-        for rotation, lineup in enumerate(_rotations(draw.next_base())):
+        for rotation, lineup in enumerate(_rotations(tuple(draw.next_base()))):
             if made == episodes:
                 return
             yield Seating(block, rotation, lineup)
