@@ -75,7 +75,9 @@ def split(specs: Sequence[EpisodeSpec], engine: str) -> tuple[list[EpisodeSpec],
 def chunks(specs: Sequence[EpisodeSpec], workers: int) -> list[Chunk]:
     """`specs` (all `batchable`) grouped by game, variant, options and seat count (line-ups may
     differ table by table), each group cut into kernel chunks: a few per worker, so a pool's
-    workers all play while the driver stores what came back, and at most `CHUNK` tables."""
+    workers all play while the driver stores what came back, and at most `CHUNK` tables. A
+    large group's first chunk per worker is `MIN_CHUNK` tables: the driver, whose store is the
+    slower half, starts writing while the rest plays."""
     groups: dict[tuple[Any, ...], list[EpisodeSpec]] = {}
     options: dict[int, str] = {}  # a game's specs share one overrides mapping: encoded once
     for spec in specs:
@@ -88,7 +90,8 @@ def chunks(specs: Sequence[EpisodeSpec], workers: int) -> list[Chunk]:
     out = []
     for members in groups.values():
         # a pool's first chunks are small: the driver starts storing while the rest plays
-        start = MIN_CHUNK * workers if workers > 1 and len(members) > 4 * MIN_CHUNK * workers else 0
+        large = workers > 1 and len(members) > 4 * MIN_CHUNK * workers
+        start = MIN_CHUNK * workers if large else 0
         out += [Chunk(tuple(members[i:i + MIN_CHUNK]), kernel=True)
                 for i in range(0, start, MIN_CHUNK)]
         rest = len(members) - start
