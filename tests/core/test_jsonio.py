@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import os
 import re
 import struct
 import subprocess
@@ -68,6 +69,11 @@ def test_orjson_refusals_fall_back_to_the_reference() -> None:
         jsonio.dumps_reference({"x": float("nan")})
 
 
+FAST_ONLY = pytest.mark.skipif(jsonio.BACKEND != "orjson",
+                               reason="the fast encoder is off (COGLEAGUE_JSON=python)")
+
+
+@FAST_ONLY
 def test_a_number_merely_containing_0_0000_keeps_the_fast_path() -> None:
     doc = [20.000000000000004, -10.000000000000002, 100.00001, 0.00001, -0.00002]
     assert jsonio.dumps(doc) == jsonio.dumps_reference(doc)
@@ -76,6 +82,7 @@ def test_a_number_merely_containing_0_0000_keeps_the_fast_path() -> None:
     assert jsonio._FAST(doc[3:4], False) is None and jsonio._FAST(doc[4:], False) is None
 
 
+@pytest.mark.skipif("COGLEAGUE_JSON" in os.environ, reason="COGLEAGUE_JSON chooses the encoder")
 def test_the_fast_path_is_active_when_orjson_is_installed() -> None:
     assert jsonio.BACKEND == "orjson"
     doc = {"a": [1, 2.5, "x"]}
