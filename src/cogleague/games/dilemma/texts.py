@@ -14,13 +14,15 @@ The caches are bounded (`PATTERNS` per shape); the templates are the encoder's b
 
 from __future__ import annotations
 
-from operator import attrgetter
+from collections.abc import Sequence
+from operator import eq
 from typing import TYPE_CHECKING, Any
 
 from cogleague.core import jsonio
 from cogleague.core.game import StepDecisions
 from cogleague.games.dilemma.baselines._base import COOPERATE_ACTION, DEFECT_ACTION
 from cogleague.games.dilemma.payoffs import COOPERATE, DEFECT, ranked_standings
+from cogleague.games.dilemma.state import TableState
 from cogleague.games.dilemma.steps import Payoffs, StepEvents, StepShape, event_row
 
 if TYPE_CHECKING:
@@ -31,15 +33,13 @@ PATTERNS = 128
 """Templates kept per step shape and kind (patterns of choices seen first win)."""
 
 _NUL = "\x00"
-_PLAIN = attrgetter("plain")
-_COOP = attrgetter("coop")
 _OPEN = '{"op":"open"}'
 
 
 class StepTexts:
     """The templates of one step shape, kept on it (`StepShape.texts`)."""
 
-    __slots__ = ("_reveals", "_steps", "heads", "ids", "seat_totals", "shape", "tails")
+    __slots__ = ("_reveals", "_steps", "bare", "heads", "ids", "shape", "tails")
 
     def __init__(self, shape: StepShape) -> None:
         self.shape = shape
@@ -54,12 +54,10 @@ class StepTexts:
                 "," + jsonio.dumps({"pairing": [a, b], "seat": seat, "action": act})[1:] + "}"
                 for act in (DEFECT, COOPERATE)))
             self.ids.append('"r' + _NUL + jsonio.quote(suffix)[1:])
-        # per seat: where its pairings' totals are in a round's flat totals (pair by pair, a b)
-        seats = 1 + max(max(p) for p in shape.pairings)
-        self.seat_totals = [[2 * k + side for k, p in enumerate(shape.pairings)
-                             for side in (0, 1) if p[side] == s] for s in range(seats)]
-        self._steps: dict[tuple[str, tuple[bool, ...]], tuple[str, str]] = {}
-        self._reveals: dict[tuple[Payoffs, tuple[bool, ...]], str] = {}
+        # `step` by (source, the identities of the shared bare replies, turn by turn)
+        self.bare: dict[tuple[str, tuple[int, ...]], tuple[list[str], list[str]]] = {}
+        self._steps: dict[tuple[str, tuple[bool, ...]], tuple[list[str], list[str]]] = {}
+        self._reveals: dict[tuple[Payoffs, tuple[bool, ...]], list[str]] = {}
 
     @staticmethod
     def of(shape: StepShape) -> StepTexts:
@@ -68,9 +66,9 @@ class StepTexts:
             texts = shape.texts = StepTexts(shape)
         return texts  # type: ignore[no-any-return]
 
-    def step(self, source: str, coops: tuple[bool, ...]) -> tuple[str, str]:
+    def step(self, source: str, coops: tuple[bool, ...]) -> tuple[list[str], list[str]]:
         """(the log entry of these bare choices from `source`, their ``action_private``
-        rows), the round left as NUL."""
+        rows), each cut where the round goes (``rs.join(parts)`` writes round ``rs``)."""
         key = (source, coops)
         made = self._steps.get(key)
         if made is None:
@@ -81,33 +79,30 @@ class StepTexts:
                 for turn_id, c in zip(self.ids, coops, strict=True)) + "}}"
             rows = ",".join(head + tail_[c] for head, tail_, c in
                             zip(self.heads, self.tails, coops, strict=True))
-            made = (log, rows)
+            made = (log.split(_NUL), rows.split(_NUL))
             if len(self._steps) < PATTERNS:
                 self._steps[key] = made
         return made
 
-    def actions(self, coops: tuple[bool, ...]) -> str:
-        """The ``action_private`` rows of these plain choices, the round left as NUL."""
-        return self.step("", coops)[1]
-
-    def reveals(self, pay: Payoffs, coops: tuple[bool, ...]) -> str | None:
+    def reveals(self, pay: Payoffs, coops: tuple[bool, ...]) -> list[str] | None:
         """A round's ``choices_revealed`` rows for these choices (pair by pair, a then b), no
-        timeouts: the round left as NUL, the totals as ``%d`` (None unless the payoffs are
-        integers, whose sums ``%d`` writes as the encoder does)."""
+        timeouts, as pieces: per row (head, round, middle, total a, ",", total b, tail), the
+        round and the totals left empty to be put in (None unless the payoffs are integers,
+        whose sums `str` writes as the encoder does)."""
         key = (pay, coops)
         made = self._reveals.get(key)
         if made is None:
             if not all(type(x) is int for row in pay for cell in row for x in cell):
                 return None
-            rows = []
+            made = []
             for k, (a, b) in enumerate(self.shape.pairings):
                 ca, cb = coops[2 * k], coops[2 * k + 1]
                 body = jsonio.dumps({"seats": [a, b], "choices": [_choice(ca), _choice(cb)],
-                                     "points": list(pay[ca][cb])})[1:-1].replace("%", "%%")
-                rows.append('{"audience":null,"event":{"kind":"choices_revealed","round":'
-                            + _NUL + "," + body
-                            + ',"totals":[%d,%d],"timeouts":[false,false]}}')
-            made = ",".join(rows)
+                                     "points": list(pay[ca][cb])})[1:-1]
+                made += [("," if k else "")
+                         + '{"audience":null,"event":{"kind":"choices_revealed","round":', "",
+                         "," + body + ',"totals":[', "", ",", "",
+                         '],"timeouts":[false,false]}}']
             if len(self._reveals) < PATTERNS:
                 self._reveals[key] = made
         return made
@@ -119,14 +114,30 @@ def replay_parts(log: EpisodeLog) -> tuple[list[str], list[str]]:
     bare = _bare_replies()
     logs: list[str] = []
     rows: list[str] = []
+    revealed: _Revealed | None = None
     for entry in log.entries:
         render, columns = entry.step_columns()
         if type(render) is StepEvents:
-            text = None
-            if columns is not None and entry.op == "apply":
-                text = _log_text(render, columns, bare)
-            logs.append(entry.json_text() if text is None else text)
-            rows += event_texts(render)
+            made = None
+            if bare and columns is not None and entry.op == "apply":
+                made = _bare_step(render, columns, bare)
+            if made is None:
+                logs.append(entry.json_text())
+                rows += event_texts(render)
+                continue
+            rs = str(render.round)
+            logs.append(rs.join(made[0]))
+            rows.append(rs.join(made[1]))
+            if render.plan.first:
+                continue
+            if revealed is None:
+                revealed = _Revealed(render.state)
+            texts = StepTexts.of(render.plan.shape)
+            reveal = revealed.texts(texts, render, rs)
+            if reveal is None:  # a timeout in the round, or payoffs the templates do not take
+                rows[-1] = event_texts(render)[0]  # one text: every row encoded
+                continue
+            rows += reveal
             continue
         if entry.op == "open":
             text = _round_start(entry)
@@ -139,44 +150,71 @@ def replay_parts(log: EpisodeLog) -> tuple[list[str], list[str]]:
     return logs, rows
 
 
+class _Revealed:
+    """The table's revealed rounds read once as rows (one per round): every pairing's choices
+    (a then b), its totals as text, and every seat's points."""
+
+    __slots__ = ("coops", "points", "totals_a", "totals_b")
+
+    def __init__(self, state: TableState) -> None:
+        pairs = state.pairs
+        self.coops = list(zip(*[c for rec in pairs for c in rec.coop], strict=True))
+        self.totals_a = list(zip(*[map(str, rec.totals[0]) for rec in pairs], strict=True))
+        self.totals_b = list(zip(*[map(str, rec.totals[1]) for rec in pairs], strict=True))
+        seats = [map(sum, zip(*[rec.totals[rec.side_of(seat)] for rec in recs], strict=True))
+                 for seat, recs in enumerate(state.by_seat)]
+        self.points = list(zip(*seats, strict=True))
+
+    def texts(self, texts: StepTexts, ev: StepEvents, rs: str) -> list[str] | None:
+        """The reveal's rows (choices, standings, the end) after round ``ev.round`` (None: a
+        timeout in it, or payoffs the templates do not take)."""
+        i = ev.round - 1
+        if i in ev.state.timeout_rounds:
+            return None
+        reveals = texts.reveals(ev.pay, self.coops[i])
+        if reveals is None:
+            return None
+        pieces = reveals.copy()
+        pieces[1::7] = [rs] * len(self.totals_a[i])
+        pieces[3::7] = self.totals_a[i]
+        pieces[5::7] = self.totals_b[i]
+        out = ["".join(pieces),
+               '{"audience":null,"event":{"kind":"tournament_standings","round":' + rs
+               + ',"standings":' + _standings_text(self.points[i]) + "}}"]
+        if ev.ended is not None:
+            out.append(jsonio.dumps([event_row(e.kind, e.data, e.audience)
+                                     for e in ev.ended])[1:-1])
+        return out
+
+
 def event_texts(ev: StepEvents) -> list[str]:
-    """The replay rows of a settled step (`StepEvents.replay_rows`) as canonical text: from
-    the templates when every move is plain and the round had no timeout, else encoded."""
-    moves = ev.moves
-    state, i, pay = ev.state, ev.round - 1, ev.pay
-    if not all(map(_PLAIN, moves)) or i in state.timeout_rounds:
-        return [jsonio.dumps(ev._build(event_row))[1:-1]]
-    texts = StepTexts.of(ev.plan.shape)
-    rs = str(ev.round)
-    actions = texts.actions(tuple(map(_COOP, moves))).replace(_NUL, rs)
-    if ev.plan.first:
-        return [actions]
-    pairs = state.pairs
-    coops = tuple([c[i] for rec in pairs for c in rec.coop])
-    reveals = texts.reveals(pay, coops)
-    if reveals is None:
-        return [jsonio.dumps(ev._build(event_row))[1:-1]]
-    totals = tuple([t[i] for rec in pairs for t in rec.totals])
-    out = [actions, (reveals % totals).replace(_NUL, rs)]
-    points = [sum(map(totals.__getitem__, seat)) for seat in texts.seat_totals]
-    out.append('{"audience":null,"event":{"kind":"tournament_standings","round":' + rs
-               + ',"standings":' + _standings_text(points) + "}}")
-    if ev.ended is not None:
-        out.append(jsonio.dumps([event_row(e.kind, e.data, e.audience) for e in ev.ended])[1:-1])
-    return out
+    """The replay rows of a settled step (`StepEvents.replay_rows`) as one canonical text,
+    every row encoded (the templates cover steps of bare replies: `replay_parts`)."""
+    return [jsonio.dumps(ev._build(event_row))[1:-1]]
 
 
-def _log_text(ev: StepEvents, columns: StepDecisions, bare: dict[int, bool]) -> str | None:
-    """The log entry of a step whose every decision is a shared bare reply (checked by
-    identity, the replies checked unchanged once per replay) of the common source."""
+def _bare_step(ev: StepEvents, columns: StepDecisions, bare: dict[int, bool]
+               ) -> tuple[list[str], list[str]] | None:
+    """(the log entry, the ``action_private`` rows) of a step whose every decision is a shared
+    bare reply of the common source (by identity: the replies were checked unchanged once per
+    replay, and the game reads such a reply as a plain move of its choice), cut where the round
+    goes; None for any other step."""
     step = columns.step
-    if step.handle is not ev.plan or step.round != ev.round or columns.source is None:
+    source = columns.source
+    if step.handle is not ev.plan or step.round != ev.round or source is None:
         return None
-    kinds = tuple(map(bare.get, map(id, columns.actions)))
+    texts = StepTexts.of(ev.plan.shape)
+    ids = tuple(map(id, columns.actions))
+    made = texts.bare.get((source, ids))
+    if made is not None:
+        return made
+    kinds = tuple(map(bare.get, ids))
     if None in kinds:
         return None
-    texts = StepTexts.of(ev.plan.shape)
-    return texts.step(columns.source, kinds)[0].replace(_NUL, str(ev.round))  # type: ignore[arg-type]
+    made = texts.step(source, kinds)  # type: ignore[arg-type]
+    if len(texts.bare) < PATTERNS:
+        texts.bare[(source, ids)] = made
+    return made
 
 
 def _event_row(e: Event) -> dict[str, Any]:
@@ -212,7 +250,25 @@ def _choice(coop: bool) -> str:
     return COOPERATE if coop else DEFECT
 
 
-def _standings_text(points: list[int]) -> str:
-    """`jsonio.dumps(ranked_standings(points))` (integer points: sums of integer payoffs)."""
-    return "[" + ",".join([f'{{"seat":{r["seat"]},"points":{r["points"]},"rank":{r["rank"]}}}'
-                           for r in ranked_standings(points)]) + "]"
+def _standings_text(points: Sequence[int]) -> str:
+    """`jsonio.dumps(ranked_standings(points))` (integer points: sums of integer payoffs),
+    from a template per standing order and pattern of ties."""
+    order = sorted(range(len(points)), key=points.__getitem__, reverse=True)
+    ranked = [points[s] for s in order]
+    key = (tuple(order), tuple(map(eq, ranked, ranked[1:])))
+    parts = _STANDINGS.get(key)
+    if parts is None:
+        parts = []
+        for row in ranked_standings(points):
+            parts += [("," if parts else "[") + '{"seat":' + str(row["seat"]) + ',"points":', "",
+                      ',"rank":' + str(row["rank"]) + "}"]
+        parts[-1] += "]"
+        if len(_STANDINGS) < 4 * PATTERNS:
+            _STANDINGS[key] = parts
+    out = parts.copy()
+    out[1::3] = map(str, ranked)
+    return "".join(out)
+
+
+_STANDINGS: dict[tuple[tuple[int, ...], tuple[bool, ...]], list[str]] = {}
+"""Standings pieces by (standing order, ties with the seat before): points left empty."""
