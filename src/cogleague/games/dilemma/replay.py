@@ -42,16 +42,18 @@ def replay_document(game: DilemmaGame, log: EpisodeLog) -> dict[str, Any]:
 def replay_bytes(game: DilemmaGame, log: EpisodeLog) -> bytes:
     """``jsonio.dumpb(replay_document(game, log))``, spliced from encoded parts: the log and
     the event rows are written as text straight from the steps' columns, from templates made
-    once per step shape and pattern of choices (`texts.replay_parts`), never as dicts."""
+    once per step shape and pattern of choices (`texts.replay_parts`), never as dicts, and
+    the document is joined once."""
     dumps = jsonio.dumps
     logs, rows = replay_parts(log)
-    return jsonio.join_object([
-        ("format", dumps(FORMAT)), ("game", dumps(game.name)),
-        ("rules_version", dumps(game.rules_version)), ("config", dumps(game.config.to_json())),
-        ("aliases", dumps(list(game.aliases))), ("policies", dumps(list(game.policy_names))),
-        ("log", logs), ("events", rows),
-        ("results", dumps(game.results())),
-    ]).encode()
+    parts = [f'{{"format":{dumps(FORMAT)},"game":{dumps(game.name)},"rules_version":'
+             f'{dumps(game.rules_version)},"config":{dumps(game.config.to_json())},"aliases":'
+             f'{dumps(list(game.aliases))},"policies":{dumps(list(game.policy_names))},"log":[']
+    parts += logs
+    parts.append('],"events":[')
+    parts += rows
+    parts.append(f'],"results":{dumps(game.results())}}}')
+    return jsonio.join_bytes(parts)
 
 
 def config_from_json(doc: Mapping[str, Any]) -> DilemmaConfig:

@@ -68,7 +68,7 @@ class StepTexts:
 
     def step(self, source: str, coops: tuple[bool, ...]) -> tuple[list[str], list[str]]:
         """(the log entry of these bare choices from `source`, their ``action_private``
-        rows), each cut where the round goes (``rs.join(parts)`` writes round ``rs``)."""
+        rows), each as fragments with an empty slot wherever the round goes (`_filled`)."""
         key = (source, coops)
         made = self._steps.get(key)
         if made is None:
@@ -79,7 +79,7 @@ class StepTexts:
                 for turn_id, c in zip(self.ids, coops, strict=True)) + "}}"
             rows = ",".join(head + tail_[c] for head, tail_, c in
                             zip(self.heads, self.tails, coops, strict=True))
-            made = (log.split(_NUL), rows.split(_NUL))
+            made = (_slots(log), _slots(rows))
             if len(self._steps) < PATTERNS:
                 self._steps[key] = made
         return made
@@ -99,8 +99,7 @@ class StepTexts:
                 ca, cb = coops[2 * k], coops[2 * k + 1]
                 body = jsonio.dumps({"seats": [a, b], "choices": [_choice(ca), _choice(cb)],
                                      "points": list(pay[ca][cb])})[1:-1]
-                made += [("," if k else "")
-                         + '{"audience":null,"event":{"kind":"choices_revealed","round":', "",
+                made += [',{"audience":null,"event":{"kind":"choices_revealed","round":', "",
                          "," + body + ',"totals":[', "", ",", "",
                          '],"timeouts":[false,false]}}']
             if len(self._reveals) < PATTERNS:
@@ -109,45 +108,73 @@ class StepTexts:
 
 
 def replay_parts(log: EpisodeLog) -> tuple[list[str], list[str]]:
-    """(the texts of the log's entries, the texts of its event rows — `replay.event_json`'s
-    form, several rows per text), for `jsonio.join_object`."""
+    """The fragments of the log's array and of the event rows' array (`replay.event_json`'s
+    form), commas included, brackets not: each array's text is the concatenation of its
+    fragments, so the document is joined once (`replay_bytes`) with no text per step."""
     bare = _bare_replies()
     logs: list[str] = []
     rows: list[str] = []
     revealed: _Revealed | None = None
     for entry in log.entries:
         render, columns = entry.step_columns()
+        if logs:
+            logs.append(",")
         if type(render) is StepEvents:
             made = None
             if bare and columns is not None and entry.op == "apply":
                 made = _bare_step(render, columns, bare)
             if made is None:
                 logs.append(entry.json_text())
-                rows += event_texts(render)
+                _add(rows, event_texts(render))
                 continue
             rs = str(render.round)
-            logs.append(rs.join(made[0]))
-            rows.append(rs.join(made[1]))
+            logs += _filled(made[0], rs)
             if render.plan.first:
-                continue
-            if revealed is None:
-                revealed = _Revealed(render.state)
-            texts = StepTexts.of(render.plan.shape)
-            reveal = revealed.texts(texts, render, rs)
-            if reveal is None:  # a timeout in the round, or payoffs the templates do not take
-                rows[-1] = event_texts(render)[0]  # one text: every row encoded
-                continue
-            rows += reveal
+                step_rows = _filled(made[1], rs)
+            else:
+                if revealed is None:
+                    revealed = _Revealed(render.state)
+                reveal = revealed.texts(StepTexts.of(render.plan.shape), render, rs)
+                if reveal is None:  # a timeout in the round, or payoffs templates do not take
+                    _add(rows, event_texts(render))
+                    continue
+                step_rows = _filled(made[1], rs)
+                step_rows += reveal
+            if rows:
+                rows.append(",")
+            rows += step_rows
             continue
         if entry.op == "open":
             text = _round_start(entry)
             if text is not None:
                 logs.append(_OPEN)
-                rows.append(text)
+                _add(rows, [text])
                 continue
         logs.append(entry.json_text())
-        rows += entry.rows_text(_event_row, "replay_texts")
+        _add(rows, entry.rows_text(_event_row, "replay_texts"))
     return logs, rows
+
+
+def _add(out: list[str], texts: list[str]) -> None:
+    """Append array items' texts (each one or several rows) to an array's fragments."""
+    for text in filter(None, texts):
+        if out:
+            out.append(",")
+        out.append(text)
+
+
+def _slots(text: str) -> list[str]:
+    """`text` cut at every NUL, an empty slot in place of each (`_filled` puts the round in)."""
+    parts = text.split(_NUL)
+    out = [""] * (2 * len(parts) - 1)
+    out[::2] = parts
+    return out
+
+
+def _filled(slots: list[str], rs: str) -> list[str]:
+    out = slots.copy()
+    out[1::2] = [rs] * (len(slots) // 2)
+    return out
 
 
 class _Revealed:
@@ -166,8 +193,9 @@ class _Revealed:
         self.points = list(zip(*seats, strict=True))
 
     def texts(self, texts: StepTexts, ev: StepEvents, rs: str) -> list[str] | None:
-        """The reveal's rows (choices, standings, the end) after round ``ev.round`` (None: a
-        timeout in it, or payoffs the templates do not take)."""
+        """The fragments of the reveal's rows (choices, standings, the end) after round
+        ``ev.round``, a comma first (None: a timeout in it, or payoffs the templates do not
+        take)."""
         i = ev.round - 1
         if i in ev.state.timeout_rounds:
             return None
@@ -178,19 +206,20 @@ class _Revealed:
         pieces[1::7] = [rs] * len(self.totals_a[i])
         pieces[3::7] = self.totals_a[i]
         pieces[5::7] = self.totals_b[i]
-        out = ["".join(pieces),
-               '{"audience":null,"event":{"kind":"tournament_standings","round":' + rs
-               + ',"standings":' + _standings_text(self.points[i]) + "}}"]
-        if ev.ended is not None:
-            out.append(jsonio.dumps([event_row(e.kind, e.data, e.audience)
-                                     for e in ev.ended])[1:-1])
-        return out
+        pieces += [',{"audience":null,"event":{"kind":"tournament_standings","round":' + rs
+                   + ',"standings":' + _standings_text(self.points[i]) + "}}"]
+        if ev.ended:
+            pieces.append("," + jsonio.dumps([event_row(e.kind, e.data, e.audience)
+                                              for e in ev.ended])[1:-1])
+        return pieces
 
 
 def event_texts(ev: StepEvents) -> list[str]:
     """The replay rows of a settled step (`StepEvents.replay_rows`) as one canonical text,
-    every row encoded (the templates cover steps of bare replies: `replay_parts`)."""
-    return [jsonio.dumps(ev._build(event_row))[1:-1]]
+    every row encoded (the templates cover steps of bare replies: `replay_parts`); none if
+    the step had no events."""
+    text = jsonio.dumps(ev._build(event_row))[1:-1]
+    return [text] if text else []
 
 
 def _bare_step(ev: StepEvents, columns: StepDecisions, bare: dict[int, bool]
