@@ -53,6 +53,10 @@ from cogleague.games.dilemma.steps import StepEvents, StepPlan, round_shapes
 STOP_REASONS = ("deadline", "aborted")
 NO_SUBMISSION = FallbackCause.NO_SUBMISSION
 
+_BARE_COOPERATE: Action = {"action": COOPERATE}
+_BARE_DEFECT: Action = {"action": DEFECT}
+
+
 def _word(coop: bool) -> str:
     return COOPERATE if coop else DEFECT
 
@@ -183,6 +187,12 @@ class DilemmaGame(Game):
             raise ValueError(f"decisions must be for the current step and list one action per "
                              f"turn ({len(self.step().seats)}, got {len(actions)})")
         special = decisions.special or {}
+        if not special and decisions.source not in (None, "fallback"):
+            # the common step: every reply a bare, exact choice (`_move`'s first case)
+            quick = [SILENT_COOPERATE if a == _BARE_COOPERATE else
+                     SILENT_DEFECT if a == _BARE_DEFECT else None for a in actions]
+            if all(quick):
+                return quick  # type: ignore[return-value]
         moves = []
         for i, action in enumerate(actions):
             d = special.get(i)
