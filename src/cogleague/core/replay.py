@@ -75,7 +75,7 @@ class LogEntry:
     def rows_text(self, row: Callable[[Event], Any], form: str, *,
                   sort_keys: bool = False) -> list[str]:
         """The canonical texts of `rows(row, form)`, none empty: a renderer with a method
-        named `form` hands its rows' texts (e.g. the dilemma's `StepEvents.replay_texts`),
+        named `form` hands its rows' texts (a game's own writer of its rows as text),
         any other entry's rows are encoded together."""
         if self._events is None:
             direct = getattr(self._render, form, None)
