@@ -72,6 +72,31 @@ class LogEntry:
                 return direct()  # type: ignore[no-any-return]
         return [row(e) for e in self.events]
 
+    def rows_text(self, row: Callable[[Event], Any], form: str, *,
+                  sort_keys: bool = False) -> list[str]:
+        """The canonical texts of `rows(row, form)`, none empty: a renderer with a method
+        named `form` hands its rows' texts (a game's own writer of its rows as text),
+        any other entry's rows are encoded together."""
+        if self._events is None:
+            direct = getattr(self._render, form, None)
+            if direct is not None:
+                return list(filter(None, direct()))
+        events = self.events
+        if not events:
+            return []
+        return [jsonio.dumps([row(e) for e in events], sort_keys=sort_keys)[1:-1]]
+
+    def step_columns(self) -> tuple[Callable[[], list[Event]] | None, StepDecisions | None]:
+        """The entry as the step-batch path logged it, for a game that writes its replay's text
+        from the columns: its events' renderer (None once the events are built) and its
+        decisions' columns when every decision is of the common source (None otherwise, or once
+        the decisions were read as a mapping: `json_text` then encodes what was read)."""
+        d = self._decisions
+        if (type(d) is not StepDecisions or d._dict is not None or d.special
+                or d.source is None or self.reason is not None or self.detail is not None):
+            d = None
+        return (self._render if self._events is None else None), d
+
     @property
     def decisions(self) -> dict[str, Decision] | None:
         d = self._decisions
@@ -183,19 +208,11 @@ class EpisodeLog:
     def rows_text(self, row: Callable[[Event], Any], form: str, *,
                   sort_keys: bool = False) -> list[str]:
         """The canonical texts of `rows(row, form)` (`jsonio.dumps` of the list is
-        ``[`` + their join with ``,`` + ``]``; `jsonio.join_object` takes the list as is): a
-        renderer with a method named `form` hands its rows' texts (e.g. the dilemma's
-        `StepEvents.replay_texts`), any other entry's rows are encoded together."""
+        ``[`` + their join with ``,`` + ``]``; `jsonio.join_object` takes the list as is):
+        every entry's `LogEntry.rows_text`, in order."""
         parts: list[str] = []
         for entry in self.entries:
-            render = entry._render if entry._events is None else None
-            direct = getattr(render, form, None)
-            if direct is not None:
-                parts += filter(None, direct())
-                continue
-            events = entry.events
-            if events:
-                parts.append(jsonio.dumps([row(e) for e in events], sort_keys=sort_keys)[1:-1])
+            parts += entry.rows_text(row, form, sort_keys=sort_keys)
         return parts
 
     @property

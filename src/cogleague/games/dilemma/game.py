@@ -42,19 +42,20 @@ from cogleague.games.dilemma.payoffs import (
     ranked_standings,
 )
 from cogleague.games.dilemma.promises import PROMISE_RULE
-from cogleague.games.dilemma.schedule import first_mover
 from cogleague.games.dilemma.state import (
     SILENT_COOPERATE,
     SILENT_DEFECT,
     Move,
-    PairRecord,
     TableState,
-    TurnContext,
 )
-from cogleague.games.dilemma.steps import StepEvents, StepPlan
+from cogleague.games.dilemma.steps import StepEvents, StepPlan, round_shapes
 
 STOP_REASONS = ("deadline", "aborted")
 NO_SUBMISSION = FallbackCause.NO_SUBMISSION
+
+_BARE_COOPERATE: Action = {"action": COOPERATE}
+_BARE_DEFECT: Action = {"action": DEFECT}
+
 
 def _word(coop: bool) -> str:
     return COOPERATE if coop else DEFECT
@@ -84,30 +85,10 @@ class DilemmaGame(Game):
         self._phase = "new"  # new → between ⇄ (step0 → step1) → done
         self._open: StepPlan | None = None  # the step being played
         self._step: Step | None = None  # its columns for this round, made on first ask
-        self._plans = {parity: self._plan(parity) for parity in (0, 1)}
+        # both steps of a round per round parity, the seat count's shapes bound to this table
+        self._plans = {parity: (StepPlan(one, self.state), StepPlan(two, self.state))
+                       for parity, (one, two) in enumerate(round_shapes(config.seats))}
         self._ids_fn, self._turns_fn = self._step_ids, self._step_turns  # bound once
-
-    def _plan(self, parity: int) -> tuple[StepPlan, StepPlan]:
-        """Both steps of a round whose number has this parity (1 = odd): turns by ascending
-        seat, then ascending opponent."""
-        steps: tuple[list[tuple[int, int, PairRecord, int]], ...] = ([], [])
-        round_no = 2 - parity  # any round of that parity
-        for rec in self.state.pairs:
-            first = first_mover(rec.pairing, round_no)
-            for seat in rec.pairing:
-                side = rec.side_of(seat)
-                steps[0 if seat == first else 1].append((seat, rec.pairing[1 - side], rec, side))
-        counts = [0] * self.num_seats
-        numbered: list[StepPlan] = []
-        for step, step_plan in enumerate(steps):
-            out: list[tuple[TurnContext, str]] = []
-            for seat, _, rec, side in sorted(step_plan, key=lambda item: item[:2]):
-                counts[seat] += 1
-                ctx = TurnContext(self.state, seat, rec, side, step == 0, counts[seat])
-                a, b = rec.pairing
-                out.append((ctx, f":{a}-{b}:{seat}"))
-            numbered.append(StepPlan(step == 0, out))
-        return numbered[0], numbered[1]
 
     # -- lifecycle ----------------------------------------------------------------------------
     def start(self) -> list[Event]:
@@ -206,6 +187,12 @@ class DilemmaGame(Game):
             raise ValueError(f"decisions must be for the current step and list one action per "
                              f"turn ({len(self.step().seats)}, got {len(actions)})")
         special = decisions.special or {}
+        if not special and decisions.source not in (None, "fallback"):
+            # the common step: every reply a bare, exact choice (`_move`'s first case)
+            quick = [SILENT_COOPERATE if a == _BARE_COOPERATE else
+                     SILENT_DEFECT if a == _BARE_DEFECT else None for a in actions]
+            if all(quick):
+                return quick  # type: ignore[return-value]
         moves = []
         for i, action in enumerate(actions):
             d = special.get(i)

@@ -18,6 +18,7 @@ from cogleague.core.errors import ConfigError, ReplayError
 from cogleague.core.game import Event
 from cogleague.core.replay import EpisodeLog
 from cogleague.games.dilemma.config import CONFIG_KEYS, DilemmaConfig, make_config
+from cogleague.games.dilemma.texts import replay_parts
 
 if TYPE_CHECKING:
     from cogleague.games.dilemma.game import DilemmaGame
@@ -40,16 +41,19 @@ def replay_document(game: DilemmaGame, log: EpisodeLog) -> dict[str, Any]:
 
 def replay_bytes(game: DilemmaGame, log: EpisodeLog) -> bytes:
     """``jsonio.dumpb(replay_document(game, log))``, spliced from encoded parts: the log and
-    the event rows are written as text straight from the steps' columns
-    (`EpisodeLog.json_text`, `StepEvents.replay_texts`), never as dicts."""
+    the event rows are written as text straight from the steps' columns, from templates made
+    once per step shape and pattern of choices (`texts.replay_parts`), never as dicts, and
+    the document is joined once."""
     dumps = jsonio.dumps
-    return jsonio.join_object([
-        ("format", dumps(FORMAT)), ("game", dumps(game.name)),
-        ("rules_version", dumps(game.rules_version)), ("config", dumps(game.config.to_json())),
-        ("aliases", dumps(list(game.aliases))), ("policies", dumps(list(game.policy_names))),
-        ("log", log.json_text()), ("events", log.rows_text(event_json, "replay_texts")),
-        ("results", dumps(game.results())),
-    ]).encode()
+    logs, rows = replay_parts(log)
+    parts = [f'{{"format":{dumps(FORMAT)},"game":{dumps(game.name)},"rules_version":'
+             f'{dumps(game.rules_version)},"config":{dumps(game.config.to_json())},"aliases":'
+             f'{dumps(list(game.aliases))},"policies":{dumps(list(game.policy_names))},"log":[']
+    parts += logs
+    parts.append('],"events":[')
+    parts += rows
+    parts.append(f'],"results":{dumps(game.results())}}}')
+    return jsonio.join_bytes(parts)
 
 
 def config_from_json(doc: Mapping[str, Any]) -> DilemmaConfig:

@@ -98,6 +98,7 @@ class TableState:
         self.timeouts = [0] * n
         self.promises_made = [0] * n
         self.promises_kept = [0] * n
+        self.timeout_rounds: set[int] = set()  # indices (round − 1) of rounds with a timeout
         self.rounds_played = 0
         self.round = 0  # the current (or last) round, 1-based; 0 before the first
         self.live: object = None  # the step whose turns are pending (see `TurnContext.live`)
@@ -138,6 +139,7 @@ class TableState:
         rec.notes[side][i] = m
         if m.timeout:
             self.timeouts[seat] += 1
+            self.timeout_rounds.add(i)
         if m.promised:
             self.promises_made[seat] += 1
             if m.coop:

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from operator import attrgetter
 from typing import Any, TypeVar
 
-from cogleague.core import jsonio
 from cogleague.core.game import Event
 from cogleague.games.dilemma.payoffs import COOPERATE, DEFECT, ranked_standings
+from cogleague.games.dilemma.schedule import first_mover, pairings
 from cogleague.games.dilemma.state import Move, TableState, TurnContext
 
 T = TypeVar("T")
@@ -18,18 +17,66 @@ Payoffs = tuple[tuple[tuple[int, int], ...], ...]
 """The payoff matrix indexed [a cooperates][b cooperates] (bools index as 0/1)."""
 
 
-class StepPlan:
-    """One step of every round of one parity, made once: its contexts (turns by ascending seat,
-    then ascending opponent), their turn-id suffixes and the turns grouped by seat — the
-    columns `DilemmaGame.step` hands out, shared by every round of that parity."""
+class StepShape:
+    """One step of every round of one parity at a table of a given size, seed-free: its turns
+    (seat, pairing index, side, ordinal among the seat's turns of the round) by ascending seat,
+    then ascending opponent, their turn-id suffixes, and the replay's text templates
+    (`texts.StepTexts`, filled on use). Made once per seat count (`round_shapes`) and shared by
+    every table of that size."""
 
-    __slots__ = ("contexts", "first", "groups", "seats", "slots", "suffixes", "texts")
+    __slots__ = ("first", "pairings", "seats", "suffixes", "texts", "turns")
 
-    def __init__(self, first: bool, entries: list[tuple[TurnContext, str]]) -> None:
+    def __init__(self, first: bool, pairings: list[tuple[int, int]],
+                 turns: list[tuple[int, int, int, int]], suffixes: list[str]) -> None:
         self.first = first  # step 1 of a round (the first movers)
-        self.contexts = [ctx for ctx, _ in entries]
-        self.suffixes = [suffix for _, suffix in entries]
-        self.seats = [ctx.seat for ctx in self.contexts]
+        self.pairings = pairings  # the table's, in `TableState.pairs` order
+        self.turns = turns  # (seat, pairing index, side, turn ordinal)
+        self.seats = [seat for seat, *_ in turns]
+        self.suffixes = suffixes
+        self.texts: Any = None  # `texts.StepTexts`, made on first use
+
+
+@lru_cache(maxsize=32)
+def round_shapes(seats: int) -> tuple[tuple[StepShape, StepShape], tuple[StepShape, StepShape]]:
+    """Both steps of a round, per round parity (index 1 = odd rounds), at a table of `seats`."""
+    pairs = pairings(seats)
+    shapes = []
+    for parity in (0, 1):
+        round_no = 2 - parity  # any round of that parity
+        steps: tuple[list[tuple[int, int, int, int]], ...] = ([], [])
+        for index, pairing in enumerate(pairs):
+            first = first_mover(pairing, round_no)
+            for side, seat in enumerate(pairing):
+                steps[0 if seat == first else 1].append((seat, pairing[1 - side], index, side))
+        counts = [0] * seats
+        made = []
+        for step, turns in enumerate(steps):
+            shaped, suffixes = [], []
+            for seat, _, index, side in sorted(turns):
+                counts[seat] += 1
+                shaped.append((seat, index, side, counts[seat]))
+                a, b = pairs[index]
+                suffixes.append(f":{a}-{b}:{seat}")
+            made.append(StepShape(step == 0, pairs, shaped, suffixes))
+        shapes.append((made[0], made[1]))
+    return shapes[0], shapes[1]
+
+
+class StepPlan:
+    """One step of every round of one parity at one table: its shape's turns bound to the
+    table's pairing records as contexts (`TurnContext`), their slots and the turns grouped by
+    seat — the columns `DilemmaGame.step` hands out, shared by every round of that parity."""
+
+    __slots__ = ("contexts", "first", "groups", "seats", "shape", "slots", "suffixes")
+
+    def __init__(self, shape: StepShape, state: TableState) -> None:
+        self.shape = shape
+        self.first = shape.first
+        pairs = state.pairs
+        self.contexts = [TurnContext(state, seat, pairs[index], side, shape.first, turn_no)
+                         for seat, index, side, turn_no in shape.turns]
+        self.suffixes = shape.suffixes
+        self.seats = shape.seats
         # where each turn's sealed move goes: (its pairing's `current`, its side)
         self.slots = [(ctx.pair.current, ctx.side) for ctx in self.contexts]
         groups: list[tuple[int, list[TurnContext]]] = []
@@ -40,7 +87,6 @@ class StepPlan:
             else:
                 groups.append((ctx.seat, [ctx]))
         self.groups = groups
-        self.texts: _Texts | None = None  # the replay's row fragments, made on first use
 
 
 class StepEvents:
@@ -65,41 +111,7 @@ class StepEvents:
     def replay_rows(self) -> list[dict[str, Any]]:
         """The replay document's rows of these events (`replay.event_json`'s form), written
         straight from the moves: a replay of a headless episode builds no `Event`."""
-        return self._build(_row)
-
-    def replay_texts(self) -> list[str]:
-        """`replay_rows` as canonical JSON text (`jsonio.dumps` of the rows, brackets off),
-        spliced from fragments made once per step plan (`_Texts`): the ``action_private`` rows
-        of a pattern of plain choices are one template with the round put in; reveals and
-        standings a few joins each; a message, a timeout or the end goes through the encoder."""
-        moves = self.moves
-        if not all(map(_PLAIN, moves)):
-            return [jsonio.dumps(self._build(_row))[1:-1]]
-        rs = str(self.round)
-        out = [_Texts.of(self.plan).actions(tuple(map(_COOP, moves))).replace("\x00", rs)]
-        if self.plan.first:
-            return out
-        state, pay, i = self.state, self.pay, self.round - 1
-        reveal = '{"audience":null,"event":{"kind":"choices_revealed","round":' + rs
-        rows = []
-        points = [0] * len(state.points)  # `state.points_after(i)`, summed on the way
-        for rec in state.pairs:
-            (coop_a, coop_b), (totals_a, totals_b) = rec.coop, rec.totals
-            notes_a, notes_b = rec.notes
-            ta = "true" if notes_a and i in notes_a and notes_a[i].timeout else "false"
-            tb = "true" if notes_b and i in notes_b and notes_b[i].timeout else "false"
-            a, b = rec.pairing
-            pa, pb = totals_a[i], totals_b[i]
-            points[a] += pa
-            points[b] += pb
-            rows.append(f'{reveal}{_pair_texts(rec.pairing, pay)[coop_a[i]][coop_b[i]]}'
-                        f'"totals":[{pa},{pb}],"timeouts":[{ta},{tb}]}}}}')
-        out.append(",".join(rows))
-        out.append('{"audience":null,"event":{"kind":"tournament_standings","round":' + rs
-                   + ',"standings":' + _standings_text(points) + "}}")
-        if self.ended is not None:
-            out.append(jsonio.dumps([_row(e.kind, e.data, e.audience) for e in self.ended])[1:-1])
-        return out
+        return self._build(event_row)
 
     def _build(self, make: Callable[[str, dict[str, Any], tuple[int, ...] | None], T]
                ) -> list[T]:
@@ -143,72 +155,7 @@ class StepEvents:
         return events
 
 
-def _row(kind: str, data: dict[str, Any], audience: tuple[int, ...] | None) -> dict[str, Any]:
+def event_row(kind: str, data: dict[str, Any], audience: tuple[int, ...] | None) -> dict[str, Any]:
     """`replay.event_json(Event(kind, data, audience))`, without the `Event`."""
     return {"audience": None if audience is None else list(audience),
             "event": {"kind": kind, **data}}
-
-
-_PLAIN = attrgetter("plain")
-_COOP = attrgetter("coop")
-
-
-class _Texts:
-    """Row fragments of one step plan, made once and kept on it: per turn slot the
-    ``action_private`` row around its round number (for either choice), and per pattern of
-    choices the step's rows as one template (``\\x00`` for the round: canonical JSON never
-    holds a raw NUL)."""
-
-    __slots__ = ("_templates", "heads", "tails")
-
-    def __init__(self, plan: StepPlan) -> None:
-        self.heads: list[str] = []
-        self.tails: list[tuple[str, str]] = []
-        for ctx in plan.contexts:
-            self.heads.append('{"audience":' + jsonio.dumps(list(ctx.audience))
-                              + ',"event":{"kind":"action_private","round":\x00')
-            a, b = ctx.pair.pairing
-            defect, coop = ("," + jsonio.dumps({"pairing": [a, b], "seat": ctx.seat,
-                                                "action": act})[1:] + "}"
-                            for act in (DEFECT, COOPERATE))
-            self.tails.append((defect, coop))
-        self._templates: dict[tuple[bool, ...], str] = {}
-
-    @staticmethod
-    def of(plan: StepPlan) -> _Texts:
-        if plan.texts is None:
-            plan.texts = _Texts(plan)
-        return plan.texts
-
-    def actions(self, coops: tuple[bool, ...]) -> str:
-        """The ``action_private`` rows of these choices (by turn slot), round left as NUL."""
-        made = self._templates.get(coops)
-        if made is None:
-            made = ",".join(head + tail[c] for head, tail, c in
-                            zip(self.heads, self.tails, coops, strict=True))
-            if len(self._templates) < 4096:
-                self._templates[coops] = made
-        return made
-
-
-@lru_cache(maxsize=256)
-def _pair_texts(pairing: tuple[int, int], pay: Payoffs) -> tuple[tuple[str, str], ...]:
-    """``,"seats":[a,b],"choices":[…],"points":[…],`` of a ``choices_revealed`` row, by
-    [a cooperates][b cooperates]."""
-    a, b = pairing
-    if not all(type(x) is int for row in pay for cell in row for x in cell):
-        raise TypeError(f"payoffs must be integers (got {pay!r})")  # totals are their sums
-    return tuple(tuple(
-        "," + jsonio.dumps({"seats": [a, b], "choices": [_choice(ca), _choice(cb)],
-                            "points": list(pay[ca][cb])})[1:-1] + ","
-        for cb in (False, True)) for ca in (False, True))  # type: ignore[misc]
-
-
-def _choice(coop: bool) -> str:
-    return COOPERATE if coop else DEFECT
-
-
-def _standings_text(points: list[int]) -> str:
-    """`jsonio.dumps(ranked_standings(points))` (integer points: sums of integer payoffs)."""
-    return "[" + ",".join([f'{{"seat":{r["seat"]},"points":{r["points"]},"rank":{r["rank"]}}}'
-                           for r in ranked_standings(points)]) + "]"

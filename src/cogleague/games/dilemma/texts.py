@@ -1,0 +1,303 @@
+"""The dilemma's replay log and event rows as canonical JSON text, from templates.
+
+A step's text depends on the round only through its number: the decisions' turn ids
+(``r<round>:a-b:seat``) and the rows' ``"round"``. So per step shape (`steps.StepShape`, one per
+seat count, round parity and step) and pattern of choices, the step's log entry and its
+``action_private`` rows are rendered once as templates with NUL where the round goes (canonical
+JSON never holds a raw NUL), and a round's ``choices_revealed`` rows once per pattern of the
+round's choices (and payoffs) with ``%d`` where the totals go. Writing a replay is then a
+dictionary look-up, a `str.replace` and a ``%`` per step. Decisions that are not all a shared
+bare reply of the same source, messages, timeouts and the end go through the generic encoding.
+The caches are bounded (`PATTERNS` per shape); the templates are the encoder's bytes
+(`tests/core/test_replay_text.py`, the corpus).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from operator import eq
+from typing import TYPE_CHECKING, Any
+
+from cogleague.core import jsonio
+from cogleague.core.game import StepDecisions
+from cogleague.games.dilemma.baselines._base import COOPERATE_ACTION, DEFECT_ACTION
+from cogleague.games.dilemma.payoffs import COOPERATE, DEFECT, ranked_standings
+from cogleague.games.dilemma.state import TableState
+from cogleague.games.dilemma.steps import Payoffs, StepEvents, StepShape, event_row
+
+if TYPE_CHECKING:
+    from cogleague.core.game import Event
+    from cogleague.core.replay import EpisodeLog, LogEntry
+
+PATTERNS = 128
+"""Templates kept per step shape and kind (patterns of choices seen first win)."""
+
+_NUL = "\x00"
+_OPEN = '{"op":"open"}'
+
+
+class StepTexts:
+    """The templates of one step shape, kept on it (`StepShape.texts`)."""
+
+    __slots__ = ("_reveals", "_steps", "bare", "heads", "ids", "shape", "tails")
+
+    def __init__(self, shape: StepShape) -> None:
+        self.shape = shape
+        self.heads: list[str] = []  # per turn: its action row up to the round
+        self.tails: list[tuple[str, str]] = []  # per turn: the rest, by [cooperates]
+        self.ids: list[str] = []  # per turn: its quoted turn id, round left as NUL
+        for (seat, index, _, _), suffix in zip(shape.turns, shape.suffixes, strict=True):
+            a, b = shape.pairings[index]
+            self.heads.append('{"audience":[' + str(seat)
+                              + '],"event":{"kind":"action_private","round":' + _NUL)
+            self.tails.append(tuple(  # type: ignore[arg-type]
+                "," + jsonio.dumps({"pairing": [a, b], "seat": seat, "action": act})[1:] + "}"
+                for act in (DEFECT, COOPERATE)))
+            self.ids.append('"r' + _NUL + jsonio.quote(suffix)[1:])
+        # `step` by (source, the identities of the shared bare replies, turn by turn)
+        self.bare: dict[tuple[str, tuple[int, ...]], tuple[list[str], list[str]]] = {}
+        self._steps: dict[tuple[str, tuple[bool, ...]], tuple[list[str], list[str]]] = {}
+        self._reveals: dict[tuple[Payoffs, tuple[bool, ...]], list[str]] = {}
+
+    @staticmethod
+    def of(shape: StepShape) -> StepTexts:
+        texts = shape.texts
+        if texts is None:
+            texts = shape.texts = StepTexts(shape)
+        return texts  # type: ignore[no-any-return]
+
+    def step(self, source: str, coops: tuple[bool, ...]) -> tuple[list[str], list[str]]:
+        """(the log entry of these bare choices from `source`, their ``action_private``
+        rows), each as fragments with an empty slot wherever the round goes (`_filled`)."""
+        key = (source, coops)
+        made = self._steps.get(key)
+        if made is None:
+            tail = (',"source":' + jsonio.quote(source)
+                    + ',"cause":null,"attempts":1,"timeouts":0,"clamped":false}')
+            log = '{"op":"apply","decisions":{' + ",".join(
+                turn_id + ':{"action":' + jsonio.dumps({"action": _choice(c)}) + tail
+                for turn_id, c in zip(self.ids, coops, strict=True)) + "}}"
+            rows = ",".join(head + tail_[c] for head, tail_, c in
+                            zip(self.heads, self.tails, coops, strict=True))
+            made = (_slots(log), _slots(rows))
+            if len(self._steps) < PATTERNS:
+                self._steps[key] = made
+        return made
+
+    def reveals(self, pay: Payoffs, coops: tuple[bool, ...]) -> list[str] | None:
+        """A round's ``choices_revealed`` rows for these choices (pair by pair, a then b), no
+        timeouts, as pieces: per row (head, round, middle, total a, ",", total b, tail), the
+        round and the totals left empty to be put in (None unless the payoffs are integers,
+        whose sums `str` writes as the encoder does)."""
+        key = (pay, coops)
+        made = self._reveals.get(key)
+        if made is None:
+            if not all(type(x) is int for row in pay for cell in row for x in cell):
+                return None
+            made = []
+            for k, (a, b) in enumerate(self.shape.pairings):
+                ca, cb = coops[2 * k], coops[2 * k + 1]
+                body = jsonio.dumps({"seats": [a, b], "choices": [_choice(ca), _choice(cb)],
+                                     "points": list(pay[ca][cb])})[1:-1]
+                made += [',{"audience":null,"event":{"kind":"choices_revealed","round":', "",
+                         "," + body + ',"totals":[', "", ",", "",
+                         '],"timeouts":[false,false]}}']
+            if len(self._reveals) < PATTERNS:
+                self._reveals[key] = made
+        return made
+
+
+def replay_parts(log: EpisodeLog) -> tuple[list[str], list[str]]:
+    """The fragments of the log's array and of the event rows' array (`replay.event_json`'s
+    form), commas included, brackets not: each array's text is the concatenation of its
+    fragments, so the document is joined once (`replay_bytes`) with no text per step."""
+    bare = _bare_replies()
+    logs: list[str] = []
+    rows: list[str] = []
+    revealed: _Revealed | None = None
+    for entry in log.entries:
+        render, columns = entry.step_columns()
+        if logs:
+            logs.append(",")
+        if type(render) is StepEvents:
+            made = None
+            if bare and columns is not None and entry.op == "apply":
+                made = _bare_step(render, columns, bare)
+            if made is None:
+                logs.append(entry.json_text())
+                _add(rows, event_texts(render))
+                continue
+            rs = str(render.round)
+            logs += _filled(made[0], rs)
+            if render.plan.first:
+                step_rows = _filled(made[1], rs)
+            else:
+                if revealed is None:
+                    revealed = _Revealed(render.state)
+                reveal = revealed.texts(StepTexts.of(render.plan.shape), render, rs)
+                if reveal is None:  # a timeout in the round, or payoffs templates do not take
+                    _add(rows, event_texts(render))
+                    continue
+                step_rows = _filled(made[1], rs)
+                step_rows += reveal
+            if rows:
+                rows.append(",")
+            rows += step_rows
+            continue
+        if entry.op == "open":
+            text = _round_start(entry)
+            if text is not None:
+                logs.append(_OPEN)
+                _add(rows, [text])
+                continue
+        logs.append(entry.json_text())
+        _add(rows, entry.rows_text(_event_row, "replay_texts"))
+    return logs, rows
+
+
+def _add(out: list[str], texts: list[str]) -> None:
+    """Append array items' texts (each one or several rows) to an array's fragments."""
+    for text in filter(None, texts):
+        if out:
+            out.append(",")
+        out.append(text)
+
+
+def _slots(text: str) -> list[str]:
+    """`text` cut at every NUL, an empty slot in place of each (`_filled` puts the round in)."""
+    parts = text.split(_NUL)
+    out = [""] * (2 * len(parts) - 1)
+    out[::2] = parts
+    return out
+
+
+def _filled(slots: list[str], rs: str) -> list[str]:
+    out = slots.copy()
+    out[1::2] = [rs] * (len(slots) // 2)
+    return out
+
+
+class _Revealed:
+    """The table's revealed rounds read once as rows (one per round): every pairing's choices
+    (a then b), its totals as text, and every seat's points."""
+
+    __slots__ = ("coops", "points", "totals_a", "totals_b")
+
+    def __init__(self, state: TableState) -> None:
+        pairs = state.pairs
+        self.coops = list(zip(*[c for rec in pairs for c in rec.coop], strict=True))
+        self.totals_a = list(zip(*[map(str, rec.totals[0]) for rec in pairs], strict=True))
+        self.totals_b = list(zip(*[map(str, rec.totals[1]) for rec in pairs], strict=True))
+        seats = [map(sum, zip(*[rec.totals[rec.side_of(seat)] for rec in recs], strict=True))
+                 for seat, recs in enumerate(state.by_seat)]
+        self.points = list(zip(*seats, strict=True))
+
+    def texts(self, texts: StepTexts, ev: StepEvents, rs: str) -> list[str] | None:
+        """The fragments of the reveal's rows (choices, standings, the end) after round
+        ``ev.round``, a comma first (None: a timeout in it, or payoffs the templates do not
+        take)."""
+        i = ev.round - 1
+        if i in ev.state.timeout_rounds:
+            return None
+        reveals = texts.reveals(ev.pay, self.coops[i])
+        if reveals is None:
+            return None
+        pieces = reveals.copy()
+        pieces[1::7] = [rs] * len(self.totals_a[i])
+        pieces[3::7] = self.totals_a[i]
+        pieces[5::7] = self.totals_b[i]
+        pieces += [',{"audience":null,"event":{"kind":"tournament_standings","round":' + rs
+                   + ',"standings":' + _standings_text(self.points[i]) + "}}"]
+        if ev.ended:
+            pieces.append("," + jsonio.dumps([event_row(e.kind, e.data, e.audience)
+                                              for e in ev.ended])[1:-1])
+        return pieces
+
+
+def event_texts(ev: StepEvents) -> list[str]:
+    """The replay rows of a settled step (`StepEvents.replay_rows`) as one canonical text,
+    every row encoded (the templates cover steps of bare replies: `replay_parts`); none if
+    the step had no events."""
+    text = jsonio.dumps(ev._build(event_row))[1:-1]
+    return [text] if text else []
+
+
+def _bare_step(ev: StepEvents, columns: StepDecisions, bare: dict[int, bool]
+               ) -> tuple[list[str], list[str]] | None:
+    """(the log entry, the ``action_private`` rows) of a step whose every decision is a shared
+    bare reply of the common source (by identity: the replies were checked unchanged once per
+    replay, and the game reads such a reply as a plain move of its choice), cut where the round
+    goes; None for any other step."""
+    step = columns.step
+    source = columns.source
+    if step.handle is not ev.plan or step.round != ev.round or source is None:
+        return None
+    texts = StepTexts.of(ev.plan.shape)
+    ids = tuple(map(id, columns.actions))
+    made = texts.bare.get((source, ids))
+    if made is not None:
+        return made
+    kinds = tuple(map(bare.get, ids))
+    if None in kinds:
+        return None
+    made = texts.step(source, kinds)  # type: ignore[arg-type]
+    if len(texts.bare) < PATTERNS:
+        texts.bare[(source, ids)] = made
+    return made
+
+
+def _event_row(e: Event) -> dict[str, Any]:
+    """`replay.event_json`."""
+    return event_row(e.kind, e.data, e.audience)
+
+
+def _bare_replies() -> dict[int, bool]:
+    """The shared bare replies by identity (cooperates?); none if one was modified."""
+    if COOPERATE_ACTION != {"action": COOPERATE} or DEFECT_ACTION != {"action": DEFECT}:
+        return {}
+    return {id(COOPERATE_ACTION): True, id(DEFECT_ACTION): False}
+
+
+def _round_start(entry: LogEntry) -> str | None:
+    """The row of an ``open`` entry that is one public ``round_start`` (None otherwise)."""
+    if entry.reason is not None or entry.detail is not None or entry.decisions is not None:
+        return None
+    events = entry.events
+    if len(events) != 1:
+        return None
+    e = events[0]
+    data = e.data
+    if e.kind != "round_start" or e.audience is not None or len(data) != 1:
+        return None
+    r = data.get("round")
+    if type(r) is not int:
+        return None
+    return '{"audience":null,"event":{"kind":"round_start","round":' + str(r) + "}}"
+
+
+def _choice(coop: bool) -> str:
+    return COOPERATE if coop else DEFECT
+
+
+def _standings_text(points: Sequence[int]) -> str:
+    """`jsonio.dumps(ranked_standings(points))` (integer points: sums of integer payoffs),
+    from a template per standing order and pattern of ties."""
+    order = sorted(range(len(points)), key=points.__getitem__, reverse=True)
+    ranked = [points[s] for s in order]
+    key = (tuple(order), tuple(map(eq, ranked, ranked[1:])))
+    parts = _STANDINGS.get(key)
+    if parts is None:
+        parts = []
+        for row in ranked_standings(points):
+            parts += [("," if parts else "[") + '{"seat":' + str(row["seat"]) + ',"points":', "",
+                      ',"rank":' + str(row["rank"]) + "}"]
+        parts[-1] += "]"
+        if len(_STANDINGS) < 4 * PATTERNS:
+            _STANDINGS[key] = parts
+    out = parts.copy()
+    out[1::3] = map(str, ranked)
+    return "".join(out)
+
+
+_STANDINGS: dict[tuple[tuple[int, ...], tuple[bool, ...]], list[str]] = {}
+"""Standings pieces by (standing order, ties with the seat before): points left empty."""
