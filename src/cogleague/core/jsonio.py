@@ -202,6 +202,19 @@ def quote(s: str) -> str:
     return _ENCODERS[False].encode(s)
 
 
+def int_texts(values: Sequence[int]) -> list[str]:
+    """``[dumps(v) for v in values]`` for plain integers (no bools: `str` writes them as the
+    encoder does): small non-negative ones from a table, a list look-up instead of a
+    conversion each (a replay's running totals are thousands of them)."""
+    if values and min(values) >= 0 and max(values) < len(_INT_TEXTS):
+        return list(map(_INT_TEXTS.__getitem__, values))
+    return list(map(str, values))
+
+
+_INT_TEXTS = [str(i) for i in range(4096)]
+"""`str` of 0 … 4095 (`int_texts`)."""
+
+
 def join_object(items: Iterable[tuple[str, str | list[str]]], *,
                 sort_keys: bool = False) -> str:
     """The canonical text of an object whose values are already canonical text (`dumps` of

@@ -5,9 +5,10 @@ A step's text depends on the round only through its number: the decisions' turn 
 seat count, round parity and step) and pattern of choices, the step's log entry and its
 ``action_private`` rows are rendered once as templates with NUL where the round goes (canonical
 JSON never holds a raw NUL), and a round's ``choices_revealed`` rows once per pattern of the
-round's choices (and payoffs) with ``%d`` where the totals go. Writing a replay is then a
-dictionary look-up, a `str.replace` and a ``%`` per step. Decisions that are not all a shared
-bare reply of the same source, messages, timeouts and the end go through the generic encoding.
+round's choices (and payoffs) with slots where the round and the totals go. Writing a replay
+is then a dictionary look-up and a copy with the slots filled per step. Decisions that are not
+all a shared bare reply of the same source, messages, timeouts and the end go through the
+generic encoding.
 The caches are bounded (`PATTERNS` per shape); the templates are the encoder's bytes
 (`tests/core/test_replay_text.py`, the corpus).
 """
@@ -15,7 +16,7 @@ The caches are bounded (`PATTERNS` per shape); the templates are the encoder's b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import eq
+from operator import add, eq
 from typing import TYPE_CHECKING, Any
 
 from cogleague.core import jsonio
@@ -92,7 +93,7 @@ class StepTexts:
         key = (pay, coops)
         made = self._reveals.get(key)
         if made is None:
-            if not all(type(x) is int for row in pay for cell in row for x in cell):
+            if not _integers(pay):
                 return None
             made = []
             for k, (a, b) in enumerate(self.shape.pairings):
@@ -133,7 +134,7 @@ def replay_parts(log: EpisodeLog) -> tuple[list[str], list[str]]:
                 step_rows = _filled(made[1], rs)
             else:
                 if revealed is None:
-                    revealed = _Revealed(render.state)
+                    revealed = _Revealed(render.state, render.pay)
                 reveal = revealed.texts(StepTexts.of(render.plan.shape), render, rs)
                 if reveal is None:  # a timeout in the round, or payoffs templates do not take
                     _add(rows, event_texts(render))
@@ -179,18 +180,24 @@ def _filled(slots: list[str], rs: str) -> list[str]:
 
 class _Revealed:
     """The table's revealed rounds read once as rows (one per round): every pairing's choices
-    (a then b), its totals as text, and every seat's points."""
+    (a then b), its totals as text, and every seat's points (no totals unless the payoffs are
+    integers: `StepTexts.reveals` takes no others)."""
 
     __slots__ = ("coops", "points", "totals_a", "totals_b")
 
-    def __init__(self, state: TableState) -> None:
+    def __init__(self, state: TableState, pay: Payoffs) -> None:
         pairs = state.pairs
         self.coops = list(zip(*[c for rec in pairs for c in rec.coop], strict=True))
-        self.totals_a = list(zip(*[map(str, rec.totals[0]) for rec in pairs], strict=True))
-        self.totals_b = list(zip(*[map(str, rec.totals[1]) for rec in pairs], strict=True))
-        seats = [map(sum, zip(*[rec.totals[rec.side_of(seat)] for rec in recs], strict=True))
-                 for seat, recs in enumerate(state.by_seat)]
-        self.points = list(zip(*seats, strict=True))
+        self.totals_a: list[tuple[str, ...]] = []
+        self.totals_b: list[tuple[str, ...]] = []
+        self.points: list[tuple[int, ...]] = []
+        if not _integers(pay):
+            return
+        int_texts = jsonio.int_texts
+        self.totals_a = list(zip(*[int_texts(rec.totals[0]) for rec in pairs], strict=True))
+        self.totals_b = list(zip(*[int_texts(rec.totals[1]) for rec in pairs], strict=True))
+        self.points = list(zip(*[_added([rec.totals[rec.side_of(seat)] for rec in recs])
+                                 for seat, recs in enumerate(state.by_seat)], strict=True))
 
     def texts(self, texts: StepTexts, ev: StepEvents, rs: str) -> list[str] | None:
         """The fragments of the reveal's rows (choices, standings, the end) after round
@@ -206,12 +213,23 @@ class _Revealed:
         pieces[1::7] = [rs] * len(self.totals_a[i])
         pieces[3::7] = self.totals_a[i]
         pieces[5::7] = self.totals_b[i]
-        pieces += [',{"audience":null,"event":{"kind":"tournament_standings","round":' + rs
-                   + ',"standings":' + _standings_text(self.points[i]) + "}}"]
+        pieces += _standings(self.points[i], rs)
         if ev.ended:
             pieces.append("," + jsonio.dumps([event_row(e.kind, e.data, e.audience)
                                               for e in ev.ended])[1:-1])
         return pieces
+
+
+def _integers(pay: Payoffs) -> bool:
+    return all(type(x) is int for row in pay for cell in row for x in cell)
+
+
+def _added(columns: list[list[int]]) -> list[int]:
+    """The element-wise sum of equally long columns (at least one)."""
+    total = columns[0]
+    for column in columns[1:]:
+        total = list(map(add, total, column))
+    return total
 
 
 def event_texts(ev: StepEvents) -> list[str]:
@@ -279,25 +297,30 @@ def _choice(coop: bool) -> str:
     return COOPERATE if coop else DEFECT
 
 
-def _standings_text(points: Sequence[int]) -> str:
-    """`jsonio.dumps(ranked_standings(points))` (integer points: sums of integer payoffs),
-    from a template per standing order and pattern of ties."""
+def _standings(points: Sequence[int], rs: str) -> list[str]:
+    """The fragments of round ``rs``'s ``tournament_standings`` row, a comma first:
+    ``jsonio.dumps(ranked_standings(points))`` (integer points: sums of integer payoffs) from
+    a template per standing order and pattern of ties."""
     order = sorted(range(len(points)), key=points.__getitem__, reverse=True)
-    ranked = [points[s] for s in order]
-    key = (tuple(order), tuple(map(eq, ranked, ranked[1:])))
+    ranked = list(map(points.__getitem__, order))
+    key = (*order, *map(eq, ranked, ranked[1:]))
     parts = _STANDINGS.get(key)
     if parts is None:
-        parts = []
+        parts = [',{"audience":null,"event":{"kind":"tournament_standings","round":', "",
+                 ',"standings":[']
         for row in ranked_standings(points):
-            parts += [("," if parts else "[") + '{"seat":' + str(row["seat"]) + ',"points":', "",
-                      ',"rank":' + str(row["rank"]) + "}"]
-        parts[-1] += "]"
+            parts[-1] += ('{"seat":' if len(parts) == 3 else ',{"seat":') + str(row["seat"])
+            parts[-1] += ',"points":'
+            parts += ["", ',"rank":' + str(row["rank"]) + "}"]
+        parts[-1] += "]}}"
         if len(_STANDINGS) < 4 * PATTERNS:
             _STANDINGS[key] = parts
     out = parts.copy()
-    out[1::3] = map(str, ranked)
-    return "".join(out)
+    out[1] = rs
+    out[3::2] = jsonio.int_texts(ranked)
+    return out
 
 
-_STANDINGS: dict[tuple[tuple[int, ...], tuple[bool, ...]], list[str]] = {}
-"""Standings pieces by (standing order, ties with the seat before): points left empty."""
+_STANDINGS: dict[tuple[int | bool, ...], list[str]] = {}
+"""Standings pieces by (standing order, then ties with the seat before): round and points left
+empty."""
