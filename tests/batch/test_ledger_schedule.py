@@ -47,3 +47,22 @@ def test_draws_past_the_first_twist_come_from_the_rules_streams(
     monkeypatch.setattr(bs, "draws_read", lambda rounds: 320)
     seeds = list(range(120))
     assert _as_rules(seeds, 28) == [_rules(s, 28) for s in seeds]
+
+
+@pytest.mark.parametrize("depth", [None, 170])
+def test_seat_schedule_is_the_schedule_seat_by_seat(monkeypatch: pytest.MonkeyPatch,
+                                                    depth: int | None) -> None:
+    """Each seat's partner, subgame and side (0 for the first mover) as the meetings give
+    them, also for tables redrawn past the draws read (`depth`: fewer read)."""
+    if depth is not None:
+        monkeypatch.setattr(bs, "draws_read", lambda rounds: depth)
+    seeds = [*range(0, 3000, 11), 2_147_483_647]
+    rounds = 28
+    partner, subgame, side = bs.seat_schedule(seeds, rounds)
+    assert partner.shape == (len(seeds), rounds, 8)
+    for i, seed in enumerate(seeds):
+        for r, pairs in enumerate(_rules(seed, rounds)):
+            for a, b, g in pairs:
+                assert (partner[i, r, a], partner[i, r, b]) == (b, a)
+                assert subgame[i, r, a] == subgame[i, r, b] == SUBGAMES.index(g)
+                assert (side[i, r, a], side[i, r, b]) == (0, 1)

@@ -10,7 +10,8 @@ engine does.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -42,10 +43,14 @@ class _Stream:
         names = [f"ledger:{s}:schedule" for s in seeds]
         b = len(names)
         if 2 * depth <= mt19937.WORDS:  # a stream's first twist: seeded in arrays
-            k = mt19937.ints_by_draw(names, depth)
+            # random()'s k = (a >> 5) · 2**26 + (b >> 6) of two words, straight to float64
+            # (exact below 2**53)
+            w = mt19937.words_by_draw(names, 2 * depth).reshape(depth, 2, b)
+            k = np.multiply(w[:, 0] >> 5, float(2**26))
+            k += w[:, 1] >> 6
         else:
-            k = stream_ints(names, depth).T
-        self.k = k.astype(np.float64).reshape(-1)
+            k = stream_ints(names, depth).T.astype(np.float64)
+        self.k = k.reshape(-1)
         self.b = b
         self.depth = depth
         self.rows = np.arange(b)
@@ -93,35 +98,100 @@ class _Stream:
         return out
 
 
-TYPICAL_REDRAWS = 2
-"""Pass redraws read up front (each pass after the first redraws with probability 1/7, so
-more than two in one pass happen about once in 343 passes; those tables are redrawn)."""
+TYPICAL_REDRAWS = 1
+"""Pass redraws read up front a pass (each pass after the first redraws with probability
+1/7)."""
+TYPICAL_COINS = 2
+"""First-mover coins read up front a round, of four meetings (a coin is tossed outside
+DILEMMA, half of them, on a tie of first-mover counts)."""
 
 
 def draws_read(rounds: int) -> int:
-    """Draws read up front per table: every coin, and `TYPICAL_REDRAWS` redraws a pass."""
+    """Draws read up front per table: `TYPICAL_REDRAWS` and `TYPICAL_COINS` cover all but
+    about one table in 5,000 at 14 rounds (a table's whole stream is read in one bulk pass,
+    whose cost grows with the draws read; the rest are redrawn one by one)."""
     passes = math.ceil(rounds / PASS_LENGTH)
-    return (POSITIONS - 1) + passes * ((PASS_LENGTH - 1) * (1 + TYPICAL_REDRAWS)
-                                       + PASS_LENGTH * PAIRS_PER_ROUND * 2)
+    return ((POSITIONS - 1) + passes * (PASS_LENGTH - 1) * (1 + TYPICAL_REDRAWS)
+            + rounds * (PAIRS_PER_ROUND + TYPICAL_COINS))
 
 
 def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Array]:
     """(a, b, subgame), each (B, rounds, 4) int8: the first mover (the lower seat in DILEMMA), the
-    second, and the subgame index of every meeting.
+    second, and the subgame index of every meeting."""
+    st = _Stream(seeds, draws_read(rounds))
+    # round-major while drawn (a round's rows contiguous), returned table-major
+    a_out = np.zeros((rounds, PAIRS_PER_ROUND, len(seeds)), dtype=np.int8)
+    b_out = np.zeros_like(a_out)
+    g_out = np.zeros_like(a_out)
+    for r, m in enumerate(_rounds(st, rounds)):
+        d = m.s - m.f
+        d *= m.swapped
+        a_out[r] = m.f + d
+        b_out[r] = m.s - d
+        g_out[r] = m.g
+    a_t, b_t, g_t = (x.transpose(2, 0, 1) for x in (a_out, b_out, g_out))
+    for row in np.flatnonzero(st.short):  # drawn past what was read: the rules engine's draw
+        for rr, pairs in enumerate(draw_schedule(int(seeds[int(row)]), rounds)):
+            for j, p in enumerate(pairs):
+                a_t[row, rr, j], b_t[row, rr, j] = p.a, p.b
+                g_t[row, rr, j] = SUBGAMES.index(p.subgame)
+    return a_t, b_t, g_t
+
+
+def seat_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Array]:
+    """`batch_schedule` seat by seat: (partner, subgame, side), each (B, rounds, 8) int8, side
+    0 for the first mover. Round-major underneath (a round of every table is one contiguous
+    block, as the kernel reads it), each round scattered while it is drawn."""
+    n = len(seeds)
+    st = _Stream(seeds, draws_read(rounds))
+    partner, subgame, side = (np.empty((rounds, n * POSITIONS), dtype=np.int8)
+                              for _ in range(3))
+    for r, m in enumerate(_rounds(st, rounds)):
+        p_r, g_r, s_r = partner[r], subgame[r], side[r]
+        p_r[m.at_f] = m.s
+        p_r[m.at_s] = m.f
+        g_r[m.at_f] = m.g
+        g_r[m.at_s] = m.g
+        s_r[m.at_f] = m.swapped
+        s_r[m.at_s] = ~m.swapped
+    for row in np.flatnonzero(st.short):  # drawn past what was read: the rules engine's draw
+        for rr, pairs in enumerate(draw_schedule(int(seeds[int(row)]), rounds)):
+            for p in pairs:
+                a, b = int(row) * POSITIONS + p.a, int(row) * POSITIONS + p.b
+                partner[rr, a], partner[rr, b] = p.b, p.a
+                subgame[rr, a] = subgame[rr, b] = SUBGAMES.index(p.subgame)
+                side[rr, a], side[rr, b] = 0, 1
+    return tuple(x.reshape(rounds, n, POSITIONS).transpose(1, 0, 2)  # type: ignore[return-value]
+                 for x in (partner, subgame, side))
+
+
+class _Meetings(NamedTuple):
+    """A round's four meetings at every table, (4, B) each."""
+
+    f: Array  # int8 the matching's first seat
+    s: Array  # int8 its second
+    at_f: Array  # int64 their flat indices in a (B, 8)
+    at_s: Array
+    swapped: Array  # bool the second seat moves first
+    g: Array  # int8 subgame
+
+
+def _rounds(st: _Stream, rounds: int) -> Iterator[_Meetings]:
+    """Every round's meetings, in order, drawn from the tables' streams.
 
     A round's four meetings have distinct seats, so their first-mover counts are read once
     at the round's start; only the stream position runs through them in order (a meeting
     draws its subgame, then a coin on a tie outside DILEMMA)."""
-    n = len(seeds)
-    st = _Stream(seeds, draws_read(rounds))
+    n = st.b
     rows = st.rows
     at8 = rows * POSITIONS  # flat row starts of (B, 8) arrays
-    perm = st.shuffle(np.tile(np.arange(POSITIONS), (n, 1))).reshape(-1)
+    perm = st.shuffle(np.tile(np.arange(POSITIONS, dtype=np.int8), (n, 1))).reshape(-1)
+    # every matching's seats at every table, (B, matching, meeting, first/second) flat: a
+    # round reads its matching's eight at each table, near each other
+    seats = perm.take(at8[:, None] + _MATCH.transpose(2, 0, 1).reshape(1, -1)).reshape(-1)
+    at56 = rows * (PASS_LENGTH * POSITIONS)
+    meeting_at = np.arange(PAIRS_PER_ROUND)[:, None] * 2
     counts = np.zeros(n * POSITIONS, dtype=np.int64)
-    # round-major while drawn (a round's rows contiguous), returned table-major
-    a_out = np.zeros((rounds, PAIRS_PER_ROUND, n), dtype=np.int8)
-    b_out = np.zeros_like(a_out)
-    g_out = np.zeros_like(a_out)
     draw = np.zeros((PAIRS_PER_ROUND, n), dtype=np.int64)  # meeting-major: rows contiguous
     swap = np.zeros((PAIRS_PER_ROUND, n), dtype=bool)
     previous_last: Array | None = None
@@ -141,9 +211,12 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
             order[:, 1] = np.where(stuck, first, second)
         previous_last = order[:, -1].copy()
         for pos in range(min(PASS_LENGTH, rounds - r)):
-            match = _MATCH[:, :, order[:, pos]]  # (4, 2, B) positions
-            f = perm.take(at8 + match[:, 0])  # (4, B) seats
-            s = perm.take(at8 + match[:, 1])
+            at_m = order[:, pos] * POSITIONS
+            at_m += at56
+            at_m = at_m + meeting_at
+            f = seats.take(at_m)  # (4, B) seats
+            at_m += 1
+            s = seats.take(at_m)
             at_f, at_s = at8 + f, at8 + s
             cf, cs = counts.take(at_f), counts.take(at_s)
             level, behind = cf == cs, cs < cf
@@ -154,17 +227,14 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
                 swap[i] = outside & (behind[i] | (tie & st.coin(tie)))
                 draw[i] = d
             dil = draw < DILEMMA_BELOW
-            counts[np.where(swap, at_s, at_f)] += ~dil  # a round's seats are distinct
+            # selections by arithmetic: numpy's `where` branches on a mask like this one
+            at_first = at_s - at_f
+            at_first *= swap
+            at_first += at_f
+            counts[at_first] += ~dil  # a round's seats are distinct
             low = f > s
-            a_out[r] = np.where(swap | (dil & low), s, f)  # DILEMMA: the lower seat first
-            b_out[r] = np.where(swap | (dil & low), f, s)
-            g_out[r] = ~dil  # DILEMMA 0, TRUST 1, ULTIMATUM 2
-            g_out[r] += draw >= TRUST_BELOW
+            low &= dil
+            low |= swap  # the second seat moves first (DILEMMA: the lower seat first)
+            g = (~dil).view(np.int8) + (draw >= TRUST_BELOW)  # DILEMMA 0, TRUST 1, ULTIMATUM 2
+            yield _Meetings(f, s, at_f, at_s, low, g)
             r += 1
-    a_t, b_t, g_t = (x.transpose(2, 0, 1) for x in (a_out, b_out, g_out))
-    for row in np.flatnonzero(st.short):  # drawn past what was read: the rules engine's draw
-        for rr, pairs in enumerate(draw_schedule(int(seeds[int(row)]), rounds)):
-            for j, p in enumerate(pairs):
-                a_t[row, rr, j], b_t[row, rr, j] = p.a, p.b
-                g_t[row, rr, j] = SUBGAMES.index(p.subgame)
-    return a_t, b_t, g_t

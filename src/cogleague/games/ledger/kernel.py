@@ -26,7 +26,7 @@ from cogleague.core.rng import first_draws
 from cogleague.games.ledger.aliases import SEATS, draw_aliases
 from cogleague.games.ledger.baselines import Grim, Mirror, Opportunist, Saint, Shark
 from cogleague.games.ledger.batch_medians import medians
-from cogleague.games.ledger.batch_schedule import batch_schedule
+from cogleague.games.ledger.batch_schedule import seat_schedule
 from cogleague.games.ledger.conduct import halo, is_kind
 from cogleague.games.ledger.config import build_config
 from cogleague.games.ledger.rings import (
@@ -125,17 +125,8 @@ class LedgerKernel:
     def reset(self, seeds: Sequence[int], lineup: Any = None) -> LedgerState:
         """B new tables (the baselines draw nothing up front: `lineup` is not needed)."""
         xp, n, b, r = self.xp, SEATS, len(seeds), self.rounds
-        a, bb, g = batch_schedule(seeds, r)
-        # every meeting's two seats, as flat indices into (B, R, 8): one scatter per field
-        base = (np.arange(b * r, dtype=np.int64) * n).reshape(b, r, 1)
-        at_a, at_b = (base + a).ravel(), (base + bb).ravel()
-        flat_p = np.empty(b * r * n, dtype=np.int8)  # small ints: int8 (steps widen them)
-        flat_g = np.empty_like(flat_p)
-        flat_s = np.zeros_like(flat_p)
-        flat_p[at_a], flat_p[at_b] = bb.ravel(), a.ravel()
-        flat_g[at_a] = flat_g[at_b] = g.ravel()
-        flat_s[at_b] = 1
-        partner, subgame, side = (x.reshape(b, r, n) for x in (flat_p, flat_g, flat_s))
+        # small ints (steps widen them), round-major underneath: a round's slice is contiguous
+        partner, subgame, side = seat_schedule(seeds, r)
         zi = xp.zeros((b, n), dtype=xp.int16)
         zb = xp.zeros((b, n), dtype=xp.uint8)
         return LedgerState(
