@@ -127,12 +127,17 @@ class LedgerKernel:
         xp, n, b, r = self.xp, SEATS, len(seeds), self.rounds
         # small ints (steps widen them), round-major underneath: a round's slice is contiguous
         partner, subgame, side = seat_schedule(seeds, r)
+        if xp is np:  # round-major underneath: a step writes one contiguous block
+            moves, pays = (np.zeros((r, b, n), dtype=np.int8).transpose(1, 2, 0)
+                           for _ in range(2))
+        else:
+            moves, pays = (xp.zeros((b, n, r), dtype=xp.int8) for _ in range(2))
         zi = xp.zeros((b, n), dtype=xp.int16)
         zb = xp.zeros((b, n), dtype=xp.uint8)
         return LedgerState(
             t=xp.zeros(b, dtype=xp.int64), partner=xp.asarray(partner),
             subgame=xp.asarray(subgame), side=xp.asarray(side),
-            moves=xp.zeros((b, n, r), dtype=xp.int8), pays=xp.zeros((b, n, r), dtype=xp.int8),
+            moves=moves, pays=pays,
             total=zi, kind=zi, harsh=zi, harsh_to=zb, dil_met=zb, dil_defect=zb,
             last=xp.full((b, n), -1, dtype=xp.int8), defections=xp.zeros((b, n), dtype=xp.int8),
             seeds=xp.asarray(np.asarray(seeds, dtype=np.int64)))
