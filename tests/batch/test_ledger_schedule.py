@@ -66,3 +66,12 @@ def test_seat_schedule_is_the_schedule_seat_by_seat(monkeypatch: pytest.MonkeyPa
                 assert (partner[i, r, a], partner[i, r, b]) == (b, a)
                 assert subgame[i, r, a] == subgame[i, r, b] == SUBGAMES.index(g)
                 assert (side[i, r, a], side[i, r, b]) == (0, 1)
+
+
+@pytest.mark.parametrize(("k", "at_least"), [(bs.OUTSIDE_K, 50), (bs.ULTIMATUM_K, 80)])
+def test_subgame_bounds_are_the_rules_rounding(k: float, at_least: int) -> None:
+    """A draw's k at the bound gives `below(100)` >= the subgame's bound as the rules compute
+    it (``int(random() * 100)``), the k just below it does not."""
+    least = int(k)
+    for x in range(least - 50, least + 50):
+        assert (int(x / 2**53 * 100) >= at_least) == (x >= least)

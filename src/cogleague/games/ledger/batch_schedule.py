@@ -60,9 +60,9 @@ class _Stream:
     def short(self) -> Array:
         return self.pos >= (self.depth + 1) * self.b
 
-    def below(self, n: int) -> Array:
-        """`rng.below(n)` (``int(random() * n)``) at every table."""
-        values = self._below(n, self.pos)
+    def read(self) -> Array:
+        """Every table's next k (float64), read."""
+        values = self.k.take(self.pos, mode="clip")
         self.pos += self.b
         return values
 
@@ -104,6 +104,26 @@ TYPICAL_REDRAWS = 1
 TYPICAL_COINS = 2
 """First-mover coins read up front a round, of four meetings (a coin is tossed outside
 DILEMMA, half of them, on a tie of first-mover counts)."""
+
+
+def least_k(n: int, at_least: int) -> float:
+    """The least k with ``int(k / 2**53 * n) >= at_least``, as `random() * n` rounds: a
+    subgame draw compares k with these instead of multiplying (the product rounds up to the
+    next integer for a few k below the exact bound)."""
+    lo, hi = 0, TWO_53  # the answer is in lo..hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if float(mid) * (n / TWO_53) >= at_least:
+            hi = mid
+        else:
+            lo = mid + 1
+    return float(lo)
+
+
+OUTSIDE_K = least_k(DRAW_SCALE, DILEMMA_BELOW)
+"""A subgame draw's k from here on: not DILEMMA."""
+ULTIMATUM_K = least_k(DRAW_SCALE, TRUST_BELOW)
+"""… and from here on: ULTIMATUM."""
 
 
 def draws_read(rounds: int) -> int:
@@ -152,8 +172,8 @@ def seat_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arra
         p_r[m.at_s] = m.f
         g_r[m.at_f] = m.g
         g_r[m.at_s] = m.g
-        s_r[m.at_f] = m.swapped
-        s_r[m.at_s] = ~m.swapped
+        s_r[m.at_f] = m.swapped.view(np.int8)  # bools as 0/1 bytes: no cast in the scatter
+        s_r[m.at_s] = (~m.swapped).view(np.int8)
     for row in np.flatnonzero(st.short):  # drawn past what was read: the rules engine's draw
         for rr, pairs in enumerate(draw_schedule(int(seeds[int(row)]), rounds)):
             for p in pairs:
@@ -191,8 +211,8 @@ def _rounds(st: _Stream, rounds: int) -> Iterator[_Meetings]:
     seats = perm.take(at8[:, None] + _MATCH.transpose(2, 0, 1).reshape(1, -1)).reshape(-1)
     at56 = rows * (PASS_LENGTH * POSITIONS)
     meeting_at = np.arange(PAIRS_PER_ROUND)[:, None] * 2
-    counts = np.zeros(n * POSITIONS, dtype=np.int64)
-    draw = np.zeros((PAIRS_PER_ROUND, n), dtype=np.int64)  # meeting-major: rows contiguous
+    counts = np.zeros(n * POSITIONS, dtype=np.int8)  # first moves outside DILEMMA, <= 28
+    draw = np.zeros((PAIRS_PER_ROUND, n))  # subgame draws' k, meeting-major
     swap = np.zeros((PAIRS_PER_ROUND, n), dtype=bool)
     previous_last: Array | None = None
     r = 0
@@ -221,20 +241,19 @@ def _rounds(st: _Stream, rounds: int) -> Iterator[_Meetings]:
             cf, cs = counts.take(at_f), counts.take(at_s)
             level, behind = cf == cs, cs < cf
             for i in range(PAIRS_PER_ROUND):
-                d = st.below(DRAW_SCALE)
-                outside = d >= DILEMMA_BELOW
+                k = draw[i] = st.read()
+                outside = k >= OUTSIDE_K
                 tie = outside & level[i]
                 swap[i] = outside & (behind[i] | (tie & st.coin(tie)))
-                draw[i] = d
-            dil = draw < DILEMMA_BELOW
+            dil = draw < OUTSIDE_K
             # selections by arithmetic: numpy's `where` branches on a mask like this one
             at_first = at_s - at_f
             at_first *= swap
             at_first += at_f
-            counts[at_first] += ~dil  # a round's seats are distinct
+            counts[at_first] += (~dil).view(np.int8)  # a round's seats are distinct
             low = f > s
             low &= dil
             low |= swap  # the second seat moves first (DILEMMA: the lower seat first)
-            g = (~dil).view(np.int8) + (draw >= TRUST_BELOW)  # DILEMMA 0, TRUST 1, ULTIMATUM 2
+            g = (~dil).view(np.int8) + (draw >= ULTIMATUM_K)  # DILEMMA 0, TRUST 1, ULTIMATUM 2
             yield _Meetings(f, s, at_f, at_s, low, g)
             r += 1
