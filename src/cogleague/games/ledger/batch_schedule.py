@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -78,24 +79,37 @@ class _Stream:
         self.pos += self.b * active
         return heads
 
-    def shuffle(self, items: Array, rows: Array | None = None) -> Array:
-        """`rng.shuffle` of each row of `items` (B, L), or of the tables `rows` (len(rows), L)
-        only (the others read nothing)."""
-        out = items.copy()
-        m, length = out.shape
-        flat = out.reshape(-1)
-        starts = np.arange(m) * length
-        pos = self.pos if rows is None else self.pos[rows]  # all tables: moved in place
-        for i in range(length - 1, 0, -1):
-            j = starts + self._below(i + 1, pos)
-            pos += self.b
-            at_i = starts + i
-            a, b = flat.take(at_i), flat.take(j)
-            flat[at_i] = b
-            flat[j] = a
-        if rows is not None:
-            self.pos[rows] = pos
-        return out
+    def shuffled(self, length: int, rows: Array | None = None) -> Array:
+        """`rng.shuffle` of ``range(length)`` at every table (B, length), or at the tables
+        `rows` only (the others read nothing): the shuffle's draws, read at once, name its
+        permutation in the factorial number system (`_permutations`)."""
+        pos = self.pos if rows is None else self.pos[rows]
+        steps = length - 1
+        k = self.k.take(pos + (np.arange(steps) * self.b)[:, None], mode="clip")
+        k *= (np.arange(length, 1, -1) / TWO_53)[:, None]  # draw t is below(length - t)
+        code = _FACTORIALS[length - 1:0:-1] @ k.astype(np.int64)
+        if rows is None:
+            self.pos += steps * self.b
+        else:
+            self.pos[rows] += steps * self.b
+        return _permutations(length).take(code, axis=0)
+
+
+@lru_cache(maxsize=4)
+def _permutations(length: int) -> Array:
+    """(length!, length) int8: row ``sum(j_i * i!)`` is ``range(length)`` after `rng.shuffle`'s
+    swaps of position i with j_i, i from the top."""
+    codes = np.arange(math.factorial(length))
+    out = np.tile(np.arange(length, dtype=np.int8), (codes.size, 1))
+    for i in range(length - 1, 0, -1):
+        j = codes // math.factorial(i) % (i + 1)
+        at_i, at_j = out[codes, i], out[codes, j]
+        out[codes, i], out[codes, j] = at_j, at_i
+    out.flags.writeable = False
+    return out
+
+
+_FACTORIALS = np.array([math.factorial(i) for i in range(POSITIONS)], dtype=np.int64)
 
 
 TYPICAL_REDRAWS = 1
@@ -205,7 +219,7 @@ def _rounds(st: _Stream, rounds: int) -> Iterator[_Meetings]:
     n = st.b
     rows = st.rows
     at8 = rows * POSITIONS  # flat row starts of (B, 8) arrays
-    perm = st.shuffle(np.tile(np.arange(POSITIONS, dtype=np.int8), (n, 1))).reshape(-1)
+    perm = st.shuffled(POSITIONS).reshape(-1)
     # every matching's seats at every table, (B, matching, meeting, first/second) flat: a
     # round reads its matching's eight at each table, near each other
     seats = perm.take(at8[:, None] + _MATCH.transpose(2, 0, 1).reshape(1, -1)).reshape(-1)
@@ -217,14 +231,13 @@ def _rounds(st: _Stream, rounds: int) -> Iterator[_Meetings]:
     previous_last: Array | None = None
     r = 0
     while r < rounds:
-        order = st.shuffle(np.tile(np.arange(PASS_LENGTH), (n, 1)))
+        order = st.shuffled(PASS_LENGTH).astype(np.int64)
         if previous_last is not None:
             for _ in range(RESHUFFLES):  # only the tables that redraw read their stream
                 again = np.flatnonzero(order[:, 0] == previous_last)
                 if not again.size:
                     break
-                order[again] = st.shuffle(np.tile(np.arange(PASS_LENGTH), (again.size, 1)),
-                                          again)
+                order[again] = st.shuffled(PASS_LENGTH, again)
             stuck = order[:, 0] == previous_last
             first, second = order[:, 0].copy(), order[:, 1].copy()
             order[:, 0] = np.where(stuck, second, first)
