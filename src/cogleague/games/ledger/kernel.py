@@ -121,6 +121,7 @@ class LedgerKernel:
         self.obs_size = 1 + len(FIELDS)
         self.steps_per_episode = rounds
         self._view: tuple[tuple[Array, Array, Array, int], RoundView] | None = None
+        self._lockstep: tuple[Array, int | None] | None = None
 
     def reset(self, seeds: Sequence[int], lineup: Any = None) -> LedgerState:
         """B new tables (the baselines draw nothing up front: `lineup` is not needed)."""
@@ -148,8 +149,13 @@ class LedgerKernel:
         if self.xp is not np:
             return None
         t = state.t
-        t0 = int(t[0])
-        return t0 if bool((t == t0).all()) else None
+        memo = self._lockstep
+        if memo is not None and memo[0] is t:  # the same round's array: asked 9 times a step
+            return memo[1]
+        t0 = int(t[0]) if t.size else 0
+        at: int | None = t0 if bool((t == t0).all()) else None
+        self._lockstep = (t, at)
+        return at
 
     def slot(self, state: LedgerState) -> tuple[Array, Array, Array]:
         """(partner, subgame, side) of every seat this round, (B, 8) each."""
