@@ -71,6 +71,7 @@ PAY_OWN[:, 1] = PAY[..., 1].transpose(0, 2, 1)
 PAY_OWN_FLAT = PAY_OWN.ravel()
 KIND_FLAT = KIND.ravel()
 BIT = np.array([1 << s for s in range(SEATS)], dtype=np.uint8)
+_ONE = np.uint8(1)
 """A seat's bit in the per-seat sets (`LedgerState.harsh_to`, `dil_met`, `dil_defect`)."""
 HALO = np.array([[round(halo(k, h), STAT_DECIMALS) for h in range(MAX_MEETINGS + 1)]
                  for k in range(MAX_MEETINGS + 1)])
@@ -99,7 +100,6 @@ class RoundView(NamedTuple):
     """A round's meetings for numpy tables in lockstep, widened once and read by the step and
     by every baseline: (B, 8) each."""
 
-    p: Array  # int64 partner
     role: Array  # int64 subgame * 2 + side: a seat's row in the move and payoff tables
     dil: Array  # bool: the meeting is DILEMMA
     fp: Array  # int64 the partner's flat index in a (B, 8)
@@ -175,31 +175,31 @@ class LedgerKernel:
         memo = self._view
         if memo is not None and all(a is b for a, b in zip(memo[0], key, strict=True)):
             return memo[1]
-        p = state.partner[:, t0].astype(np.int64)
+        p = state.partner[:, t0]
         g = state.subgame[:, t0]
         role = g * 2
         role += state.side[:, t0]
         role64 = role.astype(np.int64)
         dil = g == DILEMMA_I
-        bit = BIT.take(p)
+        bit = np.left_shift(_ONE, p.view(np.uint8))  # shifts, no gather
         dil_bit = bit * dil
-        view = RoundView(p=p, role=role64, dil=dil, fp=_flat_rows(p.shape[0]) + p,
+        view = RoundView(role=role64, dil=dil, fp=_flat_rows(p.shape[0]) + p,  # int64
                          own=role64 * WIDTH, bit=bit, dil_bit=dil_bit, keep=~dil_bit,
                          not_dil=(~dil).view(np.int8))
         self._view = (key, view)
         return view
 
     def seat_round(self, state: LedgerState, seat: int) -> tuple[Array, Array, Array, Array]:
-        """One seat's (partner, role, DILEMMA?, the partner's flat index in a (B, 8)) this
-        round at every table, (B,) each: what a baseline reads of the schedule."""
+        """One seat's (role, DILEMMA?, the partner's flat index in a (B, 8), the partner's
+        bit) this round at every table, (B,) each: what a baseline reads of the schedule."""
         t0 = self.lockstep(state)
         if t0 is not None:
             view = self.round_view(state, min(t0, self.rounds - 1))
-            return view.p[:, seat], view.role[:, seat], view.dil[:, seat], view.fp[:, seat]
+            return view.role[:, seat], view.dil[:, seat], view.fp[:, seat], view.bit[:, seat]
         p_all, g_all, side_all = (np.asarray(x) for x in self.slot(state))
         p, g = p_all[:, seat].astype(np.int64), g_all[:, seat]
         role = g.astype(np.int64) * 2 + side_all[:, seat]
-        return p, role, g == DILEMMA_I, _flat_rows(p.shape[0])[:, 0] + p
+        return role, g == DILEMMA_I, _flat_rows(p.shape[0])[:, 0] + p, BIT.take(p)
 
     def mask(self, state: LedgerState) -> Array:
         """(B, 8, 101) int8: moves 0..hi of each seat's meeting (all once a table is done)."""
@@ -468,7 +468,7 @@ class LedgerBaseline:
         """This seat's move at every table: lookups by role (``subgame * 2 + side``) and flat
         gathers of the partner's counts."""
         k, s = self.kernel, self.seat
-        p, role, dil, fp = k.seat_round(state, s)
+        role, dil, fp, bit = k.seat_round(state, s)
         name = self.name
         if name in ("shark", "saint"):
             return FIXED[name].take(role)
@@ -485,7 +485,6 @@ class LedgerBaseline:
         # mirror: outside DILEMMA by the partner's halo; in DILEMMA its partner's latest
         # DILEMMA move against it, else its latest at all (none: COOPERATE), DEFECT or not
         move = MIRROR.take(role * 2 + (kind >= harsh))  # DILEMMA: 0
-        bit = BIT.take(p)
         own_defect = np.asarray(state.dil_defect)[:, s] & bit
         met = np.asarray(state.dil_met)[:, s] & bit
         ref_defect = (own_defect != 0) | ((met == 0) & (
