@@ -175,19 +175,22 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
 def seat_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Array]:
     """`batch_schedule` seat by seat: (partner, subgame, side), each (B, rounds, 8) int8, side
     0 for the first mover. Round-major underneath (a round of every table is one contiguous
-    block, as the kernel reads it), each round scattered while it is drawn."""
+    block, as the kernel reads it), each round scattered while it is drawn: one byte a seat,
+    ``partner | subgame << 3 | side << 5``, split in bulk at the end."""
     n = len(seeds)
     st = _Stream(seeds, draws_read(rounds))
-    partner, subgame, side = (np.empty((rounds, n * POSITIONS), dtype=np.int8)
-                              for _ in range(3))
+    code = np.empty((rounds, n * POSITIONS), dtype=np.int8)
     for r, m in enumerate(_rounds(st, rounds)):
-        p_r, g_r, s_r = partner[r], subgame[r], side[r]
-        p_r[m.at_f] = m.s
-        p_r[m.at_s] = m.f
-        g_r[m.at_f] = m.g
-        g_r[m.at_s] = m.g
-        s_r[m.at_f] = m.swapped.view(np.int8)  # bools as 0/1 bytes: no cast in the scatter
-        s_r[m.at_s] = (~m.swapped).view(np.int8)
+        c_r = code[r]
+        both = m.g << 3  # subgame, and side 1 for the first seat when it moves second
+        side_f = m.swapped.view(np.int8) << 5
+        c_r[m.at_f] = both + side_f + m.s
+        both += 32
+        both -= side_f
+        both += m.f
+        c_r[m.at_s] = both
+    partner, subgame, side = code & 7, code >> 3, code >> 5
+    subgame &= 3
     for row in np.flatnonzero(st.short):  # drawn past what was read: the rules engine's draw
         for rr, pairs in enumerate(draw_schedule(int(seeds[int(row)]), rounds)):
             for p in pairs:
