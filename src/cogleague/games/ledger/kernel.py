@@ -70,6 +70,8 @@ PAY_OWN[:, 0] = PAY[..., 0]
 PAY_OWN[:, 1] = PAY[..., 1].transpose(0, 2, 1)
 PAY_OWN_FLAT = PAY_OWN.ravel()
 KIND_FLAT = KIND.ravel()
+PAY_KIND_FLAT = (PAY_OWN * 2 + KIND[..., None]).ravel()
+"""`PAY_OWN` · 2 + kind?, by [g, side, own move, partner's move]: one lookup for both."""
 BIT = np.array([1 << s for s in range(SEATS)], dtype=np.uint8)
 _ONE = np.uint8(1)
 """A seat's bit in the per-seat sets (`LedgerState.harsh_to`, `dil_met`, `dil_defect`)."""
@@ -249,12 +251,13 @@ class LedgerKernel:
         view = self.round_view(state, t0)  # this round's slices, widened once
         mine = np.asarray(actions, dtype=np.int64)
         theirs: Array = mine.ravel().take(view.fp)
-        own = view.own + mine  # [subgame, side, own move]
-        kind = KIND_FLAT.take(own)
+        own = view.own + mine  # [subgame, side, own move, partner's move]
         own *= WIDTH
         own += theirs
-        pay = PAY_OWN_FLAT.take(own)
-        harsh = ~kind
+        pay_kind = PAY_KIND_FLAT.take(own)
+        pay = pay_kind >> 1
+        kind = pay_kind & 1
+        harsh = kind == 0
         state.moves[:, :, t0] = mine
         state.pays[:, :, t0] = pay
         defect = mine == 1
