@@ -87,7 +87,9 @@ class _Stream:
         steps = length - 1
         k = self.k.take(pos + (np.arange(steps) * self.b)[:, None], mode="clip")
         k *= (np.arange(length, 1, -1) / TWO_53)[:, None]  # draw t is below(length - t)
-        code = _FACTORIALS[length - 1:0:-1] @ k.astype(np.int64)
+        np.floor(k, out=k)
+        k *= _FACTORIALS[length - 1:0:-1, None]  # exact: whole numbers below 2**53
+        code = k.sum(axis=0).astype(np.int64)
         if rows is None:
             self.pos += steps * self.b
         else:
