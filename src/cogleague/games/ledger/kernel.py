@@ -479,15 +479,17 @@ class LedgerBaseline:
             betrayed = np.asarray(state.harsh_to).ravel().take(fp) >> s
             betrayed &= 1
             return GRIM.take(role * 2 + betrayed)
-        kind = np.asarray(state.kind).ravel().take(fp)
-        harsh = np.asarray(state.harsh).ravel().take(fp)
+        # a halo of at least 0.5: kind >= harsh, where kind + harsh = t (a meeting a round)
+        t0 = k.lockstep(state)
+        t: Any = t0 if t0 is not None else np.asarray(state.t)
+        kind2 = np.asarray(state.kind).ravel().take(fp) * 2
         if name == "opportunist":
-            weak = kind < harsh
-            grab = weak | (np.asarray(state.t) == k.rounds - 1)
+            weak = kind2 < t
+            grab = weak | (t == k.rounds - 1)
             return OPPORTUNIST.take(role * 4 + weak * 2 + grab)
         # mirror: outside DILEMMA by the partner's halo; in DILEMMA its partner's latest
         # DILEMMA move against it, else its latest at all (none: COOPERATE), DEFECT or not
-        move = MIRROR.take(role * 2 + (kind >= harsh))  # DILEMMA: 0
+        move = MIRROR.take(role * 2 + (kind2 >= t))  # DILEMMA: 0
         own_defect = np.asarray(state.dil_defect)[:, s] & bit
         met = np.asarray(state.dil_met)[:, s] & bit
         ref_defect = (own_defect != 0) | ((met == 0) & (
@@ -498,9 +500,9 @@ class LedgerBaseline:
         if ask.any():
             rows = np.flatnonzero(ask)
             seeds = np.asarray(state.seeds)[rows].tolist()
-            t = np.asarray(state.t)[rows].tolist()
+            played = np.asarray(state.t)[rows].tolist()
             draws = np.array(first_draws([f"ledger:{x}:seat:{s}:round:{r}"
-                                          for x, r in zip(seeds, t, strict=True)]))
+                                          for x, r in zip(seeds, played, strict=True)]))
             move[rows[draws < Mirror.FORGIVENESS]] = 0
         return move
 
