@@ -61,11 +61,11 @@ class _Stream:
     def short(self) -> Array:
         return self.pos >= (self.depth + 1) * self.b
 
-    def read(self) -> Array:
-        """Every table's next k (float64), read."""
-        values = self.k.take(self.pos, mode="clip")
+    def read(self, out: Array) -> Array:
+        """Every table's next k (float64) into `out`, read."""
+        self.k.take(self.pos, out=out, mode="clip")
         self.pos += self.b
-        return values
+        return out
 
     def _below(self, n: int, pos: Array) -> Array:
         # k / 2**53 and n / 2**53 are exact, so k · (n / 2**53) rounds the same exact product
@@ -259,10 +259,12 @@ def _rounds(st: _Stream, rounds: int) -> Iterator[_Meetings]:
             cf, cs = counts.take(at_f), counts.take(at_s)
             level, behind = cf == cs, cs < cf
             for i in range(PAIRS_PER_ROUND):
-                k = draw[i] = st.read()
-                outside = k >= OUTSIDE_K
+                outside = st.read(draw[i]) >= OUTSIDE_K
                 tie = outside & level[i]
-                swap[i] = outside & (behind[i] | (tie & st.coin(tie)))
+                heads = st.coin(tie)
+                heads &= tie
+                np.logical_and(outside, behind[i], out=swap[i])
+                swap[i] |= heads
             dil = draw < OUTSIDE_K
             # selections by arithmetic: numpy's `where` branches on a mask like this one
             at_first = at_s - at_f
