@@ -47,3 +47,31 @@ def test_draws_past_the_first_twist_come_from_the_rules_streams(
     monkeypatch.setattr(bs, "draws_read", lambda rounds: 320)
     seeds = list(range(120))
     assert _as_rules(seeds, 28) == [_rules(s, 28) for s in seeds]
+
+
+@pytest.mark.parametrize("depth", [None, 170])
+def test_seat_schedule_is_the_schedule_seat_by_seat(monkeypatch: pytest.MonkeyPatch,
+                                                    depth: int | None) -> None:
+    """Each seat's partner, subgame and side (0 for the first mover) as the meetings give
+    them, also for tables redrawn past the draws read (`depth`: fewer read)."""
+    if depth is not None:
+        monkeypatch.setattr(bs, "draws_read", lambda rounds: depth)
+    seeds = [*range(0, 3000, 11), 2_147_483_647]
+    rounds = 28
+    partner, subgame, side = bs.seat_schedule(seeds, rounds)
+    assert partner.shape == (len(seeds), rounds, 8)
+    for i, seed in enumerate(seeds):
+        for r, pairs in enumerate(_rules(seed, rounds)):
+            for a, b, g in pairs:
+                assert (partner[i, r, a], partner[i, r, b]) == (b, a)
+                assert subgame[i, r, a] == subgame[i, r, b] == SUBGAMES.index(g)
+                assert (side[i, r, a], side[i, r, b]) == (0, 1)
+
+
+@pytest.mark.parametrize(("k", "at_least"), [(bs.OUTSIDE_K, 50), (bs.ULTIMATUM_K, 80)])
+def test_subgame_bounds_are_the_rules_rounding(k: float, at_least: int) -> None:
+    """A draw's k at the bound gives `below(100)` >= the subgame's bound as the rules compute
+    it (``int(random() * 100)``), the k just below it does not."""
+    least = int(k)
+    for x in range(least - 50, least + 50):
+        assert (int(x / 2**53 * 100) >= at_least) == (x >= least)

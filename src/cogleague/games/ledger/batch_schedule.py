@@ -10,7 +10,9 @@ engine does.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -42,10 +44,14 @@ class _Stream:
         names = [f"ledger:{s}:schedule" for s in seeds]
         b = len(names)
         if 2 * depth <= mt19937.WORDS:  # a stream's first twist: seeded in arrays
-            k = mt19937.ints_by_draw(names, depth)
+            # random()'s k = (a >> 5) · 2**26 + (b >> 6) of two words, straight to float64
+            # (exact below 2**53)
+            w = mt19937.words_by_draw(names, 2 * depth).reshape(depth, 2, b)
+            k = np.multiply(w[:, 0] >> 5, float(2**26))
+            k += w[:, 1] >> 6
         else:
-            k = stream_ints(names, depth).T
-        self.k = k.astype(np.float64).reshape(-1)
+            k = stream_ints(names, depth).T.astype(np.float64)
+        self.k = k.reshape(-1)
         self.b = b
         self.depth = depth
         self.rows = np.arange(b)
@@ -55,11 +61,11 @@ class _Stream:
     def short(self) -> Array:
         return self.pos >= (self.depth + 1) * self.b
 
-    def below(self, n: int) -> Array:
-        """`rng.below(n)` (``int(random() * n)``) at every table."""
-        values = self._below(n, self.pos)
+    def read(self, out: Array) -> Array:
+        """Every table's next k (float64) into `out`, read."""
+        self.k.take(self.pos, out=out, mode="clip")
         self.pos += self.b
-        return values
+        return out
 
     def _below(self, n: int, pos: Array) -> Array:
         # k / 2**53 and n / 2**53 are exact, so k · (n / 2**53) rounds the same exact product
@@ -73,94 +79,92 @@ class _Stream:
         self.pos += self.b * active
         return heads
 
-    def shuffle(self, items: Array, rows: Array | None = None) -> Array:
-        """`rng.shuffle` of each row of `items` (B, L), or of the tables `rows` (len(rows), L)
-        only (the others read nothing)."""
-        out = items.copy()
-        m, length = out.shape
-        flat = out.reshape(-1)
-        starts = np.arange(m) * length
-        pos = self.pos if rows is None else self.pos[rows]  # all tables: moved in place
-        for i in range(length - 1, 0, -1):
-            j = starts + self._below(i + 1, pos)
-            pos += self.b
-            at_i = starts + i
-            a, b = flat.take(at_i), flat.take(j)
-            flat[at_i] = b
-            flat[j] = a
-        if rows is not None:
-            self.pos[rows] = pos
-        return out
+    def shuffled(self, length: int, rows: Array | None = None) -> Array:
+        """`rng.shuffle` of ``range(length)`` at every table (B, length), or at the tables
+        `rows` only (the others read nothing): the shuffle's draws, read at once, name its
+        permutation in the factorial number system (`_permutations`)."""
+        pos = self.pos if rows is None else self.pos[rows]
+        steps = length - 1
+        k = self.k.take(pos + (np.arange(steps) * self.b)[:, None], mode="clip")
+        k *= (np.arange(length, 1, -1) / TWO_53)[:, None]  # draw t is below(length - t)
+        np.floor(k, out=k)
+        k *= _FACTORIALS[length - 1:0:-1, None]  # exact: whole numbers below 2**53
+        code = k.sum(axis=0).astype(np.int64)
+        if rows is None:
+            self.pos += steps * self.b
+        else:
+            self.pos[rows] += steps * self.b
+        return _permutations(length).take(code, axis=0)
 
 
-TYPICAL_REDRAWS = 2
-"""Pass redraws read up front (each pass after the first redraws with probability 1/7, so
-more than two in one pass happen about once in 343 passes; those tables are redrawn)."""
+@lru_cache(maxsize=4)
+def _permutations(length: int) -> Array:
+    """(length!, length) int8: row ``sum(j_i * i!)`` is ``range(length)`` after `rng.shuffle`'s
+    swaps of position i with j_i, i from the top."""
+    codes = np.arange(math.factorial(length))
+    out = np.tile(np.arange(length, dtype=np.int8), (codes.size, 1))
+    for i in range(length - 1, 0, -1):
+        j = codes // math.factorial(i) % (i + 1)
+        at_i, at_j = out[codes, i], out[codes, j]
+        out[codes, i], out[codes, j] = at_j, at_i
+    out.flags.writeable = False
+    return out
+
+
+_FACTORIALS = np.array([math.factorial(i) for i in range(POSITIONS)], dtype=np.int64)
+
+
+TYPICAL_REDRAWS = 1
+"""Pass redraws read up front a pass (each pass after the first redraws with probability
+1/7)."""
+TYPICAL_COINS = 2
+"""First-mover coins read up front a round, of four meetings (a coin is tossed outside
+DILEMMA, half of them, on a tie of first-mover counts)."""
+
+
+def least_k(n: int, at_least: int) -> float:
+    """The least k with ``int(k / 2**53 * n) >= at_least``, as `random() * n` rounds: a
+    subgame draw compares k with these instead of multiplying (the product rounds up to the
+    next integer for a few k below the exact bound)."""
+    lo, hi = 0, TWO_53  # the answer is in lo..hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if float(mid) * (n / TWO_53) >= at_least:
+            hi = mid
+        else:
+            lo = mid + 1
+    return float(lo)
+
+
+OUTSIDE_K = least_k(DRAW_SCALE, DILEMMA_BELOW)
+"""A subgame draw's k from here on: not DILEMMA."""
+ULTIMATUM_K = least_k(DRAW_SCALE, TRUST_BELOW)
+"""… and from here on: ULTIMATUM."""
 
 
 def draws_read(rounds: int) -> int:
-    """Draws read up front per table: every coin, and `TYPICAL_REDRAWS` redraws a pass."""
+    """Draws read up front per table: `TYPICAL_REDRAWS` and `TYPICAL_COINS` cover all but
+    about one table in 5,000 at 14 rounds (a table's whole stream is read in one bulk pass,
+    whose cost grows with the draws read; the rest are redrawn one by one)."""
     passes = math.ceil(rounds / PASS_LENGTH)
-    return (POSITIONS - 1) + passes * ((PASS_LENGTH - 1) * (1 + TYPICAL_REDRAWS)
-                                       + PASS_LENGTH * PAIRS_PER_ROUND * 2)
+    return ((POSITIONS - 1) + passes * (PASS_LENGTH - 1) * (1 + TYPICAL_REDRAWS)
+            + rounds * (PAIRS_PER_ROUND + TYPICAL_COINS))
 
 
 def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Array]:
     """(a, b, subgame), each (B, rounds, 4) int8: the first mover (the lower seat in DILEMMA), the
-    second, and the subgame index of every meeting.
-
-    A round's four meetings have distinct seats, so their first-mover counts are read once
-    at the round's start; only the stream position runs through them in order (a meeting
-    draws its subgame, then a coin on a tie outside DILEMMA)."""
-    n = len(seeds)
+    second, and the subgame index of every meeting."""
     st = _Stream(seeds, draws_read(rounds))
-    rows = st.rows
-    at8 = rows * POSITIONS  # flat row starts of (B, 8) arrays
-    perm = st.shuffle(np.tile(np.arange(POSITIONS), (n, 1))).reshape(-1)
-    counts = np.zeros(n * POSITIONS, dtype=np.int64)
     # round-major while drawn (a round's rows contiguous), returned table-major
-    a_out = np.zeros((rounds, PAIRS_PER_ROUND, n), dtype=np.int8)
+    a_out = np.zeros((rounds, PAIRS_PER_ROUND, len(seeds)), dtype=np.int8)
     b_out = np.zeros_like(a_out)
     g_out = np.zeros_like(a_out)
-    draw = np.zeros((PAIRS_PER_ROUND, n), dtype=np.int64)  # meeting-major: rows contiguous
-    swap = np.zeros((PAIRS_PER_ROUND, n), dtype=bool)
-    previous_last: Array | None = None
-    r = 0
-    while r < rounds:
-        order = st.shuffle(np.tile(np.arange(PASS_LENGTH), (n, 1)))
-        if previous_last is not None:
-            for _ in range(RESHUFFLES):  # only the tables that redraw read their stream
-                again = np.flatnonzero(order[:, 0] == previous_last)
-                if not again.size:
-                    break
-                order[again] = st.shuffle(np.tile(np.arange(PASS_LENGTH), (again.size, 1)),
-                                          again)
-            stuck = order[:, 0] == previous_last
-            first, second = order[:, 0].copy(), order[:, 1].copy()
-            order[:, 0] = np.where(stuck, second, first)
-            order[:, 1] = np.where(stuck, first, second)
-        previous_last = order[:, -1].copy()
-        for pos in range(min(PASS_LENGTH, rounds - r)):
-            match = _MATCH[:, :, order[:, pos]]  # (4, 2, B) positions
-            f = perm.take(at8 + match[:, 0])  # (4, B) seats
-            s = perm.take(at8 + match[:, 1])
-            at_f, at_s = at8 + f, at8 + s
-            cf, cs = counts.take(at_f), counts.take(at_s)
-            level, behind = cf == cs, cs < cf
-            for i in range(PAIRS_PER_ROUND):
-                d = st.below(DRAW_SCALE)
-                outside = d >= DILEMMA_BELOW
-                tie = outside & level[i]
-                swap[i] = outside & (behind[i] | (tie & st.coin(tie)))
-                draw[i] = d
-            dil = draw < DILEMMA_BELOW
-            counts[np.where(swap, at_s, at_f)] += ~dil  # a round's seats are distinct
-            low = f > s
-            a_out[r] = np.where(swap | (dil & low), s, f)  # DILEMMA: the lower seat first
-            b_out[r] = np.where(swap | (dil & low), f, s)
-            g_out[r] = ~dil  # DILEMMA 0, TRUST 1, ULTIMATUM 2
-            g_out[r] += draw >= TRUST_BELOW
-            r += 1
+    for r, m in enumerate(_rounds(st, rounds)):
+        d = m.s - m.f
+        d *= m.swapped
+        a_out[r] = m.f + d
+        b_out[r] = m.s - d
+        g_out[r] = m.g
     a_t, b_t, g_t = (x.transpose(2, 0, 1) for x in (a_out, b_out, g_out))
     for row in np.flatnonzero(st.short):  # drawn past what was read: the rules engine's draw
         for rr, pairs in enumerate(draw_schedule(int(seeds[int(row)]), rounds)):
@@ -168,3 +172,108 @@ def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Arr
                 a_t[row, rr, j], b_t[row, rr, j] = p.a, p.b
                 g_t[row, rr, j] = SUBGAMES.index(p.subgame)
     return a_t, b_t, g_t
+
+
+def seat_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Array]:
+    """`batch_schedule` seat by seat: (partner, subgame, side), each (B, rounds, 8) int8, side
+    0 for the first mover. Round-major underneath (a round of every table is one contiguous
+    block, as the kernel reads it), each round scattered while it is drawn: one byte a seat,
+    ``partner | subgame << 3 | side << 5``, split in bulk at the end."""
+    n = len(seeds)
+    st = _Stream(seeds, draws_read(rounds))
+    code = np.empty((rounds, n * POSITIONS), dtype=np.int8)
+    for r, m in enumerate(_rounds(st, rounds)):
+        c_r = code[r]
+        both = m.g << 3  # subgame, and side 1 for the first seat when it moves second
+        side_f = m.swapped.view(np.int8) << 5
+        c_r[m.at_f] = both + side_f + m.s
+        both += 32
+        both -= side_f
+        both += m.f
+        c_r[m.at_s] = both
+    partner, subgame, side = code & 7, code >> 3, code >> 5
+    subgame &= 3
+    for row in np.flatnonzero(st.short):  # drawn past what was read: the rules engine's draw
+        for rr, pairs in enumerate(draw_schedule(int(seeds[int(row)]), rounds)):
+            for p in pairs:
+                a, b = int(row) * POSITIONS + p.a, int(row) * POSITIONS + p.b
+                partner[rr, a], partner[rr, b] = p.b, p.a
+                subgame[rr, a] = subgame[rr, b] = SUBGAMES.index(p.subgame)
+                side[rr, a], side[rr, b] = 0, 1
+    return tuple(x.reshape(rounds, n, POSITIONS).transpose(1, 0, 2)  # type: ignore[return-value]
+                 for x in (partner, subgame, side))
+
+
+class _Meetings(NamedTuple):
+    """A round's four meetings at every table, (4, B) each."""
+
+    f: Array  # int8 the matching's first seat
+    s: Array  # int8 its second
+    at_f: Array  # int64 their flat indices in a (B, 8)
+    at_s: Array
+    swapped: Array  # bool the second seat moves first
+    g: Array  # int8 subgame
+
+
+def _rounds(st: _Stream, rounds: int) -> Iterator[_Meetings]:
+    """Every round's meetings, in order, drawn from the tables' streams.
+
+    A round's four meetings have distinct seats, so their first-mover counts are read once
+    at the round's start; only the stream position runs through them in order (a meeting
+    draws its subgame, then a coin on a tie outside DILEMMA)."""
+    n = st.b
+    rows = st.rows
+    at8 = rows * POSITIONS  # flat row starts of (B, 8) arrays
+    perm = st.shuffled(POSITIONS).reshape(-1)
+    # every matching's seats at every table, (B, matching, meeting, first/second) flat: a
+    # round reads its matching's eight at each table, near each other
+    seats = perm.take(at8[:, None] + _MATCH.transpose(2, 0, 1).reshape(1, -1)).reshape(-1)
+    at56 = rows * (PASS_LENGTH * POSITIONS)
+    meeting_at = np.arange(PAIRS_PER_ROUND)[:, None] * 2
+    counts = np.zeros(n * POSITIONS, dtype=np.int8)  # first moves outside DILEMMA, <= 28
+    draw = np.zeros((PAIRS_PER_ROUND, n))  # subgame draws' k, meeting-major
+    swap = np.zeros((PAIRS_PER_ROUND, n), dtype=bool)
+    previous_last: Array | None = None
+    r = 0
+    while r < rounds:
+        order = st.shuffled(PASS_LENGTH).astype(np.int64)
+        if previous_last is not None:
+            for _ in range(RESHUFFLES):  # only the tables that redraw read their stream
+                again = np.flatnonzero(order[:, 0] == previous_last)
+                if not again.size:
+                    break
+                order[again] = st.shuffled(PASS_LENGTH, again)
+            stuck = order[:, 0] == previous_last
+            first, second = order[:, 0].copy(), order[:, 1].copy()
+            order[:, 0] = np.where(stuck, second, first)
+            order[:, 1] = np.where(stuck, first, second)
+        previous_last = order[:, -1].copy()
+        for pos in range(min(PASS_LENGTH, rounds - r)):
+            at_m = order[:, pos] * POSITIONS
+            at_m += at56
+            at_m = at_m + meeting_at
+            f = seats.take(at_m)  # (4, B) seats
+            at_m += 1
+            s = seats.take(at_m)
+            at_f, at_s = at8 + f, at8 + s
+            cf, cs = counts.take(at_f), counts.take(at_s)
+            level, behind = cf == cs, cs < cf
+            for i in range(PAIRS_PER_ROUND):
+                outside = st.read(draw[i]) >= OUTSIDE_K
+                tie = outside & level[i]
+                heads = st.coin(tie)
+                heads &= tie
+                np.logical_and(outside, behind[i], out=swap[i])
+                swap[i] |= heads
+            dil = draw < OUTSIDE_K
+            # selections by arithmetic: numpy's `where` branches on a mask like this one
+            at_first = at_s - at_f
+            at_first *= swap
+            at_first += at_f
+            counts[at_first] += (~dil).view(np.int8)  # a round's seats are distinct
+            low = f > s
+            low &= dil
+            low |= swap  # the second seat moves first (DILEMMA: the lower seat first)
+            g = (~dil).view(np.int8) + (draw >= ULTIMATUM_K)  # DILEMMA 0, TRUST 1, ULTIMATUM 2
+            yield _Meetings(f, s, at_f, at_s, low, g)
+            r += 1

@@ -26,7 +26,7 @@ from cogleague.core.rng import first_draws
 from cogleague.games.ledger.aliases import SEATS, draw_aliases
 from cogleague.games.ledger.baselines import Grim, Mirror, Opportunist, Saint, Shark
 from cogleague.games.ledger.batch_medians import medians
-from cogleague.games.ledger.batch_schedule import batch_schedule
+from cogleague.games.ledger.batch_schedule import seat_schedule
 from cogleague.games.ledger.conduct import halo, is_kind
 from cogleague.games.ledger.config import build_config
 from cogleague.games.ledger.rings import (
@@ -63,13 +63,18 @@ for _g, _name in enumerate(SUBGAMES):
     for _ma, _row in enumerate(PAYOFF_TABLE[_name]):
         for _mb, (_pa, _pb) in enumerate(_row):
             PAY[_g, _ma, _mb] = (_pa, _pb)
-PAY_FLAT = PAY.ravel()
-PAY_OWN = np.zeros((NG, 2, WIDTH, WIDTH), dtype=np.int64)
-"""PAY_OWN[g, side, own move, partner's move]: a seat's payoff seen from its own side."""
+PAY_OWN = np.zeros((NG, 2, WIDTH, WIDTH), dtype=np.int16)
+"""PAY_OWN[g, side, own move, partner's move]: a seat's payoff seen from its own side (small
+ints: the counts it is added to are int16, the record int8)."""
 PAY_OWN[:, 0] = PAY[..., 0]
 PAY_OWN[:, 1] = PAY[..., 1].transpose(0, 2, 1)
 PAY_OWN_FLAT = PAY_OWN.ravel()
 KIND_FLAT = KIND.ravel()
+PAY_KIND_FLAT = (PAY_OWN * 2 + KIND[..., None]).ravel()
+"""`PAY_OWN` · 2 + kind?, by [g, side, own move, partner's move]: one lookup for both."""
+BIT = np.array([1 << s for s in range(SEATS)], dtype=np.uint8)
+_ONE = np.uint8(1)
+"""A seat's bit in the per-seat sets (`LedgerState.harsh_to`, `dil_met`, `dil_defect`)."""
 HALO = np.array([[round(halo(k, h), STAT_DECIMALS) for h in range(MAX_MEETINGS + 1)]
                  for k in range(MAX_MEETINGS + 1)])
 """`round(halo(kind, harsh), 4)` as Python rounds it, looked up (numpy's round differs)."""
@@ -82,13 +87,14 @@ class LedgerState(NamedTuple):
     side: Array
     moves: Array  # (B, 8, R) int8 each seat's move per round (moves <= 100, payoffs <= 14)
     pays: Array  # (B, 8, R)
-    total: Array  # (B, 8)
-    kind: Array
-    harsh: Array
-    harsh_vs: Array  # (B, 8, 8) [s, t]: s was harsh meeting t
-    last_vs: Array  # (B, 8, 8) [s, t]: t's latest DILEMMA move against s, -1 none
-    last: Array  # (B, 8) a seat's latest DILEMMA move, -1 none
-    defections: Array  # (B, 8)
+    total: Array  # (B, 8) int16 (at most 28 rounds of payoffs <= 14)
+    kind: Array  # (B, 8) int16
+    harsh: Array  # (B, 8) int16
+    harsh_to: Array  # (B, 8) uint8 bit t of [s]: s was harsh meeting t
+    dil_met: Array  # (B, 8) uint8 bit t of [s]: s met t in DILEMMA
+    dil_defect: Array  # (B, 8) uint8 bit t of [s]: t's latest DILEMMA move against s was DEFECT
+    last: Array  # (B, 8) int8 a seat's latest DILEMMA move, -1 none
+    defections: Array  # (B, 8) int8
     seeds: Array  # (B,)
 
 
@@ -96,11 +102,14 @@ class RoundView(NamedTuple):
     """A round's meetings for numpy tables in lockstep, widened once and read by the step and
     by every baseline: (B, 8) each."""
 
-    p: Array  # int64 partner
     role: Array  # int64 subgame * 2 + side: a seat's row in the move and payoff tables
     dil: Array  # bool: the meeting is DILEMMA
     fp: Array  # int64 the partner's flat index in a (B, 8)
-    pair: Array  # int64 [b, s, partner]'s flat index in a (B, 8, 8)
+    own: Array  # int64 role * WIDTH: the row of a seat's own move in `KIND_FLAT`
+    bit: Array  # uint8 the partner's bit
+    dil_bit: Array  # uint8 the partner's bit in DILEMMA, else 0
+    keep: Array  # uint8 ~dil_bit
+    not_dil: Array  # int8 1 outside DILEMMA
 
 
 class LedgerKernel:
@@ -114,28 +123,26 @@ class LedgerKernel:
         self.obs_size = 1 + len(FIELDS)
         self.steps_per_episode = rounds
         self._view: tuple[tuple[Array, Array, Array, int], RoundView] | None = None
+        self._lockstep: tuple[Array, int | None] | None = None
 
     def reset(self, seeds: Sequence[int], lineup: Any = None) -> LedgerState:
         """B new tables (the baselines draw nothing up front: `lineup` is not needed)."""
         xp, n, b, r = self.xp, SEATS, len(seeds), self.rounds
-        a, bb, g = batch_schedule(seeds, r)
-        # every meeting's two seats, as flat indices into (B, R, 8): one scatter per field
-        base = (np.arange(b * r, dtype=np.int64) * n).reshape(b, r, 1)
-        at_a, at_b = (base + a).ravel(), (base + bb).ravel()
-        flat_p = np.empty(b * r * n, dtype=np.int8)  # small ints: int8 (steps widen them)
-        flat_g = np.empty_like(flat_p)
-        flat_s = np.zeros_like(flat_p)
-        flat_p[at_a], flat_p[at_b] = bb.ravel(), a.ravel()
-        flat_g[at_a] = flat_g[at_b] = g.ravel()
-        flat_s[at_b] = 1
-        partner, subgame, side = (x.reshape(b, r, n) for x in (flat_p, flat_g, flat_s))
-        zi = xp.zeros((b, n), dtype=xp.int64)
+        # small ints (steps widen them), round-major underneath: a round's slice is contiguous
+        partner, subgame, side = seat_schedule(seeds, r)
+        if xp is np:  # round-major underneath: a step writes one contiguous block
+            moves, pays = (np.zeros((r, b, n), dtype=np.int8).transpose(1, 2, 0)
+                           for _ in range(2))
+        else:
+            moves, pays = (xp.zeros((b, n, r), dtype=xp.int8) for _ in range(2))
+        zi = xp.zeros((b, n), dtype=xp.int16)
+        zb = xp.zeros((b, n), dtype=xp.uint8)
         return LedgerState(
             t=xp.zeros(b, dtype=xp.int64), partner=xp.asarray(partner),
             subgame=xp.asarray(subgame), side=xp.asarray(side),
-            moves=xp.zeros((b, n, r), dtype=xp.int8), pays=xp.zeros((b, n, r), dtype=xp.int8),
-            total=zi, kind=zi, harsh=zi, harsh_vs=xp.zeros((b, n, n), dtype=bool),
-            last_vs=xp.full((b, n, n), -1, dtype=xp.int8), last=zi - 1, defections=zi,
+            moves=moves, pays=pays,
+            total=zi, kind=zi, harsh=zi, harsh_to=zb, dil_met=zb, dil_defect=zb,
+            last=xp.full((b, n), -1, dtype=xp.int8), defections=xp.zeros((b, n), dtype=xp.int8),
             seeds=xp.asarray(np.asarray(seeds, dtype=np.int64)))
 
     def lockstep(self, state: LedgerState) -> int | None:
@@ -144,8 +151,13 @@ class LedgerKernel:
         if self.xp is not np:
             return None
         t = state.t
-        t0 = int(t[0])
-        return t0 if bool((t == t0).all()) else None
+        memo = self._lockstep
+        if memo is not None and memo[0] is t:  # the same round's array: asked 9 times a step
+            return memo[1]
+        t0 = int(t[0]) if t.size else 0
+        at: int | None = t0 if bool((t == t0).all()) else None
+        self._lockstep = (t, at)
+        return at
 
     def slot(self, state: LedgerState) -> tuple[Array, Array, Array]:
         """(partner, subgame, side) of every seat this round, (B, 8) each."""
@@ -165,27 +177,31 @@ class LedgerKernel:
         memo = self._view
         if memo is not None and all(a is b for a, b in zip(memo[0], key, strict=True)):
             return memo[1]
-        p = state.partner[:, t0].astype(np.int64)
+        p = state.partner[:, t0]
         g = state.subgame[:, t0]
         role = g * 2
         role += state.side[:, t0]
-        fp = _flat_rows(p.shape[0]) + p
-        view = RoundView(p=p, role=role.astype(np.int64), dil=g == DILEMMA_I, fp=fp,
-                         pair=_flat_pairs(p.shape[0]) + p)
+        role64 = role.astype(np.int64)
+        dil = g == DILEMMA_I
+        bit = np.left_shift(_ONE, p.view(np.uint8))  # shifts, no gather
+        dil_bit = bit * dil
+        view = RoundView(role=role64, dil=dil, fp=_flat_rows(p.shape[0]) + p,  # int64
+                         own=role64 * WIDTH, bit=bit, dil_bit=dil_bit, keep=~dil_bit,
+                         not_dil=(~dil).view(np.int8))
         self._view = (key, view)
         return view
 
     def seat_round(self, state: LedgerState, seat: int) -> tuple[Array, Array, Array, Array]:
-        """One seat's (partner, role, DILEMMA?, the partner's flat index in a (B, 8)) this
-        round at every table, (B,) each: what a baseline reads of the schedule."""
+        """One seat's (role, DILEMMA?, the partner's flat index in a (B, 8), the partner's
+        bit) this round at every table, (B,) each: what a baseline reads of the schedule."""
         t0 = self.lockstep(state)
         if t0 is not None:
             view = self.round_view(state, min(t0, self.rounds - 1))
-            return view.p[:, seat], view.role[:, seat], view.dil[:, seat], view.fp[:, seat]
+            return view.role[:, seat], view.dil[:, seat], view.fp[:, seat], view.bit[:, seat]
         p_all, g_all, side_all = (np.asarray(x) for x in self.slot(state))
         p, g = p_all[:, seat].astype(np.int64), g_all[:, seat]
         role = g.astype(np.int64) * 2 + side_all[:, seat]
-        return p, role, g == DILEMMA_I, _flat_rows(p.shape[0])[:, 0] + p
+        return role, g == DILEMMA_I, _flat_rows(p.shape[0])[:, 0] + p, BIT.take(p)
 
     def mask(self, state: LedgerState) -> Array:
         """(B, 8, 101) int8: moves 0..hi of each seat's meeting (all once a table is done)."""
@@ -209,23 +225,23 @@ class LedgerKernel:
         p, g, side = (x.astype(xp.int64) for x in self.slot(state))
         mine = xp.asarray(actions).astype(xp.int64)
         theirs = xp.take_along_axis(mine, p, axis=1)
-        move_a = xp.where(side == 0, mine, theirs)
-        move_b = xp.where(side == 0, theirs, mine)
-        pay = xp.take(xp.asarray(PAY_FLAT), ((g * WIDTH + move_a) * WIDTH + move_b) * 2 + side)
-        kind = xp.take(xp.asarray(KIND_FLAT), (g * 2 + side) * WIDTH + mine)
+        own = (g * 2 + side) * WIDTH + mine
+        pay = xp.take(xp.asarray(PAY_OWN_FLAT), own * WIDTH + theirs)
+        kind = xp.take(xp.asarray(KIND_FLAT), own)
         dil = g == DILEMMA_I
         at = (xp.arange(self.rounds)[None, None, :] == state.t[:, None, None])
         moves = xp.where(at, mine[:, :, None].astype(xp.int8), state.moves)
         pays = xp.where(at, pay[:, :, None].astype(xp.int8), state.pays)
-        met = p[:, :, None] == xp.arange(SEATS)[None, None, :]
-        harsh_vs = state.harsh_vs | ((~kind)[:, :, None] & met)
-        last_vs = xp.where(dil[:, :, None] & met, theirs[:, :, None].astype(xp.int8),
-                           state.last_vs)
+        bit = xp.take(xp.asarray(BIT), p)
+        dil_bit = bit * dil
+        defect = dil & (mine == 1)
         new = state._replace(
             t=state.t + 1, moves=moves, pays=pays, total=state.total + pay,
-            kind=state.kind + kind, harsh=state.harsh + ~kind, harsh_vs=harsh_vs,
-            last_vs=last_vs, last=xp.where(dil, mine, state.last),
-            defections=state.defections + (dil & (mine == 1)))
+            kind=state.kind + kind, harsh=state.harsh + ~kind,
+            harsh_to=state.harsh_to | (bit * ~kind), dil_met=state.dil_met | dil_bit,
+            dil_defect=(state.dil_defect & ~dil_bit) | (dil_bit * (theirs == 1)),
+            last=xp.where(dil, mine, state.last).astype(xp.int8),
+            defections=state.defections + defect)
         return new, pay.astype(xp.float64), new.t >= self.rounds
 
     def _step_lockstep(self, state: LedgerState, actions: Array, t0: int
@@ -234,25 +250,28 @@ class LedgerKernel:
         this round's column of the append-only history written in place."""
         view = self.round_view(state, t0)  # this round's slices, widened once
         mine = np.asarray(actions, dtype=np.int64)
-        pair, dil = view.pair, view.dil
         theirs: Array = mine.ravel().take(view.fp)
-        own = view.role * WIDTH + mine  # [subgame, side, own move]
-        kind = KIND_FLAT.take(own)
-        pay = PAY_OWN_FLAT.take(own * WIDTH + theirs)
-        harsh = ~kind
+        own = view.own + mine  # [subgame, side, own move, partner's move]
+        own *= WIDTH
+        own += theirs
+        pay_kind = PAY_KIND_FLAT.take(own)
+        pay = pay_kind >> 1
+        kind = pay_kind & 1
+        harsh = kind == 0
         state.moves[:, :, t0] = mine
         state.pays[:, :, t0] = pay
-        harsh_vs = state.harsh_vs.copy()
-        hv = harsh_vs.reshape(-1)
-        hv[pair] |= harsh
-        last_vs = state.last_vs.copy()
-        lv = last_vs.reshape(-1)
-        lv[pair[dil]] = theirs[dil]  # DILEMMA meetings: each side's view of its partner's move
+        defect = mine == 1
+        defect &= view.dil
+        dil_bit = view.dil_bit
+        # no `where` on a mask that changes seat by seat (numpy's select branches): bits and
+        # small-int arithmetic only
         new = state._replace(
             t=state.t + 1, total=state.total + pay, kind=state.kind + kind,
-            harsh=state.harsh + harsh, harsh_vs=harsh_vs, last_vs=last_vs,
-            last=np.where(dil, mine, state.last),
-            defections=state.defections + (dil & (mine == 1)))
+            harsh=state.harsh + harsh, harsh_to=state.harsh_to | (view.bit * harsh),
+            dil_met=state.dil_met | dil_bit,
+            dil_defect=(state.dil_defect & view.keep) | (dil_bit * (theirs == 1)),
+            last=state.last * view.not_dil + defect,  # DILEMMA: the move is DEFECT or not
+            defections=state.defections + defect)
         return new, pay.astype(np.float64), new.t >= self.rounds
 
     # -- what a seat observes --------------------------------------------------------------
@@ -416,14 +435,6 @@ def _flat_rows(b: int) -> Array:
     return out
 
 
-@lru_cache(maxsize=8)
-def _flat_pairs(b: int) -> Array:
-    """(B, 8): the flat index of [b, s, 0] in a (B, 8, 8) array (read-only)."""
-    out = np.arange(b * SEATS, dtype=np.int64).reshape(b, SEATS) * SEATS
-    out.flags.writeable = False
-    return out
-
-
 def _gather(x: Array, flat: Array | None) -> Array:
     """``x[b, flat[b, s] - 8·b]`` for a (B, 8) array: each seat's entry of another seat of the
     same table, by flat index (None: each seat's own)."""
@@ -460,43 +471,51 @@ class LedgerBaseline:
         """This seat's move at every table: lookups by role (``subgame * 2 + side``) and flat
         gathers of the partner's counts."""
         k, s = self.kernel, self.seat
-        p, role, dil, fp = k.seat_round(state, s)
+        role, dil, fp, bit = k.seat_round(state, s)
         name = self.name
         if name in ("shark", "saint"):
             return FIXED[name].take(role)
-        if name == "grim":
-            betrayed = np.asarray(state.harsh_vs).ravel().take(fp * SEATS + s)
-            return np.where(betrayed, FIXED["grim_betrayed"].take(role),
-                            FIXED["grim_fair"].take(role))
-        kind = np.asarray(state.kind).ravel().take(fp)
-        harsh = np.asarray(state.harsh).ravel().take(fp)
+        if name == "grim":  # has the partner been harsh to this seat?
+            betrayed = np.asarray(state.harsh_to).ravel().take(fp) >> s
+            betrayed &= 1
+            return GRIM.take(role * 2 + betrayed)
+        # a halo of at least 0.5: kind >= harsh, where kind + harsh = t (a meeting a round)
+        t0 = k.lockstep(state)
+        t: Any = t0 if t0 is not None else np.asarray(state.t)
+        kind2 = np.asarray(state.kind).ravel().take(fp) * 2
         if name == "opportunist":
-            weak = kind < harsh
-            grab = weak | (np.asarray(state.t) == k.rounds - 1)
+            weak = kind2 < t
+            grab = weak | (t == k.rounds - 1)
             return OPPORTUNIST.take(role * 4 + weak * 2 + grab)
-        # mirror
-        ref = np.asarray(state.last_vs).ravel().take((fp - p + s) * SEATS + p)
-        ref = np.where(ref < 0, np.asarray(state.last).ravel().take(fp), ref)
-        move = np.where(dil, np.maximum(ref, 0),
-                        np.where(kind >= harsh, MIRROR_TRUSTED.take(role),
-                                 MIRROR_WARY.take(role)))
-        ask = dil & (ref == 1) & (np.asarray(state.defections).ravel().take(fp) == 1)
+        # mirror: outside DILEMMA by the partner's halo; in DILEMMA its partner's latest
+        # DILEMMA move against it, else its latest at all (none: COOPERATE), DEFECT or not
+        move = MIRROR.take(role * 2 + (kind2 >= t))  # DILEMMA: 0
+        own_defect = np.asarray(state.dil_defect)[:, s] & bit
+        met = np.asarray(state.dil_met)[:, s] & bit
+        ref_defect = (own_defect != 0) | ((met == 0) & (
+            np.asarray(state.last).ravel().take(fp) == 1))
+        ref_defect &= dil
+        move += ref_defect
+        ask = ref_defect & (np.asarray(state.defections).ravel().take(fp) == 1)
         if ask.any():
             rows = np.flatnonzero(ask)
             seeds = np.asarray(state.seeds)[rows].tolist()
-            t = np.asarray(state.t)[rows].tolist()
+            played = np.asarray(state.t)[rows].tolist()
             draws = np.array(first_draws([f"ledger:{x}:seat:{s}:round:{r}"
-                                          for x, r in zip(seeds, t, strict=True)]))
+                                          for x, r in zip(seeds, played, strict=True)]))
             move[rows[draws < Mirror.FORGIVENESS]] = 0
         return move
 
 
-FIXED: dict[str, Array] = {"shark": _table(Shark.MOVES), "saint": _table(Saint.MOVES),
-                           "grim_fair": _table(Grim.FAIR), "grim_betrayed": _table(Grim.BETRAYED)}
+FIXED: dict[str, Array] = {"shark": _table(Shark.MOVES), "saint": _table(Saint.MOVES)}
+GRIM = np.stack([_table(Grim.FAIR), _table(Grim.BETRAYED)], axis=1).ravel()
+"""Grim's move by [role, betrayed], flat."""
 OPPORTUNIST = _opportunist()
-MIRROR_TRUSTED = _table({DILEMMA: (0, 0), TRUST: Mirror.TRUSTED, ULTIMATUM: Mirror.ULTIMATUM})
-MIRROR_WARY = _table({DILEMMA: (0, 0), TRUST: Mirror.WARY, ULTIMATUM: Mirror.ULTIMATUM})
-"""Mirror outside DILEMMA by role, as it treats a trusted partner and one it is wary of."""
+MIRROR = np.stack([_table({DILEMMA: (0, 0), TRUST: Mirror.WARY, ULTIMATUM: Mirror.ULTIMATUM}),
+                   _table({DILEMMA: (0, 0), TRUST: Mirror.TRUSTED,
+                           ULTIMATUM: Mirror.ULTIMATUM})], axis=1).ravel()
+"""Mirror's move by [role, trusted] outside DILEMMA (0 in DILEMMA, where its reference
+move is added), flat."""
 BATCH_BASELINES = ("mirror", "shark", "grim", "saint", "opportunist")
 
 
