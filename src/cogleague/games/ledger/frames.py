@@ -127,7 +127,11 @@ class FrameWriter:
         self.pairs_at = len(parts)
         parts.append(self._end())
         self.parts = parts
-        self.text = "".join(parts)
+
+    @property
+    def text(self) -> str:
+        """The frame after the events folded so far."""
+        return "".join(self.parts)
 
     def _head(self) -> str:
         """The frame up to its seats: phase and rounds (they change with rounds, not meetings)."""
@@ -201,7 +205,6 @@ class FrameWriter:
             raise ValueError(f"kind must be start, round, meeting, gossip or end (got {kind!r})")
         else:
             return
-        self.text = "".join(self.parts)
 
     def meeting(self, fields: tuple[Any, ...]) -> None:
         """Fold a meeting given as its event's fields in `MEETING_KEYS` order (what
@@ -228,7 +231,6 @@ class FrameWriter:
             self.rounds_played += 1
             self.phase = BETWEEN
             parts[0] = self._head()
-        self.text = "".join(parts)
 
     def _rings_may_change(self, a: int, b: int) -> bool:
         """After a meeting of `a` and `b` (tallied): whether the rings can differ. A pair's
@@ -243,13 +245,15 @@ class FrameWriter:
         if may_flag(tally.met_by_pair[key], tally.inside_by_pair[key]):
             near_a.add(key)
             near_b.add(key)
-        else:
+        elif near_a or near_b:
             near_a.discard(key)
             near_b.discard(key)
         if not near_a and not near_b:
             return key in flagged
-        both = near_a | near_b
-        return not flagged.isdisjoint(both) or key in flagged or tally.any_flagged(both)
+        both = near_a | near_b  # every one may be flagged: `any_outpacing` decides
+        if flagged and (key in flagged or not flagged.isdisjoint(both)):
+            return True
+        return tally.any_outpacing(both)
 
 
 def frame_texts(aliases: Sequence[str], policy_names: Sequence[str], schedule: list[list[Pairing]],

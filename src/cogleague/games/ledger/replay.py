@@ -47,46 +47,57 @@ def replay_document(game: LedgerGame, log: Any, *, frames: bool = False) -> dict
 
 
 def replay_bytes(game: LedgerGame, log: Any) -> bytes:
-    """``jsonio.dumpb(replay_document(game, log, frames=True))``, spliced from encoded parts:
-    the log's entries as text (`EpisodeLog.json_text`), the frames as text (`FrameWriter`,
-    held to `build_frames`), folded from the rounds' meeting fields as the game noted them."""
+    """``jsonio.dumpb(replay_document(game, log, frames=True))``, spliced from encoded parts
+    and joined once: the log's entries as text (`EpisodeLog.json_text`), the frames as the
+    parts `FrameWriter` keeps (held to `build_frames`), folded from the rounds' meeting
+    fields as the game noted them."""
     dumps = jsonio.dumps
     # the config with its schedule, each pairing's text made once per process (`pairing_text`)
     schedule = ",".join(["[" + ",".join([pairing_text(p) for p in r]) + "]"
                          for r in game.schedule])
     config = f'{dumps(game.config.to_json())[:-1]},"schedule":[{schedule}]}}'
-    events, frames = _events_and_frames(game, log)
-    return jsonio.join_object([
-        ("format", dumps(REPLAY_FORMAT)), ("aliases", dumps(list(game.aliases))),
-        ("policyNames", dumps(list(game.policy_names))), ("config", config),
-        ("log", log.json_text()), ("events", [dumps(events)[1:-1]] if events else []),
-        ("results", dumps(game.results())), ("frames", frames),
-    ]).encode()
+    parts = [f'{{"format":{dumps(REPLAY_FORMAT)},"aliases":{dumps(list(game.aliases))},'
+             f'"policyNames":{dumps(list(game.policy_names))},"config":{config},"log":[']
+    logs = log.json_text()
+    if logs:
+        spaced = [","] * (2 * len(logs) - 1)
+        spaced[::2] = logs
+        parts += spaced
+    parts.append('],"events":')
+    frames = [',"results":', dumps(game.results()), ',"frames":[']
+    parts.append(dumps(_events_and_frames(game, log, frames)))
+    parts += frames
+    parts.append("]}")
+    return jsonio.join_bytes(parts)
 
 
-def _events_and_frames(game: LedgerGame, log: Any) -> tuple[list[dict[str, Any]], list[str]]:
-    """The log's events in their replay form (`EpisodeLog.events_json`) and the frame after
-    each prefix of them (`frames.frame_texts`): a round's meetings fold into the frames from
-    their fields (`RoundEvents.meetings`), without reading the dicts back."""
+def _events_and_frames(game: LedgerGame, log: Any, out: list[str]) -> list[dict[str, Any]]:
+    """The log's events in their replay form (`EpisodeLog.events_json`); the frame after
+    each prefix of them (`frames.frame_texts`) appended to `out` as its parts, the frames
+    separated by commas. A round's meetings fold into the frames from their fields
+    (`RoundEvents.meetings`), without reading the dicts back."""
     writer = FrameWriter(game.aliases, game.policy_names, game.schedule)
     events: list[dict[str, Any]] = []
-    frames = [writer.text]
-    fold, meeting, add = writer.fold, writer.meeting, frames.append
+    parts = writer.parts  # changed in place by the writer
+    out += parts
+    fold, meeting = writer.fold, writer.meeting
     for entry in log.entries:
         render, _ = entry.step_columns()
         if type(render) is RoundEvents:
             for fields in render.meetings:
                 events.append(meeting_json(fields))
                 meeting(fields)
-                add(writer.text)
+                out.append(",")
+                out += parts
             tail = [e.to_json() for e in render.tail]
         else:
             tail = entry.events_json()
         for event in tail:
             events.append(event)
             fold(event)
-            add(writer.text)
-    return events, frames
+            out.append(",")
+            out += parts
+    return events
 
 
 def game_from_replay(doc: Mapping[str, Any]) -> LedgerGame:

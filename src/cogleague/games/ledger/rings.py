@@ -107,6 +107,19 @@ class RingTally:
                     return True
         return False
 
+    def any_outpacing(self, keys: Iterable[int]) -> bool:
+        """`any_flagged` of pairs that all may be flagged (`may_flag`, which only a pair's own
+        meetings change): whether any of them outpaces its seats' other meetings now."""
+        met_by_pair, inside_by_pair = self.met_by_pair, self.inside_by_pair
+        pay_sum, pay_count, seats = self.pay_sum, self.pay_count, self.seats
+        for key in keys:
+            met, inside = met_by_pair[key], inside_by_pair[key]
+            a, b = key // seats, key % seats
+            if outpaces(met, inside, pay_sum[a] + pay_sum[b] - inside,
+                        pay_count[a] + pay_count[b] - 2 * met):
+                return True
+        return False
+
     def rings(self) -> Rings:
         return _flag(self.seats, self.met_by_pair, self.inside_by_pair, self.pay_sum,
                      self.pay_count)
