@@ -13,14 +13,14 @@ head, a row's statistics for its counts) are made once per process.
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from cogleague.core import jsonio
 from cogleague.games.ledger.board import VIEWER_BOARD_WINDOW
 from cogleague.games.ledger.conduct import halo, kinds
 from cogleague.games.ledger.events import MEETING_KEYS
-from cogleague.games.ledger.rings import RingTally, may_flag
+from cogleague.games.ledger.rings import RingTally, may_flag, outpacing_line
 from cogleague.games.ledger.schedule import Pairing
 from cogleague.games.ledger.scoring import STAT_DECIMALS, median_of_sorted
 from cogleague.games.ledger.table import BETWEEN, DEAL, DONE
@@ -51,14 +51,34 @@ def pairing_text(p: Pairing) -> str:
 
 def _stats(pays: list[int], total: int, kind: int, harsh: int) -> str:
     """The stats fragment of a seat with sorted payoffs `pays` (at least one) and these
-    counts, made once per process (`_STATS`)."""
+    counts, made once per process (`_STATS`), its floats' texts too (`_FLOATS`: fresh
+    episodes bring new combinations of a few recurring floats)."""
     count = len(pays)
-    key = (pays[(count - 1) >> 1], pays[count >> 1], total, count, kind, harsh)
+    lo, hi = pays[(count - 1) >> 1], pays[count >> 1]
+    key = (lo, hi, total, count, kind, harsh)
     text = _STATS.get(key)
     if text is None:
         if len(_STATS) >= STATS_CACHED:  # remote seats can make any counts: stay bounded
             _STATS.clear()
-        text = _STATS[key] = _stats_text(median_of_sorted(pays), total, count, kind, harsh)
+            _FLOATS.clear()
+        score = _float_text("score", lo, hi, lambda: median_of_sorted(pays))
+        mean = _float_text("mean", total, count, lambda: round(total / count, STAT_DECIMALS))
+        shown = _float_text("halo", kind, harsh,
+                            lambda: round(halo(kind, harsh), STAT_DECIMALS))
+        text = _STATS[key] = (f'{score},"mean":{mean},"total":{total!r},"meetings":{count!r},'
+                              f'"kind":{kind!r},"harsh":{harsh!r},"halo":{shown},')
+    return text
+
+
+_FLOATS: dict[tuple[str, int, int], str] = {}
+"""The text of a row's float by what decides it: the score by the two middle payoffs, the
+rounded mean by (total, meetings), the rounded halo by (kind, harsh)."""
+
+
+def _float_text(name: str, x: int, y: int, value: Callable[[], float]) -> str:
+    text = _FLOATS.get((name, x, y))
+    if text is None:
+        text = _FLOATS[name, x, y] = repr(value())
     return text
 
 
@@ -108,6 +128,8 @@ class FrameWriter:
         # by seat, the keys of its pairs that may be flagged (`rings.may_flag`)
         self.near: list[set[int]] = [set() for _ in range(n)]
         self.flagged: set[int] = set()  # the pair keys the rings text flags
+        # by pair key, while it may be flagged: its seats and `rings.outpacing_line`
+        self.lines: dict[int, tuple[int, int, int, int, int]] = {}
         self.rings = NO_RINGS
         self.phase, self.open_round, self.rounds_played = BETWEEN, -1, 0
         self.tail = '"done":false,"reason":null}'  # until the end
@@ -242,18 +264,26 @@ class FrameWriter:
         n = tally.seats
         key = a * n + b if a < b else b * n + a
         near_a, near_b = near[a], near[b]
-        if may_flag(tally.met_by_pair[key], tally.inside_by_pair[key]):
+        met, inside = tally.met_by_pair[key], tally.inside_by_pair[key]
+        if may_flag(met, inside):
             near_a.add(key)
             near_b.add(key)
+            self.lines[key] = (a, b, *outpacing_line(met, inside))
         elif near_a or near_b:
             near_a.discard(key)
             near_b.discard(key)
         if not near_a and not near_b:
             return key in flagged
-        both = near_a | near_b  # every one may be flagged: `any_outpacing` decides
+        both = near_a | near_b
         if flagged and (key in flagged or not flagged.isdisjoint(both)):
             return True
-        return tally.any_outpacing(both)
+        # whether one of them is flagged now: `outpaces`, as the lines of the pairs
+        lines, counts, sums = self.lines, tally.pay_count, tally.pay_sum
+        for k in both:
+            x, y, slope_c, slope_s, bound = lines[k]
+            if slope_c * (counts[x] + counts[y]) - slope_s * (sums[x] + sums[y]) >= bound:
+                return True
+        return False
 
 
 def frame_texts(aliases: Sequence[str], policy_names: Sequence[str], schedule: list[list[Pairing]],

@@ -107,19 +107,6 @@ class RingTally:
                     return True
         return False
 
-    def any_outpacing(self, keys: Iterable[int]) -> bool:
-        """`any_flagged` of pairs that all may be flagged (`may_flag`, which only a pair's own
-        meetings change): whether any of them outpaces its seats' other meetings now."""
-        met_by_pair, inside_by_pair = self.met_by_pair, self.inside_by_pair
-        pay_sum, pay_count, seats = self.pay_sum, self.pay_count, self.seats
-        for key in keys:
-            met, inside = met_by_pair[key], inside_by_pair[key]
-            a, b = key // seats, key % seats
-            if outpaces(met, inside, pay_sum[a] + pay_sum[b] - inside,
-                        pay_count[a] + pay_count[b] - 2 * met):
-                return True
-        return False
-
     def rings(self) -> Rings:
         return _flag(self.seats, self.met_by_pair, self.inside_by_pair, self.pay_sum,
                      self.pay_count)
@@ -153,6 +140,17 @@ def outpaces(met: int, inside: int, out_sum: int, out_count: int) -> bool:
     integers: inMean = inside / (2·met), outMean = out_sum / out_count (0 with none)."""
     scale = out_count or 1  # no other meetings: outMean = 0 (and out_sum = 0)
     return inside * scale - 2 * met * out_sum >= MIN_DELTA * 2 * met * scale
+
+
+def outpacing_line(met: int, inside: int) -> tuple[int, int, int]:
+    """`outpaces` of a pair that may be flagged (`may_flag`), as a line in its seats' payoff
+    counts and sums, for a check run after every meeting: with out_count = counts − 2·met and
+    out_sum = sums − inside, it holds iff ``slope_c·counts − slope_s·sums >= bound`` for the
+    returned (slope_c, slope_s, bound). (With no other meetings both sides are equal: flagged,
+    as `outpaces` has it when inMean >= MIN_DELTA, which `may_flag` ensures.)"""
+    slope_c = inside - MIN_DELTA * 2 * met
+    slope_s = 2 * met
+    return slope_c, slope_s, slope_c * 2 * met - slope_s * inside
 
 
 def _flag(seats: int, met_by_pair: dict[int, int], inside_by_pair: dict[int, int],
