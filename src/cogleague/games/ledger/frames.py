@@ -165,9 +165,9 @@ class FrameWriter:
         """The frame after its pairings: board, rings, done and reason."""
         return f'],"board":{self.board},"rings":{self.rings},{self.tail}'
 
-    def _row(self, s: int, pay: int, kind: bool, memo: str, fallback: bool,
-             timeouts: int) -> str:
-        """Fold seat `s`'s side of a meeting; its row, `jsonio.dumps(Table._row(s))`."""
+    def _row(self, s: int, pay: int, kind: bool) -> str:
+        """Fold seat `s`'s payoff and conduct of a meeting; its row, `jsonio.dumps(Table._row(s))`
+        (its end as `_side` left it)."""
         pays = self.pays[s]
         insort(pays, pay)
         total = self.total[s] = self.total[s] + pay
@@ -177,18 +177,20 @@ class FrameWriter:
         else:
             kinds_, harsh = self.kind[s], self.harsh[s] + 1
             self.harsh[s] = harsh
-        if memo or fallback or timeouts:
-            if memo:
-                self.memos[s] = memo
-            self.fallbacks[s] += fallback
-            self.timeouts[s] += timeouts
-            self.tails[s] = _tail(self.fallbacks[s], self.timeouts[s], self.memos[s])
         count = len(pays)
         stats = _STATS.get((pays[(count - 1) >> 1], pays[count >> 1], total, count, kinds_,
                             harsh))  # `_stats`, its lookup inline (twice a meeting)
         if stats is None:
             stats = _stats(pays, total, kinds_, harsh)
         return self.heads[s] + stats + self.tails[s]
+
+    def _side(self, s: int, memo: str, fallback: bool, timeouts: int) -> None:
+        """Fold what seat `s`'s side of a meeting adds besides its payoff: its row's end."""
+        if memo:
+            self.memos[s] = memo
+        self.fallbacks[s] += fallback
+        self.timeouts[s] += timeouts
+        self.tails[s] = _tail(self.fallbacks[s], self.timeouts[s], self.memos[s])
 
     def fold(self, event: Mapping[str, Any]) -> None:
         """Apply one event (as `Table.fold` does) and write the frame after it into `text`."""
@@ -234,9 +236,13 @@ class FrameWriter:
         (_, pair, a, b, subgame, move_a, move_b, pay_a, pay_b, _, _, fallback_a, fallback_b,
          _, _, timeouts_a, timeouts_b, memo_a, memo_b) = fields
         kind_a, kind_b = kinds(subgame, move_a, move_b)
+        if memo_a or fallback_a or timeouts_a:
+            self._side(a, memo_a, fallback_a, timeouts_a)
+        if memo_b or fallback_b or timeouts_b:
+            self._side(b, memo_b, fallback_b, timeouts_b)
         parts = self.parts
-        parts[1 + 2 * a] = self._row(a, pay_a, kind_a, memo_a, fallback_a, timeouts_a)
-        parts[1 + 2 * b] = self._row(b, pay_b, kind_b, memo_b, fallback_b, timeouts_b)
+        parts[1 + 2 * a] = self._row(a, pay_a, kind_a)
+        parts[1 + 2 * b] = self._row(b, pay_b, kind_b)
         parts[self.pairs_at + 2 * pair] = (
             f'{self.pair_heads[pair]}"moveA":{move_a!r},"moveB":{move_b!r},'
             f'"payA":{pay_a!r},"payB":{pay_b!r}}}')

@@ -102,12 +102,12 @@ def _events_and_frames(game: LedgerGame, log: Any, out: list[str]) -> str:
     at: list[int] = []  # their places in `texts`
     parts = writer.parts  # changed in place by the writer
     out += parts
-    fold, meeting = writer.fold, writer.meeting
+    fold, meeting, kept = writer.fold, writer.meeting, _MEETING_TEXTS
     for entry in log.entries:
         render, _ = entry.step_columns()
         if type(render) is RoundEvents:
             for fields in render.meetings:
-                texts.append(_meeting_text(fields))
+                texts.append(kept.get(fields) or _meeting_text(fields))
                 meeting(fields)
                 out.append(",")
                 out += parts
