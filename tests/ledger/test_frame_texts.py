@@ -14,10 +14,9 @@ from hypothesis import strategies as st
 
 import cogleague
 from cogleague.core import jsonio
-from cogleague.games.ledger import frames, replay
+from cogleague.games.ledger import frames
 from cogleague.games.ledger.baselines import BASELINES
 from cogleague.games.ledger.conformance import random_reply
-from cogleague.games.ledger.events import meeting_json
 from cogleague.games.ledger.frames import frame_texts
 from cogleague.games.ledger.replay import build_frames
 from cogleague.games.ledger.schedule import draw_schedule
@@ -137,27 +136,3 @@ def test_frames_are_the_same_when_the_fragment_cache_is_full(
     assert len(frames._STATS) <= 2
     assert texts == _reference(doc, doc["events"])
 
-
-def test_kept_meeting_texts_are_the_encoded_events(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Meeting texts kept across episodes (`replay._meeting_text`), in a small cache emptied
-    when full, and never a meeting with a memo: the bytes are the document's, again when
-    every text comes from the cache."""
-    monkeypatch.setattr(replay, "MEETING_TEXTS_CACHED", 40)
-    monkeypatch.setattr(replay, "_MEETING_TEXTS", {})
-    def memo_writer(turn: Any) -> dict[str, Any]:
-        return {"move": turn.legal_actions["move"]["min"], "memo": 'a "memo"'}
-
-    seats: list[Any] = ["mirror", memo_writer, "shark", "grim", "saint", "mirror", "grim",
-                        "opportunist"]
-    result = cogleague.play("ledger", seats, seed=4)
-    first = result.replay_json  # before `replay`: then it would be the document's encoding
-    assert first == jsonio.dumpb(result.replay)
-    assert any(e["kind"] == "meeting" and e["memoA"] + e["memoB"]
-               for e in result.replay["events"])
-    kept = replay._MEETING_TEXTS
-    assert 0 < len(kept) <= 40
-    assert all(not fields[-1] and not fields[-2] for fields in kept)
-    assert all(text == jsonio.dumps(meeting_json(fields)) for fields, text in kept.items())
-    again = cogleague.play("ledger", seed=7)
-    texts = [again.replay_json for _ in range(2)]  # the second from the texts kept the first
-    assert texts[0] == texts[1] == jsonio.dumpb(again.replay)

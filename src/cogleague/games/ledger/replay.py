@@ -65,49 +65,27 @@ def replay_bytes(game: LedgerGame, log: Any) -> bytes:
         parts += spaced
     parts.append('],"events":')
     frames = [',"results":', dumps(game.results()), ',"frames":[']
-    parts.append(_events_and_frames(game, log, frames))
+    parts.append(dumps(_events_and_frames(game, log, frames)))
     parts += frames
     parts.append("]}")
     return jsonio.join_bytes(parts)
 
 
-MEETING_TEXTS_CACHED = 20_000
-"""Memo-less meeting events' texts kept (≈ 6 MB at most): scripted line-ups repeat most
-meetings across episodes (the standard line-up's 1,500 first seeds meet ≈ 8,500 ways)."""
-_MEETING_TEXTS: dict[tuple[Any, ...], str] = {}
-
-
-def _meeting_text(fields: tuple[Any, ...]) -> str:
-    """``jsonio.dumps(meeting_json(fields))``, kept by the fields when neither side wrote a
-    memo: every position holds one type (ints, bools, strings, as `LedgerGame._settle`
-    notes them), so equal fields are the same text."""
-    text = _MEETING_TEXTS.get(fields)
-    if text is None:
-        text = jsonio.dumps(meeting_json(fields))
-        if not fields[-1] and not fields[-2]:  # no memo (`MEETING_KEYS` ends memoA, memoB)
-            if len(_MEETING_TEXTS) >= MEETING_TEXTS_CACHED:
-                _MEETING_TEXTS.clear()
-            _MEETING_TEXTS[fields] = text
-    return text
-
-
-def _events_and_frames(game: LedgerGame, log: Any, out: list[str]) -> str:
-    """The text of the log's events in their replay form (`EpisodeLog.events_json`); the
-    frame after each prefix of them (`frames.frame_texts`) appended to `out` as its parts,
-    the frames separated by commas. A round's meetings fold into the frames from their
-    fields (`RoundEvents.meetings`), their texts kept by the fields (`_meeting_text`)."""
+def _events_and_frames(game: LedgerGame, log: Any, out: list[str]) -> list[dict[str, Any]]:
+    """The log's events in their replay form (`EpisodeLog.events_json`); the frame after
+    each prefix of them (`frames.frame_texts`) appended to `out` as its parts, the frames
+    separated by commas. A round's meetings fold into the frames from their fields
+    (`RoundEvents.meetings`), without reading the dicts back."""
     writer = FrameWriter(game.aliases, game.policy_names, game.schedule)
-    texts: list[str] = []
-    others: list[dict[str, Any]] = []  # the other events, encoded together at the end
-    at: list[int] = []  # their places in `texts`
+    events: list[dict[str, Any]] = []
     parts = writer.parts  # changed in place by the writer
     out += parts
-    fold, meeting, kept = writer.fold, writer.meeting, _MEETING_TEXTS
+    fold, meeting = writer.fold, writer.meeting
     for entry in log.entries:
         render, _ = entry.step_columns()
         if type(render) is RoundEvents:
             for fields in render.meetings:
-                texts.append(kept.get(fields) or _meeting_text(fields))
+                events.append(meeting_json(fields))
                 meeting(fields)
                 out.append(",")
                 out += parts
@@ -115,15 +93,11 @@ def _events_and_frames(game: LedgerGame, log: Any, out: list[str]) -> str:
         else:
             tail = entry.events_json()
         for event in tail:
-            at.append(len(texts))
-            texts.append("")
-            others.append(event)
+            events.append(event)
             fold(event)
             out.append(",")
             out += parts
-    for i, text in zip(at, jsonio.dumps_many(others), strict=True):
-        texts[i] = text
-    return "[" + ",".join(texts) + "]"
+    return events
 
 
 def game_from_replay(doc: Mapping[str, Any]) -> LedgerGame:
