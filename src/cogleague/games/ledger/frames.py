@@ -37,6 +37,11 @@ harsh) — the middles being one payoff twice for an odd count: the score with `
 rounded mean and halo of those counts, and the counts."""
 
 
+HEADS_CACHED = 4096  # three phases by rounds: ≈ 2,000 for the longest episodes
+_HEADS: dict[tuple[str, int, int], str] = {}
+"""A frame's head by (phase, open round, rounds played): `FrameWriter._head`."""
+
+
 def _pair_head(p: Pairing) -> str:
     head = _PAIR_HEADS.get(p)
     if head is None:
@@ -156,10 +161,17 @@ class FrameWriter:
         return "".join(self.parts)
 
     def _head(self) -> str:
-        """The frame up to its seats: phase and rounds (they change with rounds, not meetings)."""
-        r = "null" if self.open_round < 0 else repr(self.open_round)
-        return (f'{{"phase":{jsonio.quote(self.phase)},"round":{r},'
-                f'"roundsPlayed":{self.rounds_played!r},"seats":[')
+        """The frame up to its seats: phase and rounds (they change with rounds, not meetings),
+        made once per process (`_HEADS`)."""
+        key = (self.phase, self.open_round, self.rounds_played)
+        text = _HEADS.get(key)
+        if text is None:
+            if len(_HEADS) >= HEADS_CACHED:  # replayed documents can number rounds anyhow
+                _HEADS.clear()
+            r = "null" if self.open_round < 0 else repr(self.open_round)
+            text = _HEADS[key] = (f'{{"phase":{jsonio.quote(self.phase)},"round":{r},'
+                                  f'"roundsPlayed":{self.rounds_played!r},"seats":[')
+        return text
 
     def _end(self) -> str:
         """The frame after its pairings: board, rings, done and reason."""
