@@ -30,6 +30,7 @@ UNRESOLVED = '"moveA":null,"moveB":null,"payA":null,"payB":null}'
 PLAIN_TAIL = '"fallbacks":0,"timeouts":0,"memo":""}'  # a row's end: no fallback, timeout, memo
 
 _PAIR_HEADS: dict[Pairing, str] = {}  # ``{"a":…,"b":…,"subgame":…,"first":…,`` by pairing
+_PAIR_TEXTS: dict[Pairing, str] = {}  # `pairing_text` by pairing
 STATS_CACHED = 50_000  # ≈ 15 MB at most; 3,000 scripted episodes make ≈ 6,000
 _STATS: dict[tuple[int, int, int, int, int, int], str] = {}
 """A row's ``…,"score":`` to ``"halo":…,`` by (the two middle payoffs, total, meetings, kind,
@@ -50,8 +51,20 @@ def _pair_head(p: Pairing) -> str:
 
 
 def pairing_text(p: Pairing) -> str:
-    """``jsonio.dumps(p.to_json())`` (a replay's schedule lists them)."""
-    return _pair_head(p)[:-1] + "}"
+    """``jsonio.dumps(p.to_json())`` (a replay's schedule lists them), made once per
+    process (`_PAIR_TEXTS`)."""
+    text = _PAIR_TEXTS.get(p)
+    if text is None:
+        text = _PAIR_TEXTS[p] = _pair_head(p)[:-1] + "}"
+    return text
+
+
+def schedule_text(schedule: list[list[Pairing]]) -> str:
+    """``jsonio.dumps(schedule)`` of the pairings' `to_json`, without its brackets: each
+    round's pairings as `pairing_text` (its lookup inline: a replay writes 56 of them)."""
+    texts = _PAIR_TEXTS
+    return ",".join(["[" + ",".join([texts.get(p) or pairing_text(p) for p in r]) + "]"
+                     for r in schedule])
 
 
 def _stats(pays: list[int], total: int, kind: int, harsh: int) -> str:
@@ -214,7 +227,8 @@ class FrameWriter:
             r = self.open_round = event["round"]
             self.phase = DEAL
             self.to_resolve = len(event["pairs"])
-            self.pair_heads = [_pair_head(p) for p in self.schedule[r]]
+            heads = _PAIR_HEADS  # `_pair_head`, its lookup inline
+            self.pair_heads = [heads.get(p) or _pair_head(p) for p in self.schedule[r]]
             parts = self.parts
             end = parts[-1]
             del parts[self.pairs_at:]

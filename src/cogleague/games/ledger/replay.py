@@ -16,7 +16,7 @@ from cogleague.core.errors import ReplayError
 from cogleague.games.ledger.baselines import baseline_key
 from cogleague.games.ledger.config import DRIVER_REMOTE, DRIVER_SCRIPTED, build_config
 from cogleague.games.ledger.events import RoundEvents, meeting_json
-from cogleague.games.ledger.frames import FrameWriter, pairing_text
+from cogleague.games.ledger.frames import FrameWriter, schedule_text
 from cogleague.games.ledger.schedule import draw_schedule
 from cogleague.games.ledger.table import Table
 
@@ -52,10 +52,9 @@ def replay_bytes(game: LedgerGame, log: Any) -> bytes:
     parts `FrameWriter` keeps (held to `build_frames`), folded from the rounds' meeting
     fields as the game noted them."""
     dumps = jsonio.dumps
-    # the config with its schedule, each pairing's text made once per process (`pairing_text`)
-    schedule = ",".join(["[" + ",".join([pairing_text(p) for p in r]) + "]"
-                         for r in game.schedule])
-    config = f'{dumps(game.config.to_json())[:-1]},"schedule":[{schedule}]}}'
+    # the config with its schedule, each pairing's text made once per process
+    config = (f'{dumps(game.config.to_json())[:-1]},"schedule":['
+              f'{schedule_text(game.schedule)}]}}')
     parts = [f'{{"format":{dumps(REPLAY_FORMAT)},"aliases":{dumps(list(game.aliases))},'
              f'"policyNames":{dumps(list(game.policy_names))},"config":{config},"log":[']
     logs = log.json_text()
