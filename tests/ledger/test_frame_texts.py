@@ -135,4 +135,3 @@ def test_frames_are_the_same_when_the_fragment_cache_is_full(
     texts = frame_texts(doc["aliases"], doc["policyNames"], schedule, doc["events"])
     assert len(frames._STATS) <= 2
     assert texts == _reference(doc, doc["events"])
-
