@@ -60,6 +60,11 @@ def seat_kind(entry: Any) -> str:
     return f"scripted:{entry}"
 
 
+_NO_OPTIONS: set[type[Any]] = set()
+"""The option models no options were found valid for (`validate_options` of nothing is
+the same on every call: `prepare` checks it once per model)."""
+
+
 def prepare(game: str | GameDescriptor, seats: Sequence[Any] | None = None, *,
             variant: str | None = None, seed: int | None = None,
             model: ModelOptions | None = None, **options: Any) -> tuple[GameDescriptor, Game,
@@ -71,7 +76,10 @@ def prepare(game: str | GameDescriptor, seats: Sequence[Any] | None = None, *,
         raise ConfigError("variant", f"variant must be one of {', '.join(desc.variants)} "
                                      f"(got {variant!r})")
     chosen = variant if variant is not None else desc.default_variant
-    overrides = validate_options(desc.options, options, section=f"{desc.name} option")
+    overrides = (validate_options(desc.options, options, section=f"{desc.name} option")
+                 if options or desc.options not in _NO_OPTIONS else {})
+    if not options:
+        _NO_OPTIONS.add(desc.options)  # it validated: none is always valid for this model
     entries = list(seats) if seats else list(desc.default_lineup(chosen))
     lo, hi = desc.seat_range
     if not lo <= len(entries) <= hi:

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 import cogleague
 from cogleague.cli import app
+from cogleague.core.errors import ConfigError
 
 
 class Cooperator(cogleague.Bot):
@@ -148,3 +149,12 @@ overrides = {{ rounds_total = 5 }}
     (table,) = doc["tables"]
     assert {r["policy"] for r in table["rows"]} == {"tft", "defector", "sucker"}
     assert cogleague.run_league(league, workers=1).played == 0  # resumable: all done
+
+
+def test_no_options_are_checked_once_and_a_bad_one_still_refused() -> None:
+    """`prepare` remembers that no options validate for a game's model; a bad option given
+    afterwards is still refused, naming its field."""
+    first = cogleague.play("ledger", seed=3)
+    assert cogleague.play("ledger", seed=3).replay_json == first.replay_json
+    with pytest.raises(ConfigError, match="rounds"):
+        cogleague.play("ledger", seed=3, rounds=999)

@@ -81,6 +81,28 @@ def test_log_entry_text_is_its_json_encoded(ids: list[str], acts: list[Any], sou
     assert entry.json_text(sort_keys=sort_keys) == expected  # cached action texts alike
 
 
+@settings(max_examples=120, deadline=None, derandomize=True)
+@given(st.lists(st.text(max_size=8), min_size=1, max_size=6, unique=True)
+       | st.just(["r0s0", "r0s1", "%d", "%s%%", "@"]),
+       st.sampled_from(["move", 'a "key"', "%d", "@", "\u2028"]),
+       st.lists(st.integers(-(2**70), 2**70) | st.booleans() | st.sampled_from([0, 7, 100]),
+                min_size=6, max_size=6),
+       st.sampled_from(["scripted", "model", 'odd "source" %d @']), st.booleans(),
+       st.sampled_from([None, "other"]))
+def test_one_member_number_actions_are_their_json_encoded(
+        ids: list[str], key: str, numbers: list[int], source: str, sort_keys: bool,
+        second_key: str | None) -> None:
+    """Each action ``{key: n}`` of a fresh dict (Ledger's moves: the numbered template), with
+    bools, big integers and a second key or member now and then (the generic texts)."""
+    acts: list[Any] = [{key: n} for n in numbers[:len(ids)]]
+    if second_key is not None:
+        acts[-1] = {second_key: numbers[0]} if len(acts) > 1 else {key: 1, second_key: 2}
+    entry = LogEntry("apply", [], StepDecisions(_step(ids), acts, source))
+    expected = reference(entry.to_json(), sort_keys)
+    assert entry.json_text(sort_keys=sort_keys) == expected
+    assert entry.json_text(sort_keys=sort_keys) == expected  # from the kept template
+
+
 def test_a_mutated_shared_action_is_encoded_afresh() -> None:
     action = {"action": "cooperate"}
     entry = LogEntry("apply", [], StepDecisions(_step(["a", "b"]), [action, action]))

@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from cogleague.games.ledger.rings import detect_rings, half_up
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cogleague.games.ledger.rings import (
+    detect_rings,
+    half_up,
+    may_flag,
+    outpaces,
+    outpacing_line,
+)
 from cogleague.games.ledger.schedule import draw_schedule
 
 from .support import make_game, play
@@ -108,3 +117,20 @@ def test_rings_are_reported_but_never_change_scores() -> None:
     assert results["scores"] == [game.table.median(s) for s in range(8)]
     assert results["scores"] == [
         (sorted(pays)[6] + sorted(pays)[7]) / 2 for pays in game.table.pays]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.integers(1, 14), st.integers(0, 40), st.integers(0, 30), st.integers(-50, 400),
+       st.integers(-50, 400))
+def test_the_outpacing_line_is_outpaces_for_pairs_that_may_be_flagged(
+        met: int, per_meeting: int, out_count: int, out_sum: int, swing: int) -> None:
+    """`outpacing_line` (what the frames check after every meeting) decides as `outpaces`
+    for every pair `may_flag` lets through: with or without other meetings, either sign."""
+    inside = per_meeting * met + swing % (met + 1)
+    if not may_flag(met, inside):
+        return
+    out_sum = out_sum if out_count else 0  # no other meetings: nothing paid in them
+    slope_c, slope_s, bound = outpacing_line(met, inside)
+    counts, sums = out_count + 2 * met, out_sum + inside
+    assert (slope_c * counts - slope_s * sums >= bound) == outpaces(met, inside, out_sum,
+                                                                    out_count)

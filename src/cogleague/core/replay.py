@@ -145,6 +145,10 @@ class LogEntry:
                 or d.source is None):
             return jsonio.dumps(self.to_json()["decisions"], sort_keys=sort_keys)
         ids = d.step.turn_ids()
+        if not sort_keys:
+            numbered = _DecisionTexts.of(d.source, False).numbered(ids, d.actions)
+            if numbered is not None:
+                return numbered
         if not _plain("".join(ids)) or len(set(ids)) != len(ids):
             return jsonio.dumps(d.to_json(), sort_keys=sort_keys)
         actions = d.actions
@@ -252,7 +256,7 @@ class _DecisionTexts:
     any other action is encoded each time."""
 
     _made: ClassVar[dict[tuple[str, bool], _DecisionTexts]] = {}
-    __slots__ = ("cache", "sort_keys", "tail")
+    __slots__ = ("cache", "sort_keys", "tail", "templates")
 
     def __init__(self, source: str, sort_keys: bool) -> None:
         self.sort_keys = sort_keys
@@ -261,13 +265,38 @@ class _DecisionTexts:
                      if sort_keys else
                      f',"source":{src},"cause":null,"attempts":1,"timeouts":0,"clamped":false}}')
         self.cache: dict[int, tuple[Any, Any, str]] = {}
+        self.templates: dict[tuple[str, ...], str] = {}  # `numbered`'s, by key and turn ids
 
     @classmethod
-    def of(cls, source: str, sort_keys: bool) -> Callable[[Any], str]:
+    def of(cls, source: str, sort_keys: bool) -> _DecisionTexts:
         made = cls._made.get((source, sort_keys))
         if made is None:
             made = cls._made[(source, sort_keys)] = cls(source, sort_keys)
         return made
+
+    def numbered(self, ids: list[str], actions: list[Any]) -> str | None:
+        """The decisions' text when every action is ``{key: n}``, one key and exact integers
+        (Ledger's ``{"move": 4}``, a fresh dict per decision): the numbers written into one
+        ``%d`` template per turn ids and key, as the encoders write an int. None for any
+        other actions (or ids that are not plain and unique), and with sorted keys."""
+        if self.sort_keys or set(map(type, actions)) != _DICT or set(map(len, actions)) != _ONE:
+            return None
+        key = next(iter(actions[0]))
+        numbers = tuple([a.get(key) for a in actions])
+        if set(map(type, numbers)) != _INT:
+            return None
+        shape = (key, *ids)
+        template = self.templates.get(shape)
+        if template is None:
+            if type(key) is not str or not _plain("".join(ids)) or len(set(ids)) != len(ids):
+                return None
+            if len(self.templates) >= _TEMPLATES_CACHED:
+                self.templates.clear()
+            value = ('{"action":{' + jsonio.quote(key).replace("%", "%%") + ":%d}"
+                     + self.tail.replace("%", "%%"))
+            template = self.templates[shape] = "{" + ",".join(
+                ['"' + i.replace("%", "%%") + '":' + value for i in ids]) + "}"
+        return template % numbers
 
     def __call__(self, action: Any) -> str:
         hit = self.cache.get(id(action))
@@ -279,6 +308,11 @@ class _DecisionTexts:
                 self.cache.clear()
             self.cache[id(action)] = (action, dict(action), text)
         return text
+
+
+_DICT, _ONE, _INT = {dict}, {1}, {int}
+_TEMPLATES_CACHED = 256
+"""`_DecisionTexts.numbered`'s templates kept per source (a Ledger episode uses one a round)."""
 
 
 def apply_entry(game: Game, op: str, decisions: Mapping[str, Decision] | None = None,

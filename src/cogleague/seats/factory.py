@@ -53,9 +53,9 @@ def seat_name(entry: Any) -> str:
 
 def make_seat(game: Game, seat: int, entry: Any, model: ModelOptions | None = None) -> Any:
     """One seat from a line-up entry; `ConfigError` (field ``seats``) naming what is wrong."""
-    from cogleague.seats.inprocess import BotSeat, as_bot
-
     if not isinstance(entry, str):
+        from cogleague.seats.inprocess import BotSeat, as_bot
+
         try:
             bot = as_bot(entry)
         except TypeError as exc:

@@ -13,13 +13,14 @@ head, a row's statistics for its counts) are made once per process.
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from cogleague.core import jsonio
 from cogleague.games.ledger.board import VIEWER_BOARD_WINDOW
 from cogleague.games.ledger.conduct import halo, kinds
-from cogleague.games.ledger.rings import RingTally, may_flag
+from cogleague.games.ledger.events import MEETING_KEYS
+from cogleague.games.ledger.rings import RingTally, may_flag, outpacing_line
 from cogleague.games.ledger.schedule import Pairing
 from cogleague.games.ledger.scoring import STAT_DECIMALS, median_of_sorted
 from cogleague.games.ledger.table import BETWEEN, DEAL, DONE
@@ -29,10 +30,17 @@ UNRESOLVED = '"moveA":null,"moveB":null,"payA":null,"payB":null}'
 PLAIN_TAIL = '"fallbacks":0,"timeouts":0,"memo":""}'  # a row's end: no fallback, timeout, memo
 
 _PAIR_HEADS: dict[Pairing, str] = {}  # ``{"a":…,"b":…,"subgame":…,"first":…,`` by pairing
+_PAIR_TEXTS: dict[Pairing, str] = {}  # `pairing_text` by pairing
 STATS_CACHED = 50_000  # ≈ 15 MB at most; 3,000 scripted episodes make ≈ 6,000
-_STATS: dict[tuple[float, int, int, int, int], str] = {}
-"""A row's ``…,"score":`` to ``"halo":…,`` by (score, total, meetings, kind, harsh): the
-score with `Table.stats`' rounded mean and halo of those counts, and the counts."""
+_STATS: dict[tuple[int, int, int, int, int, int], str] = {}
+"""A row's ``…,"score":`` to ``"halo":…,`` by (the two middle payoffs, total, meetings, kind,
+harsh) — the middles being one payoff twice for an odd count: the score with `Table.stats`'
+rounded mean and halo of those counts, and the counts."""
+
+
+HEADS_CACHED = 4096  # three phases by rounds: ≈ 2,000 for the longest episodes
+_HEADS: dict[tuple[str, int, int], str] = {}
+"""A frame's head by (phase, open round, rounds played): `FrameWriter._head`."""
 
 
 def _pair_head(p: Pairing) -> str:
@@ -43,21 +51,64 @@ def _pair_head(p: Pairing) -> str:
 
 
 def pairing_text(p: Pairing) -> str:
-    """``jsonio.dumps(p.to_json())`` (a replay's schedule lists them)."""
-    return _pair_head(p)[:-1] + "}"
+    """``jsonio.dumps(p.to_json())`` (a replay's schedule lists them), made once per
+    process (`_PAIR_TEXTS`)."""
+    text = _PAIR_TEXTS.get(p)
+    if text is None:
+        text = _PAIR_TEXTS[p] = _pair_head(p)[:-1] + "}"
+    return text
 
 
-def _stats(score: float, total: int, count: int, kind: int, harsh: int) -> str:
-    text = _STATS.get((score, total, count, kind, harsh))
+def schedule_text(schedule: list[list[Pairing]]) -> str:
+    """``jsonio.dumps(schedule)`` of the pairings' `to_json`, without its brackets: each
+    round's pairings as `pairing_text` (its lookup inline: a replay writes 56 of them)."""
+    texts = _PAIR_TEXTS
+    return ",".join(["[" + ",".join([texts.get(p) or pairing_text(p) for p in r]) + "]"
+                     for r in schedule])
+
+
+def _stats(pays: list[int], total: int, kind: int, harsh: int) -> str:
+    """The stats fragment of a seat with sorted payoffs `pays` (at least one) and these
+    counts, made once per process (`_STATS`), its floats' texts too (`_FLOATS`: fresh
+    episodes bring new combinations of a few recurring floats)."""
+    count = len(pays)
+    lo, hi = pays[(count - 1) >> 1], pays[count >> 1]
+    key = (lo, hi, total, count, kind, harsh)
+    text = _STATS.get(key)
     if text is None:
         if len(_STATS) >= STATS_CACHED:  # remote seats can make any counts: stay bounded
             _STATS.clear()
-        mean = round(total / count, STAT_DECIMALS) if count else 0.0
-        shown = round(halo(kind, harsh), STAT_DECIMALS)
-        text = _STATS[score, total, count, kind, harsh] = (
-            f'{score!r},"mean":{mean!r},"total":{total!r},"meetings":{count!r},'
-            f'"kind":{kind!r},"harsh":{harsh!r},"halo":{shown!r},')
+            _FLOATS.clear()
+        score = _float_text("score", lo, hi, lambda: median_of_sorted(pays))
+        mean = _float_text("mean", total, count, lambda: round(total / count, STAT_DECIMALS))
+        shown = _float_text("halo", kind, harsh,
+                            lambda: round(halo(kind, harsh), STAT_DECIMALS))
+        text = _STATS[key] = (f'{score},"mean":{mean},"total":{total!r},"meetings":{count!r},'
+                              f'"kind":{kind!r},"harsh":{harsh!r},"halo":{shown},')
     return text
+
+
+_FLOATS: dict[tuple[str, int, int], str] = {}
+"""The text of a row's float by what decides it: the score by the two middle payoffs, the
+rounded mean by (total, meetings), the rounded halo by (kind, harsh)."""
+
+
+def _float_text(name: str, x: int, y: int, value: Callable[[], float]) -> str:
+    text = _FLOATS.get((name, x, y))
+    if text is None:
+        text = _FLOATS[name, x, y] = repr(value())
+    return text
+
+
+def _stats_text(score: float, total: int, count: int, kind: int, harsh: int) -> str:
+    mean = round(total / count, STAT_DECIMALS) if count else 0.0
+    shown = round(halo(kind, harsh), STAT_DECIMALS)
+    return (f'{score!r},"mean":{mean!r},"total":{total!r},"meetings":{count!r},'
+            f'"kind":{kind!r},"harsh":{harsh!r},"halo":{shown!r},')
+
+
+EMPTY_STATS = _stats_text(0.0, 0, 0, 0, 0)
+"""The stats fragment of a seat before its first meeting."""
 
 
 def _tail(fallbacks: int, timeouts: int, memo: str) -> str:
@@ -66,7 +117,12 @@ def _tail(fallbacks: int, timeouts: int, memo: str) -> str:
 
 
 class FrameWriter:
-    """The frames of one episode's events, as text: `fold` an event, then read `text`.
+    """The frames of one episode's events, as text: `fold` an event (or `meeting` a meeting's
+    fields), then read `text`.
+
+    A frame is the join of `parts`: its head (phase and rounds), the seats' rows and the open
+    round's pairings, comma-separated in place, and its end (board, rings, done and reason);
+    an event replaces the parts it changes, and the one join copies them.
 
     The numbers are the table's own: integer counters and sums of the events' integers, and
     floats from `median`, `round(mean)` and `round(halo)` of those (finite), which the
@@ -86,95 +142,136 @@ class FrameWriter:
         self.timeouts = [0] * n
         self.memos = [""] * n
         self.tails = [PLAIN_TAIL] * n
-        self.rows = [head + _stats(0.0, 0, 0, 0, 0) + PLAIN_TAIL for head in self.heads]
-        self.seats = ",".join(self.rows)
         self.tally = RingTally(n)
         # by seat, the keys of its pairs that may be flagged (`rings.may_flag`)
         self.near: list[set[int]] = [set() for _ in range(n)]
         self.flagged: set[int] = set()  # the pair keys the rings text flags
+        # by pair key, while it may be flagged: its seats and `rings.outpacing_line`
+        self.lines: dict[int, tuple[int, int, int, int, int]] = {}
         self.rings = NO_RINGS
         self.phase, self.open_round, self.rounds_played = BETWEEN, -1, 0
         self.tail = '"done":false,"reason":null}'  # until the end
         self.pair_heads: list[str] = []
-        self.pairs: list[str] = []  # the open (or last) round's entries
-        self.pairs_text = ""
         self.to_resolve = 0  # meetings the open round still waits for
         self.notes: list[str] = []
         self.board = "[]"
-        self.head = self._head()
-        self.text = self._text()
+        # the parts: the head, each row s at 1 + 2·s, ``],"pairs":[``, each pairing i at
+        # `pairs_at` + 2·i, the end
+        rows = [head + EMPTY_STATS + PLAIN_TAIL for head in self.heads]
+        parts = [self._head()]
+        for s, row in enumerate(rows):
+            if s:
+                parts.append(",")
+            parts.append(row)
+        parts.append('],"pairs":[')
+        self.pairs_at = len(parts)
+        parts.append(self._end())
+        self.parts = parts
+
+    @property
+    def text(self) -> str:
+        """The frame after the events folded so far."""
+        return "".join(self.parts)
 
     def _head(self) -> str:
-        """The frame up to its seats: phase and rounds (they change with rounds, not meetings)."""
-        r = "null" if self.open_round < 0 else repr(self.open_round)
-        return (f'{{"phase":{jsonio.quote(self.phase)},"round":{r},'
-                f'"roundsPlayed":{self.rounds_played!r},"seats":[')
+        """The frame up to its seats: phase and rounds (they change with rounds, not meetings),
+        made once per process (`_HEADS`)."""
+        key = (self.phase, self.open_round, self.rounds_played)
+        text = _HEADS.get(key)
+        if text is None:
+            if len(_HEADS) >= HEADS_CACHED:  # replayed documents can number rounds anyhow
+                _HEADS.clear()
+            r = "null" if self.open_round < 0 else repr(self.open_round)
+            text = _HEADS[key] = (f'{{"phase":{jsonio.quote(self.phase)},"round":{r},'
+                                  f'"roundsPlayed":{self.rounds_played!r},"seats":[')
+        return text
 
-    def _text(self) -> str:
-        return (f'{self.head}{self.seats}],"pairs":[{self.pairs_text}],"board":{self.board},'
-                f'"rings":{self.rings},{self.tail}')
+    def _end(self) -> str:
+        """The frame after its pairings: board, rings, done and reason."""
+        return f'],"board":{self.board},"rings":{self.rings},{self.tail}'
 
-    def _seat(self, s: int, pay: int, kind: bool, memo: str, fallback: bool,
-              timeouts: int) -> str:
-        """Fold seat `s`'s side of a meeting; its row, `jsonio.dumps(Table._row(s))`."""
+    def _row(self, s: int, pay: int, kind: bool) -> str:
+        """Fold seat `s`'s payoff and conduct of a meeting; its row, `jsonio.dumps(Table._row(s))`
+        (its end as `_side` left it)."""
         pays = self.pays[s]
         insort(pays, pay)
         total = self.total[s] = self.total[s] + pay
         if kind:
-            self.kind[s] += 1
+            kinds_, harsh = self.kind[s] + 1, self.harsh[s]
+            self.kind[s] = kinds_
         else:
-            self.harsh[s] += 1
-        if memo or fallback or timeouts:
-            if memo:
-                self.memos[s] = memo
-            self.fallbacks[s] += fallback
-            self.timeouts[s] += timeouts
-            self.tails[s] = _tail(self.fallbacks[s], self.timeouts[s], self.memos[s])
-        return (self.heads[s] + _stats(median_of_sorted(pays), total, len(pays), self.kind[s],
-                                       self.harsh[s]) + self.tails[s])
+            kinds_, harsh = self.kind[s], self.harsh[s] + 1
+            self.harsh[s] = harsh
+        count = len(pays)
+        stats = _STATS.get((pays[(count - 1) >> 1], pays[count >> 1], total, count, kinds_,
+                            harsh))  # `_stats`, its lookup inline (twice a meeting)
+        if stats is None:
+            stats = _stats(pays, total, kinds_, harsh)
+        return self.heads[s] + stats + self.tails[s]
+
+    def _side(self, s: int, memo: str, fallback: bool, timeouts: int) -> None:
+        """Fold what seat `s`'s side of a meeting adds besides its payoff: its row's end."""
+        if memo:
+            self.memos[s] = memo
+        self.fallbacks[s] += fallback
+        self.timeouts[s] += timeouts
+        self.tails[s] = _tail(self.fallbacks[s], self.timeouts[s], self.memos[s])
 
     def fold(self, event: Mapping[str, Any]) -> None:
         """Apply one event (as `Table.fold` does) and write the frame after it into `text`."""
         kind = event["kind"]
         if kind == "meeting":
-            self._meeting(event)
-        elif kind == "round":
+            self.meeting(tuple(map(event.__getitem__, MEETING_KEYS)))
+            return
+        if kind == "round":
             r = self.open_round = event["round"]
             self.phase = DEAL
             self.to_resolve = len(event["pairs"])
-            self.pair_heads = [_pair_head(p) for p in self.schedule[r]]
-            self.pairs = [head + UNRESOLVED for head in self.pair_heads]
-            self.pairs_text = ",".join(self.pairs)
-            self.head = self._head()
+            heads = _PAIR_HEADS  # `_pair_head`, its lookup inline
+            self.pair_heads = [heads.get(p) or _pair_head(p) for p in self.schedule[r]]
+            parts = self.parts
+            end = parts[-1]
+            del parts[self.pairs_at:]
+            for i, head in enumerate(self.pair_heads):
+                if i:
+                    parts.append(",")
+                parts.append(head + UNRESOLVED)
+            parts.append(end)
+            parts[0] = self._head()
         elif kind == "gossip":
             self.notes.append(jsonio.dumps({"round": event["round"], "author": event["author"],
                                             "subject": event["subject"],
                                             "text": event["text"]}))  # `Note.to_json`
             self.board = "[" + ",".join(self.notes[-VIEWER_BOARD_WINDOW:]) + "]"
+            self.parts[-1] = self._end()
         elif kind == "end":
             self.phase = DONE
             reason = event["reason"]
             reason_text = "null" if reason is None else jsonio.quote(reason)
             self.tail = f'"done":true,"reason":{reason_text}}}'
-            self.head = self._head()
+            self.parts[0] = self._head()
+            self.parts[-1] = self._end()
         elif kind != "start":  # the start changes nothing a frame shows
             raise ValueError(f"kind must be start, round, meeting, gossip or end (got {kind!r})")
         else:
             return
-        self.text = self._text()
 
-    def _meeting(self, d: Mapping[str, Any]) -> None:
-        a, b, pair = d["a"], d["b"], d["pair"]
-        move_a, move_b, pay_a, pay_b = d["moveA"], d["moveB"], d["payA"], d["payB"]
-        kind_a, kind_b = kinds(d["subgame"], move_a, move_b)
-        rows = self.rows
-        rows[a] = self._seat(a, pay_a, kind_a, d["memoA"], d["fallbackA"], d["timeoutsA"])
-        rows[b] = self._seat(b, pay_b, kind_b, d["memoB"], d["fallbackB"], d["timeoutsB"])
-        self.seats = ",".join(rows)
-        pairs = self.pairs
-        pairs[pair] = (f'{self.pair_heads[pair]}"moveA":{move_a!r},"moveB":{move_b!r},'
-                       f'"payA":{pay_a!r},"payB":{pay_b!r}}}')
-        self.pairs_text = ",".join(pairs)
+    def meeting(self, fields: tuple[Any, ...]) -> None:
+        """Fold a meeting given as its event's fields in `MEETING_KEYS` order (what
+        `events.RoundEvents` holds) and write the frame after it into `text`."""
+        (_, pair, a, b, subgame, move_a, move_b, pay_a, pay_b, _, _, fallback_a, fallback_b,
+         _, _, timeouts_a, timeouts_b, memo_a, memo_b) = fields
+        kind_a, kind_b = kinds(subgame, move_a, move_b)
+        if memo_a or fallback_a or timeouts_a:
+            self._side(a, memo_a, fallback_a, timeouts_a)
+        if memo_b or fallback_b or timeouts_b:
+            self._side(b, memo_b, fallback_b, timeouts_b)
+        parts = self.parts
+        parts[1 + 2 * a] = self._row(a, pay_a, kind_a)
+        parts[1 + 2 * b] = self._row(b, pay_b, kind_b)
+        parts[self.pairs_at + 2 * pair] = (
+            f'{self.pair_heads[pair]}"moveA":{move_a!r},"moveB":{move_b!r},'
+            f'"payA":{pay_a!r},"payB":{pay_b!r}}}')
         tally = self.tally
         tally.add(a, b, pay_a, pay_b)
         if self._rings_may_change(a, b):
@@ -182,11 +279,12 @@ class FrameWriter:
             self.flagged = {p.a * tally.seats + p.b for p in rings.pairs}
             self.rings = (NO_RINGS if not rings.pairs and not rings.components
                           else jsonio.dumps(rings.to_json()))
+            parts[-1] = self._end()
         self.to_resolve -= 1
         if not self.to_resolve:
             self.rounds_played += 1
             self.phase = BETWEEN
-            self.head = self._head()
+            parts[0] = self._head()
 
     def _rings_may_change(self, a: int, b: int) -> bool:
         """After a meeting of `a` and `b` (tallied): whether the rings can differ. A pair's
@@ -198,16 +296,26 @@ class FrameWriter:
         n = tally.seats
         key = a * n + b if a < b else b * n + a
         near_a, near_b = near[a], near[b]
-        if may_flag(tally.met_by_pair[key], tally.inside_by_pair[key]):
+        met, inside = tally.met_by_pair[key], tally.inside_by_pair[key]
+        if may_flag(met, inside):
             near_a.add(key)
             near_b.add(key)
-        else:
+            self.lines[key] = (a, b, *outpacing_line(met, inside))
+        elif near_a or near_b:
             near_a.discard(key)
             near_b.discard(key)
         if not near_a and not near_b:
             return key in flagged
         both = near_a | near_b
-        return not flagged.isdisjoint(both) or key in flagged or tally.any_flagged(both)
+        if flagged and (key in flagged or not flagged.isdisjoint(both)):
+            return True
+        # whether one of them is flagged now: `outpaces`, as the lines of the pairs
+        lines, counts, sums = self.lines, tally.pay_count, tally.pay_sum
+        for k in both:
+            x, y, slope_c, slope_s, bound = lines[k]
+            if slope_c * (counts[x] + counts[y]) - slope_s * (sums[x] + sums[y]) >= bound:
+                return True
+        return False
 
 
 def frame_texts(aliases: Sequence[str], policy_names: Sequence[str], schedule: list[list[Pairing]],

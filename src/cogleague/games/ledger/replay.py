@@ -15,7 +15,8 @@ from cogleague.core import jsonio
 from cogleague.core.errors import ReplayError
 from cogleague.games.ledger.baselines import baseline_key
 from cogleague.games.ledger.config import DRIVER_REMOTE, DRIVER_SCRIPTED, build_config
-from cogleague.games.ledger.frames import frame_texts, pairing_text
+from cogleague.games.ledger.events import RoundEvents, meeting_json
+from cogleague.games.ledger.frames import FrameWriter, schedule_text
 from cogleague.games.ledger.schedule import draw_schedule
 from cogleague.games.ledger.table import Table
 
@@ -46,26 +47,56 @@ def replay_document(game: LedgerGame, log: Any, *, frames: bool = False) -> dict
 
 
 def replay_bytes(game: LedgerGame, log: Any) -> bytes:
-    """``jsonio.dumpb(replay_document(game, log, frames=True))``, spliced from encoded parts:
-    the frames as text (`frames.frame_texts`, held to `build_frames`)."""
+    """``jsonio.dumpb(replay_document(game, log, frames=True))``, spliced from encoded parts
+    and joined once: the log's entries as text (`EpisodeLog.json_text`), the frames as the
+    parts `FrameWriter` keeps (held to `build_frames`), folded from the rounds' meeting
+    fields as the game noted them."""
     dumps = jsonio.dumps
-    # the config with its schedule, each pairing's text made once per process (`pairing_text`)
-    schedule = ",".join(["[" + ",".join([pairing_text(p) for p in r]) + "]"
-                         for r in game.schedule])
-    config = f'{dumps(game.config.to_json())[:-1]},"schedule":[{schedule}]}}'
-    # the log as dicts, its actions being fresh per decision, which orjson encodes faster than
-    # splicing (the dilemma's shared actions are the other way round); entry by entry, so
-    # that its ≈ 270 dicts never live at once: all together they set off a garbage
-    # collection, which walks the just-played game's young objects (≈ 100 µs an episode)
-    log_texts = [dumps(entry.to_json()) for entry in log.entries]
-    events = log.events_json()
-    return jsonio.join_object([
-        ("format", dumps(REPLAY_FORMAT)), ("aliases", dumps(list(game.aliases))),
-        ("policyNames", dumps(list(game.policy_names))), ("config", config),
-        ("log", log_texts), ("events", [dumps(events)[1:-1]] if events else []),
-        ("results", dumps(game.results())),
-        ("frames", frame_texts(game.aliases, game.policy_names, game.schedule, events)),
-    ]).encode()
+    # the config with its schedule, each pairing's text made once per process
+    config = (f'{dumps(game.config.to_json())[:-1]},"schedule":['
+              f'{schedule_text(game.schedule)}]}}')
+    parts = [f'{{"format":{dumps(REPLAY_FORMAT)},"aliases":{dumps(list(game.aliases))},'
+             f'"policyNames":{dumps(list(game.policy_names))},"config":{config},"log":[']
+    logs = log.json_text()
+    if logs:
+        spaced = [","] * (2 * len(logs) - 1)
+        spaced[::2] = logs
+        parts += spaced
+    parts.append('],"events":')
+    frames = [',"results":', dumps(game.results()), ',"frames":[']
+    parts.append(dumps(_events_and_frames(game, log, frames)))
+    parts += frames
+    parts.append("]}")
+    return jsonio.join_bytes(parts)
+
+
+def _events_and_frames(game: LedgerGame, log: Any, out: list[str]) -> list[dict[str, Any]]:
+    """The log's events in their replay form (`EpisodeLog.events_json`); the frame after
+    each prefix of them (`frames.frame_texts`) appended to `out` as its parts, the frames
+    separated by commas. A round's meetings fold into the frames from their fields
+    (`RoundEvents.meetings`), without reading the dicts back."""
+    writer = FrameWriter(game.aliases, game.policy_names, game.schedule)
+    events: list[dict[str, Any]] = []
+    parts = writer.parts  # changed in place by the writer
+    out += parts
+    fold, meeting = writer.fold, writer.meeting
+    for entry in log.entries:
+        render, _ = entry.step_columns()
+        if type(render) is RoundEvents:
+            for fields in render.meetings:
+                events.append(meeting_json(fields))
+                meeting(fields)
+                out.append(",")
+                out += parts
+            tail = [e.to_json() for e in render.tail]
+        else:
+            tail = entry.events_json()
+        for event in tail:
+            events.append(event)
+            fold(event)
+            out.append(",")
+            out += parts
+    return events
 
 
 def game_from_replay(doc: Mapping[str, Any]) -> LedgerGame:

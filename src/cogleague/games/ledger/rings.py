@@ -142,6 +142,17 @@ def outpaces(met: int, inside: int, out_sum: int, out_count: int) -> bool:
     return inside * scale - 2 * met * out_sum >= MIN_DELTA * 2 * met * scale
 
 
+def outpacing_line(met: int, inside: int) -> tuple[int, int, int]:
+    """`outpaces` of a pair that may be flagged (`may_flag`), as a line in its seats' payoff
+    counts and sums, for a check run after every meeting: with out_count = counts − 2·met and
+    out_sum = sums − inside, it holds iff ``slope_c·counts − slope_s·sums >= bound`` for the
+    returned (slope_c, slope_s, bound). (With no other meetings both sides are equal: flagged,
+    as `outpaces` has it when inMean >= MIN_DELTA, which `may_flag` ensures.)"""
+    slope_c = inside - MIN_DELTA * 2 * met
+    slope_s = 2 * met
+    return slope_c, slope_s, slope_c * 2 * met - slope_s * inside
+
+
 def _flag(seats: int, met_by_pair: dict[int, int], inside_by_pair: dict[int, int],
           pay_sum: list[int], pay_count: list[int]) -> Rings:
     """The flagged pairs (exact threshold tests) and their rings, from a tally's sums."""
