@@ -1,6 +1,6 @@
 """Ledger's replay written as text (`frames.frame_texts`, `replay.replay_bytes`) is the bytes
 of the document `replay_document(…, frames=True)` builds, with memos, gossip, illegal replies
-and fallbacks in it (random replies, as the conformance suite plays them)."""
+and fallbacks in it (random replies from bot seats)."""
 
 from __future__ import annotations
 
@@ -13,25 +13,32 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cogleague
+from cogleague import TurnInfo
 from cogleague.core import jsonio
 from cogleague.games.ledger import frames
 from cogleague.games.ledger.baselines import BASELINES
-from cogleague.games.ledger.conformance import random_reply
 from cogleague.games.ledger.frames import frame_texts
 from cogleague.games.ledger.replay import build_frames
 from cogleague.games.ledger.schedule import draw_schedule
 
 
 class _Random:
-    """Random replies (memos, notes, out-of-range moves) from a seeded stream."""
+    """Random replies (memos, notes, refused moves) from a seeded stream: a bot, so it reads
+    its turn as a `TurnInfo` and replies as the conformance suite's random seat does."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def __call__(self, turn: Any) -> dict[str, Any]:
+    def __call__(self, info: TurnInfo) -> dict[str, Any]:
         if self.rng.random() < 0.1:
             return {"move": "nonsense"}  # refused: the game's fallback
-        return random_reply(turn, self.rng)
+        move = info.legal_actions["move"]
+        reply: dict[str, Any] = {"move": self.rng.randint(move["min"], move["max"])}
+        if info.visible_state["round"] > 1 and self.rng.random() < 0.3:
+            reply["note"] = f'note "{self.rng.randrange(1000)}" \u00e9'
+        if self.rng.random() < 0.3:
+            reply["memo"] = f"memo {self.rng.randrange(1000)}\t\u2028"
+        return reply
 
 
 @pytest.mark.parametrize("seed", [0, 3, 11])
@@ -44,6 +51,9 @@ def test_replay_bytes_are_the_documents_with_frames(seed: int) -> None:
     assert direct == jsonio.dumpb(doc)
     assert json.loads(direct)["frames"] == doc["frames"]
     assert result.faults  # refused replies fell back: decisions off the common source
+    meetings = [e for e in doc["events"] if e["kind"] == "meeting"]
+    assert any(e.get("memoA") or e.get("memoB") for e in meetings)  # memos in the frames
+    assert any(e["kind"] == "gossip" for e in doc["events"])  # and notes on the board
 
 
 def test_frames_with_notes_on_the_board_are_the_built_ones() -> None:
