@@ -15,19 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 from cogleague.core import jsonio
 from cogleague.core.errors import ConfigError, ReplayError
-from cogleague.core.game import Event
 from cogleague.core.replay import EpisodeLog
 from cogleague.games.dilemma.config import CONFIG_KEYS, DilemmaConfig, make_config
+from cogleague.games.dilemma.steps import event_json
 from cogleague.games.dilemma.texts import replay_parts
 
 if TYPE_CHECKING:
     from cogleague.games.dilemma.game import DilemmaGame
 
 FORMAT = "dilemma.replay.v1"
-
-
-def event_json(e: Event) -> dict[str, Any]:
-    return {"audience": None if e.audience is None else list(e.audience), "event": e.to_json()}
 
 
 def replay_document(game: DilemmaGame, log: EpisodeLog) -> dict[str, Any]:

@@ -109,7 +109,7 @@ class StepEvents:
         return self._build(Event)
 
     def replay_rows(self) -> list[dict[str, Any]]:
-        """The replay document's rows of these events (`replay.event_json`'s form), written
+        """The replay document's rows of these events (`event_json`'s form), written
         straight from the moves: a replay of a headless episode builds no `Event`."""
         return self._build(event_row)
 
@@ -156,6 +156,11 @@ class StepEvents:
 
 
 def event_row(kind: str, data: dict[str, Any], audience: tuple[int, ...] | None) -> dict[str, Any]:
-    """`replay.event_json(Event(kind, data, audience))`, without the `Event`."""
+    """`event_json(Event(kind, data, audience))`, without the `Event`."""
     return {"audience": None if audience is None else list(audience),
             "event": {"kind": kind, **data}}
+
+
+def event_json(e: Event) -> dict[str, Any]:
+    """An event as the replay document's ``events`` hold it: its audience and the event."""
+    return event_row(e.kind, e.data, e.audience)

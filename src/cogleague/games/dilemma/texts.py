@@ -17,17 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import add, eq
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cogleague.core import jsonio
 from cogleague.core.game import StepDecisions
 from cogleague.games.dilemma.baselines._base import COOPERATE_ACTION, DEFECT_ACTION
 from cogleague.games.dilemma.payoffs import COOPERATE, DEFECT, ranked_standings
 from cogleague.games.dilemma.state import TableState
-from cogleague.games.dilemma.steps import Payoffs, StepEvents, StepShape, event_row
+from cogleague.games.dilemma.steps import Payoffs, StepEvents, StepShape, event_json, event_row
 
 if TYPE_CHECKING:
-    from cogleague.core.game import Event
     from cogleague.core.replay import EpisodeLog, LogEntry
 
 PATTERNS = 128
@@ -109,7 +108,7 @@ class StepTexts:
 
 
 def replay_parts(log: EpisodeLog) -> tuple[list[str], list[str]]:
-    """The fragments of the log's array and of the event rows' array (`replay.event_json`'s
+    """The fragments of the log's array and of the event rows' array (`steps.event_json`'s
     form), commas included, brackets not: each array's text is the concatenation of its
     fragments, so the document is joined once (`replay_bytes`) with no text per step."""
     bare = _bare_replies()
@@ -152,7 +151,7 @@ def replay_parts(log: EpisodeLog) -> tuple[list[str], list[str]]:
                 _add(rows, [text])
                 continue
         logs.append(entry.json_text())
-        _add(rows, entry.rows_text(_event_row, "replay_texts"))
+        _add(rows, entry.rows_text(event_json, "replay_texts"))
     return logs, rows
 
 
@@ -262,11 +261,6 @@ def _bare_step(ev: StepEvents, columns: StepDecisions, bare: dict[int, bool]
     if len(texts.bare) < PATTERNS:
         texts.bare[(source, ids)] = made
     return made
-
-
-def _event_row(e: Event) -> dict[str, Any]:
-    """`replay.event_json`."""
-    return event_row(e.kind, e.data, e.audience)
 
 
 def _bare_replies() -> dict[int, bool]:
