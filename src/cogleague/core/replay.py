@@ -149,7 +149,7 @@ class LogEntry:
             numbered = _DecisionTexts.of(d.source, False).numbered(ids, d.actions)
             if numbered is not None:
                 return numbered
-        if not _plain("".join(ids)) or len(set(ids)) != len(ids):
+        if not _plain_unique(ids):
             return jsonio.dumps(d.to_json(), sort_keys=sort_keys)
         actions = d.actions
         if not all(actions):  # a None (no decision), or an empty action: filter
@@ -247,6 +247,12 @@ def _plain(text: str) -> bool:
     return text.isprintable() and '"' not in text and "\\" not in text
 
 
+def _plain_unique(ids: list[str]) -> bool:
+    """Whether turn ids are keys a decisions object can be spliced from: each quoted as it is,
+    none twice."""
+    return _plain("".join(ids)) and len(set(ids)) == len(ids)
+
+
 class _DecisionTexts:
     """A common source's decision text by action: ``{"action":…,"source":…,"cause":null,…}``
     (keys sorted or not), made once per distinct action object (the shared constants baselines
@@ -288,7 +294,7 @@ class _DecisionTexts:
         shape = (key, *ids)
         template = self.templates.get(shape)
         if template is None:
-            if type(key) is not str or not _plain("".join(ids)) or len(set(ids)) != len(ids):
+            if type(key) is not str or not _plain_unique(ids):
                 return None
             if len(self.templates) >= _TEMPLATES_CACHED:
                 self.templates.clear()
