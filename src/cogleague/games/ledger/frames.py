@@ -83,8 +83,7 @@ def _stats(pays: list[int], total: int, kind: int, harsh: int) -> str:
         mean = _float_text("mean", total, count, lambda: round(total / count, STAT_DECIMALS))
         shown = _float_text("halo", kind, harsh,
                             lambda: round(halo(kind, harsh), STAT_DECIMALS))
-        text = _STATS[key] = (f'{score},"mean":{mean},"total":{total!r},"meetings":{count!r},'
-                              f'"kind":{kind!r},"harsh":{harsh!r},"halo":{shown},')
+        text = _STATS[key] = _stats_text(score, mean, total, count, kind, harsh, shown)
     return text
 
 
@@ -100,14 +99,14 @@ def _float_text(name: str, x: int, y: int, value: Callable[[], float]) -> str:
     return text
 
 
-def _stats_text(score: float, total: int, count: int, kind: int, harsh: int) -> str:
-    mean = round(total / count, STAT_DECIMALS) if count else 0.0
-    shown = round(halo(kind, harsh), STAT_DECIMALS)
-    return (f'{score!r},"mean":{mean!r},"total":{total!r},"meetings":{count!r},'
-            f'"kind":{kind!r},"harsh":{harsh!r},"halo":{shown!r},')
+def _stats_text(score: str, mean: str, total: int, count: int, kind: int, harsh: int,
+                shown: str) -> str:
+    """A row's ``…,"score":`` to ``"halo":…,``, its floats given as text."""
+    return (f'{score},"mean":{mean},"total":{total!r},"meetings":{count!r},'
+            f'"kind":{kind!r},"harsh":{harsh!r},"halo":{shown},')
 
 
-EMPTY_STATS = _stats_text(0.0, 0, 0, 0, 0)
+EMPTY_STATS = _stats_text("0.0", "0.0", 0, 0, 0, 0, repr(round(halo(0, 0), STAT_DECIMALS)))
 """The stats fragment of a seat before its first meeting."""
 
 

@@ -93,20 +93,6 @@ class RingTally:
         self.pay_count[a] += 1
         self.pay_count[b] += 1
 
-    def any_flagged(self, keys: Iterable[int]) -> bool:
-        """Whether any of the pairs `keys` is flagged now (what `rings` decides for each)."""
-        met_by_pair, inside_by_pair = self.met_by_pair, self.inside_by_pair
-        pay_sum, pay_count, seats = self.pay_sum, self.pay_count, self.seats
-        for key in keys:
-            met = met_by_pair.get(key, 0)
-            inside = inside_by_pair.get(key, 0)
-            if may_flag(met, inside):
-                a, b = key // seats, key % seats  # no tuple: this runs after every meeting
-                if outpaces(met, inside, pay_sum[a] + pay_sum[b] - inside,
-                            pay_count[a] + pay_count[b] - 2 * met):
-                    return True
-        return False
-
     def rings(self) -> Rings:
         return _flag(self.seats, self.met_by_pair, self.inside_by_pair, self.pay_sum,
                      self.pay_count)
