@@ -151,34 +151,12 @@ def draws_read(rounds: int) -> int:
             + rounds * (PAIRS_PER_ROUND + TYPICAL_COINS))
 
 
-def batch_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Array]:
-    """(a, b, subgame), each (B, rounds, 4) int8: the first mover (the lower seat in DILEMMA), the
-    second, and the subgame index of every meeting."""
-    st = _Stream(seeds, draws_read(rounds))
-    # round-major while drawn (a round's rows contiguous), returned table-major
-    a_out = np.zeros((rounds, PAIRS_PER_ROUND, len(seeds)), dtype=np.int8)
-    b_out = np.zeros_like(a_out)
-    g_out = np.zeros_like(a_out)
-    for r, m in enumerate(_rounds(st, rounds)):
-        d = m.s - m.f
-        d *= m.swapped
-        a_out[r] = m.f + d
-        b_out[r] = m.s - d
-        g_out[r] = m.g
-    a_t, b_t, g_t = (x.transpose(2, 0, 1) for x in (a_out, b_out, g_out))
-    for row in np.flatnonzero(st.short):  # drawn past what was read: the rules engine's draw
-        for rr, pairs in enumerate(draw_schedule(int(seeds[int(row)]), rounds)):
-            for j, p in enumerate(pairs):
-                a_t[row, rr, j], b_t[row, rr, j] = p.a, p.b
-                g_t[row, rr, j] = SUBGAMES.index(p.subgame)
-    return a_t, b_t, g_t
-
-
 def seat_schedule(seeds: Sequence[int], rounds: int) -> tuple[Array, Array, Array]:
-    """`batch_schedule` seat by seat: (partner, subgame, side), each (B, rounds, 8) int8, side
-    0 for the first mover. Round-major underneath (a round of every table is one contiguous
-    block, as the kernel reads it), each round scattered while it is drawn: one byte a seat,
-    ``partner | subgame << 3 | side << 5``, split in bulk at the end."""
+    """Every table's schedule seat by seat: (partner, subgame, side), each (B, rounds, 8)
+    int8, side 0 for the first mover (the lower seat in DILEMMA). Round-major underneath (a
+    round of every table is one contiguous block, as the kernel reads it), each round
+    scattered while it is drawn: one byte a seat, ``partner | subgame << 3 | side << 5``,
+    split in bulk at the end."""
     n = len(seeds)
     st = _Stream(seeds, draws_read(rounds))
     code = np.empty((rounds, n * POSITIONS), dtype=np.int8)

@@ -1,6 +1,7 @@
 """Ledger's batch kernel (`core/batch.py`): B tables of eight seats, one round per step.
 
-The schedule is the rules engine's (`batch_schedule`, from the same ``schedule`` stream); a
+The schedule is the rules engine's (`batch_schedule.seat_schedule`, from the same ``schedule``
+stream); a
 step takes every seat's move (an action index = the move, legal in its meeting's range), pays
 the four meetings from `subgames.PAYOFF_TABLE`, folds conduct (`conduct.KIND_BY_MOVE`) and the
 caches the baselines read, exactly as `Table.meeting` does. Notes and memos are text and not
