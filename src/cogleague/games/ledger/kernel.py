@@ -1,12 +1,11 @@
 """Ledger's batch kernel (`core/batch.py`): B tables of eight seats, one round per step.
 
-The schedule is the rules engine's (`batch_schedule.seat_schedule`, from the same ``schedule``
-stream); a
-step takes every seat's move (an action index = the move, legal in its meeting's range), pays
-the four meetings from `subgames.PAYOFF_TABLE`, folds conduct (`conduct.KIND_BY_MOVE`) and the
-caches the baselines read, exactly as `Table.meeting` does. Notes and memos are text and not
-part of a batch step. Scores are the medians of each seat's payoffs (§9); ring flags (§10) are
-counted from the same record (`ring_pairs`).
+The schedule is the rules engine's (`batch_schedule.seat_schedule`, from the same
+``schedule`` stream); a step takes every seat's move (an action index = the move, legal in its
+meeting's range), pays the four meetings from `subgames.PAYOFF_TABLE`, folds conduct
+(`conduct.KIND_BY_MOVE`) and the caches the baselines read, exactly as `Table.meeting` does.
+Notes and memos are text and not part of a batch step. Scores are the medians of each seat's
+payoffs (§9); ring flags (§10) are counted from the same record (`ring_pairs`).
 
 `step`, `observe` and `mask` are pure over `xp` (numpy, or `jax.numpy` under `jax.jit`);
 `mirror`'s rare forgiveness draw reads its per-decision stream on the host, for the tables
