@@ -1,7 +1,7 @@
 """Wall time of one round with N model seats against the provider test server at latency L.
 
 All model seats of a step go out as one concurrent batch, so a round should take about L, not
-N × L: the target is wall / L ≤ 1.1 for N = 1, 8 and 64 (issue 15 tightened it from 1.2).
+N × L: the target is wall / L ≤ 1.1 for N = 1, 8 and 64.
 
 64 seats is more than any game seats, so the N sweep uses `RoundGame`, defined here: N seats,
 each names a number 0..9 in one JSON object each round (the smallest game the runner drives with
