@@ -22,7 +22,13 @@ from cogleague.core import jsonio
 from cogleague.core.batch import BatchGame, act_planned, batch_of, seat_plan
 from cogleague.core.errors import ConfigError
 from cogleague.games import registry
-from cogleague.league.episodes import Chunk, EncodedRecord, EpisodeSpec, encoded_ok
+from cogleague.league.episodes import (
+    Chunk,
+    EncodedRecord,
+    EpisodeSpec,
+    encoded_ok,
+    encoded_rows,
+)
 
 ENGINES = ("auto", "batch", "rules")
 CHUNK = 10_000  # tables stepped together, at most
@@ -118,5 +124,9 @@ def play_chunk(specs: Sequence[EpisodeSpec]) -> list[EncodedRecord]:
     for _ in range(kernel.steps_per_episode):
         state, _, _ = kernel.step(state, act_planned(plan, state, actions))
         records.append(kernel.record(state))
+    if hasattr(kernel, "documents_json"):  # the documents written as text from the arrays
+        texts = kernel.documents_json(state, records, seeds, lineups)
+        return encoded_rows(specs, texts, kernel.reasons(state), kernel.scores(state).tolist(),
+                            (time.perf_counter() - started) / len(specs))
     documents = kernel.documents(state, records, seeds, lineups)
     return encoded_ok(specs, documents, (time.perf_counter() - started) / len(specs))

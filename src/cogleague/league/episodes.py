@@ -200,24 +200,35 @@ def encoded_ok(specs: Sequence[EpisodeSpec],
     """Finished episodes' rows straight from their (results, series) documents, each encoded
     once and checked in bulk (`jsonio.dumps_many`): the text `EpisodeRecord.encoded` writes for
     the same documents once they have been through JSON (documents made of JSON's own types:
-    string keys, lists, numbers, strings). Ids are hashed and line-ups encoded in bulk too,
-    on the worker that played the chunk."""
+    string keys, lists, numbers, strings)."""
     results = jsonio.dumps_many([r for r, _ in documents], sort_keys=True)
     given = [s for _, s in documents if s is not None]
     encoded = iter(jsonio.dumps_many(given, sort_keys=True))
     series = [None if s is None else next(encoded) for _, s in documents]
+    return encoded_rows(specs, list(zip(results, series, strict=True)),
+                        [doc.get("reason") for doc, _ in documents],
+                        [[float(x) for x in doc.get("scores", ())] for doc, _ in documents],
+                        duration_s)
+
+
+def encoded_rows(specs: Sequence[EpisodeSpec], texts: Sequence[tuple[str, str | None]],
+                 reasons: Sequence[str | None], scores: Sequence[Sequence[float]],
+                 duration_s: float) -> list[EncodedRecord]:
+    """Finished episodes' rows from their (results, series) canonical texts (sorted keys), end
+    reasons and scores. Ids are hashed and line-ups encoded in bulk, on the worker that played
+    the chunk."""
     lineups: dict[tuple[str, ...], str] = {}
     out = []
-    for spec, eid, (doc, _), text, curves in zip(specs, episode_ids(specs), documents, results,
-                                                  series, strict=True):
+    for spec, eid, (text, curves), reason, score in zip(specs, episode_ids(specs), texts,
+                                                         reasons, scores, strict=True):
         policies = tuple([s.policy for s in spec.seats])
         lineup = lineups.get(policies)
         if lineup is None:
             lineup = lineups[policies] = jsonio.dumps(list(policies))
         out.append(EncodedRecord(
             eid, spec.league, spec.source, spec.game, spec.variant, spec.seed, lineup,
-            STATUS_OK, doc.get("reason"), text, curves, None, 1, spec.index, duration_s,
-            policies, tuple([float(x) for x in doc.get("scores", ())])))
+            STATUS_OK, reason, text, curves, None, 1, spec.index, duration_s, policies,
+            tuple(score)))
     return out
 
 
