@@ -60,3 +60,21 @@ def test_alias_indexes_are_draw_aliases(seeds: list[int], seats: int) -> None:
     got = alias_indexes(seeds, seats).tolist()
     assert [[ALIAS_POOL[k] for k in row] for row in got] == [draw_aliases(s, seats)
                                                              for s in seeds]
+
+
+@pytest.mark.parametrize(("options", "seats"), [({"rounds_total": 5}, 4), ({}, 3),
+                                                ({"rounds_total": 3}, 6)])
+def test_the_lineup_policy_acts_as_each_seats_baseline(options: dict[str, Any],
+                                                        seats: int) -> None:
+    """Every step of mixed line-ups (every baseline, draws included): the one look-up of
+    `LineupPolicy` gives what each seat's `ArrayBaseline` gives."""
+    kernel, seeds, lineups, _, _ = _played(options, seats, 60, random.Random(seats + 1))
+    state = kernel.reset(seeds, lineups)
+    plan = seat_plan(kernel, lineups, {})
+    lineup = kernel.lineup_policy(lineups)
+    actions = np.zeros((len(seeds), seats), dtype=np.int64)
+    for _ in range(kernel.steps_per_episode):
+        want = act_planned(plan, state, actions).copy()
+        assert np.array_equal(lineup.act(state), want)
+        state, _, _ = kernel.step(state, want)
+    assert state.ptr.any()  # draws were taken

@@ -118,11 +118,17 @@ def play_chunk(specs: Sequence[EpisodeSpec]) -> list[EncodedRecord]:
     kernel: Any = batch.kernel(first.variant, dict(first.overrides), len(lineups[0]))
     seeds = [s.seed for s in specs]
     state = kernel.reset(seeds, lineups)
-    plan = seat_plan(kernel, lineups, {})
+    # every seat at once where the kernel can (a step's one look-up), else seat by seat
+    lineup = kernel.lineup_policy(lineups) if hasattr(kernel, "lineup_policy") else None
+    plan = None
     actions = np.zeros((len(specs), len(lineups[0])), dtype=np.int64)
     records = []
     for _ in range(kernel.steps_per_episode):
-        state, _, _ = kernel.step(state, act_planned(plan, state, actions))
+        acts = None if lineup is None else lineup.act(state)
+        if acts is None:
+            plan = plan or seat_plan(kernel, lineups, {})
+            acts = act_planned(plan, state, actions)
+        state, _, _ = kernel.step(state, acts)
         records.append(kernel.record(state))
     if hasattr(kernel, "documents_json"):  # the documents written as text from the arrays
         texts = kernel.documents_json(state, records, seeds, lineups)

@@ -397,11 +397,36 @@ class DilemmaKernel:
         return list(zip(DocTemplate(results, sort_keys=True).render(fill, b),
                         DocTemplate(series, sort_keys=True).render(fill, b), strict=True))
 
+    def lineup_policy(self, lineups: Sequence[Sequence[str]]) -> LineupPolicy:
+        """Every seat's baseline of every table at once (`LineupPolicy`)."""
+        return LineupPolicy(self, lineups)
+
     def policy(self, name: str, seat: int) -> ArrayBaseline:
         if name not in BATCH_BASELINES:
             raise ConfigError("seats", f"seats: {name!r} has no batch twin (batch baselines: "
                                        f"{', '.join(BATCH_BASELINES)})")
         return ArrayBaseline(self, name, seat)
+
+
+def _choice(xp: Any, name: str, fresh: Any, their_last: Array, mine_last: Array,
+            grudge: Array, drawn: Array) -> Array:
+    """A baseline's choice (0 cooperate, 1 defect) from what its seat sees: the first round
+    (`fresh`), the opponent's and its own last choice (1 = cooperated), whether the opponent
+    ever defected against it, and its draw (below its threshold) where it takes one."""
+    if name == "always_cooperate":
+        return xp.zeros(their_last.shape, dtype=xp.int32)
+    if name == "always_defect":
+        return xp.ones(their_last.shape, dtype=xp.int32)
+    if name == "tit_for_tat":
+        return xp.where(fresh | (their_last == 1), 0, 1)
+    if name == "grim_trigger":
+        return grudge.astype(xp.int32)
+    if name == "pavlov":
+        return xp.where(fresh | (mine_last == their_last), 0, 1)
+    if name == "random":
+        return xp.where(drawn, 0, 1)  # coin(): a draw below one half cooperates
+    # generous tit for tat: forgive a defection when the draw is below the probability
+    return xp.where(fresh | (their_last == 1) | drawn, 0, 1)
 
 
 class ArrayBaseline:
@@ -426,26 +451,51 @@ class ArrayBaseline:
             bi = xp.arange(o.shape[0])
             fresh = r == 0
         b = state.t.shape[0]
-        their_last = state.hist[bi, o, s] & 1
-        name = self.name
-        if name == "always_cooperate":
-            return xp.zeros(b, dtype=xp.int32)
-        if name == "always_defect":
-            return xp.ones(b, dtype=xp.int32)
-        if name == "tit_for_tat":
-            return xp.where(fresh | (their_last == 1), 0, 1)
-        if name == "grim_trigger":
-            return state.defected[bi, o, s].astype(xp.int32)
-        if name == "pavlov":
-            return xp.where(fresh | ((state.hist[bi, s, o] & 1) == their_last), 0, 1)
         depth = state.draws.shape[2]
-        rows = xp.arange(b)
-        drawn = state.draws[rows, s, xp.minimum(state.ptr[:, s], max(depth - 1, 0))] \
+        drawn = state.draws[xp.arange(b), s, xp.minimum(state.ptr[:, s], max(depth - 1, 0))] \
             if depth else xp.zeros(b, dtype=bool)
-        if name == "random":
-            return xp.where(drawn, 0, 1)  # coin(): a draw below one half cooperates
-        # generous tit for tat: forgive a defection when the draw is below the probability
-        return xp.where(fresh | (their_last == 1) | drawn, 0, 1)
+        return _choice(xp, self.name, fresh, state.hist[bi, o, s] & 1,
+                       state.hist[bi, s, o] & 1, state.defected[bi, o, s], drawn)
+
+
+class LineupPolicy:
+    """Every seat's baseline over B tables in lockstep (the league's kernel chunks), table by
+    table line-ups: one table look-up a step instead of one `ArrayBaseline` per seat and name.
+    The table is `_choice` itself, evaluated once for every baseline and everything a seat can
+    see (fresh, their last, my last, grudge, draw: 32 cases)."""
+
+    def __init__(self, kernel: DilemmaKernel, lineups: Sequence[Sequence[str]]) -> None:
+        self.kernel = kernel
+        code = {name: i for i, name in enumerate(BATCH_BASELINES)}
+        for row in lineups:
+            for name in row:
+                if name not in code:
+                    kernel.policy(name, 0)  # the ConfigError naming it
+        self.codes = np.array([[code[x] for x in row] for row in lineups],
+                              dtype=np.int64).reshape(len(lineups), kernel.num_seats) << 5
+        seen = np.arange(32)
+        bits = [(seen >> j) & 1 for j in range(5)]
+        self.table = np.concatenate([
+            _choice(np, name, bits[4] == 1, bits[3], bits[2], bits[1] == 1, bits[0] == 1)
+            for name in BATCH_BASELINES]).astype(np.int64)
+
+    def act(self, state: DilemmaState) -> Array:
+        """(B, seats) actions; None when the tables are not in lockstep under numpy."""
+        kern = self.kernel
+        t0 = kern.lockstep(state)
+        if t0 is None:
+            return None
+        r, k = divmod(t0, kern.turns)
+        opp = kern.opp[(r + 1) % 2, :, k]
+        si = np.arange(kern.num_seats)
+        seen = self.codes | (16 if r == 0 else 0)
+        seen = seen | ((state.hist[:, opp, si] & 1) << 3) | ((state.hist[:, si, opp] & 1) << 2)
+        seen |= state.defected[:, opp, si] << 1
+        depth = state.draws.shape[2]
+        if depth:
+            at = np.minimum(state.ptr, depth - 1)
+            seen |= state.draws[np.arange(at.shape[0])[:, None], si, at]
+        return self.table[seen]
 
 
 BATCH_BASELINES = ("tit_for_tat", "always_cooperate", "always_defect", "grim_trigger", "pavlov",
