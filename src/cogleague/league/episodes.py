@@ -37,7 +37,7 @@ def episode_ids(specs: Sequence[EpisodeSpec]) -> list[str]:
     league, game and variant and once per line-up (a chunk has a handful of each and thousands
     of seeds); a seed that is not a plain int takes `EpisodeSpec.id`."""
     heads: dict[tuple[str, str, str | None], str] = {}
-    tails: dict[tuple[str, ...], str] = {}
+    tails: dict[int, str] = {}  # by the seats tuple: a schedule's specs of a line-up share one
     sha = hashlib.sha256
     out = []
     for spec in specs:
@@ -50,11 +50,10 @@ def episode_ids(specs: Sequence[EpisodeSpec]) -> list[str]:
             head = heads[key] = (f'{{"league":{jsonio.dumps(spec.league)},'
                                  f'"game":{jsonio.dumps(spec.game)},'
                                  f'"variant":{jsonio.dumps(spec.variant)},"seed":')
-        policies = tuple([s.policy for s in spec.seats])
-        tail = tails.get(policies)
+        tail = tails.get(id(spec.seats))
         if tail is None:
-            tail = tails[policies] = (f',"lineup":{jsonio.dumps(mark_duplicates(policies)[0])}'
-                                      "}")
+            lineup = mark_duplicates([s.policy for s in spec.seats])[0]
+            tail = tails[id(spec.seats)] = f',"lineup":{jsonio.dumps(lineup)}}}'
         out.append(sha(f"{head}{spec.seed}{tail}".encode()).hexdigest()[:ID_HEX_CHARS])
     return out
 
@@ -217,17 +216,17 @@ def encoded_rows(specs: Sequence[EpisodeSpec], texts: Sequence[tuple[str, str | 
     """Finished episodes' rows from their (results, series) canonical texts (sorted keys), end
     reasons and scores. Ids are hashed and line-ups encoded in bulk, on the worker that played
     the chunk."""
-    lineups: dict[tuple[str, ...], str] = {}
+    lineups: dict[int, tuple[str, tuple[str, ...]]] = {}  # by the seats tuple, as ids
     out = []
     for spec, eid, (text, curves), reason, score in zip(specs, episode_ids(specs), texts,
                                                          reasons, scores, strict=True):
-        policies = tuple([s.policy for s in spec.seats])
-        lineup = lineups.get(policies)
-        if lineup is None:
-            lineup = lineups[policies] = jsonio.dumps(list(policies))
+        known = lineups.get(id(spec.seats))
+        if known is None:
+            policies = tuple([s.policy for s in spec.seats])
+            known = lineups[id(spec.seats)] = (jsonio.dumps(list(policies)), policies)
         out.append(EncodedRecord(
-            eid, spec.league, spec.source, spec.game, spec.variant, spec.seed, lineup,
-            STATUS_OK, reason, text, curves, None, 1, spec.index, duration_s, policies,
+            eid, spec.league, spec.source, spec.game, spec.variant, spec.seed, known[0],
+            STATUS_OK, reason, text, curves, None, 1, spec.index, duration_s, known[1],
             tuple(score)))
     return out
 

@@ -127,11 +127,10 @@ class DilemmaKernel:
         streams the randomized ones draw from."""
         xp, n, b = self.xp, self.num_seats, len(seeds)
         lineups = per_table(lineup, b, n)
-        modes = np.zeros((b, n), dtype=np.int32)
-        below = np.zeros((b, n), dtype=np.int64)
-        for i, names in enumerate(lineups):
-            for s, name in enumerate(names):
-                modes[i, s], below[i, s] = self._mode(name)
+        of = {name: self._mode(name) for name in {x for row in lineups for x in row}}
+        pairs = np.array([[of[name] for name in row] for row in lineups],
+                         dtype=np.int64).reshape(b, n, 2)  # a handful of names, B tables
+        modes, below = pairs[:, :, 0].astype(np.int32), pairs[:, :, 1]
         depth = self.steps_per_episode if (modes != NO_DRAWS).any() else 0
         draws = np.zeros((b, n, depth), dtype=bool)
         for s in range(n):
