@@ -82,17 +82,33 @@ class DocTemplate:
 
     def render(self, fillings: Mapping[str, Filling], tables: int) -> list[str]:
         """Each table's text, every hole filled from `fillings` (by key). A table's text is
-        one join of a row of vocabulary items, each a fragment and the value after it."""
-        vocab: list[str] = []
-        ids = np.empty((tables, len(self.keys) + 1), dtype=np.int64)
-        for j, (fragment, key) in enumerate(zip(self.fragments, self.keys, strict=False)):
+        one join of a row of vocabulary items, each the fragments and values of a run of
+        neighbouring holes whose combinations are few (`FUSED`): fewer, longer items."""
+        items: list[tuple[list[str], Any]] = []  # (every text of the run, each table's index)
+        for fragment, key in zip(self.fragments, self.keys, strict=False):
             texts, index = fillings[key]
+            run = [fragment + text for text in texts]
+            if items and len(items[-1][0]) * len(run) <= FUSED:
+                before, at = items[-1]
+                items[-1] = ([a + b for a in before for b in run],
+                             np.asarray(at) * len(run) + np.asarray(index))
+            else:
+                items.append((run, index))
+        if not items:
+            return [self.fragments[0]] * tables
+        last, at = items[-1]
+        items[-1] = ([text + self.fragments[-1] for text in last], at)
+        vocab: list[str] = []
+        ids = np.empty((tables, len(items)), dtype=np.int64)
+        for j, (texts, index) in enumerate(items):
             ids[:, j] = np.asarray(index) + len(vocab)
-            vocab += [fragment + text for text in texts]
-        ids[:, -1] = len(vocab)
-        vocab.append(self.fragments[-1])
+            vocab += texts
         # rows of the items themselves (an object array's take only counts references)
         return list(map("".join, np.array(vocab, dtype=object)[ids].tolist()))
+
+
+FUSED = 256
+"""At most this many texts for a run of holes `DocTemplate.render` writes as one item."""
 
 
 def coded(values: Array) -> Filling:
