@@ -197,7 +197,13 @@ class BatchKernel(Protocol):
     `observe(state)` is each seat's observation, (B, seats, obs) float32, in the game's RL
     encoding (`extras["rl"]`) with field 0 = 1.0 (deciding); `mask(state)` the legal actions
     (B, seats, actions) int8 or None; `step` takes (B, seats) int action indices and returns
-    the new state, each seat's reward (its tally's change), and `done` (B,) bool."""
+    the new state, each seat's reward (its tally's change), and `done` (B,) bool.
+
+    For the league (`league/batch.py`) a kernel has `record(state)` (what to keep after a
+    step) and `documents(state, records, seeds, lineups)` (each table's results document and
+    series); it may also offer `documents_json` (the same, as canonical text with sorted keys,
+    e.g. through `DocTemplate`) and `lineup_policy(lineups)` (every seat's baseline at once,
+    whose `act` gives (B, seats) actions or None), which the league then uses instead."""
 
     num_seats: int
     num_actions: int
