@@ -97,7 +97,7 @@ class SeatRow(Base):
     episode_id: Mapped[str] = mapped_column(
         String(40), ForeignKey("league_episodes.id", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    policy: Mapped[str] = mapped_column(String(128), index=True)
+    policy: Mapped[str] = mapped_column(String(128))  # no index: no query selects by it
     copy: Mapped[int] = mapped_column(Integer, default=0)
     score: Mapped[float] = mapped_column(Float)
 
