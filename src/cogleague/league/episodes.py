@@ -99,6 +99,19 @@ class EpisodeSpec:
     def policies(self) -> list[str]:
         return [s.policy for s in self.seats]
 
+    def like(self, seed: int, seats: tuple[SeatRef, ...], index: int, source: str
+             ) -> EpisodeSpec:
+        """This spec with another seed, line-up, index and source: a schedule makes one per
+        episode, and the frozen dataclass's ``__init__`` sets its fields one by one through
+        ``object.__setattr__`` (three times the cost of a copy of this one's fields)."""
+        spec = object.__new__(EpisodeSpec)
+        fields = spec.__dict__
+        fields.update(self.__dict__)
+        fields.pop("id", None)  # a cached id belongs to this spec only
+        fields["seed"], fields["seats"], fields["index"], fields["source"] = (seed, seats, index,
+                                                                              source)
+        return spec
+
     @functools.cached_property
     def id(self) -> str:
         """Hashed once per spec (the schedule's pending filter, the worker and the record all
