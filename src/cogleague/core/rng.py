@@ -100,10 +100,12 @@ def first_draws(names: Iterable[str]) -> list[float]:
 
 def first_bits(names: Iterable[str | int], bits: int) -> list[int]:
     """``stream(name).getrandbits(bits)`` for each name (a batch kernel reads a table's whole
-    stream at once), from one reseeded generator, as `first_draws` seeds it: a fresh
-    `random.Random` costs a Python ``__init__`` and ``seed`` besides the C seeding."""
-    one, seed, getrandbits, sha, from_bytes = (_ONE, _random.Random.seed, _ONE.getrandbits,
-                                               _SHA512, _FROM_BYTES)
+    stream at once), from one generator reseeded as `first_draws` seeds it: a fresh
+    `random.Random` costs a Python ``__init__`` and ``seed`` besides the C seeding. The
+    generator is this call's own, so threads calling at once never share one."""
+    one = _random.Random(0)
+    seed, getrandbits, sha, from_bytes = (_random.Random.seed, one.getrandbits, _SHA512,
+                                          _FROM_BYTES)
     out: list[int] = []
     append = out.append
     for name in names:
