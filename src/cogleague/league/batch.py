@@ -3,10 +3,10 @@
 An episode whose seats are all baselines with an array twin plays with hundreds or thousands of
 others of the same game, variant, options and seat count (line-ups differ table by table), in a
 kernel chunk the backend's workers play like any other chunk (`worker.play_chunk`); each
-record holds the results document and series the kernel builds, key for key what the rules
-engine's episode of that seed writes (`tests/batch/test_league.py` compares the stored records
-of both engines), encoded where it was played. Every other episode plays through the rules
-engine.
+record holds the results document and series the kernel builds, byte for byte what the rules
+engine's episode of that seed stores (`tests/batch/test_league.py` compares the stored text of
+both engines), encoded where it was played — or written as text by the kernel itself
+(`documents_json`). Every other episode plays through the rules engine.
 """
 
 from __future__ import annotations
