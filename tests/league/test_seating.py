@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections import Counter
 
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cogleague.core.errors import ConfigError
+from cogleague.league.episodes import EpisodeSpec, SeatRef
 from cogleague.league.seating import balanced
 
 
@@ -104,3 +106,18 @@ def test_periodic_line_ups_do_not_repeat_within_a_block() -> None:
 def test_duplicates_refused_when_disabled() -> None:
     with pytest.raises(ConfigError, match=r"seating\.duplicates"):
         balanced(names(2), 3, 5, duplicates=False)
+
+
+def test_a_spec_like_another_is_the_dataclass_with_those_fields() -> None:
+    """`EpisodeSpec.like` (the schedule's fast copy) equals `dataclasses.replace`, keeps the
+    spec frozen and never carries the other spec's cached id."""
+    first = EpisodeSpec(league="l", game="dilemma", variant=None, seed=3,
+                        seats=(SeatRef("a", "tit_for_tat"),), overrides={"rounds_total": 5},
+                        index=1)
+    assert first.id
+    other = first.like(4, (SeatRef("b", "pavlov"),), 2, "evaluation")
+    assert other == dataclasses.replace(first, seed=4, seats=(SeatRef("b", "pavlov"),),
+                                        index=2, source="evaluation")
+    assert other.id == dataclasses.replace(other).id != first.id
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        other.seed = 5  # type: ignore[misc]

@@ -18,13 +18,15 @@ namespace `xp` (numpy by default), so the same step functions also run under `ja
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from cogleague.core import jsonio
 from cogleague.core.errors import ConfigError
-from cogleague.core.rng import stream
+from cogleague.core.rng import first_bits
 
 if TYPE_CHECKING:
     from cogleague.core.descriptor import GameDescriptor
@@ -42,8 +44,8 @@ def stream_ints(names: Sequence[str | int], draws: int) -> Array:
     reads them all. `random() < x` for an exact threshold x is ``k < ceil(x·2**53)``."""
     if not names:
         return np.zeros((0, draws), dtype=np.int64)
-    raw = b"".join(stream(n).getrandbits(64 * draws).to_bytes(8 * draws, "little")
-                   for n in names)
+    size = 8 * draws
+    raw = b"".join([bits.to_bytes(size, "little") for bits in first_bits(names, 64 * draws)])
     w = np.frombuffer(raw, dtype="<u4").reshape(len(names), draws, 2)
     return ((w[:, :, 0] >> 5).astype(np.int64) << 26) | (w[:, :, 1] >> 6)
 
@@ -52,6 +54,68 @@ def stream_uniforms(names: Sequence[str | int], draws: int) -> Array:
     """The first `draws` values of ``stream(name).random()`` for each name, float64 (B, draws),
     bit for bit."""
     return stream_ints(names, draws) * (1.0 / TWO_53)  # a power of two: exact
+
+
+_HOLE = "\ue000"  # a private-use character: no game writes it, both encoders keep it as it is
+
+
+def hole(key: str) -> str:
+    """The marker of the value `key` in a document given to `DocTemplate`."""
+    return f"{_HOLE}{key}{_HOLE}"
+
+
+Filling = tuple[Sequence[str], Any]
+"""A hole's values: the canonical text of each distinct value, and each table's index into
+them, an int array (B,) or one int for every table."""
+
+
+class DocTemplate:
+    """One document shape's canonical text cut at its holes (`hole` markers), so that a kernel
+    writes B documents as text straight from its arrays: no dict per table, no encoding per
+    table. The text around the holes is the encoder's own (the template is a document encoded
+    once), and each value's text is `jsonio.dumps` of it, so a rendered text is byte for byte
+    `jsonio.dumps` of the document with its values in place."""
+
+    def __init__(self, doc: Any, *, sort_keys: bool = False) -> None:
+        parts = re.split(f'"{_HOLE}(.*?){_HOLE}"', jsonio.dumps(doc, sort_keys=sort_keys))
+        self.fragments, self.keys = parts[0::2], parts[1::2]
+
+    def render(self, fillings: Mapping[str, Filling], tables: int) -> list[str]:
+        """Each table's text, every hole filled from `fillings` (by key). A table's text is
+        one join of a row of vocabulary items, each the fragments and values of a run of
+        neighbouring holes whose combinations are few (`FUSED`): fewer, longer items."""
+        items: list[tuple[list[str], Any]] = []  # (every text of the run, each table's index)
+        for fragment, key in zip(self.fragments, self.keys, strict=False):
+            texts, index = fillings[key]
+            run = [fragment + text for text in texts]
+            if items and len(items[-1][0]) * len(run) <= FUSED:
+                before, at = items[-1]
+                items[-1] = ([a + b for a in before for b in run],
+                             np.asarray(at) * len(run) + np.asarray(index))
+            else:
+                items.append((run, index))
+        if not items:
+            return [self.fragments[0]] * tables
+        last, at = items[-1]
+        items[-1] = ([text + self.fragments[-1] for text in last], at)
+        vocab: list[str] = []
+        ids = np.empty((tables, len(items)), dtype=np.int64)
+        for j, (texts, index) in enumerate(items):
+            ids[:, j] = np.asarray(index) + len(vocab)
+            vocab += texts
+        # rows of the items themselves (an object array's take only counts references)
+        return list(map("".join, np.array(vocab, dtype=object)[ids].tolist()))
+
+
+FUSED = 256
+"""At most this many texts for a run of holes `DocTemplate.render` writes as one item."""
+
+
+def coded(values: Array) -> Filling:
+    """An array of JSON scalars as a `Filling` (its distinct values encoded once), the index
+    array of `values`' shape."""
+    distinct, index = np.unique(np.asarray(values), return_inverse=True)
+    return [jsonio.dumps(v) for v in distinct.tolist()], index.reshape(np.shape(values))
 
 
 def _opaque(xp: Any, x: Array) -> Array:
@@ -133,7 +197,13 @@ class BatchKernel(Protocol):
     `observe(state)` is each seat's observation, (B, seats, obs) float32, in the game's RL
     encoding (`extras["rl"]`) with field 0 = 1.0 (deciding); `mask(state)` the legal actions
     (B, seats, actions) int8 or None; `step` takes (B, seats) int action indices and returns
-    the new state, each seat's reward (its tally's change), and `done` (B,) bool."""
+    the new state, each seat's reward (its tally's change), and `done` (B,) bool.
+
+    For the league (`league/batch.py`) a kernel has `record(state)` (what to keep after a
+    step) and `documents(state, records, seeds, lineups)` (each table's results document and
+    series); it may also offer `documents_json` (the same, as canonical text with sorted keys,
+    e.g. through `DocTemplate`) and `lineup_policy(lineups)` (every seat's baseline at once,
+    whose `act` gives (B, seats) actions or None), which the league then uses instead."""
 
     num_seats: int
     num_actions: int

@@ -96,3 +96,26 @@ def first_draws(names: Iterable[str]) -> list[float]:
         seed(one, from_bytes(raw + sha(raw).digest(), "big"))
         append(draw())
     return out
+
+
+def first_bits(names: Iterable[str | int], bits: int) -> list[int]:
+    """``stream(name).getrandbits(bits)`` for each name (a batch kernel reads a table's whole
+    stream at once), from one generator reseeded as `first_draws` seeds it: a fresh
+    `random.Random` costs a Python ``__init__`` and ``seed`` besides the C seeding. The
+    generator is this call's own, so threads calling at once never share one."""
+    one = _random.Random(0)
+    seed, getrandbits, sha, from_bytes = (_random.Random.seed, one.getrandbits, _SHA512,
+                                          _FROM_BYTES)
+    out: list[int] = []
+    append = out.append
+    for name in names:
+        if type(name) is str:
+            raw = name.encode()
+            seed(one, from_bytes(raw + sha(raw).digest(), "big"))
+        elif type(name) is int:  # `random.seed` hands an int to the C seeding as it is
+            seed(one, name)
+        else:
+            stream(name)  # a str or int subclass, or a TypeError naming what was given
+            seed(one, seed_int(name) if isinstance(name, str) else int(name))
+        append(getrandbits(bits))
+    return out

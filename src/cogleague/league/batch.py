@@ -3,10 +3,10 @@
 An episode whose seats are all baselines with an array twin plays with hundreds or thousands of
 others of the same game, variant, options and seat count (line-ups differ table by table), in a
 kernel chunk the backend's workers play like any other chunk (`worker.play_chunk`); each
-record holds the results document and series the kernel builds, key for key what the rules
-engine's episode of that seed writes (`tests/batch/test_league.py` compares the stored records
-of both engines), encoded where it was played. Every other episode plays through the rules
-engine.
+record holds the results document and series the kernel builds, byte for byte what the rules
+engine's episode of that seed stores (`tests/batch/test_league.py` compares the stored text of
+both engines), encoded where it was played — or written as text by the kernel itself
+(`documents_json`). Every other episode plays through the rules engine.
 """
 
 from __future__ import annotations
@@ -22,7 +22,13 @@ from cogleague.core import jsonio
 from cogleague.core.batch import BatchGame, act_planned, batch_of, seat_plan
 from cogleague.core.errors import ConfigError
 from cogleague.games import registry
-from cogleague.league.episodes import Chunk, EncodedRecord, EpisodeSpec, encoded_ok
+from cogleague.league.episodes import (
+    Chunk,
+    EncodedRecord,
+    EpisodeSpec,
+    encoded_ok,
+    encoded_rows,
+)
 
 ENGINES = ("auto", "batch", "rules")
 CHUNK = 10_000  # tables stepped together, at most
@@ -112,11 +118,21 @@ def play_chunk(specs: Sequence[EpisodeSpec]) -> list[EncodedRecord]:
     kernel: Any = batch.kernel(first.variant, dict(first.overrides), len(lineups[0]))
     seeds = [s.seed for s in specs]
     state = kernel.reset(seeds, lineups)
-    plan = seat_plan(kernel, lineups, {})
+    # every seat at once where the kernel can (a step's one look-up), else seat by seat
+    lineup = kernel.lineup_policy(lineups) if hasattr(kernel, "lineup_policy") else None
+    plan = None
     actions = np.zeros((len(specs), len(lineups[0])), dtype=np.int64)
     records = []
     for _ in range(kernel.steps_per_episode):
-        state, _, _ = kernel.step(state, act_planned(plan, state, actions))
+        acts = None if lineup is None else lineup.act(state)
+        if acts is None:
+            plan = plan or seat_plan(kernel, lineups, {})
+            acts = act_planned(plan, state, actions)
+        state, _, _ = kernel.step(state, acts)
         records.append(kernel.record(state))
+    if hasattr(kernel, "documents_json"):  # the documents written as text from the arrays
+        texts = kernel.documents_json(state, records, seeds, lineups)
+        return encoded_rows(specs, texts, kernel.reasons(state), kernel.scores(state).tolist(),
+                            (time.perf_counter() - started) / len(specs))
     documents = kernel.documents(state, records, seeds, lineups)
     return encoded_ok(specs, documents, (time.perf_counter() - started) / len(specs))

@@ -112,6 +112,10 @@ class LeagueConfig:
                                    self.model_options_for(by_name[p])) for p in entry.policies}
                 seeds: dict[int, int] = {}
                 seats: dict[tuple[str, ...], tuple[SeatRef, ...]] = {}  # a few line-ups recur
+                like = EpisodeSpec(
+                    league=self.name, game=entry.name, variant=variant, seed=0, seats=(),
+                    overrides=entry.overrides, python_path=self.python_path,
+                    game_module=entry.module).like  # what the variant's episodes share
                 for block, lineup, source in blocks:
                     seed = seeds.get(block)
                     if seed is None:
@@ -119,11 +123,7 @@ class LeagueConfig:
                     refs_of = seats.get(lineup)
                     if refs_of is None:
                         refs_of = seats[lineup] = tuple(refs[p] for p in lineup)
-                    specs.append(EpisodeSpec(
-                        league=self.name, game=entry.name, variant=variant, seed=seed,
-                        seats=refs_of, overrides=entry.overrides,
-                        python_path=self.python_path, index=len(specs),
-                        game_module=entry.module, source=source))
+                    specs.append(like(seed, refs_of, len(specs), source))
         return specs
 
 

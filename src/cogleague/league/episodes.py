@@ -37,7 +37,7 @@ def episode_ids(specs: Sequence[EpisodeSpec]) -> list[str]:
     league, game and variant and once per line-up (a chunk has a handful of each and thousands
     of seeds); a seed that is not a plain int takes `EpisodeSpec.id`."""
     heads: dict[tuple[str, str, str | None], str] = {}
-    tails: dict[tuple[str, ...], str] = {}
+    tails: dict[int, str] = {}  # by the seats tuple: a schedule's specs of a line-up share one
     sha = hashlib.sha256
     out = []
     for spec in specs:
@@ -50,11 +50,10 @@ def episode_ids(specs: Sequence[EpisodeSpec]) -> list[str]:
             head = heads[key] = (f'{{"league":{jsonio.dumps(spec.league)},'
                                  f'"game":{jsonio.dumps(spec.game)},'
                                  f'"variant":{jsonio.dumps(spec.variant)},"seed":')
-        policies = tuple([s.policy for s in spec.seats])
-        tail = tails.get(policies)
+        tail = tails.get(id(spec.seats))
         if tail is None:
-            tail = tails[policies] = (f',"lineup":{jsonio.dumps(mark_duplicates(policies)[0])}'
-                                      "}")
+            lineup = mark_duplicates([s.policy for s in spec.seats])[0]
+            tail = tails[id(spec.seats)] = f',"lineup":{jsonio.dumps(lineup)}}}'
         out.append(sha(f"{head}{spec.seed}{tail}".encode()).hexdigest()[:ID_HEX_CHARS])
     return out
 
@@ -99,6 +98,19 @@ class EpisodeSpec:
     @property
     def policies(self) -> list[str]:
         return [s.policy for s in self.seats]
+
+    def like(self, seed: int, seats: tuple[SeatRef, ...], index: int, source: str
+             ) -> EpisodeSpec:
+        """This spec with another seed, line-up, index and source: a schedule makes one per
+        episode, and the frozen dataclass's ``__init__`` sets its fields one by one through
+        ``object.__setattr__`` (three times the cost of a copy of this one's fields)."""
+        spec = object.__new__(EpisodeSpec)
+        fields = spec.__dict__
+        fields.update(self.__dict__)
+        fields.pop("id", None)  # a cached id belongs to this spec only
+        fields["seed"], fields["seats"], fields["index"], fields["source"] = (seed, seats, index,
+                                                                              source)
+        return spec
 
     @functools.cached_property
     def id(self) -> str:
@@ -200,24 +212,35 @@ def encoded_ok(specs: Sequence[EpisodeSpec],
     """Finished episodes' rows straight from their (results, series) documents, each encoded
     once and checked in bulk (`jsonio.dumps_many`): the text `EpisodeRecord.encoded` writes for
     the same documents once they have been through JSON (documents made of JSON's own types:
-    string keys, lists, numbers, strings). Ids are hashed and line-ups encoded in bulk too,
-    on the worker that played the chunk."""
+    string keys, lists, numbers, strings)."""
     results = jsonio.dumps_many([r for r, _ in documents], sort_keys=True)
     given = [s for _, s in documents if s is not None]
     encoded = iter(jsonio.dumps_many(given, sort_keys=True))
     series = [None if s is None else next(encoded) for _, s in documents]
-    lineups: dict[tuple[str, ...], str] = {}
+    return encoded_rows(specs, list(zip(results, series, strict=True)),
+                        [doc.get("reason") for doc, _ in documents],
+                        [[float(x) for x in doc.get("scores", ())] for doc, _ in documents],
+                        duration_s)
+
+
+def encoded_rows(specs: Sequence[EpisodeSpec], texts: Sequence[tuple[str, str | None]],
+                 reasons: Sequence[str | None], scores: Sequence[Sequence[float]],
+                 duration_s: float) -> list[EncodedRecord]:
+    """Finished episodes' rows from their (results, series) canonical texts (sorted keys), end
+    reasons and scores. Ids are hashed and line-ups encoded in bulk, on the worker that played
+    the chunk."""
+    lineups: dict[int, tuple[str, tuple[str, ...]]] = {}  # by the seats tuple, as ids
     out = []
-    for spec, eid, (doc, _), text, curves in zip(specs, episode_ids(specs), documents, results,
-                                                  series, strict=True):
-        policies = tuple([s.policy for s in spec.seats])
-        lineup = lineups.get(policies)
-        if lineup is None:
-            lineup = lineups[policies] = jsonio.dumps(list(policies))
+    for spec, eid, (text, curves), reason, score in zip(specs, episode_ids(specs), texts,
+                                                         reasons, scores, strict=True):
+        known = lineups.get(id(spec.seats))
+        if known is None:
+            policies = tuple([s.policy for s in spec.seats])
+            known = lineups[id(spec.seats)] = (jsonio.dumps(list(policies)), policies)
         out.append(EncodedRecord(
-            eid, spec.league, spec.source, spec.game, spec.variant, spec.seed, lineup,
-            STATUS_OK, doc.get("reason"), text, curves, None, 1, spec.index, duration_s,
-            policies, tuple([float(x) for x in doc.get("scores", ())])))
+            eid, spec.league, spec.source, spec.game, spec.variant, spec.seed, known[0],
+            STATUS_OK, reason, text, curves, None, 1, spec.index, duration_s, known[1],
+            tuple(score)))
     return out
 
 

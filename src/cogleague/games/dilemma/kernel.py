@@ -22,10 +22,21 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from cogleague.core.batch import TWO_53, Array, per_table, stream_ints
+from cogleague.core import jsonio
+from cogleague.core.batch import (
+    TWO_53,
+    Array,
+    DocTemplate,
+    Filling,
+    coded,
+    hole,
+    per_table,
+    stream_ints,
+    stream_uniforms,
+)
 from cogleague.core.errors import ConfigError
 from cogleague.core.settlement import split_pot
-from cogleague.games.dilemma.aliases import draw_aliases
+from cogleague.games.dilemma.aliases import ALIAS_POOL
 from cogleague.games.dilemma.baselines.generous_tit_for_tat import forgiveness
 from cogleague.games.dilemma.config import DEFAULT_SEATS, DilemmaConfig, make_config
 from cogleague.games.dilemma.promises import PROMISE_RULE
@@ -38,6 +49,18 @@ NO_DRAWS, EVERY_TURN, AFTER_DEFECTION = 0, 1, 2
 opponent's last choice was a defection (generous tit for tat)."""
 
 
+class _Tally(NamedTuple):
+    """A finished batch's documents as arrays (B tables, n seats, R rounds)."""
+
+    rounds: Array  # (B, n, R) each seat's cooperations in each round
+    points: Array  # (B, n) int64
+    ranks: Array  # (B, n) competition ranks
+    coop: Array  # (B, n) cooperations over the episode
+    aliases: Array  # (B, n) indexes into ALIAS_POOL
+    names: list[list[Any]]  # each table's baseline names by seat
+    payouts: Array | None  # (B, n) for paid tables
+
+
 class DilemmaState(NamedTuple):
     t: Array  # (B,) steps taken
     pending: Array  # (B, n, n) this round's choices so far, 1 = defect
@@ -48,6 +71,22 @@ class DilemmaState(NamedTuple):
     draws: Array  # (B, n, D) draw i of seat s's stream is below its threshold
     ptr: Array  # (B, n) draws consumed
     modes: Array  # (B, n) each seat's draw mode
+
+
+def alias_indexes(seeds: Sequence[int], seats: int) -> Array:
+    """`aliases.draw_aliases` of each seed as indexes into `ALIAS_POOL`, (len(seeds), seats):
+    the same Fisher–Yates (`rng.shuffle`) on the same stream's draws, every seed at once. A
+    draw's ``int(random() * (i + 1))`` is the same float64 product under numpy."""
+    pool = len(ALIAS_POOL)
+    u = stream_uniforms([f"dilemma:{seed}:aliases" for seed in seeds], pool - 1)
+    perm = np.tile(np.arange(pool, dtype=np.int64), (len(seeds), 1))
+    rows = np.arange(len(seeds))
+    for d, i in enumerate(range(pool - 1, 0, -1)):
+        j = (u[:, d] * (i + 1)).astype(np.int64)
+        top = perm[:, i].copy()
+        perm[:, i] = perm[rows, j]
+        perm[rows, j] = top
+    return perm[:, :seats]
 
 
 def _turn_order(n: int) -> tuple[Array, Array]:
@@ -88,11 +127,10 @@ class DilemmaKernel:
         streams the randomized ones draw from."""
         xp, n, b = self.xp, self.num_seats, len(seeds)
         lineups = per_table(lineup, b, n)
-        modes = np.zeros((b, n), dtype=np.int32)
-        below = np.zeros((b, n), dtype=np.int64)
-        for i, names in enumerate(lineups):
-            for s, name in enumerate(names):
-                modes[i, s], below[i, s] = self._mode(name)
+        of = {name: self._mode(name) for name in {x for row in lineups for x in row}}
+        pairs = np.array([[of[name] for name in row] for row in lineups],
+                         dtype=np.int64).reshape(b, n, 2)  # a handful of names, B tables
+        modes, below = pairs[:, :, 0].astype(np.int32), pairs[:, :, 1]
         depth = self.steps_per_episode if (modes != NO_DRAWS).any() else 0
         draws = np.zeros((b, n, depth), dtype=bool)
         for s in range(n):
@@ -257,58 +295,137 @@ class DilemmaKernel:
             return None
         return np.asarray(state.hist & 1).sum(axis=2) - 1  # not the seat's own diagonal
 
+    def _tally(self, state: DilemmaState, records: Sequence[Array | None], seeds: Sequence[int],
+               policy_names: Any) -> _Tally:
+        """What `documents` and `documents_json` write, as whole-batch arrays."""
+        cfg, n = self.config, self.num_seats
+        revealed = [r for r in records if r is not None]
+        b = len(seeds)
+        points = np.asarray(state.points).astype(np.int64, copy=False)
+        payouts = None
+        if cfg.paid:
+            payouts = np.array([split_pot(cfg.stake, cfg.rake_bps, row).payouts
+                                for row in points.tolist()], dtype=np.int64).reshape(b, n)
+        # a rotation block's tables share a seed, so its aliases are drawn once
+        distinct = list(dict.fromkeys(int(seed) for seed in seeds))
+        aliases_of = dict(zip(distinct, alias_indexes(distinct, n).tolist(), strict=True))
+        return _Tally(
+            rounds=(np.stack(revealed, axis=2) if revealed
+                    else np.zeros((b, n, 0), dtype=np.int64)),
+            points=points,
+            ranks=1 + (points[:, None, :] > points[:, :, None]).sum(axis=2),
+            coop=np.asarray(state.coop).sum(axis=2) - self.rounds,  # less the own diagonal
+            aliases=np.array([aliases_of[int(seed)] for seed in seeds],
+                             dtype=np.int64).reshape(b, n),
+            names=per_table(policy_names, b, n), payouts=payouts)
+
+    def _documents_of(self, alias: Sequence[Any], policy: Sequence[Any], points: Sequence[Any],
+                      rank: Sequence[Any], rate: Sequence[Any], payout: Sequence[Any] | None,
+                      shares: Sequence[Sequence[Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """One table's results document and series, as the rules engine's `results()` and the
+        descriptor's `series` give them (free or paid tables, no promises: text is not part of
+        a batch step); with `hole` markers for values, the shape `documents_json` fills."""
+        cfg, n = self.config, self.num_seats
+        pot, rake = 0, 0
+        if cfg.paid:
+            split = split_pot(cfg.stake, cfg.rake_bps, [0] * n)  # pot and rake: constants
+            pot, rake = split.pot, split.rake
+        seats = [{"seat": s, "alias": alias[s], "policy": policy[s], "points": points[s],
+                  "rank": rank[s], "cooperation_rate": rate[s], "timeouts": 0,
+                  "promises_made": 0, "promises_kept": 0,
+                  "payout": None if payout is None else payout[s]} for s in range(n)]
+        results = {"game": GAME_NAME, "rules_version": RULES_VERSION, "reason": "complete",
+                   "rounds_played": self.rounds, "rounds_total": self.rounds,
+                   "promise_rule": PROMISE_RULE, "stake": cfg.stake, "rake_bps": cfg.rake_bps,
+                   "pot": pot, "rake": rake, "seats": seats, "scores": list(points)}
+        return results, {"label": "cooperation rate", "seats": [list(row) for row in shares]}
+
     def documents(self, state: DilemmaState, records: Sequence[Array | None],
                   seeds: Sequence[int], policy_names: Any
                   ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-        """Each finished table's results document and per-round series, as the rules
-        engine's `results()` and the descriptor's `series` give them (free or paid tables,
-        no promises: text is not part of a batch step)."""
-        cfg, n = self.config, self.num_seats
-        revealed = [r for r in records if r is not None]
-        # each seat's cooperation share per round, table by table: (B, n, rounds)
-        shares = (np.stack(revealed, axis=2) / (n - 1)).tolist() if revealed else [
-            [[] for _ in range(n)] for _ in seeds]
-        points = np.asarray(state.points)
-        coop = np.asarray(state.coop).sum(axis=2) - self.rounds  # less the own diagonal
+        """Each finished table's results document and per-round series (`_documents_of`)."""
+        tally = self._tally(state, records, seeds, policy_names)
+        shares = (tally.rounds / (self.num_seats - 1)).tolist()
+        rates = (tally.coop / (self.rounds * (self.num_seats - 1))).tolist()
+        payouts = None if tally.payouts is None else tally.payouts.tolist()
+        aliases = tally.aliases.tolist()
+        return [self._documents_of([ALIAS_POOL[a] for a in aliases[i]], tally.names[i], pts,
+                                   ranks, rates[i], None if payouts is None else payouts[i],
+                                   shares[i])
+                for i, (pts, ranks) in enumerate(zip(tally.points.tolist(),
+                                                     tally.ranks.tolist(), strict=True))]
+
+    def documents_json(self, state: DilemmaState, records: Sequence[Array | None],
+                       seeds: Sequence[int], policy_names: Any) -> list[tuple[str, str]]:
+        """`documents`, each as its canonical text (sorted keys), written from the arrays
+        through one `DocTemplate` per document: what the league stores, byte for byte what
+        `jsonio.dumps` writes for `documents`' dicts."""
+        n, b = self.num_seats, len(seeds)
+        tally = self._tally(state, records, seeds, policy_names)
+        rounds = tally.rounds.shape[2]
+        seat = range(n)
+        results, series = self._documents_of(
+            [hole(f"a{s}") for s in seat], [hole(f"n{s}") for s in seat],
+            [hole(f"p{s}") for s in seat], [hole(f"r{s}") for s in seat],
+            [hole(f"c{s}") for s in seat],
+            None if tally.payouts is None else [hole(f"$ {s}") for s in seat],
+            [[hole(f"s{s} {r}") for r in range(rounds)] for s in seat])
         choices = self.rounds * (n - 1)
-        pot = cfg.stake * n
-        names_by_table = per_table(policy_names, len(seeds), n)
-        # whole-batch arrays turned into lists once (ranks as `competition_ranks` gives them);
-        # a rotation block's tables share a seed, so its aliases are drawn once
-        whole = points.astype(np.int64, copy=False)
-        points_rows = whole.tolist()
-        ranks_rows = (1 + (whole[:, None, :] > whole[:, :, None]).sum(axis=2)).tolist()
-        rates = (coop / choices).tolist()
-        aliases_of: dict[int, list[str]] = {}
-        out = []
-        for i, seed in enumerate(seeds):
-            pts, ranks = points_rows[i], ranks_rows[i]
-            rake, paid = 0, None
-            if cfg.paid:
-                split = split_pot(cfg.stake, cfg.rake_bps, pts)
-                pot, rake, paid = split.pot, split.rake, split.payouts
-            aliases = aliases_of.get(int(seed))
-            if aliases is None:
-                aliases = aliases_of[int(seed)] = draw_aliases(int(seed), n)
-            seats = [{"seat": s, "alias": aliases[s], "policy": names_by_table[i][s],
-                      "points": pts[s], "rank": ranks[s],
-                      "cooperation_rate": rates[i][s], "timeouts": 0,
-                      "promises_made": 0, "promises_kept": 0,
-                      "payout": None if paid is None else paid[s]} for s in range(n)]
-            results = {"game": GAME_NAME, "rules_version": RULES_VERSION,
-                       "reason": "complete", "rounds_played": self.rounds,
-                       "rounds_total": self.rounds, "promise_rule": PROMISE_RULE,
-                       "stake": cfg.stake, "rake_bps": cfg.rake_bps, "pot": pot, "rake": rake,
-                       "seats": seats, "scores": pts}
-            series = {"label": "cooperation rate", "seats": shares[i]}
-            out.append((results, series))
-        return out
+        rate_texts = [jsonio.dumps(c / choices) for c in range(choices + 1)]
+        share_texts = [jsonio.dumps(c / (n - 1)) for c in range(n)]
+        alias_texts = [jsonio.quote(a) for a in ALIAS_POOL]
+        name_of: dict[str, int] = {}
+        names = np.array([[name_of.setdefault(x, len(name_of)) for x in row]
+                          for row in tally.names], dtype=np.int64).reshape(b, n)
+        name_texts = [jsonio.dumps(x) for x in name_of]
+        point_texts, points = coded(tally.points)
+        rank_texts, ranks = coded(tally.ranks)
+        fill: dict[str, Filling] = {}
+        for s in seat:
+            fill[f"a{s}"] = (alias_texts, tally.aliases[:, s])
+            fill[f"n{s}"] = (name_texts, names[:, s])
+            fill[f"p{s}"] = (point_texts, points[:, s])
+            fill[f"r{s}"] = (rank_texts, ranks[:, s])
+            fill[f"c{s}"] = (rate_texts, tally.coop[:, s])
+            for r in range(rounds):
+                fill[f"s{s} {r}"] = (share_texts, tally.rounds[:, s, r])
+        if tally.payouts is not None:
+            payout_texts, payouts = coded(tally.payouts)
+            for s in seat:
+                fill[f"$ {s}"] = (payout_texts, payouts[:, s])
+        return list(zip(DocTemplate(results, sort_keys=True).render(fill, b),
+                        DocTemplate(series, sort_keys=True).render(fill, b), strict=True))
+
+    def lineup_policy(self, lineups: Sequence[Sequence[str]]) -> LineupPolicy:
+        """Every seat's baseline of every table at once (`LineupPolicy`)."""
+        return LineupPolicy(self, lineups)
 
     def policy(self, name: str, seat: int) -> ArrayBaseline:
         if name not in BATCH_BASELINES:
             raise ConfigError("seats", f"seats: {name!r} has no batch twin (batch baselines: "
                                        f"{', '.join(BATCH_BASELINES)})")
         return ArrayBaseline(self, name, seat)
+
+
+def _choice(xp: Any, name: str, fresh: Any, their_last: Array, mine_last: Array,
+            grudge: Array, drawn: Array) -> Array:
+    """A baseline's choice (0 cooperate, 1 defect) from what its seat sees: the first round
+    (`fresh`), the opponent's and its own last choice (1 = cooperated), whether the opponent
+    ever defected against it, and its draw (below its threshold) where it takes one."""
+    if name == "always_cooperate":
+        return xp.zeros(their_last.shape, dtype=xp.int32)
+    if name == "always_defect":
+        return xp.ones(their_last.shape, dtype=xp.int32)
+    if name == "tit_for_tat":
+        return xp.where(fresh | (their_last == 1), 0, 1)
+    if name == "grim_trigger":
+        return grudge.astype(xp.int32)
+    if name == "pavlov":
+        return xp.where(fresh | (mine_last == their_last), 0, 1)
+    if name == "random":
+        return xp.where(drawn, 0, 1)  # coin(): a draw below one half cooperates
+    # generous tit for tat: forgive a defection when the draw is below the probability
+    return xp.where(fresh | (their_last == 1) | drawn, 0, 1)
 
 
 class ArrayBaseline:
@@ -333,26 +450,51 @@ class ArrayBaseline:
             bi = xp.arange(o.shape[0])
             fresh = r == 0
         b = state.t.shape[0]
-        their_last = state.hist[bi, o, s] & 1
-        name = self.name
-        if name == "always_cooperate":
-            return xp.zeros(b, dtype=xp.int32)
-        if name == "always_defect":
-            return xp.ones(b, dtype=xp.int32)
-        if name == "tit_for_tat":
-            return xp.where(fresh | (their_last == 1), 0, 1)
-        if name == "grim_trigger":
-            return state.defected[bi, o, s].astype(xp.int32)
-        if name == "pavlov":
-            return xp.where(fresh | ((state.hist[bi, s, o] & 1) == their_last), 0, 1)
         depth = state.draws.shape[2]
-        rows = xp.arange(b)
-        drawn = state.draws[rows, s, xp.minimum(state.ptr[:, s], max(depth - 1, 0))] \
+        drawn = state.draws[xp.arange(b), s, xp.minimum(state.ptr[:, s], max(depth - 1, 0))] \
             if depth else xp.zeros(b, dtype=bool)
-        if name == "random":
-            return xp.where(drawn, 0, 1)  # coin(): a draw below one half cooperates
-        # generous tit for tat: forgive a defection when the draw is below the probability
-        return xp.where(fresh | (their_last == 1) | drawn, 0, 1)
+        return _choice(xp, self.name, fresh, state.hist[bi, o, s] & 1,
+                       state.hist[bi, s, o] & 1, state.defected[bi, o, s], drawn)
+
+
+class LineupPolicy:
+    """Every seat's baseline over B tables in lockstep (the league's kernel chunks), table by
+    table line-ups: one table look-up a step instead of one `ArrayBaseline` per seat and name.
+    The table is `_choice` itself, evaluated once for every baseline and everything a seat can
+    see (fresh, their last, my last, grudge, draw: 32 cases)."""
+
+    def __init__(self, kernel: DilemmaKernel, lineups: Sequence[Sequence[str]]) -> None:
+        self.kernel = kernel
+        code = {name: i for i, name in enumerate(BATCH_BASELINES)}
+        for row in lineups:
+            for name in row:
+                if name not in code:
+                    kernel.policy(name, 0)  # the ConfigError naming it
+        self.codes = np.array([[code[x] for x in row] for row in lineups],
+                              dtype=np.int64).reshape(len(lineups), kernel.num_seats) << 5
+        seen = np.arange(32)
+        bits = [(seen >> j) & 1 for j in range(5)]
+        self.table = np.concatenate([
+            _choice(np, name, bits[4] == 1, bits[3], bits[2], bits[1] == 1, bits[0] == 1)
+            for name in BATCH_BASELINES]).astype(np.int64)
+
+    def act(self, state: DilemmaState) -> Array:
+        """(B, seats) actions; None when the tables are not in lockstep under numpy."""
+        kern = self.kernel
+        t0 = kern.lockstep(state)
+        if t0 is None:
+            return None
+        r, k = divmod(t0, kern.turns)
+        opp = kern.opp[(r + 1) % 2, :, k]
+        si = np.arange(kern.num_seats)
+        seen = self.codes | (16 if r == 0 else 0)
+        seen = seen | ((state.hist[:, opp, si] & 1) << 3) | ((state.hist[:, si, opp] & 1) << 2)
+        seen |= state.defected[:, opp, si] << 1
+        depth = state.draws.shape[2]
+        if depth:
+            at = np.minimum(state.ptr, depth - 1)
+            seen |= state.draws[np.arange(at.shape[0])[:, None], si, at]
+        return self.table[seen]
 
 
 BATCH_BASELINES = ("tit_for_tat", "always_cooperate", "always_defect", "grim_trigger", "pavlov",
