@@ -19,15 +19,22 @@ The caches are bounded (`PATTERNS` per shape); the templates are the encoder's b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import add, eq
-from typing import TYPE_CHECKING
+from operator import add, eq, is_
+from typing import TYPE_CHECKING, Any
 
 from cogleague.core import jsonio
 from cogleague.core.game import StepDecisions
 from cogleague.games.dilemma.baselines._base import COOPERATE_ACTION, DEFECT_ACTION
 from cogleague.games.dilemma.payoffs import COOPERATE, DEFECT, ranked_standings
 from cogleague.games.dilemma.state import TableState
-from cogleague.games.dilemma.steps import Payoffs, StepEvents, StepShape, event_json, event_row
+from cogleague.games.dilemma.steps import (
+    Payoffs,
+    StepEvents,
+    StepPlan,
+    StepShape,
+    event_json,
+    event_row,
+)
 
 if TYPE_CHECKING:
     from cogleague.core.replay import EpisodeLog, LogEntry
@@ -116,6 +123,7 @@ def replay_parts(log: EpisodeLog) -> tuple[list[bytes], list[bytes]]:
     (`steps.event_json`'s form), commas included, brackets not: each array's bytes are the
     concatenation of its fragments, so the document is joined once (`replay_bytes`)."""
     bare = _bare_replies()
+    last: dict[StepPlan, _Made] = {}
     logs: list[bytes] = []
     rows: list[bytes] = []
     revealed: _Revealed | None = None
@@ -126,7 +134,7 @@ def replay_parts(log: EpisodeLog) -> tuple[list[bytes], list[bytes]]:
         if type(render) is StepEvents:
             made = None
             if bare and columns is not None and entry.op == "apply":
-                made = _bare_step(render, columns, bare)
+                made = _bare_step(render, columns, bare, last)
             if made is None:
                 logs.append(entry.json_text().encode())
                 _add(rows, event_texts(render))
@@ -183,10 +191,12 @@ def _filled(slots: list[bytes], rs: bytes) -> list[bytes]:
     return out
 
 
-def _int_bytes(values: Sequence[int]) -> list[bytes]:
+def _int_bytes(values: Sequence[int], ascending: bool = False) -> list[bytes]:
     """``[dumps(v).encode() for v in values]`` for plain integers (no bools): small
-    non-negative ones from a table (a replay's running totals are thousands of them)."""
-    if values and min(values) >= 0 and max(values) < len(_INT_BYTES):
+    non-negative ones from a table (a replay's running totals are thousands of them). Values
+    known to be `ascending` (running totals of non-negative payoffs) are bounded by their ends."""
+    if values and (values[0] >= 0 and values[-1] < len(_INT_BYTES) if ascending
+                   else min(values) >= 0 and max(values) < len(_INT_BYTES)):
         return list(map(_INT_BYTES.__getitem__, values))
     return [str(v).encode() for v in values]
 
@@ -210,8 +220,9 @@ class _Revealed:
         self.points: list[tuple[int, ...]] = []
         if not _integers(pay):
             return
-        self.totals_a = list(zip(*[_int_bytes(rec.totals[0]) for rec in pairs], strict=True))
-        self.totals_b = list(zip(*[_int_bytes(rec.totals[1]) for rec in pairs], strict=True))
+        up = min(x for row in pay for cell in row for x in cell) >= 0  # totals never fall
+        self.totals_a = list(zip(*[_int_bytes(rec.totals[0], up) for rec in pairs], strict=True))
+        self.totals_b = list(zip(*[_int_bytes(rec.totals[1], up) for rec in pairs], strict=True))
         self.points = list(zip(*[_added([rec.totals[rec.side_of(seat)] for rec in recs])
                                  for seat, recs in enumerate(state.by_seat)], strict=True))
 
@@ -256,27 +267,39 @@ def event_texts(ev: StepEvents) -> list[bytes]:
     return [text.encode()] if text else []
 
 
-def _bare_step(ev: StepEvents, columns: StepDecisions, bare: dict[int, bool]
-               ) -> tuple[list[bytes], list[bytes]] | None:
+_Made = tuple[str, list[Any], tuple[list[bytes], list[bytes]]]
+"""A step plan's last bare step in a replay: (its source, its replies, their templates)."""
+
+
+def _bare_step(ev: StepEvents, columns: StepDecisions, bare: dict[int, bool],
+               last: dict[StepPlan, _Made]) -> tuple[list[bytes], list[bytes]] | None:
     """(the log entry, the ``action_private`` rows) of a step whose every decision is a shared
     bare reply of the common source (by identity: the replies were checked unchanged once per
     replay, and the game reads such a reply as a plain move of its choice), cut where the round
-    goes; None for any other step."""
+    goes; None for any other step. Scripted seats mostly repeat themselves, so a step whose
+    replies are the very objects of its plan's last step (`last`, kept per replay) takes that
+    step's templates without a look-up."""
     step = columns.step
     source = columns.source
-    if step.handle is not ev.plan or step.round != ev.round or source is None:
+    plan = ev.plan
+    if step.handle is not plan or step.round != ev.round or source is None:
         return None
-    texts = StepTexts.of(ev.plan.shape)
-    ids = tuple(map(id, columns.actions))
+    actions = columns.actions
+    seen = last.get(plan)
+    if (seen is not None and seen[0] == source and len(seen[1]) == len(actions)
+            and all(map(is_, actions, seen[1]))):
+        return seen[2]
+    texts = StepTexts.of(plan.shape)
+    ids = tuple(map(id, actions))
     made = texts.bare.get((source, ids))
-    if made is not None:
-        return made
-    kinds = tuple(map(bare.get, ids))
-    if None in kinds:
-        return None
-    made = texts.step(source, kinds)  # type: ignore[arg-type]
-    if len(texts.bare) < PATTERNS:
-        texts.bare[(source, ids)] = made
+    if made is None:
+        kinds = tuple(map(bare.get, ids))
+        if None in kinds:
+            return None
+        made = texts.step(source, kinds)  # type: ignore[arg-type]
+        if len(texts.bare) < PATTERNS:
+            texts.bare[(source, ids)] = made
+    last[plan] = (source, actions, made)
     return made
 
 
@@ -329,7 +352,10 @@ def _standings(points: Sequence[int], rs: bytes) -> list[bytes]:
             _STANDINGS[key] = parts
     out = parts.copy()
     out[1] = rs
-    out[3::2] = _int_bytes(ranked)
+    if ranked[-1] >= 0 and ranked[0] < len(_INT_BYTES):  # ranked descends: its ends bound it
+        out[3::2] = map(_INT_BYTES.__getitem__, ranked)
+    else:
+        out[3::2] = _int_bytes(ranked)
     return out
 
 
