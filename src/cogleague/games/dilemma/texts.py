@@ -19,7 +19,7 @@ The caches are bounded (`PATTERNS` per shape); the templates are the encoder's b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import add, eq, is_
+from operator import add, eq, ge, is_
 from typing import TYPE_CHECKING, Any
 
 from cogleague.core import jsonio
@@ -210,7 +210,7 @@ class _Revealed:
     (a then b), its totals as text, and every seat's points (no totals unless the payoffs are
     integers: `StepTexts.reveals` takes no others)."""
 
-    __slots__ = ("coops", "points", "totals_a", "totals_b")
+    __slots__ = ("coops", "points", "standings", "totals_a", "totals_b")
 
     def __init__(self, state: TableState, pay: Payoffs) -> None:
         pairs = state.pairs
@@ -218,6 +218,7 @@ class _Revealed:
         self.totals_a: list[tuple[bytes, ...]] = []
         self.totals_b: list[tuple[bytes, ...]] = []
         self.points: list[tuple[int, ...]] = []
+        self.standings = _Standings()
         if not _integers(pay):
             return
         up = min(x for row in pay for cell in row for x in cell) >= 0  # totals never fall
@@ -240,7 +241,7 @@ class _Revealed:
         pieces[1::7] = [rs] * len(self.totals_a[i])
         pieces[3::7] = self.totals_a[i]
         pieces[5::7] = self.totals_b[i]
-        pieces += _standings(self.points[i], rs)
+        pieces += self.standings.pieces(self.points[i], rs)
         if ev.ended:
             pieces.append(("," + jsonio.dumps([event_row(e.kind, e.data, e.audience)
                                                for e in ev.ended])[1:-1]).encode())
@@ -331,13 +332,42 @@ def _choice(coop: bool) -> str:
     return COOPERATE if coop else DEFECT
 
 
-def _standings(points: Sequence[int], rs: bytes) -> list[bytes]:
-    """The fragments of round ``rs``'s ``tournament_standings`` row, a comma first:
-    ``jsonio.dumps(ranked_standings(points))`` (integer points: sums of integer payoffs) from
-    a template per standing order and pattern of ties."""
-    order = sorted(range(len(points)), key=points.__getitem__, reverse=True)
-    ranked = list(map(points.__getitem__, order))
-    key = (*order, *map(eq, ranked, ranked[1:]))
+class _Standings:
+    """The ``tournament_standings`` rows of one replay's rounds, asked in round order: a round
+    whose points keep the last round's standing order and ties (standings seldom change) reuses
+    its template without sorting."""
+
+    __slots__ = ("order", "parts", "ties")
+
+    def __init__(self) -> None:
+        self.order: list[int] = []
+        self.ties: list[bool] | None = None  # none yet: the first round sorts
+        self.parts: list[bytes] = []
+
+    def pieces(self, points: Sequence[int], rs: bytes) -> list[bytes]:
+        """The fragments of round ``rs``'s row, a comma first:
+        ``jsonio.dumps(ranked_standings(points))`` (integer points: sums of integer payoffs)."""
+        ranked = list(map(points.__getitem__, self.order))
+        after = ranked[1:]
+        if list(map(eq, ranked, after)) != self.ties or not all(map(ge, ranked, after)):
+            # a new order or new ties (the last order still descending with the same ties is
+            # the stable sort's order: tied seats stay in ascending order)
+            self.order = sorted(range(len(points)), key=points.__getitem__, reverse=True)
+            ranked = list(map(points.__getitem__, self.order))
+            self.ties = list(map(eq, ranked, ranked[1:]))
+            self.parts = _standings_template(points, (*self.order, *self.ties))
+        out = self.parts.copy()
+        out[1] = rs
+        if ranked[-1] >= 0 and ranked[0] < len(_INT_BYTES):  # ranked descends: its ends bound it
+            out[3::2] = map(_INT_BYTES.__getitem__, ranked)
+        else:
+            out[3::2] = _int_bytes(ranked)
+        return out
+
+
+def _standings_template(points: Sequence[int], key: tuple[int | bool, ...]) -> list[bytes]:
+    """The pieces of a standings row for `points` (standing order and ties: `key`), round and
+    points left empty, kept per key."""
     parts = _STANDINGS.get(key)
     if parts is None:
         text = [',{"audience":null,"event":{"kind":"tournament_standings","round":', "",
@@ -350,13 +380,7 @@ def _standings(points: Sequence[int], rs: bytes) -> list[bytes]:
         parts = [t.encode() for t in text]
         if len(_STANDINGS) < 4 * PATTERNS:
             _STANDINGS[key] = parts
-    out = parts.copy()
-    out[1] = rs
-    if ranked[-1] >= 0 and ranked[0] < len(_INT_BYTES):  # ranked descends: its ends bound it
-        out[3::2] = map(_INT_BYTES.__getitem__, ranked)
-    else:
-        out[3::2] = _int_bytes(ranked)
-    return out
+    return parts
 
 
 _STANDINGS: dict[tuple[int | bool, ...], list[bytes]] = {}
