@@ -61,3 +61,12 @@ def test_a_modified_shared_reply_is_encoded_as_it_is_now() -> None:
         assert result.replay_json == jsonio.dumpb(result.replay)
     finally:
         COOPERATE_ACTION["action"] = "cooperate"
+
+
+def test_replay_bytes_are_the_documents_with_totals_past_the_number_table() -> None:
+    pay = {"reward": 90, "punishment": 40, "temptation": 100, "sucker": 0}
+    lineup = ["tit_for_tat", "always_defect", "pavlov", "random", "grim_trigger"]
+    result = cogleague.play("dilemma", lineup, seed=2, rounds_total=60, promises=False,
+                            payoffs=pay)
+    assert max(result.scores) > 4096  # the running totals leave `texts._INT_BYTES`
+    assert result.replay_json == jsonio.dumpb(result.replay)

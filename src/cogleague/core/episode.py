@@ -283,11 +283,14 @@ class EpisodeRunner:
             at, n = len(actions), len(contexts)
             decide_step, decide_now = self._steps[seat_index], self._now[seat_index]
             if decide_step is not None:
-                answers = _answer_step(decide_step, contexts)
-                if answers is not None:
+                try:  # inline, no helper call: the scripted seats' whole per-step path
+                    answers = decide_step(contexts)
+                except Exception:
+                    answers = []
+                if len(answers) == n:
                     actions += answers
                     continue
-                decide_now = None  # it raised: each of its turns falls back
+                decide_now = None  # it raised or answered too few or many: its turns fall back
             turns = step.turns()[at:at + n]
             if decide_step is not None or decide_now is not None:
                 actions += [self._answer_now(decide_now, turn, i, special)
@@ -400,17 +403,6 @@ class EpisodeRunner:
                             clamped=parsed.clamped)
         refused_now = cause in (FallbackCause.PARSE, FallbackCause.ILLEGAL)
         return self._fallback(turn, cause, attempts, timeouts, refused if refused_now else None)
-
-
-def _answer_step(decide_step: Callable[[Sequence[Any]], list[Any]],
-                 contexts: Sequence[Any]) -> list[Any] | None:
-    """A seat's answers to all of its turns of a step in one call; None if it raised or
-    answered a different number of turns."""
-    try:
-        answers = decide_step(contexts)
-    except Exception:
-        return None
-    return answers if len(answers) == len(contexts) else None
 
 
 def _applied(events: Events, decisions: StepDecisions) -> LogEntry:

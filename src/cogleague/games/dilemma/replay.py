@@ -44,12 +44,13 @@ def replay_bytes(game: DilemmaGame, log: EpisodeLog) -> bytes:
     logs, rows = replay_parts(log)
     parts = [f'{{"format":{dumps(FORMAT)},"game":{dumps(game.name)},"rules_version":'
              f'{dumps(game.rules_version)},"config":{dumps(game.config.to_json())},"aliases":'
-             f'{dumps(list(game.aliases))},"policies":{dumps(list(game.policy_names))},"log":[']
+             f'{dumps(list(game.aliases))},"policies":{dumps(list(game.policy_names))},"log":['
+             .encode()]
     parts += logs
-    parts.append('],"events":[')
+    parts.append(b'],"events":[')
     parts += rows
-    parts.append(f'],"results":{dumps(game.results())}}}')
-    return jsonio.join_bytes(parts)
+    parts.append(f'],"results":{dumps(game.results())}}}'.encode())
+    return b"".join(parts)
 
 
 def config_from_json(doc: Mapping[str, Any]) -> DilemmaConfig:

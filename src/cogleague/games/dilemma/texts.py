@@ -5,10 +5,13 @@ A step's text depends on the round only through its number: the decisions' turn 
 seat count, round parity and step) and pattern of choices, the step's log entry and its
 ``action_private`` rows are rendered once as templates with NUL where the round goes (canonical
 JSON never holds a raw NUL), and a round's ``choices_revealed`` rows once per pattern of the
-round's choices (and payoffs) with slots where the round and the totals go. Writing a replay
-is then a dictionary look-up and a copy with the slots filled per step. Decisions that are not
-all a shared bare reply of the same source, messages, timeouts and the end go through the
-generic encoding.
+round's choices (and payoffs) with slots where the round and the totals go. Everything is UTF-8
+bytes from the start (the encoding of a concatenation is the concatenation of the encodings),
+and the document is one ``bytes.join`` of fragments that are the templates' own pieces: no
+text is built per step, and no megabyte text beside its encoding (the whole replay's worth of
+fresh memory beside the result makes the allocator return pages and fault them in again).
+Decisions that are not all a shared bare reply of the same source, messages, timeouts and the
+end go through the generic encoding.
 The caches are bounded (`PATTERNS` per shape); the templates are the encoder's bytes
 (`tests/core/test_replay_text.py`, the corpus).
 """
@@ -16,15 +19,22 @@ The caches are bounded (`PATTERNS` per shape); the templates are the encoder's b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import add, eq
-from typing import TYPE_CHECKING
+from operator import add, eq, ge, is_
+from typing import TYPE_CHECKING, Any
 
 from cogleague.core import jsonio
 from cogleague.core.game import StepDecisions
 from cogleague.games.dilemma.baselines._base import COOPERATE_ACTION, DEFECT_ACTION
 from cogleague.games.dilemma.payoffs import COOPERATE, DEFECT, ranked_standings
 from cogleague.games.dilemma.state import TableState
-from cogleague.games.dilemma.steps import Payoffs, StepEvents, StepShape, event_json, event_row
+from cogleague.games.dilemma.steps import (
+    Payoffs,
+    StepEvents,
+    StepPlan,
+    StepShape,
+    event_json,
+    event_row,
+)
 
 if TYPE_CHECKING:
     from cogleague.core.replay import EpisodeLog, LogEntry
@@ -33,7 +43,8 @@ PATTERNS = 128
 """Templates kept per step shape and kind (patterns of choices seen first win)."""
 
 _NUL = "\x00"
-_OPEN = '{"op":"open"}'
+_OPEN = b'{"op":"open"}'
+_COMMA = b","
 
 
 class StepTexts:
@@ -55,9 +66,9 @@ class StepTexts:
                 for act in (DEFECT, COOPERATE)))
             self.ids.append('"r' + _NUL + jsonio.quote(suffix)[1:])
         # `step` by (source, the identities of the shared bare replies, turn by turn)
-        self.bare: dict[tuple[str, tuple[int, ...]], tuple[list[str], list[str]]] = {}
-        self._steps: dict[tuple[str, tuple[bool, ...]], tuple[list[str], list[str]]] = {}
-        self._reveals: dict[tuple[Payoffs, tuple[bool, ...]], list[str]] = {}
+        self.bare: dict[tuple[str, tuple[int, ...]], tuple[list[bytes], list[bytes]]] = {}
+        self._steps: dict[tuple[str, tuple[bool, ...]], tuple[list[bytes], list[bytes]]] = {}
+        self._reveals: dict[tuple[Payoffs, tuple[bool, ...]], list[bytes]] = {}
 
     @staticmethod
     def of(shape: StepShape) -> StepTexts:
@@ -66,7 +77,7 @@ class StepTexts:
             texts = shape.texts = StepTexts(shape)
         return texts  # type: ignore[no-any-return]
 
-    def step(self, source: str, coops: tuple[bool, ...]) -> tuple[list[str], list[str]]:
+    def step(self, source: str, coops: tuple[bool, ...]) -> tuple[list[bytes], list[bytes]]:
         """(the log entry of these bare choices from `source`, their ``action_private``
         rows), each as fragments with an empty slot wherever the round goes (`_filled`)."""
         key = (source, coops)
@@ -84,7 +95,7 @@ class StepTexts:
                 self._steps[key] = made
         return made
 
-    def reveals(self, pay: Payoffs, coops: tuple[bool, ...]) -> list[str] | None:
+    def reveals(self, pay: Payoffs, coops: tuple[bool, ...]) -> list[bytes] | None:
         """A round's ``choices_revealed`` rows for these choices (pair by pair, a then b), no
         timeouts, as pieces: per row (head, round, middle, total a, ",", total b, tail), the
         round and the totals left empty to be put in (None unless the payoffs are integers,
@@ -99,35 +110,37 @@ class StepTexts:
                 ca, cb = coops[2 * k], coops[2 * k + 1]
                 body = jsonio.dumps({"seats": [a, b], "choices": [_choice(ca), _choice(cb)],
                                      "points": list(pay[ca][cb])})[1:-1]
-                made += [',{"audience":null,"event":{"kind":"choices_revealed","round":', "",
-                         "," + body + ',"totals":[', "", ",", "",
-                         '],"timeouts":[false,false]}}']
+                made += [b',{"audience":null,"event":{"kind":"choices_revealed","round":', b"",
+                         ("," + body + ',"totals":[').encode(), b"", _COMMA, b"",
+                         b'],"timeouts":[false,false]}}']
             if len(self._reveals) < PATTERNS:
                 self._reveals[key] = made
         return made
 
 
-def replay_parts(log: EpisodeLog) -> tuple[list[str], list[str]]:
-    """The fragments of the log's array and of the event rows' array (`steps.event_json`'s
-    form), commas included, brackets not: each array's text is the concatenation of its
-    fragments, so the document is joined once (`replay_bytes`) with no text per step."""
+def replay_parts(log: EpisodeLog) -> tuple[list[bytes], list[bytes]]:
+    """The encoded fragments of the log's array and of the event rows' array
+    (`steps.event_json`'s form), commas included, brackets not: each array's bytes are the
+    concatenation of its fragments, so the document is joined once (`replay_bytes`)."""
     bare = _bare_replies()
-    logs: list[str] = []
-    rows: list[str] = []
+    last: dict[StepPlan, _Made] = {}
+    logs: list[bytes] = []
+    rows: list[bytes] = []
     revealed: _Revealed | None = None
     for entry in log.entries:
         render, columns = entry.step_columns()
         if logs:
-            logs.append(",")
+            logs.append(_COMMA)
         if type(render) is StepEvents:
             made = None
             if bare and columns is not None and entry.op == "apply":
-                made = _bare_step(render, columns, bare)
+                made = _bare_step(render, columns, bare, last)
             if made is None:
-                logs.append(entry.json_text())
+                logs.append(entry.json_text().encode())
                 _add(rows, event_texts(render))
                 continue
-            rs = str(render.round)
+            r = render.round
+            rs = _INT_BYTES[r] if r < len(_INT_BYTES) else str(r).encode()
             logs += _filled(made[0], rs)
             if render.plan.first:
                 step_rows = _filled(made[1], rs)
@@ -141,7 +154,7 @@ def replay_parts(log: EpisodeLog) -> tuple[list[str], list[str]]:
                 step_rows = _filled(made[1], rs)
                 step_rows += reveal
             if rows:
-                rows.append(",")
+                rows.append(_COMMA)
             rows += step_rows
             continue
         if entry.op == "open":
@@ -150,31 +163,46 @@ def replay_parts(log: EpisodeLog) -> tuple[list[str], list[str]]:
                 logs.append(_OPEN)
                 _add(rows, [text])
                 continue
-        logs.append(entry.json_text())
-        _add(rows, entry.rows_text(event_json, "replay_texts"))
+        logs.append(entry.json_text().encode())
+        _add(rows, [t.encode() for t in entry.rows_text(event_json, "replay_texts")])
     return logs, rows
 
 
-def _add(out: list[str], texts: list[str]) -> None:
+def _add(out: list[bytes], texts: list[bytes]) -> None:
     """Append array items' texts (each one or several rows) to an array's fragments."""
     for text in filter(None, texts):
         if out:
-            out.append(",")
+            out.append(_COMMA)
         out.append(text)
 
 
-def _slots(text: str) -> list[str]:
-    """`text` cut at every NUL, an empty slot in place of each (`_filled` puts the round in)."""
-    parts = text.split(_NUL)
-    out = [""] * (2 * len(parts) - 1)
+def _slots(text: str) -> list[bytes]:
+    """`text` encoded and cut at every NUL, an empty slot in place of each (`_filled` puts
+    the round in)."""
+    parts = text.encode().split(b"\x00")
+    out = [b""] * (2 * len(parts) - 1)
     out[::2] = parts
     return out
 
 
-def _filled(slots: list[str], rs: str) -> list[str]:
+def _filled(slots: list[bytes], rs: bytes) -> list[bytes]:
     out = slots.copy()
     out[1::2] = [rs] * (len(slots) // 2)
     return out
+
+
+def _int_bytes(values: Sequence[int], ascending: bool = False) -> list[bytes]:
+    """``[dumps(v).encode() for v in values]`` for plain integers (no bools): small
+    non-negative ones from a table (a replay's running totals are thousands of them). Values
+    known to be `ascending` (running totals of non-negative payoffs) are bounded by their ends."""
+    if values and (values[0] >= 0 and values[-1] < len(_INT_BYTES) if ascending
+                   else min(values) >= 0 and max(values) < len(_INT_BYTES)):
+        return list(map(_INT_BYTES.__getitem__, values))
+    return [str(v).encode() for v in values]
+
+
+_INT_BYTES = [str(i).encode() for i in range(4096)]
+"""The encoded text of 0 … 4095 (`_int_bytes`)."""
 
 
 class _Revealed:
@@ -182,23 +210,24 @@ class _Revealed:
     (a then b), its totals as text, and every seat's points (no totals unless the payoffs are
     integers: `StepTexts.reveals` takes no others)."""
 
-    __slots__ = ("coops", "points", "totals_a", "totals_b")
+    __slots__ = ("coops", "points", "standings", "totals_a", "totals_b")
 
     def __init__(self, state: TableState, pay: Payoffs) -> None:
         pairs = state.pairs
         self.coops = list(zip(*[c for rec in pairs for c in rec.coop], strict=True))
-        self.totals_a: list[tuple[str, ...]] = []
-        self.totals_b: list[tuple[str, ...]] = []
+        self.totals_a: list[tuple[bytes, ...]] = []
+        self.totals_b: list[tuple[bytes, ...]] = []
         self.points: list[tuple[int, ...]] = []
+        self.standings = _Standings()
         if not _integers(pay):
             return
-        int_texts = jsonio.int_texts
-        self.totals_a = list(zip(*[int_texts(rec.totals[0]) for rec in pairs], strict=True))
-        self.totals_b = list(zip(*[int_texts(rec.totals[1]) for rec in pairs], strict=True))
+        up = min(x for row in pay for cell in row for x in cell) >= 0  # totals never fall
+        self.totals_a = list(zip(*[_int_bytes(rec.totals[0], up) for rec in pairs], strict=True))
+        self.totals_b = list(zip(*[_int_bytes(rec.totals[1], up) for rec in pairs], strict=True))
         self.points = list(zip(*[_added([rec.totals[rec.side_of(seat)] for rec in recs])
                                  for seat, recs in enumerate(state.by_seat)], strict=True))
 
-    def texts(self, texts: StepTexts, ev: StepEvents, rs: str) -> list[str] | None:
+    def texts(self, texts: StepTexts, ev: StepEvents, rs: bytes) -> list[bytes] | None:
         """The fragments of the reveal's rows (choices, standings, the end) after round
         ``ev.round``, a comma first (None: a timeout in it, or payoffs the templates do not
         take)."""
@@ -212,10 +241,10 @@ class _Revealed:
         pieces[1::7] = [rs] * len(self.totals_a[i])
         pieces[3::7] = self.totals_a[i]
         pieces[5::7] = self.totals_b[i]
-        pieces += _standings(self.points[i], rs)
+        pieces += self.standings.pieces(self.points[i], rs)
         if ev.ended:
-            pieces.append("," + jsonio.dumps([event_row(e.kind, e.data, e.audience)
-                                              for e in ev.ended])[1:-1])
+            pieces.append(("," + jsonio.dumps([event_row(e.kind, e.data, e.audience)
+                                               for e in ev.ended])[1:-1]).encode())
         return pieces
 
 
@@ -231,35 +260,47 @@ def _added(columns: list[list[int]]) -> list[int]:
     return total
 
 
-def event_texts(ev: StepEvents) -> list[str]:
+def event_texts(ev: StepEvents) -> list[bytes]:
     """The replay rows of a settled step (`StepEvents.replay_rows`) as one canonical text,
     every row encoded (the templates cover steps of bare replies: `replay_parts`); none if
     the step had no events."""
     text = jsonio.dumps(ev._build(event_row))[1:-1]
-    return [text] if text else []
+    return [text.encode()] if text else []
 
 
-def _bare_step(ev: StepEvents, columns: StepDecisions, bare: dict[int, bool]
-               ) -> tuple[list[str], list[str]] | None:
+_Made = tuple[str, list[Any], tuple[list[bytes], list[bytes]]]
+"""A step plan's last bare step in a replay: (its source, its replies, their templates)."""
+
+
+def _bare_step(ev: StepEvents, columns: StepDecisions, bare: dict[int, bool],
+               last: dict[StepPlan, _Made]) -> tuple[list[bytes], list[bytes]] | None:
     """(the log entry, the ``action_private`` rows) of a step whose every decision is a shared
     bare reply of the common source (by identity: the replies were checked unchanged once per
     replay, and the game reads such a reply as a plain move of its choice), cut where the round
-    goes; None for any other step."""
+    goes; None for any other step. Scripted seats mostly repeat themselves, so a step whose
+    replies are the very objects of its plan's last step (`last`, kept per replay) takes that
+    step's templates without a look-up."""
     step = columns.step
     source = columns.source
-    if step.handle is not ev.plan or step.round != ev.round or source is None:
+    plan = ev.plan
+    if step.handle is not plan or step.round != ev.round or source is None:
         return None
-    texts = StepTexts.of(ev.plan.shape)
-    ids = tuple(map(id, columns.actions))
+    actions = columns.actions
+    seen = last.get(plan)
+    if (seen is not None and seen[0] == source and len(seen[1]) == len(actions)
+            and all(map(is_, actions, seen[1]))):
+        return seen[2]
+    texts = StepTexts.of(plan.shape)
+    ids = tuple(map(id, actions))
     made = texts.bare.get((source, ids))
-    if made is not None:
-        return made
-    kinds = tuple(map(bare.get, ids))
-    if None in kinds:
-        return None
-    made = texts.step(source, kinds)  # type: ignore[arg-type]
-    if len(texts.bare) < PATTERNS:
-        texts.bare[(source, ids)] = made
+    if made is None:
+        kinds = tuple(map(bare.get, ids))
+        if None in kinds:
+            return None
+        made = texts.step(source, kinds)  # type: ignore[arg-type]
+        if len(texts.bare) < PATTERNS:
+            texts.bare[(source, ids)] = made
+    last[plan] = (source, actions, made)
     return made
 
 
@@ -270,7 +311,7 @@ def _bare_replies() -> dict[int, bool]:
     return {id(COOPERATE_ACTION): True, id(DEFECT_ACTION): False}
 
 
-def _round_start(entry: LogEntry) -> str | None:
+def _round_start(entry: LogEntry) -> bytes | None:
     """The row of an ``open`` entry that is one public ``round_start`` (None otherwise)."""
     if entry.reason is not None or entry.detail is not None or entry.decisions is not None:
         return None
@@ -284,37 +325,64 @@ def _round_start(entry: LogEntry) -> str | None:
     r = data.get("round")
     if type(r) is not int:
         return None
-    return '{"audience":null,"event":{"kind":"round_start","round":' + str(r) + "}}"
+    return b'{"audience":null,"event":{"kind":"round_start","round":' + b"%d" % r + b"}}"
 
 
 def _choice(coop: bool) -> str:
     return COOPERATE if coop else DEFECT
 
 
-def _standings(points: Sequence[int], rs: str) -> list[str]:
-    """The fragments of round ``rs``'s ``tournament_standings`` row, a comma first:
-    ``jsonio.dumps(ranked_standings(points))`` (integer points: sums of integer payoffs) from
-    a template per standing order and pattern of ties."""
-    order = sorted(range(len(points)), key=points.__getitem__, reverse=True)
-    ranked = list(map(points.__getitem__, order))
-    key = (*order, *map(eq, ranked, ranked[1:]))
+class _Standings:
+    """The ``tournament_standings`` rows of one replay's rounds, asked in round order: a round
+    whose points keep the last round's standing order and ties (standings seldom change) reuses
+    its template without sorting."""
+
+    __slots__ = ("order", "parts", "ties")
+
+    def __init__(self) -> None:
+        self.order: list[int] = []
+        self.ties: list[bool] | None = None  # none yet: the first round sorts
+        self.parts: list[bytes] = []
+
+    def pieces(self, points: Sequence[int], rs: bytes) -> list[bytes]:
+        """The fragments of round ``rs``'s row, a comma first:
+        ``jsonio.dumps(ranked_standings(points))`` (integer points: sums of integer payoffs)."""
+        ranked = list(map(points.__getitem__, self.order))
+        after = ranked[1:]
+        if list(map(eq, ranked, after)) != self.ties or not all(map(ge, ranked, after)):
+            # a new order or new ties (the last order still descending with the same ties is
+            # the stable sort's order: tied seats stay in ascending order)
+            self.order = sorted(range(len(points)), key=points.__getitem__, reverse=True)
+            ranked = list(map(points.__getitem__, self.order))
+            self.ties = list(map(eq, ranked, ranked[1:]))
+            self.parts = _standings_template(points, (*self.order, *self.ties))
+        out = self.parts.copy()
+        out[1] = rs
+        if ranked[-1] >= 0 and ranked[0] < len(_INT_BYTES):  # ranked descends: its ends bound it
+            out[3::2] = map(_INT_BYTES.__getitem__, ranked)
+        else:
+            out[3::2] = _int_bytes(ranked)
+        return out
+
+
+def _standings_template(points: Sequence[int], key: tuple[int | bool, ...]) -> list[bytes]:
+    """The pieces of a standings row for `points` (standing order and ties: `key`), round and
+    points left empty, kept per key."""
     parts = _STANDINGS.get(key)
     if parts is None:
-        parts = [',{"audience":null,"event":{"kind":"tournament_standings","round":', "",
-                 ',"standings":[']
+        text = [',{"audience":null,"event":{"kind":"tournament_standings","round":', "",
+                ',"standings":[']
         for row in ranked_standings(points):
-            parts[-1] += ('{"seat":' if len(parts) == 3 else ',{"seat":') + str(row["seat"])
-            parts[-1] += ',"points":'
-            parts += ["", ',"rank":' + str(row["rank"]) + "}"]
-        parts[-1] += "]}}"
+            text[-1] += ('{"seat":' if len(text) == 3 else ',{"seat":') + str(row["seat"])
+            text[-1] += ',"points":'
+            text += ["", ',"rank":' + str(row["rank"]) + "}"]
+        text[-1] += "]}}"
+        parts = [t.encode() for t in text]
         if len(_STANDINGS) < 4 * PATTERNS:
             _STANDINGS[key] = parts
-    out = parts.copy()
-    out[1] = rs
-    out[3::2] = jsonio.int_texts(ranked)
-    return out
+    return parts
 
 
-_STANDINGS: dict[tuple[int | bool, ...], list[str]] = {}
+_STANDINGS: dict[tuple[int | bool, ...], list[bytes]] = {}
 """Standings pieces by (standing order, then ties with the seat before): round and points left
 empty."""
