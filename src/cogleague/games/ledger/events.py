@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cogleague.core import jsonio
 from cogleague.core.game import Event
 from cogleague.games.ledger.aliases import SEATS
 
@@ -69,6 +70,35 @@ def meeting_json(fields: tuple[Any, ...]) -> dict[str, Any]:
             "clampedA": clamped_a, "clampedB": clamped_b,
             "timeoutsA": timeouts_a, "timeoutsB": timeouts_b,
             "memoA": memo_a, "memoB": memo_b}
+
+
+PLAIN_SIDES = (True, True, False, False, False, False, 0, 0, "", "")
+"""A meeting's fields from ``scriptedA`` on when both sides are a baseline's bare moves."""
+_PLAIN_SIDES_TEXT = (',"scriptedA":true,"scriptedB":true,"fallbackA":false,"fallbackB":false,'
+                     '"clampedA":false,"clampedB":false,"timeoutsA":0,"timeoutsB":0,'
+                     '"memoA":"","memoB":""}')
+_HEADS_CACHED = 8192  # by round, pair, seats and subgame: ≈ 8,000 for the longest episodes
+_HEADS: dict[tuple[Any, ...], str] = {}
+"""A meeting event's text up to ``"moveA"``, by its first five fields."""
+
+
+def meeting_text(fields: tuple[Any, ...], moves: str) -> str:
+    """``jsonio.dumps(meeting_json(fields))``, given the text of its moves and payoffs
+    ``"moveA":…,"payB":…`` (`frames.FrameWriter.meeting` writes it for the pairing too): its
+    head made once per process, its sides' text a constant when both are plain. The fields
+    are the game's own (`LedgerGame._settle`): bools, ints that are no bools, and strings."""
+    key = fields[:5]
+    head = _HEADS.get(key)
+    if head is None:
+        if len(_HEADS) >= _HEADS_CACHED:
+            _HEADS.clear()
+        r, pair, a, b, subgame = key
+        head = _HEADS[key] = (f'{{"kind":"meeting","round":{r!r},"pair":{pair!r},"a":{a!r},'
+                              f'"b":{b!r},"subgame":{jsonio.quote(subgame)},')
+    sides = fields[9:]
+    if sides == PLAIN_SIDES:
+        return head + moves + _PLAIN_SIDES_TEXT
+    return head + moves + "," + jsonio.dumps(dict(zip(MEETING_KEYS[9:], sides, strict=True)))[1:]
 
 
 class RoundEvents:

@@ -255,9 +255,11 @@ class FrameWriter:
         else:
             return
 
-    def meeting(self, fields: tuple[Any, ...]) -> None:
+    def meeting(self, fields: tuple[Any, ...]) -> str:
         """Fold a meeting given as its event's fields in `MEETING_KEYS` order (what
-        `events.RoundEvents` holds) and write the frame after it into `text`."""
+        `events.RoundEvents` holds) and write the frame after it into `text`; returns the
+        text of its moves and payoffs, ``"moveA":…,"payB":…``, which the event's text shares
+        (`events.meeting_text`)."""
         (_, pair, a, b, subgame, move_a, move_b, pay_a, pay_b, _, _, fallback_a, fallback_b,
          _, _, timeouts_a, timeouts_b, memo_a, memo_b) = fields
         kind_a, kind_b = kinds(subgame, move_a, move_b)
@@ -268,9 +270,8 @@ class FrameWriter:
         parts = self.parts
         parts[1 + 2 * a] = self._row(a, pay_a, kind_a)
         parts[1 + 2 * b] = self._row(b, pay_b, kind_b)
-        parts[self.pairs_at + 2 * pair] = (
-            f'{self.pair_heads[pair]}"moveA":{move_a!r},"moveB":{move_b!r},'
-            f'"payA":{pay_a!r},"payB":{pay_b!r}}}')
+        moves = f'"moveA":{move_a!r},"moveB":{move_b!r},"payA":{pay_a!r},"payB":{pay_b!r}'
+        parts[self.pairs_at + 2 * pair] = self.pair_heads[pair] + moves + "}"
         tally = self.tally
         tally.add(a, b, pay_a, pay_b)
         if self._rings_may_change(a, b):
@@ -284,6 +285,7 @@ class FrameWriter:
             self.rounds_played += 1
             self.phase = BETWEEN
             parts[0] = self._head()
+        return moves
 
     def _rings_may_change(self, a: int, b: int) -> bool:
         """After a meeting of `a` and `b` (tallied): whether the rings can differ. A pair's
