@@ -15,6 +15,7 @@ from typing import Any
 from cogleague.core import jsonio
 from cogleague.core.game import Event
 from cogleague.games.ledger.aliases import SEATS
+from cogleague.games.ledger.subgames import LEGAL
 
 MEETING_KEYS = ("round", "pair", "a", "b", "subgame", "moveA", "moveB", "payA", "payB",
                 "scriptedA", "scriptedB", "fallbackA", "fallbackB", "clampedA", "clampedB",
@@ -77,24 +78,21 @@ PLAIN_SIDES = (True, True, False, False, False, False, 0, 0, "", "")
 _PLAIN_SIDES_TEXT = (',"scriptedA":true,"scriptedB":true,"fallbackA":false,"fallbackB":false,'
                      '"clampedA":false,"clampedB":false,"timeoutsA":0,"timeoutsB":0,'
                      '"memoA":"","memoB":""}')
-_HEADS_CACHED = 8192  # by round, pair, seats and subgame: ≈ 8,000 for the longest episodes
-_HEADS: dict[tuple[Any, ...], str] = {}
-"""A meeting event's text up to ``"moveA"``, by its first five fields."""
+_SUBGAME_TEXTS = {subgame: jsonio.quote(subgame) for subgame in LEGAL}
+"""Each subgame's name quoted."""
 
 
 def meeting_text(fields: tuple[Any, ...], moves: str) -> str:
     """``jsonio.dumps(meeting_json(fields))``, given the text of its moves and payoffs
-    ``"moveA":…,"payB":…`` (`frames.FrameWriter.meeting` writes it for the pairing too): its
-    head made once per process, its sides' text a constant when both are plain. The fields
-    are the game's own (`LedgerGame._settle`): bools, ints that are no bools, and strings."""
-    key = fields[:5]
-    head = _HEADS.get(key)
-    if head is None:
-        if len(_HEADS) >= _HEADS_CACHED:
-            _HEADS.clear()
-        r, pair, a, b, subgame = key
-        head = _HEADS[key] = (f'{{"kind":"meeting","round":{r!r},"pair":{pair!r},"a":{a!r},'
-                              f'"b":{b!r},"subgame":{jsonio.quote(subgame)},')
+    ``"moveA":…,"payB":…`` (`frames.FrameWriter.meeting` writes it for the pairing too), its
+    sides' text a constant when both are plain. The fields are the game's own
+    (`LedgerGame._settle`): bools, ints that are no bools, and strings. The head is written
+    each time: a cache of the thousands of (round, pair, seats, subgame) is slower on the
+    clock."""
+    r, pair, a, b, subgame = fields[:5]
+    quoted = _SUBGAME_TEXTS.get(subgame) or jsonio.quote(subgame)
+    head = (f'{{"kind":"meeting","round":{r!r},"pair":{pair!r},"a":{a!r},"b":{b!r},'
+            f'"subgame":{quoted},')
     sides = fields[9:]
     if sides == PLAIN_SIDES:
         return head + moves + _PLAIN_SIDES_TEXT
