@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import repeat
 from typing import Any, ClassVar, TypeVar
 
 from cogleague.core import jsonio
@@ -262,7 +263,7 @@ class _DecisionTexts:
     any other action is encoded each time."""
 
     _made: ClassVar[dict[tuple[str, bool], _DecisionTexts]] = {}
-    __slots__ = ("cache", "sort_keys", "tail", "templates")
+    __slots__ = ("cache", "sort_keys", "tail", "templates", "values")
 
     def __init__(self, source: str, sort_keys: bool) -> None:
         self.sort_keys = sort_keys
@@ -271,7 +272,8 @@ class _DecisionTexts:
                      if sort_keys else
                      f',"source":{src},"cause":null,"attempts":1,"timeouts":0,"clamped":false}}')
         self.cache: dict[int, tuple[Any, Any, str]] = {}
-        self.templates: dict[tuple[str, ...], str] = {}  # `numbered`'s, by key and turn ids
+        self.templates: dict[tuple[str, ...], list[str]] = {}  # `numbered`'s, by key and ids
+        self.values: dict[str, dict[int, str]] = {}  # `numbered`'s, by key and number
 
     @classmethod
     def of(cls, source: str, sort_keys: bool) -> _DecisionTexts:
@@ -282,27 +284,40 @@ class _DecisionTexts:
 
     def numbered(self, ids: list[str], actions: list[Any]) -> str | None:
         """The decisions' text when every action is ``{key: n}``, one key and exact integers
-        (Ledger's ``{"move": 4}``, a fresh dict per decision): the numbers written into one
-        ``%d`` template per turn ids and key, as the encoders write an int. None for any
-        other actions (or ids that are not plain and unique), and with sorted keys."""
+        (Ledger's ``{"move": 4}``, a fresh dict per decision): each number's decision text
+        made once (`values`), put between the turn ids' kept texts (`templates`, per key and
+        turn ids) and joined. None for any other actions (or ids that are not plain and
+        unique), and with sorted keys."""
         if self.sort_keys or set(map(type, actions)) != _DICT or set(map(len, actions)) != _ONE:
             return None
         key = next(iter(actions[0]))
-        numbers = tuple([a.get(key) for a in actions])
+        numbers: list[Any] = list(map(dict.get, actions, repeat(key)))
         if set(map(type, numbers)) != _INT:
             return None
         shape = (key, *ids)
-        template = self.templates.get(shape)
-        if template is None:
+        parts = self.templates.get(shape)
+        if parts is None:
             if type(key) is not str or not _plain_unique(ids):
                 return None
             if len(self.templates) >= _TEMPLATES_CACHED:
                 self.templates.clear()
-            value = ('{"action":{' + jsonio.quote(key).replace("%", "%%") + ":%d}"
-                     + self.tail.replace("%", "%%"))
-            template = self.templates[shape] = "{" + ",".join(
-                ['"' + i.replace("%", "%%") + '":' + value for i in ids]) + "}"
-        return template % numbers
+            # ``{"id":`` value ``,"id":`` value … ``}``: the values at the odd places
+            parts = self.templates[shape] = [
+                piece for i in ids for piece in (',"' + i + '":', "")]
+            parts[0] = "{" + parts[0][1:]
+            parts.append("}")
+        values = self.values.get(key)
+        if values is None or len(values) >= _VALUES_CACHED:
+            values = self.values[key] = {}
+        texts: list[Any] = list(map(values.get, numbers))
+        if None in texts:
+            head = '{"action":{' + jsonio.quote(key) + ":"
+            for i, n in enumerate(numbers):
+                if texts[i] is None:
+                    texts[i] = values[n] = f"{head}{n}}}{self.tail}"
+        out = parts.copy()
+        out[1::2] = texts
+        return "".join(out)
 
     def __call__(self, action: Any) -> str:
         hit = self.cache.get(id(action))
@@ -319,6 +334,9 @@ class _DecisionTexts:
 _DICT, _ONE, _INT = {dict}, {1}, {int}
 _TEMPLATES_CACHED = 256
 """`_DecisionTexts.numbered`'s templates kept per source (a Ledger episode uses one a round)."""
+_VALUES_CACHED = 4096
+"""`_DecisionTexts.numbered`'s decision texts kept per source and key (Ledger's moves: 0 to
+100)."""
 
 
 def apply_entry(game: Game, op: str, decisions: Mapping[str, Decision] | None = None,

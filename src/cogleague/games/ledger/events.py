@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cogleague.core import jsonio
 from cogleague.core.game import Event
 from cogleague.games.ledger.aliases import SEATS
 
@@ -69,6 +70,44 @@ def meeting_json(fields: tuple[Any, ...]) -> dict[str, Any]:
             "clampedA": clamped_a, "clampedB": clamped_b,
             "timeoutsA": timeouts_a, "timeoutsB": timeouts_b,
             "memoA": memo_a, "memoB": memo_b}
+
+
+PLAIN_SIDES = (True, True, False, False, False, False, 0, 0, "", "")
+"""A meeting's fields from ``scriptedA`` on when both sides are a baseline's bare moves."""
+_PLAIN_SIDES_TEXT = (',"scriptedA":true,"scriptedB":true,"fallbackA":false,"fallbackB":false,'
+                     '"clampedA":false,"clampedB":false,"timeoutsA":0,"timeoutsB":0,'
+                     '"memoA":"","memoB":""}')
+_ROUND_HEADS: dict[tuple[int, int], str] = {}
+"""``{"kind":"meeting","round":…,"pair":…,`` by round and pair (a few hundred at most)."""
+_SEATS_TEXTS: dict[tuple[int, int, str], str] = {}
+"""``"a":…,"b":…,"subgame":…,`` by seats and subgame (168)."""
+_CACHED = 1024  # either cache: beyond any episode's rounds and seats, for replayed documents
+
+
+def meeting_text(fields: tuple[Any, ...], moves: str) -> str:
+    """``jsonio.dumps(meeting_json(fields))``, given the text of its moves and payoffs
+    ``"moveA":…,"payB":…`` (`frames.FrameWriter.meeting` writes it for the pairing too), its
+    sides' text a constant when both are plain. The fields are the game's own
+    (`LedgerGame._settle`): bools, ints that are no bools, and strings. The head is two
+    small caches' texts, by round and pair and by seats and subgame: one cache of the
+    thousands of their combinations is slower on the clock (CPU-cache misses)."""
+    r, pair, a, b, subgame = fields[:5]
+    head = _ROUND_HEADS.get((r, pair))
+    if head is None:
+        if len(_ROUND_HEADS) >= _CACHED:
+            _ROUND_HEADS.clear()
+        head = _ROUND_HEADS[r, pair] = f'{{"kind":"meeting","round":{r!r},"pair":{pair!r},'
+    seats = _SEATS_TEXTS.get((a, b, subgame))
+    if seats is None:
+        if len(_SEATS_TEXTS) >= _CACHED:
+            _SEATS_TEXTS.clear()
+        seats = _SEATS_TEXTS[a, b, subgame] = (f'"a":{a!r},"b":{b!r},'
+                                               f'"subgame":{jsonio.quote(subgame)},')
+    head += seats
+    sides = fields[9:]
+    if sides == PLAIN_SIDES:
+        return head + moves + _PLAIN_SIDES_TEXT
+    return head + moves + "," + jsonio.dumps(dict(zip(MEETING_KEYS[9:], sides, strict=True)))[1:]
 
 
 class RoundEvents:

@@ -134,14 +134,17 @@ class FrameWriter:
         self.heads = [f'{{"alias":{jsonio.quote(a)},"policyName":{jsonio.quote(p)},"score":'
                       for a, p in zip(aliases, policy_names, strict=True)]
         self.pays: list[list[int]] = [[] for _ in range(n)]  # sorted, for the median
-        self.total = [0] * n
+        # the ring tally, its payoff sums and counts by seat being the rows' totals and
+        # meetings (one list each): `_row` and `_rings_may_change` keep it, meeting by meeting
+        self.tally = RingTally(n)
+        self.total = self.tally.pay_sum
+        self.count = self.tally.pay_count
         self.kind = [0] * n
         self.harsh = [0] * n
         self.fallbacks = [0] * n
         self.timeouts = [0] * n
         self.memos = [""] * n
         self.tails = [PLAIN_TAIL] * n
-        self.tally = RingTally(n)
         # by seat, the keys of its pairs that may be flagged (`rings.may_flag`)
         self.near: list[set[int]] = [set() for _ in range(n)]
         self.flagged: set[int] = set()  # the pair keys the rings text flags
@@ -195,6 +198,7 @@ class FrameWriter:
         pays = self.pays[s]
         insort(pays, pay)
         total = self.total[s] = self.total[s] + pay
+        self.count[s] += 1
         if kind:
             kinds_, harsh = self.kind[s] + 1, self.harsh[s]
             self.kind[s] = kinds_
@@ -255,9 +259,11 @@ class FrameWriter:
         else:
             return
 
-    def meeting(self, fields: tuple[Any, ...]) -> None:
+    def meeting(self, fields: tuple[Any, ...]) -> str:
         """Fold a meeting given as its event's fields in `MEETING_KEYS` order (what
-        `events.RoundEvents` holds) and write the frame after it into `text`."""
+        `events.RoundEvents` holds) and write the frame after it into `text`; returns the
+        text of its moves and payoffs, ``"moveA":…,"payB":…``, which the event's text shares
+        (`events.meeting_text`)."""
         (_, pair, a, b, subgame, move_a, move_b, pay_a, pay_b, _, _, fallback_a, fallback_b,
          _, _, timeouts_a, timeouts_b, memo_a, memo_b) = fields
         kind_a, kind_b = kinds(subgame, move_a, move_b)
@@ -268,12 +274,10 @@ class FrameWriter:
         parts = self.parts
         parts[1 + 2 * a] = self._row(a, pay_a, kind_a)
         parts[1 + 2 * b] = self._row(b, pay_b, kind_b)
-        parts[self.pairs_at + 2 * pair] = (
-            f'{self.pair_heads[pair]}"moveA":{move_a!r},"moveB":{move_b!r},'
-            f'"payA":{pay_a!r},"payB":{pay_b!r}}}')
-        tally = self.tally
-        tally.add(a, b, pay_a, pay_b)
-        if self._rings_may_change(a, b):
+        moves = f'"moveA":{move_a!r},"moveB":{move_b!r},"payA":{pay_a!r},"payB":{pay_b!r}'
+        parts[self.pairs_at + 2 * pair] = self.pair_heads[pair] + moves + "}"
+        if self._rings_may_change(a, b, pay_a + pay_b):
+            tally = self.tally
             rings = tally.rings()
             self.flagged = {p.a * tally.seats + p.b for p in rings.pairs}
             self.rings = (NO_RINGS if not rings.pairs and not rings.components
@@ -284,9 +288,11 @@ class FrameWriter:
             self.rounds_played += 1
             self.phase = BETWEEN
             parts[0] = self._head()
+        return moves
 
-    def _rings_may_change(self, a: int, b: int) -> bool:
-        """After a meeting of `a` and `b` (tallied): whether the rings can differ. A pair's
+    def _rings_may_change(self, a: int, b: int, pays: int) -> bool:
+        """Tally a meeting of `a` and `b` for `pays` points between them (`RingTally.add`,
+        whose seat sums `_row` keeps), then tell whether the rings can differ. A pair's
         flag reads its own meetings and its seats' payoff sums, so only pairs with `a` or `b`
         can change, and of those only the ones that may be flagged at all (`rings.may_flag`,
         which only a pair's own meetings move): the rings differ only if one of them is
@@ -295,7 +301,9 @@ class FrameWriter:
         n = tally.seats
         key = a * n + b if a < b else b * n + a
         near_a, near_b = near[a], near[b]
-        met, inside = tally.met_by_pair[key], tally.inside_by_pair[key]
+        met_by_pair, inside_by_pair = tally.met_by_pair, tally.inside_by_pair
+        met = met_by_pair[key] = met_by_pair.get(key, 0) + 1
+        inside = inside_by_pair[key] = inside_by_pair.get(key, 0) + pays
         if may_flag(met, inside):
             near_a.add(key)
             near_b.add(key)

@@ -15,7 +15,7 @@ from cogleague.core import jsonio
 from cogleague.core.errors import ReplayError
 from cogleague.games.ledger.baselines import baseline_key
 from cogleague.games.ledger.config import DRIVER_REMOTE, DRIVER_SCRIPTED, build_config
-from cogleague.games.ledger.events import RoundEvents, meeting_json
+from cogleague.games.ledger.events import RoundEvents, meeting_text
 from cogleague.games.ledger.frames import FrameWriter, schedule_text
 from cogleague.games.ledger.schedule import draw_schedule
 from cogleague.games.ledger.table import Table
@@ -48,35 +48,41 @@ def replay_document(game: LedgerGame, log: Any, *, frames: bool = False) -> dict
 
 def replay_bytes(game: LedgerGame, log: Any) -> bytes:
     """``jsonio.dumpb(replay_document(game, log, frames=True))``, spliced from encoded parts
-    and joined once: the log's entries as text (`EpisodeLog.json_text`), the frames as the
-    parts `FrameWriter` keeps (held to `build_frames`), folded from the rounds' meeting
-    fields as the game noted them."""
+    and joined once: the log's entries as text (`EpisodeLog.json_text`), the events as text
+    (a meeting's from its fields, `events.meeting_text`), the frames as the parts
+    `FrameWriter` keeps (held to `build_frames`), folded from the rounds' meeting fields as
+    the game noted them."""
     dumps = jsonio.dumps
     # the config with its schedule, each pairing's text made once per process
     config = (f'{dumps(game.config.to_json())[:-1]},"schedule":['
               f'{schedule_text(game.schedule)}]}}')
     parts = [f'{{"format":{dumps(REPLAY_FORMAT)},"aliases":{dumps(list(game.aliases))},'
              f'"policyNames":{dumps(list(game.policy_names))},"config":{config},"log":[']
-    logs = log.json_text()
-    if logs:
-        spaced = [","] * (2 * len(logs) - 1)
-        spaced[::2] = logs
-        parts += spaced
-    parts.append('],"events":')
-    frames = [',"results":', dumps(game.results()), ',"frames":[']
-    parts.append(dumps(_events_and_frames(game, log, frames)))
+    _spaced(parts, log.json_text())
+    parts.append('],"events":[')
+    frames = ['],"results":', dumps(game.results()), ',"frames":[']
+    _spaced(parts, _events_and_frames(game, log, frames))
     parts += frames
     parts.append("]}")
     return jsonio.join_bytes(parts)
 
 
-def _events_and_frames(game: LedgerGame, log: Any, out: list[str]) -> list[dict[str, Any]]:
-    """The log's events in their replay form (`EpisodeLog.events_json`); the frame after
-    each prefix of them (`frames.frame_texts`) appended to `out` as its parts, the frames
-    separated by commas. A round's meetings fold into the frames from their fields
-    (`RoundEvents.meetings`), without reading the dicts back."""
+def _spaced(out: list[str], texts: list[str]) -> None:
+    """Append `texts` to `out` with a comma between each two (their JSON array's inside)."""
+    if texts:
+        spaced = [","] * (2 * len(texts) - 1)
+        spaced[::2] = texts
+        out += spaced
+
+
+def _events_and_frames(game: LedgerGame, log: Any, out: list[str]) -> list[str]:
+    """The texts of the log's events in their replay form (`EpisodeLog.events_json`); the
+    frame after each prefix of them (`frames.frame_texts`) appended to `out` as its parts,
+    the frames separated by commas. A round's meetings fold into the frames from their fields
+    (`RoundEvents.meetings`), without a dict; the other events are encoded together."""
     writer = FrameWriter(game.aliases, game.policy_names, game.schedule)
-    events: list[dict[str, Any]] = []
+    texts: list[str] = []
+    others: list[dict[str, Any]] = []  # the other events, whose texts go where "" holds
     parts = writer.parts  # changed in place by the writer
     out += parts
     fold, meeting = writer.fold, writer.meeting
@@ -84,19 +90,22 @@ def _events_and_frames(game: LedgerGame, log: Any, out: list[str]) -> list[dict[
         render, _ = entry.step_columns()
         if type(render) is RoundEvents:
             for fields in render.meetings:
-                events.append(meeting_json(fields))
-                meeting(fields)
+                texts.append(meeting_text(fields, meeting(fields)))
                 out.append(",")
                 out += parts
             tail = [e.to_json() for e in render.tail]
         else:
             tail = entry.events_json()
         for event in tail:
-            events.append(event)
+            texts.append("")
+            others.append(event)
             fold(event)
             out.append(",")
             out += parts
-    return events
+    if others:
+        encoded = iter(jsonio.dumps_many(others))
+        texts = [text or next(encoded) for text in texts]
+    return texts
 
 
 def game_from_replay(doc: Mapping[str, Any]) -> LedgerGame:
