@@ -5,7 +5,7 @@ writes them (frames included, spliced as text: `GameDescriptor.replay_json`).
 
     .venv/bin/python benchmarks/ledger_throughput.py [--seconds 10]
 
-Target (issue 15): >= 1,000 episodes/s per CPU second including the replay document and its
+Targets: >= 1,000 episodes/s per CPU second including the replay document and its
 JSON dump (frames are optional and rebuildable; their rate is printed for reference);
 `cogleague.play` with its default replay written >= 0.5x the engine alone (results only); and
 that replay's build + encode (`Result.replay_json`, timed apart) <= 1.5x the engine. The
