@@ -68,5 +68,5 @@ def test_replay_bytes_are_the_documents_with_totals_past_the_number_table() -> N
     lineup = ["tit_for_tat", "always_defect", "pavlov", "random", "grim_trigger"]
     result = cogleague.play("dilemma", lineup, seed=2, rounds_total=60, promises=False,
                             payoffs=pay)
-    assert max(result.scores) > 4096  # the running totals leave `texts._INT_BYTES`
+    assert max(result.scores) > 4096  # the running totals leave `jsonio.INT_BYTES`
     assert result.replay_json == jsonio.dumpb(result.replay)

@@ -202,17 +202,20 @@ def quote(s: str) -> str:
     return _ENCODERS[False].encode(s)
 
 
-def int_texts(values: Sequence[int]) -> list[str]:
-    """``[dumps(v) for v in values]`` for plain integers (no bools: `str` writes them as the
-    encoder does): small non-negative ones from a table, a list look-up instead of a
-    conversion each (a replay's running totals are thousands of them)."""
-    if values and min(values) >= 0 and max(values) < len(_INT_TEXTS):
-        return list(map(_INT_TEXTS.__getitem__, values))
-    return list(map(str, values))
+def int_bytes(values: Sequence[int], *, ascending: bool = False) -> list[bytes]:
+    """``[dumps(v).encode() for v in values]`` for plain integers (no bools: `str` writes them
+    as the encoder does): small non-negative ones from a table (`INT_BYTES`), a list look-up
+    instead of a conversion each (a replay's running totals are thousands of them). Values
+    known to be `ascending` (running totals of non-negative payoffs) are bounded by their
+    ends."""
+    if values and (values[0] >= 0 and values[-1] < len(INT_BYTES) if ascending
+                   else min(values) >= 0 and max(values) < len(INT_BYTES)):
+        return list(map(INT_BYTES.__getitem__, values))
+    return [str(v).encode() for v in values]
 
 
-_INT_TEXTS = [str(i) for i in range(4096)]
-"""`str` of 0 … 4095 (`int_texts`)."""
+INT_BYTES = [str(i).encode() for i in range(4096)]
+"""The encoded text of 0 … 4095 (`int_bytes`)."""
 
 
 def join_object(items: Iterable[tuple[str, str | list[str]]], *,

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from cogleague.core import jsonio
 from cogleague.core.game import StepDecisions
+from cogleague.core.jsonio import INT_BYTES, int_bytes
 from cogleague.games.dilemma.baselines._base import COOPERATE_ACTION, DEFECT_ACTION
 from cogleague.games.dilemma.payoffs import COOPERATE, DEFECT, ranked_standings
 from cogleague.games.dilemma.state import TableState
@@ -140,7 +141,7 @@ def replay_parts(log: EpisodeLog) -> tuple[list[bytes], list[bytes]]:
                 _add(rows, event_texts(render))
                 continue
             r = render.round
-            rs = _INT_BYTES[r] if r < len(_INT_BYTES) else str(r).encode()
+            rs = INT_BYTES[r] if r < len(INT_BYTES) else str(r).encode()
             logs += _filled(made[0], rs)
             if render.plan.first:
                 step_rows = _filled(made[1], rs)
@@ -191,18 +192,6 @@ def _filled(slots: list[bytes], rs: bytes) -> list[bytes]:
     return out
 
 
-def _int_bytes(values: Sequence[int], ascending: bool = False) -> list[bytes]:
-    """``[dumps(v).encode() for v in values]`` for plain integers (no bools): small
-    non-negative ones from a table (a replay's running totals are thousands of them). Values
-    known to be `ascending` (running totals of non-negative payoffs) are bounded by their ends."""
-    if values and (values[0] >= 0 and values[-1] < len(_INT_BYTES) if ascending
-                   else min(values) >= 0 and max(values) < len(_INT_BYTES)):
-        return list(map(_INT_BYTES.__getitem__, values))
-    return [str(v).encode() for v in values]
-
-
-_INT_BYTES = [str(i).encode() for i in range(4096)]
-"""The encoded text of 0 … 4095 (`_int_bytes`)."""
 
 
 class _Revealed:
@@ -222,8 +211,10 @@ class _Revealed:
         if not _integers(pay):
             return
         up = min(x for row in pay for cell in row for x in cell) >= 0  # totals never fall
-        self.totals_a = list(zip(*[_int_bytes(rec.totals[0], up) for rec in pairs], strict=True))
-        self.totals_b = list(zip(*[_int_bytes(rec.totals[1], up) for rec in pairs], strict=True))
+        self.totals_a = list(zip(*[int_bytes(rec.totals[0], ascending=up)
+                                   for rec in pairs], strict=True))
+        self.totals_b = list(zip(*[int_bytes(rec.totals[1], ascending=up)
+                                   for rec in pairs], strict=True))
         self.points = list(zip(*[_added([rec.totals[rec.side_of(seat)] for rec in recs])
                                  for seat, recs in enumerate(state.by_seat)], strict=True))
 
@@ -358,10 +349,10 @@ class _Standings:
             self.parts = _standings_template(points, (*self.order, *self.ties))
         out = self.parts.copy()
         out[1] = rs
-        if ranked[-1] >= 0 and ranked[0] < len(_INT_BYTES):  # ranked descends: its ends bound it
-            out[3::2] = map(_INT_BYTES.__getitem__, ranked)
+        if ranked[-1] >= 0 and ranked[0] < len(INT_BYTES):  # ranked descends: its ends bound it
+            out[3::2] = map(INT_BYTES.__getitem__, ranked)
         else:
-            out[3::2] = _int_bytes(ranked)
+            out[3::2] = int_bytes(ranked)
         return out
 
 
