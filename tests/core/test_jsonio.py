@@ -181,3 +181,9 @@ def test_dumps_many_catches_a_short_exponent_at_a_documents_edge() -> None:
     docs: list[object] = [1e-05, 0.5, [2.5, 1e-06], {"x": 1e-07}]
     assert jsonio.dumps_many(docs) == [jsonio.dumps_reference(d) for d in docs]
     assert jsonio.dumps_many([{"a": 0.25}] * 40) == ['{"a":0.25}'] * 40
+
+
+@given(st.lists(st.text()))
+def test_comma_spaced_is_the_inside_of_an_array(texts: list[str]) -> None:
+    items = [jsonio.dumps(t) for t in texts]
+    assert "[" + "".join(jsonio.comma_spaced(items)) + "]" == jsonio.dumps(texts)

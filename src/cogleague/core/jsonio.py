@@ -239,6 +239,16 @@ _CHUNK = 64
 """Parts encoded together by `join_bytes` (a replay's parts are a few KB at most)."""
 
 
+def comma_spaced(texts: Sequence[str]) -> list[str]:
+    """`texts` with a comma between each two: the inside of their JSON array, as fragments
+    for one join."""
+    if not texts:
+        return []
+    out = [","] * (2 * len(texts) - 1)
+    out[::2] = texts
+    return out
+
+
 def _object_parts(items: Iterable[tuple[str, str | list[str]]], sort_keys: bool) -> list[str]:
     """The fragments whose concatenation is `join_object`'s text (empty for no items)."""
     pairs = sorted(items, key=_key) if sort_keys else items
@@ -248,10 +258,8 @@ def _object_parts(items: Iterable[tuple[str, str | list[str]]], sort_keys: bool)
         if isinstance(v, str):
             out.append(v)
         elif v:
-            spaced = [","] * (2 * len(v) - 1)
-            spaced[::2] = v
             out.append("[")
-            out += spaced
+            out += comma_spaced(v)
             out.append("]")
         else:
             out.append("[]")

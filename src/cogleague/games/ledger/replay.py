@@ -58,21 +58,13 @@ def replay_bytes(game: LedgerGame, log: Any) -> bytes:
               f'{schedule_text(game.schedule)}]}}')
     parts = [f'{{"format":{dumps(REPLAY_FORMAT)},"aliases":{dumps(list(game.aliases))},'
              f'"policyNames":{dumps(list(game.policy_names))},"config":{config},"log":[']
-    _spaced(parts, log.json_text())
+    parts += jsonio.comma_spaced(log.json_text())
     parts.append('],"events":[')
     frames = ['],"results":', dumps(game.results()), ',"frames":[']
-    _spaced(parts, _events_and_frames(game, log, frames))
+    parts += jsonio.comma_spaced(_events_and_frames(game, log, frames))
     parts += frames
     parts.append("]}")
     return jsonio.join_bytes(parts)
-
-
-def _spaced(out: list[str], texts: list[str]) -> None:
-    """Append `texts` to `out` with a comma between each two (their JSON array's inside)."""
-    if texts:
-        spaced = [","] * (2 * len(texts) - 1)
-        spaced[::2] = texts
-        out += spaced
 
 
 def _events_and_frames(game: LedgerGame, log: Any, out: list[str]) -> list[str]:
