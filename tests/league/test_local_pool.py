@@ -3,9 +3,11 @@ server otherwise; the episodes' stored results do not depend on it."""
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,3 +68,38 @@ def test_a_dead_worker_fails_what_was_left_and_keeps_what_came_back(
     # every episode with the dying bot failed; those played before the pool broke are stored
     assert all(e.status == "failed" for e in episodes if "dying" in e.policies)
     assert any(e.status == "ok" for e in episodes)
+
+
+def test_small_chunks_are_stored_in_fewer_commits_and_none_is_lost() -> None:
+    """The tail's small chunks come back one by one; the driver stores them together (up to
+    COMMIT_ROWS rows, or COMMIT_AFTER_S after the oldest), never dropping one."""
+    chunks = [specs(24)[i:i + 2] for i in range(0, 24, 2)]
+    commits: list[list[str]] = []
+    LocalBackend(2, "fork").run(chunks, lambda recs: commits.append([r.id for r in recs]))
+    stored = [i for commit in commits for i in commit]
+    assert sorted(stored) == sorted(s.id for c in chunks for s in c)
+    assert len(stored) == len(set(stored)) == 24
+    assert len(commits) < len(chunks)
+
+
+def test_a_chunk_a_worker_cannot_play_stops_the_run_and_its_workers() -> None:
+    """Anything `play_chunk` does not turn into failed records is a bug: the run stops with
+    the worker's error, and no worker is left running."""
+    broken: list[Any] = [specs(2), None]  # not a chunk: iterating it fails in the worker
+    got: list[str] = []
+    before = set(multiprocessing.active_children())  # other tests' workers may still be exiting
+    with pytest.raises(RuntimeError, match="league worker failed on a chunk: TypeError"):
+        LocalBackend(2, "fork").run(broken, lambda recs: got.extend(r.id for r in recs))
+    assert not set(multiprocessing.active_children()) - before
+
+
+def test_an_interrupted_pool_stops_its_workers() -> None:
+
+    def interrupt(_: object) -> None:
+        raise KeyboardInterrupt
+
+    before = set(multiprocessing.active_children())
+    with pytest.raises(KeyboardInterrupt):
+        LocalBackend(2, "fork").run([specs(4)[i:i + 2] for i in range(0, 4, 2)] * 3,
+                                    interrupt)
+    assert not set(multiprocessing.active_children()) - before

@@ -39,3 +39,37 @@ def test_the_lock_is_per_file_and_released_on_close(tmp_path: Path) -> None:
     again.close()
     b.close()
     assert lock("sqlite:///:memory:") is None and lock("postgresql://x@y/z") is None
+
+
+def test_a_forked_child_does_not_keep_its_parents_lock(tmp_path: Path) -> None:
+    """A league's workers are forked while the run holds the lock: once the run lets go, the
+    file is free even while a worker is still alive."""
+    import os
+    import signal
+
+    url = f"sqlite:///{tmp_path / 'league.db'}"
+    held = lock(url)
+    assert held is not None
+    read_end, write_end = os.pipe()
+    ready_read, ready_write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child says it runs, then waits to be killed
+        os.close(write_end)
+        os.write(ready_write, b"!")  # the fork's hooks have run in the child
+        os.read(read_end, 1)
+        os._exit(0)
+    try:
+        os.close(read_end)
+        os.close(ready_write)
+        assert os.read(ready_read, 1) == b"!"
+        with pytest.raises(DatabaseInUse):
+            lock(url)  # the parent still holds it
+        held.close()
+        again = lock(url)  # the child is alive, and holds nothing
+        assert again is not None
+        again.close()
+    finally:
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+        os.close(write_end)
+        os.close(ready_read)

@@ -1,8 +1,8 @@
 """Run a league: schedule, skip what is finished, play the rest on a backend, store as it goes.
 
 Resumable by construction: every episode has a stable id, finished ids are read from the store
-before anything runs, and what has come back is written in one transaction as soon as the
-driver is free (one chunk, or every chunk that returned during the last commit).
+before anything runs, and what has come back is written in one transaction as it returns (one
+process: each chunk; a pool: every chunk back, within a quarter of a second, `backends/local.py`).
 An interrupted run (Ctrl-C, a lost node) keeps everything already written; running it again
 plays only the rest, and retries episodes that failed for infrastructure reasons.
 """

@@ -7,8 +7,10 @@ and run the same tables. The first process holds an exclusive `flock` on ``<file
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
+import weakref
 from pathlib import Path
 from typing import IO
 
@@ -17,6 +19,23 @@ from sqlalchemy.engine import make_url
 
 class DatabaseInUse(RuntimeError):
     pass
+
+
+_HELD: weakref.WeakSet[IO[str]] = weakref.WeakSet()
+"""The lock files this process holds open."""
+
+
+def _drop_in_child() -> None:
+    """A forked child (a league worker) closes its copies of its parent's lock files: the lock
+    then ends with the parent, not with whichever child exits last (the parent's lock stays,
+    as `flock` holds while any copy is open)."""
+    for handle in list(_HELD):
+        with contextlib.suppress(OSError):
+            handle.close()
+    _HELD.clear()
+
+
+os.register_at_fork(after_in_child=_drop_in_child)
 
 
 def sqlite_file(db_url: str) -> Path | None:
@@ -50,4 +69,5 @@ def lock(db_url: str) -> IO[str] | None:
     handle.truncate()
     handle.write(str(os.getpid()))
     handle.flush()
+    _HELD.add(handle)
     return handle

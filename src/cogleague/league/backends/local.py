@@ -1,37 +1,57 @@
-"""The default backend: this process (1 worker) or a process pool over chunks.
+"""The default backend: this process (1 worker) or a pool of worker processes over chunks.
 
-The workers start once, when the pool opens, and stay for the whole run, taking chunks of specs
-and sending back encoded rows. They are forked when the driver runs a single thread (then
-nothing can hold a lock across the fork) after the driver's database pools are closed (no
-shared handles): a forked worker starts with every module already imported, where a spawned one
-re-imports the package, the games and SQLAlchemy first — about a second of CPU per worker,
-which in a league of a few thousand episodes was as much as the episodes themselves. With
-other threads running (a server) the pool forks its workers from a fork server that imported
-the worker's modules once (a preloaded pool); where neither exists, workers are spawned. The
-CLI's progress bar draws from the driver's own thread, so it never stands in the way of fork.
+The workers start once, when the pool opens, and stay for the whole run. Each holds the run's
+chunks (a forked worker shares the driver's, a spawned one receives them once as it starts),
+takes the index of its next chunk from its own pipe and sends back that chunk's encoded rows.
+Messages to a worker are a few bytes, so the driver never waits on a worker to read; one reader
+thread takes the workers' rows as they arrive, so a worker never waits on the driver's commit
+either. `concurrent.futures`' pool moves each chunk through a management thread and a queue
+feeder besides, and pickles its specs: in a league of a few hundred episodes that cost the pool
+about a tenth of its CPU, more than the driver's store.
 
-At most a few chunks per worker are in flight, so memory stays flat for any league size. If a
-worker process dies, the pool is lost: every unfinished chunk is recorded as failed (an
-infrastructure failure, retried on the next run) and the run ends.
+Workers are forked when the driver runs a single thread (then nothing can hold a lock across
+the fork) after the driver's database pools are closed (no shared handles): a forked worker
+starts with every module already imported, where a spawned one re-imports the package, the
+games and SQLAlchemy first — about a second of CPU per worker, which in a league of a few
+thousand episodes was as much as the episodes themselves. With other threads running (a
+server) the pool forks its workers from a fork server that imported the worker's modules once
+(a preloaded pool); where neither exists, workers are spawned. The CLI's progress bar draws
+from the driver's own thread, so it never stands in the way of fork.
+
+At most `IN_FLIGHT_PER_WORKER` chunks per worker are in flight, so memory stays flat for any
+league size. If a worker process dies, the pool is lost: every unfinished chunk is recorded as
+failed (an infrastructure failure, retried on the next run) and the run ends.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
+import queue
+import signal
 import threading
+import time
+import traceback
+from collections import deque
 from collections.abc import Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection, wait
+from typing import Any
 
 from cogleague.league import store
 from cogleague.league.backends import OnChunk
 from cogleague.league.episodes import EncodedRecord, EpisodeSpec
-from cogleague.league.worker import failed_records, play_chunk
+from cogleague.league.worker import ERROR_MAX_CHARS, failed_records, play_chunk
 
-IN_FLIGHT_PER_WORKER = 2
+IN_FLIGHT_PER_WORKER = 2  # one playing, one waiting in its pipe
 START_METHODS = ("fork", "spawn", "forkserver")
 PRELOAD = ("cogleague.league.worker", "cogleague.games.registry")
+COMMIT_ROWS = 64  # rows back that the driver stores at once
+COMMIT_AFTER_S = 0.25  # ... or this long after the oldest of them came back
+STOP_GRACE_S = 5.0  # how long a finished worker may take to exit before it is terminated
+
+Reply = tuple[int, list[EncodedRecord] | None, str | None]
+"""What a worker sends for a chunk: its index, and its rows or why it could not play it."""
 
 
 def default_method() -> str:
@@ -40,6 +60,24 @@ def default_method() -> str:
     if "fork" in available and threading.active_count() == 1:
         return "fork"
     return "forkserver" if "forkserver" in available else "spawn"
+
+
+def serve(chunks: Sequence[Sequence[EpisodeSpec]], conn: Connection) -> None:
+    """A worker process: play the chunk whose index arrives and send back its rows, until the
+    driver sends None or goes away. Ctrl-C is the driver's to handle: it stops the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        while (index := conn.recv()) is not None:
+            reply: Reply
+            try:
+                reply = (index, play_chunk(chunks[index]), None)
+            except Exception as exc:  # play_chunk records an episode's or kernel's failure
+                reply = (index, None, f"{type(exc).__name__}: {exc}\n"
+                                      f"{traceback.format_exc(limit=-3)}"[:ERROR_MAX_CHARS])
+            conn.send(reply)
+        conn.close()  # the driver's reader sees the end now, not after this process's exit
+    except (EOFError, OSError):  # the driver is gone: nobody is left to play for
+        return
 
 
 class LocalBackend:
@@ -67,8 +105,10 @@ class LocalBackend:
             for chunk in chunks:
                 on_chunk(play_chunk(chunk))
             return
+        chunks = list(chunks)
+        if not chunks:
+            return
         context = self._context()
-        todo = list(chunks)[::-1]
         forked = context.get_start_method() == "fork"
         if forked:
             # Everything alive now moves to the permanent generation: a forked worker's
@@ -78,46 +118,142 @@ class LocalBackend:
             # collection is shorter.
             gc.freeze()
         try:
-            self._run_pool(context, todo, on_chunk)
+            with _Pool(context, min(self.workers, len(chunks)), chunks) as pool:
+                pool.play(on_chunk)
         finally:
             if forked:
                 gc.unfreeze()
 
-    def _run_pool(self, context: multiprocessing.context.BaseContext,
-                  todo: list[Sequence[EpisodeSpec]], on_chunk: OnChunk) -> None:
-        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
-            running: dict[Future[list[EncodedRecord]], Sequence[EpisodeSpec]] = {}
 
-            def fill() -> None:
-                while todo and len(running) < self.workers * IN_FLIGHT_PER_WORKER:
-                    chunk = todo.pop()
-                    running[pool.submit(play_chunk, chunk)] = chunk
+class _Pool:
+    """Worker processes, each with its own pipe, and the thread that reads their replies."""
 
-            try:
-                fill()
-                while running:
-                    done, _ = wait(running, return_when=FIRST_COMPLETED)
-                    # every chunk that is back goes to the store in one transaction, after the
-                    # workers have their next chunks: while the driver waits on a commit more
-                    # chunks come back, so a slow disk means fewer, larger commits instead of
-                    # workers waiting for the driver
-                    records: list[EncodedRecord] = []
-                    for future in done:
-                        chunk = running.pop(future)
-                        try:
-                            records += future.result()
-                        except BrokenProcessPool as exc:
-                            lost = [chunk, *running.values(), *todo]
-                            running.clear()
-                            todo.clear()
-                            if records:
-                                on_chunk(records)
-                            for c in lost:
-                                on_chunk(failed_records(c, f"worker process died ({exc})"))
+    def __init__(self, context: multiprocessing.context.BaseContext, workers: int,
+                 chunks: list[Sequence[EpisodeSpec]]) -> None:
+        self.chunks = chunks
+        self.todo = deque(range(len(chunks)))
+        self.conns: list[Connection] = []
+        self.procs: list[Any] = []
+        self.in_flight: dict[Connection, deque[int]] = {}
+        self.replies: queue.SimpleQueue[tuple[Connection, Reply | None]] = queue.SimpleQueue()
+        self.broken = False  # a worker died: the others are stopped, not waited for
+        self.reader: threading.Thread | None = None
+        try:
+            for _ in range(workers):
+                mine, theirs = context.Pipe()
+                proc = context.Process(  # type: ignore[attr-defined]  # every concrete context has it
+                    target=serve, args=(chunks, theirs), daemon=True)
+                proc.start()
+                theirs.close()  # the worker's end lives in the worker: its exit is our EOF
+                self.conns.append(mine)
+                self.procs.append(proc)
+                self.in_flight[mine] = deque()
+                self._give(mine)  # it plays while the next worker starts
+        except BaseException:
+            self.close(graceful=False)
+            raise
+        # started after the last fork: no worker inherits a thread
+        self.reader = threading.Thread(target=self._read, name="league-pool-reader",
+                                       daemon=True)
+        self.reader.start()
+
+    def __enter__(self) -> _Pool:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        self.close(graceful=kind is None and not self.broken)
+
+    def _read(self) -> None:
+        """Take every reply as it arrives (a worker's send never waits on the driver's
+        commit); None after a worker's pipe closes (it exited or died)."""
+        live = list(self.conns)
+        while live:
+            for conn in wait(live):
+                assert isinstance(conn, Connection)
+                try:
+                    self.replies.put((conn, conn.recv()))
+                except (EOFError, OSError):
+                    live.remove(conn)
+                    self.replies.put((conn, None))
+
+    def _give(self, conn: Connection) -> None:
+        queued = self.in_flight[conn]
+        while self.todo and len(queued) < IN_FLIGHT_PER_WORKER:
+            index = self.todo.popleft()
+            conn.send(index)
+            queued.append(index)
+
+    def play(self, on_chunk: OnChunk) -> None:
+        """Hand out every chunk and store what comes back, in one transaction once
+        `COMMIT_ROWS` rows are back, `COMMIT_AFTER_S` after the oldest of them, or at the end:
+        the tail's small chunks would otherwise cost a commit each, on the cores the workers
+        play on. An interrupted run still stores every row that came back."""
+        held: list[EncodedRecord] = []
+        oldest = 0.0
+        try:
+            while any(self.in_flight.values()):
+                timeout = None if not held else max(0.0, oldest + COMMIT_AFTER_S - time.monotonic())
+                replies = []
+                with contextlib.suppress(queue.Empty):
+                    replies.append(self.replies.get(timeout=timeout))
+                    while True:
+                        replies.append(self.replies.get_nowait())
+                for conn, reply in replies:
+                    if reply is None:  # its pipe closed: the worker exited
+                        if self.in_flight[conn] or self.todo:
+                            records, held = held, []
+                            self._lost(records, on_chunk, conn)
                             return
-                    fill()
+                        continue
+                    index, rows, error = reply
+                    self.in_flight[conn].remove(index)
+                    if error is not None:
+                        raise RuntimeError(f"league worker failed on a chunk: {error}")
+                    assert rows is not None
+                    if rows and not held:
+                        oldest = time.monotonic()
+                    held += rows
+                    self._give(conn)  # its next chunk before the driver's commit
+                if held and (len(held) >= COMMIT_ROWS or not any(self.in_flight.values())
+                             or time.monotonic() >= oldest + COMMIT_AFTER_S):
+                    records, held = held, []
                     on_chunk(records)
-            except BaseException:
-                for future in running:
-                    future.cancel()
-                raise
+        finally:
+            if held:
+                on_chunk(held)
+
+    def _lost(self, records: list[EncodedRecord], on_chunk: OnChunk, dead: Connection) -> None:
+        """A worker died: keep what came back, fail every chunk not back, end the run."""
+        proc = self.procs[self.conns.index(dead)]
+        proc.join(1.0)
+        why = f"worker process died (exit code {proc.exitcode})"
+        self.broken = True
+        if records:
+            on_chunk(records)
+        lost = [i for queued in self.in_flight.values() for i in queued] + list(self.todo)
+        for queued in self.in_flight.values():
+            queued.clear()
+        self.todo.clear()
+        for index in lost:
+            on_chunk(failed_records(self.chunks[index], why))
+
+    def close(self, *, graceful: bool) -> None:
+        """Stop the workers: told to finish after a clean run, terminated otherwise. A worker
+        that was told closes its pipe and exits on its own; the driver does not wait for its
+        exit (about 4 ms of tearing down its memory), multiprocessing reaps it."""
+        if graceful:
+            for conn in self.conns:
+                with contextlib.suppress(OSError):  # already gone
+                    conn.send(None)
+            if self.reader is not None:
+                self.reader.join(STOP_GRACE_S)  # every worker has closed its pipe
+            graceful = self.reader is None or not self.reader.is_alive()
+        if not graceful:
+            for proc in self.procs:
+                if proc.is_alive():
+                    proc.terminate()
+                proc.join()
+            if self.reader is not None:
+                self.reader.join()  # the workers' pipes closed with them
+        for conn in self.conns:
+            conn.close()
