@@ -1,6 +1,6 @@
 """Episodes per second for an all-scripted mixed league: 1 process, a pool of 2, Ray with 2 CPUs.
 
-    .venv/bin/python benchmarks/league_scaling.py [--episodes N] [--skip-ray] [--cli]
+    .venv/bin/python benchmarks/league_scaling.py [--episodes N] [--skip-ray] [--cli [--repeat R]]
 
 The league is `cogleague league init`'s example (six built-in policies over the dilemma, two
 Commons Family variants and Ledger) with N episodes per game and variant. Each backend fills
@@ -11,15 +11,18 @@ at the end: every backend must have stored identical results.
 
 With ``--cli`` the local cases run what a user runs, ``cogleague league run FILE --workers N``
 (its progress bar included) in a fresh process each, timed from outside: wall time and the
-CPU of the command and its workers, start-up included.
+CPU of the command and its workers, start-up included; `--repeat` runs of each, in turn, and
+the ratio of the medians (single runs on a shared machine move by a third).
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -51,6 +54,8 @@ def main() -> None:
     parser.add_argument("--skip-ray", action="store_true")
     parser.add_argument("--cli", action="store_true",
                         help="time `cogleague league run --workers 1|2` as separate processes")
+    parser.add_argument("--repeat", type=int, default=5,
+                        help="with --cli: runs of each command, in turn (medians printed)")
     parser.add_argument("--engine", default="auto", choices=("auto", "batch", "rules"),
                         help="`league run --engine` (auto: kernel chunks for what has a batch "
                              "twin, on the same workers)")
@@ -58,7 +63,7 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}, "
           f"--engine {args.engine}")
     if args.cli:
-        cli_runs(args.episodes, args.engine)
+        cli_runs(args.episodes, args.engine, args.repeat)
         return
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -86,6 +91,8 @@ def main() -> None:
             summary = runner.run(cfg, runner.make_backend(backend, workers), engine=args.engine)
             if backend == "ray":
                 ray.shutdown()
+            for worker in multiprocessing.active_children():  # the run does not wait for
+                worker.join()  # its workers' exit; their CPU counts once they are reaped
             parent = cpu(resource.RUSAGE_SELF) - me
             child = cpu(resource.RUSAGE_CHILDREN) - kids
             assert summary.failed == 0, f"{label}: {summary.failed} episodes failed"
@@ -115,39 +122,48 @@ def main() -> None:
               f"{os.getloadavg()[0]:.1f})")
 
 
-def cli_runs(episodes: int, engine: str) -> None:
-    """`cogleague league run` with 1 and 2 workers, each a fresh command."""
+def cli_runs(episodes: int, engine: str, repeat: int) -> None:
+    """`cogleague league run` with 1 and 2 workers, each a fresh command, `repeat` times in
+    turn (a shared machine's noise moves single runs by a third: the medians are the figure)."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
-        stores = []
-        for workers in (1, 2):
-            cfg = make_league(d, f"cli{workers}", episodes)
-            command = [sys.executable, "-c", "from cogleague.cli import main; main()", "league",
-                       "run", str(d / f"cli{workers}.toml"), "--workers", str(workers),
-                       "--engine", engine]
-            kids = cpu(resource.RUSAGE_CHILDREN)
-            t0 = time.perf_counter()
-            out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-            wall = time.perf_counter() - t0
-            played = len(store.load_episodes(cfg.store_url))
-            # the run's seconds from its rate (printed to 0.1 episode/s; its seconds only to
-            # 0.1 s, a third of a short run)
-            ran = re.search(r"played (\d+) episodes in [\d.]+ s \(([\d.]+) ep/s\)", out)
-            rows.append((workers, played, wall, cpu(resource.RUSAGE_CHILDREN) - kids,
-                         int(ran.group(1)) / float(ran.group(2)) if ran else float("nan")))
-            stores.append(cfg.store_url)
-        same = fingerprint(stores[0]) == fingerprint(stores[1])
+        same = True
+        for r in range(repeat):
+            stores = []
+            for workers in (1, 2):
+                name = f"cli{workers}-{r}"
+                cfg = make_league(d, name, episodes)
+                command = [sys.executable, "-c", "from cogleague.cli import main; main()",
+                           "league", "run", str(d / f"{name}.toml"), "--workers", str(workers),
+                           "--engine", engine]
+                kids = cpu(resource.RUSAGE_CHILDREN)
+                t0 = time.perf_counter()
+                out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+                wall = time.perf_counter() - t0
+                played = len(store.load_episodes(cfg.store_url))
+                # the run's seconds from its rate (printed to 0.1 episode/s; its seconds only
+                # to 0.1 s, a third of a short run)
+                rate = re.search(r"played (\d+) episodes in [\d.]+ s \(([\d.]+) ep/s\)", out)
+                rows.append((workers, played, wall, cpu(resource.RUSAGE_CHILDREN) - kids,
+                             int(rate.group(1)) / float(rate.group(2)) if rate else float("nan")))
+                stores.append(cfg.store_url)
+            same = same and fingerprint(stores[0]) == fingerprint(stores[1])
     print(f"{'league run':<14} {'episodes':>8} {'command s':>9} {'cpu s':>7} {'run s':>7} "
           f"{'run episodes/s':>14}")
-    for workers, played, wall, used, ran in rows:
-        print(f"{'--workers ' + str(workers):<14} {played:>8} {wall:>9.2f} {used:>7.2f} "
-              f"{ran:>7.2f} {played / ran:>14.1f}")
+    for workers, played, wall, cpu_s, run_s in rows:
+        print(f"{'--workers ' + str(workers):<14} {played:>8} {wall:>9.2f} {cpu_s:>7.2f} "
+              f"{run_s:>7.3f} {played / run_s:>14.1f}")
     print(f"identical stored results: {same}")
-    print(f"--workers 2 / --workers 1: {rows[0][4] / rows[1][4]:.2f}x episodes/s in the run "
-          f"('run s', what the command reports), {rows[0][2] / rows[1][2]:.2f}x for the whole "
-          f"command with its start-up; CPU {rows[1][3] / rows[0][3]:.2f}x "
-          f"(load average {os.getloadavg()[0]:.1f})")
+    one, two = rows[0::2], rows[1::2]
+    pairs = sorted(a[4] / b[4] for a, b in zip(one, two, strict=True))
+    run = statistics.median(a[4] for a in one) / statistics.median(b[4] for b in two)
+    whole = statistics.median(a[2] for a in one) / statistics.median(b[2] for b in two)
+    cpu_ratio = statistics.median(b[3] for b in two) / statistics.median(a[3] for a in one)
+    print(f"--workers 2 / --workers 1, medians of {repeat} runs each: {run:.2f}x episodes/s in "
+          f"the run ('run s', what the command reports; run by run {pairs[0]:.2f}-"
+          f"{pairs[-1]:.2f}x), {whole:.2f}x for the whole command with its start-up; CPU "
+          f"{cpu_ratio:.2f}x (load average {os.getloadavg()[0]:.1f})")
 
 
 def cpu(who: int) -> float:
