@@ -146,7 +146,7 @@ def _keys(names: Sequence[str | int]) -> dict[int, tuple[list[int], np.ndarray]]
     parts: dict[int, list[tuple[list[int], np.ndarray]]] = defaultdict(list)
     if blobs:
         sizes = np.fromiter(map(len, blobs), dtype=np.int64, count=len(blobs))
-        distinct = np.unique(sizes).tolist()
+        distinct = sorted(set(sizes.tolist()))  # np.unique imports numpy.ma on first use: 8 ms
         for size in distinct:
             if len(distinct) == 1:
                 rows, joined = text_rows, b"".join(blobs)
