@@ -158,12 +158,14 @@ def cli_runs(episodes: int, engine: str, repeat: int) -> None:
     one, two = rows[0::2], rows[1::2]
     pairs = sorted(a[4] / b[4] for a, b in zip(one, two, strict=True))
     run = statistics.median(a[4] for a in one) / statistics.median(b[4] for b in two)
+    best = min(a[4] for a in one) / min(b[4] for b in two)  # each command's least disturbed
     whole = statistics.median(a[2] for a in one) / statistics.median(b[2] for b in two)
     cpu_ratio = statistics.median(b[3] for b in two) / statistics.median(a[3] for a in one)
     print(f"--workers 2 / --workers 1, medians of {repeat} runs each: {run:.2f}x episodes/s in "
           f"the run ('run s', what the command reports; run by run {pairs[0]:.2f}-"
-          f"{pairs[-1]:.2f}x), {whole:.2f}x for the whole command with its start-up; CPU "
-          f"{cpu_ratio:.2f}x (load average {os.getloadavg()[0]:.1f})")
+          f"{pairs[-1]:.2f}x; fastest run of each {best:.2f}x), {whole:.2f}x for the whole "
+          f"command with its start-up; CPU {cpu_ratio:.2f}x (load average "
+          f"{os.getloadavg()[0]:.1f})")
 
 
 def cpu(who: int) -> float:
