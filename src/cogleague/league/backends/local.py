@@ -141,7 +141,8 @@ class _Pool:
         try:
             for _ in range(workers):
                 mine, theirs = context.Pipe()
-                proc = context.Process(  # type: ignore[attr-defined]  # every concrete context has it
+                # every concrete context has Process; typeshed's BaseContext does not say so
+                proc = context.Process(  # type: ignore[attr-defined]
                     target=serve, args=(chunks, theirs), daemon=True)
                 proc.start()
                 theirs.close()  # the worker's end lives in the worker: its exit is our EOF
@@ -180,7 +181,11 @@ class _Pool:
         queued = self.in_flight[conn]
         while self.todo and len(queued) < IN_FLIGHT_PER_WORKER:
             index = self.todo.popleft()
-            conn.send(index)
+            try:
+                conn.send(index)
+            except OSError:  # the worker is gone: the end of its pipe, read next, ends the run
+                self.todo.appendleft(index)
+                return
             queued.append(index)
 
     def play(self, on_chunk: OnChunk) -> None:
@@ -191,7 +196,7 @@ class _Pool:
         held: list[EncodedRecord] = []
         oldest = 0.0
         try:
-            while any(self.in_flight.values()):
+            while any(self.in_flight.values()) or self.todo:  # todo, none in flight: one died
                 timeout = None if not held else max(0.0, oldest + COMMIT_AFTER_S - time.monotonic())
                 replies = []
                 with contextlib.suppress(queue.Empty):
