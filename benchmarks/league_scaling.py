@@ -126,6 +126,7 @@ def cli_runs(episodes: int, engine: str, repeat: int) -> None:
     """`cogleague league run` with 1 and 2 workers, each a fresh command, `repeat` times in
     turn (a shared machine's noise moves single runs by a third: the medians are the figure)."""
     rows = []
+    machine: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         same = True
@@ -149,6 +150,7 @@ def cli_runs(episodes: int, engine: str, repeat: int) -> None:
                              int(rate.group(1)) / float(rate.group(2)) if rate else float("nan")))
                 stores.append(cfg.store_url)
             same = same and fingerprint(stores[0]) == fingerprint(stores[1])
+            machine.append(two_cores())
     print(f"{'league run':<14} {'episodes':>8} {'command s':>9} {'cpu s':>7} {'run s':>7} "
           f"{'run episodes/s':>14}")
     for workers, played, wall, cpu_s, run_s in rows:
@@ -166,6 +168,23 @@ def cli_runs(episodes: int, engine: str, repeat: int) -> None:
           f"{pairs[-1]:.2f}x; fastest run of each {best:.2f}x), {whole:.2f}x for the whole "
           f"command with its start-up; CPU {cpu_ratio:.2f}x (load average "
           f"{os.getloadavg()[0]:.1f})")
+    print(f"this machine ran two CPU-bound processes at {statistics.median(machine):.2f}x one "
+          f"(median; {min(machine):.2f}-{max(machine):.2f}x, measured after each pair): what "
+          f"two workers can reach at most")
+
+
+SPIN = "import time; t = time.perf_counter(); sum(range(10**7)); print(time.perf_counter() - t)"
+
+
+def two_cores() -> float:
+    """How much two CPU-bound processes get done beside each other, against one alone: 2.0
+    on two idle cores; less when the cores are hyperthreads of one, or a busy host's."""
+    def spin(n: int) -> float:
+        procs = [subprocess.Popen([sys.executable, "-c", SPIN], stdout=subprocess.PIPE,
+                                  text=True) for _ in range(n)]
+        return max(float(p.communicate()[0]) for p in procs)
+
+    return 2 * spin(1) / spin(2)
 
 
 def cpu(who: int) -> float:

@@ -2,7 +2,8 @@
 
 Resumable by construction: every episode has a stable id, finished ids are read from the store
 before anything runs, and what has come back is written in one transaction as it returns (one
-process: each chunk; a pool: every chunk back, within a quarter of a second, `backends/local.py`).
+process: each chunk; a pool or Ray: every chunk back, within a quarter of a second,
+`backends.HeldRows`).
 An interrupted run (Ctrl-C, a lost node) keeps everything already written; running it again
 plays only the rest, and retries episodes that failed for infrastructure reasons.
 """
@@ -64,14 +65,15 @@ def make_backend(name: str, workers: int, ray_address: str | None = None) -> Bac
     return LocalBackend(workers)
 
 
-def chunked(specs: Sequence[EpisodeSpec], workers: int,
-            chunk_size: int | None = None) -> list[list[EpisodeSpec]]:
+def chunked(specs: Sequence[EpisodeSpec], workers: int, chunk_size: int | None = None,
+            min_chunk: int = MIN_CHUNK) -> list[list[EpisodeSpec]]:
     """Chunks of at most MAX_CHUNK episodes (steady progress, bounded memory).
 
     One worker gets even chunks. A pool gets guided ones: each chunk is 1/(workers ×
-    CHUNKS_PER_WORKER) of what remains, so chunks shrink towards the end (down to MIN_CHUNK)
-    and the workers finish together — with even 64-episode chunks one worker could still be
-    playing a whole chunk (a quarter of a second or more) while the other sat idle."""
+    CHUNKS_PER_WORKER) of what remains, so chunks shrink towards the end (down to `min_chunk`,
+    the backend's smallest worth a task) and the workers finish together — with even
+    64-episode chunks one worker could still be playing a whole chunk (a quarter of a second or
+    more) while the other sat idle."""
     if not specs:
         return []
     n = len(specs)
@@ -81,7 +83,7 @@ def chunked(specs: Sequence[EpisodeSpec], workers: int,
     chunks: list[list[EpisodeSpec]] = []
     start = 0
     while start < n:
-        size = max(MIN_CHUNK, min(MAX_CHUNK, (n - start) // (workers * CHUNKS_PER_WORKER)))
+        size = max(min_chunk, min(MAX_CHUNK, (n - start) // (workers * CHUNKS_PER_WORKER)))
         chunks.append(list(specs[start:start + size]))
         start += size
     return chunks
@@ -171,7 +173,8 @@ def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
     started = time.perf_counter()
     # kernel chunks first (the largest), then the rules engine's, shrinking towards the end
     chunks: list[Sequence[EpisodeSpec]] = [*batch.chunks(fast, backend.workers),
-                                           *chunked(todo, backend.workers, chunk_size)]
+                                           *chunked(todo, backend.workers, chunk_size,
+                                                    backend.min_chunk)]
     backend.run(chunks, on_chunk)
     return RunSummary(scheduled=scheduled, skipped=skipped, played=counts["done"],
                       failed=counts["failed"] - counts["infra"],

@@ -31,7 +31,6 @@ import multiprocessing
 import queue
 import signal
 import threading
-import time
 import traceback
 from collections import deque
 from collections.abc import Sequence
@@ -39,15 +38,13 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from cogleague.league import store
-from cogleague.league.backends import OnChunk
+from cogleague.league.backends import HeldRows, OnChunk
 from cogleague.league.episodes import EncodedRecord, EpisodeSpec
 from cogleague.league.worker import ERROR_MAX_CHARS, failed_records, play_chunk
 
 IN_FLIGHT_PER_WORKER = 2  # one playing, one waiting in its pipe
 START_METHODS = ("fork", "spawn", "forkserver")
 PRELOAD = ("cogleague.league.worker", "cogleague.games.registry")
-COMMIT_ROWS = 64  # rows back that the driver stores at once
-COMMIT_AFTER_S = 0.25  # ... or this long after the oldest of them came back
 STOP_GRACE_S = 5.0  # how long a finished worker may take to exit before it is terminated
 
 Reply = tuple[int, list[EncodedRecord] | None, str | None]
@@ -82,6 +79,7 @@ def serve(chunks: Sequence[Sequence[EpisodeSpec]], conn: Connection) -> None:
 
 class LocalBackend:
     name = "local"
+    min_chunk = 2  # a chunk costs the pool a few bytes down a pipe and its rows back
 
     def __init__(self, workers: int = 1, start_method: str | None = None) -> None:
         self.workers = max(1, workers)
@@ -189,25 +187,22 @@ class _Pool:
             queued.append(index)
 
     def play(self, on_chunk: OnChunk) -> None:
-        """Hand out every chunk and store what comes back, in one transaction once
-        `COMMIT_ROWS` rows are back, `COMMIT_AFTER_S` after the oldest of them, or at the end:
-        the tail's small chunks would otherwise cost a commit each, on the cores the workers
-        play on. An interrupted run still stores every row that came back."""
-        held: list[EncodedRecord] = []
-        oldest = 0.0
+        """Hand out every chunk and store what comes back (`HeldRows`: what is back, in one
+        transaction, once enough is held or it has waited long enough). An interrupted run
+        still stores every row that came back."""
+        held = HeldRows(on_chunk)
         try:
             while any(self.in_flight.values()) or self.todo:  # todo, none in flight: one died
-                timeout = None if not held else max(0.0, oldest + COMMIT_AFTER_S - time.monotonic())
                 replies = []
                 with contextlib.suppress(queue.Empty):
-                    replies.append(self.replies.get(timeout=timeout))
+                    replies.append(self.replies.get(timeout=held.wait_s()))
                     while True:
                         replies.append(self.replies.get_nowait())
                 for conn, reply in replies:
                     if reply is None:  # its pipe closed: the worker exited
                         if self.in_flight[conn] or self.todo:
-                            records, held = held, []
-                            self._lost(records, on_chunk, conn)
+                            held.flush()
+                            self._lost(on_chunk, conn)
                             return
                         continue
                     index, rows, error = reply
@@ -215,26 +210,19 @@ class _Pool:
                     if error is not None:
                         raise RuntimeError(f"league worker failed on a chunk: {error}")
                     assert rows is not None
-                    if rows and not held:
-                        oldest = time.monotonic()
-                    held += rows
+                    held.add(rows)
                     self._give(conn)  # its next chunk before the driver's commit
-                if held and (len(held) >= COMMIT_ROWS or not any(self.in_flight.values())
-                             or time.monotonic() >= oldest + COMMIT_AFTER_S):
-                    records, held = held, []
-                    on_chunk(records)
+                if held.due() or not any(self.in_flight.values()):
+                    held.flush()
         finally:
-            if held:
-                on_chunk(held)
+            held.flush()
 
-    def _lost(self, records: list[EncodedRecord], on_chunk: OnChunk, dead: Connection) -> None:
+    def _lost(self, on_chunk: OnChunk, dead: Connection) -> None:
         """A worker died: keep what came back, fail every chunk not back, end the run."""
         proc = self.procs[self.conns.index(dead)]
         proc.join(1.0)
         why = f"worker process died (exit code {proc.exitcode})"
         self.broken = True
-        if records:
-            on_chunk(records)
         lost = [i for queued in self.in_flight.values() for i in queued] + list(self.todo)
         for queued in self.in_flight.values():
             queued.clear()

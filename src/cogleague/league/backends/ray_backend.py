@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from cogleague.core.errors import ConfigError
-from cogleague.league.backends import OnChunk
-from cogleague.league.episodes import EncodedRecord, EpisodeSpec
+from cogleague.league.backends import HeldRows, OnChunk
+from cogleague.league.episodes import EpisodeSpec
 from cogleague.league.worker import failed_records, play_chunk
 
 IN_FLIGHT_PER_WORKER = 2
@@ -30,6 +30,7 @@ def import_ray() -> Any:
 
 class RayBackend:
     name = "ray"
+    min_chunk = 8  # a task costs Ray a few milliseconds of scheduling and its object store
 
     def __init__(self, workers: int = 2, address: str | None = None) -> None:
         self.workers = max(1, workers)
@@ -64,21 +65,27 @@ class RayBackend:
                     running[task.remote(chunk)] = chunk
 
             fill()
-            while running:
-                done, rest = ray.wait(list(running), num_returns=1)
-                if rest:  # and whatever else is back: one transaction for all of it
-                    more, _ = ray.wait(rest, num_returns=len(rest), timeout=0)
-                    done += more
-                records: list[EncodedRecord] = []
-                for ref in done:
-                    chunk = running.pop(ref)
-                    try:
-                        records += ray.get(ref)
-                    except Exception as exc:  # RayTaskError, WorkerCrashedError, node loss …
-                        records += failed_records(chunk, f"ray task failed ({type(exc).__name__}:"
-                                                         f" {str(exc)[:500]})")
-                fill()  # the workers' next chunks before the driver's commit
-                on_chunk(records)
+            held = HeldRows(on_chunk)
+            try:
+                while running:
+                    # whatever is back, and what is due or last: one transaction for all of it
+                    done, rest = ray.wait(list(running), num_returns=1, timeout=held.wait_s())
+                    if rest:
+                        more, _ = ray.wait(rest, num_returns=len(rest), timeout=0)
+                        done += more
+                    for ref in done:
+                        chunk = running.pop(ref)
+                        try:
+                            held.add(ray.get(ref))
+                        except Exception as exc:  # RayTaskError, WorkerCrashedError, node loss …
+                            held.add(failed_records(chunk, f"ray task failed ("
+                                                           f"{type(exc).__name__}: "
+                                                           f"{str(exc)[:500]})"))
+                    fill()  # the workers' next chunks before the driver's commit
+                    if held.due() or not running:
+                        held.flush()
+            finally:
+                held.flush()
         finally:
             if started:
                 ray.shutdown()
