@@ -120,6 +120,8 @@ def main() -> None:
     if len(rows) >= 2:
         print(f"measured 2 processes / 1 process: {rows[1][3] / rows[0][3]:.2f}x (load average "
               f"{os.getloadavg()[0]:.1f})")
+    print(f"this machine ran two CPU-bound processes at {two_cores():.2f}x one, just after: what "
+          f"two workers can reach at most")
 
 
 def cli_runs(episodes: int, engine: str, repeat: int) -> None:
