@@ -6,8 +6,8 @@ takes the index of its next chunk from its own pipe and sends back that chunk's 
 Messages to a worker are a few bytes, so the driver never waits on a worker to read; one reader
 thread takes the workers' rows as they arrive, so a worker never waits on the driver's commit
 either. `concurrent.futures`' pool moves each chunk through a management thread and a queue
-feeder besides, and pickles its specs: in a league of a few hundred episodes that cost the pool
-about a tenth of its CPU, more than the driver's store.
+feeder besides, and pickles its specs: in a league of a few hundred episodes that costs the
+pool about a tenth of its CPU, more than the driver's store.
 
 Workers are forked when the driver runs a single thread (then nothing can hold a lock across
 the fork) after the driver's database pools are closed (no shared handles): a forked worker
