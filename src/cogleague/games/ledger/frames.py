@@ -269,7 +269,7 @@ class FrameWriter:
         """Fold a meeting given as its event's fields in `MEETING_KEYS` order (what
         `events.RoundEvents` holds) and write the frame after it into `text`; returns the
         text of its moves and payoffs, ``"moveA":…,"payB":…``, which the event's text shares
-        (`events.meeting_text`)."""
+        (`events.meeting_parts`)."""
         (_, pair, a, b, subgame, move_a, move_b, pay_a, pay_b, _, _, fallback_a, fallback_b,
          _, _, timeouts_a, timeouts_b, memo_a, memo_b) = fields
         kind_a, kind_b = kinds(subgame, move_a, move_b)
