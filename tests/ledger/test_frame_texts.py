@@ -17,7 +17,7 @@ from cogleague import TurnInfo
 from cogleague.core import jsonio
 from cogleague.games.ledger import frames
 from cogleague.games.ledger.baselines import BASELINES
-from cogleague.games.ledger.events import PLAIN_SIDES, meeting_json, meeting_text
+from cogleague.games.ledger.events import PLAIN_SIDES, meeting_json, meeting_parts
 from cogleague.games.ledger.frames import frame_texts
 from cogleague.games.ledger.replay import build_frames
 from cogleague.games.ledger.schedule import draw_schedule
@@ -159,11 +159,11 @@ _TEXT = st.sampled_from(["", "memo", 'a "quoted" \\ memo', "tab\tand\u2028", "\u
        | st.just(PLAIN_SIDES))
 def test_a_meeting_text_is_its_json_encoded(
         head: tuple[Any, ...], moves: tuple[int, ...], sides: tuple[Any, ...]) -> None:
-    """`meeting_text` of fields of the game's types (plain sides or any) and their moves'
-    text is the encoded `meeting_json`, under either backend's encoder."""
+    """`meeting_parts` of fields of the game's types (plain sides or any) and their moves'
+    text join to the encoded `meeting_json`, under either backend's encoder."""
     fields = (*head, *moves, *sides)
     move_a, move_b, pay_a, pay_b = moves
-    text = meeting_text(fields, f'"moveA":{move_a},"moveB":{move_b},"payA":{pay_a},'
-                                f'"payB":{pay_b}')
+    text = "".join(meeting_parts(fields, f'"moveA":{move_a},"moveB":{move_b},"payA":{pay_a},'
+                                         f'"payB":{pay_b}'))
     assert text == jsonio.dumps(meeting_json(fields)) == jsonio.dumps_reference(
         meeting_json(fields))

@@ -84,13 +84,15 @@ _SEATS_TEXTS: dict[tuple[int, int, str], str] = {}
 _CACHED = 1024  # either cache: beyond any episode's rounds and seats, for replayed documents
 
 
-def meeting_text(fields: tuple[Any, ...], moves: str) -> str:
-    """``jsonio.dumps(meeting_json(fields))``, given the text of its moves and payoffs
-    ``"moveA":…,"payB":…`` (`frames.FrameWriter.meeting` writes it for the pairing too), its
-    sides' text a constant when both are plain. The fields are the game's own
-    (`LedgerGame._settle`): bools, ints that are no bools, and strings. The head is two
-    small caches' texts, by round and pair and by seats and subgame: one cache of the
-    thousands of their combinations is slower on the clock (CPU-cache misses)."""
+def meeting_parts(fields: tuple[Any, ...], moves: str) -> tuple[str, str, str, str]:
+    """The fragments whose concatenation is ``jsonio.dumps(meeting_json(fields))``, given the
+    text of its moves and payoffs ``"moveA":…,"payB":…`` (`frames.FrameWriter.meeting` writes
+    it for the pairing too): the replay joins them with the rest, so a meeting's text is
+    never concatenated on its own. Its sides' text is a constant when both are plain. The
+    fields are the game's own (`LedgerGame._settle`): bools, ints that are no bools, and
+    strings. The head is two small caches' texts, by round and pair and by seats and
+    subgame: one cache of the thousands of their combinations is slower on the clock
+    (CPU-cache misses)."""
     r, pair, a, b, subgame = fields[:5]
     head = _ROUND_HEADS.get((r, pair))
     if head is None:
@@ -103,11 +105,11 @@ def meeting_text(fields: tuple[Any, ...], moves: str) -> str:
             _SEATS_TEXTS.clear()
         seats = _SEATS_TEXTS[a, b, subgame] = (f'"a":{a!r},"b":{b!r},'
                                                f'"subgame":{jsonio.quote(subgame)},')
-    head += seats
     sides = fields[9:]
     if sides == PLAIN_SIDES:
-        return head + moves + _PLAIN_SIDES_TEXT
-    return head + moves + "," + jsonio.dumps(dict(zip(MEETING_KEYS[9:], sides, strict=True)))[1:]
+        return head, seats, moves, _PLAIN_SIDES_TEXT
+    return head, seats, moves, "," + jsonio.dumps(dict(zip(MEETING_KEYS[9:], sides,
+                                                          strict=True)))[1:]
 
 
 class RoundEvents:

@@ -26,7 +26,7 @@ from cogleague.games.ledger.scoring import STAT_DECIMALS, median_of_sorted
 from cogleague.games.ledger.table import BETWEEN, DEAL, DONE
 
 NO_RINGS = '{"pairs":[],"components":[]}'
-UNRESOLVED = '"moveA":null,"moveB":null,"payA":null,"payB":null}'
+UNRESOLVED = '"moveA":null,"moveB":null,"payA":null,"payB":null'
 PLAIN_TAIL = '"fallbacks":0,"timeouts":0,"memo":""}'  # a row's end: no fallback, timeout, memo
 
 _PAIR_HEADS: dict[Pairing, str] = {}  # ``{"a":…,"b":…,"subgame":…,"first":…,`` by pairing
@@ -120,8 +120,11 @@ class FrameWriter:
     fields), then read `text`.
 
     A frame is the join of `parts`: its head (phase and rounds), the seats' rows and the open
-    round's pairings, comma-separated in place, and its end (board, rings, done and reason);
-    an event replaces the parts it changes, and the one join copies them.
+    round's pairings, and its end (board, rings, done and reason); an event replaces the parts
+    it changes, and the one join copies them. A row's statistics and a pairing's moves, which
+    every meeting changes, are parts of their own, between parts that seldom change (a row's
+    end with the next row's head, a pairing's end with the next one's head): a meeting
+    replaces three parts with texts it already has, and concatenates none.
 
     The numbers are the table's own: integer counters and sums of the events' integers, and
     floats from `median`, `round(mean)` and `round(halo)` of those (finite), which the
@@ -135,7 +138,7 @@ class FrameWriter:
                       for a, p in zip(aliases, policy_names, strict=True)]
         self.pays: list[list[int]] = [[] for _ in range(n)]  # sorted, for the median
         # the ring tally, its payoff sums and counts by seat being the rows' totals and
-        # meetings (one list each): `_row` and `_rings_may_change` keep it, meeting by meeting
+        # meetings (one list each): `_stats` and `_rings_may_change` keep it, meeting by meeting
         self.tally = RingTally(n)
         self.total = self.tally.pay_sum
         self.count = self.tally.pay_count
@@ -145,27 +148,22 @@ class FrameWriter:
         self.timeouts = [0] * n
         self.memos = [""] * n
         self.tails = [PLAIN_TAIL] * n
-        # by seat, the keys of its pairs that may be flagged (`rings.may_flag`)
-        self.near: list[set[int]] = [set() for _ in range(n)]
+        # by seat, its pairs that may be flagged (`rings.may_flag`): by pair key, the pair's
+        # seats and `rings.outpacing_line`
+        self.near: list[dict[int, tuple[int, int, int, int, int]]] = [{} for _ in range(n)]
         self.flagged: set[int] = set()  # the pair keys the rings text flags
-        # by pair key, while it may be flagged: its seats and `rings.outpacing_line`
-        self.lines: dict[int, tuple[int, int, int, int, int]] = {}
         self.rings = NO_RINGS
         self.phase, self.open_round, self.rounds_played = BETWEEN, -1, 0
         self.tail = '"done":false,"reason":null}'  # until the end
-        self.pair_heads: list[str] = []
         self.to_resolve = 0  # meetings the open round still waits for
         self.notes: list[str] = []
         self.board = "[]"
-        # the parts: the head, each row s at 1 + 2·s, ``],"pairs":[``, each pairing i at
-        # `pairs_at` + 2·i, the end
-        rows = [head + EMPTY_STATS + PLAIN_TAIL for head in self.heads]
-        parts = [self._head()]
-        for s, row in enumerate(rows):
-            if s:
-                parts.append(",")
-            parts.append(row)
-        parts.append('],"pairs":[')
+        # the parts: the head, the first row's head, then by seat s its statistics at 2 + 2·s
+        # and its row's end with what follows (`_joint`); then the open round's pairings
+        # from `pairs_at` (`fold`); the end
+        parts = [self._head(), self.heads[0]]
+        for s in range(n):
+            parts += (EMPTY_STATS, self._joint(s))
         self.pairs_at = len(parts)
         parts.append(self._end())
         self.parts = parts
@@ -188,13 +186,18 @@ class FrameWriter:
                                   f'"roundsPlayed":{self.rounds_played!r},"seats":[')
         return text
 
+    def _joint(self, s: int) -> str:
+        """Seat `s`'s row end and the next row's head, or the seats' end after the last."""
+        after = "," + self.heads[s + 1] if s + 1 < len(self.heads) else '],"pairs":['
+        return self.tails[s] + after
+
     def _end(self) -> str:
         """The frame after its pairings: board, rings, done and reason."""
         return f'],"board":{self.board},"rings":{self.rings},{self.tail}'
 
-    def _row(self, s: int, pay: int, kind: bool) -> str:
-        """Fold seat `s`'s payoff and conduct of a meeting; its row, `jsonio.dumps(Table._row(s))`
-        (its end as `_side` left it)."""
+    def _stats(self, s: int, pay: int, kind: bool) -> str:
+        """Fold seat `s`'s payoff and conduct of a meeting; its row's statistics, the middle of
+        `jsonio.dumps(Table._row(s))`."""
         pays = self.pays[s]
         insort(pays, pay)
         total = self.total[s] = self.total[s] + pay
@@ -210,7 +213,7 @@ class FrameWriter:
                             harsh))  # `_stats`, its lookup inline (twice a meeting)
         if stats is None:
             stats = _stats(pays, total, kinds_, harsh)
-        return self.heads[s] + stats + self.tails[s]
+        return stats
 
     def _side(self, s: int, memo: str, fallback: bool, timeouts: int) -> None:
         """Fold what seat `s`'s side of a meeting adds besides its payoff: its row's end."""
@@ -219,6 +222,7 @@ class FrameWriter:
         self.fallbacks[s] += fallback
         self.timeouts[s] += timeouts
         self.tails[s] = _tail(self.fallbacks[s], self.timeouts[s], self.memos[s])
+        self.parts[3 + 2 * s] = self._joint(s)
 
     def fold(self, event: Mapping[str, Any]) -> None:
         """Apply one event (as `Table.fold` does) and write the frame after it into `text`."""
@@ -231,14 +235,16 @@ class FrameWriter:
             self.phase = DEAL
             self.to_resolve = len(event["pairs"])
             heads = _PAIR_HEADS  # `_pair_head`, its lookup inline
-            self.pair_heads = [heads.get(p) or _pair_head(p) for p in self.schedule[r]]
             parts = self.parts
             end = parts[-1]
             del parts[self.pairs_at:]
-            for i, head in enumerate(self.pair_heads):
-                if i:
-                    parts.append(",")
-                parts.append(head + UNRESOLVED)
+            # by pairing i its head (after the previous pairing's end) and its moves at
+            # `pairs_at` + 1 + 2·i, then the last one's end
+            for i, p in enumerate(self.schedule[r]):
+                head = heads.get(p) or _pair_head(p)
+                parts += (head if not i else "}," + head, UNRESOLVED)
+            if len(parts) > self.pairs_at:
+                parts.append("}")
             parts.append(end)
             parts[0] = self._head()
         elif kind == "gossip":
@@ -263,7 +269,7 @@ class FrameWriter:
         """Fold a meeting given as its event's fields in `MEETING_KEYS` order (what
         `events.RoundEvents` holds) and write the frame after it into `text`; returns the
         text of its moves and payoffs, ``"moveA":…,"payB":…``, which the event's text shares
-        (`events.meeting_text`)."""
+        (`events.meeting_parts`)."""
         (_, pair, a, b, subgame, move_a, move_b, pay_a, pay_b, _, _, fallback_a, fallback_b,
          _, _, timeouts_a, timeouts_b, memo_a, memo_b) = fields
         kind_a, kind_b = kinds(subgame, move_a, move_b)
@@ -272,10 +278,10 @@ class FrameWriter:
         if memo_b or fallback_b or timeouts_b:
             self._side(b, memo_b, fallback_b, timeouts_b)
         parts = self.parts
-        parts[1 + 2 * a] = self._row(a, pay_a, kind_a)
-        parts[1 + 2 * b] = self._row(b, pay_b, kind_b)
+        parts[2 + 2 * a] = self._stats(a, pay_a, kind_a)
+        parts[2 + 2 * b] = self._stats(b, pay_b, kind_b)
         moves = f'"moveA":{move_a!r},"moveB":{move_b!r},"payA":{pay_a!r},"payB":{pay_b!r}'
-        parts[self.pairs_at + 2 * pair] = self.pair_heads[pair] + moves + "}"
+        parts[self.pairs_at + 1 + 2 * pair] = moves
         if self._rings_may_change(a, b, pay_a + pay_b):
             tally = self.tally
             rings = tally.rings()
@@ -292,7 +298,7 @@ class FrameWriter:
 
     def _rings_may_change(self, a: int, b: int, pays: int) -> bool:
         """Tally a meeting of `a` and `b` for `pays` points between them (`RingTally.add`,
-        whose seat sums `_row` keeps), then tell whether the rings can differ. A pair's
+        whose seat sums `_stats` keeps), then tell whether the rings can differ. A pair's
         flag reads its own meetings and its seats' payoff sums, so only pairs with `a` or `b`
         can change, and of those only the ones that may be flagged at all (`rings.may_flag`,
         which only a pair's own meetings move): the rings differ only if one of them is
@@ -305,23 +311,20 @@ class FrameWriter:
         met = met_by_pair[key] = met_by_pair.get(key, 0) + 1
         inside = inside_by_pair[key] = inside_by_pair.get(key, 0) + pays
         if may_flag(met, inside):
-            near_a.add(key)
-            near_b.add(key)
-            self.lines[key] = (a, b, *outpacing_line(met, inside))
-        elif near_a or near_b:
-            near_a.discard(key)
-            near_b.discard(key)
+            near_a[key] = near_b[key] = (a, b, *outpacing_line(met, inside))
+        elif key in near_a:
+            del near_a[key], near_b[key]
         if not near_a and not near_b:
             return key in flagged
-        both = near_a | near_b
-        if flagged and (key in flagged or not flagged.isdisjoint(both)):
+        if flagged and (key in flagged or not flagged.isdisjoint(near_a.keys() | near_b.keys())):
             return True
-        # whether one of them is flagged now: `outpaces`, as the lines of the pairs
-        lines, counts, sums = self.lines, tally.pay_count, tally.pay_sum
-        for k in both:
-            x, y, slope_c, slope_s, bound = lines[k]
-            if slope_c * (counts[x] + counts[y]) - slope_s * (sums[x] + sums[y]) >= bound:
-                return True
+        # whether one of them is flagged now: `outpaces`, as the lines of the pairs (the
+        # pair of `a` and `b` is in both, and checked twice)
+        counts, sums = tally.pay_count, tally.pay_sum
+        for lines in (near_a, near_b):
+            for x, y, slope_c, slope_s, bound in lines.values():
+                if slope_c * (counts[x] + counts[y]) - slope_s * (sums[x] + sums[y]) >= bound:
+                    return True
         return False
 
 

@@ -15,7 +15,7 @@ from cogleague.core import jsonio
 from cogleague.core.errors import ReplayError
 from cogleague.games.ledger.baselines import baseline_key
 from cogleague.games.ledger.config import DRIVER_REMOTE, DRIVER_SCRIPTED, build_config
-from cogleague.games.ledger.events import RoundEvents, meeting_text
+from cogleague.games.ledger.events import RoundEvents, meeting_parts
 from cogleague.games.ledger.frames import FrameWriter, schedule_text
 from cogleague.games.ledger.schedule import draw_schedule
 from cogleague.games.ledger.table import Table
@@ -49,7 +49,7 @@ def replay_document(game: LedgerGame, log: Any, *, frames: bool = False) -> dict
 def replay_bytes(game: LedgerGame, log: Any) -> bytes:
     """``jsonio.dumpb(replay_document(game, log, frames=True))``, spliced from encoded parts
     and joined once: the log's entries as text (`EpisodeLog.json_text`), the events as text
-    (a meeting's from its fields, `events.meeting_text`), the frames as the parts
+    (a meeting's from its fields, `events.meeting_parts`), the frames as the parts
     `FrameWriter` keeps (held to `build_frames`), folded from the rounds' meeting fields as
     the game noted them."""
     dumps = jsonio.dumps
@@ -61,20 +61,23 @@ def replay_bytes(game: LedgerGame, log: Any) -> bytes:
     parts += jsonio.comma_spaced(log.json_text())
     parts.append('],"events":[')
     frames = ['],"results":', dumps(game.results()), ',"frames":[']
-    parts += jsonio.comma_spaced(_events_and_frames(game, log, frames))
+    parts += _events_and_frames(game, log, frames)
     parts += frames
     parts.append("]}")
     return jsonio.join_bytes(parts)
 
 
 def _events_and_frames(game: LedgerGame, log: Any, out: list[str]) -> list[str]:
-    """The texts of the log's events in their replay form (`EpisodeLog.events_json`); the
-    frame after each prefix of them (`frames.frame_texts`) appended to `out` as its parts,
-    the frames separated by commas. A round's meetings fold into the frames from their fields
-    (`RoundEvents.meetings`), without a dict; the other events are encoded together."""
+    """The fragments of the log's events in their replay form (`EpisodeLog.events_json`),
+    commas between them, as one array's inside; the frame after each prefix of them
+    (`frames.frame_texts`) appended to `out` as its parts, the frames separated by commas. A
+    round's meetings fold into the frames from their fields (`RoundEvents.meetings`),
+    without a dict, their texts as fragments (`events.meeting_parts`); the other events are
+    encoded together."""
     writer = FrameWriter(game.aliases, game.policy_names, game.schedule)
-    texts: list[str] = []
-    others: list[dict[str, Any]] = []  # the other events, whose texts go where "" holds
+    texts: list[str] = []  # a comma before each event, the first one dropped at the end
+    others: list[dict[str, Any]] = []  # the other events, whose texts go at `holes`
+    holes: list[int] = []
     parts = writer.parts  # changed in place by the writer
     out += parts
     fold, meeting = writer.fold, writer.meeting
@@ -82,21 +85,25 @@ def _events_and_frames(game: LedgerGame, log: Any, out: list[str]) -> list[str]:
         render, _ = entry.step_columns()
         if type(render) is RoundEvents:
             for fields in render.meetings:
-                texts.append(meeting_text(fields, meeting(fields)))
+                texts.append(",")
+                texts += meeting_parts(fields, meeting(fields))
                 out.append(",")
                 out += parts
             tail = [e.to_json() for e in render.tail]
         else:
             tail = entry.events_json()
         for event in tail:
-            texts.append("")
+            holes.append(len(texts) + 1)
+            texts += (",", "")
             others.append(event)
             fold(event)
             out.append(",")
             out += parts
     if others:
-        encoded = iter(jsonio.dumps_many(others))
-        texts = [text or next(encoded) for text in texts]
+        for i, text in zip(holes, jsonio.dumps_many(others), strict=True):
+            texts[i] = text
+    if texts:
+        texts[0] = ""
     return texts
 
 
