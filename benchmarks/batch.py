@@ -230,6 +230,7 @@ def league(episodes: int) -> None:
     then the batch kernels (kernel chunks on the same workers); the standings must be equal.
     CPU seconds of the driver and of its workers are printed beside (on a shared machine the
     wall-time ratio moves with the load)."""
+    import multiprocessing
     import resource
     import tempfile
     from pathlib import Path
@@ -254,6 +255,8 @@ def league(episodes: int) -> None:
             start = time.perf_counter()
             summary = runner.run(cfg, pool, engine=engine)
             wall[engine] = time.perf_counter() - start
+            for worker in multiprocessing.active_children():  # the run does not wait for its
+                worker.join()  # workers' exit: their CPU counts once they are reaped
             after = used()
             cpus[engine] = (after[0] - before[0], after[1] - before[1])
             assert summary.failed == 0, summary

@@ -124,8 +124,10 @@ def sqlite_url(path: str | Path) -> str:
 PAGE_BYTES = 16_384
 """The page size of a new SQLite file (an existing file keeps its own): an episode row is a
 couple of kilobytes of JSON, so 4 KiB pages held one row each and wasted a third of the file."""
-CACHE_KIB = 16_384
-"""The page cache of each connection: a chunk's index updates stay in memory."""
+CACHE_KIB = 4_096
+"""The page cache of each connection: a 10,000-episode chunk's index updates stay in memory
+(16 MiB wrote the batch league no faster, and a run's peak memory grew with its first 8,000
+episodes' pages: `benchmarks/league_memory.py`)."""
 
 
 def _on_sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
