@@ -5,8 +5,9 @@
 The league is `cogleague league init`'s example (six built-in policies over the dilemma, two
 Commons Family variants and Ledger) with N episodes per game and variant. Each backend fills
 its own fresh SQLite store; the figures include storing results and starting the process pool.
-Ray's start-up (a few seconds) and a small warm-up league (each Ray worker imports the package
-once) are timed apart, as a cluster pays them once, not per league. The stores are compared
+Ray's start-up (a few seconds) and a warm-up league of the same size (each Ray worker imports
+the package and plays every game once) are timed apart, as a standing cluster pays them once,
+not per league. The stores are compared
 at the end: every backend must have stored identical results.
 
 With ``--cli`` the local cases run what a user runs, ``cogleague league run FILE --workers N``
@@ -81,11 +82,12 @@ def main() -> None:
 
                 t0 = time.perf_counter()
                 ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-                # a small league first, so every Ray worker has imported the package and the
-                # games (as a standing cluster has): what is timed is the league, not start-up
-                runner.run(make_league(d, "raywarm", 10), runner.make_backend(backend, workers),
-                           engine=args.engine)
-                extra = (f" (Ray start-up and a 40-episode warm-up league "
+                # a league of the same size first, so every Ray worker has imported the package
+                # and played each game's kernel and rules engine (as a standing cluster's
+                # workers have): what is timed is the league, not Ray's start-up or warm-up
+                runner.run(make_league(d, "raywarm", args.episodes),
+                           runner.make_backend(backend, workers), engine=args.engine)
+                extra = (f" (Ray start-up and a warm-up league of the same size "
                          f"{time.perf_counter() - t0:.1f} s, not counted)")
             me, kids = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN)
             summary = runner.run(cfg, runner.make_backend(backend, workers), engine=args.engine)
