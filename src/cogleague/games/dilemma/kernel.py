@@ -478,7 +478,7 @@ class LineupPolicy:
             _choice(np, name, bits[4] == 1, bits[3], bits[2], bits[1] == 1, bits[0] == 1)
             for name in BATCH_BASELINES]).astype(np.int64)
 
-    def act(self, state: DilemmaState) -> Array:
+    def act(self, state: DilemmaState) -> Array | None:
         """(B, seats) actions; None when the tables are not in lockstep under numpy."""
         kern = self.kernel
         t0 = kern.lockstep(state)
