@@ -192,8 +192,6 @@ def _filled(slots: list[bytes], rs: bytes) -> list[bytes]:
     return out
 
 
-
-
 class _Revealed:
     """The table's revealed rounds read once as rows (one per round): every pairing's choices
     (a then b), its totals as text, and every seat's points (no totals unless the payoffs are
@@ -349,10 +347,7 @@ class _Standings:
             self.parts = _standings_template(points, (*self.order, *self.ties))
         out = self.parts.copy()
         out[1] = rs
-        if ranked[-1] >= 0 and ranked[0] < len(INT_BYTES):  # ranked descends: its ends bound it
-            out[3::2] = map(INT_BYTES.__getitem__, ranked)
-        else:
-            out[3::2] = int_bytes(ranked)
+        out[3::2] = int_bytes(ranked)
         return out
 
 
