@@ -66,8 +66,7 @@ def play_spec(spec: EpisodeSpec) -> EpisodeRecord:
         record.status = "failed"
         record.results = None
         record.series = None
-        tail = traceback.format_exc(limit=-3)
-        record.error = f"{type(exc).__name__}: {exc}\n{tail}"[:ERROR_MAX_CHARS]
+        record.error = error_text(exc)
     record.duration_s = time.perf_counter() - started
     return record
 
@@ -81,10 +80,15 @@ def play_chunk(specs: Sequence[EpisodeSpec]) -> list[EncodedRecord]:
         try:
             return batch.play_chunk(specs)
         except Exception as exc:  # a kernel bug fails its chunk, as a game bug fails an episode
-            tail = traceback.format_exc(limit=-3)
-            return failed_records(specs, f"batch kernel: {type(exc).__name__}: {exc}\n"
-                                         f"{tail}"[:ERROR_MAX_CHARS])
+            return failed_records(specs, error_text(exc, "batch kernel: "))
     return [play_spec(s).encoded() for s in specs]
+
+
+def error_text(exc: BaseException, prefix: str = "") -> str:
+    """What a record (or a run) says of the exception being handled: its type, message and
+    the last frames of its traceback, at most `ERROR_MAX_CHARS`."""
+    tail = traceback.format_exc(limit=-3)
+    return f"{prefix}{type(exc).__name__}: {exc}\n{tail}"[:ERROR_MAX_CHARS]
 
 
 def failed_records(specs: Sequence[EpisodeSpec], error: str) -> list[EncodedRecord]:

@@ -31,7 +31,6 @@ import multiprocessing
 import queue
 import signal
 import threading
-import traceback
 from collections import deque
 from collections.abc import Sequence
 from multiprocessing.connection import Connection, wait
@@ -40,7 +39,7 @@ from typing import Any
 from cogleague.league import store
 from cogleague.league.backends import HeldRows, OnChunk
 from cogleague.league.episodes import EncodedRecord, EpisodeSpec
-from cogleague.league.worker import ERROR_MAX_CHARS, failed_records, play_chunk
+from cogleague.league.worker import error_text, failed_records, play_chunk
 
 IN_FLIGHT_PER_WORKER = 2  # one playing, one waiting in its pipe
 START_METHODS = ("fork", "spawn", "forkserver")
@@ -69,8 +68,7 @@ def serve(chunks: Sequence[Sequence[EpisodeSpec]], conn: Connection) -> None:
             try:
                 reply = (index, play_chunk(chunks[index]), None)
             except Exception as exc:  # play_chunk records an episode's or kernel's failure
-                reply = (index, None, f"{type(exc).__name__}: {exc}\n"
-                                      f"{traceback.format_exc(limit=-3)}"[:ERROR_MAX_CHARS])
+                reply = (index, None, error_text(exc))
             conn.send(reply)
         conn.close()  # the driver's reader sees the end now, not after this process's exit
     except (EOFError, OSError):  # the driver is gone: nobody is left to play for
