@@ -61,6 +61,8 @@ def main() -> None:
                         help="`league run --engine` (auto: kernel chunks for what has a batch "
                              "twin, on the same workers)")
     args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error(f"--repeat must be at least 1 (got {args.repeat})")
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}, "
           f"--engine {args.engine}")
     if args.cli:
