@@ -8,7 +8,7 @@ Module-level descriptors, so the determinism check's child processes can load th
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cogleague.core.descriptor import GameDescriptor
@@ -121,6 +121,20 @@ class CrashOnList(DilemmaGame):
         return super().parse(turn, raw)
 
 
+class StaleRestart(DilemmaGame):
+    """A restart that forgets to clear each pairing's running points: the new match's pairing
+    totals start from the last match's."""
+
+    def restart(self, seed: int, policy_names: Sequence[str],
+                seat_kinds: Sequence[str] | None = None) -> bool:
+        kept = [list(rec.points) for rec in self.state.pairs]
+        if not super().restart(seed, policy_names, seat_kinds):
+            return False
+        for rec, points in zip(self.state.pairs, kept, strict=True):
+            rec.points[:] = points
+        return True
+
+
 CHOICE_LEAK = mutant(DILEMMA, ChoiceLeak)
 MEMO_LEAK = mutant(LEDGER, MemoLeak)
 PARTIAL_COMMIT = mutant(DILEMMA, PartialCommit)
@@ -130,4 +144,5 @@ WILD_FALLBACK = mutant(LEDGER, WildFallback)
 SCORES_BY_ALIAS = mutant(DILEMMA, ScoresByAlias)
 INT_KEYS = mutant(DILEMMA, IntKeys)
 CRASH_ON_LIST = mutant(DILEMMA, CrashOnList)
+STALE_RESTART = mutant(DILEMMA, StaleRestart)
 NO_REPLAY_BUILDER = dataclasses.replace(DILEMMA, game_from_replay=None)

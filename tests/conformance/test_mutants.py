@@ -19,6 +19,7 @@ CASES = [
     (mutants.SCORES_BY_ALIAS, "shapes", "results.scores must list one number per seat"),
     (mutants.INT_KEYS, "shapes", "key 0 is not a string"),
     (mutants.CRASH_ON_LIST, "random_play", "KeyError"),
+    (mutants.STALE_RESTART, "restart", "restarted after .* the replay differs from a new "),
     (mutants.NO_REPLAY_BUILDER, "replay", "declares no game_from_replay"),
 ]
 

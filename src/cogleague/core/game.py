@@ -482,6 +482,18 @@ class Game(abc.ABC):
     def results(self) -> dict[str, Any]:
         """The results document; always has ``scores`` (one number per seat) and ``reason``."""
 
+    def restart(self, seed: int, policy_names: Sequence[str],
+                seat_kinds: Sequence[str] | None = None) -> bool:
+        """Turn this finished game into the fresh game its descriptor's ``make`` would build
+        with this game's own variant and options and the given `seed`, `policy_names` and
+        `seat_kinds`, keeping the set-up that depends on none of them (step plans, option
+        checks) instead of building it again: a league plays thousands of episodes of one
+        line-up. False (the default) when the game cannot, and the host makes a new one. The
+        finished episode's state is reused: only a host that has read everything it needs
+        from it (results, events, replay) may call this. Raises `ConfigError` for a seed
+        ``make`` refuses."""
+        return False
+
     @abc.abstractmethod
     def timing(self) -> Timing: ...
 

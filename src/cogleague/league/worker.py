@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from cogleague.core import jsonio
 from cogleague.core.episode import play_headless
+from cogleague.core.game import Game
 from cogleague.league import batch, gamestats
 from cogleague.league.episodes import (
     STATUS_INFRA,
@@ -31,8 +32,33 @@ from cogleague.seats.llm.recording import RecordingMiss
 ERROR_MAX_CHARS = 2000
 
 
-def play_spec(spec: EpisodeSpec) -> EpisodeRecord:
-    """Play one episode. Any exception is an infrastructure failure: recorded, never ranked."""
+class Restarts:
+    """A chunk's last finished game, dealt again for its next episode when that one plays the
+    same game, variant, options and seat count (`Game.restart`): a league repeats one line-up's
+    set-up for thousands of episodes. A game is kept only after its episode was read whole, and
+    handed out once, so a failed episode's game never comes back."""
+
+    def __init__(self) -> None:
+        self.game: Game | None = None
+        self.spec: EpisodeSpec | None = None
+
+    def take(self, spec: EpisodeSpec, refs: list[str]) -> Game | None:
+        game, last = self.game, self.spec
+        self.game = self.spec = None
+        if (game is None or last is None or (spec.game, spec.game_module, spec.variant)
+                != (last.game, last.game_module, last.variant)
+                or spec.overrides != last.overrides
+                or "seed" in spec.overrides):  # an options' seed wins over the spec's in make
+            return None
+        return game if game.restart(spec.seed, refs) else None
+
+    def keep(self, spec: EpisodeSpec, game: Game) -> None:
+        self.game, self.spec = game, spec
+
+
+def play_spec(spec: EpisodeSpec, restarts: Restarts | None = None) -> EpisodeRecord:
+    """Play one episode (on `restarts`' last game when it can be dealt again). Any exception
+    is an infrastructure failure: recorded, never ranked."""
     started = time.perf_counter()
     record = EpisodeRecord(id=spec.id, league=spec.league, game=spec.game, variant=spec.variant,
                            seed=spec.seed, policies=spec.policies, index=spec.index,
@@ -43,7 +69,9 @@ def play_spec(spec: EpisodeSpec) -> EpisodeRecord:
         # games read the line-up as the seat factory does (baseline, llm:PROMPT, MODULE:CLASS);
         # the league's own policy names live in the store
         refs = [s.seat_ref for s in spec.seats]
-        game = info.make(spec.variant, spec.overrides, spec.seed, refs, None)
+        game = restarts.take(spec, refs) if restarts is not None else None
+        if game is None:
+            game = info.make(spec.variant, spec.overrides, spec.seed, refs, None)
         seats = [make_seat(game, i, s.seat_ref, ModelOptions(**s.model) if s.model else None)
                  for i, s in enumerate(spec.seats)]
         outcome = play_headless(game, seats)
@@ -62,6 +90,8 @@ def play_spec(spec: EpisodeSpec) -> EpisodeRecord:
         if platform_failures(faults):  # the platform failed a seat: never score the policy
             record.status = STATUS_INFRA
             record.error = summary_line(faults)
+        if restarts is not None:
+            restarts.keep(spec, game)
     except (Exception, RecordingMiss) as exc:  # a replay's missing request fails the episode
         record.status = "failed"
         record.results = None
@@ -75,13 +105,14 @@ def play_chunk(specs: Sequence[EpisodeSpec]) -> list[EncodedRecord]:
     """A batch of episodes in one task (amortizes the per-task cost of pools and Ray), sent
     back as the store's rows with their JSON already encoded: the driver only inserts them.
     A kernel `Chunk` is stepped through the game's batch kernel, the rest episode by
-    episode through the rules engine."""
+    episode through the rules engine, each game dealt again where it can (`Restarts`)."""
     if isinstance(specs, Chunk) and specs.kernel:
         try:
             return batch.play_chunk(specs)
         except Exception as exc:  # a kernel bug fails its chunk, as a game bug fails an episode
             return failed_records(specs, error_text(exc, "batch kernel: "))
-    return [play_spec(s).encoded() for s in specs]
+    restarts = Restarts()
+    return [play_spec(s, restarts).encoded() for s in specs]
 
 
 def error_text(exc: BaseException, prefix: str = "") -> str:

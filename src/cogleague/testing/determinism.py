@@ -75,7 +75,7 @@ def check_determinism(subject: Subject) -> str:
         first, again = replay_bytes(desc, ep), replay_bytes(desc, ep)
         if first != again:
             raise ConformanceError(f"{ep.label()}: two runs in one process differ at "
-                                   f"{_difference(first, again)}")
+                                   f"{text_difference(first, again)}")
         here.append(first)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
@@ -93,12 +93,13 @@ def check_determinism(subject: Subject) -> str:
             if theirs != mine:
                 raise ConformanceError(f"{ep.label()}: PYTHONHASHSEED={hash_seed} gives "
                                        f"another replay, first difference at "
-                                       f"{_difference(mine, theirs)}")
+                                       f"{text_difference(mine, theirs)}")
     return (f"{len(HASH_SEEDS) + 2} runs each of {len(episodes)} episodes (seeds "
             f"{', '.join(str(ep.seed) for ep in episodes)}) byte-identical")
 
 
-def _difference(a: str, b: str) -> str:
+def text_difference(a: str, b: str) -> str:
+    """Where two replays (JSON text) first differ, as a path; "(not JSON)" when one is not."""
     try:
         return jsonio.first_difference(json.loads(a), json.loads(b))
     except ValueError:

@@ -11,6 +11,7 @@ from cogleague.testing.fallbacks import check_fallbacks
 from cogleague.testing.hidden import check_hidden
 from cogleague.testing.random_play import check_random_play
 from cogleague.testing.replays import check_replays
+from cogleague.testing.restart import check_restart
 from cogleague.testing.shapes import check_shapes
 from cogleague.testing.steps import check_steps
 from cogleague.testing.subject import ConformanceError, Subject
@@ -21,6 +22,7 @@ Check = Callable[[Subject], str]
 CHECKS: dict[str, Check] = {
     "determinism": check_determinism,
     "replay": check_replays,
+    "restart": check_restart,
     "transactional": check_transactional,
     "steps": check_steps,
     "fallbacks": check_fallbacks,

@@ -13,8 +13,10 @@ A turn's view reflects the state when it is read, so it must be read before the 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
+from cogleague.core.config import check_int
 from cogleague.core.errors import ConfigError, GameStateError, IllegalAction, SeatInputRejected
 from cogleague.core.game import (
     Action,
@@ -33,7 +35,7 @@ from cogleague.games.dilemma import views
 from cogleague.games.dilemma.actions import normalize
 from cogleague.games.dilemma.aliases import draw_aliases
 from cogleague.games.dilemma.baselines import make_baseline
-from cogleague.games.dilemma.config import DilemmaConfig
+from cogleague.games.dilemma.config import MAX_SEED, DilemmaConfig
 from cogleague.games.dilemma.payoffs import (
     COOPERATE,
     DEFECT,
@@ -89,6 +91,24 @@ class DilemmaGame(Game):
         self._plans = {parity: (StepPlan(one, self.state), StepPlan(two, self.state))
                        for parity, (one, two) in enumerate(round_shapes(config.seats))}
         self._ids_fn, self._turns_fn = self._step_ids, self._step_turns  # bound once
+
+    def restart(self, seed: int, policy_names: Sequence[str],
+                seat_kinds: Sequence[str] | None = None) -> bool:
+        """A finished table dealt again from `seed`: the state cleared in place, so the step
+        plans, their turn contexts and the payoff table stay (a third of a table's set-up).
+        Seat kinds change nothing at a dilemma table, as in `descriptor.make`."""
+        if self._phase != "done" or len(policy_names) != self.num_seats:
+            return False
+        config = replace(self.config, seed=check_int("seed", seed, 0, MAX_SEED))
+        self.config = config
+        self.seed = config.seed
+        self.policy_names = list(policy_names)
+        self.aliases = draw_aliases(config.seed, config.seats)
+        self.state.restart(config)
+        self.reason = None
+        self._phase = "new"
+        self._open_step(None)
+        return True
 
     # -- lifecycle ----------------------------------------------------------------------------
     def start(self) -> list[Event]:

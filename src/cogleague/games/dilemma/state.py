@@ -73,6 +73,18 @@ class PairRecord:
         # and hands out copies): a revealed round never changes, so its row is built once.
         self.kept_rows: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
 
+    def clear(self) -> None:
+        """Back to no round revealed, in place: the table's turn contexts and step slots hold
+        these very lists (`TableState.restart`)."""
+        for side in (0, 1):
+            self.coop[side].clear()
+            self.notes[side].clear()
+            self.totals[side].clear()
+            self.kept_rows[side].clear()
+            self.points[side] = 0
+            self.broken[side] = False
+            self.current[side] = None
+
     def side_of(self, seat: int) -> int:
         return 0 if seat == self.pairing[0] else 1
 
@@ -94,6 +106,9 @@ class TableState:
         self.pairs = [PairRecord(i, p) for i, p in enumerate(pairings(n))]
         self.by_seat: list[list[PairRecord]] = [
             [p for p in self.pairs if s in p.pairing] for s in range(n)]  # ascending opponent
+        self._clear_counts(n)
+
+    def _clear_counts(self, n: int) -> None:
         self.points = [0] * n
         self.timeouts = [0] * n
         self.promises_made = [0] * n
@@ -102,6 +117,16 @@ class TableState:
         self.rounds_played = 0
         self.round = 0  # the current (or last) round, 1-based; 0 before the first
         self.live: object = None  # the step whose turns are pending (see `TurnContext.live`)
+
+    def restart(self, config: DilemmaConfig) -> None:
+        """The state of a new match of the same size (`DilemmaGame.restart`): every record
+        cleared in place, the pairings and their order kept."""
+        assert config.seats == self.config.seats
+        self.config = config
+        self.payoffs = config.payoffs
+        for rec in self.pairs:
+            rec.clear()
+        self._clear_counts(config.seats)
 
     def reveal_round(self, pay: tuple[tuple[tuple[int, int], ...], ...]) -> None:
         """Reveal the round: every pairing's two sealed moves (`current`) are paid by `pay`
