@@ -63,6 +63,18 @@ def _word(coop: bool) -> str:
     return COOPERATE if coop else DEFECT
 
 
+def _step_ids(step: Step) -> list[str]:
+    prefix = f"r{step.round}"
+    return [prefix + suffix for suffix in step.handle.suffixes]
+
+
+def _step_turns(step: Step) -> list[Turn]:
+    plan, r = step.handle, step.round
+    legal = plan.legal
+    return [Turn(turn_id, ctx.seat, legal, ctx.view, ctx.prompt, ctx, r)
+            for ctx, turn_id in zip(plan.contexts, step.turn_ids(), strict=True)]
+
+
 class DilemmaGame(Game):
     name = "dilemma"
     rules_version = views.RULES_VERSION
@@ -88,9 +100,10 @@ class DilemmaGame(Game):
         self._open: StepPlan | None = None  # the step being played
         self._step: Step | None = None  # its columns for this round, made on first ask
         # both steps of a round per round parity, the seat count's shapes bound to this table
-        self._plans = {parity: (StepPlan(one, self.state), StepPlan(two, self.state))
+        legal = self._legal
+        self._plans = {parity: (StepPlan(one, self.state, legal),
+                                StepPlan(two, self.state, legal))
                        for parity, (one, two) in enumerate(round_shapes(config.seats))}
-        self._ids_fn, self._turns_fn = self._step_ids, self._step_turns  # bound once
 
     def restart(self, seed: int, policy_names: Sequence[str],
                 seat_kinds: Sequence[str] | None = None) -> bool:
@@ -150,7 +163,7 @@ class DilemmaGame(Game):
     def _open_step(self, plan: StepPlan | None) -> None:
         self._open = plan
         self._step = None
-        self.state.live = plan
+        self.state.live = None if plan is None else plan.shape
 
     def step(self) -> Step:
         st = self._step
@@ -158,19 +171,11 @@ class DilemmaGame(Game):
             plan = self._open
             if plan is None:
                 raise GameStateError("step() needs an open round")
+            # plain functions, not methods bound to this game: a table that refers to
+            # itself waits for the cyclic collector once dropped (`TurnContext.shape`)
             st = self._step = Step(plan.seats, plan.contexts, plan.groups, self.state.round,
-                                   self._ids_fn, self._turns_fn, plan)
+                                   _step_ids, _step_turns, plan)
         return st
-
-    @staticmethod
-    def _step_ids(step: Step) -> list[str]:
-        prefix = f"r{step.round}"
-        return [prefix + suffix for suffix in step.handle.suffixes]
-
-    def _step_turns(self, step: Step) -> list[Turn]:
-        legal, r, plan = self._legal, step.round, step.handle
-        return [Turn(turn_id, ctx.seat, legal, ctx.view_fn, ctx.prompt_fn, ctx, r)
-                for ctx, turn_id in zip(plan.contexts, step.turn_ids(), strict=True)]
 
     # -- one step -------------------------------------------------------------------------------
     def parse(self, turn: Turn, raw: Any) -> Parsed:

@@ -116,7 +116,7 @@ class TableState:
         self.timeout_rounds: set[int] = set()  # indices (round − 1) of rounds with a timeout
         self.rounds_played = 0
         self.round = 0  # the current (or last) round, 1-based; 0 before the first
-        self.live: object = None  # the step whose turns are pending (see `TurnContext.live`)
+        self.live: object = None  # the open step's shape, whose turns are pending (`live`)
 
     def restart(self, config: DilemmaConfig) -> None:
         """The state of a new match of the same size (`DilemmaGame.restart`): every record
@@ -197,8 +197,8 @@ class TurnContext:
     raises `GameStateError` rather than show a later state. Never modify the lists.
     """
 
-    __slots__ = ("audience", "first", "mine", "opponent", "pair", "prompt_fn", "seat", "side",
-                 "step", "table", "theirs", "turn_no", "view_fn")
+    __slots__ = ("audience", "first", "mine", "opponent", "pair", "seat", "shape", "side",
+                 "table", "theirs", "turn_no")
 
     def __init__(self, table: TableState, seat: int, pair: PairRecord, side: int, first: bool,
                  turn_no: int) -> None:
@@ -211,16 +211,17 @@ class TurnContext:
         self.turn_no = turn_no  # ordinal of this turn among the seat's turns of the round
         self.mine = pair.coop[side]
         self.theirs = pair.coop[1 - side]
-        self.step: object = None  # the table's step this context belongs to (set by the game)
+        # the shape of the table's step this context belongs to (set by its `StepPlan`): a
+        # table's steps have distinct shapes, and a shape refers to no table, so a finished
+        # table is freed as soon as it is dropped (no reference cycle for the collector)
+        self.shape: object = None
         self.audience = (seat,)  # of this seat's private events, made once
-        self.view_fn = self.view  # bound once: turns reuse them
-        self.prompt_fn = self.prompt
 
     @property
     def live(self) -> bool:
         """Is a turn of this context pending? (The table's open step is this context's: one
         assignment per step opens or closes all of its contexts.)"""
-        return self.step is not None and self.table.live is self.step
+        return self.shape is not None and self.table.live is self.shape
 
     @property
     def round(self) -> int:

@@ -65,12 +65,15 @@ def round_shapes(seats: int) -> tuple[tuple[StepShape, StepShape], tuple[StepSha
 class StepPlan:
     """One step of every round of one parity at one table: its shape's turns bound to the
     table's pairing records as contexts (`TurnContext`), their slots and the turns grouped by
-    seat — the columns `DilemmaGame.step` hands out, shared by every round of that parity."""
+    seat — the columns `DilemmaGame.step` hands out, shared by every round of that parity —
+    and the table's legal actions, which its turns carry."""
 
-    __slots__ = ("contexts", "first", "groups", "seats", "shape", "slots", "suffixes")
+    __slots__ = ("contexts", "first", "groups", "legal", "seats", "shape", "slots", "suffixes")
 
-    def __init__(self, shape: StepShape, state: TableState) -> None:
+    def __init__(self, shape: StepShape, state: TableState, legal: list[dict[str, Any]]
+                 ) -> None:
         self.shape = shape
+        self.legal = legal
         self.first = shape.first
         pairs = state.pairs
         self.contexts = [TurnContext(state, seat, pairs[index], side, shape.first, turn_no)
@@ -81,7 +84,7 @@ class StepPlan:
         self.slots = [(ctx.pair.current, ctx.side) for ctx in self.contexts]
         groups: list[tuple[int, list[TurnContext]]] = []
         for ctx in self.contexts:
-            ctx.step = self
+            ctx.shape = shape
             if groups and groups[-1][0] == ctx.seat:
                 groups[-1][1].append(ctx)
             else:
