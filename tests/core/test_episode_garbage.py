@@ -1,7 +1,7 @@
 """A finished episode leaves no reference cycles: dropped, its game, seats and log are freed at
 once. A game that refers to itself (a bound method kept on it, a context pointing back at its
 step) is garbage only the cyclic collector finds, and a league of such episodes spent an eighth
-of its time in collections."""
+to a fifth of its time in collections."""
 
 from __future__ import annotations
 
