@@ -108,7 +108,7 @@ class DilemmaGame(Game):
     def restart(self, seed: int, policy_names: Sequence[str],
                 seat_kinds: Sequence[str] | None = None) -> bool:
         """A finished table dealt again from `seed`: the state cleared in place, so the step
-        plans, their turn contexts and the payoff table stay (a third of a table's set-up).
+        plans, their turn contexts and the payoff table stay (about half of its set-up).
         Seat kinds change nothing at a dilemma table, as in `descriptor.make`."""
         if self._phase != "done" or len(policy_names) != self.num_seats:
             return False
