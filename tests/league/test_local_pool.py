@@ -57,7 +57,8 @@ def test_pools_store_what_one_process_computes(method: str) -> None:
 def test_a_dead_worker_fails_what_was_left_and_keeps_what_came_back(
         write_league: Callable[..., Path]) -> None:
     """A worker process that dies loses the pool: every unplayed chunk is stored as failed
-    (retried by the next run) and every chunk already back is stored as played."""
+    (retried by the next run) and every chunk already back is stored as played — the first
+    chunks with the dying bot included, since its worker sent them back before it died."""
     dying = '[[policies]]\nname = "dying"\nbot = "leaguegames:DyingBot"\n'
     cfg = league_config.load(write_league(episodes=40, seats=2, extra_policies=dying))
     summary = runner.run(cfg, LocalBackend(2), chunk_size=2)
@@ -65,9 +66,7 @@ def test_a_dead_worker_fails_what_was_left_and_keeps_what_came_back(
     assert len(episodes) == summary.played == 40
     failed = [e for e in episodes if e.status == "failed"]
     assert failed and all("worker process died" in (e.error or "") for e in failed)
-    # every episode with the dying bot failed; those played before the pool broke are stored
-    assert all(e.status == "failed" for e in episodes if "dying" in e.policies)
-    assert any(e.status == "ok" for e in episodes)
+    assert any(e.status == "ok" and "dying" in e.policies for e in episodes)
 
 
 def test_small_chunks_are_stored_in_fewer_commits_and_none_is_lost() -> None:
