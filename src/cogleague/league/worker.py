@@ -39,13 +39,14 @@ class Restarts:
     handed out once, so a failed episode's game never comes back."""
 
     def __init__(self) -> None:
-        self.game: Game | None = None
-        self.spec: EpisodeSpec | None = None
+        self.kept: tuple[EpisodeSpec, Game] | None = None  # the last episode's spec and game
 
     def take(self, spec: EpisodeSpec, refs: list[str]) -> Game | None:
-        game, last = self.game, self.spec
-        self.game = self.spec = None
-        if (game is None or last is None or (spec.game, spec.game_module, spec.variant)
+        kept, self.kept = self.kept, None
+        if kept is None:
+            return None
+        last, game = kept
+        if ((spec.game, spec.game_module, spec.variant)
                 != (last.game, last.game_module, last.variant)
                 or spec.overrides != last.overrides
                 or "seed" in spec.overrides):  # an options' seed wins over the spec's in make
@@ -53,7 +54,7 @@ class Restarts:
         return game if game.restart(spec.seed, refs) else None
 
     def keep(self, spec: EpisodeSpec, game: Game) -> None:
-        self.game, self.spec = game, spec
+        self.kept = (spec, game)
 
 
 def play_spec(spec: EpisodeSpec, restarts: Restarts | None = None) -> EpisodeRecord:

@@ -59,4 +59,3 @@ def check_restart(subject: Subject) -> str:
                     f"{text_difference(target.text, text)}")
             checked += 1
     return f"{checked} restarted games, each byte-identical to a new game's replay"
-

@@ -91,7 +91,6 @@ class DilemmaGame(Game):
         self.aliases = draw_aliases(config.seed, config.seats)
         self.state = TableState(config)
         self.reason: str | None = None
-        self._legal = views.legal_actions(config.promises)
         pay = matrix(config.payoffs)
         # The same matrix indexed [a cooperates][b cooperates] (bools index as 0/1).
         self._pay = tuple(tuple(pay[(a, b)] for b in (False, True)) for a in (False, True))
@@ -100,7 +99,7 @@ class DilemmaGame(Game):
         self._open: StepPlan | None = None  # the step being played
         self._step: Step | None = None  # its columns for this round, made on first ask
         # both steps of a round per round parity, the seat count's shapes bound to this table
-        legal = self._legal
+        legal = views.legal_actions(config.promises)  # carried by the plans' turns
         self._plans = {parity: (StepPlan(one, self.state, legal),
                                 StepPlan(two, self.state, legal))
                        for parity, (one, two) in enumerate(round_shapes(config.seats))}

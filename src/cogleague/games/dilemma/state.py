@@ -201,7 +201,7 @@ class TurnContext:
                  "table", "theirs", "turn_no")
 
     def __init__(self, table: TableState, seat: int, pair: PairRecord, side: int, first: bool,
-                 turn_no: int) -> None:
+                 turn_no: int, shape: object) -> None:
         self.table = table
         self.seat = seat
         self.pair = pair
@@ -211,17 +211,17 @@ class TurnContext:
         self.turn_no = turn_no  # ordinal of this turn among the seat's turns of the round
         self.mine = pair.coop[side]
         self.theirs = pair.coop[1 - side]
-        # the shape of the table's step this context belongs to (set by its `StepPlan`): a
-        # table's steps have distinct shapes, and a shape refers to no table, so a finished
-        # table is freed as soon as it is dropped (no reference cycle for the collector)
-        self.shape: object = None
+        # the shape of the table's step this context belongs to: a table's steps have
+        # distinct shapes, and a shape refers to no table, so a finished table is freed as
+        # soon as it is dropped (no reference cycle for the collector)
+        self.shape = shape
         self.audience = (seat,)  # of this seat's private events, made once
 
     @property
     def live(self) -> bool:
         """Is a turn of this context pending? (The table's open step is this context's: one
         assignment per step opens or closes all of its contexts.)"""
-        return self.shape is not None and self.table.live is self.shape
+        return self.table.live is self.shape
 
     @property
     def round(self) -> int:

@@ -76,7 +76,7 @@ class StepPlan:
         self.legal = legal
         self.first = shape.first
         pairs = state.pairs
-        self.contexts = [TurnContext(state, seat, pairs[index], side, shape.first, turn_no)
+        self.contexts = [TurnContext(state, seat, pairs[index], side, shape.first, turn_no, shape)
                          for seat, index, side, turn_no in shape.turns]
         self.suffixes = shape.suffixes
         self.seats = shape.seats
@@ -84,7 +84,6 @@ class StepPlan:
         self.slots = [(ctx.pair.current, ctx.side) for ctx in self.contexts]
         groups: list[tuple[int, list[TurnContext]]] = []
         for ctx in self.contexts:
-            ctx.shape = shape
             if groups and groups[-1][0] == ctx.seat:
                 groups[-1][1].append(ctx)
             else:
