@@ -20,7 +20,6 @@ import statistics
 import time
 from collections.abc import Callable
 
-from cogleague.core.game import Game
 from cogleague.games import registry
 from cogleague.league.episodes import EncodedRecord, EpisodeSpec, SeatRef
 from cogleague.league.worker import play_chunk, play_spec
@@ -58,7 +57,7 @@ def setup_us(desc_name: str, batch: list[EpisodeSpec]) -> tuple[float, float]:
         game = desc.make(s.variant, s.overrides, s.seed, refs, None)
         [make_seat(game, i, r) for i, r in enumerate(refs)]
     made = (time.process_time() - start) / len(batch) * 1e6
-    game: Game = desc.make(s0.variant, s0.overrides, s0.seed, refs, None)
+    game = desc.make(s0.variant, s0.overrides, s0.seed, refs, None)
     game.start()
     game.stop("deadline")
     start = time.process_time()
