@@ -151,6 +151,12 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
         if r.kind != "baseline":
             owners.setdefault(r.table_id, []).append(r.account_id)
     assert all(len(v) == len(set(v)) for v in owners.values())
+    # a cap is tables at once across the games: no tick seats an agent past it (the tables
+    # one tick forms share its time)
+    per_tick = query(db, "SELECT a.name, a.cap, COUNT(*) FROM season_seats ss JOIN agents a "
+                         "ON a.id = ss.agent_id WHERE a.kind != 'baseline' "
+                         "GROUP BY a.name, a.cap, ss.created_at")
+    assert per_tick and all(n <= cap for _, cap, n in per_tick), per_tick
     # fair share among agents with the same games and cap, game by game and in all
     per_game = {(g, n): int(c) for g, n, c in query(
         db, "SELECT st.game, a.name, COUNT(*) FROM season_seats ss JOIN agents a ON a.id = "

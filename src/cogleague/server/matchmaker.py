@@ -86,7 +86,9 @@ class Batch:
 
 @dataclass
 class Ready:
-    """An agent the tick may seat: its row and what limits it."""
+    """An agent the tick may seat: its row and what limits it. The tick counts down `free`
+    and up `played` as it seats the agent, so a game whose candidates are read after another
+    game's table took it sees the seat: the cap is tables at once across every game."""
 
     row: dict[str, Any]
     free: int
@@ -190,7 +192,7 @@ class Matchmaker:
             n_hour, last = hour.get(r["id"], (0, 0.0))
             free = min(r["cap"] - busy.get(r["id"], 0), s.max_tables_per_hour - n_hour)
             since = max(presence.get(r["id"], r["created_at"]), last or 0.0)
-            out.append(Ready(r, free, played.get(r["id"], {}), since))
+            out.append(Ready(r, free, dict(played.get(r["id"], {})), since))
         return out
 
     def _sigmas(self, conn: Connection, game: str) -> dict[int, float]:
@@ -246,6 +248,10 @@ class Matchmaker:
                 continue
             self.starved_since.pop(i, None)
             ids = {c.id for c in lineup}
+            for r in pool:  # what a slot whose list is made later in this tick reads
+                if r.row["id"] in ids:
+                    r.free -= 1
+                    r.played[slot.game] = r.played.get(slot.game, 0) + 1
             for j, other in per_slot.items():  # each slot's list holds its own candidates
                 if self.plan.slots[j].game == slot.game:
                     seated(other[0], ids)

@@ -1,0 +1,114 @@
+"""The matchmaker's tick on a real SQLite file: what one tick seats, whatever the pool.
+
+An agent's cap is the tables it plays at once, across every game of the season: a tick that
+forms tables in several games counts the seats it has just given, not only those that were
+busy when the tick began. And the collusion guard holds at every table formed."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import insert, select
+
+from cogleague.league.season import SeasonSettings
+from cogleague.server.catalog import Catalog
+from cogleague.server.league_schema import agent_presence, agents, season_seats, seasons
+from cogleague.server.matchmaker import Matchmaker, SeasonPlan, Slot
+from cogleague.server.store import accounts, make_engine, metadata
+
+AT = 1_000.0
+SLOTS = [Slot("dilemma", None, 3, {"rounds_total": 3}),
+         Slot("commons", "harvest-open", 3, {"num_players": 3, "rounds": 3})]
+BASELINES = {"dilemma": ["tit_for_tat", "always_defect"], "commons": ["steward", "free_rider"]}
+
+
+def season_db(path: Path, entrants: list[dict[str, Any]], fill_after_s: float = 30.0
+              ) -> tuple[Any, Matchmaker]:
+    """A season in its running phase, the operator's baselines of both games, and
+    `entrants` (remote agents online now: name, account, cap, games)."""
+    engine = make_engine(f"sqlite:///{path}")
+    metadata.create_all(engine)
+    with engine.begin() as conn:
+        owners = sorted({e["account"] for e in entrants} | {"operator"})
+        for i, name in enumerate(owners, 1):
+            conn.execute(insert(accounts).values(id=i, name=name, key_digest=f"k{i}",
+                                                 role="operator" if name == "operator"
+                                                 else "player", created_at=0.0))
+        ids = {name: i for i, name in enumerate(owners, 1)}
+        rows = [dict(name=e["name"], account_id=ids[e["account"]], kind="remote",
+                     games=json.dumps(e["games"]), cap=e["cap"], baseline=None)
+                for e in entrants]
+        rows += [dict(name=f"{game}-{b}", account_id=ids["operator"], kind="baseline",
+                      games=json.dumps([game]), cap=1000, baseline=b)
+                 for game, names in BASELINES.items() for b in names]
+        for row in rows:
+            agent_id = conn.execute(insert(agents).values(
+                version=1, current=True, description="", state="active", tokens_used=0,
+                created_at=0.0, **row)).inserted_primary_key[0]
+            if row["kind"] == "remote":
+                conn.execute(insert(agent_presence).values(agent_id=agent_id, node="n1",
+                                                           until=AT + 60, since=AT - 60))
+        conn.execute(insert(seasons).values(id="s", config_text="", phase="running",
+                                            started_at=0.0, tables_made=0, final_made=0,
+                                            version=0))
+    plan = SeasonPlan("s", SeasonSettings(tables=1000, max_running=50,
+                                          fill_after_s=fill_after_s),
+                      SLOTS, seed=7, operator_id=ids["operator"])
+    return engine, Matchmaker(plan, Catalog())
+
+
+def tick(engine: Any, mm: Matchmaker) -> list[tuple[str, int, int]]:
+    """One tick; the seats it gave: (table, agent id, account id)."""
+    with engine.begin() as conn:
+        made = mm.tick(conn, AT)
+        rows = conn.execute(select(season_seats.c.table_id, agents.c.id, agents.c.account_id,
+                                   agents.c.kind).join(agents, agents.c.id ==
+                                                       season_seats.c.agent_id)).all()
+    assert {r.table_id for r in rows} == set(made)
+    return [(r.table_id, r.id, r.account_id) for r in rows if r.kind != "baseline"]
+
+
+def caps(engine: Any) -> dict[int, int]:
+    with engine.connect() as conn:
+        return dict(conn.execute(select(agents.c.id, agents.c.cap)).all())
+
+
+def test_a_tick_over_two_games_keeps_each_agent_within_its_cap(tmp_path: Path) -> None:
+    # three agents of one table each, entered in both games: one tick seats each at most once
+    # (the second game's candidates are read after the first game's table took them)
+    entrants = [dict(name=n, account=n, cap=1, games=["dilemma", "commons"])
+                for n in ("ann", "ben", "cat")]
+    engine, mm = season_db(tmp_path / "s.db", entrants)
+    seats = tick(engine, mm)
+    per_agent = Counter(agent for _, agent, _ in seats)
+    assert seats and max(per_agent.values()) == 1, per_agent
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 3),
+                          st.sampled_from([["dilemma"], ["commons"], ["dilemma", "commons"]])),
+                min_size=1, max_size=9),
+       st.booleans())
+def test_a_tick_never_seats_past_a_cap_or_an_account_twice(
+        tmp_path: Path, pool: list[tuple[int, int, list[str]]], impatient: bool) -> None:
+    entrants = [dict(name=f"a{i}", account=f"acct{account}", cap=cap, games=games)
+                for i, (account, cap, games) in enumerate(pool)]
+    path = tmp_path / f"s{len(list(tmp_path.iterdir()))}.db"
+    engine, mm = season_db(path, entrants, fill_after_s=0.0 if impatient else 30.0)
+    try:
+        seats = tick(engine, mm)
+        limit = caps(engine)
+        per_agent = Counter(agent for _, agent, _ in seats)
+        assert all(n <= limit[a] for a, n in per_agent.items()), (per_agent, limit)
+        per_table: dict[str, list[int]] = {}
+        for table, _, account in seats:
+            per_table.setdefault(table, []).append(account)
+        assert all(len(v) == len(set(v)) for v in per_table.values()), per_table
+    finally:
+        engine.dispose()
