@@ -2,7 +2,8 @@
 
 An agent's cap is the tables it plays at once, across every game of the season: a tick that
 forms tables in several games counts the seats it has just given, not only those that were
-busy when the tick began. And the collusion guard holds at every table formed."""
+busy when the tick began (and the per-hour limit the same way). And the collusion guard holds at
+every table formed."""
 
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ SLOTS = [Slot("dilemma", None, 3, {"rounds_total": 3}),
 BASELINES = {"dilemma": ["tit_for_tat", "always_defect"], "commons": ["steward", "free_rider"]}
 
 
-def season_db(path: Path, entrants: list[dict[str, Any]], fill_after_s: float = 30.0
-              ) -> tuple[Any, Matchmaker]:
+def season_db(path: Path, entrants: list[dict[str, Any]], fill_after_s: float = 30.0,
+              per_hour: int = 600) -> tuple[Any, Matchmaker]:
     """A season in its running phase, the operator's baselines of both games, and
     `entrants` (remote agents online now: name, account, cap, games)."""
     engine = make_engine(f"sqlite:///{path}")
@@ -57,7 +58,8 @@ def season_db(path: Path, entrants: list[dict[str, Any]], fill_after_s: float = 
                                             started_at=0.0, tables_made=0, final_made=0,
                                             version=0))
     plan = SeasonPlan("s", SeasonSettings(tables=1000, max_running=50,
-                                          fill_after_s=fill_after_s),
+                                          fill_after_s=fill_after_s,
+                                          max_tables_per_hour=per_hour),
                       SLOTS, seed=7, operator_id=ids["operator"])
     return engine, Matchmaker(plan, Catalog())
 
@@ -94,16 +96,18 @@ def test_a_tick_over_two_games_keeps_each_agent_within_its_cap(tmp_path: Path) -
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 3),
                           st.sampled_from([["dilemma"], ["commons"], ["dilemma", "commons"]])),
                 min_size=1, max_size=9),
-       st.booleans())
+       st.booleans(), st.sampled_from([1, 2, 600]))
 def test_a_tick_never_seats_past_a_cap_or_an_account_twice(
-        tmp_path: Path, pool: list[tuple[int, int, list[str]]], impatient: bool) -> None:
+        tmp_path: Path, pool: list[tuple[int, int, list[str]]], impatient: bool,
+        per_hour: int) -> None:
     entrants = [dict(name=f"a{i}", account=f"acct{account}", cap=cap, games=games)
                 for i, (account, cap, games) in enumerate(pool)]
     path = tmp_path / f"s{len(list(tmp_path.iterdir()))}.db"
-    engine, mm = season_db(path, entrants, fill_after_s=0.0 if impatient else 30.0)
+    engine, mm = season_db(path, entrants, fill_after_s=0.0 if impatient else 30.0,
+                           per_hour=per_hour)
     try:
         seats = tick(engine, mm)
-        limit = caps(engine)
+        limit = {a: min(cap, per_hour) for a, cap in caps(engine).items()}
         per_agent = Counter(agent for _, agent, _ in seats)
         assert all(n <= limit[a] for a, n in per_agent.items()), (per_agent, limit)
         per_table: dict[str, list[int]] = {}
