@@ -130,8 +130,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = TableService(store, catalog, settings)
         app.state.tables = service
         listener = None
-        if store.is_postgres:  # other processes' tables: NOTIFY (notify.py)
-            listener = Listener(settings.db_url, service.on_notice, asyncio.get_running_loop())
+        if store.is_postgres:  # other processes' tables and keys: NOTIFY (notify.py)
+            def on_notice(payload: str) -> None:
+                if payload.startswith("keys:"):  # an account's new API key retires the old
+                    app.state.account_cache.clear()
+                else:
+                    service.on_notice(payload)
+
+            listener = Listener(settings.db_url, on_notice, asyncio.get_running_loop())
             listener.start()
         resumed = await recover(service)
         await backfill(service)  # finished tables a crash kept out of the standings

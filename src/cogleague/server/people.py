@@ -161,7 +161,13 @@ async def rotate_key(request: Request) -> dict[str, Any]:
     if row is None:
         raise ApiError(401, "unauthorized", "sign in first (/signin)")
     key = new_api_key()
-    await request.app.state.store.tx(lambda conn: conn.execute(
-        update(accounts).where(accounts.c.id == row["id"]).values(key_digest=digest(key))))
+    store = request.app.state.store
+
+    def write(conn: Connection) -> None:
+        conn.execute(update(accounts).where(accounts.c.id == row["id"])
+                     .values(key_digest=digest(key)))
+        store.notify(f"keys:{row['id']}")(conn)  # other processes forget the old key too
+
+    await store.tx(write)
     request.app.state.account_cache.clear()  # the old key's cached account goes with it
     return {"name": row["name"], "api_key": key}
