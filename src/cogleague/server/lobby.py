@@ -22,7 +22,7 @@ from cogleague.server.auth import bearer, digest, new_api_key
 from cogleague.server.errors import ApiError, responses
 from cogleague.server.frames import frame_schema
 from cogleague.server.mirror import mirror_for
-from cogleague.server.people import cookie_account
+from cogleague.server.people import cookie_account, name_taken, new_account
 from cogleague.server.store import accounts, now
 from cogleague.server.tables import MIN_START_TIMEOUT_S, Account, TableService
 
@@ -217,7 +217,7 @@ async def create_account(body: CreateAccount, request: Request, svc: Svc,
 
     def write(conn: Connection) -> dict[str, Any]:
         if conn.execute(select(accounts.c.id).where(accounts.c.name == body.name)).first():
-            raise ApiError(409, "bad_request", f"name {body.name!r} is taken")
+            raise name_taken(body.name)
         inserted = conn.execute(insert(accounts).values(
             name=body.name, key_digest=digest(key), role="player", created_at=now())
         ).inserted_primary_key
@@ -229,7 +229,7 @@ async def create_account(body: CreateAccount, request: Request, svc: Svc,
         return {"id": account_id, "name": body.name, "api_key": key,
                 "balance": wallets.balance(conn, account_id)}
 
-    return await svc.store.tx(write)
+    return await new_account(svc.store, body.name, write)
 
 
 @router.get("/account", responses=responses(401))

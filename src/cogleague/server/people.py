@@ -19,16 +19,20 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from cogleague.server import passwords
 from cogleague.server.auth import digest, new_api_key, new_seat_token
 from cogleague.server.errors import ApiError, responses
-from cogleague.server.store import accounts, now, web_sessions
+from cogleague.server.store import Store, accounts, now, web_sessions
+
+T = TypeVar("T")
 
 COOKIE = "cl_session"
 CSRF_HEADER = "X-CSRF-Token"
@@ -44,6 +48,20 @@ class Credentials(BaseModel):
     name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$")
     password: Annotated[str, Field(min_length=passwords.MIN_CHARS,
                                    max_length=passwords.MAX_CHARS)]
+
+
+def name_taken(name: str) -> ApiError:
+    return ApiError(409, "bad_request", f"name {name!r} is taken")
+
+
+async def new_account(store: Store, name: str, write: Callable[[Connection], T]) -> T:
+    """`write` (which adds the account `name`) in one transaction. Another process may take
+    the name between `write`'s check and its insert: the unique index refuses the insert, and
+    that is the same 409 as a name taken before."""
+    try:
+        return await store.tx(write)
+    except IntegrityError:
+        raise name_taken(name) from None
 
 
 def csrf_token(session_token: str) -> str:
@@ -104,14 +122,14 @@ async def signup(body: Credentials, request: Request, response: Response) -> dic
 
     def write(conn: Connection) -> int:
         if conn.execute(select(accounts.c.id).where(accounts.c.name == body.name)).first():
-            raise ApiError(409, "bad_request", f"name {body.name!r} is taken")
+            raise name_taken(body.name)
         inserted = conn.execute(insert(accounts).values(
             name=body.name, key_digest=digest(key), role="player", created_at=now(),
             password=hashed)).inserted_primary_key
         assert inserted is not None
         return int(inserted[0])
 
-    account_id = await request.app.state.store.tx(write)
+    account_id = await new_account(request.app.state.store, body.name, write)
     csrf = await _sign_in(request, response, account_id)
     return {"id": account_id, "name": body.name, "api_key": key, "csrf": csrf}
 
