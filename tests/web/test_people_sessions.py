@@ -121,3 +121,19 @@ def test_malformed_credentials_get_a_400_naming_a_field_and_store_nothing(
     assert message.split(":")[0] in {"body", "name", "password", "extra"}, message
     assert COOKIE not in res.headers.get("set-cookie", "")
     assert _accounts(site) == before
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(text=st.text(max_size=40), path=st.sampled_from(["/people", "/session"]))
+def test_a_body_that_is_not_json_is_a_400_about_the_body(site: Any, text: str,
+                                                         path: str) -> None:
+    try:
+        json.loads(text)
+    except ValueError:
+        pass
+    else:
+        return  # JSON after all: the test above
+    res = httpx.post(f"{site.url}{path}", content=text.encode("utf-8", "surrogatepass"),
+                     headers={"Content-Type": "application/json"})
+    assert res.status_code == 400, res.text
+    assert res.json()["error"]["message"].startswith("body: "), res.text

@@ -187,6 +187,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         first: dict[str, Any] = exc.errors()[0] if exc.errors() else {}
+        if first.get("type") == "json_invalid":  # its loc is ("body", offset): not a field
+            at, why = first["loc"][-1], first.get("ctx", {}).get("error", "")
+            return _error(400, "bad_request", f"body: not valid JSON at character {at} ({why})")
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
         return _error(400, "bad_request", f"{where}: {first.get('msg', 'invalid request')}")
 
