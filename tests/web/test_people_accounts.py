@@ -111,3 +111,37 @@ def test_the_operator_can_turn_self_sign_up_off(tmp_path: Path) -> None:
         assert res.status_code == 403 and "turned off" in res.json()["error"]["message"]
         assert httpx.get(f"{live.url}/session").json() == {"signed_in": False,
                                                            "web_signup": False}
+
+
+def test_with_sign_up_off_a_person_signs_in_with_an_account_the_operator_made(
+        tmp_path: Path) -> None:
+    """docs/play.md: with --no-web-signup people sign in with accounts the operator made; the
+    operator gives such an account its first password (only the operator may)."""
+    op = {"Authorization": f"Bearer {OPERATOR_KEY}"}
+    with _server(tmp_path, web_signup=False, open_registration=True) as live:
+        made = httpx.post(f"{live.url}/accounts", headers=op,
+                          json={"name": "gus", "password": PASSWORD})
+        assert made.status_code == 201, made.text
+        assert "password" not in made.json()
+        with httpx.Client(base_url=live.url) as browser:
+            signed_in = browser.post("/session", json={"name": "gus", "password": PASSWORD})
+            assert signed_in.status_code == 200, signed_in.text
+            assert browser.get("/session").json()["name"] == "gus"
+        # open registration, but not the operator: no password (that would be sign-up)
+        player = {"Authorization": f"Bearer {made.json()['api_key']}"}
+        anyone = httpx.post(f"{live.url}/accounts", headers=player,
+                            json={"name": "hal", "password": PASSWORD})
+        assert anyone.status_code == 403 and "password" in anyone.json()["error"]["message"]
+        assert httpx.post(f"{live.url}/accounts", json={"name": "hal", "password": PASSWORD}
+                          ).status_code == 401
+        short = httpx.post(f"{live.url}/accounts", headers=op,
+                           json={"name": "ivy", "password": "short"})
+        assert short.status_code == 400 and "password" in short.json()["error"]["message"]
+        for name in ("hal", "ivy"):
+            assert httpx.post(f"{live.url}/session", json={"name": name, "password": PASSWORD}
+                              ).status_code == 401
+    with sqlite3.connect(tmp_path / "server.db") as db:
+        stored = db.execute("SELECT password FROM accounts WHERE name = 'gus'").fetchone()[0]
+        assert db.execute("SELECT count(*) FROM accounts WHERE name IN ('hal', 'ivy')"
+                          ).fetchone()[0] == 0
+    assert stored.startswith("scrypt$") and PASSWORD not in stored

@@ -130,8 +130,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = TableService(store, catalog, settings)
         app.state.tables = service
         listener = None
-        if store.is_postgres:  # other processes' tables: NOTIFY (notify.py)
-            listener = Listener(settings.db_url, service.on_notice, asyncio.get_running_loop())
+        if store.is_postgres:  # other processes' tables and keys: NOTIFY (notify.py)
+            def on_notice(payload: str) -> None:
+                if payload.startswith("keys:"):  # an account's new API key retires the old
+                    app.state.account_cache.clear()
+                else:
+                    service.on_notice(payload)
+
+            listener = Listener(settings.db_url, on_notice, asyncio.get_running_loop())
             listener.start()
         resumed = await recover(service)
         await backfill(service)  # finished tables a crash kept out of the standings
@@ -181,6 +187,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         first: dict[str, Any] = exc.errors()[0] if exc.errors() else {}
+        if first.get("type") == "json_invalid":  # its loc is ("body", offset): not a field
+            at, why = first["loc"][-1], first.get("ctx", {}).get("error", "")
+            return _error(400, "bad_request", f"body: not valid JSON at character {at} ({why})")
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
         return _error(400, "bad_request", f"{where}: {first.get('msg', 'invalid request')}")
 

@@ -22,7 +22,7 @@ from cogleague.server.auth import bearer, digest, new_api_key
 from cogleague.server.errors import ApiError, responses
 from cogleague.server.frames import frame_schema
 from cogleague.server.mirror import mirror_for
-from cogleague.server.people import cookie_account
+from cogleague.server.people import Password, cookie_account, hashed, name_taken, new_account
 from cogleague.server.store import accounts, now
 from cogleague.server.tables import MIN_START_TIMEOUT_S, Account, TableService
 
@@ -64,6 +64,8 @@ class _Body(BaseModel):
 class CreateAccount(_Body):
     name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$")
     credits: JsonInt = Field(0, ge=0, le=MAX_GRANT, description="an initial operator grant")
+    password: Password | None = Field(None, description="operator only: a first password, so "
+                                                        "a person signs in at /signin")
 
 
 class Grant(_Body):
@@ -209,18 +211,20 @@ async def create_account(body: CreateAccount, request: Request, svc: Svc,
         caller = await account(request, authorization)
         if not caller.is_operator:
             raise ApiError(403, "forbidden", "creating accounts needs the operator key")
-    elif body.credits:
+    elif body.credits or body.password is not None:
         caller = await account(request, authorization)
         if not caller.is_operator:
-            raise ApiError(403, "forbidden", "only the operator grants credits")
+            what = "grants credits" if body.credits else "sets a password"
+            raise ApiError(403, "forbidden", f"only the operator {what}")
     key = new_api_key()
+    password = None if body.password is None else await hashed(body.password)
 
     def write(conn: Connection) -> dict[str, Any]:
         if conn.execute(select(accounts.c.id).where(accounts.c.name == body.name)).first():
-            raise ApiError(409, "bad_request", f"name {body.name!r} is taken")
+            raise name_taken(body.name)
         inserted = conn.execute(insert(accounts).values(
-            name=body.name, key_digest=digest(key), role="player", created_at=now())
-        ).inserted_primary_key
+            name=body.name, key_digest=digest(key), role="player", created_at=now(),
+            password=password)).inserted_primary_key
         assert inserted is not None  # a single-row INSERT always has its key
         account_id = inserted[0]
         if body.credits:
@@ -229,7 +233,7 @@ async def create_account(body: CreateAccount, request: Request, svc: Svc,
         return {"id": account_id, "name": body.name, "api_key": key,
                 "balance": wallets.balance(conn, account_id)}
 
-    return await svc.store.tx(write)
+    return await new_account(svc.store, body.name, write)
 
 
 @router.get("/account", responses=responses(401))

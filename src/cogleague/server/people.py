@@ -19,16 +19,20 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from cogleague.server import passwords
 from cogleague.server.auth import digest, new_api_key, new_seat_token
 from cogleague.server.errors import ApiError, responses
-from cogleague.server.store import accounts, now, web_sessions
+from cogleague.server.store import Store, accounts, now, web_sessions
+
+T = TypeVar("T")
 
 COOKIE = "cl_session"
 CSRF_HEADER = "X-CSRF-Token"
@@ -39,11 +43,32 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 router = APIRouter(tags=["people"])
 
 
+Password = Annotated[str, Field(min_length=passwords.MIN_CHARS, max_length=passwords.MAX_CHARS)]
+
+
 class Credentials(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.\-]+$")
-    password: Annotated[str, Field(min_length=passwords.MIN_CHARS,
-                                   max_length=passwords.MAX_CHARS)]
+    password: Password
+
+
+async def hashed(password: str) -> str:
+    """The stored form of a password, made off the event loop (scrypt takes ≈ 0.3 s)."""
+    return await asyncio.to_thread(passwords.hash_password, password)
+
+
+def name_taken(name: str) -> ApiError:
+    return ApiError(409, "bad_request", f"name {name!r} is taken")
+
+
+async def new_account(store: Store, name: str, write: Callable[[Connection], T]) -> T:
+    """`write` (which adds the account `name`) in one transaction. Another process may take
+    the name between `write`'s check and its insert: the unique index refuses the insert, and
+    that is the same 409 as a name taken before."""
+    try:
+        return await store.tx(write)
+    except IntegrityError:
+        raise name_taken(name) from None
 
 
 def csrf_token(session_token: str) -> str:
@@ -100,18 +125,18 @@ async def signup(body: Credentials, request: Request, response: Response) -> dic
         raise ApiError(403, "forbidden", "self sign-up is turned off on this server; ask the "
                                          "operator for an account")
     key = new_api_key()
-    hashed = await asyncio.to_thread(passwords.hash_password, body.password)
+    stored = await hashed(body.password)
 
     def write(conn: Connection) -> int:
         if conn.execute(select(accounts.c.id).where(accounts.c.name == body.name)).first():
-            raise ApiError(409, "bad_request", f"name {body.name!r} is taken")
+            raise name_taken(body.name)
         inserted = conn.execute(insert(accounts).values(
             name=body.name, key_digest=digest(key), role="player", created_at=now(),
-            password=hashed)).inserted_primary_key
+            password=stored)).inserted_primary_key
         assert inserted is not None
         return int(inserted[0])
 
-    account_id = await request.app.state.store.tx(write)
+    account_id = await new_account(request.app.state.store, body.name, write)
     csrf = await _sign_in(request, response, account_id)
     return {"id": account_id, "name": body.name, "api_key": key, "csrf": csrf}
 
@@ -161,7 +186,13 @@ async def rotate_key(request: Request) -> dict[str, Any]:
     if row is None:
         raise ApiError(401, "unauthorized", "sign in first (/signin)")
     key = new_api_key()
-    await request.app.state.store.tx(lambda conn: conn.execute(
-        update(accounts).where(accounts.c.id == row["id"]).values(key_digest=digest(key))))
+    store = request.app.state.store
+
+    def write(conn: Connection) -> None:
+        conn.execute(update(accounts).where(accounts.c.id == row["id"])
+                     .values(key_digest=digest(key)))
+        store.notify(f"keys:{row['id']}")(conn)  # other processes forget the old key too
+
+    await store.tx(write)
     request.app.state.account_cache.clear()  # the old key's cached account goes with it
     return {"name": row["name"], "api_key": key}

@@ -3,7 +3,7 @@
 // example bot with it, and signing out.
 
 import { h, clear, fetchJSON, markNav } from "./util.js";
-import { session, post, badge } from "./session.js";
+import { session, post, badge, signOut } from "./session.js";
 
 const root = document.getElementById("me");
 
@@ -28,7 +28,7 @@ async function main() {
     }
   });
   const out = h("button", { type: "button", "data-testid": "signout" }, "Sign out");
-  out.addEventListener("click", async () => { await post("/session", undefined, "DELETE"); location.assign("/"); });
+  out.addEventListener("click", async () => { await signOut(); location.assign("/"); });
   const bots = games.filter((g) => g.example_bot).map((g) => h("li", {}, h("b", {}, g.title), ": ",
     h("code", {}, `cogleague bot run ${g.example_bot} --server ${location.origin} --key $COGLEAGUE_KEY --table ID`)));
   clear(root).append(

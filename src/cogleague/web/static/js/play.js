@@ -12,14 +12,12 @@
 
 import { h, clear, fetchJSON, markNav } from "./util.js";
 import { controlsOf, buildForm } from "./controls.js";
-import { session, post, badge } from "./session.js";
+import { session, post, badge, seatStore, KEY_STORE } from "./session.js";
 import { seatPanel, happened, moveText, endBanner } from "./seat.js";
 import { playNow, takeSeat } from "./tablemaker.js";
 
 const root = document.getElementById("play");
-const KEY_STORE = "cogleague.key";
 const SOUND_STORE = "cogleague.sound";
-const seatStore = (id) => `cogleague.seat.${id}`;
 const BASE_TITLE = document.title;
 
 function field(label, input) {

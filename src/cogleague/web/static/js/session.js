@@ -6,6 +6,10 @@ import { h, fetchJSON } from "./util.js";
 
 let current = null;
 
+/** Where this browser keeps a seat's token (per table) and an API key typed on the Play page. */
+export const seatStore = (id) => `cogleague.seat.${id}`;
+export const KEY_STORE = "cogleague.key";
+
 /** The session document ({signed_in, name, csrf, web_signup}); read once per page. */
 export async function session(fresh = false) {
   if (!current || fresh) current = await fetchJSON("/session").catch(() => ({ signed_in: false, web_signup: false }));
@@ -18,6 +22,17 @@ export async function post(url, body, method = "POST") {
   const headers = { "Content-Type": "application/json", Accept: "application/json" };
   if (s.csrf) headers["X-CSRF-Token"] = s.csrf;
   return fetchJSON(url, { method, headers, body: method === "DELETE" ? undefined : JSON.stringify(body ?? {}) });
+}
+
+/** Sign out: the seats this browser keeps for the person (their tokens, for a reload) and an
+ * API key typed on the Play page are forgotten first, so the next person here cannot play
+ * them; then the server ends the session. */
+export async function signOut() {
+  for (const k of Object.keys(localStorage)) {
+    if (k.startsWith(seatStore("")) || k === KEY_STORE) localStorage.removeItem(k);
+  }
+  current = null;
+  await post("/session", undefined, "DELETE");
 }
 
 /** The header's account link: "Sign in", or the person's name (their account page). */

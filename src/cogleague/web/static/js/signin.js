@@ -12,9 +12,11 @@ function field(id, label, attrs) {
   return [h("div", { class: "field" }, h("label", { for: id }, label), input), input];
 }
 
+/** Where to go after signing in: `?next=` if it is a page of this site, else the Lobby. The
+ * browser's own URL parser decides (it reads `/\host` or `/<tab>/host` as `//host`). */
 function next() {
-  const to = new URLSearchParams(location.search).get("next") ?? "/";
-  return to.startsWith("/") && !to.startsWith("//") ? to : "/";
+  const url = new URL(new URLSearchParams(location.search).get("next") ?? "/", location.origin);
+  return url.origin === location.origin ? url.pathname + url.search + url.hash : "/";
 }
 
 async function main() {

@@ -4,10 +4,9 @@
 // from GET /games (each game's descriptor): no game is named here.
 
 import { h } from "./util.js";
-import { post } from "./session.js";
+import { post, seatStore } from "./session.js";
 
 const CREATED = "cogleague.created";
-const seatStore = (id) => `cogleague.seat.${id}`;
 
 /** Tables this browser created (so the Lobby offers to start them). */
 export function createdHere() {
