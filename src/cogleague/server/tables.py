@@ -444,7 +444,7 @@ class TableService:
                 self.forget(table_id)  # ended elsewhere, or another process runs it now
                 return
             if outcome is None:
-                await self._abort_running(row, seat_list, live, f"error: {error}",
+                await self._abort_running(row, live, f"error: {error}",
                                           forfeit.offender(error))
                 return
         else:  # what the table was launched with (fixed while it runs): no read back; an end
@@ -501,18 +501,16 @@ class TableService:
             live = self.live.get(table_id)
             if live is not None and live.task is not None:
                 live.task.cancel()
-            await self._abort_running(row, seat_list, live, detail)
+            await self._abort_running(row, live, detail)
             row, seat_list = await self.row(table_id)
         return self.describe(row, seat_list)
 
-    async def _abort_running(self, row: dict[str, Any], seat_list: builtins.list[dict[str, Any]],
-                             live: LiveTable | None, detail: str,
+    async def _abort_running(self, row: dict[str, Any], live: LiveTable | None, detail: str,
                              culprit: int | None = None) -> None:
         """Refund every stake (no rake) and mark the table aborted, in one transaction; a
         seat that caused the abort of a running table forfeits instead (`forfeit.py`)."""
         table_id = row["id"]
         culprit = culprit if row["state"] == RUNNING else None
-        entries = forfeit.abort_entries(table_id, row["stake"], seat_list, culprit)
         results: dict[str, Any] = {"reason": "aborted", "detail": detail}
         if culprit is not None:
             results["forfeit"] = culprit
@@ -524,6 +522,10 @@ class TableService:
                 results=jsonio.dumps(results)))
             if done.rowcount != 1:
                 return False  # it ended meanwhile (here or on another process)
+            # The seats as of now (the row is locked): a join committed on another process
+            # since the caller read the table holds a stake too.
+            entries = forfeit.abort_entries(table_id, row["stake"], seat_rows(conn, table_id),
+                                            culprit)
             entries_now = [e for e in entries if e.kind != settlement.REFUND
                            or wallets.held_by(conn, table_id, int(e.account)) >= e.amount]
             wallets.apply_all(conn, entries_now)

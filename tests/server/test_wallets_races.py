@@ -1,0 +1,92 @@
+"""Paid tables when two server processes change the same table at once (PostgreSQL).
+
+Two `TableService`s (two processes' worth: each its own store and database thread) share one
+PostgreSQL database. The interleavings are forced, not hoped for: the test holds the table's
+row lock, lets each process's request queue behind it in a chosen order (watched in
+`pg_stat_activity`), then lets go. After every race every credit is accounted for: a table
+that ended holds nothing, and every wallet has what the rules say.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+from sqlalchemy import Connection, create_engine, text
+
+from cogleague.server import wallets
+from cogleague.server.app import bootstrap
+from cogleague.server.catalog import Catalog
+from cogleague.server.settings import Settings
+from cogleague.server.store import Store, engine_url
+from cogleague.server.tables import TableService
+from server.test_wallets import check_ledger, make_people
+
+pytestmark = pytest.mark.postgres
+STAKE = 10
+
+
+def _services(db: str) -> tuple[Store, TableService, Store, TableService]:
+    store_a, store_b = Store(db), Store(db)
+    bootstrap(store_a, "operator-key-for-race-tests")
+    settings = Settings(db_url=db, record_league=False)
+    return (store_a, TableService(store_a, Catalog(), settings),
+            store_b, TableService(store_b, Catalog(), settings))
+
+
+async def _lock_waiters(db_engine: Any, n: int) -> None:
+    """Until `n` sessions wait for a lock (the requests have queued behind the test's)."""
+    def count() -> int:
+        with db_engine.connect() as conn:
+            return int(conn.execute(text(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND datname = current_database()")).scalar_one())
+
+    deadline = time.monotonic() + 20
+    while await asyncio.to_thread(count) < n:
+        assert time.monotonic() < deadline, f"fewer than {n} requests queued on the lock"
+        await asyncio.sleep(0.02)
+
+
+def test_abort_racing_a_join_on_another_process_refunds_the_joiner(pg_cluster: Any) -> None:
+    """Process A aborts an open table (an operator, or its start timeout) while process B
+    seats a player: B's join commits between A's read of the seats and A's write. The
+    joiner's stake must come back like everyone else's — an aborted table holds nothing."""
+    db = pg_cluster.new_database()
+    store_a, svc_a, store_b, svc_b = _services(db)
+    people = make_people(store_a)
+    engine = create_engine(engine_url(db))
+
+    async def race() -> None:
+        made = await svc_a.create(people[1], {"game": "dilemma", "stake": STAKE,
+                                              "config": {"seats": 3, "rounds_total": 1}})
+        table = made["id"]
+        await svc_a.join(people[1], table, {"kind": "scripted", "baseline": "pavlov"})
+        holder: Connection = await asyncio.to_thread(engine.connect)
+        holder.begin()
+        await asyncio.to_thread(holder.execute, text(
+            "SELECT id FROM tables WHERE id = :t FOR UPDATE"), {"t": table})
+        joining = asyncio.create_task(svc_b.join(people[2], table, {
+            "kind": "scripted", "baseline": "pavlov"}))
+        await _lock_waiters(engine, 1)  # B's join holds its read, queued for the row
+        aborting = asyncio.create_task(svc_a.abort(table))
+        await _lock_waiters(engine, 2)  # A read the seats without B's, queued behind B
+        await asyncio.to_thread(holder.commit)
+        await asyncio.to_thread(holder.close)
+        joined, aborted = await asyncio.gather(joining, aborting)
+        assert joined["seat"] == 1 and aborted["state"] == "aborted"
+        assert await store_a.tx(wallets.pot, table) == 0, "the aborted table still holds stakes"
+        for p in people[1:3]:
+            assert await store_a.tx(wallets.balance, p.id) == 100
+        await svc_a.shutdown()
+        await svc_b.shutdown()
+
+    try:
+        asyncio.run(race())
+        check_ledger(store_a)
+    finally:
+        store_a.close()
+        store_b.close()
+        engine.dispose()
