@@ -19,6 +19,7 @@ from sqlalchemy import Connection, create_engine, text
 from cogleague.server import wallets
 from cogleague.server.app import bootstrap
 from cogleague.server.catalog import Catalog
+from cogleague.server.errors import ApiError
 from cogleague.server.settings import Settings
 from cogleague.server.store import Store, engine_url
 from cogleague.server.tables import TableService
@@ -80,6 +81,53 @@ def test_abort_racing_a_join_on_another_process_refunds_the_joiner(pg_cluster: A
         assert await store_a.tx(wallets.pot, table) == 0, "the aborted table still holds stakes"
         for p in people[1:3]:
             assert await store_a.tx(wallets.balance, p.id) == 100
+        await svc_a.shutdown()
+        await svc_b.shutdown()
+
+    try:
+        asyncio.run(race())
+        check_ledger(store_a)
+    finally:
+        store_a.close()
+        store_b.close()
+        engine.dispose()
+
+
+def test_start_racing_a_leave_on_another_process_is_refused(pg_cluster: Any) -> None:
+    """Process A starts a full paid table while process B gives a seat back: B's leave (its
+    stake released) commits between A's read of the seats and A's write. The start must be
+    refused (the table is no longer full) and leave the table open with the other stakes
+    held — not a running table short of a seat, holding stakes it can never settle."""
+    db = pg_cluster.new_database()
+    store_a, svc_a, store_b, svc_b = _services(db)
+    people = make_people(store_a)
+    engine = create_engine(engine_url(db))
+
+    async def race() -> None:
+        made = await svc_a.create(people[1], {"game": "dilemma", "stake": STAKE,
+                                              "config": {"seats": 3, "rounds_total": 1}})
+        table = made["id"]
+        for p in people[1:4]:
+            await svc_a.join(p, table, {"kind": "scripted", "baseline": "pavlov"})
+        holder: Connection = await asyncio.to_thread(engine.connect)
+        holder.begin()
+        await asyncio.to_thread(holder.execute, text(
+            "SELECT id FROM tables WHERE id = :t FOR UPDATE"), {"t": table})
+        leaving = asyncio.create_task(svc_b.leave(people[3], table))
+        await _lock_waiters(engine, 1)  # B's leave queued for the row
+        starting = asyncio.create_task(svc_a.start(people[1], table))
+        await _lock_waiters(engine, 2)  # A saw every seat taken, queued behind B
+        await asyncio.to_thread(holder.commit)
+        await asyncio.to_thread(holder.close)
+        left, started = await asyncio.gather(leaving, starting, return_exceptions=True)
+        assert left == {"table": table, "seat": 2, "released": STAKE}
+        row, seat_list = await svc_a.row(table)
+        assert isinstance(started, ApiError) and started.code == "wrong_state", (
+            started, row["state"])
+        assert row["state"] == "open" and len(seat_list) == 2
+        assert await store_a.tx(wallets.pot, table) == 2 * STAKE
+        await svc_a.abort(table)
+        assert await store_a.tx(wallets.pot, table) == 0
         await svc_a.shutdown()
         await svc_b.shutdown()
 

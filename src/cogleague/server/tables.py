@@ -382,9 +382,14 @@ class TableService:
                     raise ApiError(409, "wrong_state", f"table {table_id} was just started")
                 if fillers:
                     conn.execute(insert(seats), fillers)
+                now_seated = seat_rows(conn, table_id)
+                if len(now_seated) != n:  # a leave committed elsewhere since the read
+                    raise ApiError(409, "wrong_state", f"table {table_id}: a seat was given "
+                                                       "back while starting; "
+                                                       f"{len(now_seated)} of {n} are taken")
                 if self.store.is_postgres:
                     notify(conn, f"state:{table_id}")
-                return seat_rows(conn, table_id)
+                return now_seated
 
             try:
                 seat_list = await self.store.tx(write)
