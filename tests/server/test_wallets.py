@@ -22,7 +22,7 @@ from cogleague.server.app import bootstrap
 from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ApiError
 from cogleague.server.settings import Settings
-from cogleague.server.store import Store, accounts, now, wallet_entries
+from cogleague.server.store import Store, accounts, now, tables, wallet_entries
 from cogleague.server.tables import Account, TableService
 
 SIGN = {"deposit": 1, "stake_hold": -1, "stake_release": 1, "payout": 1, "rake": 1,
@@ -42,6 +42,10 @@ def check_ledger(store: Store) -> None:
         return list(rows), roles, wallets.totals(conn)
 
     rows, roles, totals = store.tx_sync(read)
+    ended = store.tx_sync(lambda c: c.execute(select(tables.c.id).where(
+        tables.c.state.in_(("finished", "aborted")))).scalars().all())
+    for table_id in ended:  # a table that ended holds nothing: it paid or refunded it all
+        assert store.tx_sync(wallets.pot, table_id) == 0, table_id
     model = Wallets()
     for r in rows:
         name = "house" if roles[r["account_id"]] == "house" else str(r["account_id"])
