@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from typing import Any
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import insert, select
 
-from cogleague.core.settlement import LedgerEntry
+from cogleague.core.settlement import LedgerEntry, split_pot
 from cogleague.core.wallets import Wallets
 from cogleague.server import wallets
 from cogleague.server.app import bootstrap
 from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ApiError
+from cogleague.server.recovery import recover
 from cogleague.server.settings import Settings
 from cogleague.server.store import Store, accounts, now, tables, wallet_entries
 from cogleague.server.tables import Account, TableService
@@ -160,3 +162,59 @@ def test_settlement_is_one_transaction(tmp_path: Any) -> None:
     assert store.tx_sync(wallets.pot, "t") == 0
     check_ledger(store)
     store.close()
+
+
+def test_a_table_logged_to_its_end_but_not_settled_settles_once_after_a_restart(
+        tmp_path: Any) -> None:
+    """The process dies after the last step is durable but before the settlement commits
+    (here: a finish hook refuses, so the end's transaction rolls back whole). The next
+    process resumes the table from its log, finds it over, and pays the pot exactly once,
+    by the points: the same split the first process would have paid."""
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    bootstrap(store, "operator-key-for-wallet-tests")
+    people = make_people(store)
+
+    def crash(*_: Any) -> None:
+        raise RuntimeError("the process died here")
+
+    async def first() -> tuple[str, list[int]]:
+        svc = TableService(store, Catalog(), Settings(db_url=store.url, record_league=False))
+        svc.finish_hooks.append(crash)
+        made = await svc.create(people[1], {"game": "dilemma", "stake": 30, "pacing": False,
+                                            "config": {"seats": 3, "rounds_total": 3}})
+        for p, base in zip(people[1:], ["always_defect", "tit_for_tat", "pavlov"], strict=True):
+            await svc.join(p, made["id"], {"kind": "scripted", "baseline": base})
+        await svc.start(people[1], made["id"])
+        task = svc.live[made["id"]].task
+        assert task is not None
+        with contextlib.suppress(RuntimeError):
+            await task
+        row, _ = await svc.row(made["id"])
+        assert row["state"] == "running" and await store.tx(wallets.pot, made["id"]) == 90
+        await svc.shutdown()
+        return made["id"], [await store.tx(wallets.balance, p.id) for p in people[1:]]
+
+    async def second(table_id: str) -> dict[str, Any]:
+        svc = TableService(store, Catalog(), Settings(db_url=store.url, record_league=False))
+        assert await recover(svc) == [table_id]
+        task = svc.live[table_id].task
+        assert task is not None
+        await task
+        assert await recover(svc) == []  # a second start-up finds nothing to do
+        row, _ = await svc.row(table_id)
+        await svc.shutdown()
+        return row
+
+    try:
+        table_id, before = asyncio.run(first())
+        row = asyncio.run(second(table_id))
+        assert row["state"] == "finished"
+        results = json.loads(row["results"])
+        split = split_pot(30, 500, results["scores"])
+        after = [store.tx_sync(wallets.balance, p.id) for p in people[1:]]
+        assert [a - b for a, b in zip(after, before, strict=True)] == split.payouts
+        assert [s["payout"] for s in results["seats"]] == split.payouts
+        assert store.tx_sync(wallets.pot, table_id) == 0
+        check_ledger(store)
+    finally:
+        store.close()
