@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, create_engine, text
 
+from cogleague.core import settlement
 from cogleague.server import wallets
 from cogleague.server.app import bootstrap
 from cogleague.server.catalog import Catalog
@@ -133,6 +134,41 @@ def test_start_racing_a_leave_on_another_process_is_refused(pg_cluster: Any) -> 
 
     try:
         asyncio.run(race())
+        check_ledger(store_a)
+    finally:
+        store_a.close()
+        store_b.close()
+        engine.dispose()
+
+
+def test_the_same_grant_applied_by_two_processes_at_once_is_applied_once(
+        pg_cluster: Any) -> None:
+    """A client retries an operator grant (same idempotency key) while the first request is
+    still in flight, and the two land on two processes. Both check the key before either
+    commits; the second must answer `applied: false`, not fail on the key's unique index."""
+    db = pg_cluster.new_database()
+    store_a, _, store_b, _ = _services(db)
+    people = make_people(store_a)
+    who = people[1].id
+    engine = create_engine(engine_url(db))
+    entry = settlement.deposit(wallets.ledger_name(who), 25, f"grant:{who}:retried")
+
+    async def race() -> list[bool]:
+        holder: Connection = await asyncio.to_thread(engine.connect)
+        holder.begin()
+        await asyncio.to_thread(holder.execute, text(
+            "SELECT id FROM accounts WHERE id = :a FOR UPDATE"), {"a": who})
+        first = asyncio.create_task(store_a.tx(wallets.apply, entry))
+        await _lock_waiters(engine, 1)
+        second = asyncio.create_task(store_b.tx(wallets.apply, entry))
+        await _lock_waiters(engine, 2)
+        await asyncio.to_thread(holder.commit)
+        await asyncio.to_thread(holder.close)
+        return list(await asyncio.gather(first, second))
+
+    try:
+        assert sorted(asyncio.run(race())) == [False, True]
+        assert store_a.tx_sync(wallets.balance, who) == 100 + 25
         check_ledger(store_a)
     finally:
         store_a.close()
