@@ -218,3 +218,38 @@ def test_a_table_logged_to_its_end_but_not_settled_settles_once_after_a_restart(
         check_ledger(store)
     finally:
         store.close()
+
+
+def test_a_start_timeout_firing_as_the_table_starts_does_not_abort_it(tmp_path: Any) -> None:
+    """The start timeout fires while the creator's start is in flight: the timeout read the
+    table open, the start then ran it. The timeout is for tables that never started: the
+    table plays to its end and settles by points (not refunded as aborted)."""
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    bootstrap(store, "operator-key-for-wallet-tests")
+    people = make_people(store)
+
+    async def race() -> dict[str, Any]:
+        svc = TableService(store, Catalog(), Settings(db_url=store.url, record_league=False))
+        made = await svc.create(people[1], {"game": "dilemma", "stake": 30, "pacing": False,
+                                            "config": {"seats": 3, "rounds_total": 2}})
+        table_id = made["id"]
+        for p, base in zip(people[1:], ["always_defect", "tit_for_tat", "pavlov"], strict=True):
+            await svc.join(p, table_id, {"kind": "scripted", "baseline": base})
+        svc.schedule_timeout(table_id, 0.0)  # due now: it fires as the start begins
+        started = await svc.start(people[1], table_id)
+        assert started["state"] == "running"
+        for _ in range(200):
+            row, _ = await svc.row(table_id)
+            if row["state"] != "running":
+                break
+            await asyncio.sleep(0.02)
+        await svc.shutdown()
+        return row
+
+    try:
+        row = asyncio.run(race())
+        assert (row["state"], row["reason"]) == ("finished", "complete"), row["results"]
+        assert store.tx_sync(wallets.pot, row["id"]) == 0
+        check_ledger(store)
+    finally:
+        store.close()

@@ -174,3 +174,51 @@ def test_the_same_grant_applied_by_two_processes_at_once_is_applied_once(
         store_a.close()
         store_b.close()
         engine.dispose()
+
+
+def test_a_start_timeout_racing_a_start_on_another_process_leaves_it_running(
+        pg_cluster: Any) -> None:
+    """The start timeout fires on the creating process A as process B starts the table: A
+    read it open, B's start commits first. The timeout only aborts tables that never started:
+    the table plays to its end on B and settles by points."""
+    db = pg_cluster.new_database()
+    store_a, svc_a, store_b, svc_b = _services(db)
+    people = make_people(store_a)
+    engine = create_engine(engine_url(db))
+
+    async def race() -> dict[str, Any]:
+        made = await svc_a.create(people[1], {"game": "dilemma", "stake": STAKE,
+                                              "pacing": False,
+                                              "config": {"seats": 3, "rounds_total": 2}})
+        table = made["id"]
+        for p in people[1:4]:
+            await svc_a.join(p, table, {"kind": "scripted", "baseline": "pavlov"})
+        holder: Connection = await asyncio.to_thread(engine.connect)
+        holder.begin()
+        await asyncio.to_thread(holder.execute, text(
+            "SELECT id FROM tables WHERE id = :t FOR UPDATE"), {"t": table})
+        starting = asyncio.create_task(svc_b.start(people[1], table))
+        await _lock_waiters(engine, 1)  # B's start queued for the row
+        svc_a.schedule_timeout(table, 0.0)  # A's timeout fires now, reads it open
+        await _lock_waiters(engine, 2)
+        await asyncio.to_thread(holder.commit)
+        await asyncio.to_thread(holder.close)
+        assert (await starting)["state"] == "running"
+        for _ in range(300):
+            row, _ = await svc_a.row(table)
+            if row["state"] != "running":
+                break
+            await asyncio.sleep(0.02)
+        await svc_a.shutdown()
+        await svc_b.shutdown()
+        return row
+
+    try:
+        row = asyncio.run(race())
+        assert (row["state"], row["reason"]) == ("finished", "complete"), row["results"]
+        assert store_a.tx_sync(wallets.pot, row["id"]) == 0
+        check_ledger(store_a)
+    finally:
+        store_a.close()
+        store_b.close()
+        engine.dispose()

@@ -498,20 +498,23 @@ class TableService:
             self._spawn(record_league(self.store, row, names, results, finished))
 
     # -- abort -------------------------------------------------------------------------------------
-    async def abort(self, table_id: str, detail: str = "operator") -> dict[str, Any]:
+    async def abort(self, table_id: str, detail: str = "operator",
+                    states: tuple[str, ...] = (OPEN, RUNNING)) -> dict[str, Any]:
+        """Abort the table if it is in one of `states` (the start timeout: open only)."""
         async with self.lock(table_id):
             row, seat_list = await self.row(table_id)
-            if row["state"] in (FINISHED, ABORTED):
+            if row["state"] not in states:
                 raise ApiError(409, "wrong_state", f"table {table_id} is {row['state']}")
             live = self.live.get(table_id)
             if live is not None and live.task is not None:
                 live.task.cancel()
-            await self._abort_running(row, live, detail)
+            await self._abort_running(row, live, detail, states=states)
             row, seat_list = await self.row(table_id)
         return self.describe(row, seat_list)
 
     async def _abort_running(self, row: dict[str, Any], live: LiveTable | None, detail: str,
-                             culprit: int | None = None) -> None:
+                             culprit: int | None = None,
+                             states: tuple[str, ...] = (OPEN, RUNNING)) -> None:
         """Refund every stake (no rake) and mark the table aborted, in one transaction; a
         seat that caused the abort of a running table forfeits instead (`forfeit.py`)."""
         table_id = row["id"]
@@ -522,7 +525,7 @@ class TableService:
 
         def write(conn: Connection) -> bool:
             done = conn.execute(update(tables).where(tables.c.id == table_id,
-                                                     tables.c.state.in_((OPEN, RUNNING))).values(
+                                                     tables.c.state.in_(states)).values(
                 state=ABORTED, finished_at=now(), reason="aborted",
                 results=jsonio.dumps(results)))
             if done.rowcount != 1:
@@ -538,8 +541,11 @@ class TableService:
                 notify(conn, f"state:{table_id}")
             return True
 
-        if await self.store.tx(write, wait_s=FOREVER):
-            self._announced(table_id)
+        if not await self.store.tx(write, wait_s=FOREVER):
+            self._cancel_timer(table_id)  # it started or ended on another process meanwhile:
+            self.forget(table_id)  # its seats here reconnect to what it is now
+            return
+        self._announced(table_id)
         self._cancel_timer(table_id)
         self.live.pop(table_id, None)
         room = self.rooms.pop(table_id, None)
@@ -564,7 +570,7 @@ class TableService:
         try:
             row, _ = await self.row(table_id)
             if row["state"] == OPEN:
-                await self.abort(table_id, "start timeout")
+                await self.abort(table_id, "start timeout", states=(OPEN,))
         except ApiError:
             return
 
