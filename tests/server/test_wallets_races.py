@@ -10,6 +10,9 @@ that ended holds nothing, and every wallet has what the rules say.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
+import threading
 import time
 from typing import Any
 
@@ -222,3 +225,95 @@ def test_a_start_timeout_racing_a_start_on_another_process_leaves_it_running(
         store_a.close()
         store_b.close()
         engine.dispose()
+
+
+class CommitCutter:
+    """A TCP proxy in front of PostgreSQL. Once armed, it forwards the COMMIT of the next
+    transaction that sent `marker`, then cuts that connection before the answer comes back:
+    the transaction is committed, and the client sees its connection lost mid-commit."""
+
+    def __init__(self, target_port: int, marker: bytes) -> None:
+        self.target_port = target_port
+        self.marker = marker
+        self.armed = False
+        self.cuts = 0
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.target_port))
+            muted = threading.Event()  # set: nothing more goes back to the client
+            threading.Thread(target=self._pump, args=(client, server, muted, True),
+                             daemon=True).start()
+            threading.Thread(target=self._pump, args=(server, client, muted, False),
+                             daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket, muted: threading.Event,
+              upstream: bool) -> None:
+        wrote = False
+        try:
+            while data := src.recv(65536):
+                if not upstream:
+                    if muted.is_set():
+                        break
+                    dst.sendall(data)
+                    continue
+                wrote = wrote or (self.armed and self.marker in data)
+                cut = wrote and b"COMMIT" in data
+                if cut:
+                    muted.set()
+                    self.armed = False
+                    self.cuts += 1
+                dst.sendall(data)
+                if cut:
+                    time.sleep(0.3)  # the server commits; its answer is never delivered
+                    break
+        except OSError:
+            pass
+        for s in (src, dst):
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_a_join_whose_commit_answer_was_lost_is_reported_joined(pg_cluster: Any) -> None:
+    """The join's transaction (seat and stake hold) commits, but the connection dies before
+    the answer arrives; the store tries the transaction again, which finds the seat taken —
+    by this very join. The player must get the seat and its token (the stake is held for it),
+    not a refusal for a seat it holds and pays for."""
+    db = pg_cluster.new_database()
+    store_a, _, _, _ = _services(db)
+    people = make_people(store_a)
+    cutter = CommitCutter(pg_cluster.port, b"INSERT INTO seats")
+    via = db.replace(f":{pg_cluster.port}/", f":{cutter.port}/")
+    store = Store(via)
+    svc = TableService(store, Catalog(), Settings(db_url=via, record_league=False))
+
+    async def join() -> tuple[str, dict[str, Any]]:
+        made = await svc.create(people[1], {"game": "dilemma", "stake": STAKE,
+                                            "config": {"seats": 3, "rounds_total": 1}})
+        cutter.armed = True
+        joined = await svc.join(people[2], made["id"], {"kind": "remote"})
+        await svc.shutdown()
+        return made["id"], joined
+
+    try:
+        table, joined = asyncio.run(join())
+        assert cutter.cuts == 1
+        assert joined["seat"] == 0 and joined["token"]
+        assert store_a.tx_sync(wallets.balance, people[2].id) == 100 - STAKE
+        assert store_a.tx_sync(wallets.pot, table) == STAKE
+        check_ledger(store_a)
+    finally:
+        store.close()
+        store_a.close()
+        cutter.close()

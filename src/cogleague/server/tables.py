@@ -315,8 +315,10 @@ class TableService:
 
             try:
                 await self.store.tx(write)
-            except IntegrityError:  # another process seated it first
-                raise ApiError(409, "table_full", f"seat {seat} was just taken") from None
+            except IntegrityError:  # another process seated it first, or this very write
+                # committed before its connection was lost and its retry met its own row
+                if not await self.store.tx(_seated, table_id, seat, record["token_digest"]):
+                    raise ApiError(409, "table_full", f"seat {seat} was just taken") from None
             self._announced(table_id)
             full = len(taken) + 1 == n
         info = loads(row["info"])
@@ -672,6 +674,13 @@ class TableService:
             await self.store.tx(release)
         except Exception:
             log.exception("could not release this process's leases")
+
+
+def _seated(conn: Connection, table_id: str, seat: int, token_digest: str) -> bool:
+    """Whether the seat is the one a join with this token wrote."""
+    return conn.execute(select(seats.c.seat).where(
+        seats.c.table_id == table_id, seats.c.seat == seat,
+        seats.c.token_digest == token_digest)).first() is not None
 
 
 def _finished_at(conn: Connection, table_id: str) -> float | None:
