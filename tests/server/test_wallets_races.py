@@ -317,3 +317,41 @@ def test_a_join_whose_commit_answer_was_lost_is_reported_joined(pg_cluster: Any)
         store.close()
         store_a.close()
         cutter.close()
+
+
+def test_an_abort_whose_commit_answer_was_lost_refunds_once_and_ends_the_room(
+        pg_cluster: Any) -> None:
+    """The abort's transaction (state and refunds) commits, the answer is lost, the retry
+    finds the table aborted — by itself. Every stake comes back once, and the seats here are
+    told the table ended (aborted), as after any abort."""
+    db = pg_cluster.new_database()
+    store_a, _, _, _ = _services(db)
+    people = make_people(store_a)
+    cutter = CommitCutter(pg_cluster.port, b"UPDATE tables SET state")
+    via = db.replace(f":{pg_cluster.port}/", f":{cutter.port}/")
+    store = Store(via)
+    svc = TableService(store, Catalog(), Settings(db_url=via, record_league=False))
+
+    async def abort() -> tuple[str, dict[str, Any], str]:
+        made = await svc.create(people[1], {"game": "dilemma", "stake": STAKE,
+                                            "config": {"seats": 3, "rounds_total": 1}})
+        for p in people[1:3]:
+            await svc.join(p, made["id"], {"kind": "remote"})
+        room = svc.rooms[made["id"]]
+        cutter.armed = True
+        done = await svc.abort(made["id"])
+        await svc.shutdown()
+        return made["id"], done, room.state
+
+    try:
+        table, done, room_state = asyncio.run(abort())
+        assert cutter.cuts == 1
+        assert done["state"] == "aborted" and room_state == "aborted"
+        for p in people[1:3]:
+            assert store_a.tx_sync(wallets.balance, p.id) == 100
+        assert store_a.tx_sync(wallets.pot, table) == 0
+        check_ledger(store_a)
+    finally:
+        store.close()
+        store_a.close()
+        cutter.close()

@@ -524,14 +524,16 @@ class TableService:
         results: dict[str, Any] = {"reason": "aborted", "detail": detail}
         if culprit is not None:
             results["forfeit"] = culprit
+        ended = now()
 
         def write(conn: Connection) -> bool:
             done = conn.execute(update(tables).where(tables.c.id == table_id,
                                                      tables.c.state.in_(states)).values(
-                state=ABORTED, finished_at=now(), reason="aborted",
+                state=ABORTED, finished_at=ended, reason="aborted",
                 results=jsonio.dumps(results)))
-            if done.rowcount != 1:
-                return False  # it ended meanwhile (here or on another process)
+            if done.rowcount != 1:  # this very write, committed before its connection was
+                # lost; else it started or ended meanwhile (here or on another process)
+                return _finished_at(conn, table_id) == ended
             # The seats as of now (the row is locked): a join committed on another process
             # since the caller read the table holds a stake too.
             entries = forfeit.abort_entries(table_id, row["stake"], seat_rows(conn, table_id),
