@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import socket
 import threading
 import time
@@ -349,6 +350,48 @@ def test_an_abort_whose_commit_answer_was_lost_refunds_once_and_ends_the_room(
         assert done["state"] == "aborted" and room_state == "aborted"
         for p in people[1:3]:
             assert store_a.tx_sync(wallets.balance, p.id) == 100
+        assert store_a.tx_sync(wallets.pot, table) == 0
+        check_ledger(store_a)
+    finally:
+        store.close()
+        store_a.close()
+        cutter.close()
+
+
+def test_a_finish_whose_commit_answer_was_lost_pays_once(pg_cluster: Any) -> None:
+    """The end's transaction (results and the whole settlement) commits, the answer is lost,
+    the retry finds the table finished — by itself. The pot is paid once, by the points."""
+    db = pg_cluster.new_database()
+    store_a, _, _, _ = _services(db)
+    people = make_people(store_a)
+    cutter = CommitCutter(pg_cluster.port, b"UPDATE tables SET state")
+    via = db.replace(f":{pg_cluster.port}/", f":{cutter.port}/")
+    store = Store(via)
+    svc = TableService(store, Catalog(), Settings(db_url=via, record_league=False))
+
+    async def play() -> tuple[str, str]:
+        made = await svc.create(people[1], {"game": "dilemma", "stake": STAKE, "pacing": False,
+                                            "config": {"seats": 3, "rounds_total": 3}})
+        for p, base in zip(people[1:], ["always_defect", "tit_for_tat", "pavlov"], strict=True):
+            await svc.join(p, made["id"], {"kind": "scripted", "baseline": base})
+        await svc.start(people[1], made["id"])
+        cutter.armed = True  # the next state change is the end
+        room = svc.rooms[made["id"]]
+        task = svc.live[made["id"]].task
+        assert task is not None
+        await task
+        await svc.shutdown()
+        return made["id"], room.state
+
+    try:
+        table, room_state = asyncio.run(play())
+        assert cutter.cuts == 1 and room_state == "finished"
+        row = store_a.tx_sync(lambda c: c.execute(text(
+            "SELECT state, results FROM tables WHERE id = :t"), {"t": table}).one())
+        assert row.state == "finished"
+        payouts = settlement.split_pot(STAKE, 500, json.loads(row.results)["scores"]).payouts
+        for p, paid in zip(people[1:], payouts, strict=True):
+            assert store_a.tx_sync(wallets.balance, p.id) == 100 - STAKE + paid
         assert store_a.tx_sync(wallets.pot, table) == 0
         check_ledger(store_a)
     finally:
