@@ -398,3 +398,42 @@ def test_a_finish_whose_commit_answer_was_lost_pays_once(pg_cluster: Any) -> Non
         store.close()
         store_a.close()
         cutter.close()
+
+
+def test_a_start_whose_commit_answer_was_lost_runs_the_table(pg_cluster: Any) -> None:
+    """The start's transaction commits, the answer is lost, the retry finds the table running
+    — started by itself. The table must run here and settle, not be left running with nobody
+    playing it and every stake held."""
+    db = pg_cluster.new_database()
+    store_a, _, _, _ = _services(db)
+    people = make_people(store_a)
+    cutter = CommitCutter(pg_cluster.port, b"UPDATE tables SET state")
+    via = db.replace(f":{pg_cluster.port}/", f":{cutter.port}/")
+    store = Store(via)
+    svc = TableService(store, Catalog(), Settings(db_url=via, record_league=False))
+
+    async def play() -> str:
+        made = await svc.create(people[1], {"game": "dilemma", "stake": STAKE, "pacing": False,
+                                            "config": {"seats": 3, "rounds_total": 3}})
+        for p in people[1:]:
+            await svc.join(p, made["id"], {"kind": "scripted", "baseline": "pavlov"})
+        cutter.armed = True
+        assert (await svc.start(people[1], made["id"]))["state"] == "running"
+        task = svc.live[made["id"]].task
+        assert task is not None
+        await task
+        await svc.shutdown()
+        return str(made["id"])
+
+    try:
+        table = asyncio.run(play())
+        assert cutter.cuts == 1
+        state = store_a.tx_sync(lambda c: c.execute(text(
+            "SELECT state FROM tables WHERE id = :t"), {"t": table}).scalar_one())
+        assert state == "finished"
+        assert store_a.tx_sync(wallets.pot, table) == 0
+        check_ledger(store_a)
+    finally:
+        store.close()
+        store_a.close()
+        cutter.close()

@@ -381,8 +381,10 @@ class TableService:
                                                          tables.c.state == OPEN)
                                     .values(state=RUNNING, started_at=started, **lease))
                 if done.rowcount != 1:
-                    raise ApiError(409, "wrong_state", f"table {table_id} was just started")
-                if fillers:
+                    if _started_at(conn, table_id) != started:
+                        raise ApiError(409, "wrong_state", f"table {table_id} was just started")
+                    # else this very write, committed before its connection was lost
+                elif fillers:
                     conn.execute(insert(seats), fillers)
                 now_seated = seat_rows(conn, table_id)
                 if len(now_seated) != n:  # a leave committed elsewhere since the read
@@ -683,6 +685,11 @@ def _seated(conn: Connection, table_id: str, seat: int, token_digest: str) -> bo
     return conn.execute(select(seats.c.seat).where(
         seats.c.table_id == table_id, seats.c.seat == seat,
         seats.c.token_digest == token_digest)).first() is not None
+
+
+def _started_at(conn: Connection, table_id: str) -> float | None:
+    return conn.execute(select(tables.c.started_at).where(tables.c.id == table_id)
+                        ).scalar_one_or_none()
 
 
 def _finished_at(conn: Connection, table_id: str) -> float | None:
