@@ -27,7 +27,7 @@ from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ApiError
 from cogleague.server.settings import Settings
 from cogleague.server.store import Store, engine_url
-from cogleague.server.tables import TableService
+from cogleague.server.tables import Account, TableService
 from server.test_wallets import check_ledger, make_people
 
 pytestmark = pytest.mark.postgres
@@ -286,18 +286,26 @@ class CommitCutter:
         self.listener.close()
 
 
+def _through_cutter(pg_cluster: Any, marker: bytes
+                    ) -> tuple[Store, list[Account], CommitCutter, Store, TableService]:
+    """A database with accounts (read directly through `store_a`) and a process whose
+    connections go through a `CommitCutter` for `marker`."""
+    db = pg_cluster.new_database()
+    store_a = Store(db)
+    bootstrap(store_a, "operator-key-for-race-tests")
+    cutter = CommitCutter(pg_cluster.port, marker)
+    via = db.replace(f":{pg_cluster.port}/", f":{cutter.port}/")
+    store = Store(via)
+    return (store_a, make_people(store_a), cutter, store,
+            TableService(store, Catalog(), Settings(db_url=via, record_league=False)))
+
+
 def test_a_join_whose_commit_answer_was_lost_is_reported_joined(pg_cluster: Any) -> None:
     """The join's transaction (seat and stake hold) commits, but the connection dies before
     the answer arrives; the store tries the transaction again, which finds the seat taken —
     by this very join. The player must get the seat and its token (the stake is held for it),
     not a refusal for a seat it holds and pays for."""
-    db = pg_cluster.new_database()
-    store_a, _, _, _ = _services(db)
-    people = make_people(store_a)
-    cutter = CommitCutter(pg_cluster.port, b"INSERT INTO seats")
-    via = db.replace(f":{pg_cluster.port}/", f":{cutter.port}/")
-    store = Store(via)
-    svc = TableService(store, Catalog(), Settings(db_url=via, record_league=False))
+    store_a, people, cutter, store, svc = _through_cutter(pg_cluster, b"INSERT INTO seats")
 
     async def join() -> tuple[str, dict[str, Any]]:
         made = await svc.create(people[1], {"game": "dilemma", "stake": STAKE,
@@ -325,13 +333,7 @@ def test_an_abort_whose_commit_answer_was_lost_refunds_once_and_ends_the_room(
     """The abort's transaction (state and refunds) commits, the answer is lost, the retry
     finds the table aborted — by itself. Every stake comes back once, and the seats here are
     told the table ended (aborted), as after any abort."""
-    db = pg_cluster.new_database()
-    store_a, _, _, _ = _services(db)
-    people = make_people(store_a)
-    cutter = CommitCutter(pg_cluster.port, b"UPDATE tables SET state")
-    via = db.replace(f":{pg_cluster.port}/", f":{cutter.port}/")
-    store = Store(via)
-    svc = TableService(store, Catalog(), Settings(db_url=via, record_league=False))
+    store_a, people, cutter, store, svc = _through_cutter(pg_cluster, b"UPDATE tables SET state")
 
     async def abort() -> tuple[str, dict[str, Any], str]:
         made = await svc.create(people[1], {"game": "dilemma", "stake": STAKE,
@@ -361,13 +363,7 @@ def test_an_abort_whose_commit_answer_was_lost_refunds_once_and_ends_the_room(
 def test_a_finish_whose_commit_answer_was_lost_pays_once(pg_cluster: Any) -> None:
     """The end's transaction (results and the whole settlement) commits, the answer is lost,
     the retry finds the table finished — by itself. The pot is paid once, by the points."""
-    db = pg_cluster.new_database()
-    store_a, _, _, _ = _services(db)
-    people = make_people(store_a)
-    cutter = CommitCutter(pg_cluster.port, b"UPDATE tables SET state")
-    via = db.replace(f":{pg_cluster.port}/", f":{cutter.port}/")
-    store = Store(via)
-    svc = TableService(store, Catalog(), Settings(db_url=via, record_league=False))
+    store_a, people, cutter, store, svc = _through_cutter(pg_cluster, b"UPDATE tables SET state")
 
     async def play() -> tuple[str, str]:
         made = await svc.create(people[1], {"game": "dilemma", "stake": STAKE, "pacing": False,
@@ -404,13 +400,7 @@ def test_a_start_whose_commit_answer_was_lost_runs_the_table(pg_cluster: Any) ->
     """The start's transaction commits, the answer is lost, the retry finds the table running
     — started by itself. The table must run here and settle, not be left running with nobody
     playing it and every stake held."""
-    db = pg_cluster.new_database()
-    store_a, _, _, _ = _services(db)
-    people = make_people(store_a)
-    cutter = CommitCutter(pg_cluster.port, b"UPDATE tables SET state")
-    via = db.replace(f":{pg_cluster.port}/", f":{cutter.port}/")
-    store = Store(via)
-    svc = TableService(store, Catalog(), Settings(db_url=via, record_league=False))
+    store_a, people, cutter, store, svc = _through_cutter(pg_cluster, b"UPDATE tables SET state")
 
     async def play() -> str:
         made = await svc.create(people[1], {"game": "dilemma", "stake": STAKE, "pacing": False,
@@ -431,6 +421,33 @@ def test_a_start_whose_commit_answer_was_lost_runs_the_table(pg_cluster: Any) ->
         state = store_a.tx_sync(lambda c: c.execute(text(
             "SELECT state FROM tables WHERE id = :t"), {"t": table}).scalar_one())
         assert state == "finished"
+        assert store_a.tx_sync(wallets.pot, table) == 0
+        check_ledger(store_a)
+    finally:
+        store.close()
+        store_a.close()
+        cutter.close()
+
+
+def test_a_leave_whose_commit_answer_was_lost_releases_the_stake_once(pg_cluster: Any) -> None:
+    """The leave's transaction (seat gone, stake released) commits, the answer is lost, the
+    retry runs it again: the release's idempotency key makes it a no-op, the stake comes
+    back once."""
+    store_a, people, cutter, store, svc = _through_cutter(pg_cluster, b"DELETE FROM seats")
+
+    async def leave() -> tuple[str, dict[str, Any]]:
+        made = await svc.create(people[1], {"game": "dilemma", "stake": STAKE,
+                                            "config": {"seats": 3, "rounds_total": 1}})
+        await svc.join(people[2], made["id"], {"kind": "remote"})
+        cutter.armed = True
+        left = await svc.leave(people[2], made["id"])
+        await svc.shutdown()
+        return made["id"], left
+
+    try:
+        table, left = asyncio.run(leave())
+        assert cutter.cuts == 1 and left["released"] == STAKE
+        assert store_a.tx_sync(wallets.balance, people[2].id) == 100
         assert store_a.tx_sync(wallets.pot, table) == 0
         check_ledger(store_a)
     finally:
