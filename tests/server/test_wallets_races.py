@@ -454,3 +454,34 @@ def test_a_leave_whose_commit_answer_was_lost_releases_the_stake_once(pg_cluster
         store.close()
         store_a.close()
         cutter.close()
+
+
+def test_a_create_whose_commit_answer_was_lost_answers_with_the_table(pg_cluster: Any) -> None:
+    """The create's transaction commits, the answer is lost, the retry runs it again. The
+    creator gets the table (and this process its start timeout), not an error for a paid
+    table that then exists unknown to its creator and never times out."""
+    store_a, people, cutter, store, svc = _through_cutter(pg_cluster, b"INSERT INTO tables")
+
+    async def create() -> dict[str, Any]:
+        cutter.armed = True
+        made = await svc.create(people[1], {"game": "dilemma", "stake": STAKE,
+                                            "start_timeout_s": 0.5,
+                                            "config": {"seats": 3, "rounds_total": 1}})
+        await svc.join(people[2], made["id"], {"kind": "remote"})
+        for _ in range(100):  # the start timeout aborts it and refunds the stake
+            row, _ = await svc.row(made["id"])
+            if row["state"] == "aborted":
+                break
+            await asyncio.sleep(0.05)
+        await svc.shutdown()
+        return row
+
+    try:
+        row = asyncio.run(create())
+        assert cutter.cuts == 1 and row["state"] == "aborted"
+        assert store_a.tx_sync(wallets.balance, people[2].id) == 100
+        check_ledger(store_a)
+    finally:
+        store.close()
+        store_a.close()
+        cutter.close()

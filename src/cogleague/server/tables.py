@@ -252,6 +252,8 @@ class TableService:
         limit = self.settings.max_open_tables_per_account
 
         def write(conn: Connection) -> None:
+            if table_row(conn, table_id) is not None:  # a random id: this very write,
+                return  # committed before its connection was lost
             count = conn.execute(select(func.count()).select_from(tables).where(
                 tables.c.creator_id == account.id, tables.c.state == OPEN)).scalar_one()
             if count >= limit and not account.is_operator:
