@@ -65,6 +65,25 @@ def test_largest_remainder_sums_exactly_and_stays_within_one_of_the_exact_share(
         assert exact - 1 < share < exact + 1
 
 
+@given(stake=st.integers(0, 10**9), rake_bps=st.integers(0, 2000),
+       points=st.lists(st.integers(0, 50) | st.sampled_from([0, 0, 7]), min_size=3,
+                       max_size=8))
+def test_split_matches_the_rule_computed_with_exact_fractions(
+        stake: int, rake_bps: int, points: list[int]) -> None:
+    """An independent reading of spec §6: floors of the exact shares, then one more credit to
+    each of the largest fractional parts, ties to the lower seat; all-zero points as equal."""
+    pot = stake * len(points)
+    rake = pot * rake_bps // 10_000
+    weights = points if sum(points) else [1] * len(points)
+    exact = [Fraction((pot - rake) * w, sum(weights)) for w in weights]
+    floors = [int(x) for x in exact]
+    leftover = pot - rake - sum(floors)
+    order = sorted(range(len(points)), key=lambda s: (floors[s] - exact[s], s))
+    expected = [f + (1 if s in order[:leftover] else 0) for s, f in enumerate(floors)]
+    split = split_pot(stake, rake_bps, points)
+    assert (split.pot, split.rake, split.payouts) == (pot, rake, expected)
+
+
 def test_settlement_entries_for_complete_deadline_and_aborted() -> None:
     accounts = ["ann", "bob", "cy"]
     entries = settlement_entries("t1", 100, 500, [10, 0, 30], accounts, "complete")

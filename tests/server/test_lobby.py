@@ -178,3 +178,29 @@ async def test_open_tables_per_account_are_limited(shared_server: ServerProcess)
     async with LobbyClient(shared_server.url, OPERATOR_KEY) as op:
         assert len(await op.tables("open")) >= 5
         assert await code_of(op.tables("sideways")) == "bad_request"
+
+
+async def test_a_refused_stake_names_the_field_and_changes_nothing(
+        shared_server: ServerProcess) -> None:
+    """Bad stakes are refused at the create naming `stake` and its range; a stake the wallet
+    cannot cover is refused at the join, and neither the wallet nor the table changes."""
+    _, creator_key = await new_account(shared_server)
+    _, poor_key = await new_account(shared_server, credits=19)
+    async with LobbyClient(shared_server.url, creator_key) as creator:
+        for stake, says in ((-1, "greater than or equal to 0"),
+                            (10**9 + 1, "less than or equal to 1000000000"),
+                            (True, "integer"), ("10", "number"), (1.5, "integer")):
+            with pytest.raises(LobbyError) as err:
+                await creator.request("POST", "/tables", {"game": "dilemma", "stake": stake})
+            assert err.value.code == "bad_request", stake
+            assert err.value.message.startswith("stake: ") and says in err.value.message, stake
+        tid = (await creator.create_table("dilemma", stake=20,
+                                          config={"seats": 3}))["id"]
+    async with LobbyClient(shared_server.url, poor_key) as poor:
+        before = await poor.wallet()
+        with pytest.raises(LobbyError) as err:
+            await poor.join(tid, "scripted", baseline="pavlov")
+        assert err.value.status == 402 and err.value.code == "insufficient_funds"
+        assert "stake is 20 credits" in err.value.message and "holds 19" in err.value.message
+        assert await poor.wallet() == before
+        assert [s["taken"] for s in (await poor.table(tid))["seats"]] == [False] * 3

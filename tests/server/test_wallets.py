@@ -9,20 +9,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from typing import Any
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import insert, select
 
-from cogleague.core.settlement import LedgerEntry
+from cogleague.core.settlement import LedgerEntry, split_pot
 from cogleague.core.wallets import Wallets
 from cogleague.server import wallets
 from cogleague.server.app import bootstrap
 from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ApiError
+from cogleague.server.recovery import recover
 from cogleague.server.settings import Settings
-from cogleague.server.store import Store, accounts, now, wallet_entries
+from cogleague.server.store import Store, accounts, now, tables, wallet_entries
 from cogleague.server.tables import Account, TableService
 
 SIGN = {"deposit": 1, "stake_hold": -1, "stake_release": 1, "payout": 1, "rake": 1,
@@ -42,6 +44,10 @@ def check_ledger(store: Store) -> None:
         return list(rows), roles, wallets.totals(conn)
 
     rows, roles, totals = store.tx_sync(read)
+    ended = store.tx_sync(lambda c: c.execute(select(tables.c.id).where(
+        tables.c.state.in_(("finished", "aborted")))).scalars().all())
+    for table_id in ended:  # a table that ended holds nothing: it paid or refunded it all
+        assert store.tx_sync(wallets.pot, table_id) == 0, table_id
     model = Wallets()
     for r in rows:
         name = "house" if roles[r["account_id"]] == "house" else str(r["account_id"])
@@ -156,3 +162,94 @@ def test_settlement_is_one_transaction(tmp_path: Any) -> None:
     assert store.tx_sync(wallets.pot, "t") == 0
     check_ledger(store)
     store.close()
+
+
+def test_a_table_logged_to_its_end_but_not_settled_settles_once_after_a_restart(
+        tmp_path: Any) -> None:
+    """The process dies after the last step is durable but before the settlement commits
+    (here: a finish hook refuses, so the end's transaction rolls back whole). The next
+    process resumes the table from its log, finds it over, and pays the pot exactly once,
+    by the points: the same split the first process would have paid."""
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    bootstrap(store, "operator-key-for-wallet-tests")
+    people = make_people(store)
+
+    def crash(*_: Any) -> None:
+        raise RuntimeError("the process died here")
+
+    async def first() -> tuple[str, list[int]]:
+        svc = TableService(store, Catalog(), Settings(db_url=store.url, record_league=False))
+        svc.finish_hooks.append(crash)
+        made = await svc.create(people[1], {"game": "dilemma", "stake": 30, "pacing": False,
+                                            "config": {"seats": 3, "rounds_total": 3}})
+        for p, base in zip(people[1:], ["always_defect", "tit_for_tat", "pavlov"], strict=True):
+            await svc.join(p, made["id"], {"kind": "scripted", "baseline": base})
+        await svc.start(people[1], made["id"])
+        task = svc.live[made["id"]].task
+        assert task is not None
+        with contextlib.suppress(RuntimeError):
+            await task
+        row, _ = await svc.row(made["id"])
+        assert row["state"] == "running" and await store.tx(wallets.pot, made["id"]) == 90
+        await svc.shutdown()
+        return made["id"], [await store.tx(wallets.balance, p.id) for p in people[1:]]
+
+    async def second(table_id: str) -> dict[str, Any]:
+        svc = TableService(store, Catalog(), Settings(db_url=store.url, record_league=False))
+        assert await recover(svc) == [table_id]
+        task = svc.live[table_id].task
+        assert task is not None
+        await task
+        assert await recover(svc) == []  # a second start-up finds nothing to do
+        row, _ = await svc.row(table_id)
+        await svc.shutdown()
+        return row
+
+    try:
+        table_id, before = asyncio.run(first())
+        row = asyncio.run(second(table_id))
+        assert row["state"] == "finished"
+        results = json.loads(row["results"])
+        split = split_pot(30, 500, results["scores"])
+        after = [store.tx_sync(wallets.balance, p.id) for p in people[1:]]
+        assert [a - b for a, b in zip(after, before, strict=True)] == split.payouts
+        assert [s["payout"] for s in results["seats"]] == split.payouts
+        assert store.tx_sync(wallets.pot, table_id) == 0
+        check_ledger(store)
+    finally:
+        store.close()
+
+
+def test_a_start_timeout_firing_as_the_table_starts_does_not_abort_it(tmp_path: Any) -> None:
+    """The start timeout fires while the creator's start is in flight: the timeout read the
+    table open, the start then ran it. The timeout is for tables that never started: the
+    table plays to its end and settles by points (not refunded as aborted)."""
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    bootstrap(store, "operator-key-for-wallet-tests")
+    people = make_people(store)
+
+    async def race() -> dict[str, Any]:
+        svc = TableService(store, Catalog(), Settings(db_url=store.url, record_league=False))
+        made = await svc.create(people[1], {"game": "dilemma", "stake": 30, "pacing": False,
+                                            "config": {"seats": 3, "rounds_total": 2}})
+        table_id = made["id"]
+        for p, base in zip(people[1:], ["always_defect", "tit_for_tat", "pavlov"], strict=True):
+            await svc.join(p, table_id, {"kind": "scripted", "baseline": base})
+        svc.schedule_timeout(table_id, 0.0)  # due now: it fires as the start begins
+        started = await svc.start(people[1], table_id)
+        assert started["state"] == "running"
+        for _ in range(200):
+            row, _ = await svc.row(table_id)
+            if row["state"] != "running":
+                break
+            await asyncio.sleep(0.02)
+        await svc.shutdown()
+        return row
+
+    try:
+        row = asyncio.run(race())
+        assert (row["state"], row["reason"]) == ("finished", "complete"), row["results"]
+        assert store.tx_sync(wallets.pot, row["id"]) == 0
+        check_ledger(store)
+    finally:
+        store.close()

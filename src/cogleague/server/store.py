@@ -225,8 +225,8 @@ class Store:
         `wait_s` seconds (default
         `request_wait_s`; `FOREVER` for a table's own writes), then `Unavailable`. A retried
         transaction was rolled back, unless the connection died during its commit: the
-        writes that can meet that (log rows, a table's end) check for their own earlier
-        commit."""
+        writes that can meet that (log rows; a table's create, join, start, end, abort) check
+        for their own earlier commit."""
         loop = asyncio.get_running_loop()
         limit = self.request_wait_s if wait_s is None else wait_s
         started = time.monotonic()

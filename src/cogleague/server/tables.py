@@ -252,6 +252,8 @@ class TableService:
         limit = self.settings.max_open_tables_per_account
 
         def write(conn: Connection) -> None:
+            if table_row(conn, table_id) is not None:  # a random id: this very write,
+                return  # committed before its connection was lost
             count = conn.execute(select(func.count()).select_from(tables).where(
                 tables.c.creator_id == account.id, tables.c.state == OPEN)).scalar_one()
             if count >= limit and not account.is_operator:
@@ -315,8 +317,10 @@ class TableService:
 
             try:
                 await self.store.tx(write)
-            except IntegrityError:  # another process seated it first
-                raise ApiError(409, "table_full", f"seat {seat} was just taken") from None
+            except IntegrityError:  # another process seated it first, or this very write
+                # committed before its connection was lost and its retry met its own row
+                if not await self.store.tx(_seated, table_id, seat, record["token_digest"]):
+                    raise ApiError(409, "table_full", f"seat {seat} was just taken") from None
             self._announced(table_id)
             full = len(taken) + 1 == n
         info = loads(row["info"])
@@ -379,12 +383,19 @@ class TableService:
                                                          tables.c.state == OPEN)
                                     .values(state=RUNNING, started_at=started, **lease))
                 if done.rowcount != 1:
-                    raise ApiError(409, "wrong_state", f"table {table_id} was just started")
-                if fillers:
+                    if _started_at(conn, table_id) != started:
+                        raise ApiError(409, "wrong_state", f"table {table_id} was just started")
+                    # else this very write, committed before its connection was lost
+                elif fillers:
                     conn.execute(insert(seats), fillers)
+                now_seated = seat_rows(conn, table_id)
+                if len(now_seated) != n:  # a leave committed elsewhere since the read
+                    raise ApiError(409, "wrong_state", f"table {table_id}: a seat was given "
+                                                       "back while starting; "
+                                                       f"{len(now_seated)} of {n} are taken")
                 if self.store.is_postgres:
                     notify(conn, f"state:{table_id}")
-                return seat_rows(conn, table_id)
+                return now_seated
 
             try:
                 seat_list = await self.store.tx(write)
@@ -444,7 +455,7 @@ class TableService:
                 self.forget(table_id)  # ended elsewhere, or another process runs it now
                 return
             if outcome is None:
-                await self._abort_running(row, seat_list, live, f"error: {error}",
+                await self._abort_running(row, live, f"error: {error}",
                                           forfeit.offender(error))
                 return
         else:  # what the table was launched with (fixed while it runs): no read back; an end
@@ -493,37 +504,44 @@ class TableService:
             self._spawn(record_league(self.store, row, names, results, finished))
 
     # -- abort -------------------------------------------------------------------------------------
-    async def abort(self, table_id: str, detail: str = "operator") -> dict[str, Any]:
+    async def abort(self, table_id: str, detail: str = "operator",
+                    states: tuple[str, ...] = (OPEN, RUNNING)) -> dict[str, Any]:
+        """Abort the table if it is in one of `states` (the start timeout: open only)."""
         async with self.lock(table_id):
             row, seat_list = await self.row(table_id)
-            if row["state"] in (FINISHED, ABORTED):
+            if row["state"] not in states:
                 raise ApiError(409, "wrong_state", f"table {table_id} is {row['state']}")
             live = self.live.get(table_id)
             if live is not None and live.task is not None:
                 live.task.cancel()
-            await self._abort_running(row, seat_list, live, detail)
+            await self._abort_running(row, live, detail, states=states)
             row, seat_list = await self.row(table_id)
         return self.describe(row, seat_list)
 
-    async def _abort_running(self, row: dict[str, Any], seat_list: builtins.list[dict[str, Any]],
-                             live: LiveTable | None, detail: str,
-                             culprit: int | None = None) -> None:
+    async def _abort_running(self, row: dict[str, Any], live: LiveTable | None, detail: str,
+                             culprit: int | None = None,
+                             states: tuple[str, ...] = (OPEN, RUNNING)) -> None:
         """Refund every stake (no rake) and mark the table aborted, in one transaction; a
         seat that caused the abort of a running table forfeits instead (`forfeit.py`)."""
         table_id = row["id"]
         culprit = culprit if row["state"] == RUNNING else None
-        entries = forfeit.abort_entries(table_id, row["stake"], seat_list, culprit)
         results: dict[str, Any] = {"reason": "aborted", "detail": detail}
         if culprit is not None:
             results["forfeit"] = culprit
+        ended = now()
 
         def write(conn: Connection) -> bool:
             done = conn.execute(update(tables).where(tables.c.id == table_id,
-                                                     tables.c.state.in_((OPEN, RUNNING))).values(
-                state=ABORTED, finished_at=now(), reason="aborted",
+                                                     tables.c.state.in_(states)).values(
+                state=ABORTED, finished_at=ended, reason="aborted",
                 results=jsonio.dumps(results)))
-            if done.rowcount != 1:
-                return False  # it ended meanwhile (here or on another process)
+            if done.rowcount != 1:  # this very write, committed before its connection was
+                # lost; else it started or ended meanwhile (here or on another process)
+                return _finished_at(conn, table_id) == ended
+            # The seats as of now (the row is locked): a join committed on another process
+            # since the caller read the table holds a stake too.
+            entries = forfeit.abort_entries(table_id, row["stake"], seat_rows(conn, table_id),
+                                            culprit)
             entries_now = [e for e in entries if e.kind != settlement.REFUND
                            or wallets.held_by(conn, table_id, int(e.account)) >= e.amount]
             wallets.apply_all(conn, entries_now)
@@ -531,8 +549,11 @@ class TableService:
                 notify(conn, f"state:{table_id}")
             return True
 
-        if await self.store.tx(write, wait_s=FOREVER):
-            self._announced(table_id)
+        if not await self.store.tx(write, wait_s=FOREVER):
+            self._cancel_timer(table_id)  # it started or ended on another process meanwhile:
+            self.forget(table_id)  # its seats here reconnect to what it is now
+            return
+        self._announced(table_id)
         self._cancel_timer(table_id)
         self.live.pop(table_id, None)
         room = self.rooms.pop(table_id, None)
@@ -557,7 +578,7 @@ class TableService:
         try:
             row, _ = await self.row(table_id)
             if row["state"] == OPEN:
-                await self.abort(table_id, "start timeout")
+                await self.abort(table_id, "start timeout", states=(OPEN,))
         except ApiError:
             return
 
@@ -659,6 +680,18 @@ class TableService:
             await self.store.tx(release)
         except Exception:
             log.exception("could not release this process's leases")
+
+
+def _seated(conn: Connection, table_id: str, seat: int, token_digest: str) -> bool:
+    """Whether the seat is the one a join with this token wrote."""
+    return conn.execute(select(seats.c.seat).where(
+        seats.c.table_id == table_id, seats.c.seat == seat,
+        seats.c.token_digest == token_digest)).first() is not None
+
+
+def _started_at(conn: Connection, table_id: str) -> float | None:
+    return conn.execute(select(tables.c.started_at).where(tables.c.id == table_id)
+                        ).scalar_one_or_none()
 
 
 def _finished_at(conn: Connection, table_id: str) -> float | None:

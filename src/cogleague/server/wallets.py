@@ -80,6 +80,9 @@ def apply(conn: Connection, entry: LedgerEntry) -> bool:
     """Append one entry; False (nothing changes) if this exact entry was applied before."""
     account_id = _account_id(conn, entry.account)
     amount = _SIGN[entry.kind] * entry.amount
+    # The account's row lock first: the same entry applied at once by another process waits
+    # here, then finds it below (instead of both missing it and one failing on the key).
+    conn.execute(select(accounts.c.id).where(accounts.c.id == account_id).with_for_update())
     seen = conn.execute(select(wallet_entries).where(
         wallet_entries.c.idempotency_key == entry.key)).mappings().first()
     if seen is not None:
@@ -89,7 +92,6 @@ def apply(conn: Connection, entry: LedgerEntry) -> bool:
             raise ApiError(409, "bad_request",
                            f"idempotency key {entry.key!r} was already used for another entry")
         return False
-    conn.execute(select(accounts.c.id).where(accounts.c.id == account_id).with_for_update())
     if entry.kind == STAKE_HOLD and balance(conn, account_id) < entry.amount:
         raise ApiError(402, "insufficient_funds",
                        f"stake is {entry.amount} credits, the wallet holds "
