@@ -25,6 +25,7 @@ from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
 from cogleague.server.errors import ApiError
 from cogleague.server.league_schema import agent_presence, agents, seasons
 from cogleague.server.matchmaker import ENDED
+from cogleague.server.ratings import token_day
 from cogleague.server.store import accounts, now
 from cogleague.server.tables import Account
 
@@ -194,13 +195,16 @@ class AgentBook:
         fields = self._plays(old["kind"], games, body, who, name, version)
         row = {k: old[k] for k in ("name", "account_id", "kind", "games", "cap",
                                    "description", "state", "reason")}
-        row.update(version=version, current=True, created_at=now(), tokens_used=0, **fields)
+        # the day's tokens are the agent's, whichever version spent them
+        spent = old["tokens_used"] if old["tokens_day"] == token_day() else 0
+        row.update(version=version, current=True, created_at=now(), tokens_used=spent,
+                   tokens_day=old["tokens_day"] if spent else None, **fields)
 
         def write(conn: Connection) -> dict[str, Any]:
             conn.execute(update(agents).where(agents.c.name == name).values(current=False))
             key = conn.execute(insert(agents).values(**row)).inserted_primary_key
             assert key is not None
-            return {**row, "id": key[0], "tokens_day": None}
+            return {**row, "id": key[0]}
 
         return describe(await self.rt.store.tx(write), who.name)
 
@@ -209,6 +213,11 @@ class AgentBook:
         if row["state"] == RETIRED:
             raise ApiError(409, "wrong_state", f"agent {name} is retired")
         state = {"pause": PAUSED, "resume": ACTIVE, "retire": RETIRED}[action]
+        if state == ACTIVE and row["kind"] == "model" and row["tokens_day"] == token_day() \
+                and row["token_budget"] is not None and row["tokens_used"] >= row["token_budget"]:
+            raise ApiError(409, "wrong_state", f"agent {name} is over its token budget: "
+                                               f"{row['tokens_used']} of {row['token_budget']} "
+                                               f"tokens used on {row['tokens_day']} (UTC)")
         reason = "paused by its owner" if state == PAUSED else None
 
         def write(conn: Connection) -> None:

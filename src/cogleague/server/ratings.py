@@ -127,7 +127,7 @@ def _charge_tokens(conn: Connection, models: Mapping[str, Any] | None,
     """Add each model agent's tokens to its day; over its budget it is paused, with why."""
     if not models:
         return
-    day = _today()
+    day = token_day()
     for seat, agent_id in seat_rows:
         used = _tokens(models, seat)
         if not used:
@@ -145,7 +145,8 @@ def _charge_tokens(conn: Connection, models: Mapping[str, Any] | None,
         conn.execute(update(agents).where(agents.c.id == agent_id).values(**values))
 
 
-def _today() -> str:
+def token_day() -> str:
+    """The day a model agent's token budget counts (UTC)."""
     import datetime
 
     return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
