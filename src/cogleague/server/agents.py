@@ -190,6 +190,7 @@ class AgentBook:
                                                "(only model and policy agents do)")
         if old["state"] == RETIRED:
             raise ApiError(409, "wrong_state", f"agent {name} is retired")
+        await self.rt.check_open()  # the final line-ups froze this version at the close
         games = json.loads(old["games"])
         version = old["version"] + 1
         fields = self._plays(old["kind"], games, body, who, name, version)
