@@ -14,8 +14,9 @@ import base64
 import binascii
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from secrets import token_hex
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, func, insert, select, update
@@ -134,7 +135,9 @@ class AgentBook:
             raise bad("policy_file must be base64 text (RFC 4648)") from None
         if len(raw) > MAX_POLICY_BYTES:
             raise bad(f"policy_file must be at most {MAX_POLICY_BYTES} bytes (got {len(raw)})")
-        target = Path(folder).resolve() / "agents" / f"{name}-v{version}.npz"
+        # a file of its own: an upload racing for the same name and version (refused at the
+        # write) must not replace the winner's file
+        target = Path(folder).resolve() / "agents" / f"{name}-v{version}-{token_hex(6)}.npz"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(raw)
         try:
@@ -179,7 +182,7 @@ class AgentBook:
             assert key is not None
             return {**row, "id": key[0], "reason": None, "tokens_day": None}
 
-        return describe(await self.rt.store.tx(write), who.name, False)
+        return describe(await _stored(self.rt, write, fields), who.name, False)
 
     async def new_version(self, who: Account, name: str, body: Mapping[str, Any]
                           ) -> dict[str, Any]:
@@ -207,7 +210,7 @@ class AgentBook:
             assert key is not None
             return {**row, "id": key[0]}
 
-        return describe(await self.rt.store.tx(write), who.name)
+        return describe(await _stored(self.rt, write, fields), who.name)
 
     async def set_state(self, who: Account, name: str, action: str) -> dict[str, Any]:
         row = await self._mine(who, name)
@@ -266,6 +269,17 @@ class AgentBook:
         if not rows:
             raise ApiError(404, "not_found", f"agent {name!r} does not exist")
         return sorted(rows, key=lambda a: -a["version"])
+
+
+async def _stored(rt: LeagueRuntime, write: Callable[[Connection], dict[str, Any]],
+                  fields: Mapping[str, Any]) -> dict[str, Any]:
+    """Write the agent's row; refused, the policy file uploaded for it is removed."""
+    try:
+        return await rt.store.tx(write)
+    except BaseException:
+        if fields.get("policy_file"):
+            Path(fields["policy_file"]).unlink(missing_ok=True)
+        raise
 
 
 def _latest(conn: Connection, name: str) -> dict[str, Any] | None:
