@@ -40,7 +40,7 @@ from cogleague.server.league_schema import (
 )
 from cogleague.server.matchmaker import ENDED
 from cogleague.server.season_runtime import LeagueRuntime
-from cogleague.server.store import accounts, tables
+from cogleague.server.store import ABORTED, accounts, tables
 
 router = APIRouter()
 PUSH_POLL_S = 0.5
@@ -119,10 +119,12 @@ def standings_doc(conn: Connection, season: str, reveal: bool,
 
 
 def _outcome_counts(conn: Connection, season: str) -> dict[str, int]:
+    """Tables by outcome; an aborted table ends without the finish hook that records one."""
     out: dict[str, int] = defaultdict(int)
-    for (outcome,) in conn.execute(select(season_tables.c.outcome).where(
+    for outcome, state in conn.execute(select(season_tables.c.outcome, tables.c.state).join(
+            tables, tables.c.id == season_tables.c.table_id).where(
             season_tables.c.season == season)):
-        out[outcome or "playing"] += 1
+        out[outcome or ("not_rated:aborted" if state == ABORTED else "playing")] += 1
     return out
 
 
