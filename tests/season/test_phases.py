@@ -35,8 +35,9 @@ def _execute(db: str, sql: str, **params: Any) -> None:
         engine.dispose()
 
 
-async def test_a_new_version_after_the_close_does_not_stall_the_final(
-        make_server: Any, tmp_path: Path) -> None:
+async def _final_waiting_for_two(make_server: Any, tmp_path: Path
+                                 ) -> tuple[str, str, dict[str, str], Path]:
+    """A season closed with p1 and p2 (paused) at the top of dilemma: the final waits."""
     db = f"sqlite:///{tmp_path / 'league.db'}"
     coop = constant_policy(tmp_path / "coop.npz", "dilemma", 0)
     server = make_server(db, season=str(season_file(tmp_path, tables=3, final_top=2,
@@ -55,16 +56,38 @@ async def test_a_new_version_after_the_close_does_not_stall_the_final(
     await register(url, keys["cy"], name="p3", kind="policy", games=["dilemma"],
                    policy_file=file_b64(coop))  # plays the rated tables with the baselines
     await wait_for(lambda: standings(url)["phase"] == "final", 60, "the close")
+    return db, url, keys, coop
 
+
+async def _ends(db: str, url: str, keys: dict[str, str],
+                resume: tuple[tuple[str, str], ...] = (("p1", "ann"), ("p2", "ben"))) -> None:
+    for name, owner in resume:
+        await post(url, keys[owner], f"/agents/{name}/resume")
+    await wait_for(lambda: standings(url)["phase"] == "ended", 30, "the end",
+                   explain=lambda: repr(query(db, "SELECT phase, final_made, frozen FROM "
+                                                  "seasons")))
+    assert query(db, "SELECT COUNT(*) FROM season_tables WHERE phase = 'final'")[0][0] >= 1
+
+
+async def test_a_new_version_after_the_close_does_not_stall_the_final(
+        make_server: Any, tmp_path: Path) -> None:
+    db, url, keys, coop = await _final_waiting_for_two(make_server, tmp_path)
     try:
         async with LobbyClient(url, keys["ann"]) as lobby:
             await lobby.request("POST", "/agents/p1/versions",
                                 {"policy_file": file_b64(coop)})
     except LobbyError as exc:  # refused: the line-up keeps the version it froze
         assert exc.status == 409 and "closed" in exc.message, exc
-    for name, owner in (("p1", "ann"), ("p2", "ben")):
-        await post(url, keys[owner], f"/agents/{name}/resume")
-    await wait_for(lambda: standings(url)["phase"] == "ended", 30, "the end",
-                   explain=lambda: repr(query(db, "SELECT phase, final_made, frozen FROM "
-                                                  "seasons")))
-    assert query(db, "SELECT COUNT(*) FROM season_tables WHERE phase = 'final'")[0][0] >= 1
+    await _ends(db, url, keys)
+
+
+async def test_retiring_a_finalist_does_not_stall_the_final(make_server: Any,
+                                                            tmp_path: Path) -> None:
+    db, url, keys, _ = await _final_waiting_for_two(make_server, tmp_path)
+    try:
+        await post(url, keys["ann"], "/agents/p1/retire")
+    except LobbyError as exc:  # refused: a frozen line-up cannot be played without it
+        assert exc.status == 409 and "final" in exc.message, exc
+        await _ends(db, url, keys)
+    else:
+        await _ends(db, url, keys, (("p2", "ben"),))

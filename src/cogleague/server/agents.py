@@ -25,7 +25,7 @@ from cogleague.core.errors import ConfigError
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
 from cogleague.server.errors import ApiError
 from cogleague.server.league_schema import agent_presence, agents, seasons
-from cogleague.server.matchmaker import ENDED
+from cogleague.server.matchmaker import ENDED, FINAL
 from cogleague.server.ratings import token_day
 from cogleague.server.store import accounts, now
 from cogleague.server.tables import Account
@@ -222,6 +222,10 @@ class AgentBook:
             raise ApiError(409, "wrong_state", f"agent {name} is over its token budget: "
                                                f"{row['tokens_used']} of {row['token_budget']} "
                                                f"tokens used on {row['tokens_day']} (UTC)")
+        if state == RETIRED and await self.rt.store.tx(self._finalist, name):
+            raise ApiError(409, "wrong_state", f"agent {name} plays in the final evaluation "
+                                               "frozen at the close; retire it once the season "
+                                               "has ended (pause stops it meanwhile)")
         reason = "paused by its owner" if state == PAUSED else None
 
         def write(conn: Connection) -> None:
@@ -229,6 +233,17 @@ class AgentBook:
                          .values(state=state, reason=reason))
         await self.rt.store.tx(write)
         return describe({**row, "state": state, "reason": reason}, who.name)
+
+    def _finalist(self, conn: Connection, name: str) -> bool:
+        """A version of `name` sits in a final line-up still to play (the matchmaker waits
+        for its agents: a retired one would stall the season for ever)."""
+        mm = self.rt.matchmaker
+        if mm is None or conn.execute(select(seasons.c.phase).where(
+                seasons.c.id == self.rt.id)).scalar_one_or_none() != FINAL:
+            return False
+        plan, done = mm._plan(conn)  # the plan the close froze, and how much is played
+        ids = set(conn.execute(select(agents.c.id).where(agents.c.name == name)).scalars())
+        return any(ids & set(entry["agents"]) for entry in plan[done:])
 
     async def _mine(self, who: Account, name: str) -> dict[str, Any]:
         row = await self.rt.store.tx(_latest, name)
