@@ -196,6 +196,9 @@ class AgentBook:
         await self.rt.check_open()  # the final line-ups froze this version at the close
         games = json.loads(old["games"])
         version = old["version"] + 1
+        if old["kind"] == "model":  # a new prompt keeps the model and budget unless given
+            body = {**{k: old[k] for k in ("model", "token_budget") if old[k] is not None},
+                    **body}
         fields = self._plays(old["kind"], games, body, who, name, version)
         row = {k: old[k] for k in ("name", "account_id", "kind", "games", "cap",
                                    "description", "state", "reason")}

@@ -1,0 +1,38 @@
+"""Versions of an agent on a real server: a new prompt alone makes a new version of a model
+agent (`cogleague agent version NAME --prompt FILE`), which keeps the model and the daily
+token budget its owner chose; bad input is a 400 naming the field and stores nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from cogleague.client import LobbyClient
+from cogleague.client.lobby import LobbyError
+from season.season import account, query, register, season_file
+from server.support import OPERATOR_KEY
+
+
+async def test_a_new_prompt_keeps_the_model_and_the_budget(make_server: Any,
+                                                           tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    url = server.url
+    key = await account(url, OPERATOR_KEY, "mo")
+    await register(url, key, name="mind", kind="model", games=["dilemma"], prompt="Cooperate.",
+                   model="m", token_budget=50)
+    async with LobbyClient(url, key) as lobby:
+        for body, field in (({"prompt": ""}, "prompt"), ({"prompt": "p", "model": "gpt-9"},
+                                                         "model must be one of m"),
+                            ({"prompt": "p", "token_budget": 10**9}, "token_budget")):
+            with pytest.raises(LobbyError) as caught:
+                await lobby.request("POST", "/agents/mind/versions", body)
+            assert caught.value.status == 400 and field in caught.value.message, body
+        assert query(db, "SELECT COUNT(*) FROM agents WHERE name = 'mind'")[0][0] == 1
+        v2 = await lobby.request("POST", "/agents/mind/versions", {"prompt": "Defect."})
+    assert (v2["version"], v2["model"], v2["token_budget"]) == (2, "m", 50), v2
+    versions = httpx.get(f"{url}/agents/mind", timeout=10).json()["versions"]
+    assert [(v["version"], v["current"]) for v in versions] == [(2, True), (1, False)]
