@@ -4,6 +4,7 @@ token budget its owner chose; bad input is a 400 naming the field and stores not
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -36,3 +37,28 @@ async def test_a_new_prompt_keeps_the_model_and_the_budget(make_server: Any,
     assert (v2["version"], v2["model"], v2["token_budget"]) == (2, "m", 50), v2
     versions = httpx.get(f"{url}/agents/mind", timeout=10).json()["versions"]
     assert [(v["version"], v["current"]) for v in versions] == [(2, True), (1, False)]
+
+
+async def test_new_versions_at_once_never_fail_the_server(make_server: Any,
+                                                          tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    url = server.url
+    key = await account(url, OPERATOR_KEY, "mo")
+    await register(url, key, name="mind", kind="model", games=["dilemma"], prompt="Cooperate.",
+                   model="m")
+
+    async def version(prompt: str) -> Any:
+        async with LobbyClient(url, key) as lobby:
+            return await lobby.request("POST", "/agents/mind/versions", {"prompt": prompt})
+
+    done = await asyncio.gather(*(version(f"Prompt {i}.") for i in range(3)),
+                                return_exceptions=True)
+    made = [d for d in done if not isinstance(d, BaseException)]
+    refused = [d for d in done if isinstance(d, BaseException)]
+    # one built on a version another has replaced meanwhile is refused (a 409, not a 500)
+    assert made and all(isinstance(d, LobbyError) and d.status == 409 for d in refused), done
+    assert sorted(d["version"] for d in made) == list(range(2, 2 + len(made)))
+    rows = query(db, "SELECT version, current FROM agents WHERE name = 'mind' ORDER BY version")
+    assert [(v, bool(c)) for v, c in rows] == [(v, v == 1 + len(made))
+                                               for v in range(1, 2 + len(made))]

@@ -20,6 +20,7 @@ from secrets import token_hex
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from cogleague.core.errors import ConfigError
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
@@ -182,7 +183,7 @@ class AgentBook:
             assert key is not None
             return {**row, "id": key[0], "reason": None, "tokens_day": None}
 
-        return describe(await _stored(self.rt, write, fields), who.name, False)
+        return describe(await _stored(self.rt, write, fields, name), who.name, False)
 
     async def new_version(self, who: Account, name: str, body: Mapping[str, Any]
                           ) -> dict[str, Any]:
@@ -208,12 +209,15 @@ class AgentBook:
                    tokens_day=old["tokens_day"] if spent else None, **fields)
 
         def write(conn: Connection) -> dict[str, Any]:
+            latest = _latest(conn, name)
+            if latest is None or latest["version"] != old["version"]:  # built on a stale one
+                raise _changed(name)
             conn.execute(update(agents).where(agents.c.name == name).values(current=False))
             key = conn.execute(insert(agents).values(**row)).inserted_primary_key
             assert key is not None
             return {**row, "id": key[0]}
 
-        return describe(await _stored(self.rt, write, fields), who.name)
+        return describe(await _stored(self.rt, write, fields, name), who.name)
 
     async def set_state(self, who: Account, name: str, action: str) -> dict[str, Any]:
         row = await self._mine(who, name)
@@ -290,14 +294,21 @@ class AgentBook:
 
 
 async def _stored(rt: LeagueRuntime, write: Callable[[Connection], dict[str, Any]],
-                  fields: Mapping[str, Any]) -> dict[str, Any]:
+                  fields: Mapping[str, Any], name: str) -> dict[str, Any]:
     """Write the agent's row; refused, the policy file uploaded for it is removed."""
     try:
         return await rt.store.tx(write)
-    except BaseException:
+    except BaseException as exc:
         if fields.get("policy_file"):
             Path(fields["policy_file"]).unlink(missing_ok=True)
+        if isinstance(exc, IntegrityError):  # another process wrote this name and version
+            raise _changed(name) from None
         raise
+
+
+def _changed(name: str) -> ApiError:
+    return ApiError(409, "wrong_state", f"agent {name} changed at the same time (another "
+                                        "registration or version); read it and try again")
 
 
 def _latest(conn: Connection, name: str) -> dict[str, Any] | None:
