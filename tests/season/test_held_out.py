@@ -1,10 +1,12 @@
 """A held-out agent is rated and matched but named nowhere public until the season ends: not on
 the board, not on an agent page, and not in the public agent list (`GET /agents`,
-`GET /agents/NAME`); its owner still sees it in their own list. (Its tables' results and
-replay documents still name it: an expected failure below.)"""
+`GET /agents/NAME`), nor in the league file the server serves; its owner still sees it in
+their own list. (Its tables' results and replay documents still name it: an expected failure
+below.)"""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +28,8 @@ from server.support import OPERATOR_KEY
 async def test_a_held_out_agent_is_not_in_the_public_agent_list(make_server: Any,
                                                                 tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'league.db'}"
-    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0,
-                                                    held_out=("hidden",))))
+    season = season_file(tmp_path, tables=100000, final_top=0, held_out=("hidden",))
+    server = make_server(db, season=str(season))
     url = server.url
     key = await account(url, OPERATOR_KEY, "hal")
     await register(url, key, name="hidden", games=["dilemma"])
@@ -42,6 +44,29 @@ async def test_a_held_out_agent_is_not_in_the_public_agent_list(make_server: Any
     mine = httpx.get(f"{url}/agents?mine=true", timeout=10,
                      headers={"Authorization": f"Bearer {key}"}).json()["agents"]
     assert {a["name"] for a in mine} == {"hidden", "shown"}
+
+    # the season's league file, served to rerun it offline, names no held-out agent either
+    config = httpx.get(f"{url}/leagues/ci-season/config", timeout=10)
+    assert config.status_code == 200 and "hidden" not in config.text, config.text
+    served = tomllib.loads(config.text)
+    assert served["season"]["held_out"] == [] and served["games"] == tomllib.loads(
+        season.read_text())["games"]
+
+
+async def test_the_config_names_the_held_out_agents_once_the_season_ends(
+        make_server: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    coop = constant_policy(tmp_path / "coop.npz", "dilemma", 0)
+    season = season_file(tmp_path, tables=2, final_top=0, fill_after_s=0.0,
+                         held_out=("hidden",))
+    server = make_server(db, season=str(season), policy_dir=str(tmp_path / "hosted"))
+    url = server.url
+    key = await account(url, OPERATOR_KEY, "hal")
+    await register(url, key, name="hidden", kind="policy", games=["dilemma"],
+                   policy_file=file_b64(coop))
+    await wait_for(lambda: httpx.get(f"{url}/leagues/ci-season/standings", timeout=10).json()
+                   ["phase"] == "ended", 60, "the end")
+    assert httpx.get(f"{url}/leagues/ci-season/config", timeout=10).text == season.read_text()
 
 
 @pytest.mark.xfail(strict=True, reason="the tables' results and replay documents name every "
