@@ -53,7 +53,7 @@ async def test_a_held_out_agent_is_not_in_the_public_agent_list(make_server: Any
         season.read_text())["games"]
 
 
-async def test_the_config_names_the_held_out_agents_once_the_season_ends(
+async def test_a_held_out_agent_is_named_once_the_season_ends(
         make_server: Any, tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'league.db'}"
     coop = constant_policy(tmp_path / "coop.npz", "dilemma", 0)
@@ -67,6 +67,9 @@ async def test_the_config_names_the_held_out_agents_once_the_season_ends(
     await wait_for(lambda: httpx.get(f"{url}/leagues/ci-season/standings", timeout=10).json()
                    ["phase"] == "ended", 60, "the end")
     assert httpx.get(f"{url}/leagues/ci-season/config", timeout=10).text == season.read_text()
+    assert "hidden" in {a["name"] for a in httpx.get(f"{url}/agents", timeout=10).json()
+                        ["agents"]}
+    assert httpx.get(f"{url}/leagues/ci-season/agents/hidden", timeout=10).status_code == 200
 
 
 @pytest.mark.xfail(strict=True, reason="the tables' results and replay documents name every "
