@@ -62,3 +62,17 @@ async def test_new_versions_at_once_never_fail_the_server(make_server: Any,
     rows = query(db, "SELECT version, current FROM agents WHERE name = 'mind' ORDER BY version")
     assert [(v, bool(c)) for v, c in rows] == [(v, v == 1 + len(made))
                                                for v in range(1, 2 + len(made))]
+
+
+async def test_a_pause_says_who_paused_the_agent(make_server: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    url = server.url
+    key = await account(url, OPERATOR_KEY, "bo")
+    await register(url, key, name="bot", games=["dilemma"])
+    for who, reason in ((key, "paused by its owner"), (OPERATOR_KEY, "paused by the operator")):
+        async with LobbyClient(url, who) as lobby:
+            await lobby.request("POST", "/agents/bot/resume")
+            assert (await lobby.request("POST", "/agents/bot/pause"))["reason"] == reason
+        shown = httpx.get(f"{url}/agents/bot", timeout=10).json()["versions"][0]
+        assert (shown["state"], shown["reason"]) == ("paused", reason)

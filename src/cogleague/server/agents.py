@@ -233,7 +233,8 @@ class AgentBook:
             raise ApiError(409, "wrong_state", f"agent {name} plays in the final evaluation "
                                                "frozen at the close; retire it once the season "
                                                "has ended (pause stops it meanwhile)")
-        reason = "paused by its owner" if state == PAUSED else None
+        by = "its owner" if row["account_id"] == who.id else "the operator"
+        reason = f"paused by {by}" if state == PAUSED else None
 
         def write(conn: Connection) -> None:
             conn.execute(update(agents).where(agents.c.name == name)
