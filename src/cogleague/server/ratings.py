@@ -18,7 +18,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import Connection, bindparam, select, text, update
 
 from cogleague.seats.faults import PLATFORM_CAUSES
-from cogleague.server.league_schema import agents
+from cogleague.server.league_schema import INFRA_OUTCOME, agents
 from cogleague.server.store import now
 
 MODEL = PlackettLuce()
@@ -77,7 +77,7 @@ def rate_finished(conn: Connection, table_id: str, results: Mapping[str, Any],
     if reason in UNRATED_REASONS:
         outcome = f"not_rated:{reason}"
     elif platform:
-        outcome = "not_rated:infra_error"
+        outcome = INFRA_OUTCOME
     elif len(scores) != len(seat_rows):
         outcome = "not_rated:no_scores"
     else:
