@@ -4,6 +4,7 @@ unplayable — the season still reaches ``ended``."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -91,3 +92,28 @@ async def test_retiring_a_finalist_does_not_stall_the_final(make_server: Any,
         await _ends(db, url, keys)
     else:
         await _ends(db, url, keys, (("p2", "ben"),))
+
+
+async def test_a_season_of_hours_closes_on_time_and_forms_nothing_after(
+        make_server: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    coop = constant_policy(tmp_path / "coop.npz", "dilemma", 0)
+    path = season_file(tmp_path, tables=100000, final_top=2, fill_after_s=0.0, max_running=2)
+    path.write_text(path.read_text().replace("[season]\n", "[season]\nhours = 0.002\n", 1))
+    server = make_server(db, season=str(path), policy_dir=str(tmp_path / "hosted"))
+    url = server.url
+    for name in ("p1", "p2"):
+        key = await account(url, OPERATOR_KEY, name + "-owner")
+        await register(url, key, name=name, kind="policy", games=["dilemma"],
+                       policy_file=file_b64(coop))
+    await wait_for(lambda: standings(url)["phase"] == "ended", 60, "the end")
+    ((started, closed, ended),) = query(db, "SELECT started_at, closed_at, ended_at FROM "
+                                            "seasons")
+    assert 0.002 * 3600 <= closed - started < 0.002 * 3600 + 5 and closed <= ended
+    made = query(db, "SELECT phase, created_at FROM season_tables")
+    assert all(at <= closed for phase, at in made if phase == "rated"), (closed, made)
+    assert all(closed <= at <= ended for phase, at in made if phase == "final"), (closed, made)
+    board = standings(url)
+    await asyncio.sleep(2.0)  # ten matchmaker ticks: nothing formed, nothing rated
+    assert query(db, "SELECT COUNT(*) FROM season_tables")[0][0] == len(made)
+    assert standings(url) == board and board["frozen"]
