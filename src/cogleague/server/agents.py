@@ -181,6 +181,7 @@ class AgentBook:
                 raise ApiError(409, "wrong_state", f"name {name!r} is taken in this league")
             key = conn.execute(insert(agents).values(**row)).inserted_primary_key
             assert key is not None
+            self.rt.open_in(conn)  # last: agent rows, then the season's (a finish's order)
             return {**row, "id": key[0], "reason": None, "tokens_day": None}
 
         return describe(await _stored(self.rt, write, fields, name), who.name, False)
@@ -215,6 +216,7 @@ class AgentBook:
             conn.execute(update(agents).where(agents.c.name == name).values(current=False))
             key = conn.execute(insert(agents).values(**row)).inserted_primary_key
             assert key is not None
+            self.rt.open_in(conn)  # last: agent rows, then the season's (a finish's order)
             return {**row, "id": key[0]}
 
         return describe(await _stored(self.rt, write, fields, name), who.name)
@@ -229,16 +231,17 @@ class AgentBook:
             raise ApiError(409, "wrong_state", f"agent {name} is over its token budget: "
                                                f"{row['tokens_used']} of {row['token_budget']} "
                                                f"tokens used on {row['tokens_day']} (UTC)")
-        if state == RETIRED and await self.rt.store.tx(self._finalist, name):
-            raise ApiError(409, "wrong_state", f"agent {name} plays in the final evaluation "
-                                               "frozen at the close; retire it once the season "
-                                               "has ended (pause stops it meanwhile)")
         by = "its owner" if row["account_id"] == who.id else "the operator"
         reason = f"paused by {by}" if state == PAUSED else None
 
         def write(conn: Connection) -> None:
             conn.execute(update(agents).where(agents.c.name == name)
                          .values(state=state, reason=reason))
+            if state == RETIRED and self._finalist(conn, name):  # agents, then the season
+                raise ApiError(409, "wrong_state", f"agent {name} plays in the final "
+                                                   "evaluation frozen at the close; retire it "
+                                                   "once the season has ended (pause stops it "
+                                                   "meanwhile)")
         await self.rt.store.tx(write)
         return describe({**row, "state": state, "reason": reason}, who.name)
 
@@ -247,7 +250,7 @@ class AgentBook:
         for its agents: a retired one would stall the season for ever)."""
         mm = self.rt.matchmaker
         if mm is None or conn.execute(select(seasons.c.phase).where(
-                seasons.c.id == self.rt.id)).scalar_one_or_none() != FINAL:
+                seasons.c.id == self.rt.id).with_for_update()).scalar_one_or_none() != FINAL:
             return False
         plan, done = mm._plan(conn)  # the plan the close froze, and how much is played
         ids = set(conn.execute(select(agents.c.id).where(agents.c.name == name)).scalars())
