@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import create_engine, text
 
 from cogleague.client import LobbyClient
@@ -36,10 +37,10 @@ def _execute(db: str, sql: str, **params: Any) -> None:
         engine.dispose()
 
 
-async def _final_waiting_for_two(make_server: Any, tmp_path: Path
+async def _final_waiting_for_two(make_server: Any, tmp_path: Path, db: str | None = None
                                  ) -> tuple[str, str, dict[str, str], Path]:
     """A season closed with p1 and p2 (paused) at the top of dilemma: the final waits."""
-    db = f"sqlite:///{tmp_path / 'league.db'}"
+    db = db or f"sqlite:///{tmp_path / 'league.db'}"
     coop = constant_policy(tmp_path / "coop.npz", "dilemma", 0)
     server = make_server(db, season=str(season_file(tmp_path, tables=3, final_top=2,
                                                     fill_after_s=0.0, max_running=2)),
@@ -117,3 +118,17 @@ async def test_a_season_of_hours_closes_on_time_and_forms_nothing_after(
     await asyncio.sleep(2.0)  # ten matchmaker ticks: nothing formed, nothing rated
     assert query(db, "SELECT COUNT(*) FROM season_tables")[0][0] == len(made)
     assert standings(url) == board and board["frozen"]
+
+
+@pytest.mark.postgres
+async def test_on_postgres_a_finalist_keeps_its_version_and_is_not_retired(
+        make_server: Any, tmp_path: Path, pg_cluster: Any) -> None:
+    db, url, keys, coop = await _final_waiting_for_two(make_server, tmp_path,
+                                                       pg_cluster.new_database())
+    for path, body in (("/agents/p1/versions", {"policy_file": file_b64(coop)}),
+                       ("/agents/p2/retire", None)):
+        with pytest.raises(LobbyError) as caught:
+            async with LobbyClient(url, keys["ann" if "p1" in path else "ben"]) as lobby:
+                await lobby.request("POST", path, body)
+        assert caught.value.status == 409, caught.value
+    await _ends(db, url, keys)
