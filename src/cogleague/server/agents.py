@@ -204,15 +204,15 @@ class AgentBook:
         fields = self._plays(old["kind"], games, body, who, name, version)
         row = {k: old[k] for k in ("name", "account_id", "kind", "games", "cap",
                                    "description", "state", "reason")}
-        # the day's tokens are the agent's, whichever version spent them
-        spent = old["tokens_used"] if old["tokens_day"] == token_day() else 0
-        row.update(version=version, current=True, created_at=now(), tokens_used=spent,
-                   tokens_day=old["tokens_day"] if spent else None, **fields)
+        row.update(version=version, current=True, created_at=now(), **fields)
 
         def write(conn: Connection) -> dict[str, Any]:
-            latest = _latest(conn, name)
+            latest = _latest(conn, name, lock=True)  # a finish may be adding tokens to it
             if latest is None or latest["version"] != old["version"]:  # built on a stale one
                 raise _changed(name)
+            # the day's tokens are the agent's, whichever version spent them
+            spent = latest["tokens_used"] if latest["tokens_day"] == token_day() else 0
+            row.update(tokens_used=spent, tokens_day=latest["tokens_day"] if spent else None)
             conn.execute(update(agents).where(agents.c.name == name).values(current=False))
             key = conn.execute(insert(agents).values(**row)).inserted_primary_key
             assert key is not None
@@ -315,9 +315,9 @@ def _changed(name: str) -> ApiError:
                                         "registration or version); read it and try again")
 
 
-def _latest(conn: Connection, name: str) -> dict[str, Any] | None:
-    row = conn.execute(select(agents).where(agents.c.name == name)
-                       .order_by(agents.c.version.desc()).limit(1)).mappings().first()
+def _latest(conn: Connection, name: str, lock: bool = False) -> dict[str, Any] | None:
+    q = select(agents).where(agents.c.name == name).order_by(agents.c.version.desc()).limit(1)
+    row = conn.execute(q.with_for_update() if lock else q).mappings().first()
     return dict(row) if row is not None else None
 
 
