@@ -114,8 +114,11 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
         stop = asyncio.Event()
         runners = [asyncio.create_task(run_agent(Either, url, keys[owner], name, stop=stop))
                    for name, owner in remote.items()]
-        await wait_for(lambda: sum(a["online"] for a in httpx.get(
-            f"{url}/agents", timeout=10).json()["agents"]) == 4, 30, "the remote agents")
+        await wait_for(lambda: sum(a["online"] for k in {keys[o] for o in remote.values()}
+                                   for a in httpx.get(f"{url}/agents?mine=true", timeout=10,
+                                                      headers={"Authorization": f"Bearer {k}"}
+                                                      ).json()["agents"]) == 4,
+                       30, "the remote agents")  # r4 is held out: only its owner lists it
         for name, owner in remote.items():
             await post(url, keys[owner], f"/agents/{name}/resume")
         try:

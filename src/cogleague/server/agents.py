@@ -14,16 +14,20 @@ import base64
 import binascii
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from secrets import token_hex
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from cogleague.core.errors import ConfigError
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
 from cogleague.server.errors import ApiError
-from cogleague.server.league_schema import agent_presence, agents
+from cogleague.server.league_schema import agent_presence, agents, seasons
+from cogleague.server.matchmaker import ENDED, FINAL
+from cogleague.server.ratings import token_day
 from cogleague.server.store import accounts, now
 from cogleague.server.tables import Account
 
@@ -132,7 +136,9 @@ class AgentBook:
             raise bad("policy_file must be base64 text (RFC 4648)") from None
         if len(raw) > MAX_POLICY_BYTES:
             raise bad(f"policy_file must be at most {MAX_POLICY_BYTES} bytes (got {len(raw)})")
-        target = Path(folder).resolve() / "agents" / f"{name}-v{version}.npz"
+        # a file of its own: an upload racing for the same name and version (refused at the
+        # write) must not replace the winner's file
+        target = Path(folder).resolve() / "agents" / f"{name}-v{version}-{token_hex(6)}.npz"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(raw)
         try:
@@ -175,9 +181,10 @@ class AgentBook:
                 raise ApiError(409, "wrong_state", f"name {name!r} is taken in this league")
             key = conn.execute(insert(agents).values(**row)).inserted_primary_key
             assert key is not None
+            self.rt.open_in(conn)  # last: agent rows, then the season's (a finish's order)
             return {**row, "id": key[0], "reason": None, "tokens_day": None}
 
-        return describe(await self.rt.store.tx(write), who.name, False)
+        return describe(await _stored(self.rt, write, fields, name), who.name, False)
 
     async def new_version(self, who: Account, name: str, body: Mapping[str, Any]
                           ) -> dict[str, Any]:
@@ -188,33 +195,66 @@ class AgentBook:
                                                "(only model and policy agents do)")
         if old["state"] == RETIRED:
             raise ApiError(409, "wrong_state", f"agent {name} is retired")
+        await self.rt.check_open()  # the final line-ups froze this version at the close
         games = json.loads(old["games"])
         version = old["version"] + 1
+        if old["kind"] == "model":  # a new prompt keeps the model and budget unless given
+            body = {**{k: old[k] for k in ("model", "token_budget") if old[k] is not None},
+                    **body}
         fields = self._plays(old["kind"], games, body, who, name, version)
         row = {k: old[k] for k in ("name", "account_id", "kind", "games", "cap",
                                    "description", "state", "reason")}
-        row.update(version=version, current=True, created_at=now(), tokens_used=0, **fields)
+        row.update(version=version, current=True, created_at=now(), **fields)
 
         def write(conn: Connection) -> dict[str, Any]:
+            latest = _latest(conn, name, lock=True)  # a finish may be adding tokens to it
+            if latest is None or latest["version"] != old["version"]:  # built on a stale one
+                raise _changed(name)
+            # the day's tokens are the agent's, whichever version spent them
+            spent = latest["tokens_used"] if latest["tokens_day"] == token_day() else 0
+            row.update(tokens_used=spent, tokens_day=latest["tokens_day"] if spent else None)
             conn.execute(update(agents).where(agents.c.name == name).values(current=False))
             key = conn.execute(insert(agents).values(**row)).inserted_primary_key
             assert key is not None
-            return {**row, "id": key[0], "tokens_day": None}
+            self.rt.open_in(conn)  # last: agent rows, then the season's (a finish's order)
+            return {**row, "id": key[0]}
 
-        return describe(await self.rt.store.tx(write), who.name)
+        return describe(await _stored(self.rt, write, fields, name), who.name)
 
     async def set_state(self, who: Account, name: str, action: str) -> dict[str, Any]:
         row = await self._mine(who, name)
         if row["state"] == RETIRED:
             raise ApiError(409, "wrong_state", f"agent {name} is retired")
         state = {"pause": PAUSED, "resume": ACTIVE, "retire": RETIRED}[action]
-        reason = "paused by its owner" if state == PAUSED else None
+        if state == ACTIVE and row["kind"] == "model" and row["tokens_day"] == token_day() \
+                and row["token_budget"] is not None and row["tokens_used"] >= row["token_budget"]:
+            raise ApiError(409, "wrong_state", f"agent {name} is over its token budget: "
+                                               f"{row['tokens_used']} of {row['token_budget']} "
+                                               f"tokens used on {row['tokens_day']} (UTC)")
+        by = "its owner" if row["account_id"] == who.id else "the operator"
+        reason = f"paused by {by}" if state == PAUSED else None
 
         def write(conn: Connection) -> None:
             conn.execute(update(agents).where(agents.c.name == name)
                          .values(state=state, reason=reason))
+            if state == RETIRED and self._finalist(conn, name):  # agents, then the season
+                raise ApiError(409, "wrong_state", f"agent {name} plays in the final "
+                                                   "evaluation frozen at the close; retire it "
+                                                   "once the season has ended (pause stops it "
+                                                   "meanwhile)")
         await self.rt.store.tx(write)
         return describe({**row, "state": state, "reason": reason}, who.name)
+
+    def _finalist(self, conn: Connection, name: str) -> bool:
+        """A version of `name` sits in a final line-up still to play (the matchmaker waits
+        for its agents: a retired one would stall the season for ever)."""
+        mm = self.rt.matchmaker
+        if mm is None or conn.execute(select(seasons.c.phase).where(
+                seasons.c.id == self.rt.id).with_for_update()).scalar_one_or_none() != FINAL:
+            return False
+        plan, done = mm._plan(conn)  # the plan the close froze, and how much is played
+        ids = set(conn.execute(select(agents.c.id).where(agents.c.name == name)).scalars())
+        return any(ids & set(entry["agents"]) for entry in plan[done:])
 
     async def _mine(self, who: Account, name: str) -> dict[str, Any]:
         row = await self.rt.store.tx(_latest, name)
@@ -226,7 +266,10 @@ class AgentBook:
 
     # -- reads -------------------------------------------------------------------------------
     async def all(self, account_id: int | None = None) -> list[dict[str, Any]]:
+        """Every agent version (`account_id`: that account's); the public list (no account)
+        leaves out the season's held-out agents until it has ended, as the board does."""
         def read(conn: Connection) -> list[dict[str, Any]]:
+            hidden = self._held_out(conn) if account_id is None else set()
             q = select(agents, accounts.c.name.label("owner")).join(
                 accounts, accounts.c.id == agents.c.account_id).order_by(agents.c.name,
                                                                           agents.c.version)
@@ -235,8 +278,16 @@ class AgentBook:
             online = set(conn.execute(select(agent_presence.c.agent_id).where(
                 agent_presence.c.until >= now())).scalars())
             return [describe(dict(r), r["owner"], r["id"] in online)
-                    for r in conn.execute(q).mappings()]
+                    for r in conn.execute(q).mappings() if r["name"] not in hidden]
         return await self.rt.store.tx(read)
+
+    def _held_out(self, conn: Connection) -> set[str]:
+        """The names kept off public reads: the held-out agents, until the season ends."""
+        if self.rt.id is None or not self.rt.season.held_out:
+            return set()
+        phase = conn.execute(select(seasons.c.phase).where(seasons.c.id == self.rt.id)
+                             ).scalar_one_or_none()
+        return set() if phase == ENDED else set(self.rt.season.held_out)
 
     async def get(self, name: str) -> list[dict[str, Any]]:
         """Every version of one agent, newest first."""
@@ -246,9 +297,27 @@ class AgentBook:
         return sorted(rows, key=lambda a: -a["version"])
 
 
-def _latest(conn: Connection, name: str) -> dict[str, Any] | None:
-    row = conn.execute(select(agents).where(agents.c.name == name)
-                       .order_by(agents.c.version.desc()).limit(1)).mappings().first()
+async def _stored(rt: LeagueRuntime, write: Callable[[Connection], dict[str, Any]],
+                  fields: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """Write the agent's row; refused, the policy file uploaded for it is removed."""
+    try:
+        return await rt.store.tx(write)
+    except BaseException as exc:
+        if fields.get("policy_file"):
+            Path(fields["policy_file"]).unlink(missing_ok=True)
+        if isinstance(exc, IntegrityError):  # another process wrote this name and version
+            raise _changed(name) from None
+        raise
+
+
+def _changed(name: str) -> ApiError:
+    return ApiError(409, "wrong_state", f"agent {name} changed at the same time (another "
+                                        "registration or version); read it and try again")
+
+
+def _latest(conn: Connection, name: str, lock: bool = False) -> dict[str, Any] | None:
+    q = select(agents).where(agents.c.name == name).order_by(agents.c.version.desc()).limit(1)
+    row = conn.execute(q.with_for_update() if lock else q).mappings().first()
     return dict(row) if row is not None else None
 
 

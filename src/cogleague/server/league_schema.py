@@ -33,6 +33,10 @@ from sqlalchemy import (
 
 from cogleague.server.store import metadata
 
+INFRA_OUTCOME = "not_rated:infra_error"
+"""A season table a platform fault spoiled: not rated (`ratings.py`), and stored in the league
+store as ``infra_error``, left out of the refit (`payouts.record_league`)."""
+
 agents = Table(
     "agents", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),

@@ -7,9 +7,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from sqlalchemy import select
+
 from cogleague.core import settlement
 from cogleague.server import wallets
 from cogleague.server.catalog import Catalog
+from cogleague.server.league_schema import INFRA_OUTCOME, season_tables
 from cogleague.server.seating import game_of
 from cogleague.server.settings import Settings
 from cogleague.server.store import FOREVER, Store, loads
@@ -52,18 +55,30 @@ async def record_league(store: Store, row: dict[str, Any], names: list[str],
     """The finished episode in the league's tables of the same database (a failure is logged:
     the table itself is settled already)."""
     try:
-        from cogleague.league.store import record_episode
+        from cogleague.league.store import STATUS_INFRA, STATUS_OK, record_episode
     except ImportError:  # the league's optional dependencies are not installed
         return
     duration = finished - (row["started_at"] or finished)
 
     def record() -> None:
+        # a season table a platform fault spoiled is not rated live: not ranked by the
+        # refit either (stored as the offline league stores such an episode)
+        infra = _season_outcome(store, row["id"]) == INFRA_OUTCOME
         record_episode(store.engine, game=row["game"], variant=row["variant"],
                        seed=row["seed"], policy_names=names, results=results,
                        source="server", table_id=row["id"], duration_s=duration,
-                       league=loads(row["info"]).get("league"))
+                       league=loads(row["info"]).get("league"),
+                       status=STATUS_INFRA if infra else STATUS_OK,
+                       error="a seat fell back for a platform cause" if infra else None)
 
     try:  # on the database thread (one writer), until it is stored; a retry is a no-op
         await store.call(record, wait_s=FOREVER)
     except Exception:
         log.exception("table %s: recording in the league failed", row["id"])
+
+
+def _season_outcome(store: Store, table_id: str) -> str | None:
+    """The season's outcome of a table (`ratings.rate_finished`), None for other tables."""
+    with store.engine.connect() as conn:
+        return conn.execute(select(season_tables.c.outcome).where(
+            season_tables.c.table_id == table_id)).scalar_one_or_none()

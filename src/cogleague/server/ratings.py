@@ -18,7 +18,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import Connection, bindparam, select, text, update
 
 from cogleague.seats.faults import PLATFORM_CAUSES
-from cogleague.server.league_schema import agents
+from cogleague.server.league_schema import INFRA_OUTCOME, agents
 from cogleague.server.store import now
 
 MODEL = PlackettLuce()
@@ -77,7 +77,7 @@ def rate_finished(conn: Connection, table_id: str, results: Mapping[str, Any],
     if reason in UNRATED_REASONS:
         outcome = f"not_rated:{reason}"
     elif platform:
-        outcome = "not_rated:infra_error"
+        outcome = INFRA_OUTCOME
     elif len(scores) != len(seat_rows):
         outcome = "not_rated:no_scores"
     else:
@@ -124,17 +124,21 @@ def apply_rating(conn: Connection, season: str, game: str, table_id: str,
 
 def _charge_tokens(conn: Connection, models: Mapping[str, Any] | None,
                    seat_rows: Sequence[Any]) -> None:
-    """Add each model agent's tokens to its day; over its budget it is paused, with why."""
+    """Add each model agent's tokens to its day; over its budget it is paused, with why.
+    The day is the agent's: a table a version played that ended after a newer version was
+    made counts on the newer one (the version that plays now, and the one to pause)."""
     if not models:
         return
-    day = _today()
+    day = token_day()
     for seat, agent_id in seat_rows:
         used = _tokens(models, seat)
         if not used:
             continue
-        row = conn.execute(select(agents.c.tokens_day, agents.c.tokens_used,
-                                  agents.c.token_budget).where(agents.c.id == agent_id)
-                           .with_for_update()).first()  # another process may add at once
+        name = select(agents.c.name).where(agents.c.id == agent_id).scalar_subquery()
+        row = conn.execute(select(agents.c.id, agents.c.tokens_day, agents.c.tokens_used,
+                                  agents.c.token_budget).where(
+            agents.c.name == name, agents.c.current.is_(True))
+            .with_for_update()).first()  # another process may add at once
         if row is None:
             continue
         total = used + (row.tokens_used if row.tokens_day == day else 0)
@@ -142,10 +146,11 @@ def _charge_tokens(conn: Connection, models: Mapping[str, Any] | None,
         if row.token_budget is not None and total >= row.token_budget:
             values.update(state="paused", reason=f"token budget: {total} of "
                                                  f"{row.token_budget} tokens used on {day}")
-        conn.execute(update(agents).where(agents.c.id == agent_id).values(**values))
+        conn.execute(update(agents).where(agents.c.id == row.id).values(**values))
 
 
-def _today() -> str:
+def token_day() -> str:
+    """The day a model agent's token budget counts (UTC)."""
     import datetime
 
     return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")

@@ -8,7 +8,8 @@
   season ends, and the frozen standings are served once it has;
 - ``GET /leagues/{id}/agents/{name}``: one agent's page (rating over time, recent tables with
   replay links, fallbacks by cause, behaviour traits from its games' stat columns, owner);
-- ``GET /leagues/{id}/config``: the league file the season runs (rerun it offline);
+- ``GET /leagues/{id}/config``: the league file the season runs (rerun it offline; its
+  ``held_out`` list emptied until the season ends);
 - ``WS /ws/leagues/{id}``: the standings, then again after each rating update (every process
   watches the season's version counter, so updates from any process reach every socket).
 """
@@ -18,7 +19,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
+import tomllib
 from collections import defaultdict
 from typing import Any
 
@@ -40,7 +43,7 @@ from cogleague.server.league_schema import (
 )
 from cogleague.server.matchmaker import ENDED
 from cogleague.server.season_runtime import LeagueRuntime
-from cogleague.server.store import accounts, tables
+from cogleague.server.store import ABORTED, accounts, tables
 
 router = APIRouter()
 PUSH_POLL_S = 0.5
@@ -119,10 +122,12 @@ def standings_doc(conn: Connection, season: str, reveal: bool,
 
 
 def _outcome_counts(conn: Connection, season: str) -> dict[str, int]:
+    """Tables by outcome; an aborted table ends without the finish hook that records one."""
     out: dict[str, int] = defaultdict(int)
-    for (outcome,) in conn.execute(select(season_tables.c.outcome).where(
+    for outcome, state in conn.execute(select(season_tables.c.outcome, tables.c.state).join(
+            tables, tables.c.id == season_tables.c.table_id).where(
             season_tables.c.season == season)):
-        out[outcome or "playing"] += 1
+        out[outcome or ("not_rated:aborted" if state == ABORTED else "playing")] += 1
     return out
 
 
@@ -208,7 +213,28 @@ async def get_standings(season: str, request: Request) -> dict[str, Any]:
 async def get_config(season: str, request: Request) -> PlainTextResponse:
     rt = _runtime(request, season)
     row = await rt.store.tx(_season_row, season)
-    return PlainTextResponse(row["config_text"], media_type="application/toml")
+    text = row["config_text"]
+    if rt.season.held_out and row["phase"] != ENDED:
+        text = _without_held_out(text, rt.season.held_out)
+    return PlainTextResponse(text, media_type="application/toml")
+
+
+_HELD_OUT = re.compile(r"(\bheld_out\s*=\s*)\[[^\]]*\]")
+
+
+def _without_held_out(text: str, names: tuple[str, ...]) -> str:
+    """The league file with its ``held_out`` list emptied (named when the season ends); a
+    file where that cannot be done surely (a name left in it) is withheld until then."""
+    masked = _HELD_OUT.sub(lambda m: f"{m.group(1)}[]  # {len(names)} held out until the "
+                                     "season ends", text)
+    try:
+        left = tomllib.loads(masked).get("season", {}).get("held_out")
+    except tomllib.TOMLDecodeError:
+        left = None
+    if left != [] or any(f"{q}{n}{q}" in masked for n in names for q in "\"'"):
+        raise ApiError(409, "wrong_state", "the season's file names its held-out agents: "
+                                           "it is served once the season has ended")
+    return masked
 
 
 @router.get("/leagues/{season}/agents/{name}", tags=["league"], responses=responses(404))

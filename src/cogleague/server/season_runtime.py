@@ -114,10 +114,16 @@ class LeagueRuntime:
             make_seat(build_game(info, s.variant, s.overrides, 0, None), 0, ref)
 
     async def check_open(self) -> None:
+        await self.store.tx(self.open_in)
+
+    def open_in(self, conn: Connection) -> None:
+        """409 unless registration is open; in a write's transaction, the season row read
+        locked (as the matchmaker's tick reads it), so the close cannot come in between. A
+        write calls it after its agent rows, the order a table's finish locks them in."""
         if self.id is None:
             return
-        phase = await self.store.tx(lambda c: c.execute(select(seasons.c.phase).where(
-            seasons.c.id == self.id)).scalar_one_or_none())
+        phase = conn.execute(select(seasons.c.phase).where(seasons.c.id == self.id)
+                             .with_for_update()).scalar_one_or_none()
         if phase not in (None, RUNNING_PHASE):
             raise ApiError(409, "wrong_state", f"registration for season {self.id} is closed "
                                                f"(phase {phase})")

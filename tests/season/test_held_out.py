@@ -1,0 +1,96 @@
+"""A held-out agent is rated and matched but named nowhere public until the season ends: not on
+the board, not on an agent page, and not in the public agent list (`GET /agents`,
+`GET /agents/NAME`), nor in the league file the server serves; its owner still sees it in
+their own list. (Its tables' results and replay documents still name it: an expected failure
+below.)"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from season.season import (
+    account,
+    constant_policy,
+    file_b64,
+    query,
+    register,
+    season_file,
+    wait_for,
+)
+from server.support import OPERATOR_KEY
+
+
+async def test_a_held_out_agent_is_not_in_the_public_agent_list(make_server: Any,
+                                                                tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    season = season_file(tmp_path, tables=100000, final_top=0, held_out=("hidden",))
+    server = make_server(db, season=str(season))
+    url = server.url
+    key = await account(url, OPERATOR_KEY, "hal")
+    await register(url, key, name="hidden", games=["dilemma"])
+    await register(url, key, name="shown", games=["dilemma"])
+
+    public = httpx.get(f"{url}/agents", timeout=10).json()["agents"]
+    names = {a["name"] for a in public}
+    assert "shown" in names and "hidden" not in names, names
+    one = httpx.get(f"{url}/agents/hidden", timeout=10)
+    assert one.status_code == 404, one.text
+    assert httpx.get(f"{url}/leagues/ci-season/agents/hidden", timeout=10).status_code == 404
+    mine = httpx.get(f"{url}/agents?mine=true", timeout=10,
+                     headers={"Authorization": f"Bearer {key}"}).json()["agents"]
+    assert {a["name"] for a in mine} == {"hidden", "shown"}
+
+    # the season's league file, served to rerun it offline, names no held-out agent either
+    config = httpx.get(f"{url}/leagues/ci-season/config", timeout=10)
+    assert config.status_code == 200 and "hidden" not in config.text, config.text
+    served = tomllib.loads(config.text)
+    assert served["season"]["held_out"] == [] and served["games"] == tomllib.loads(
+        season.read_text())["games"]
+
+
+async def test_a_held_out_agent_is_named_once_the_season_ends(
+        make_server: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    coop = constant_policy(tmp_path / "coop.npz", "dilemma", 0)
+    season = season_file(tmp_path, tables=2, final_top=0, fill_after_s=0.0,
+                         held_out=("hidden",))
+    server = make_server(db, season=str(season), policy_dir=str(tmp_path / "hosted"))
+    url = server.url
+    key = await account(url, OPERATOR_KEY, "hal")
+    await register(url, key, name="hidden", kind="policy", games=["dilemma"],
+                   policy_file=file_b64(coop))
+    await wait_for(lambda: httpx.get(f"{url}/leagues/ci-season/standings", timeout=10).json()
+                   ["phase"] == "ended", 60, "the end")
+    assert httpx.get(f"{url}/leagues/ci-season/config", timeout=10).text == season.read_text()
+    assert "hidden" in {a["name"] for a in httpx.get(f"{url}/agents", timeout=10).json()
+                        ["agents"]}
+    assert httpx.get(f"{url}/leagues/ci-season/agents/hidden", timeout=10).status_code == 200
+
+
+@pytest.mark.xfail(strict=True, reason="the tables' results and replay documents name every "
+                   "seat's policy, a held-out agent's too (server/lobby.py serves them as "
+                   "stored); left to the tables' owner")
+async def test_a_held_out_agent_is_not_named_by_its_tables_documents(make_server: Any,
+                                                                    tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    coop = constant_policy(tmp_path / "coop.npz", "dilemma", 0)
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0,
+                                                    fill_after_s=0.0, held_out=("hidden",))),
+                         policy_dir=str(tmp_path / "hosted"))
+    url = server.url
+    key = await account(url, OPERATOR_KEY, "hal")
+    await register(url, key, name="hidden", kind="policy", games=["dilemma"],
+                   policy_file=file_b64(coop))
+    finished = "SELECT id FROM tables WHERE state = 'finished'"
+    await wait_for(lambda: query(db, finished), 30, "a finished season table")
+    table = query(db, finished)[0][0]
+    assert httpx.get(f"{url}/leagues/ci-season/standings", timeout=10).json()["phase"] \
+        == "running"
+    for document in ("results", "replay"):
+        text = httpx.get(f"{url}/tables/{table}/{document}", timeout=10).text
+        assert "hidden@v" not in text, document
