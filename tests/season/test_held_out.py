@@ -1,8 +1,8 @@
 """A held-out agent is rated and matched but named nowhere public until the season ends: not on
 the board, not on an agent page, and not in the public agent list (`GET /agents`,
 `GET /agents/NAME`), nor in the league file the server serves; its owner still sees it in
-their own list. (Its tables' results and replay documents still name it: an expected failure
-below.)"""
+their own list. The results and replay of a table it sat at, which name every seat's policy,
+are withheld (409, saying why) until then, and served as stored after."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from season.season import (
     account,
@@ -70,11 +69,13 @@ async def test_a_held_out_agent_is_named_once_the_season_ends(
     assert "hidden" in {a["name"] for a in httpx.get(f"{url}/agents", timeout=10).json()
                         ["agents"]}
     assert httpx.get(f"{url}/leagues/ci-season/agents/hidden", timeout=10).status_code == 200
+    table = query(db, "SELECT ss.table_id FROM season_seats ss JOIN agents a ON a.id = "
+                      "ss.agent_id WHERE a.name = 'hidden'")[0][0]
+    for document in ("results", "replay"):  # served as stored, naming it
+        got = httpx.get(f"{url}/tables/{table}/{document}", timeout=10)
+        assert got.status_code == 200 and "hidden@v1" in got.text, (document, got.text[:200])
 
 
-@pytest.mark.xfail(strict=True, reason="the tables' results and replay documents name every "
-                   "seat's policy, a held-out agent's too (server/lobby.py serves them as "
-                   "stored); left to the tables' owner")
 async def test_a_held_out_agent_is_not_named_by_its_tables_documents(make_server: Any,
                                                                     tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'league.db'}"
@@ -86,11 +87,19 @@ async def test_a_held_out_agent_is_not_named_by_its_tables_documents(make_server
     key = await account(url, OPERATOR_KEY, "hal")
     await register(url, key, name="hidden", kind="policy", games=["dilemma"],
                    policy_file=file_b64(coop))
-    finished = "SELECT id FROM tables WHERE state = 'finished'"
-    await wait_for(lambda: query(db, finished), 30, "a finished season table")
-    table = query(db, finished)[0][0]
+    sat = ("SELECT t.id FROM tables t JOIN season_seats ss ON ss.table_id = t.id JOIN agents a "
+           "ON a.id = ss.agent_id WHERE t.state = 'finished' AND a.name = :n")
+    await wait_for(lambda: query(db, sat, n="hidden"), 30, "a finished table of the agent's")
+    table = query(db, sat, n="hidden")[0][0]
+    others = query(db, "SELECT id FROM tables WHERE state = 'finished' AND id NOT IN "
+                       "(SELECT table_id FROM season_seats ss JOIN agents a ON a.id = "
+                       "ss.agent_id WHERE a.name = 'hidden')")
     assert httpx.get(f"{url}/leagues/ci-season/standings", timeout=10).json()["phase"] \
         == "running"
     for document in ("results", "replay"):
-        text = httpx.get(f"{url}/tables/{table}/{document}", timeout=10).text
-        assert "hidden@v" not in text, document
+        got = httpx.get(f"{url}/tables/{table}/{document}", timeout=10)
+        assert got.status_code == 409 and "hidden@v" not in got.text, (document, got.text)
+        assert "held-out agent" in got.json()["error"]["message"], got.text
+        if others:  # a table the agent did not sit at is served as ever
+            assert httpx.get(f"{url}/tables/{others[0][0]}/{document}",
+                             timeout=10).status_code == 200

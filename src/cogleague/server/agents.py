@@ -252,7 +252,7 @@ class AgentBook:
         if mm is None or conn.execute(select(seasons.c.phase).where(
                 seasons.c.id == self.rt.id).with_for_update()).scalar_one_or_none() != FINAL:
             return False
-        plan, done = mm._plan(conn)  # the plan the close froze, and how much is played
+        plan, done = mm.final_plan(conn)  # the plan the close froze, and how much is played
         ids = set(conn.execute(select(agents.c.id).where(agents.c.name == name)).scalars())
         return any(ids & set(entry["agents"]) for entry in plan[done:])
 

@@ -310,6 +310,9 @@ async def _ended(svc: TableService, table_id: str, column: str) -> Response:
     text = row[column]
     if text is None:
         raise ApiError(404, "not_found", f"table {table_id} has no {column}")
+    why = await svc.withheld(table_id)
+    if why is not None:
+        raise ApiError(409, "wrong_state", f"table {table_id}: {why}")
     return Response(text, media_type="application/json")  # stored canonical bytes, as written
 
 

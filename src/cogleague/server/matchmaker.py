@@ -384,18 +384,18 @@ class Matchmaker:
         text = conn.execute(select(agents.c.games).where(agents.c.id == agent_id)).scalar_one()
         return list(json.loads(text))
 
-    def _plan(self, conn: Connection) -> tuple[list[dict[str, Any]], int]:
+    def final_plan(self, conn: Connection) -> tuple[list[dict[str, Any]], int]:
         row = conn.execute(select(seasons.c.frozen, seasons.c.final_made).where(
             seasons.c.id == self.plan.id)).one()
         plan = json.loads(row.frozen or "{}").get("final_plan", [])
         return plan, int(row.final_made)
 
     def _final_left(self, conn: Connection) -> int:
-        plan, done = self._plan(conn)
+        plan, done = self.final_plan(conn)
         return len(plan) - done
 
     def _final(self, conn: Connection, at: float, budget: int) -> list[str]:
-        plan, done = self._plan(conn)
+        plan, done = self.final_plan(conn)
         if done >= len(plan) or budget <= 0:
             return []
         self.number = self._count(conn)

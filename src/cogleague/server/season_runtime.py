@@ -37,7 +37,7 @@ from cogleague.server.league_schema import (
     seasons,
 )
 from cogleague.server.live import LiveTable
-from cogleague.server.matchmaker import RUNNING_PHASE, Matchmaker, SeasonPlan, Slot
+from cogleague.server.matchmaker import ENDED, RUNNING_PHASE, Matchmaker, SeasonPlan, Slot
 from cogleague.server.payouts import records_league
 from cogleague.server.ratings import rate_finished
 from cogleague.server.settings import Settings
@@ -88,6 +88,7 @@ class LeagueRuntime:
         self.profile_cache: dict[int, dict[str, Any]] = {}
         self.recorded_cache: dict[int, tuple[Any, dict[str, Any]]] = {}
         service.finish_hooks.append(self._rate)
+        service.document_guards.append(self._held_out_sat)
 
     # -- what agents may be ------------------------------------------------------------------
     def game_names(self) -> list[str]:
@@ -127,6 +128,22 @@ class LeagueRuntime:
         if phase not in (None, RUNNING_PHASE):
             raise ApiError(409, "wrong_state", f"registration for season {self.id} is closed "
                                                f"(phase {phase})")
+
+    def _held_out_sat(self, conn: Connection, table_id: str) -> str | None:
+        """A season table a held-out agent sat at: its results and replay name the agent's
+        policy, so they wait for the season's end, as the board and the agent list do."""
+        if self.id is None or not self.season.held_out:
+            return None
+        phase = conn.execute(select(seasons.c.phase).where(seasons.c.id == self.id)
+                             ).scalar_one_or_none()
+        if phase == ENDED:
+            return None
+        sat = conn.execute(select(agents.c.id).join(
+            season_seats, season_seats.c.agent_id == agents.c.id).where(
+            season_seats.c.table_id == table_id,
+            agents.c.name.in_(self.season.held_out)).limit(1)).first()
+        return None if sat is None else ("a held-out agent sat at it; its documents are served "
+                                         "once the season has ended")
 
     # -- start and stop ----------------------------------------------------------------------
     async def start(self) -> None:

@@ -107,6 +107,9 @@ class TableService:
         self.finish_hooks: builtins.list[Callable[[Connection, LiveTable, EpisodeOutcome],
                                                   None]] = []
         """Run inside the transaction that marks a table finished (the league's ratings)."""
+        self.document_guards: builtins.list[Callable[[Connection, str], str | None]] = []
+        """Each says why an ended table's results and replay are not served yet, or None (the
+        league: a season table a held-out agent sat at, until the season ends)."""
 
     def _announce(self, conn: Connection, table_id: str) -> None:
         """In a transaction that changes what the Lobby shows of a table: tell every process
@@ -182,6 +185,17 @@ class TableService:
             raise ApiError(400, "bad_request",
                            f"state must be one of open, running, finished, aborted (got {state!r})")
         return [self.describe(r, s) for r, s in await self.store.tx(read)]
+
+    async def withheld(self, table_id: str) -> str | None:
+        """Why the table's documents are not served yet (`document_guards`), or None."""
+        if not self.document_guards:
+            return None
+
+        def read(conn: Connection) -> str | None:
+            return next((why for guard in self.document_guards
+                         if (why := guard(conn, table_id)) is not None), None)
+
+        return await self.store.tx(read)
 
     # -- create -----------------------------------------------------------------------------
     async def create(self, account: Account, body: Mapping[str, Any]) -> dict[str, Any]:
