@@ -3,7 +3,8 @@
 An agent's cap is the tables it plays at once, across every game of the season: a tick that
 forms tables in several games counts the seats it has just given, not only those that were
 busy when the tick began (and the per-hour limit the same way). And the collusion guard holds at
-every table formed."""
+every table formed. The close waits for the rated tables still running, so the final line-ups
+are read from every rated table's update."""
 
 from __future__ import annotations
 
@@ -14,13 +15,13 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 
 from cogleague.league.season import SeasonSettings
 from cogleague.server.catalog import Catalog
 from cogleague.server.league_schema import agent_presence, agents, season_seats, seasons
 from cogleague.server.matchmaker import Matchmaker, SeasonPlan, Slot
-from cogleague.server.store import accounts, make_engine, metadata
+from cogleague.server.store import accounts, make_engine, metadata, tables
 
 AT = 1_000.0
 SLOTS = [Slot("dilemma", None, 3, {"rounds_total": 3}),
@@ -116,3 +117,30 @@ def test_a_tick_never_seats_past_a_cap_or_an_account_twice(
         assert all(len(v) == len(set(v)) for v in per_table.values()), per_table
     finally:
         engine.dispose()
+
+
+def test_the_final_line_ups_wait_for_the_rated_tables_still_running(tmp_path: Path) -> None:
+    # the budget is reached while a rated table plays: registration closes (and the top K is
+    # read from the ratings) only once it has finished and updated its agents
+    entrants = [dict(name=n, account=n, cap=1, games=["dilemma"]) for n in ("ann", "ben")]
+    engine, mm = season_db(tmp_path / "s.db", entrants)
+    with engine.begin() as conn:
+        lineup = [dict(r) for r in conn.execute(select(agents).where(
+            agents.c.kind == "remote")).mappings()]
+        lineup.append(dict(conn.execute(select(agents).where(
+            agents.c.kind == "baseline")).mappings().first() or {}))
+        table = mm.create(conn, SLOTS[0], lineup, "rated", AT)  # rated, still running
+        conn.execute(update(seasons).values(tables_made=1000))  # the budget (`tables`) is met
+
+    def closed() -> bool:
+        with engine.connect() as conn:
+            return conn.execute(select(seasons.c.closed_at)).scalar_one() is not None
+
+    with engine.begin() as conn:
+        assert mm.tick(conn, AT) == []  # nothing formed over the budget
+    assert not closed()
+    with engine.begin() as conn:
+        conn.execute(update(tables).where(tables.c.id == table).values(state="finished"))
+    with engine.begin() as conn:
+        mm.tick(conn, AT + 1)
+    assert closed()

@@ -135,7 +135,8 @@ class Matchmaker:
             over = season["tables_made"] >= s.tables or (
                 s.hours is not None and at - season["started_at"] >= s.hours * 3600)
             if over:
-                phase = self._close(conn, at)
+                if running == 0:  # the top K from every rated table's update, none to come
+                    phase = self._close(conn, at)
             else:
                 budget = min(s.max_running - running, s.tables - season["tables_made"])
                 made = self._form(conn, at, budget)
