@@ -5,7 +5,10 @@ reading its socket cannot stall the league for the other agents."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import socket
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -13,14 +16,15 @@ from urllib.parse import urlencode
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from season.season import account, register, season_file
+from season.season import account, post, query, register, season_file
 from server.support import OPERATOR_KEY
 
 
-async def _agent(url: str, key: str, name: str) -> ClientConnection:
+async def _agent(url: str, key: str, name: str, sock: socket.socket | None = None
+                 ) -> ClientConnection:
     q = urlencode({"agent": name, "key": key})
     return await connect(url.replace("http://", "ws://") + "/ws/agent?" + q, proxy=None,
-                         max_size=8 * 1024 * 1024, compression=None)
+                         max_size=8 * 1024 * 1024, compression=None, sock=sock)
 
 
 async def _next(ws: ClientConnection, kind: str, timeout: float = 10.0) -> dict[str, Any]:
@@ -61,3 +65,54 @@ async def test_a_broken_agent_frame_gets_an_error_and_the_socket_stays_open(
         assert (await _next(ws, "pong"))["type"] == "pong"
     finally:
         await ws.close()
+
+
+async def test_an_agent_that_stops_reading_does_not_stall_the_league(
+        make_server: Any, tmp_path: Path) -> None:
+    """The hostile agent fills the server's send buffers (frames whose answers it never
+    reads, a tiny receive buffer), then may be matched: the league's loop must still renew
+    the other agent's presence (before: it waited forever to send the mute agent's `assign`;
+    now the mute agent's socket is closed once its unread frames pass `OUTBOX_LIMIT`)."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, max_running=4,
+                                                    fill_after_s=0.2, final_top=0)))
+    mal = await account(server.url, OPERATOR_KEY, "mal")
+    ann = await account(server.url, OPERATOR_KEY, "ann")
+    await register(server.url, mal, name="mute", games=["dilemma"], cap=1)
+    await register(server.url, ann, name="fine", games=["dilemma"], cap=1)
+    await post(server.url, mal, "/agents/mute/pause")  # not matched until it is stuck
+
+    host, port = server.url.removeprefix("http://").split(":")
+    raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    raw.connect((host, int(port)))
+    raw.setblocking(False)
+    mute = await _agent(server.url, mal, "mute", sock=raw)
+    fine = await _agent(server.url, ann, "fine")
+    heard: list[dict[str, Any]] = []
+
+    async def listen() -> None:
+        async for text in fine:
+            heard.append(json.loads(text))
+
+    listener = asyncio.create_task(listen())
+    try:
+        await _next(mute, "hello")
+        await mute.send(json.dumps({"type": "ready", "playing": []}))
+        await fine.send(json.dumps({"type": "ready", "playing": []}))
+
+        async def flood() -> None:
+            for _ in range(200_000):
+                await mute.send("1")  # each answered with a bad_frame error it never reads
+
+        with contextlib.suppress(TimeoutError):  # the server stopped reading it
+            await asyncio.wait_for(flood(), 10)
+        await post(server.url, mal, "/agents/mute/resume")  # matched now, if still online
+        time.sleep(8.0)  # longer than the presence's 5 s time to live
+        until = query(db, "SELECT p.until FROM agent_presence p JOIN agents a ON "
+                          "a.id = p.agent_id WHERE a.name = 'fine'")
+        assert until and until[0][0] > time.time(), "the league loop stopped: fine is offline"
+    finally:
+        listener.cancel()
+        await fine.close()
+        mute.transport.abort()

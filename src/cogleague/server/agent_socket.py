@@ -24,7 +24,7 @@ from cogleague.core import jsonio
 from cogleague.server.auth import bearer, digest
 from cogleague.server.league_schema import agents
 from cogleague.server.limits import MAX_JSON_DEPTH, json_too_deep
-from cogleague.server.play import _deny
+from cogleague.server.play import SocketConn, _deny
 from cogleague.server.season_runtime import AgentLink, LeagueRuntime
 from cogleague.server.store import accounts
 
@@ -66,11 +66,10 @@ async def agent_socket(ws: WebSocket) -> None:
         await _deny(ws, 401, found)
         return
     await ws.accept()
-    lock = asyncio.Lock()
+    conn = SocketConn(ws)  # an outbox: a peer that stops reading never blocks the league loop
 
     async def send(frame: dict[str, Any]) -> None:
-        async with lock:
-            await ws.send_text(jsonio.dumps(frame))
+        conn.send_text(jsonio.dumps(frame))
 
     link = AgentLink(found["id"], send)
     await send({"type": "hello", "agent": found["name"], "version": found["version"],
@@ -84,8 +83,8 @@ async def agent_socket(ws: WebSocket) -> None:
                 message = await ws.receive()
             except (WebSocketDisconnect, RuntimeError):
                 return
-            if message["type"] == "websocket.disconnect":
-                return
+            if message["type"] == "websocket.disconnect" or conn.closed:
+                return  # closed: gone, or too many unread frames (`OUTBOX_LIMIT`)
             frame = _frame(message.get("text"), rt.settings.max_frame_bytes)
             if isinstance(frame, tuple):
                 await send({"type": "error", "code": frame[0], "message": frame[1]})
@@ -109,6 +108,8 @@ async def agent_socket(ws: WebSocket) -> None:
                             f"type must be ready, done, ping or pong (got {kind[:40]!r})"})
     finally:
         pinger.cancel()
+        conn.closed = True
+        conn.writer.cancel()
         if attached:
             await rt.detach(link)
 
