@@ -301,6 +301,8 @@ class FrameHandler:
 
     def text(self, text: str) -> None:
         conn, channel, max_bytes = self.conn, self.channel, self.max_bytes
+        if conn.closed:  # replaced by a newer socket (or closing): it may no longer act, even
+            return       # while its close frame still waits behind frames it has not read
         if len(text) > max_bytes or (len(text) * 4 > max_bytes
                                      and len(text.encode("utf-8")) > max_bytes):
             conn.send_text(channel_error(channel, "too_large", _too_large(max_bytes)))
