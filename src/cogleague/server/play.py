@@ -133,8 +133,8 @@ def _int_param(ws: WebSocket, name: str, default: int | None = None) -> int | No
 
 async def _deny(ws: WebSocket, status: int, message: str) -> None:
     """Refuse at the upgrade: HTTP `status` when the server supports it, else close 1008."""
-    body = jsonio.dumps({"error": {"code": "unauthorized" if status == 401 else "not_found",
-                                   "message": message}})
+    code = {401: "unauthorized", 503: "unavailable"}.get(status, "not_found")  # as HTTP says
+    body = jsonio.dumps({"error": {"code": code, "message": message}})
     try:
         await ws.send_denial_response(Response(body, status_code=status,
                                                media_type="application/json"))
