@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import socket
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,9 @@ from urllib.parse import urlencode
 
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidStatus
 
+from helpers.postgres import _pg_bindir
 from season.season import account, post, query, register, season_file
 from server.support import OPERATOR_KEY
 
@@ -116,3 +119,28 @@ async def test_an_agent_that_stops_reading_does_not_stall_the_league(
         listener.cancel()
         await fine.close()
         mute.transport.abort()
+
+
+@pytest.mark.postgres
+async def test_an_agent_connecting_during_a_database_outage_is_told_to_retry(
+        make_server: Any, tmp_path: Path) -> None:
+    """A 503 (the SDK reconnects), not a 500 (the SDK gives up: `AgentRefused`)."""
+    from server.test_db_outage import RestartableCluster
+
+    bindir = _pg_bindir()
+    if bindir is None:
+        pytest.skip("PostgreSQL binaries (initdb, pg_ctl) not found")
+    cluster = RestartableCluster(bindir).start()
+    try:
+        server = make_server(cluster.new_database(),
+                             season=str(season_file(tmp_path, tables=1, final_top=0)))
+        key = await account(server.url, OPERATOR_KEY, "ann")
+        await register(server.url, key, name="later", games=["dilemma"], cap=1)
+        cluster.halt()
+        with pytest.raises(InvalidStatus) as refused:
+            await _agent(server.url, key, "later")
+        assert refused.value.response.status_code == 503
+        assert b"unavailable" in (refused.value.response.body or b"")
+    finally:
+        with contextlib.suppress(subprocess.CalledProcessError):  # halted: nothing to stop
+            cluster.stop()
