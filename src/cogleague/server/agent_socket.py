@@ -23,7 +23,8 @@ from starlette.websockets import WebSocketDisconnect
 from cogleague.core import jsonio
 from cogleague.server.auth import bearer, digest
 from cogleague.server.league_schema import agents
-from cogleague.server.play import _deny
+from cogleague.server.limits import MAX_JSON_DEPTH, json_too_deep
+from cogleague.server.play import SocketConn, _deny
 from cogleague.server.season_runtime import AgentLink, LeagueRuntime
 from cogleague.server.store import accounts
 
@@ -65,11 +66,10 @@ async def agent_socket(ws: WebSocket) -> None:
         await _deny(ws, 401, found)
         return
     await ws.accept()
-    lock = asyncio.Lock()
+    conn = SocketConn(ws)  # an outbox: a peer that stops reading never blocks the league loop
 
     async def send(frame: dict[str, Any]) -> None:
-        async with lock:
-            await ws.send_text(jsonio.dumps(frame))
+        conn.send_text(jsonio.dumps(frame))
 
     link = AgentLink(found["id"], send)
     await send({"type": "hello", "agent": found["name"], "version": found["version"],
@@ -80,18 +80,22 @@ async def agent_socket(ws: WebSocket) -> None:
     try:
         while True:
             try:
-                text = await ws.receive_text()
+                message = await ws.receive()
             except (WebSocketDisconnect, RuntimeError):
                 return
-            try:
-                frame = json.loads(text)
-                kind = frame["type"]
-            except (ValueError, KeyError, TypeError):
-                await send({"type": "error", "code": "bad_frame",
-                            "message": "frames are JSON objects with a type"})
+            if message["type"] == "websocket.disconnect" or conn.closed:
+                return  # closed: gone, or too many unread frames (`OUTBOX_LIMIT`)
+            frame = _frame(message.get("text"), rt.settings.max_frame_bytes)
+            if isinstance(frame, tuple):
+                await send({"type": "error", "code": frame[0], "message": frame[1]})
                 continue
+            kind = frame["type"]
             if kind == "ready" and not attached:
                 playing = frame.get("playing") or []
+                if not isinstance(playing, list):
+                    await send({"type": "error", "code": "bad_frame",
+                                "message": "playing must be a list of table ids"})
+                    continue
                 link.playing = {str(t) for t in playing if isinstance(t, str)}
                 rt.attach(link)
                 attached = True
@@ -100,12 +104,32 @@ async def agent_socket(ws: WebSocket) -> None:
             elif kind == "ping":
                 await send({"type": "pong"})
             elif kind != "pong":
-                await send({"type": "error", "code": "bad_frame",
-                            "message": f"type must be ready, done, ping or pong (got {kind!r})"})
+                await send({"type": "error", "code": "bad_frame", "message":
+                            f"type must be ready, done, ping or pong (got {kind[:40]!r})"})
     finally:
         pinger.cancel()
+        conn.closed = True
+        conn.writer.cancel()
         if attached:
             await rt.detach(link)
+
+
+def _frame(text: str | None, max_bytes: int) -> dict[str, Any] | tuple[str, str]:
+    """One incoming frame as a JSON object with a string `type`, or (code, message) saying
+    why not: the limits of a `/ws/play` frame (size, nesting), never a traceback."""
+    if text is None:
+        return "bad_frame", "frames are JSON text, not binary"
+    if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        return "too_large", f"a frame may be at most {max_bytes} bytes"
+    if json_too_deep(text):
+        return "bad_frame", f"bad frame: JSON nested deeper than {MAX_JSON_DEPTH} levels"
+    try:
+        frame = json.loads(text)
+    except (ValueError, RecursionError):
+        frame = None
+    if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+        return "bad_frame", "frames are JSON objects with a type"
+    return frame
 
 
 async def _ping(send: Any, interval: float) -> None:

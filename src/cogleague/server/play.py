@@ -133,8 +133,8 @@ def _int_param(ws: WebSocket, name: str, default: int | None = None) -> int | No
 
 async def _deny(ws: WebSocket, status: int, message: str) -> None:
     """Refuse at the upgrade: HTTP `status` when the server supports it, else close 1008."""
-    body = jsonio.dumps({"error": {"code": "unauthorized" if status == 401 else "not_found",
-                                   "message": message}})
+    code = {401: "unauthorized", 503: "unavailable"}.get(status, "not_found")  # as HTTP says
+    body = jsonio.dumps({"error": {"code": code, "message": message}})
     try:
         await ws.send_denial_response(Response(body, status_code=status,
                                                media_type="application/json"))
@@ -301,6 +301,8 @@ class FrameHandler:
 
     def text(self, text: str) -> None:
         conn, channel, max_bytes = self.conn, self.channel, self.max_bytes
+        if conn.closed:  # replaced by a newer socket (or closing): it may no longer act, even
+            return       # while its close frame still waits behind frames it has not read
         if len(text) > max_bytes or (len(text) * 4 > max_bytes
                                      and len(text.encode("utf-8")) > max_bytes):
             conn.send_text(channel_error(channel, "too_large", _too_large(max_bytes)))
