@@ -139,7 +139,7 @@ def standings(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str,
     ``held-out #k`` unless `reveal_held_out`. `prices` (a `PriceTable`) prices ``costs``."""
     book = book or {}
     everything = [ep for ep in episodes if ep.status == store.STATUS_OK]
-    held = heldout.held_out_names(everything)
+    held = heldout.held_out_names(episodes)  # failed ones too: their line-ups are shown
     names = heldout.masks(held, reveal_held_out)
     ok = [ep for ep in everything if ep.source != heldout.SOURCE]
     unplayed = [ep for ep in ok if gamestats.nobody_came(ep.game, ep.results)]
