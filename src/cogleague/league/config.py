@@ -299,6 +299,11 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
                          [book[n] for n in chosen], seats[v])
     evaluation = check_int(f"{where}.evaluation_episodes",
                            doc.get("evaluation_episodes", episodes), 0, EPISODES_MAX)
+    held = [n for n in chosen if book[n].held_out]
+    if held:  # the schedule's own checks, now: an evaluation needs a subject and opponents
+        public = [n for n in chosen if not book[n].held_out]
+        for v in variants:
+            heldout.evaluation_lineups(public, held, seats[v], 0, duplicates, where)
     return GameEntry(name=name, variants=variants, episodes=episodes, seats=seats,
                      policies=chosen, overrides=dict(overrides), module=module,
                      evaluation_episodes=evaluation)
@@ -314,6 +319,9 @@ def _check_buildable(where: str, info: GameDescriptor, variant: str | None,
     names = [policies[i % len(policies)].seat_ref(info.name) for i in range(seats)]
     try:
         validate_options(info.options, overrides, section=f"{info.name} config")
+    except ConfigError as exc:  # its message starts with the option's name
+        raise ConfigError(f"{where}.overrides.{exc.field}", f"{where}.overrides.{exc}") from exc
+    try:
         game = info.make(variant, overrides, seed, names, None)
         for p in policies:
             if p.kind in ("baseline", "policy"):
