@@ -96,7 +96,10 @@ def run(file: FileArg,
         engine = runner.make_backend(backend, workers or os.cpu_count() or 1, ray_address)
     except ConfigError as exc:
         fail(str(exc))
-    todo, scheduled = runner.pending(config, retry_infra=retry_infra)
+    try:
+        todo, scheduled = runner.pending(config, retry_infra=retry_infra)
+    except ConfigError as exc:
+        fail(str(exc))
     console.print(f"league [bold]{config.name}[/]: {scheduled} episodes scheduled, "
                   f"{scheduled - len(todo)} already finished, {len(todo)} to play on "
                   f"{engine.name} × {engine.workers}", soft_wrap=True)
@@ -155,7 +158,10 @@ def _season_over(config: Any) -> bool:
     """The season ends when every scheduled episode is finished (held-out names show then)."""
     from cogleague.league.runner import pending
 
-    return not pending(config)[0]
+    try:
+        return not pending(config)[0]
+    except ConfigError as exc:
+        fail(str(exc))
 
 
 def _prices(config: Any) -> Any:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cogleague.core import jsonio
 from cogleague.core.errors import ConfigError
 from cogleague.league import store
 from cogleague.league.backends import Backend
@@ -107,10 +108,36 @@ def check_models(config: LeagueConfig) -> None:
             raise ConfigError(f"policies.{policy.name}", f"policy {policy.name}: {exc}") from exc
 
 
+def game_options(config: LeagueConfig) -> dict[tuple[str, str | None], str]:
+    """Each game and variant's overrides as canonical JSON."""
+    return {(g.name, v): jsonio.dumps(dict(g.overrides), sort_keys=True)
+            for g in config.games for v in g.variants}
+
+
+def check_options(config: LeagueConfig) -> None:
+    """A `ConfigError` naming ``games[i].overrides`` when the store played one of the league's
+    games and variants with other options: episode ids hash no options, so its finished
+    episodes would pass for episodes of these and never be played again."""
+    stored = store.stored_options(config.store_url, config.name)
+    options = game_options(config)
+    for i, entry in enumerate(config.games):
+        for variant in entry.variants:
+            now = options[(entry.name, variant)]
+            before = stored.get((entry.name, variant))
+            if before is not None and before != now:
+                raise ConfigError(
+                    f"games[{i}].overrides",
+                    f"games[{i}].overrides must stay {before} for {entry.name} "
+                    f"{variant or 'default'} (got {now}): league {config.name!r} was played "
+                    "with those in this store; restore them, or give the league a new "
+                    "league.name or league.store")
+
+
 def pending(config: LeagueConfig, *, retry_infra: bool = False
             ) -> tuple[list[EpisodeSpec], int]:
     """The specs still to play (with `retry_infra`, ``infra_error`` ones too), and the size of
-    the whole schedule."""
+    the whole schedule; refused (`check_options`) when the store played other options."""
+    check_options(config)
     schedule = config.schedule()
     done = store.finished_ids(config.store_url, league=config.name, retry_infra=retry_infra)
     if not done:  # a new league: no id hashed here (workers hash theirs, in bulk)
@@ -151,9 +178,10 @@ def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
          engine: str) -> RunSummary:
     from cogleague.league import batch
 
+    todo, scheduled = pending(config, retry_infra=retry_infra)
     store.save_policies(config.store_url, config.name,
                         [p.book_entry() for p in config.policies])
-    todo, scheduled = pending(config, retry_infra=retry_infra)
+    store.save_options(config.store_url, config.name, game_options(config))
     if todo:
         check_models(config)
     skipped = scheduled - len(todo)
