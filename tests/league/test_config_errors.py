@@ -22,6 +22,18 @@ FEW_HELD = ("[seating]\nduplicates = false\n\n"
             + league_text().replace('baseline = "s2"', 'baseline = "s2"\nheld_out = true'))
 BAD_OPTION = league_text().replace("seats = 3", "seats = 3\noverrides = { rounds = 0 }")
 UNKNOWN_OPTION = league_text().replace("seats = 3", "seats = 3\noverrides = { roundz = 3 }")
+SEATS_OPTION = """
+[league]
+name = "d"
+
+[[policies]]
+name = "tft"
+baseline = { dilemma = "tit_for_tat" }
+
+[[games]]
+name = "dilemma"
+overrides = { seats = "four" }
+"""
 
 
 @pytest.mark.parametrize(("text", "field", "message"), [
@@ -29,6 +41,7 @@ UNKNOWN_OPTION = league_text().replace("seats = 3", "seats = 3\noverrides = { ro
     (FEW_HELD, "seating.duplicates", "games[0] has 1 held-out policies for 2 evaluation seats"),
     (BAD_OPTION, "games[0].overrides.rounds", "rounds must be an integer in"),
     (UNKNOWN_OPTION, "games[0].overrides.roundz", "roundz is not a skill config setting"),
+    (SEATS_OPTION, "games[0].overrides.seats", "seats must be an integer in 3..8 (got 'four')"),
 ])
 def test_the_error_names_the_dotted_field_and_nothing_is_written(
         write_league: Callable[..., Path], tmp_path: Path, text: str, field: str,

@@ -268,6 +268,10 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
     overrides = doc.get("overrides", {})
     if not isinstance(overrides, Mapping):
         raise ConfigError(f"{where}.overrides", f"{where}.overrides must be a table")
+    try:  # before the seat count, which a game may read from its options
+        validate_options(info.options, overrides, section=f"{info.name} config")
+    except ConfigError as exc:  # its message starts with the option's name
+        raise ConfigError(f"{where}.overrides.{exc.field}", f"{where}.overrides.{exc}") from exc
     lo, hi = info.seat_range
     seats = {v: (check_int(f"{where}.seats", doc["seats"], lo, hi) if "seats" in doc
                  else info.seats_of(v, overrides)) for v in variants}
@@ -317,10 +321,6 @@ def _check_buildable(where: str, info: GameDescriptor, variant: str | None,
     from cogleague.seats.factory import make_seat
 
     names = [policies[i % len(policies)].seat_ref(info.name) for i in range(seats)]
-    try:
-        validate_options(info.options, overrides, section=f"{info.name} config")
-    except ConfigError as exc:  # its message starts with the option's name
-        raise ConfigError(f"{where}.overrides.{exc.field}", f"{where}.overrides.{exc}") from exc
     try:
         game = info.make(variant, overrides, seed, names, None)
         for p in policies:
