@@ -35,12 +35,22 @@ name = "dilemma"
 overrides = { seats = "four" }
 """
 
+TWICE = league_text(variants='["standard", "long"]') + """
+[[games]]
+name = "skill"
+module = "leaguegames"
+variants = ["long"]
+"""
+SAME_LIST = league_text(variants='["long", "long"]')
+
 
 @pytest.mark.parametrize(("text", "field", "message"), [
     (ALL_HELD, "games[0].policies", "every policy is held out"),
     (FEW_HELD, "seating.duplicates", "games[0] has 1 held-out policies for 2 evaluation seats"),
     (BAD_OPTION, "games[0].overrides.rounds", "rounds must be an integer in"),
     (UNKNOWN_OPTION, "games[0].overrides.roundz", "roundz is not a skill config setting"),
+    (TWICE, "games[1].variants", "games[1].variants lists skill long again (games[0] has it)"),
+    (SAME_LIST, "games[0].variants", "games[0].variants lists skill long again"),
     (SEATS_OPTION, "games[0].overrides.seats", "seats must be an integer in 3..8 (got 'four')"),
 ])
 def test_the_error_names_the_dotted_field_and_nothing_is_written(

@@ -190,9 +190,14 @@ def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
             raise ConfigError(f"policies[{i}]", f"policies[{i}] ({p.name}) plays none of the "
                               f"league's games (for a baseline: is {p.ref!r} a baseline of "
                               "one of them?)")
-    keys = [(g.name, v) for g in games for v in g.variants]
-    if len(set(keys)) != len(keys):
-        raise ConfigError("games", "games lists the same game and variant twice")
+    seen_variants: dict[tuple[str, str | None], int] = {}
+    for i, g in enumerate(games):
+        for v in g.variants:
+            first = seen_variants.setdefault((g.name, v), i)
+            if first != i or g.variants.count(v) > 1:
+                raise ConfigError(f"games[{i}].variants", f"games[{i}].variants lists "
+                                  f"{g.name} {v or 'default'} again (games[{first}] has it): "
+                                  "each game and variant once")
     recording, mode = _recording(league, base_dir)
     prices = None
     if "prices" in league:
