@@ -151,7 +151,8 @@ def _standings(file: Path, store: str | None, game: str | None, with_server: boo
     config = _load(file, store)
     leagues = [config.name, SERVER_LEAGUE] if with_server else [config.name]
     return standings_json(config.store_url, game=game, leagues=leagues, resamples=resamples,
-                          reveal_held_out=_season_over(config), prices=_prices(config))
+                          reveal_held_out=_season_over(config), prices=_prices(config),
+                          held_out=config.held_out)
 
 
 def _season_over(config: Any) -> bool:
