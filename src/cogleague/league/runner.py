@@ -11,11 +11,14 @@ plays only the rest, and retries episodes that failed for infrastructure reasons
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from sqlalchemy import text
 
 from cogleague.core import jsonio
 from cogleague.core.errors import ConfigError
@@ -152,25 +155,44 @@ def run(config: LeagueConfig, backend: Backend, *, progress: Progress | None = N
     whose seats all have a batch twin in kernel chunks (`engine` auto or batch,
     `league/batch.py`), the rest through the rules engine; holding the store's one-writer
     lock (an SQLite file a server is writing is refused)."""
-    with writer_lock(config.store_url):
+    with writer_lock(config.store_url, config.name):
         return _run(config, backend, progress, chunk_size, limit, retry_infra, engine)
 
 
 @contextlib.contextmanager
-def writer_lock(store_url: str) -> Iterator[None]:
-    """The lock `cogleague serve` holds on its SQLite file (`server/sqlite_lock.py`), for the
-    length of a run: two writers never share a file; PostgreSQL needs none."""
+def writer_lock(store_url: str, league: str) -> Iterator[None]:
+    """For the length of a run: on SQLite the lock `cogleague serve` holds on its file
+    (`server/sqlite_lock.py`), so two writers never share a file; on PostgreSQL, which serves
+    many, a session advisory lock on the league's name, so two runs of one league never play
+    and store the same episodes (it ends with its session, even on SIGKILL)."""
     from cogleague.server.sqlite_lock import DatabaseInUse, lock
 
     try:
         handle = lock(store_url)
     except DatabaseInUse as exc:
         raise ConfigError("store", f"store: {exc}") from None
-    try:
-        yield
-    finally:
-        if handle is not None:
+    if handle is not None:
+        try:
+            yield
+        finally:
             handle.close()
+        return
+    engine = store.engine_for(store_url)
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    key = int.from_bytes(hashlib.sha256(f"cogleague league {league}".encode()).digest()[:8],
+                         "big", signed=True)
+    with engine.connect() as conn:
+        if not conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": key}).scalar():
+            raise ConfigError("store", f"store: league {league!r} is being run by another "
+                                       "process on this database; wait for it or stop it")
+        conn.commit()
+        try:
+            yield
+        finally:
+            conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": key})
+            conn.commit()
 
 
 def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
