@@ -96,7 +96,10 @@ def run(file: FileArg,
         engine = runner.make_backend(backend, workers or os.cpu_count() or 1, ray_address)
     except ConfigError as exc:
         fail(str(exc))
-    todo, scheduled = runner.pending(config, retry_infra=retry_infra)
+    try:
+        todo, scheduled = runner.pending(config, retry_infra=retry_infra)
+    except ConfigError as exc:
+        fail(str(exc))
     console.print(f"league [bold]{config.name}[/]: {scheduled} episodes scheduled, "
                   f"{scheduled - len(todo)} already finished, {len(todo)} to play on "
                   f"{engine.name} × {engine.workers}", soft_wrap=True)
@@ -148,14 +151,18 @@ def _standings(file: Path, store: str | None, game: str | None, with_server: boo
     config = _load(file, store)
     leagues = [config.name, SERVER_LEAGUE] if with_server else [config.name]
     return standings_json(config.store_url, game=game, leagues=leagues, resamples=resamples,
-                          reveal_held_out=_season_over(config), prices=_prices(config))
+                          reveal_held_out=_season_over(config), prices=_prices(config),
+                          held_out=config.held_out)
 
 
 def _season_over(config: Any) -> bool:
     """The season ends when every scheduled episode is finished (held-out names show then)."""
     from cogleague.league.runner import pending
 
-    return not pending(config)[0]
+    try:
+        return not pending(config)[0]
+    except ConfigError as exc:
+        fail(str(exc))
 
 
 def _prices(config: Any) -> Any:

@@ -190,9 +190,14 @@ def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
             raise ConfigError(f"policies[{i}]", f"policies[{i}] ({p.name}) plays none of the "
                               f"league's games (for a baseline: is {p.ref!r} a baseline of "
                               "one of them?)")
-    keys = [(g.name, v) for g in games for v in g.variants]
-    if len(set(keys)) != len(keys):
-        raise ConfigError("games", "games lists the same game and variant twice")
+    seen_variants: dict[tuple[str, str | None], int] = {}
+    for i, g in enumerate(games):
+        for v in g.variants:
+            first = seen_variants.setdefault((g.name, v), i)
+            if first != i or g.variants.count(v) > 1:
+                raise ConfigError(f"games[{i}].variants", f"games[{i}].variants lists "
+                                  f"{g.name} {v or 'default'} again (games[{first}] has it): "
+                                  "each game and variant once")
     recording, mode = _recording(league, base_dir)
     prices = None
     if "prices" in league:
@@ -268,6 +273,10 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
     overrides = doc.get("overrides", {})
     if not isinstance(overrides, Mapping):
         raise ConfigError(f"{where}.overrides", f"{where}.overrides must be a table")
+    try:  # before the seat count, which a game may read from its options
+        validate_options(info.options, overrides, section=f"{info.name} config")
+    except ConfigError as exc:  # its message starts with the option's name
+        raise ConfigError(f"{where}.overrides.{exc.field}", f"{where}.overrides.{exc}") from exc
     lo, hi = info.seat_range
     seats = {v: (check_int(f"{where}.seats", doc["seats"], lo, hi) if "seats" in doc
                  else info.seats_of(v, overrides)) for v in variants}
@@ -299,6 +308,11 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
                          [book[n] for n in chosen], seats[v])
     evaluation = check_int(f"{where}.evaluation_episodes",
                            doc.get("evaluation_episodes", episodes), 0, EPISODES_MAX)
+    held = [n for n in chosen if book[n].held_out]
+    if held:  # the schedule's own checks, now: an evaluation needs a subject and opponents
+        public = [n for n in chosen if not book[n].held_out]
+        for v in variants:
+            heldout.evaluation_lineups(public, held, seats[v], 0, duplicates, where)
     return GameEntry(name=name, variants=variants, episodes=episodes, seats=seats,
                      policies=chosen, overrides=dict(overrides), module=module,
                      evaluation_episodes=evaluation)
@@ -313,7 +327,6 @@ def _check_buildable(where: str, info: GameDescriptor, variant: str | None,
 
     names = [policies[i % len(policies)].seat_ref(info.name) for i in range(seats)]
     try:
-        validate_options(info.options, overrides, section=f"{info.name} config")
         game = info.make(variant, overrides, seed, names, None)
         for p in policies:
             if p.kind in ("baseline", "policy"):

@@ -32,8 +32,8 @@ def evaluation_lineups(public: Sequence[str], held: Sequence[str], seats: int, c
     """`count` (block, line-up) pairs: subject i mod |public| in seat (i div |public|) mod
     seats, held-out policies cycled through the other seats."""
     if not public:
-        raise ConfigError(where, f"{where}: every policy is held out; an evaluation needs at "
-                                 "least one public policy")
+        raise ConfigError(f"{where}.policies", f"{where}.policies: every policy is held out; "
+                                                "an evaluation needs at least one public policy")
     if len(held) < seats - 1 and not duplicates:
         raise ConfigError("seating.duplicates", f"seating.duplicates is false but {where} has "
                           f"{len(held)} held-out policies for {seats - 1} evaluation seats")

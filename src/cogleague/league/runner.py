@@ -11,12 +11,16 @@ plays only the rest, and retries episodes that failed for infrastructure reasons
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import text
+
+from cogleague.core import jsonio
 from cogleague.core.errors import ConfigError
 from cogleague.league import store
 from cogleague.league.backends import Backend
@@ -107,10 +111,36 @@ def check_models(config: LeagueConfig) -> None:
             raise ConfigError(f"policies.{policy.name}", f"policy {policy.name}: {exc}") from exc
 
 
+def game_options(config: LeagueConfig) -> dict[tuple[str, str | None], str]:
+    """Each game and variant's overrides as canonical JSON."""
+    return {(g.name, v): jsonio.dumps(dict(g.overrides), sort_keys=True)
+            for g in config.games for v in g.variants}
+
+
+def check_options(config: LeagueConfig) -> None:
+    """A `ConfigError` naming ``games[i].overrides`` when the store played one of the league's
+    games and variants with other options: episode ids hash no options, so its finished
+    episodes would pass for episodes of these and never be played again."""
+    stored = store.stored_options(config.store_url, config.name)
+    options = game_options(config)
+    for i, entry in enumerate(config.games):
+        for variant in entry.variants:
+            now = options[(entry.name, variant)]
+            before = stored.get((entry.name, variant))
+            if before is not None and before != now:
+                raise ConfigError(
+                    f"games[{i}].overrides",
+                    f"games[{i}].overrides must stay {before} for {entry.name} "
+                    f"{variant or 'default'} (got {now}): league {config.name!r} was played "
+                    "with those in this store; restore them, or give the league a new "
+                    "league.name or league.store")
+
+
 def pending(config: LeagueConfig, *, retry_infra: bool = False
             ) -> tuple[list[EpisodeSpec], int]:
     """The specs still to play (with `retry_infra`, ``infra_error`` ones too), and the size of
-    the whole schedule."""
+    the whole schedule; refused (`check_options`) when the store played other options."""
+    check_options(config)
     schedule = config.schedule()
     done = store.finished_ids(config.store_url, league=config.name, retry_infra=retry_infra)
     if not done:  # a new league: no id hashed here (workers hash theirs, in bulk)
@@ -125,25 +155,44 @@ def run(config: LeagueConfig, backend: Backend, *, progress: Progress | None = N
     whose seats all have a batch twin in kernel chunks (`engine` auto or batch,
     `league/batch.py`), the rest through the rules engine; holding the store's one-writer
     lock (an SQLite file a server is writing is refused)."""
-    with writer_lock(config.store_url):
+    with writer_lock(config.store_url, config.name):
         return _run(config, backend, progress, chunk_size, limit, retry_infra, engine)
 
 
 @contextlib.contextmanager
-def writer_lock(store_url: str) -> Iterator[None]:
-    """The lock `cogleague serve` holds on its SQLite file (`server/sqlite_lock.py`), for the
-    length of a run: two writers never share a file; PostgreSQL needs none."""
+def writer_lock(store_url: str, league: str) -> Iterator[None]:
+    """For the length of a run: on SQLite the lock `cogleague serve` holds on its file
+    (`server/sqlite_lock.py`), so two writers never share a file; on PostgreSQL, which serves
+    many, a session advisory lock on the league's name, so two runs of one league never play
+    and store the same episodes (it ends with its session, even on SIGKILL)."""
     from cogleague.server.sqlite_lock import DatabaseInUse, lock
 
     try:
         handle = lock(store_url)
     except DatabaseInUse as exc:
         raise ConfigError("store", f"store: {exc}") from None
-    try:
-        yield
-    finally:
-        if handle is not None:
+    if handle is not None:
+        try:
+            yield
+        finally:
             handle.close()
+        return
+    engine = store.engine_for(store_url)
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    key = int.from_bytes(hashlib.sha256(f"cogleague league {league}".encode()).digest()[:8],
+                         "big", signed=True)
+    with engine.connect() as conn:
+        if not conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": key}).scalar():
+            raise ConfigError("store", f"store: league {league!r} is being run by another "
+                                       "process on this database; wait for it or stop it")
+        conn.commit()
+        try:
+            yield
+        finally:
+            conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": key})
+            conn.commit()
 
 
 def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
@@ -151,9 +200,10 @@ def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
          engine: str) -> RunSummary:
     from cogleague.league import batch
 
+    todo, scheduled = pending(config, retry_infra=retry_infra)
     store.save_policies(config.store_url, config.name,
                         [p.book_entry() for p in config.policies])
-    todo, scheduled = pending(config, retry_infra=retry_infra)
+    store.save_options(config.store_url, config.name, game_options(config))
     if todo:
         check_models(config)
     skipped = scheduled - len(todo)

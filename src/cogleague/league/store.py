@@ -7,7 +7,9 @@ league runner writes, so one set of standings covers both. Tables are prefixed `
   line-up), ``status`` (``ok`` | ``failed``), the results document as canonical JSON, small
   per-round series for plots, the error of a failed run, the number of attempts;
 - ``league_seats``: one row per seat of a finished episode (policy, duplicate copy, score);
-- ``league_policies``: the league's policy book (author, kind, model) for tables and reports.
+- ``league_policies``: the league's policy book (author, kind, model) for tables and reports;
+- ``league_options``: each game and variant's overrides as the league first ran them (ids hash
+  no options: `runner.check_options` refuses a run with others).
 
 Writes are idempotent: recording a finished id again changes nothing; a failed id is replaced
 when it later succeeds (its attempt count is kept).
@@ -111,6 +113,18 @@ class PolicyRow(Base):
     kind: Mapped[str] = mapped_column(String(16))
     ref: Mapped[str] = mapped_column(Text)
     model: Mapped[str | None] = mapped_column(String(128), nullable=True)
+
+
+class OptionsRow(Base):
+    """The options each game and variant of a league was first run with: episode ids hash no
+    options, so a run with other options would take the stored episodes for its own."""
+
+    __tablename__ = "league_options"
+
+    league: Mapped[str] = mapped_column(String(128), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(64), primary_key=True)  # "": the default
+    options: Mapped[str] = mapped_column(Text)  # canonical JSON of the overrides
 
 
 _ENGINES: dict[str, Engine] = {}
@@ -388,7 +402,27 @@ def save_policies(engine_or_url: Engine | str, league: str,
                                   kind=p["kind"], ref=p["ref"], model=p.get("model")))
 
 
+def save_options(engine_or_url: Engine | str, league: str,
+                 options: Mapping[tuple[str, str | None], str]) -> None:
+    """Record the options of the league's games and variants not yet recorded (`OptionsRow`);
+    recorded ones are kept."""
+    known = stored_options(engine_or_url, league)
+    with Session(engine_for(engine_or_url)) as session, session.begin():
+        session.add_all(OptionsRow(league=league, game=game, variant=variant or "", options=text)
+                        for (game, variant), text in options.items()
+                        if (game, variant) not in known)
+
+
 # -- reading ---------------------------------------------------------------------------------
+def stored_options(engine_or_url: Engine | str,
+                   league: str) -> dict[tuple[str, str | None], str]:
+    """The options recorded for the league's games and variants (`save_options`)."""
+    with Session(engine_for(engine_or_url)) as session:
+        rows = session.scalars(select(OptionsRow).where(OptionsRow.league == league))
+        return {(r.game, r.variant or None): r.options for r in rows}
+
+
+
 def finished_ids(engine_or_url: Engine | str, ids: Iterable[str] | None = None,
                  league: str | None = None, *, retry_infra: bool = False) -> set[str]:
     """Ids already finished (status ok, or infra_error unless `retry_infra`), optionally

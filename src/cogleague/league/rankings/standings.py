@@ -131,16 +131,18 @@ def _overall(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str, 
 def standings(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str, Any]]
               | None = None, *, leagues: Sequence[str] | None = None, game: str | None = None,
               resamples: int = 2000, seed: int = 0, reveal_held_out: bool = False,
-              prices: Any = None) -> dict[str, Any]:
+              prices: Any = None, held_out: Sequence[str] = ()) -> dict[str, Any]:
     """The standings document (see the module docstring) for already loaded episodes.
 
     Evaluation episodes (against a held-out pool, `league/heldout.py`) never enter the
     rankings; they give each table's ``held_out`` comparison. Held-out names read
-    ``held-out #k`` unless `reveal_held_out`. `prices` (a `PriceTable`) prices ``costs``."""
+    ``held-out #k`` unless `reveal_held_out`, numbered among `held_out` (the league's whole
+    pool, when known) and those the episodes show, so one policy has one mask in every view.
+    `prices` (a `PriceTable`) prices ``costs``."""
     book = book or {}
     everything = [ep for ep in episodes if ep.status == store.STATUS_OK]
-    held = heldout.held_out_names(everything)
-    names = heldout.masks(held, reveal_held_out)
+    held = heldout.held_out_names(episodes)  # failed ones too: their line-ups are shown
+    names = heldout.masks(sorted({*held, *held_out}), reveal_held_out)
     ok = [ep for ep in everything if ep.source != heldout.SOURCE]
     unplayed = [ep for ep in ok if gamestats.nobody_came(ep.game, ep.results)]
     ok = [ep for ep in ok if not gamestats.nobody_came(ep.game, ep.results)]
@@ -179,7 +181,8 @@ def standings(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str,
 
 def standings_json(db_url: str | Engine, game: str | None = None, league: str | None = None,
                    *, leagues: Sequence[str] | None = None, resamples: int = 2000,
-                   reveal_held_out: bool = False, prices: Any = None) -> dict[str, Any]:
+                   reveal_held_out: bool = False, prices: Any = None,
+                   held_out: Sequence[str] = ()) -> dict[str, Any]:
     """Standings straight from the store (the Observatory's entry point).
 
     `league` / `leagues` limit to those leagues (server tables are league ``"server"``);
@@ -191,4 +194,4 @@ def standings_json(db_url: str | Engine, game: str | None = None, league: str | 
     for name in chosen or every:
         book.update(store.load_policies(db_url, name))
     return standings(episodes, book, leagues=chosen, game=game, resamples=resamples,
-                     reveal_held_out=reveal_held_out, prices=prices)
+                     reveal_held_out=reveal_held_out, prices=prices, held_out=held_out)
