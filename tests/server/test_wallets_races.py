@@ -15,6 +15,7 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -56,6 +57,30 @@ async def _lock_waiters(db_engine: Any, n: int) -> None:
         await asyncio.sleep(0.02)
 
 
+async def _hold_row(db_engine: Any, table: str, row_id: Any) -> Connection:
+    """The row locked by the test (``FOR UPDATE``) until `_let_go`: requests queue behind it."""
+    holder: Connection = await asyncio.to_thread(db_engine.connect)
+    holder.begin()
+    await asyncio.to_thread(holder.execute, text(
+        f"SELECT id FROM {table} WHERE id = :i FOR UPDATE"), {"i": row_id})
+    return holder
+
+
+async def _let_go(holder: Connection) -> None:
+    await asyncio.to_thread(holder.commit)
+    await asyncio.to_thread(holder.close)
+
+
+@contextlib.contextmanager
+def _closed_after(store_a: Store, store_b: Store, db_engine: Any) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        store_a.close()
+        store_b.close()
+        db_engine.dispose()
+
+
 def test_abort_racing_a_join_on_another_process_refunds_the_joiner(pg_cluster: Any) -> None:
     """Process A aborts an open table (an operator, or its start timeout) while process B
     seats a player: B's join commits between A's read of the seats and A's write. The
@@ -70,17 +95,13 @@ def test_abort_racing_a_join_on_another_process_refunds_the_joiner(pg_cluster: A
                                               "config": {"seats": 3, "rounds_total": 1}})
         table = made["id"]
         await svc_a.join(people[1], table, {"kind": "scripted", "baseline": "pavlov"})
-        holder: Connection = await asyncio.to_thread(engine.connect)
-        holder.begin()
-        await asyncio.to_thread(holder.execute, text(
-            "SELECT id FROM tables WHERE id = :t FOR UPDATE"), {"t": table})
+        holder = await _hold_row(engine, "tables", table)
         joining = asyncio.create_task(svc_b.join(people[2], table, {
             "kind": "scripted", "baseline": "pavlov"}))
         await _lock_waiters(engine, 1)  # B's join holds its read, queued for the row
         aborting = asyncio.create_task(svc_a.abort(table))
         await _lock_waiters(engine, 2)  # A read the seats without B's, queued behind B
-        await asyncio.to_thread(holder.commit)
-        await asyncio.to_thread(holder.close)
+        await _let_go(holder)
         joined, aborted = await asyncio.gather(joining, aborting)
         assert joined["seat"] == 1 and aborted["state"] == "aborted"
         assert await store_a.tx(wallets.pot, table) == 0, "the aborted table still holds stakes"
@@ -89,13 +110,9 @@ def test_abort_racing_a_join_on_another_process_refunds_the_joiner(pg_cluster: A
         await svc_a.shutdown()
         await svc_b.shutdown()
 
-    try:
+    with _closed_after(store_a, store_b, engine):
         asyncio.run(race())
         check_ledger(store_a)
-    finally:
-        store_a.close()
-        store_b.close()
-        engine.dispose()
 
 
 def test_start_racing_a_leave_on_another_process_is_refused(pg_cluster: Any) -> None:
@@ -114,16 +131,12 @@ def test_start_racing_a_leave_on_another_process_is_refused(pg_cluster: Any) -> 
         table = made["id"]
         for p in people[1:4]:
             await svc_a.join(p, table, {"kind": "scripted", "baseline": "pavlov"})
-        holder: Connection = await asyncio.to_thread(engine.connect)
-        holder.begin()
-        await asyncio.to_thread(holder.execute, text(
-            "SELECT id FROM tables WHERE id = :t FOR UPDATE"), {"t": table})
+        holder = await _hold_row(engine, "tables", table)
         leaving = asyncio.create_task(svc_b.leave(people[3], table))
         await _lock_waiters(engine, 1)  # B's leave queued for the row
         starting = asyncio.create_task(svc_a.start(people[1], table))
         await _lock_waiters(engine, 2)  # A saw every seat taken, queued behind B
-        await asyncio.to_thread(holder.commit)
-        await asyncio.to_thread(holder.close)
+        await _let_go(holder)
         left, started = await asyncio.gather(leaving, starting, return_exceptions=True)
         assert left == {"table": table, "seat": 2, "released": STAKE}
         row, seat_list = await svc_a.row(table)
@@ -136,13 +149,9 @@ def test_start_racing_a_leave_on_another_process_is_refused(pg_cluster: Any) -> 
         await svc_a.shutdown()
         await svc_b.shutdown()
 
-    try:
+    with _closed_after(store_a, store_b, engine):
         asyncio.run(race())
         check_ledger(store_a)
-    finally:
-        store_a.close()
-        store_b.close()
-        engine.dispose()
 
 
 def test_the_same_grant_applied_by_two_processes_at_once_is_applied_once(
@@ -158,26 +167,18 @@ def test_the_same_grant_applied_by_two_processes_at_once_is_applied_once(
     entry = settlement.deposit(wallets.ledger_name(who), 25, f"grant:{who}:retried")
 
     async def race() -> list[bool]:
-        holder: Connection = await asyncio.to_thread(engine.connect)
-        holder.begin()
-        await asyncio.to_thread(holder.execute, text(
-            "SELECT id FROM accounts WHERE id = :a FOR UPDATE"), {"a": who})
+        holder = await _hold_row(engine, "accounts", who)
         first = asyncio.create_task(store_a.tx(wallets.apply, entry))
         await _lock_waiters(engine, 1)
         second = asyncio.create_task(store_b.tx(wallets.apply, entry))
         await _lock_waiters(engine, 2)
-        await asyncio.to_thread(holder.commit)
-        await asyncio.to_thread(holder.close)
+        await _let_go(holder)
         return list(await asyncio.gather(first, second))
 
-    try:
+    with _closed_after(store_a, store_b, engine):
         assert sorted(asyncio.run(race())) == [False, True]
         assert store_a.tx_sync(wallets.balance, who) == 100 + 25
         check_ledger(store_a)
-    finally:
-        store_a.close()
-        store_b.close()
-        engine.dispose()
 
 
 def test_a_start_timeout_racing_a_start_on_another_process_leaves_it_running(
@@ -197,16 +198,12 @@ def test_a_start_timeout_racing_a_start_on_another_process_leaves_it_running(
         table = made["id"]
         for p in people[1:4]:
             await svc_a.join(p, table, {"kind": "scripted", "baseline": "pavlov"})
-        holder: Connection = await asyncio.to_thread(engine.connect)
-        holder.begin()
-        await asyncio.to_thread(holder.execute, text(
-            "SELECT id FROM tables WHERE id = :t FOR UPDATE"), {"t": table})
+        holder = await _hold_row(engine, "tables", table)
         starting = asyncio.create_task(svc_b.start(people[1], table))
         await _lock_waiters(engine, 1)  # B's start queued for the row
         svc_a.schedule_timeout(table, 0.0)  # A's timeout fires now, reads it open
         await _lock_waiters(engine, 2)
-        await asyncio.to_thread(holder.commit)
-        await asyncio.to_thread(holder.close)
+        await _let_go(holder)
         assert (await starting)["state"] == "running"
         for _ in range(300):
             row, _ = await svc_a.row(table)
@@ -217,15 +214,11 @@ def test_a_start_timeout_racing_a_start_on_another_process_leaves_it_running(
         await svc_b.shutdown()
         return row
 
-    try:
+    with _closed_after(store_a, store_b, engine):
         row = asyncio.run(race())
         assert (row["state"], row["reason"]) == ("finished", "complete"), row["results"]
         assert store_a.tx_sync(wallets.pot, row["id"]) == 0
         check_ledger(store_a)
-    finally:
-        store_a.close()
-        store_b.close()
-        engine.dispose()
 
 
 class CommitCutter:
