@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import EpisodeOutcome, EpisodeRunner
 from cogleague.core.errors import ConfigError, IllegalAction
@@ -154,13 +156,24 @@ class EpisodeDriver:
 
 def answer_with(decode: Callable[[Turn, int], Action], turn: Turn,
                 index: Any) -> Action | IllegalAction:
-    """A decoded action, or the `IllegalAction` the seat will raise (it then falls back)."""
+    """A decoded action, or the `IllegalAction` the seat will raise (it then falls back). Only
+    an integer is an index: a float, bool or string is illegal, never truncated into one."""
     try:
-        return decode(turn, int(index))
+        return decode(turn, integer_index(index))
     except IllegalAction as illegal:
         return illegal
-    except (TypeError, ValueError) as exc:
-        return IllegalAction(f"an action must be an integer index (got {index!r}: {exc})")
+
+
+def integer_index(index: Any) -> int:
+    """`index` as an int when it is one integer (a Python or numpy integer, or a one-element
+    integer array); an `IllegalAction` naming the value otherwise."""
+    try:
+        arr = np.asarray(index)
+    except (TypeError, ValueError, OverflowError):
+        arr = np.asarray(None)
+    if arr.dtype.kind not in "iu" or arr.size != 1:
+        raise IllegalAction(f"an action must be an integer index (got {index!r})")
+    return int(arr.reshape(()))
 
 
 def finished_replay(driver: EpisodeDriver | None, desc: GameDescriptor) -> dict[str, Any]:

@@ -79,7 +79,12 @@ class KernelTables:
         actions = np.zeros((self.num_envs, self.kernel.num_seats), dtype=np.int64)
         masks = self.masks()
         for s, a in learners.items():
-            a = np.asarray(a, dtype=np.int64).reshape(self.num_envs)
+            given = np.asarray(a)
+            if given.dtype.kind not in "iu" or given.size != self.num_envs:
+                raise IllegalAction(f"actions of {agent_name(s)}: {self.num_envs} integer "
+                                    f"indices, shape ({self.num_envs},), expected (got "
+                                    f"{given.dtype} of shape {given.shape})")
+            a = given.astype(np.int64).reshape(self.num_envs)
             bad = (a < 0) | (a >= self.kernel.num_actions)
             if not bad.any():
                 bad = masks[np.arange(self.num_envs), s, a] == 0
