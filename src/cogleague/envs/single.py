@@ -80,11 +80,11 @@ class SingleAgentEnv(gym.Env):
             names = list(others)
             names.insert(self.seat, self.agent_policy)
             self.spec_.policy_names = names
-        if self.driver is not None:
-            self.driver.close()
         game = self.spec_.new_game(seed) if seed is not None else self.spec_.drawn_game(drawn)
         opponents = {s: make_seat(game, s, game.policy_names[s])
                      for s in range(game.num_seats) if s != self.seat}
+        if self.driver is not None:  # only now: a refused reset leaves the episode running
+            self.driver.close()
         self.driver = EpisodeDriver(game, [self.seat], opponents)
         self.driver.start()
         self._sub = 0

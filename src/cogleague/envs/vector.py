@@ -24,8 +24,10 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from cogleague.core.batch import Array, BatchKernel, batch_of
+from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError, IllegalAction
+from cogleague.core.rng import SEED_MAX
 from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name
 
 
@@ -54,7 +56,8 @@ class KernelTables:
         self.ended = False
 
     def reset(self, seed: int | None) -> None:
-        if seed is not None:
+        if seed is not None:  # table i plays seed + i: each a seed the rules engine plays
+            check_int("seed", seed, 0, SEED_MAX - (self.num_envs - 1))
             self.rng = np.random.default_rng(seed)
             seeds = [seed + i for i in range(self.num_envs)]
         else:
