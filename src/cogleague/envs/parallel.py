@@ -43,11 +43,11 @@ class CogleagueParallelEnv(ParallelEnv):
         self._decode: Any = None
         self._decode_game: Any = None
 
-    @functools.cache  # noqa: B019 - one space object per agent, as required
+    # The spec's own space objects: the same object on every call, as PettingZoo requires,
+    # with no method cache (`functools.cache` on a method would keep every env alive).
     def observation_space(self, agent: str) -> spaces.Box:
         return self.spec_.observation_space
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Discrete:
         return self.spec_.action_space
 
