@@ -19,7 +19,7 @@ from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Turn
 from cogleague.envs.driver import EpisodeDriver, answer_with, finished_replay
-from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name
+from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name, check_seat
 from cogleague.seats.factory import make_seat
 
 
@@ -38,8 +38,7 @@ class SingleAgentEnv(gym.Env):
         probe = TableSpec(game, variant, None, False, seats, **config)
         desc = probe.desc
         n = probe.num_seats
-        if not 0 <= seat < n:
-            raise ConfigError("seat", f"seat must be 0..{n - 1} (got {seat!r})")
+        check_seat(seat, n)
         if opponents is not None and pool is not None:
             raise ConfigError("opponents", "give opponents or pool, not both")
         if pool is not None and not pool:

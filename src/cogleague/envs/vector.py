@@ -28,7 +28,7 @@ from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError, IllegalAction
 from cogleague.core.rng import SEED_MAX
-from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name
+from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name, check_seat
 
 
 class KernelTables:
@@ -123,8 +123,7 @@ class BatchVectorEnv(VectorEnv):
                  variant: str | None = None, seats: int | None = None, **config: Any) -> None:
         probe = TableSpec(game, variant, None, False, seats, **config)
         n = probe.num_seats
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ConfigError("seat", f"seat must be 0..{n - 1} (got {seat!r})")
+        check_seat(seat, n)
         if opponents is None:
             lineup = probe.desc.default_lineup(probe.variant)
             opponents = [lineup[s % len(lineup)] for s in range(n) if s != seat]
