@@ -81,13 +81,9 @@ class SyncSeat:
     def decide_now(self, turn: Turn) -> Action:
         if self._now is not None:
             return self._now(turn)
-        from cogleague.client.bot import TurnInfo
+        from cogleague.seats.inprocess import turn_info
 
-        inner = self.inner
-        info = TurnInfo(turn_id=turn.turn_id, game=self._game.name, seat=turn.seat,
-                        legal_actions=turn.legal_actions, visible_state=turn.view,
-                        prompt_text=turn.prompt_text, hint=None)
-        reply = inner.bot.on_turn(info)
+        reply = self.inner.bot.on_turn(turn_info(turn, self._game.name, None))
         if hasattr(reply, "__await__"):
             raise ConfigError("opponents", f"opponents: bot {self.name!r} answers "
                                            "asynchronously; an environment needs on_turn to "
