@@ -12,6 +12,7 @@ from gymnasium.utils.env_checker import data_equivalence
 
 from cogleague.core.errors import ConfigError, IllegalAction
 from cogleague.envs import parallel_vector_env, single_agent_env, vector_env
+from cogleague.envs.table import SEED_SPACE
 
 TABLES: list[tuple[str, str | None, dict[str, Any], list[str]]] = [
     ("dilemma", None, {"rounds_total": 4},
@@ -60,6 +61,39 @@ def test_every_table_is_the_rules_engines_episode(game: str, variant: str | None
                 assert info["score"] == infos["score"][i]
         steps += 1
     assert steps == venv.tables.kernel.steps_per_episode
+
+
+@pytest.mark.parametrize(("game", "variant", "options", "opponents"), TABLES, ids=IDS)
+def test_the_episode_after_an_autoreset_is_the_rules_engines_of_the_drawn_seed(
+        game: str, variant: str | None, options: dict[str, Any], opponents: list[str]) -> None:
+    """After ``reset(seed=s)`` and an autoreset, table i plays the i-th seed the generator
+    seeded with s draws: nothing of the first episode (a baseline's memory, a stream, a
+    running total) carries over the boundary."""
+    b = 3
+    venv = vector_env(game, num_envs=b, opponents=opponents, variant=variant, **options)
+    obs, infos = venv.reset(seed=40)
+    rng = np.random.default_rng(1)
+    for _ in range(venv.tables.kernel.steps_per_episode):
+        obs, _, done, _, infos = venv.step(_legal(rng, infos["action_mask"]))
+    assert done.all()
+    obs, _, done, _, infos = venv.step(_legal(rng, infos["action_mask"]))  # the autoreset
+    seeds = np.random.default_rng(40).integers(SEED_SPACE, size=b)
+    singles = [single_agent_env(game, opponents=opponents, variant=variant, views=False,
+                                **options) for _ in range(b)]
+    got = [env.reset(seed=int(s)) for s, env in zip(seeds, singles, strict=True)]
+    done = np.zeros(b, dtype=bool)
+    while not done.all():
+        for i, (o, info) in enumerate(got):
+            assert np.array_equal(obs[i], o) and np.array_equal(infos["action_mask"][i],
+                                                                info["action_mask"])
+        actions = _legal(rng, infos["action_mask"])
+        obs, rewards, done, _, infos = venv.step(actions)
+        for i, env in enumerate(singles):
+            o, r, term, _, info = env.step(int(actions[i]))
+            got[i] = (o, info)
+            assert r == rewards[i] and term == done[i]
+            if term:
+                assert info["score"] == infos["score"][i]
 
 
 @pytest.mark.parametrize(("game", "variant", "options", "opponents"), TABLES, ids=IDS)

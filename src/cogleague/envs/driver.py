@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import EpisodeOutcome, EpisodeRunner
 from cogleague.core.errors import ConfigError, IllegalAction
@@ -79,13 +81,9 @@ class SyncSeat:
     def decide_now(self, turn: Turn) -> Action:
         if self._now is not None:
             return self._now(turn)
-        from cogleague.client.bot import TurnInfo
+        from cogleague.seats.inprocess import turn_info
 
-        inner = self.inner
-        info = TurnInfo(turn_id=turn.turn_id, game=self._game.name, seat=turn.seat,
-                        legal_actions=turn.legal_actions, visible_state=turn.view,
-                        prompt_text=turn.prompt_text, hint=None)
-        reply = inner.bot.on_turn(info)
+        reply = self.inner.bot.on_turn(turn_info(turn, self._game.name, None))
         if hasattr(reply, "__await__"):
             raise ConfigError("opponents", f"opponents: bot {self.name!r} answers "
                                            "asynchronously; an environment needs on_turn to "
@@ -154,13 +152,24 @@ class EpisodeDriver:
 
 def answer_with(decode: Callable[[Turn, int], Action], turn: Turn,
                 index: Any) -> Action | IllegalAction:
-    """A decoded action, or the `IllegalAction` the seat will raise (it then falls back)."""
+    """A decoded action, or the `IllegalAction` the seat will raise (it then falls back). Only
+    an integer is an index: a float, bool or string is illegal, never truncated into one."""
     try:
-        return decode(turn, int(index))
+        return decode(turn, integer_index(index))
     except IllegalAction as illegal:
         return illegal
-    except (TypeError, ValueError) as exc:
-        return IllegalAction(f"an action must be an integer index (got {index!r}: {exc})")
+
+
+def integer_index(index: Any) -> int:
+    """`index` as an int when it is one integer (a Python or numpy integer, or a one-element
+    integer array); an `IllegalAction` naming the value otherwise."""
+    try:
+        arr = np.asarray(index)
+    except (TypeError, ValueError, OverflowError):
+        arr = np.asarray(None)
+    if arr.dtype.kind not in "iu" or arr.size != 1:
+        raise IllegalAction(f"an action must be an integer index (got {index!r})")
+    return int(arr.reshape(()))
 
 
 def finished_replay(driver: EpisodeDriver | None, desc: GameDescriptor) -> dict[str, Any]:

@@ -43,11 +43,11 @@ class CogleagueParallelEnv(ParallelEnv):
         self._decode: Any = None
         self._decode_game: Any = None
 
-    @functools.cache  # noqa: B019 - one space object per agent, as required
+    # The spec's own space objects: the same object on every call, as PettingZoo requires,
+    # with no method cache (`functools.cache` on a method would keep every env alive).
     def observation_space(self, agent: str) -> spaces.Box:
         return self.spec_.observation_space
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Discrete:
         return self.spec_.action_space
 
@@ -56,13 +56,13 @@ class CogleagueParallelEnv(ParallelEnv):
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """A new episode. `seed` is the game's seed (its replay records it); without one the
         environment draws it from its own generator (seeded by the last seeded reset)."""
-        if self.driver is not None:
-            self.driver.close()
         if seed is not None:
+            game = self.spec_.new_game(seed)  # first: the game names a bad seed and its range
             self._rng = np.random.default_rng(seed)
-            game = self.spec_.new_game(seed)
         else:
             game = self.spec_.drawn_game(int(self._rng.integers(SEED_SPACE)))
+        if self.driver is not None:  # only now: a refused reset leaves the episode running
+            self.driver.close()
         self.driver = EpisodeDriver(game, range(game.num_seats))
         self.driver.start()
         self.agents = list(self.possible_agents)

@@ -19,7 +19,7 @@ from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Turn
 from cogleague.envs.driver import EpisodeDriver, answer_with, finished_replay
-from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name
+from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name, check_seat
 from cogleague.seats.factory import make_seat
 
 
@@ -38,8 +38,7 @@ class SingleAgentEnv(gym.Env):
         probe = TableSpec(game, variant, None, False, seats, **config)
         desc = probe.desc
         n = probe.num_seats
-        if not 0 <= seat < n:
-            raise ConfigError("seat", f"seat must be 0..{n - 1} (got {seat!r})")
+        check_seat(seat, n)
         if opponents is not None and pool is not None:
             raise ConfigError("opponents", "give opponents or pool, not both")
         if pool is not None and not pool:
@@ -80,11 +79,11 @@ class SingleAgentEnv(gym.Env):
             names = list(others)
             names.insert(self.seat, self.agent_policy)
             self.spec_.policy_names = names
-        if self.driver is not None:
-            self.driver.close()
         game = self.spec_.new_game(seed) if seed is not None else self.spec_.drawn_game(drawn)
         opponents = {s: make_seat(game, s, game.policy_names[s])
                      for s in range(game.num_seats) if s != self.seat}
+        if self.driver is not None:  # only now: a refused reset leaves the episode running
+            self.driver.close()
         self.driver = EpisodeDriver(game, [self.seat], opponents)
         self.driver.start()
         self._sub = 0

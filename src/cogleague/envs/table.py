@@ -24,6 +24,13 @@ def agent_name(seat: int) -> str:
     return f"seat_{seat}"
 
 
+def check_seat(seat: Any, seats: int) -> int:
+    """The learning seat: an int in 0..seats-1 (a bool is not seat 1), or a `ConfigError`."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+        raise ConfigError("seat", f"seat must be 0..{seats - 1} (got {seat!r})")
+    return seat
+
+
 class TableSpec:
     """A game, variant and config as an environment plays them, episode after episode."""
 

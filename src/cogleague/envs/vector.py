@@ -24,9 +24,11 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from cogleague.core.batch import Array, BatchKernel, batch_of
+from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError, IllegalAction
-from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name
+from cogleague.core.rng import SEED_MAX
+from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name, check_seat
 
 
 class KernelTables:
@@ -54,7 +56,8 @@ class KernelTables:
         self.ended = False
 
     def reset(self, seed: int | None) -> None:
-        if seed is not None:
+        if seed is not None:  # table i plays seed + i: each a seed the rules engine plays
+            check_int("seed", seed, 0, SEED_MAX - (self.num_envs - 1))
             self.rng = np.random.default_rng(seed)
             seeds = [seed + i for i in range(self.num_envs)]
         else:
@@ -79,7 +82,12 @@ class KernelTables:
         actions = np.zeros((self.num_envs, self.kernel.num_seats), dtype=np.int64)
         masks = self.masks()
         for s, a in learners.items():
-            a = np.asarray(a, dtype=np.int64).reshape(self.num_envs)
+            given = np.asarray(a)
+            if given.dtype.kind not in "iu" or given.size != self.num_envs:
+                raise IllegalAction(f"actions of {agent_name(s)}: {self.num_envs} integer "
+                                    f"indices, shape ({self.num_envs},), expected (got "
+                                    f"{given.dtype} of shape {given.shape})")
+            a = given.astype(np.int64).reshape(self.num_envs)
             bad = (a < 0) | (a >= self.kernel.num_actions)
             if not bad.any():
                 bad = masks[np.arange(self.num_envs), s, a] == 0
@@ -115,8 +123,7 @@ class BatchVectorEnv(VectorEnv):
                  variant: str | None = None, seats: int | None = None, **config: Any) -> None:
         probe = TableSpec(game, variant, None, False, seats, **config)
         n = probe.num_seats
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ConfigError("seat", f"seat must be 0..{n - 1} (got {seat!r})")
+        check_seat(seat, n)
         if opponents is None:
             lineup = probe.desc.default_lineup(probe.variant)
             opponents = [lineup[s % len(lineup)] for s in range(n) if s != seat]

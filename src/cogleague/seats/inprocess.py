@@ -64,6 +64,27 @@ def as_bot(obj: Any) -> Bot:
     raise TypeError(f"a bot seat needs a cogleague.Bot, a Bot class or a callable (got {obj!r})")
 
 
+def own_copy(value: Any) -> Any:
+    """A JSON-ready value with fresh containers (dicts, lists, tuples) and its immutable
+    leaves shared: what a program may edit freely (4x cheaper than `copy.deepcopy`)."""
+    kind = type(value)
+    if kind is dict:
+        return {k: own_copy(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return kind(own_copy(v) for v in value)
+    return value
+
+
+def turn_info(turn: Turn, game: str, hint: str | None) -> TurnInfo:
+    """What the bot reads, as its own copy: over the network each seat decodes its own JSON,
+    and in process a bot that edits its view (or legal actions) must not reach the game's
+    objects or another seat's view of the same round (a game may share them)."""
+    return TurnInfo(turn_id=turn.turn_id, game=game, seat=turn.seat,
+                    legal_actions=own_copy(turn.legal_actions),
+                    visible_state=own_copy(turn.view), prompt_text=turn.prompt_text,
+                    hint=hint)
+
+
 class BotSeat:
     kind = "bot"  # a program, not a baseline: it gets the runner's timeouts and retries
 
@@ -76,9 +97,7 @@ class BotSeat:
         """Each exception the bot raised: ``{turn, error}`` (message + last frames)."""
 
     async def decide(self, turn: Turn, hint: str | None) -> Any:
-        info = TurnInfo(turn_id=turn.turn_id, game=self.game.name, seat=turn.seat,
-                        legal_actions=turn.legal_actions, visible_state=turn.view,
-                        prompt_text=turn.prompt_text, hint=hint)
+        info = turn_info(turn, self.game.name, hint)
         try:
             if inspect.iscoroutinefunction(self.bot.on_turn):
                 return await self.bot.on_turn(info)

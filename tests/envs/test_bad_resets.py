@@ -1,0 +1,61 @@
+"""A bad seed is refused naming the seed and its range, and a refused reset leaves the running
+episode as it was (it is not half torn down)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cogleague.core.errors import ConfigError
+from cogleague.envs import parallel_env, parallel_vector_env, single_agent_env
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", 2**64])
+def test_a_bad_seed_is_refused_naming_the_seed_and_its_range(seed: Any) -> None:
+    env = parallel_env("dilemma", rounds_total=1)
+    with pytest.raises(ConfigError, match=r"seed must be an integer in 0\.\."):
+        env.reset(seed=seed)
+
+
+def test_a_refused_reset_leaves_the_running_episode_as_it_was() -> None:
+    def play(env: Any, refuse: bool) -> list[Any]:
+        out: list[Any] = [env.reset(seed=5)[0]]
+        while env.agents:
+            if refuse and len(out) == 2:
+                with pytest.raises(ConfigError, match="seed"):
+                    env.reset(seed=-1)
+            obs, rewards, *_ = env.step({a: 1 for a in env.agents})
+            out.append((obs, rewards))
+        out.append(env.replay_document())
+        return out
+
+    plain = play(parallel_env("dilemma", rounds_total=2), refuse=False)
+    refused = play(parallel_env("dilemma", rounds_total=2), refuse=True)
+    assert repr(plain) == repr(refused)
+
+
+def test_a_refused_reset_leaves_the_single_agent_episode_as_it_was() -> None:
+    def play(refuse: bool) -> list[Any]:
+        env = single_agent_env("dilemma", rounds_total=2)
+        out: list[Any] = [env.reset(seed=5)[0]]
+        done = False
+        while not done:
+            if refuse and len(out) == 2:
+                with pytest.raises(ConfigError, match="seed"):
+                    env.reset(seed=2**64)  # gymnasium takes it, the game refuses it
+            obs, reward, done, _, _ = env.step(1)
+            out.append((obs, reward))
+        out.append(env.replay_document())
+        return out
+
+    assert repr(play(refuse=False)) == repr(play(refuse=True))
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, 2**63 - 2])
+def test_the_vector_envs_refuse_a_seed_whose_tables_leave_the_games_range(seed: Any) -> None:
+    """Table i plays seed s + i, which must be a seed the rules engine plays (0..2**63-1)."""
+    pvenv = parallel_vector_env("dilemma", num_envs=3, seats=3)
+    with pytest.raises(ConfigError, match=r"seed must be an integer in 0\.\.9223372036854775805"):
+        pvenv.reset(seed=seed)
+    assert parallel_vector_env("dilemma", num_envs=3, seats=3).reset(seed=2**63 - 3)
