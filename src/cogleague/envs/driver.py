@@ -163,6 +163,8 @@ def answer_with(decode: Callable[[Turn, int], Action], turn: Turn,
 def integer_index(index: Any) -> int:
     """`index` as an int when it is one integer (a Python or numpy integer, or a one-element
     integer array); an `IllegalAction` naming the value otherwise."""
+    if type(index) is int:  # the common case, without numpy's look at it
+        return index
     try:
         arr = np.asarray(index)
     except (TypeError, ValueError, OverflowError):
