@@ -25,7 +25,8 @@ def public_frame(game: CommonsGame) -> dict[str, Any]:
     cfg = game.config
     first = game.round == 0
     frame: dict[str, Any] = {
-        "type": "observation", "protocol": PROTOCOL, "aliases": game.sorted_aliases,
+        # the game's own lists are copied: a program editing its view never reaches the game
+        "type": "observation", "protocol": PROTOCOL, "aliases": list(game.sorted_aliases),
         "round": game.round, "rounds": cfg.rounds, "round_seconds": cfg.round_seconds,
         "module": cfg.module, "num_players": cfg.num_players, "effort_budget": cfg.effort_budget,
         "ledger_public": cfg.ledger_public, "sanctions_enabled": cfg.sanctions_enabled,
@@ -33,7 +34,7 @@ def public_frame(game: CommonsGame) -> dict[str, Any]:
         "chat_enabled": cfg.chat_enabled, "chat_max_chars": cfg.chat_max_chars,
         "norm_text": cfg.norm_text,
         "last_round_total_extracted": None if first else game.last_total_extracted,
-        "messages_last_round": None if first else game.last_messages,
+        "messages_last_round": None if first else [dict(m) for m in game.last_messages],
     }
     if cfg.ledger_public:
         frame["ledger"] = game.ledger_view()
