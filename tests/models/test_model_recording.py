@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from cogleague.cli import app
 from cogleague.core import jsonio
 from cogleague.core.episode import run_episode
+from cogleague.core.errors import ConfigError
 from cogleague.games.registry import get
 from cogleague.seats.factory import ModelOptions, make_seats
 from cogleague.seats.llm import RecordingMiss, accounting_for
@@ -112,6 +113,20 @@ async def test_replay_or_live_sends_only_what_is_missing_and_adds_it(
     assert again == first
     assert len(server.requests) == 3 and sum(models["replayed"]) == total - 3  # type: ignore
     assert len(path.read_text().splitlines()) == total
+
+
+async def test_replay_without_the_recorded_provider_is_an_error_not_silent_fallbacks(
+        tmp_path: Path, server: ProviderServer) -> None:
+    server.script = lambda _req: Reply('{"action": "defect"}')
+    options = options_for(server, recording=str(tmp_path), recording_mode="record")
+    await play(options)
+    assert next(tmp_path.glob("*.jsonl")).read_text().strip()
+    # the same episode replayed without --model/--provider: no endpoint for the model seats
+    bare = ModelOptions(recording=str(tmp_path), recording_mode="replay")
+    with pytest.raises(ConfigError) as error:
+        await play(bare)
+    assert error.value.field == "replay"
+    assert "test-openai" in str(error.value)
 
 
 def test_replay_of_an_unrecorded_episode_is_a_config_error(tmp_path: Path) -> None:

@@ -110,6 +110,8 @@ class EpisodeRecording:
     _answers: dict[tuple[int, str], list[dict[str, Any]]] = field(default_factory=dict)
     _used: dict[tuple[int, str], int] = field(default_factory=lambda: defaultdict(int))
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    recorded_models: dict[int, str] = field(default_factory=dict)
+    """Per seat, ``provider/model`` of its first recorded call."""
 
     @classmethod
     def open(cls, path: Path, mode: str) -> EpisodeRecording:
@@ -143,6 +145,16 @@ class EpisodeRecording:
                 raise ConfigError("replay", f"{self.path}:{number}: not a recorded interaction "
                                             f"({exc})") from exc
             self._answers.setdefault(slot, []).append(response)
+            self.recorded_models.setdefault(slot[0], f"{row.get('provider')}/{row.get('model')}")
+
+    def require_endpoint(self, seat: int) -> None:
+        """Refuse to replay a seat that made calls without an endpoint to replay them on: it
+        would fall back (``disabled``) on every turn and silently play another episode."""
+        recorded = self.recorded_models.get(seat)
+        if recorded is not None:
+            raise ConfigError("replay", f"replay: seat {seat} made {recorded} calls in "
+                                        f"{self.path}, but no model provider is configured "
+                                        "(replay with the recorded provider and model)")
 
     def next_answer(self, seat: int, key: str) -> dict[str, Any] | None:
         """The next recorded answer to this seat's request, or None when there is none left."""
