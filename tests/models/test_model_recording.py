@@ -68,6 +68,29 @@ async def test_recorded_episode_replays_byte_identical_with_the_provider_stopped
     assert models["fallbacks"] == live_models["fallbacks"]
 
 
+@pytest.mark.parametrize("fault", ["500", "malformed"])
+async def test_replayed_failures_count_as_replayed_not_as_requests(
+        tmp_path: Path, fault: str) -> None:
+    calls = itertools.count()
+
+    def script(_req: Recorded) -> Reply:  # every third call fails: transport, then retried
+        return Reply(fault=fault) if next(calls) % 3 == 0 else Reply('{"action": "defect"}')
+
+    with ProviderServer(script) as live:
+        options = options_for(live, recording=str(tmp_path), recording_mode="record")
+        recorded, live_models = await play(options)
+        sent = len(live.requests)
+    rows = [json.loads(line) for line in next(tmp_path.glob("*.jsonl")).read_text().splitlines()]
+    assert len(rows) == sent and any(r["response"].get("error") == "failure" for r in rows)
+    assert sum(live_models["requests"]) == sent  # type: ignore[arg-type]
+    replay = dataclasses.replace(options, recording_mode="replay", api_key=None)
+    replayed, models = await play(replay)
+    assert replayed == recorded
+    # no request went out: a replayed 500 is a replayed call like any other
+    assert models["requests"] == [0, 0, 0, 0]
+    assert sum(models["replayed"]) == sent  # type: ignore[arg-type]
+
+
 async def test_recording_is_plain_json_lines_keyed_by_provider_model_and_request(
         tmp_path: Path, server: ProviderServer) -> None:
     server.script = lambda _req: Reply('{"action": "cooperate"}')

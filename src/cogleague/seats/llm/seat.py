@@ -146,6 +146,9 @@ class ModelSeat:
                 state.disabled = True
                 raise SeatUnavailable(FallbackCause.DISABLED,
                                       f"provider refused the key ({rejected})") from rejected
+            except BaseException:  # a failure or a cut-off, perhaps answered from the recording
+                self._count_replayed(provider, replayed, record)
+                raise
             latency = round((time.perf_counter() - started) * 1000, 1)
             if self._count_replayed(provider, replayed, record):
                 latency = 0.0  # answered from the recording: no request went out
