@@ -152,6 +152,25 @@ async def test_replay_without_the_recorded_provider_is_an_error_not_silent_fallb
     assert "test-openai" in str(error.value)
 
 
+async def test_replayed_calls_are_not_in_the_request_latencies(
+        tmp_path: Path, server: ProviderServer) -> None:
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    options = options_for(server, recording=str(tmp_path))
+    await play(options)
+    _, models = await play(dataclasses.replace(options, recording_mode="replay"))
+    assert models["latency_p50_ms"] == models["latency_max_ms"] == [None] * 4
+    # with the last calls of seat 2 sent live (each 50 ms), only they make its latencies
+    path = next(tmp_path.glob("*.jsonl"))
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    kept = [r for r in rows if r["seat"] != 2] + [r for r in rows if r["seat"] == 2][:-2]
+    path.write_text("".join(jsonio.dumps(r) + "\n" for r in kept))
+    server.reset(lambda _req: Reply('{"action": "cooperate"}', latency=0.05))
+    _, models = await play(dataclasses.replace(options, recording_mode="replay_or_live"))
+    assert models["requests"] == [0, 0, 2, 0] and len(server.requests) == 2
+    assert models["latency_p50_ms"][2] >= 50  # type: ignore[index]
+    assert models["latency_p50_ms"][0] is None
+
+
 def test_replay_of_an_unrecorded_episode_is_a_config_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, [
         "play", "dilemma", "--seats", ",".join(LINEUP), "--seed", "3", "--provider", "openai",

@@ -152,8 +152,9 @@ class ModelSeat:
             latency = round((time.perf_counter() - started) * 1000, 1)
             if self._count_replayed(provider, replayed, record):
                 latency = 0.0  # answered from the recording: no request went out
+            else:  # the results' latencies are those of requests sent
+                self.stats.latencies_ms.append(latency)
             budget.succeeded()
-            self.stats.latencies_ms.append(latency)
             self.stats.input_tokens += completion.input_tokens
             self.stats.output_tokens += completion.output_tokens
             record.latency_ms = latency
