@@ -171,6 +171,27 @@ async def test_replayed_calls_are_not_in_the_request_latencies(
     assert models["latency_p50_ms"][0] is None
 
 
+async def test_a_replay_plays_the_recorded_rate_budget_fallbacks_and_takes_no_slots(
+        tmp_path: Path) -> None:
+    """How fast a replay runs, or its budget, must not decide which seat falls back: a live run
+    spread over minutes would otherwise hit the per-minute budget only when replayed."""
+    with ProviderServer(lambda _req: Reply('{"action": "cooperate"}')) as server:
+        tight = options_for(server, recording=str(tmp_path / "tight"), requests_per_minute=5)
+        recorded, live = await play(tight)
+        loose = options_for(server, recording=str(tmp_path / "loose"), requests_per_minute=600)
+        recorded_loose, live_loose = await play(loose)
+    assert any(f.get("rate_budget") for f in live["fallbacks"])  # type: ignore[attr-defined]
+    assert not any(f for f in live_loose["fallbacks"])  # type: ignore[attr-defined]
+    for options, document, models in ((tight, recorded, live), (loose, recorded_loose, live_loose)):
+        for per_minute in (1, 5, 600):
+            replay = dataclasses.replace(options, recording_mode="replay",
+                                         requests_per_minute=per_minute)
+            again, replayed = await play(replay)
+            assert again == document
+            assert replayed["fallbacks"] == models["fallbacks"]
+            assert replayed["replayed"] == models["requests"]
+
+
 def test_replay_of_an_unrecorded_episode_is_a_config_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, [
         "play", "dilemma", "--seats", ",".join(LINEUP), "--seed", "3", "--provider", "openai",

@@ -126,7 +126,10 @@ class ModelSeat:
             self._provider = self._new_provider(state.endpoint)
         provider = self._provider
         for _ in range(MAX_RATE_LIMITED_SENDS):
-            await budget.acquire(deadline)  # raises SeatUnavailable("rate_budget")
+            if isinstance(provider, RecordedProvider):  # recorded / replayed as a call is
+                await provider.slot(budget, deadline, self.system_text, turns)
+            else:
+                await budget.acquire(deadline)  # raises SeatUnavailable("rate_budget")
             if state.disabled:  # another seat hit 401/403 while this one waited
                 raise SeatUnavailable(FallbackCause.DISABLED, "provider refused the key")
             timeout = max(deadline - clock.now(), 0.0) + SDK_TIMEOUT_GRACE_S
