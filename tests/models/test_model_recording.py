@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from cogleague.cli import app
 from cogleague.core import jsonio
 from cogleague.core.episode import run_episode
+from cogleague.core.errors import ConfigError
 from cogleague.games.registry import get
 from cogleague.seats.factory import ModelOptions, make_seats
 from cogleague.seats.llm import RecordingMiss, accounting_for
@@ -67,6 +68,29 @@ async def test_recorded_episode_replays_byte_identical_with_the_provider_stopped
     assert models["fallbacks"] == live_models["fallbacks"]
 
 
+@pytest.mark.parametrize("fault", ["500", "malformed"])
+async def test_replayed_failures_count_as_replayed_not_as_requests(
+        tmp_path: Path, fault: str) -> None:
+    calls = itertools.count()
+
+    def script(_req: Recorded) -> Reply:  # every third call fails: transport, then retried
+        return Reply(fault=fault) if next(calls) % 3 == 0 else Reply('{"action": "defect"}')
+
+    with ProviderServer(script) as live:
+        options = options_for(live, recording=str(tmp_path), recording_mode="record")
+        recorded, live_models = await play(options)
+        sent = len(live.requests)
+    rows = [json.loads(line) for line in next(tmp_path.glob("*.jsonl")).read_text().splitlines()]
+    assert len(rows) == sent and any(r["response"].get("error") == "failure" for r in rows)
+    assert sum(live_models["requests"]) == sent  # type: ignore[arg-type]
+    replay = dataclasses.replace(options, recording_mode="replay", api_key=None)
+    replayed, models = await play(replay)
+    assert replayed == recorded
+    # no request went out: a replayed 500 is a replayed call like any other
+    assert models["requests"] == [0, 0, 0, 0]
+    assert sum(models["replayed"]) == sent  # type: ignore[arg-type]
+
+
 async def test_recording_is_plain_json_lines_keyed_by_provider_model_and_request(
         tmp_path: Path, server: ProviderServer) -> None:
     server.script = lambda _req: Reply('{"action": "cooperate"}')
@@ -112,6 +136,60 @@ async def test_replay_or_live_sends_only_what_is_missing_and_adds_it(
     assert again == first
     assert len(server.requests) == 3 and sum(models["replayed"]) == total - 3  # type: ignore
     assert len(path.read_text().splitlines()) == total
+
+
+async def test_replay_without_the_recorded_provider_is_an_error_not_silent_fallbacks(
+        tmp_path: Path, server: ProviderServer) -> None:
+    server.script = lambda _req: Reply('{"action": "defect"}')
+    options = options_for(server, recording=str(tmp_path), recording_mode="record")
+    await play(options)
+    assert next(tmp_path.glob("*.jsonl")).read_text().strip()
+    # the same episode replayed without --model/--provider: no endpoint for the model seats
+    bare = ModelOptions(recording=str(tmp_path), recording_mode="replay")
+    with pytest.raises(ConfigError) as error:
+        await play(bare)
+    assert error.value.field == "replay"
+    assert "test-openai" in str(error.value)
+
+
+async def test_replayed_calls_are_not_in_the_request_latencies(
+        tmp_path: Path, server: ProviderServer) -> None:
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    options = options_for(server, recording=str(tmp_path))
+    await play(options)
+    _, models = await play(dataclasses.replace(options, recording_mode="replay"))
+    assert models["latency_p50_ms"] == models["latency_max_ms"] == [None] * 4
+    # with the last calls of seat 2 sent live (each 50 ms), only they make its latencies
+    path = next(tmp_path.glob("*.jsonl"))
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    kept = [r for r in rows if r["seat"] != 2] + [r for r in rows if r["seat"] == 2][:-2]
+    path.write_text("".join(jsonio.dumps(r) + "\n" for r in kept))
+    server.reset(lambda _req: Reply('{"action": "cooperate"}', latency=0.05))
+    _, models = await play(dataclasses.replace(options, recording_mode="replay_or_live"))
+    assert models["requests"] == [0, 0, 2, 0] and len(server.requests) == 2
+    assert models["latency_p50_ms"][2] >= 50  # type: ignore[index]
+    assert models["latency_p50_ms"][0] is None
+
+
+async def test_a_replay_plays_the_recorded_rate_budget_fallbacks_and_takes_no_slots(
+        tmp_path: Path) -> None:
+    """How fast a replay runs, or its budget, must not decide which seat falls back: a live run
+    spread over minutes would otherwise hit the per-minute budget only when replayed."""
+    with ProviderServer(lambda _req: Reply('{"action": "cooperate"}')) as server:
+        tight = options_for(server, recording=str(tmp_path / "tight"), requests_per_minute=5)
+        recorded, live = await play(tight)
+        loose = options_for(server, recording=str(tmp_path / "loose"), requests_per_minute=600)
+        recorded_loose, live_loose = await play(loose)
+    assert any(f.get("rate_budget") for f in live["fallbacks"])  # type: ignore[attr-defined]
+    assert not any(f for f in live_loose["fallbacks"])  # type: ignore[attr-defined]
+    for options, document, models in ((tight, recorded, live), (loose, recorded_loose, live_loose)):
+        for per_minute in (1, 5, 600):
+            replay = dataclasses.replace(options, recording_mode="replay",
+                                         requests_per_minute=per_minute)
+            again, replayed = await play(replay)
+            assert again == document
+            assert replayed["fallbacks"] == models["fallbacks"]
+            assert replayed["replayed"] == models["requests"]
 
 
 def test_replay_of_an_unrecorded_episode_is_a_config_error(tmp_path: Path) -> None:

@@ -209,6 +209,24 @@ async def test_connection_close_and_a_server_closed_idle_connection_are_not_reus
     assert (len(server.requests), server.connections) == (3, 3)
 
 
+async def test_a_connection_with_stray_bytes_after_the_response_is_not_reused(
+        provider: str) -> None:
+    """Bytes past a response's end (a second response the client never asked for) must not be
+    read as the answer to the next request on that connection."""
+    smuggled = json.loads(json.dumps(reply_for(provider)).replace("4}", "9}"))
+    assert smuggled != reply_for(provider)
+    first = with_length(reply_for(provider)) + with_length(smuggled)
+    async with RawServer(lambda n: first if n == 0 else with_length(reply_for(provider))
+                         ) as server:
+        p = make_provider(endpoint(provider, server.url))
+        try:
+            texts = [(await complete(p)).text for _ in range(3)]
+        finally:
+            await p.aclose()
+    assert texts == ['{"n": 4}'] * 3
+    assert len(server.requests) == 3
+
+
 async def test_failures_are_the_sdks_own_exceptions(provider: str) -> None:
     sdk: Any = openai if provider == "openai" else anthropic
     sock = socket.socket()

@@ -13,7 +13,7 @@ seats — the one place every host (CLI, league, Python API) builds seats.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cogleague.core.errors import ConfigError
@@ -31,7 +31,7 @@ class ModelOptions:
     provider: str | None = None  # "openai" | "anthropic" | None (no provider: fall back)
     model: str | None = None
     base_url: str | None = None
-    api_key: str | None = None
+    api_key: str | None = field(default=None, repr=False)  # never in reprs, logs, tracebacks
     transcript: str | None = None
     requests_per_minute: int | None = None
     recording: str | None = None  # a directory of recorded model calls (seats/llm/recording.py)

@@ -31,9 +31,10 @@ def make_model_seat(game: Game, seat: int, name: str, options: ModelOptions, *,
     unless `episode` is passed. Bad settings raise `ConfigError` naming the field: ``prompt``
     (unreadable, or over MAX_PROMPT_CHARS code points), ``provider``, ``model``,
     ``requests_per_minute``, ``transcript``, ``recording_mode``, ``replay`` (no recording of
-    this episode). With ``options.recording`` set, calls are recorded to or replayed from that
-    directory (`recording.py`); a pure replay needs no API key and opens no connection. No
-    provider configured is not an error: the seat then falls back at once on every turn (cause
+    this episode, or calls of this seat recorded but no provider to replay them on). With
+    ``options.recording`` set, calls are recorded to or replayed from that directory
+    (`recording.py`); a pure replay needs no API key and opens no connection. No provider
+    configured is otherwise not an error: the seat then falls back at once on every turn (cause
     ``disabled``), with zero network calls.
     """
     text = check_prompt(prompt) if prompt is not None else load_prompt(name)
@@ -43,6 +44,8 @@ def make_model_seat(game: Game, seat: int, name: str, options: ModelOptions, *,
                                 options.api_key or ("replay" if replaying else None))
     per_minute = check_requests_per_minute(options.requests_per_minute)
     shared = episode if episode is not None else episode_for(game)
+    recording = shared.recording(options.recording, mode, game)
+    if endpoint is None and recording is not None:
+        recording.require_endpoint(seat)
     return ModelSeat(game, seat, name, text, endpoint, per_minute, shared,
-                     transcript=shared.transcript(options.transcript),
-                     recording=shared.recording(options.recording, mode, game))
+                     transcript=shared.transcript(options.transcript), recording=recording)

@@ -9,7 +9,8 @@ non-model seats read 0 / null / {}), or None when no seat is a model seat::
 Keys: ``model`` (the model name, null for other seats), ``decisions``, ``requests`` (HTTP
 requests sent, 429s included), ``input_tokens``, ``output_tokens``, ``latency_p50_ms``,
 ``latency_max_ms`` (completed requests; null if none), ``fallbacks`` (``{cause: count}``),
-``replayed`` (calls answered from a recording: no request, no tokens; `recording.py`).
+``replayed`` (calls answered from a recording: no request, no tokens, no latency;
+`recording.py`).
 Latencies are wall-clock measurements, the one part that differs between identical runs.
 """
 

@@ -33,7 +33,7 @@ import logging
 import os
 import ssl
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -91,7 +91,7 @@ class Endpoint:
     provider: str
     model: str
     base_url: str | None
-    api_key: str
+    api_key: str = field(repr=False)  # never in reprs: tracebacks with locals, logs
 
 
 class Provider(Protocol):

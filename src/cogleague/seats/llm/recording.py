@@ -16,10 +16,12 @@ A recording is a directory with one JSON Lines file per episode
      "response": {"text": "...", "input_tokens": 12, "output_tokens": 3}}
 
 ``response`` is instead ``{"error": "rate_limited", "retry_after": 1.0}``, ``{"error": "auth"}``,
-``{"error": "failure", "message": "..."}`` or ``{"error": "timeout"}`` (the runner cut the call
-off), so a replay plays faults back too. ``key`` is the SHA-256 of the canonical JSON of
-provider, model and request. A seat's answers are looked up by (seat, key) in recorded order,
-which keeps two seats sending the same words apart and makes concurrent steps deterministic.
+``{"error": "failure", "message": "..."}``, ``{"error": "timeout"}`` (the runner cut the call
+off) or ``{"error": "rate_budget"}`` (no request slot before the deadline: never sent), so a
+replay plays faults back too; a pure replay takes no request slots. ``key`` is the SHA-256 of
+the canonical JSON of provider, model and request. A seat's answers are looked up by (seat,
+key) in recorded order, which keeps two seats sending the same words apart and makes
+concurrent steps deterministic.
 
 Modes: ``record`` (send live, write every interaction; the episode's file is rewritten),
 ``replay`` (answer only from the file; a request it lacks raises `RecordingMiss`, which ends the
@@ -40,7 +42,9 @@ from pathlib import Path
 from typing import Any
 
 from cogleague.core import jsonio
-from cogleague.core.errors import ConfigError
+from cogleague.core.errors import ConfigError, SeatUnavailable
+from cogleague.core.seat import FallbackCause
+from cogleague.seats.llm.budget import RequestBudget
 from cogleague.seats.llm.providers import (
     AuthRejected,
     Completion,
@@ -110,6 +114,8 @@ class EpisodeRecording:
     _answers: dict[tuple[int, str], list[dict[str, Any]]] = field(default_factory=dict)
     _used: dict[tuple[int, str], int] = field(default_factory=lambda: defaultdict(int))
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    recorded_models: dict[int, str] = field(default_factory=dict)
+    """Per seat, ``provider/model`` of its first recorded call."""
 
     @classmethod
     def open(cls, path: Path, mode: str) -> EpisodeRecording:
@@ -143,6 +149,16 @@ class EpisodeRecording:
                 raise ConfigError("replay", f"{self.path}:{number}: not a recorded interaction "
                                             f"({exc})") from exc
             self._answers.setdefault(slot, []).append(response)
+            self.recorded_models.setdefault(slot[0], f"{row.get('provider')}/{row.get('model')}")
+
+    def require_endpoint(self, seat: int) -> None:
+        """Refuse to replay a seat that made calls without an endpoint to replay them on: it
+        would fall back (``disabled``) on every turn and silently play another episode."""
+        recorded = self.recorded_models.get(seat)
+        if recorded is not None:
+            raise ConfigError("replay", f"replay: seat {seat} made {recorded} calls in "
+                                        f"{self.path}, but no model provider is configured "
+                                        "(replay with the recorded provider and model)")
 
     def next_answer(self, seat: int, key: str) -> dict[str, Any] | None:
         """The next recorded answer to this seat's request, or None when there is none left."""
@@ -153,6 +169,16 @@ class EpisodeRecording:
                 return None
             self._used[(seat, key)] = used + 1
             return answers[used]
+
+    def take_rate_budget(self, seat: int, key: str) -> bool:
+        """Play the next recorded answer to this request if it is a ``rate_budget`` fallback."""
+        with self._lock:
+            answers = self._answers.get((seat, key), [])
+            used = self._used[(seat, key)]
+            if used >= len(answers) or answers[used].get("error") != "rate_budget":
+                return False
+            self._used[(seat, key)] = used + 1
+            return True
 
     def append(self, row: dict[str, Any]) -> None:
         with self._lock, self.path.open("a", encoding="utf-8") as fh:
@@ -170,6 +196,8 @@ def completion_of(response: dict[str, Any]) -> Completion:
         raise AuthRejected(str(response.get("message", "recorded 401/403")))
     if error == "failure":
         raise ProviderFailure(str(response.get("message", "recorded failure")))
+    if error == "rate_budget":
+        raise SeatUnavailable(FallbackCause.RATE_BUDGET, "no request slot (recorded)")
     raise ProviderFailure(f"unknown recorded error {error!r}")
 
 
@@ -204,6 +232,30 @@ class RecordedProvider:
         """Whether a call may reach the network (so it needs a request slot)."""
         return self.recording.mode != "replay"
 
+    async def slot(self, budget: RequestBudget, deadline: float, system: str,
+                   turns: list[dict[str, str]]) -> None:
+        """Take a request slot from `budget`, recording a ``rate_budget`` fallback; a replay
+        plays the recorded one instead, and a pure replay takes no slot: it sends nothing, and
+        how fast it runs must not decide which seat falls back."""
+        ep, mode = self.endpoint, self.recording.mode
+        key = request_key(ep.provider, ep.model, system, turns)
+        if mode != "record":
+            if self.recording.take_rate_budget(self.seat, key):
+                raise SeatUnavailable(FallbackCause.RATE_BUDGET, "no request slot (recorded)")
+            if mode == "replay":
+                return
+        try:
+            await budget.acquire(deadline)
+        except SeatUnavailable:
+            self.recording.append({**self._row(key, system, turns),
+                                   "response": {"error": "rate_budget"}})
+            raise
+
+    def _row(self, key: str, system: str, turns: list[dict[str, str]]) -> dict[str, Any]:
+        ep = self.endpoint
+        return {"seat": self.seat, "turn_id": _TURN.get(), "provider": ep.provider,
+                "model": ep.model, "key": key, "request": {"system": system, "messages": turns}}
+
     async def complete(self, system: str, turns: list[dict[str, str]],
                        timeout: float) -> Completion:
         ep, mode = self.endpoint, self.recording.mode
@@ -218,9 +270,7 @@ class RecordedProvider:
             if mode == "replay" or self.live is None:
                 raise RecordingMiss(self._miss(key, turns))
         assert self.live is not None
-        row: dict[str, Any] = {"seat": self.seat, "turn_id": _TURN.get(),
-                               "provider": ep.provider, "model": ep.model, "key": key,
-                               "request": {"system": system, "messages": turns}}
+        row = self._row(key, system, turns)
         try:
             completion = await self.live.complete(system, turns, timeout)
         except BaseException as exc:

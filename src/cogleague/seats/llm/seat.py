@@ -126,7 +126,10 @@ class ModelSeat:
             self._provider = self._new_provider(state.endpoint)
         provider = self._provider
         for _ in range(MAX_RATE_LIMITED_SENDS):
-            await budget.acquire(deadline)  # raises SeatUnavailable("rate_budget")
+            if isinstance(provider, RecordedProvider):  # recorded / replayed as a call is
+                await provider.slot(budget, deadline, self.system_text, turns)
+            else:
+                await budget.acquire(deadline)  # raises SeatUnavailable("rate_budget")
             if state.disabled:  # another seat hit 401/403 while this one waited
                 raise SeatUnavailable(FallbackCause.DISABLED, "provider refused the key")
             timeout = max(deadline - clock.now(), 0.0) + SDK_TIMEOUT_GRACE_S
@@ -146,11 +149,15 @@ class ModelSeat:
                 state.disabled = True
                 raise SeatUnavailable(FallbackCause.DISABLED,
                                       f"provider refused the key ({rejected})") from rejected
+            except BaseException:  # a failure or a cut-off, perhaps answered from the recording
+                self._count_replayed(provider, replayed, record)
+                raise
             latency = round((time.perf_counter() - started) * 1000, 1)
             if self._count_replayed(provider, replayed, record):
                 latency = 0.0  # answered from the recording: no request went out
+            else:  # the results' latencies are those of requests sent
+                self.stats.latencies_ms.append(latency)
             budget.succeeded()
-            self.stats.latencies_ms.append(latency)
             self.stats.input_tokens += completion.input_tokens
             self.stats.output_tokens += completion.output_tokens
             record.latency_ms = latency

@@ -59,11 +59,20 @@ class _Connection:
         """Still open on our side and the server's (no EOF, no stray bytes), on this loop, and
         not idle for too long."""
         return (self.loop is loop and not self.writer.is_closing()
-                and not self.reader.at_eof() and now - self.idle_since < KEEPALIVE_EXPIRY_S)
+                and not self.reader.at_eof() and not _buffered(self.reader)
+                and now - self.idle_since < KEEPALIVE_EXPIRY_S)
 
     def close(self) -> None:
         with contextlib.suppress(Exception):  # its loop may already be closed
             self.writer.transport.abort()
+
+
+def _buffered(reader: asyncio.StreamReader) -> int:
+    """Bytes received but not read. On an idle connection they answer no request (a server's
+    extra response, a late error): read as the next request's answer, every later answer on the
+    connection would be one behind. StreamReader has no public count; `_buffer` is its
+    bytearray."""
+    return len(getattr(reader, "_buffer", b""))
 
 
 class _ProtocolError(Exception):
