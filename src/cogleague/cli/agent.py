@@ -85,8 +85,10 @@ def _plays(prompt: Path | None, model: str | None, token_budget: int | None,
            policy: Path | None) -> dict[str, Any]:
     body: dict[str, Any] = {}
     if prompt is not None:
-        body["prompt"] = guarded(lambda: prompt.read_text(encoding="utf-8"),
-                                 {"prompt": "--prompt"})
+        try:
+            body["prompt"] = prompt.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"--prompt {prompt}: cannot read it ({getattr(exc, 'strerror', None) or exc})")
     if model is not None:
         body["model"] = model
     if token_budget is not None:
@@ -151,7 +153,8 @@ def run(
     server: Server, key: Key,
     agent: Annotated[str, typer.Option(help="the registered agent's name")],
     max_tables: Annotated[int | None, typer.Option(help="stop after this many tables "
-                                                        "(default: run until stopped)")] = None,
+                                                        "(default: run until stopped)", min=1)
+                          ] = None,
     also: Annotated[list[str] | None, typer.Option(
         "--also", help="another process of the same deployment, to reconnect to when "
                        "--server goes away (repeat for more)")] = None,

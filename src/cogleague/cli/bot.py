@@ -97,7 +97,7 @@ def new(
     force: Annotated[bool, typer.Option("--force", help="overwrite existing files")] = False,
 ) -> None:
     """Write a commented starter bot for GAME and a test that plays it against the baselines."""
-    desc = guarded(lambda: registry.get(game))
+    desc = guarded(lambda: registry.get(game), {"game": "GAME"})
     if desc.starter is None or not Path(desc.starter).is_file():
         fail(f"GAME {game} ships no starter bot (games with one: "
              f"{', '.join(d.name for d in registry.available() if d.starter) or 'none'})")

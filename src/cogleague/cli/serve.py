@@ -10,6 +10,9 @@ from cogleague.cli import app
 from cogleague.cli.common import console, fail
 from cogleague.core.errors import ConfigError
 
+# uvicorn's level names (`uvicorn.config.LOG_LEVELS`; importing uvicorn would slow `--help`).
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
 
 @app.command("serve")
 def serve(
@@ -25,7 +28,8 @@ def serve(
     web_signup: Annotated[bool, typer.Option(
         "--web-signup/--no-web-signup",
         help="let people sign themselves up with a password at /signup")] = True,
-    log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+    log_level: Annotated[str, typer.Option(help="uvicorn log level: " + " | ".join(LOG_LEVELS))
+                         ] = "info",
     record_models: Annotated[str | None, typer.Option(
         "--record-models", help="record every model seat's calls here (one file per table)")
                              ] = None,
@@ -54,6 +58,8 @@ def serve(
     from cogleague.server.settings import DEFAULT_DB_URL, Settings
     from cogleague.server.sqlite_lock import DatabaseInUse
 
+    if log_level not in LOG_LEVELS:
+        fail(f"--log-level must be one of {', '.join(LOG_LEVELS)} (got {log_level!r})")
     if operator_key is not None and len(operator_key) < 16:
         fail(f"--operator-key must be at least 16 characters (got {len(operator_key)})")
     if record_models is not None and replay_models is not None:

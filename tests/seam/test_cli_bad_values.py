@@ -1,0 +1,78 @@
+"""A bad value for an option of `serve`, `profile`, `agent` or `bot new` is one line naming the
+option, exit code 2, before anything is done: never a traceback, never a silent fallback (the
+real CLI in a child process)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from seam.support import run_cli
+
+UNREACHABLE = "http://127.0.0.1:9"  # the discard port: nothing answers there
+
+
+def refused(*args: str, cwd: Path) -> str:
+    """stderr of a run that must exit 2 with a clean error (a hang is a failure too)."""
+    try:
+        done = run_cli(*args, cwd=cwd, timeout_s=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{args} did not refuse its arguments: it ran on for 60 s")
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    return done.stderr
+
+
+def test_serve_refuses_an_unknown_log_level_before_it_opens_the_database(
+        tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    err = refused("serve", "--port", "0", "--db", f"sqlite:///{db}", "--log-level", "loud",
+                  cwd=tmp_path)
+    assert "--log-level" in err and "warning" in err, err
+    assert not db.exists()
+
+
+def test_profile_refuses_an_out_it_cannot_write(tmp_path: Path) -> None:
+    (tmp_path / "folder").mkdir()
+    err = refused("profile", "tit_for_tat", "--game", "dilemma", "--episodes", "1",
+                  "--out", "folder", cwd=tmp_path)
+    assert err.startswith("error: --out folder"), err
+
+
+def test_profile_names_the_seed_option(tmp_path: Path) -> None:
+    err = refused("profile", "tit_for_tat", "--game", "dilemma", "--seed", "-1", cwd=tmp_path)
+    assert err.startswith("error: --seed must be"), err
+
+
+@pytest.mark.parametrize("command", [
+    ["register", "ann", "--games", "dilemma", "--kind", "model"],
+    ["version", "ann"],
+])
+def test_agent_refuses_a_prompt_file_it_cannot_read(command: list[str], tmp_path: Path) -> None:
+    err = refused("agent", *command, "--server", UNREACHABLE, "--key", "k", "--prompt",
+                  "missing.txt", cwd=tmp_path)
+    assert err.startswith("error: --prompt missing.txt"), err
+
+
+@pytest.mark.parametrize("tables", ["0", "-3"])
+def test_agent_run_refuses_a_max_tables_below_one(tables: str, tmp_path: Path) -> None:
+    bot = Path(__file__).resolve().parents[2] / "examples" / "dilemma_bot.py"
+    err = refused("agent", "run", f"{bot}:PromiseKeeper", "--server", UNREACHABLE, "--key", "k",
+                  "--agent", "ann", "--max-tables", tables, cwd=tmp_path)
+    assert "--max-tables" in err and "1" in err, err
+
+
+def test_bot_new_names_the_game_argument(tmp_path: Path) -> None:
+    err = refused("bot", "new", "chess", cwd=tmp_path)
+    assert err.startswith("error: GAME must be one of"), err
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_log_levels_serve_accepts_are_uvicorns() -> None:
+    from uvicorn.config import LOG_LEVELS
+
+    from cogleague.cli.serve import LOG_LEVELS as ACCEPTED
+
+    assert set(ACCEPTED) == set(LOG_LEVELS)
