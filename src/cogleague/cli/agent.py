@@ -28,22 +28,18 @@ Server = Annotated[str, typer.Option(envvar="COGLEAGUE_SERVER",
 Key = Annotated[str, typer.Option(envvar="COGLEAGUE_KEY", help="your account's API key")]
 
 
+# The API's field names → the options that set them (the server's refusals name the field).
+OPTION_FOR = {"name": "NAME", "kind": "--kind", "cap": "--cap", "games": "--games",
+              "description": "--description", "prompt": "--prompt", "model": "--model",
+              "token_budget": "--token-budget", "policy_file": "--policy",
+              "baseline": "--baseline"}
+
+
 def _call(server: str, key: str | None, method: str, path: str,
           body: dict[str, Any] | None = None) -> Any:
-    import httpx
+    from cogleague.cli.remote import call
 
-    from cogleague.client import LobbyClient, LobbyError
-
-    async def go() -> Any:
-        async with LobbyClient(server, key) as lobby:
-            return await lobby.request(method, path, body)
-
-    try:
-        return asyncio.run(go())
-    except LobbyError as exc:
-        fail(f"{server}: {exc}")
-    except httpx.HTTPError as exc:
-        fail(f"--server {server}: cannot reach it ({exc})")
+    return call(server, key, lambda lobby: lobby.request(method, path, body), OPTION_FOR)
 
 
 def _line(a: dict[str, Any]) -> str:
