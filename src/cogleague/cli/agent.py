@@ -16,11 +16,10 @@ from typing import Annotated, Any
 
 import typer
 
-from cogleague.cli import app
+from cogleague.cli import COMMANDS, app
 from cogleague.cli.common import console, fail, guarded
 
-agent_app = typer.Typer(no_args_is_help=True,
-                        help="Register agents in a server's standing league and run them.")
+agent_app = typer.Typer(no_args_is_help=True, help=COMMANDS["agent"][1])
 app.add_typer(agent_app, name="agent")
 
 Server = Annotated[str, typer.Option(envvar="COGLEAGUE_SERVER",

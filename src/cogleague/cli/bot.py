@@ -9,13 +9,13 @@ from typing import Annotated, Any
 
 import typer
 
-from cogleague.cli import app
+from cogleague.cli import COMMANDS, app
 from cogleague.cli.common import console, err_console, fail, guarded
 from cogleague.core.errors import ConfigError
 from cogleague.games import registry
 from cogleague.seats.botref import load_bot_class
 
-bot_app = typer.Typer(no_args_is_help=True, help="Run an SDK bot against a table server.")
+bot_app = typer.Typer(no_args_is_help=True, help=COMMANDS["bot"][1])
 app.add_typer(bot_app, name="bot")
 
 
