@@ -76,3 +76,14 @@ def test_the_log_levels_serve_accepts_are_uvicorns() -> None:
     from cogleague.cli.serve import LOG_LEVELS as ACCEPTED
 
     assert set(ACCEPTED) == set(LOG_LEVELS)
+
+
+@pytest.mark.parametrize(("opponents", "says"), [
+    ("nope", "error: --opponents: unknown dilemma baseline 'nope'"),
+    (",", "error: --opponents must be a comma-separated list"),
+])
+def test_profile_blames_a_bad_opponent_on_opponents_not_on_policy(
+        opponents: str, says: str, tmp_path: Path) -> None:
+    err = refused("profile", "tit_for_tat", "--game", "dilemma", "--episodes", "1",
+                  "--opponents", opponents, cwd=tmp_path)
+    assert err.startswith(says), err

@@ -65,7 +65,7 @@ def profile_command(
                              replay, replay_or_live)
     result = replaying(lambda: guarded(lambda: profile(
         desc, policy, episodes=episodes, seed=seed, model=options,
-        opponents=split_seats(opponents) or []),
+        opponents=split_seats(opponents, "--opponents") or []),
         {"episodes": "--episodes", "seed": "--seed", "opponents": "--opponents",
          "seats": "POLICY"}))
     doc = result.to_json()
