@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -111,7 +112,7 @@ def new(
     cls = _class_name(target.stem)
     fields = {"cls": cls, "name": target.stem.replace("_", "-"), "path": target,
               "test": test_path, "game": desc.name, "file": target.name,
-              "slug": target.stem.lower()}
+              "slug": re.sub(r"\W", "_", target.stem.lower())}  # part of a test's name
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(Path(desc.starter).read_text(encoding="utf-8").format(**fields),
