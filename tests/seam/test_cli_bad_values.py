@@ -87,3 +87,17 @@ def test_profile_blames_a_bad_opponent_on_opponents_not_on_policy(
     err = refused("profile", "tit_for_tat", "--game", "dilemma", "--episodes", "1",
                   "--opponents", opponents, cwd=tmp_path)
     assert err.startswith(says), err
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    ("--policy-dir", "a-file"),      # a folder the server writes uploads into
+    ("--record-models", "a-file"),   # a folder the server writes recordings into
+    ("--replay-models", "missing"),  # a folder the server answers model seats from
+])
+def test_serve_refuses_a_folder_option_that_cannot_be_that_folder(
+        option: str, value: str, tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("not a folder")
+    db = tmp_path / "s.db"
+    err = refused("serve", "--port", "0", "--db", f"sqlite:///{db}", option, value, cwd=tmp_path)
+    assert err.startswith(f"error: {option} {value}"), err
+    assert not db.exists()

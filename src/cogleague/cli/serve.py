@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -64,6 +65,11 @@ def serve(
         fail(f"--operator-key must be at least 16 characters (got {len(operator_key)})")
     if record_models is not None and replay_models is not None:
         fail("--record-models and --replay-models exclude each other")
+    for option, folder in (("--policy-dir", policy_dir), ("--record-models", record_models)):
+        if folder is not None and Path(folder).exists() and not Path(folder).is_dir():
+            fail(f"{option} {folder} is a file, not a folder")
+    if replay_models is not None and not Path(replay_models).is_dir():
+        fail(f"--replay-models {replay_models} is not a folder of recordings")
     try:  # bound first: a busy port is one line, and "serving on" comes once it listens
         sock = listen.bind(host, port)
     except listen.CannotListen as exc:
