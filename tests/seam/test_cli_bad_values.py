@@ -101,3 +101,9 @@ def test_serve_refuses_a_folder_option_that_cannot_be_that_folder(
     err = refused("serve", "--port", "0", "--db", f"sqlite:///{db}", option, value, cwd=tmp_path)
     assert err.startswith(f"error: {option} {value}"), err
     assert not db.exists()
+
+
+def test_play_says_the_default_line_up_is_what_no_longer_fits(tmp_path: Path) -> None:
+    err = refused("play", "commons", "--num-players", "3", cwd=tmp_path)
+    assert err.startswith("error: --seats must list exactly 3 policies (got 6"), err
+    assert "cleanup variant's line-up" in err and "pass --seats" in err, err
