@@ -107,3 +107,12 @@ def test_play_says_the_default_line_up_is_what_no_longer_fits(tmp_path: Path) ->
     err = refused("play", "commons", "--num-players", "3", cwd=tmp_path)
     assert err.startswith("error: --seats must list exactly 3 policies (got 6"), err
     assert "cleanup variant's line-up" in err and "pass --seats" in err, err
+
+
+@pytest.mark.parametrize("command", [["replay", "verify"], ["grade"],
+                                     ["replay", "open", "--no-browser"]])
+def test_a_replay_nested_too_deep_to_read_is_refused_in_one_line(
+        command: list[str], tmp_path: Path) -> None:
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    err = refused(*command, "deep.json", cwd=tmp_path)
+    assert err.startswith("error:") and "deep.json" in err, err

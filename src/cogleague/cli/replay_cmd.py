@@ -39,7 +39,7 @@ def verify(file: Path = typer.Argument(..., help="a replay.json written by cogle
         fail(f"FILE {file} does not exist")
     except OSError as exc:
         fail(f"FILE {file} cannot be read ({exc.strerror or exc})")
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         fail(f"FILE {file} is not a JSON replay: {exc}")
     fmt = doc.get("format") if isinstance(doc, dict) else None
     desc = registry.by_replay_format(fmt)
