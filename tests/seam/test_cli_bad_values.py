@@ -116,3 +116,16 @@ def test_a_replay_nested_too_deep_to_read_is_refused_in_one_line(
     (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
     err = refused(*command, "deep.json", cwd=tmp_path)
     assert err.startswith("error:") and "deep.json" in err, err
+
+
+@pytest.mark.parametrize(("name", "text", "command"), [
+    ("deep.jsonl", "[" * 100_000 + "]" * 100_000, ["export", "transcripts", "deep.jsonl",
+                                                     "--out", "chat.jsonl"]),
+    ("deep.toml", "a = " + "[" * 100_000 + "]" * 100_000, ["play", "dilemma", "--prices",
+                                                            "deep.toml"]),
+])
+def test_a_transcript_or_price_table_nested_too_deep_is_refused_in_one_line(
+        name: str, text: str, command: list[str], tmp_path: Path) -> None:
+    (tmp_path / name).write_text(text)
+    err = refused(*command, cwd=tmp_path)
+    assert err.strip().splitlines()[-1].startswith("error:") and name in err, err
