@@ -129,3 +129,18 @@ def test_a_transcript_or_price_table_nested_too_deep_is_refused_in_one_line(
     (tmp_path / name).write_text(text)
     err = refused(*command, cwd=tmp_path)
     assert err.strip().splitlines()[-1].startswith("error:") and name in err, err
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe not utf-8",
+                                     b"[" * 100_000 + b"]" * 100_000])
+def test_play_refuses_a_recording_it_cannot_read_in_one_line(content: bytes,
+                                                              tmp_path: Path) -> None:
+    prompt = Path(__file__).resolve().parents[2] / "prompts" / "dilemma" / "grim.txt"
+    seats = f"llm:{prompt},tit_for_tat,pavlov,always_defect"
+    args = ("play", "dilemma", "--seed", "1", "--seats", seats, "--replay", "rec")
+    missing = refused(*args, cwd=tmp_path)  # names the file this episode's recording is
+    recording = Path(tmp_path / missing.split(" at ", 1)[1].split(" ", 1)[0])
+    recording.parent.mkdir()
+    recording.write_bytes(content)
+    err = refused(*args, cwd=tmp_path)
+    assert err.strip().splitlines()[-1].startswith("error:") and recording.name in err, err
