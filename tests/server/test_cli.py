@@ -73,3 +73,25 @@ def test_cli_errors_are_one_line_with_exit_code_2(tmp_path: Path) -> None:
         assert done.returncode == 2, (args, done.stdout, done.stderr)
         assert done.stderr.strip().startswith("error:"), done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_agent_refusals_name_the_option_not_the_api_field(tmp_path: Path) -> None:
+    db, port = tmp_path / "s.db", free_port()
+    server = f"http://127.0.0.1:{port}"
+    proc = serve(db, port, "--open-registration")
+    try:
+        wait_up(port)
+        key = httpx.post(f"{server}/accounts", json={"name": "ann"}).json()["api_key"]
+        base = ["agent", "register", "a1", "--server", server, "--key", key]
+        for extra, option in [(["--games", "dilemma", "--cap", "0"], "--cap"),
+                              (["--games", "dilemma", "--kind", "nope"], "--kind"),
+                              (["--games", "chess"], "--games"),
+                              (["--games", "dilemma", "--kind", "model", "--token-budget", "0"],
+                               "--token-budget")]:
+            done = subprocess.run([*COGLEAGUE, *base, *extra], capture_output=True, text=True,
+                                  cwd=tmp_path, timeout=60)
+            assert done.returncode == 2, (extra, done.stdout, done.stderr)
+            assert done.stderr.startswith(f"error: {option}"), (extra, done.stderr)
+    finally:
+        proc.terminate()
+        proc.wait(20)

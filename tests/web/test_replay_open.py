@@ -61,3 +61,25 @@ def test_replay_open_rejects_bad_input_in_one_line(tmp_path: Path, setup: str | 
     assert message in res.stderr
     assert "Traceback" not in res.stderr
     assert len(res.stderr.strip().splitlines()) <= 2  # one line (rich may wrap a long path)
+
+
+def test_replay_open_takes_a_run_folder_as_replay_verify_does(tmp_path: Path) -> None:
+    write_replay("dilemma", tmp_path / "run" / "replay.json")
+    proc = subprocess.Popen(_cli("replay", "open", str(tmp_path / "run"), "--no-browser"),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert re.search(r"http://127\.0\.0\.1:\d+/theater\?file=1", line), (
+            line, proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_replay_open_says_a_folder_without_a_replay_is_one(tmp_path: Path) -> None:
+    res = subprocess.run(_cli("replay", "open", str(tmp_path), "--no-browser"),
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2, res.stderr
+    assert "is a folder without a replay.json" in res.stderr, res.stderr

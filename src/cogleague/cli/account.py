@@ -7,11 +7,11 @@ from typing import Annotated, Any
 
 import typer
 
-from cogleague.cli import app
+from cogleague.cli import COMMANDS, app
 from cogleague.cli.common import err_console
 from cogleague.cli.remote import DEFAULT_SERVER, ServerOpt, call
 
-account_app = typer.Typer(no_args_is_help=True, help="Create accounts on a table server.")
+account_app = typer.Typer(no_args_is_help=True, help=COMMANDS["account"][1])
 app.add_typer(account_app, name="account")
 
 

@@ -16,11 +16,10 @@ from typing import Annotated, Any
 
 import typer
 
-from cogleague.cli import app
+from cogleague.cli import COMMANDS, app
 from cogleague.cli.common import console, fail, guarded
 
-agent_app = typer.Typer(no_args_is_help=True,
-                        help="Register agents in a server's standing league and run them.")
+agent_app = typer.Typer(no_args_is_help=True, help=COMMANDS["agent"][1])
 app.add_typer(agent_app, name="agent")
 
 Server = Annotated[str, typer.Option(envvar="COGLEAGUE_SERVER",
@@ -28,22 +27,18 @@ Server = Annotated[str, typer.Option(envvar="COGLEAGUE_SERVER",
 Key = Annotated[str, typer.Option(envvar="COGLEAGUE_KEY", help="your account's API key")]
 
 
+# The API's field names → the options that set them (the server's refusals name the field).
+OPTION_FOR = {"name": "NAME", "kind": "--kind", "cap": "--cap", "games": "--games",
+              "description": "--description", "prompt": "--prompt", "model": "--model",
+              "token_budget": "--token-budget", "policy_file": "--policy",
+              "baseline": "--baseline"}
+
+
 def _call(server: str, key: str | None, method: str, path: str,
           body: dict[str, Any] | None = None) -> Any:
-    import httpx
+    from cogleague.cli.remote import call
 
-    from cogleague.client import LobbyClient, LobbyError
-
-    async def go() -> Any:
-        async with LobbyClient(server, key) as lobby:
-            return await lobby.request(method, path, body)
-
-    try:
-        return asyncio.run(go())
-    except LobbyError as exc:
-        fail(f"{server}: {exc}")
-    except httpx.HTTPError as exc:
-        fail(f"--server {server}: cannot reach it ({exc})")
+    return call(server, key, lambda lobby: lobby.request(method, path, body), OPTION_FOR)
 
 
 def _line(a: dict[str, Any]) -> str:
@@ -85,8 +80,10 @@ def _plays(prompt: Path | None, model: str | None, token_budget: int | None,
            policy: Path | None) -> dict[str, Any]:
     body: dict[str, Any] = {}
     if prompt is not None:
-        body["prompt"] = guarded(lambda: prompt.read_text(encoding="utf-8"),
-                                 {"prompt": "--prompt"})
+        try:
+            body["prompt"] = prompt.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"--prompt {prompt}: cannot read it ({getattr(exc, 'strerror', None) or exc})")
     if model is not None:
         body["model"] = model
     if token_budget is not None:
@@ -151,7 +148,8 @@ def run(
     server: Server, key: Key,
     agent: Annotated[str, typer.Option(help="the registered agent's name")],
     max_tables: Annotated[int | None, typer.Option(help="stop after this many tables "
-                                                        "(default: run until stopped)")] = None,
+                                                        "(default: run until stopped)", min=1)
+                          ] = None,
     also: Annotated[list[str] | None, typer.Option(
         "--also", help="another process of the same deployment, to reconnect to when "
                        "--server goes away (repeat for more)")] = None,

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from cogleague.cli import app
+from cogleague.cli import COMMANDS, app
 from cogleague.cli.common import console, err_console, fail, guarded
 from cogleague.core.errors import ConfigError
 from cogleague.games import registry
 from cogleague.seats.botref import load_bot_class
 
-bot_app = typer.Typer(no_args_is_help=True, help="Run an SDK bot against a table server.")
+bot_app = typer.Typer(no_args_is_help=True, help=COMMANDS["bot"][1])
 app.add_typer(bot_app, name="bot")
 
 
@@ -97,7 +98,7 @@ def new(
     force: Annotated[bool, typer.Option("--force", help="overwrite existing files")] = False,
 ) -> None:
     """Write a commented starter bot for GAME and a test that plays it against the baselines."""
-    desc = guarded(lambda: registry.get(game))
+    desc = guarded(lambda: registry.get(game), {"game": "GAME"})
     if desc.starter is None or not Path(desc.starter).is_file():
         fail(f"GAME {game} ships no starter bot (games with one: "
              f"{', '.join(d.name for d in registry.available() if d.starter) or 'none'})")
@@ -111,7 +112,7 @@ def new(
     cls = _class_name(target.stem)
     fields = {"cls": cls, "name": target.stem.replace("_", "-"), "path": target,
               "test": test_path, "game": desc.name, "file": target.name,
-              "slug": target.stem.lower()}
+              "slug": re.sub(r"\W", "_", target.stem.lower())}  # part of a test's name
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(Path(desc.starter).read_text(encoding="utf-8").format(**fields),

@@ -47,12 +47,12 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def split_seats(arg: str | None) -> list[str] | None:
+def split_seats(arg: str | None, option: str = "--seats") -> list[str] | None:
     if arg is None:
         return None
     names = [s.strip() for s in arg.split(",")]
     if any(not n for n in names):
-        fail(f"--seats must be a comma-separated list of policy names (got {arg!r})")
+        fail(f"{option} must be a comma-separated list of policy names (got {arg!r})")
     return names
 
 

@@ -32,7 +32,7 @@ def grade_cmd(replay: Path = typer.Argument(..., help="a replay.json of a game w
         doc = json.loads(replay.read_text(encoding="utf-8"))
     except FileNotFoundError:
         fail(f"REPLAY {replay} does not exist")
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         fail(f"REPLAY {replay} is not a JSON replay: {exc}")
     fmt = doc.get("format") if isinstance(doc, dict) else None
     desc = registry.by_replay_format(fmt)

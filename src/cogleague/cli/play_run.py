@@ -21,6 +21,7 @@ from cogleague.cli.common import (
     replaying,
 )
 from cogleague.core.descriptor import GameDescriptor, per_seat
+from cogleague.core.errors import ConfigError
 from cogleague.seats.factory import ModelOptions
 from cogleague.seats.faults import first_errors, summary_line
 from cogleague.seats.llm.preflight import configured
@@ -35,8 +36,8 @@ def play_game(desc: GameDescriptor, variant: str | None, seed: int | None,
                   "provider": "--provider", "model": "--model"}
     if out is not None:
         check_out(out, overwrite)
-    _, game, seats = guarded(lambda: api.prepare(desc, names, variant=variant, seed=seed,
-                                                 model=options, **given), option_for)
+    _, game, seats = guarded(lambda: prepare(desc, variant, seed, names, options, given),
+                             option_for)
     guarded(lambda: api.check_models(seats, options), option_for)
     if api.has_model_seats(seats) and not configured(options):
         err_console.print("note: no model provider is set (--model, --provider, --base-url): "
@@ -58,6 +59,21 @@ def play_game(desc: GameDescriptor, variant: str | None, seed: int | None,
     console.print(f"wrote {target / 'results.json'} and {target / 'replay.json'}",
                   highlight=False)
     report_faults(result.faults, strict)
+
+
+def prepare(desc: GameDescriptor, variant: str | None, seed: int | None,
+            names: list[str] | None, options: ModelOptions, given: dict[str, Any]
+            ) -> tuple[GameDescriptor, Any, list[Any]]:
+    """`api.prepare`; when the variant's own line-up no longer fits (``--num-players 3``),
+    the error says so: the user gave no --seats to blame."""
+    try:
+        return api.prepare(desc, names, variant=variant, seed=seed, model=options, **given)
+    except ConfigError as exc:
+        if names is not None or exc.field != "seats":
+            raise
+        line_up = variant or desc.default_variant or "default"
+        raise ConfigError("seats", f"{exc}: that is the {line_up} variant's line-up; pass "
+                                   "--seats") from None
 
 
 def check_out(out: Path, overwrite: bool) -> None:

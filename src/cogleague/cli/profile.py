@@ -20,6 +20,7 @@ from cogleague.cli.common import (
     ProviderOpt,
     TranscriptOpt,
     console,
+    fail,
     guarded,
     model_options,
     replaying,
@@ -57,16 +58,22 @@ def profile_command(
 ) -> None:
     """Profile POLICY: how it plays (nice, retaliating, forgiving…), with intervals."""
     desc = guarded(lambda: registry.get(game), {"game": "--game"})
+    if out is not None and out.is_dir():  # refused before the battery runs, not after
+        fail(f"--out {out} is a folder: name the profile's JSON file")
     guarded(lambda: probes_for(desc), {"game": "--game"})
     options = with_recording(model_options(model, base_url, provider, transcript), record,
                              replay, replay_or_live)
     result = replaying(lambda: guarded(lambda: profile(
         desc, policy, episodes=episodes, seed=seed, model=options,
-        opponents=split_seats(opponents) or []),
-        {"episodes": "--episodes", "opponents": "--opponents", "seats": "POLICY"}))
+        opponents=split_seats(opponents, "--opponents") or []),
+        {"episodes": "--episodes", "seed": "--seed", "opponents": "--opponents",
+         "seats": "POLICY"}))
     doc = result.to_json()
     if out is not None:
-        jsonio.write(out, doc)
+        try:
+            jsonio.write(out, doc)
+        except OSError as exc:
+            fail(f"--out {out}: cannot write the profile there ({exc.strerror or exc})")
     if as_json:
         typer.echo(jsonio.dumps(doc))
         return

@@ -18,21 +18,28 @@ replay_app = typer.Typer(no_args_is_help=True, help=COMMANDS["replay"][1])
 app.add_typer(replay_app, name="replay")
 
 
+def replay_file(file: Path) -> Path:
+    """FILE, or the replay.json of the run folder FILE (what `play --out` wrote)."""
+    if not file.is_dir():
+        return file
+    if not (file / "replay.json").is_file():
+        fail(f"FILE {file} is a folder without a replay.json")
+    return file / "replay.json"
+
+
 @replay_app.command("verify")
-def verify(file: Path = typer.Argument(..., help="a replay.json written by cogleague")) -> None:
+def verify(file: Path = typer.Argument(..., help="a replay.json written by cogleague, or its "
+                                                 "run folder")) -> None:
     """Re-derive FILE (or a run folder's replay.json) from its seed and decisions; exit 1 with
     the first mismatch."""
-    if file.is_dir():
-        if not (file / "replay.json").is_file():
-            fail(f"FILE {file} is a folder without a replay.json")
-        file = file / "replay.json"
+    file = replay_file(file)
     try:
         doc = json.loads(file.read_text(encoding="utf-8"))
     except FileNotFoundError:
         fail(f"FILE {file} does not exist")
     except OSError as exc:
         fail(f"FILE {file} cannot be read ({exc.strerror or exc})")
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         fail(f"FILE {file} is not a JSON replay: {exc}")
     fmt = doc.get("format") if isinstance(doc, dict) else None
     desc = registry.by_replay_format(fmt)

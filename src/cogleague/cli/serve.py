@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -9,6 +10,9 @@ import typer
 from cogleague.cli import app
 from cogleague.cli.common import console, fail
 from cogleague.core.errors import ConfigError
+
+# uvicorn's level names (`uvicorn.config.LOG_LEVELS`; importing uvicorn would slow `--help`).
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 
 
 @app.command("serve")
@@ -25,7 +29,8 @@ def serve(
     web_signup: Annotated[bool, typer.Option(
         "--web-signup/--no-web-signup",
         help="let people sign themselves up with a password at /signup")] = True,
-    log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+    log_level: Annotated[str, typer.Option(help="uvicorn log level: " + " | ".join(LOG_LEVELS))
+                         ] = "info",
     record_models: Annotated[str | None, typer.Option(
         "--record-models", help="record every model seat's calls here (one file per table)")
                              ] = None,
@@ -54,10 +59,17 @@ def serve(
     from cogleague.server.settings import DEFAULT_DB_URL, Settings
     from cogleague.server.sqlite_lock import DatabaseInUse
 
+    if log_level not in LOG_LEVELS:
+        fail(f"--log-level must be one of {', '.join(LOG_LEVELS)} (got {log_level!r})")
     if operator_key is not None and len(operator_key) < 16:
         fail(f"--operator-key must be at least 16 characters (got {len(operator_key)})")
     if record_models is not None and replay_models is not None:
         fail("--record-models and --replay-models exclude each other")
+    for option, folder in (("--policy-dir", policy_dir), ("--record-models", record_models)):
+        if folder is not None and Path(folder).exists() and not Path(folder).is_dir():
+            fail(f"{option} {folder} is a file, not a folder")
+    if replay_models is not None and not Path(replay_models).is_dir():
+        fail(f"--replay-models {replay_models} is not a folder of recordings")
     try:  # bound first: a busy port is one line, and "serving on" comes once it listens
         sock = listen.bind(host, port)
     except listen.CannotListen as exc:

@@ -8,11 +8,11 @@ from typing import Annotated, Any
 
 import typer
 
-from cogleague.cli import app
+from cogleague.cli import COMMANDS, app
 from cogleague.cli.common import err_console, fail
 from cogleague.cli.remote import DEFAULT_SERVER, ServerOpt, call
 
-table_app = typer.Typer(no_args_is_help=True, help="Create tables on a table server.")
+table_app = typer.Typer(no_args_is_help=True, help=COMMANDS["table"][1])
 app.add_typer(table_app, name="table")
 
 # The API's field names → the options that set them (the server's messages name the field).

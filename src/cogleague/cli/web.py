@@ -7,19 +7,22 @@ from pathlib import Path
 import typer
 
 from cogleague.cli.common import fail
-from cogleague.cli.replay_cmd import replay_app
+from cogleague.cli.replay_cmd import replay_app, replay_file
 
 
 @replay_app.command("open")
 def open_replay(
-    file: Path = typer.Argument(..., help="a replay.json written by cogleague"),
+    file: Path = typer.Argument(..., help="a replay.json written by cogleague, or its run "
+                                          "folder"),
     host: str = typer.Option("127.0.0.1", "--host", help="loopback address to listen on"),
     port: int = typer.Option(0, "--port", min=0, max=65535, help="port (0: any free port)"),
     no_browser: bool = typer.Option(False, "--no-browser", help="only print the URL"),
 ) -> None:
-    """Serve the Theater for FILE on loopback and print its URL (Ctrl-C stops)."""
+    """Serve the Theater for FILE (or a run folder's replay.json) on loopback and print its
+    URL (Ctrl-C stops)."""
     from cogleague.web.replay_server import check_loopback, check_replay, serve
 
+    file = replay_file(file)
     try:
         check_loopback(host)
         check_replay(file)

@@ -74,6 +74,17 @@ def aggregate(trait: Trait, values: Sequence[float]) -> TraitValue:
     return TraitValue(trait, n, statistics.fmean(values), *(bounds or (None, None)))
 
 
+def _seat(game: Any, seat: int, name: str, model: ModelOptions | None, *,
+          opponent: bool) -> Any:
+    """`make_seat`; a bad opponent's error names `opponents` (the subject's names `seats`)."""
+    try:
+        return make_seat(game, seat, name, model)
+    except ConfigError as exc:
+        if not opponent or not str(exc).startswith("seats"):
+            raise
+        raise ConfigError("opponents", "opponents" + str(exc)[len("seats"):]) from None
+
+
 def profile(desc: GameDescriptor, policy: str, *, episodes: int = 10, seed: int = 0,
             model: ModelOptions | None = None, opponents: Sequence[str] = ()) -> Profile:
     """Play `policy` (any seat string) through `desc`'s battery: `episodes` episodes."""
@@ -87,7 +98,8 @@ def profile(desc: GameDescriptor, policy: str, *, episodes: int = 10, seed: int 
         seats = []
         for i, name in enumerate(spec.lineup):
             probe = probes.probe_seat(game, i, name) if i != spec.subject_seat else None
-            seats.append(probe if probe is not None else make_seat(game, i, name, model))
+            seats.append(probe if probe is not None else _seat(game, i, name, model,
+                                                                opponent=i != spec.subject_seat))
         outcome = asyncio.run(run_episode(game, seats))
         for name, values in probes.measure(game, outcome, spec).items():
             observed[name].extend(values)

@@ -29,7 +29,7 @@ def check_replay(path: Path) -> str:
         raise ValueError(f"FILE {path} does not exist")
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise ValueError(f"FILE {path} is not a JSON replay: {exc}") from None
     fmt = doc.get("format") if isinstance(doc, dict) else None
     known = [d.replay_format for d in registry.available()]

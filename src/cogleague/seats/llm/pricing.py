@@ -101,7 +101,7 @@ def load_prices(path: str | Path) -> PriceTable:
     except OSError as exc:
         raise ConfigError("prices", f"price table {str(p)!r} cannot be read "
                                     f"({exc.strerror or exc})") from exc
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise ConfigError("prices", f"price table {str(p)!r} is not valid TOML ({exc})"
                           ) from exc
     return parse_prices(doc, f"price table {p}")

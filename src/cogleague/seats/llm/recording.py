@@ -138,14 +138,19 @@ class EpisodeRecording:
         return recording
 
     def _load(self) -> None:
-        for number, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError("replay", f"recording {str(self.path)!r} cannot be read "
+                                        f"({exc})") from exc
+        for number, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
             try:
                 row = json.loads(line)
                 slot = (int(row["seat"]), str(row["key"]))
                 response = row["response"]
-            except (ValueError, KeyError, TypeError) as exc:
+            except (ValueError, KeyError, TypeError, RecursionError) as exc:
                 raise ConfigError("replay", f"{self.path}:{number}: not a recorded interaction "
                                             f"({exc})") from exc
             self._answers.setdefault(slot, []).append(response)

@@ -89,7 +89,7 @@ def read_rows(path: str | Path) -> Iterator[dict[str, Any]]:
             continue
         try:
             row = json.loads(line)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             raise ConfigError("transcripts", f"{p}:{number}: not a JSON line ({exc})") from exc
         if not isinstance(row, dict) or not isinstance(row.get("prompt"), list):
             raise ConfigError("transcripts", f"{p}:{number}: not a transcript row "

@@ -1,0 +1,30 @@
+"""`cogleague bot new GAME PATH` writes a bot and a test that are valid Python whatever the
+file is called (a hyphen or a space in the name included), and the test plays the bot (the
+real CLI in a child process, then pytest on what it wrote)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from seam.support import child_env, run_cli
+
+
+@pytest.mark.parametrize("name", ["my-bot", "my bot", "1bot"])
+def test_bot_new_writes_python_for_any_file_name(name: str, tmp_path: Path) -> None:
+    done = run_cli("bot", "new", "dilemma", f"{name}.py", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for path in (tmp_path / f"{name}.py", tmp_path / f"test_{name}.py"):
+        compile(path.read_text(encoding="utf-8"), str(path), "exec")
+
+
+def test_the_test_bot_new_wrote_for_a_hyphenated_name_passes(tmp_path: Path) -> None:
+    assert run_cli("bot", "new", "dilemma", "my-bot.py", cwd=tmp_path).returncode == 0
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "test_my-bot.py"], capture_output=True, text=True, cwd=tmp_path,
+                         env=child_env(), timeout=180, check=False)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "1 passed" in ran.stdout
