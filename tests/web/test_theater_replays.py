@@ -3,11 +3,13 @@ errors, the scrubber reaches the end card, and the numbers shown equal the repla
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cogleague.games.ledger.rings import detect_rings
 from cogleague.web.replay_server import create_replay_app
 
 from .conftest import LiveServer, snap
@@ -151,3 +153,48 @@ def test_viewer_rules_agree_with_the_games(tmp_path: Path, open_page: Any) -> No
         assert (flag["a"], flag["b"]) == (1, 5)
         assert flag["delta"] == pytest.approx(8.0)
         assert got["rings"]["components"] == []
+        # on the threshold, where float means miss (6.333… − 3.333… = 2.999…): seats 0 and 1
+        # meet three times for 38 coins between them and earn 120 in 36 other meetings
+        edge = [{"a": 0, "b": 1, "payA": pay, "payB": pay} for pay in (6, 6, 7)]
+        edge += [{"a": 0 if i < 18 else 1, "b": 2 + i % 6, "payA": 3 if i < 24 else 4,
+                  "payB": 0} for i in range(36)]
+        engine = detect_rings([(m["a"], m["b"], m["payA"], m["payB"]) for m in edge]).to_json()
+        viewer = p.page.evaluate("""async ([record]) => {
+            const l = await import('/static/js/games/ledger.js');
+            const games = (await (await fetch('/api/games')).json()).games;
+            return l.detectRings(record, games.find((g) => g.name === 'ledger').rule_numbers);
+        }""", [edge])
+        assert [(q["a"], q["b"]) for q in engine["pairs"]] == [(0, 1)]
+        assert [(q["a"], q["b"]) for q in viewer["pairs"]] == [(0, 1)], viewer
+
+
+def test_a_ledger_seat_sees_every_note_it_reads(tmp_path: Path, open_page: Any) -> None:
+    """The Play page's Ledger seat view shows the whole board window the seat reads (the last
+    12 notes, rules §8), not fewer."""
+    import cogleague
+
+    last: dict[str, Any] = {}
+
+    def gossip(turn: Any) -> dict[str, Any]:
+        obs = turn.visible_state
+        if turn.seat == 0:
+            last["obs"] = obs
+        return {"move": obs["meeting"]["legal"]["min"], "note": f"{obs['you']} r{obs['round']}"}
+
+    with ThreadPoolExecutor(1) as pool:  # the browser's driver runs an event loop here
+        pool.submit(cogleague.play, "ledger", [gossip] * 8, seed=3).result()
+    board = last["obs"]["board"]
+    assert len(board) == 12
+    path, _ = write_replay("ledger", tmp_path / "replay.json")
+    with LiveServer(create_replay_app(path)) as server:
+        p = _load(open_page, server, 1440)
+        shown = p.page.evaluate("""async ([obs]) => {
+            const l = await import('/static/js/games/ledger.js');
+            const box = document.createElement('div');
+            box.append(...l.seatView(obs, {}).filter(Boolean));
+            const head = [...box.querySelectorAll('h3')]
+                .find((x) => x.textContent === 'Gossip board');
+            return [...head.parentElement.querySelectorAll('li')].map((li) => li.textContent);
+        }""", [last["obs"]])
+    assert len(shown) == len(board), shown
+    assert all(n["text"] in t for n, t in zip(board, shown, strict=True)), shown

@@ -146,18 +146,27 @@ export function detectRings(record, rules) {
   for (let a = 0; a < n; a++) {
     for (let b = a + 1; b < n; b++) {
       const mutual = record.filter((m) => (m.a === a && m.b === b) || (m.a === b && m.b === a));
-      if (mutual.length < rules.ring_min_meetings) continue;
-      const inMean = mean(mutual.map((m) => (m.payA + m.payB) / 2));
-      const out = [];
+      const met = mutual.length;
+      if (met < rules.ring_min_meetings) continue;
+      const inside = sum(mutual.map((m) => m.payA + m.payB));  // inMean = inside / (2·met)
+      let outSum = 0;
+      let outCount = 0;
       for (const m of record) {
         const has = (x) => m.a === x || m.b === x;
         const payOf = (x) => (m.a === x ? m.payA : m.payB);
-        if (has(a) && !has(b)) out.push(payOf(a));
-        if (has(b) && !has(a)) out.push(payOf(b));
+        for (const [x, y] of [[a, b], [b, a]]) {
+          if (has(x) && !has(y)) { outSum += payOf(x); outCount += 1; }
+        }
       }
-      const outMean = out.length ? mean(out) : 0;
-      const delta = inMean - outMean;
-      if (inMean >= rules.ring_min_in_mean && delta >= rules.ring_min_delta) pairs.push({ a, b, inMean, outMean, delta });
+      // the thresholds in integers, as the rules engine tests them (rings.py): a float mean
+      // of 6.333… − 3.333… is 2.999…, and would miss a pair the results flag
+      const scale = outCount || 1;
+      const flagged = inside >= rules.ring_min_in_mean * 2 * met
+        && inside * scale - 2 * met * outSum >= rules.ring_min_delta * 2 * met * scale;
+      if (!flagged) continue;
+      const inMean = inside / (2 * met);
+      const outMean = outCount ? outSum / outCount : 0;
+      pairs.push({ a, b, inMean, outMean, delta: inMean - outMean });
     }
   }
   const parent = Array.from({ length: n }, (_, i) => i);
@@ -426,7 +435,7 @@ export function seatView(v, ctx) {
     h("p", {}, `${m.partner}: ${rep(partner)}.`, past.length ? ` Lately: ${past.join("; ")}.` : " No meetings yet."),
     h("p", {}, `You: ${rep(me)}, ${me.total} coins in all.`),
     v.memo ? h("p", {}, "Your memo: ", h("q", {}, v.memo)) : null,
-    v.board?.length ? h("div", {}, h("h3", {}, "Gossip board"), h("ul", {}, v.board.slice(-6).map((n) => h("li", {}, `round ${n.round + 1}, ${n.author} on ${n.subject}: “${n.text}”`)))) : h("p", { class: "muted" }, "The gossip board is empty."),
+    v.board?.length ? h("div", {}, h("h3", {}, "Gossip board"), h("ul", {}, v.board.map((n) => h("li", {}, `round ${n.round + 1}, ${n.author} on ${n.subject}: “${n.text}”`)))) : h("p", { class: "muted" }, "The gossip board is empty."),
     h("details", {}, h("summary", {}, "The table"), h("div", { class: "scroll-x" }, h("table", { class: "data" },
       h("thead", {}, h("tr", {}, ["alias", "halo", "kind", "harsh", "coins"].map((c) => h("th", { scope: "col" }, c)))),
       h("tbody", {}, (v.table ?? []).map((x) => h("tr", {}, h("td", {}, x.alias), h("td", { class: "num" }, fmt(x.halo, 2)),
