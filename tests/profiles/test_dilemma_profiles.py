@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cogleague.cli import app
+from cogleague.core.errors import ConfigError
 from cogleague.games.registry import get
 from cogleague.profiles import Profile, profile
 from cogleague.profiles.intervals import mean_interval, wilson
@@ -104,3 +105,18 @@ def test_cli_profile_errors_name_the_option() -> None:
     many = CliRunner().invoke(app, ["profile", "tit_for_tat", "--game", "dilemma",
                                     "--opponents", "pavlov,pavlov,pavlov,pavlov"])
     assert many.exit_code == 2 and "--opponents may list 0..3" in many.output
+
+
+@pytest.mark.parametrize("extra", ["probe:sleeper", "probe:provoker"])
+def test_a_probe_is_not_seated_twice_so_per_episode_traits_count_episodes(extra: str) -> None:
+    """'Share of episodes' traits (retaliating, cooperation after a timeout) have at most one
+    observation per episode: a probe name among --opponents would count each episode twice
+    and narrow the interval, so it is refused, naming the option."""
+    with pytest.raises(ConfigError) as err:
+        profile(get("dilemma"), "tit_for_tat", episodes=2, opponents=[extra])
+    assert err.value.field == "opponents" and extra in str(err.value)
+    cli = CliRunner().invoke(app, ["profile", "tit_for_tat", "--game", "dilemma",
+                                   "--episodes", "2", "--opponents", f"pavlov,{extra}"])
+    assert cli.exit_code == 2 and "--opponents" in cli.output and extra in cli.output
+    ok = profile(get("dilemma"), "tit_for_tat", episodes=2, opponents=["pavlov"])
+    assert ok.value("coop_after_timeout").n == 2 and ok.value("retaliating").n == 2

@@ -92,6 +92,10 @@ def profile(desc: GameDescriptor, policy: str, *, episodes: int = 10, seed: int 
         raise ConfigError("episodes", f"episodes must be an integer in 1..{EPISODES_MAX} "
                                       f"(got {episodes})")
     probes = probes_for(desc)
+    for name in opponents:  # a second probe would count its per-episode traits twice
+        if name in probes.probes:
+            raise ConfigError("opponents", f"opponents: {name} is a probe of the battery, "
+                                           "already seated in every episode")
     observed: dict[str, list[float]] = defaultdict(list)
     for spec in probes.episodes(policy, episodes, seed, list(opponents)):
         game = desc.make(spec.variant, dict(spec.overrides), spec.seed, list(spec.lineup), None)
