@@ -15,11 +15,11 @@ from typing import Any
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
+from cogleague.games.commons.modules.common import EFFORT_BUDGET
 from cogleague.profiles.battery import ProbeEpisode, Trait
 
 PROBES = ("steward", "free_rider", "reciprocator", "punisher", "fair_share")
 VARIANTS = ("cleanup", "harvest-open")
-EFFORT_BUDGET = 3
 
 TRAITS = (
     Trait("maintenance_share", "effort share to maintenance", "mean",
