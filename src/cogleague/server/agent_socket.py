@@ -23,7 +23,12 @@ from starlette.websockets import WebSocketDisconnect
 from cogleague.core import jsonio
 from cogleague.server.auth import bearer, digest
 from cogleague.server.league_schema import agents
-from cogleague.server.limits import MAX_JSON_DEPTH, json_too_deep
+from cogleague.server.limits import (
+    TOO_DEEP_MESSAGE,
+    json_too_deep,
+    oversized,
+    too_large_message,
+)
 from cogleague.server.play import SocketConn, _deny
 from cogleague.server.season_runtime import AgentLink, LeagueRuntime
 from cogleague.server.store import accounts
@@ -119,10 +124,10 @@ def _frame(text: str | None, max_bytes: int) -> dict[str, Any] | tuple[str, str]
     why not: the limits of a `/ws/play` frame (size, nesting), never a traceback."""
     if text is None:
         return "bad_frame", "frames are JSON text, not binary"
-    if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
-        return "too_large", f"a frame may be at most {max_bytes} bytes"
+    if oversized(text, max_bytes):
+        return "too_large", too_large_message(max_bytes)
     if json_too_deep(text):
-        return "bad_frame", f"bad frame: JSON nested deeper than {MAX_JSON_DEPTH} levels"
+        return "bad_frame", TOO_DEEP_MESSAGE
     try:
         frame = json.loads(text)
     except (ValueError, RecursionError):

@@ -7,6 +7,8 @@
   leave its segment (``..``, ``.``, an encoded slash or backslash) gets 404, never a redirect.
 - `json_too_deep`: the nesting depth of a JSON text, counted before it is parsed (a frame
   nested 5,000 deep would otherwise exhaust the parser's recursion).
+- `oversized`, `too_large_message`, `TOO_DEEP_MESSAGE`: a WebSocket text frame's limits and
+  what a refusal says, for every socket that reads JSON frames (`/ws/play`, `/ws/agent`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from cogleague.core import jsonio
 
 MAX_JSON_DEPTH = 32
 """Nesting depth of a client's JSON frame (objects and arrays); deeper is `bad_frame`."""
+TOO_DEEP_MESSAGE = f"bad frame: JSON nested deeper than {MAX_JSON_DEPTH} levels"
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -29,6 +32,16 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 _TRICKS = re.compile(rb"%2[eEfF]|%5[cC]|\\")
+
+
+def oversized(text: str, max_bytes: int) -> bool:
+    """Whether a text frame is over `max_bytes` in UTF-8 (encoded only when it could be)."""
+    return len(text) > max_bytes or (len(text) * 4 > max_bytes and
+                                      len(text.encode("utf-8", "surrogatepass")) > max_bytes)
+
+
+def too_large_message(max_bytes: int) -> str:
+    return f"a frame may be at most {max_bytes} bytes"
 
 
 def json_too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> bool:

@@ -29,7 +29,12 @@ from cogleague.server.auth import matches
 from cogleague.server.channels import SeatChannel, Stream, WatchChannel
 from cogleague.server.dbretry import Unavailable
 from cogleague.server.errors import ApiError
-from cogleague.server.limits import MAX_JSON_DEPTH, json_too_deep
+from cogleague.server.limits import (
+    TOO_DEEP_MESSAGE,
+    json_too_deep,
+    oversized,
+    too_large_message,
+)
 from cogleague.server.live import Room, seat_results
 from cogleague.server.loglimit import Throttled
 from cogleague.server.mirror import mirror_for
@@ -289,7 +294,7 @@ class FrameHandler:
     def bytes(self, data: bytes) -> None:
         if len(data) > self.max_bytes:
             self.conn.send_text(channel_error(self.channel, "too_large",
-                                              _too_large(self.max_bytes)))
+                                              too_large_message(self.max_bytes)))
             return
         try:
             text = data.decode("utf-8")
@@ -303,9 +308,8 @@ class FrameHandler:
         conn, channel, max_bytes = self.conn, self.channel, self.max_bytes
         if conn.closed:  # replaced by a newer socket (or closing): it may no longer act, even
             return       # while its close frame still waits behind frames it has not read
-        if len(text) > max_bytes or (len(text) * 4 > max_bytes
-                                     and len(text.encode("utf-8")) > max_bytes):
-            conn.send_text(channel_error(channel, "too_large", _too_large(max_bytes)))
+        if oversized(text, max_bytes):
+            conn.send_text(channel_error(channel, "too_large", too_large_message(max_bytes)))
             return
         if not self.limit.allow():
             conn.send_text(channel_error(channel, "rate_limited",
@@ -313,8 +317,7 @@ class FrameHandler:
                                          "per second; slow down"))
             return
         if json_too_deep(text):
-            self.refuse("bad_frame", f"bad frame: JSON nested deeper than {MAX_JSON_DEPTH} "
-                                     "levels")
+            self.refuse("bad_frame", TOO_DEEP_MESSAGE)
             return
         try:
             doc = json.loads(text)
@@ -370,10 +373,6 @@ async def _read(ws: WebSocket, conn: SocketConn, channel: SeatChannel | WatchCha
     finally:
         if receive_now is not None:
             receive_now["set_handler"](None)
-
-
-def _too_large(max_bytes: int) -> str:
-    return f"a frame may be at most {max_bytes} bytes"
 
 
 def channel_error(channel: Stream, code: str, message: str) -> str:
