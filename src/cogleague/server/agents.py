@@ -26,7 +26,7 @@ from cogleague.core.errors import ConfigError
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
 from cogleague.server.errors import ApiError
 from cogleague.server.league_schema import agent_presence, agents, seasons
-from cogleague.server.matchmaker import ENDED, FINAL
+from cogleague.server.matchmaker import FINAL
 from cogleague.server.ratings import token_day
 from cogleague.server.store import accounts, now
 from cogleague.server.tables import Account
@@ -269,7 +269,7 @@ class AgentBook:
         """Every agent version (`account_id`: that account's); the public list (no account)
         leaves out the season's held-out agents until it has ended, as the board does."""
         def read(conn: Connection) -> list[dict[str, Any]]:
-            hidden = self._held_out(conn) if account_id is None else set()
+            hidden = self.rt.hidden_now(conn) if account_id is None else set()
             q = select(agents, accounts.c.name.label("owner")).join(
                 accounts, accounts.c.id == agents.c.account_id).order_by(agents.c.name,
                                                                           agents.c.version)
@@ -280,14 +280,6 @@ class AgentBook:
             return [describe(dict(r), r["owner"], r["id"] in online)
                     for r in conn.execute(q).mappings() if r["name"] not in hidden]
         return await self.rt.store.tx(read)
-
-    def _held_out(self, conn: Connection) -> set[str]:
-        """The names kept off public reads: the held-out agents, until the season ends."""
-        if self.rt.id is None or not self.rt.season.held_out:
-            return set()
-        phase = conn.execute(select(seasons.c.phase).where(seasons.c.id == self.rt.id)
-                             ).scalar_one_or_none()
-        return set() if phase == ENDED else set(self.rt.season.held_out)
 
     async def get(self, name: str) -> list[dict[str, Any]]:
         """Every version of one agent, newest first."""

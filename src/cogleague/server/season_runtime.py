@@ -129,19 +129,23 @@ class LeagueRuntime:
             raise ApiError(409, "wrong_state", f"registration for season {self.id} is closed "
                                                f"(phase {phase})")
 
+    def hidden_now(self, conn: Connection) -> set[str]:
+        """The names kept off every public read: the held-out agents, until the season ends."""
+        if self.id is None or not self.season.held_out:
+            return set()
+        phase = conn.execute(select(seasons.c.phase).where(seasons.c.id == self.id)
+                             ).scalar_one_or_none()
+        return set() if phase == ENDED else set(self.season.held_out)
+
     def _held_out_sat(self, conn: Connection, table_id: str) -> str | None:
         """A season table a held-out agent sat at: its results and replay name the agent's
         policy, so they wait for the season's end, as the board and the agent list do."""
-        if self.id is None or not self.season.held_out:
-            return None
-        phase = conn.execute(select(seasons.c.phase).where(seasons.c.id == self.id)
-                             ).scalar_one_or_none()
-        if phase == ENDED:
+        hidden = self.hidden_now(conn)
+        if not hidden:
             return None
         sat = conn.execute(select(agents.c.id).join(
             season_seats, season_seats.c.agent_id == agents.c.id).where(
-            season_seats.c.table_id == table_id,
-            agents.c.name.in_(self.season.held_out)).limit(1)).first()
+            season_seats.c.table_id == table_id, agents.c.name.in_(hidden)).limit(1)).first()
         return None if sat is None else ("a held-out agent sat at it; its documents are served "
                                          "once the season has ended")
 
