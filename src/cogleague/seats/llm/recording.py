@@ -165,25 +165,22 @@ class EpisodeRecording:
                                         f"{self.path}, but no model provider is configured "
                                         "(replay with the recorded provider and model)")
 
-    def next_answer(self, seat: int, key: str) -> dict[str, Any] | None:
-        """The next recorded answer to this seat's request, or None when there is none left."""
+    def next_answer(self, seat: int, key: str, error: str | None = None
+                    ) -> dict[str, Any] | None:
+        """The next recorded answer to this seat's request (with `error`: only if it is that
+        recorded error), or None when there is none (it is left for the next call)."""
         with self._lock:
             answers = self._answers.get((seat, key), [])
             used = self._used[(seat, key)]
-            if used >= len(answers):
+            if used >= len(answers) or (error is not None
+                                        and answers[used].get("error") != error):
                 return None
             self._used[(seat, key)] = used + 1
             return answers[used]
 
     def take_rate_budget(self, seat: int, key: str) -> bool:
         """Play the next recorded answer to this request if it is a ``rate_budget`` fallback."""
-        with self._lock:
-            answers = self._answers.get((seat, key), [])
-            used = self._used[(seat, key)]
-            if used >= len(answers) or answers[used].get("error") != "rate_budget":
-                return False
-            self._used[(seat, key)] = used + 1
-            return True
+        return self.next_answer(seat, key, error="rate_budget") is not None
 
     def append(self, row: dict[str, Any]) -> None:
         with self._lock, self.path.open("a", encoding="utf-8") as fh:
