@@ -1,7 +1,8 @@
 """Reading a seat's reply (spec §13): `{"move", "note"?, "memo"?}`.
 
-A reply may also name its note's `subject` (an alias); `apply` refuses a wrong one (§7), and the
-runner then gives that seat alone the mirror fallback.
+A reply may also name its note's `subject` (an alias). A wrong one drops the note, never the
+move: gossip is cheap talk and never changes a payoff or a score (the Ledger seed). The drop is
+the reply's `reason` (the runner counts a `wrong_shape` fault, the server tells the seat).
 
 Raw replies are dicts (remote and SDK seats) or text (model seats: the JSON object from the first
 `{` to the last `}`). Out-of-range moves are clamped and flagged, never retried; unusable replies
@@ -18,7 +19,13 @@ from typing import Any
 
 from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Parsed
-from cogleague.games.ledger.board import MEMO_LIMIT, NOTE_LIMIT, clean_memo_text, clean_note_text
+from cogleague.games.ledger.board import (
+    MEMO_LIMIT,
+    NOTE_LIMIT,
+    clean_memo_text,
+    clean_note_text,
+    wrong_subject,
+)
 from cogleague.games.ledger.schedule import Slot
 from cogleague.games.ledger.subgames import COOPERATE, DEFECT, DILEMMA
 
@@ -88,12 +95,14 @@ def parse_reply(raw: Any, slot: Slot, target: str | None) -> Parsed:
     clamped = min(max(move, slot.lo), slot.hi)
     action: dict[str, Any] = {"move": clamped}
     note = clean_note_text(doc.get("note"))
+    dropped = None
     if note and target is not None:
-        action["note"] = note
-        subject = doc.get("subject")
-        if isinstance(subject, str):  # optional: whom the seat says it reviews (checked by apply)
-            action["subject"] = subject[:SUBJECT_LIMIT]
+        subject = doc.get("subject")  # optional: whom the seat says it reviews
+        dropped = wrong_subject(subject[:SUBJECT_LIMIT], target) if isinstance(
+            subject, str) else None
+        if dropped is None:
+            action["note"] = note
     memo = clean_memo_text(doc.get("memo"))
     if memo:
         action["memo"] = memo
-    return Parsed(action, clamped=clamped != move)
+    return Parsed(action, clamped=clamped != move, reason=dropped)
