@@ -97,6 +97,27 @@ def test_no_json_object_is_a_parse_failure(roles: dict[str, Turn], raw: Any) -> 
     assert err.value.code == "parse" and '"move": <integer 0..12>' in err.value.hint
 
 
+HUGE = "1" * 5000  # past Python's 4300-digit limit: json.loads raises a bare ValueError
+
+
+@pytest.mark.parametrize("raw", ['{"move": ' + HUGE + "}", '{"move": 1, "memo": -' + HUGE + "}"])
+def test_an_integer_too_long_to_read_is_a_parse_failure(roles: dict[str, Turn],
+                                                        raw: str) -> None:
+    game: LedgerGame = make_game(seed=7)
+    with pytest.raises(IllegalAction) as err:
+        game.parse(roles["PROPOSER"], raw)
+    assert err.value.code == "parse"
+
+
+async def test_a_reply_with_a_huge_integer_falls_back_and_the_episode_goes_on() -> None:
+    game = make_game(seed=7, rounds=4)
+    huge = ScriptSeat(lambda turn, hint: '{"move": ' + HUGE + "}")
+    outcome = await run_episode(game, seats_with(game, {3: huge}), clock=FakeClock())
+    assert outcome.results["reason"] == "complete"
+    assert outcome.results["fallbacks"] == [0, 0, 0, 4, 0, 0, 0, 0]
+    assert outcome.faults[3] == {"parse": 4}
+
+
 def test_notes_and_memos_are_cleaned_and_non_strings_ignored(roles: dict[str, Turn]) -> None:
     game: LedgerGame = make_game(seed=7)
     turn = next(t for t in roles.values() if t.round > 0)

@@ -54,8 +54,8 @@ def extract_object(raw: Any, slot: Slot, target: str | None) -> dict[str, Any]:
         if start != -1 and end > start:
             try:
                 doc = json.loads(raw[start:end + 1])
-            except (json.JSONDecodeError, RecursionError):
-                doc = None
+            except (ValueError, RecursionError):  # JSONDecodeError, or an integer literal
+                doc = None  # past Python's digit limit (a bare ValueError)
             if isinstance(doc, dict):
                 return doc
     raise IllegalAction("no JSON object found in the reply", hint=hint(slot, target),
