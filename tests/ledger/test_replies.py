@@ -51,6 +51,30 @@ def test_dilemma_words_and_numbers(roles: dict[str, Turn], raw: Any, move: int) 
     assert _parse(roles, "EITHER", raw) == (move, False)
 
 
+NINES = "9" * 31  # more significant digits than decimal's default 28-digit context keeps
+
+
+@pytest.mark.parametrize(("role", "raw", "move"), [
+    ("EITHER", "0." + "4" + NINES, 0),  # just under a half: cooperate, never defect
+    ("EITHER", "0." + "5" + "0" * 30 + "1", 1),
+    ("INVESTOR", "2.4" + NINES, 2), ("INVESTOR", "2.5", 3), ("INVESTOR", "0.4" + NINES + "%", 0),
+    ("TRUSTEE", "49.4" + NINES + "%", 49), ("RESPONDER", "4.4" + NINES + " coins", 4),
+])
+def test_decimal_strings_round_half_up_exactly(roles: dict[str, Turn], role: str, raw: str,
+                                               move: int) -> None:
+    assert _parse(roles, role, {"move": raw}) == (move, False)
+
+
+@pytest.mark.parametrize(("raw", "move"), [
+    ("9" * 1_000_001, 12), ("-" + "9" * 1_000_001, 0), ("1" * 5000 + ".5", 12),
+    ("0." + "0" * 1_000_000 + "1", 0)])
+def test_decimal_strings_of_any_length_are_read_at_once(roles: dict[str, Turn], raw: str,
+                                                        move: int) -> None:
+    """Far outside every range, a number is clamped by its sign (a million digits neither
+    overflow decimal's context nor take a long conversion to an int)."""
+    assert _parse(roles, "PROPOSER", {"move": raw})[0] == move
+
+
 @pytest.mark.parametrize(("raw", "move"), [
     ({"move": "5"}, 5), ({"move": 5.4}, 5), ({"move": 5.5}, 6), ({"move": "6 coins"}, 6),
     ({"move": "1 coin"}, 1), ({"move": "4.5"}, 5), ({"move": " 3 "}, 3), ({"move": 4}, 4),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from decimal import ROUND_FLOOR, Decimal, InvalidOperation
+from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, ROUND_FLOOR, Context, Decimal, InvalidOperation
 from typing import Any
 
 from cogleague.core.errors import IllegalAction
@@ -33,6 +33,11 @@ DILEMMA_WORDS = {"cooperate": COOPERATE, "c": COOPERATE, "coop": COOPERATE,
                  "defect": DEFECT, "d": DEFECT}
 NUMBER = re.compile(r"^([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(?:%|coins?)?$", re.IGNORECASE)
 HALF = Decimal("0.5")
+EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)
+"""Decimal arithmetic that never rounds: the default context keeps 28 digits, which read
+"0.4999…" (31 digits) as a half and so as 1."""
+FAR_DIGITS = 6  # 10**6 is beyond every legal range (the widest is 0..100)
+FAR: int = 10**FAR_DIGITS
 SUBJECT_LIMIT = 40  # an alias is far shorter; longer text cannot match one anyway
 
 
@@ -82,7 +87,9 @@ def read_move(value: Any, subgame: str) -> int | None:
         number = Decimal(match.group(1))
     except InvalidOperation:  # pragma: no cover - the pattern admits only decimals
         return None
-    return int((number + HALF).to_integral_value(rounding=ROUND_FLOOR))
+    if number.adjusted() >= FAR_DIGITS:  # |number| >= 10**FAR_DIGITS: clamped by its sign alone
+        return FAR if number > 0 else -FAR
+    return int(EXACT.add(number, HALF).to_integral_value(rounding=ROUND_FLOOR, context=EXACT))
 
 
 def parse_reply(raw: Any, slot: Slot, target: str | None) -> Parsed:
