@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from cogleague.core.text import clean_note, text_fault
+from cogleague.core.text import clean_note
 
 NOTE_LIMIT = 120
 MEMO_LIMIT = 400
@@ -49,13 +49,6 @@ def wrong_subject(subject: object, target: str) -> str | None:
         return None
     return (f"note dropped: subject must be {target!r} (your partner of the previous round, "
             f"the only alias a note may review this round) (got {subject!r}); the move stands")
-
-
-def unstorable(field: str, text: str) -> str | None:
-    """Why cleaned seat text is dropped because no file, database or socket can hold it (a
-    lone surrogate, which a JSON escape such as \\ud800 decodes to), or None when it can."""
-    why = text_fault(text)
-    return None if why is None else f"{field} dropped: {why}; the move stands"
 
 
 def note_target(schedule_slots: list[list[Any]], seat: int, round_index: int) -> int | None:

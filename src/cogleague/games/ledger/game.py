@@ -30,7 +30,6 @@ from cogleague.games.ledger.board import (
     clean_memo_text,
     clean_note_text,
     note_target,
-    unstorable,
     wrong_subject,
 )
 from cogleague.games.ledger.config import ROUNDS_MAX, LedgerConfig
@@ -228,7 +227,7 @@ class LedgerGame(Game):
     def _checked_text(turn_id: str, field: str, text: Any, clean: Any) -> str:
         if text == "":
             return ""
-        if not isinstance(text, str) or clean(text) != text or unstorable(field, text):
+        if not isinstance(text, str) or clean(text) != text:
             raise SeatInputRejected(turn_id, f"{turn_id}: {field} must be cleaned "
                                                   f"text (got {text!r})")
         return text
@@ -236,10 +235,9 @@ class LedgerGame(Game):
     def _note(self, ctx: TurnContext, text: Any, subject: Any) -> str:
         """The note that goes on the board, or "" to drop it: gossip is cheap talk and never
         changes a payoff or a score (the Ledger seed), so a note that cannot stand (round 1 has
-        no target, a wrong subject, text `parse` would not have produced or no file can hold)
-        never costs the decision its move. `parse` is where a seat is told why."""
-        if (not isinstance(text, str) or not text or clean_note_text(text) != text
-                or unstorable("note", text) is not None):
+        no target, a wrong subject, text `parse` would not have produced) never costs the
+        decision its move. `parse` is where a seat is told why its note was dropped."""
+        if not isinstance(text, str) or not text or clean_note_text(text) != text:
             return ""
         target = note_target(self.table.slots, ctx.seat, ctx.round)
         if target is None or wrong_subject(subject, self.aliases[target]) is not None:

@@ -1,9 +1,8 @@
 """Reading a seat's reply (spec §13): `{"move", "note"?, "memo"?}`.
 
 A reply may also name its note's `subject` (an alias). A wrong one drops the note, never the
-move: gossip is cheap talk and never changes a payoff or a score (the Ledger seed). So does a
-note or memo no file can hold (a lone surrogate). A drop is the reply's `reason` (the runner
-counts a `wrong_shape` fault, the server tells the seat).
+move: gossip is cheap talk and never changes a payoff or a score (the Ledger seed). The drop is
+the reply's `reason` (the runner counts a `wrong_shape` fault, the server tells the seat).
 
 Raw replies are dicts (remote and SDK seats) or text (model seats: the JSON object from the first
 `{` to the last `}`). Out-of-range moves are clamped and flagged, never retried; unusable replies
@@ -25,7 +24,6 @@ from cogleague.games.ledger.board import (
     NOTE_LIMIT,
     clean_memo_text,
     clean_note_text,
-    unstorable,
     wrong_subject,
 )
 from cogleague.games.ledger.schedule import Slot
@@ -103,21 +101,15 @@ def parse_reply(raw: Any, slot: Slot, target: str | None) -> Parsed:
                             f"(got {doc.get('move')!r})", hint=hint(slot, target))
     clamped = min(max(move, slot.lo), slot.hi)
     action: dict[str, Any] = {"move": clamped}
-    dropped = []  # why a note or memo is left out: told to the seat, the move stands
     note = clean_note_text(doc.get("note"))
+    dropped = None
     if note and target is not None:
         subject = doc.get("subject")  # optional: whom the seat says it reviews
-        why = unstorable("note", note) or (wrong_subject(subject[:SUBJECT_LIMIT], target)
-                                            if isinstance(subject, str) else None)
-        if why is None:
+        dropped = wrong_subject(subject[:SUBJECT_LIMIT], target) if isinstance(
+            subject, str) else None
+        if dropped is None:
             action["note"] = note
-        else:
-            dropped.append(why)
     memo = clean_memo_text(doc.get("memo"))
     if memo:
-        why = unstorable("memo", memo)
-        if why is None:
-            action["memo"] = memo
-        else:
-            dropped.append(why)
-    return Parsed(action, clamped=clamped != move, reason="; ".join(dropped) or None)
+        action["memo"] = memo
+    return Parsed(action, clamped=clamped != move, reason=dropped)
