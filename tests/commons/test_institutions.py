@@ -206,6 +206,37 @@ def test_the_ledger_is_absent_when_off_and_records_recent_actions() -> None:
     assert game.disconnected[1] is True and game.disconnected[0] is False
 
 
+ACTION_KEYS = {"harvest", "clean", "patch", "eat", "eat_color", "plant", "plant_color", "amount",
+               "units", "color", "until"}
+
+
+@pytest.mark.parametrize("variant", ["cleanup", "harvest-closed", "allelopathic", "mushrooms"])
+def test_a_private_ledger_is_not_published_through_the_events(variant: str) -> None:
+    """With the ledger off (§6: key absent), no other cog and no live spectator reads a cog's
+    actions off the round's events (its decision, its voided demands, its digestion): the
+    ledger's recent actions, totals and effort are made of them. Its own stay visible to it;
+    the replay keeps everything. With the ledger on, everyone sees them."""
+    lineup = ["free_rider", "random", "steward", "random", "cleaner", "punisher"]
+    for public in (False, True):
+        game = make_game(variant, {"rounds": 6, "ledger_public": public}, 3, lineup)
+        outcome = play_headless(game, make_seats(game, lineup))
+        events = outcome.log.events
+        assert any(e.kind == "decision" and "harvest" in e.to_json() for e in events)
+        for seat in (None, *range(6)):
+            own = None if seat is None else game.aliases[seat]
+            others = [v for v in (e.view_for(seat) for e in events) if v is not None
+                      and v.get("alias") not in (None, own) and v["kind"] != "sanction"]
+            shown = _walk_keys(others) & ACTION_KEYS
+            if public:
+                assert "harvest" in shown and "clean" in shown
+            else:
+                assert not shown, (seat, sorted(shown))
+                if seat is not None:
+                    mine = [e.view_for(seat) for e in events
+                            if e.kind == "decision" and e.data["slot"] == seat]
+                    assert mine and all(v is not None and "harvest" in v for v in mine)
+
+
 @pytest.mark.parametrize("variant", ["cleanup", "harvest-partnership", "allelopathic",
                                      "mushrooms"])
 def test_events_as_a_seat_sees_them_carry_no_slot_policy_or_real_name(variant: str) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from cogleague.core.episode import play_headless
@@ -169,3 +171,30 @@ def test_a_view_cannot_be_built_after_its_turn_was_applied() -> None:
     assert early.view["round"] == 1  # cached while pending
     with pytest.raises(GameStateError, match="not pending"):
         late.view  # noqa: B018
+
+
+class ModelText:
+    """A seat that answers in text, as a model does: the game's parser decodes its JSON, so
+    the escape ``\\ud800`` in a promise becomes a lone surrogate unless the game cleans it."""
+
+    kind = "remote"
+    name = "model-text"
+
+    async def decide(self, turn: Any, hint: str | None) -> Any:
+        return '{"action": "cooperate", "message": "I will cooperate \\ud800"}'
+
+
+def test_a_promise_escaping_a_lone_surrogate_is_read_as_a_replacement_character() -> None:
+    from cogleague.core import jsonio
+    from cogleague.core.text import text_fault
+    from cogleague.games.dilemma.replay import replay_bytes
+
+    g = game(["always_cooperate"] * 3, rounds_total=2)
+    outcome = play_headless(g, [ModelText(), Scripted(lambda t: {"action": "defect"}),
+                                Scripted(lambda t: {"action": "cooperate"})])
+    promises = [e.data["message"] for e in outcome.log.events if e.kind == "message_private"]
+    assert promises and set(promises) == {"I will cooperate \ufffd"}
+    assert text_fault(replay_bytes(g, outcome.log).decode("utf-8")) is None
+    assert text_fault(jsonio.dumps(g.replay_document(outcome.log))) is None
+    assert outcome.results["seats"][0]["promises_made"] == 4  # still a promise, kept
+    assert outcome.results["seats"][0]["promises_kept"] == 4

@@ -11,20 +11,25 @@ import unicodedata
 from typing import Any
 
 ELLIPSIS = "…"
+REPLACEMENT = "\ufffd"
 
 
 def strip_controls(text: str) -> str:
-    """CR, LF and TAB become spaces; every other Cc (control) character is dropped."""
-    if text.isprintable():  # no Cc at all (the common case): nothing to replace or drop
+    """CR, LF and TAB become spaces; every other Cc (control) character is dropped; a lone
+    surrogate (what a JSON escape such as ``\\ud800`` in a model's reply decodes to: not a
+    character, so no file, socket or database can hold it) becomes U+FFFD, as Go's decoder
+    reads it (the Commons seed cuts text "on rune boundaries")."""
+    if text.isprintable():  # no Cc or Cs at all (the common case): nothing to replace or drop
         return text
     out = []
     for ch in text:
         if ch in "\r\n\t":
             out.append(" ")
-        elif unicodedata.category(ch) == "Cc":
-            continue
         else:
-            out.append(ch)
+            category = unicodedata.category(ch)
+            if category == "Cc":
+                continue
+            out.append(REPLACEMENT if category == "Cs" else ch)
     return "".join(out)
 
 

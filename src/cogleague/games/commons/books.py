@@ -18,6 +18,21 @@ HIDE_FROM_SEATS: tuple[int, ...] = ()
 SEAT_EVENT_PRIVATE = {"slot": HIDE_FROM_SEATS, "src": HIDE_FROM_SEATS,
                       "target_slot": HIDE_FROM_SEATS}
 """Per-seat events name the cog by alias for everyone; slot and policy source stay hidden."""
+ACTION_FIELDS = ("harvest", "clean", "patch", "eat", "eat_color", "plant", "plant_color",
+                 "amount", "units", "color", "until")
+"""A cog's own actions in its per-seat events (decision, trespass, unheld, void, digesting)."""
+
+
+def seat_event_restricted(slot: int, ledger_public: bool) -> dict[str, tuple[int, ...]]:
+    """`Event.restricted` of `slot`'s per-seat events. With the ledger private (rules §6),
+    its actions are shown to that cog alone: the ledger's recent actions, totals and effort
+    are made of them, so any other cog (or a live spectator) would rebuild it from the events."""
+    if ledger_public:
+        return SEAT_EVENT_PRIVATE
+    own = (slot,)
+    return {**SEAT_EVENT_PRIVATE, **{key: own for key in ACTION_FIELDS}}
+
+
 SLOT_ARRAYS = {"gains": HIDE_FROM_SEATS, "extracted": HIDE_FROM_SEATS,
                "effort": HIDE_FROM_SEATS, "flow": HIDE_FROM_SEATS, "scores": HIDE_FROM_SEATS,
                "aliases": HIDE_FROM_SEATS, "state": HIDE_FROM_SEATS}
@@ -96,6 +111,7 @@ def read_decisions(game: CommonsGame, decisions: StepDecisions, books: RoundBook
     validator = game.validator
     clamp = validator.clamp_into
     scripted_src, templates = game.scripted_src, game.decision_templates
+    restricted = game.seat_restricted
     moves: list[dict[str, Any]] = []
     srcs: list[str] = []
     add = events.append
@@ -140,5 +156,5 @@ def read_decisions(game: CommonsGame, decisions: StepDecisions, books: RoundBook
         move["src"] = src
         moves.append(move)
         srcs.append(src)
-        add(("decision", move, SEAT_EVENT_PRIVATE))
+        add(("decision", move, restricted[s]))
     return moves, srcs

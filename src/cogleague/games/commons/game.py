@@ -26,6 +26,7 @@ from cogleague.games.commons.books import (
     SLOT_ARRAYS,
     RoundBooks,
     read_decisions,
+    seat_event_restricted,
     seat_kind,
 )
 from cogleague.games.commons.config import CommonsConfig
@@ -104,6 +105,9 @@ class CommonsGame(Game):
         self.scripted_src = [f"scripted:{p}" for p in self.policy_names]
         self.decision_templates = [{"r": 0, "slot": s, "alias": a, "src": "", **PASS_MOVE}
                                    for s, a in enumerate(self.aliases)]
+        self.seat_restricted = [seat_event_restricted(s, config.ledger_public) for s in range(n)]
+        """Each slot's per-seat events' `Event.restricted` (its actions private when the
+        ledger is)."""
         self.pending_notes: dict[str, str] = {}
         """Notes read by `parse` this round, by turn id (the logged action carries none)."""
         self._fallback_policies: dict[int, Baseline] = {}
@@ -303,9 +307,11 @@ class CommonsGame(Game):
                        out: list[EventSpec]) -> None:
         for kind, data in module_events:
             doc = {"r": r, **data}
+            restricted = SEAT_EVENT_PRIVATE
             if "slot" in data:
                 doc["alias"] = self.aliases[data["slot"]]
-            out.append((kind, doc, SEAT_EVENT_PRIVATE))
+                restricted = self.seat_restricted[data["slot"]]
+            out.append((kind, doc, restricted))
 
     def _end_spec(self) -> EventSpec:
         return ("episode_end", {"r": self.round, "reason": self.reason,

@@ -61,6 +61,7 @@ export function opensStep(ev, state, meta) {
 
 function compact(module, d) {
   if (d.src === "pass") return "-";
+  if (d.harvest === undefined && d.eat === undefined) return "?"; // a private ledger hides it
   if (module === "cleanup") return `h:${d.harvest} c:${d.clean}`;
   if (module === "harvest") return `p${d.patch} h:${d.harvest}`;
   if (module === "allelopathic") return `e:${(d.eat_color || "r")[0]}${d.eat} p:${(d.plant_color || "r")[0]}${d.plant}`;
@@ -163,7 +164,7 @@ export function apply(state, ev, meta) {
       return [{ tag, bad: true, text: [{ b: ev.alias }, ` — void: ${ev.cause.replace("_", " ")}${ev.target ? ` on ${ev.target}` : ""}`] }];
     case "trespass":
     case "unheld":
-      return [{ tag, bad: true, text: [{ b: ev.alias }, ` ${ev.kind === "trespass" ? "trespasses on" : "has no hold on"} patch ${ev.patch} (voided)`] }];
+      return [{ tag, bad: true, text: [{ b: ev.alias }, ` ${ev.kind === "trespass" ? "trespasses on" : "has no hold on"} patch ${ev.patch ?? "?"} (voided)`] }];
     case "patch_dead":
       state.deadPatches.push(ev.patch);
       return [{ tag, bad: true, text: [`Patch ${ev.patch} dies.`] }];
