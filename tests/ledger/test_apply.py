@@ -72,7 +72,7 @@ def test_opening_before_start_raises() -> None:
 @pytest.mark.parametrize("action", [
     {"move": 2}, {"move": -1}, {"move": True}, {"move": 0.0}, {"move": "0"}, {},
     {"move": 0, "vote": 1}, {"move": 0, "memo": 5}, {"move": 0, "memo": "a\nb"},
-    {"move": 0, "memo": "x" * 401},
+    {"move": 0, "memo": "x" * 401}, {"move": 0, "memo": "plan \udfff"},
 ])
 def test_a_bad_decision_names_its_turn_and_changes_nothing(action: dict[str, Any]) -> None:
     game = make_game(seed=7)

@@ -9,6 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cogleague.core import jsonio
 from cogleague.core.clock import FakeClock
 from cogleague.core.episode import EpisodeOutcome, run_episode
 from cogleague.core.game import Decision, Turn
@@ -117,7 +118,7 @@ def test_apply_drops_an_unacceptable_note_and_keeps_the_move() -> None:
     """An action handed to apply directly (not read by `parse`): a note apply cannot accept
     (wrong subject, no subject in round 1, text that is not cleaned) is left off the board;
     the move and the memo are settled as given."""
-    for bad in ("wrong subject", {"note": "a\nb"}, {"note": 5}):
+    for bad in ("wrong subject", {"note": "a\nb"}, {"note": 5}, {"note": "x \ud800"}):
         game = make_game(seed=7)
         decisions = scripted_decisions(game, _second_round(game))
         if bad == "wrong subject":
@@ -138,3 +139,16 @@ def test_apply_drops_an_unacceptable_note_and_keeps_the_move() -> None:
     events = first.apply(decisions)
     assert not any(e.kind == "gossip" for e in events)
     assert first.results()["fallbacks"] == [0] * 8
+
+
+def test_a_lone_surrogate_in_a_note_or_memo_is_read_as_a_replacement_character() -> None:
+    """A model's or an in-process bot's JSON escape \\ud800 decodes to a lone surrogate, which
+    UTF-8 cannot encode: cleaning reads it as U+FFFD (`core.text`), so the note goes on the
+    board, the move stands and the replay is written."""
+    game, outcome = _play({"note": "fair \ud800 play", "memo": "plan \udfff"})
+    _same_play_as_without_a_note(outcome)
+    assert [e.data["text"] for e in outcome.log.events if e.kind == "gossip"] == [
+        "fair \ufffd play"] * (ROUNDS - 1)
+    assert game.table.memos[SEAT] == "plan \ufffd"
+    replay = jsonio.dumpb(game.replay_document(outcome.log, frames=True))
+    assert "fair \ufffd play".encode() in replay
