@@ -223,3 +223,29 @@ async def test_clamped_replies_are_flagged_in_the_meeting() -> None:
 
 def test_roles_cover_every_subgame(roles: dict[str, Turn]) -> None:
     assert {t.context.slot.subgame for t in roles.values()} == {DILEMMA, TRUST, ULTIMATUM}
+
+
+def _nested(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+async def test_a_move_nested_past_the_recursion_limit_falls_back_and_the_episode_goes_on(
+        ) -> None:
+    """An in-process bot's reply is a Python object, nested as deep as it likes (a server's
+    JSON decoder stops far sooner): refusing it must not recurse through it."""
+    game = make_game(seed=7, rounds=4)
+    deep = ScriptSeat(lambda turn, hint: {"move": _nested(5000), "note": _nested(5000)})
+    outcome = await run_episode(game, seats_with(game, {3: deep}), clock=FakeClock())
+    assert outcome.results["fallbacks"] == [0, 0, 0, 4, 0, 0, 0, 0]
+    assert outcome.faults[3] == {"illegal": 4}
+    assert len(outcome.reasons[3]["illegal"]) < 200  # the refusal quotes the value briefly
+
+
+def test_a_refused_move_is_quoted_briefly(roles: dict[str, Turn]) -> None:
+    game: LedgerGame = make_game(seed=7)
+    with pytest.raises(IllegalAction) as err:
+        game.parse(roles["INVESTOR"], {"move": "no " * 100_000})
+    assert len(str(err.value)) < 200 and "got 'no no no" in str(err.value)
