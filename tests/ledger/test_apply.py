@@ -72,7 +72,7 @@ def test_opening_before_start_raises() -> None:
 @pytest.mark.parametrize("action", [
     {"move": 2}, {"move": -1}, {"move": True}, {"move": 0.0}, {"move": "0"}, {},
     {"move": 0, "vote": 1}, {"move": 0, "memo": 5}, {"move": 0, "memo": "a\nb"},
-    {"move": 0, "memo": "x" * 401},
+    {"move": 0, "memo": "x" * 401}, {"move": 0, "memo": "plan \udfff"},
 ])
 def test_a_bad_decision_names_its_turn_and_changes_nothing(action: dict[str, Any]) -> None:
     game = make_game(seed=7)
@@ -97,28 +97,11 @@ def test_unknown_turn_ids_raise_and_change_nothing() -> None:
     assert snapshot(game) == before
 
 
-def test_a_note_in_round_one_has_no_subject_and_fails_apply() -> None:
-    game = make_game(seed=7)
-    turns = open_first_round(game)
-    decisions = scripted_decisions(game, turns)
-    decisions["r0s4"] = Decision({"move": 0, "note": "hi"}, source="seat")
-    before = snapshot(game)
-    with pytest.raises(SeatInputRejected, match="no subject in round 1") as err:
-        game.apply(decisions)
-    assert err.value.turn_id == "r0s4" and snapshot(game) == before
-
-
-def test_a_wrong_subject_fails_apply_and_leaves_the_state_untouched() -> None:
+def test_a_right_subject_posts_the_note() -> None:
     game = make_game(seed=7)
     turns = _second_round(game)
     target = game.aliases[game.table.slots[0][3].partner]
-    wrong = next(a for a in game.aliases if a != target)
     decisions = scripted_decisions(game, turns)
-    decisions["r1s3"] = Decision({"move": 0, "note": "liar", "subject": wrong}, source="seat")
-    before = snapshot(game)
-    with pytest.raises(SeatInputRejected, match=f"must review {target}") as err:
-        game.apply(decisions)
-    assert err.value.turn_id == "r1s3" and snapshot(game) == before
     decisions["r1s3"] = Decision({"move": 0, "note": "liar", "subject": target}, source="seat")
     events = game.apply(decisions)
     assert [e.data for e in events if e.kind == "gossip"] == [

@@ -132,21 +132,20 @@ async def test_memos_are_private_kept_when_empty_and_capped() -> None:
     assert game.spectator_state()["seats"][1]["memo"] == stored  # and the spectator frame
 
 
-async def test_a_reply_naming_the_wrong_subject_falls_back_for_that_seat_alone() -> None:
-    """apply refuses the seat's note (§7); the runner gives that seat alone the mirror
-    fallback, flagged, and applies the round once more (§8)."""
+async def test_a_reply_naming_the_wrong_subject_keeps_its_move_and_loses_its_note() -> None:
+    """Gossip is cheap talk: the note is dropped (a `wrong_shape` fault with the reason), the
+    move and the memo stand, and no seat falls back."""
 
     def misnamer(turn: Turn, hint: str | None) -> dict[str, Any]:
         return {"move": turn.legal_actions["move"]["max"], "note": "they cheat",
-                "subject": "Nobody", "memo": "dropped"}
+                "subject": "Nobody", "memo": "kept"}
 
     game, outcome = await _episode(rounds=4, seats={2: ScriptSeat(misnamer)})
     steps = outcome.log.decisions
-    assert steps[0]["r0s2"].source == "seat"  # round 1: the note is dropped, nothing to refuse
-    for r in (1, 2, 3):
-        step = steps[r]
-        assert (step[f"r{r}s2"].source, step[f"r{r}s2"].cause) == ("fallback", "illegal")
-        assert all(step[f"r{r}s{s}"].source == "scripted" for s in range(8) if s != 2)
-    assert outcome.results["fallbacks"] == [0, 0, 3, 0, 0, 0, 0, 0]
+    for r in range(4):
+        assert steps[r][f"r{r}s2"].source == "seat"
+        assert steps[r][f"r{r}s2"].action == {"move": game.table.slots[r][2].hi, "memo": "kept"}
+    assert outcome.results["fallbacks"] == [0] * 8
+    assert outcome.faults[2] == {"wrong_shape": 3}  # round 1 has no target: nothing to refuse
     assert not any(e.kind == "gossip" for e in outcome.log.events)
-    assert game.table.memos[2] == "dropped"  # from round 1, before any refusal
+    assert game.table.memos[2] == "kept"

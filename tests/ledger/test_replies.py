@@ -51,6 +51,30 @@ def test_dilemma_words_and_numbers(roles: dict[str, Turn], raw: Any, move: int) 
     assert _parse(roles, "EITHER", raw) == (move, False)
 
 
+NINES = "9" * 31  # more significant digits than decimal's default 28-digit context keeps
+
+
+@pytest.mark.parametrize(("role", "raw", "move"), [
+    ("EITHER", "0." + "4" + NINES, 0),  # just under a half: cooperate, never defect
+    ("EITHER", "0." + "5" + "0" * 30 + "1", 1),
+    ("INVESTOR", "2.4" + NINES, 2), ("INVESTOR", "2.5", 3), ("INVESTOR", "0.4" + NINES + "%", 0),
+    ("TRUSTEE", "49.4" + NINES + "%", 49), ("RESPONDER", "4.4" + NINES + " coins", 4),
+])
+def test_decimal_strings_round_half_up_exactly(roles: dict[str, Turn], role: str, raw: str,
+                                               move: int) -> None:
+    assert _parse(roles, role, {"move": raw}) == (move, False)
+
+
+@pytest.mark.parametrize(("raw", "move"), [
+    ("9" * 1_000_001, 12), ("-" + "9" * 1_000_001, 0), ("1" * 5000 + ".5", 12),
+    ("0." + "0" * 1_000_000 + "1", 0)])
+def test_decimal_strings_of_any_length_are_read_at_once(roles: dict[str, Turn], raw: str,
+                                                        move: int) -> None:
+    """Far outside every range, a number is clamped by its sign (a million digits neither
+    overflow decimal's context nor take a long conversion to an int)."""
+    assert _parse(roles, "PROPOSER", {"move": raw})[0] == move
+
+
 @pytest.mark.parametrize(("raw", "move"), [
     ({"move": "5"}, 5), ({"move": 5.4}, 5), ({"move": 5.5}, 6), ({"move": "6 coins"}, 6),
     ({"move": "1 coin"}, 1), ({"move": "4.5"}, 5), ({"move": " 3 "}, 3), ({"move": 4}, 4),
@@ -95,6 +119,27 @@ def test_no_json_object_is_a_parse_failure(roles: dict[str, Turn], raw: Any) -> 
     with pytest.raises(IllegalAction) as err:
         game.parse(roles["PROPOSER"], raw)
     assert err.value.code == "parse" and '"move": <integer 0..12>' in err.value.hint
+
+
+HUGE = "1" * 5000  # past Python's 4300-digit limit: json.loads raises a bare ValueError
+
+
+@pytest.mark.parametrize("raw", ['{"move": ' + HUGE + "}", '{"move": 1, "memo": -' + HUGE + "}"])
+def test_an_integer_too_long_to_read_is_a_parse_failure(roles: dict[str, Turn],
+                                                        raw: str) -> None:
+    game: LedgerGame = make_game(seed=7)
+    with pytest.raises(IllegalAction) as err:
+        game.parse(roles["PROPOSER"], raw)
+    assert err.value.code == "parse"
+
+
+async def test_a_reply_with_a_huge_integer_falls_back_and_the_episode_goes_on() -> None:
+    game = make_game(seed=7, rounds=4)
+    huge = ScriptSeat(lambda turn, hint: '{"move": ' + HUGE + "}")
+    outcome = await run_episode(game, seats_with(game, {3: huge}), clock=FakeClock())
+    assert outcome.results["reason"] == "complete"
+    assert outcome.results["fallbacks"] == [0, 0, 0, 4, 0, 0, 0, 0]
+    assert outcome.faults[3] == {"parse": 4}
 
 
 def test_notes_and_memos_are_cleaned_and_non_strings_ignored(roles: dict[str, Turn]) -> None:
@@ -178,3 +223,29 @@ async def test_clamped_replies_are_flagged_in_the_meeting() -> None:
 
 def test_roles_cover_every_subgame(roles: dict[str, Turn]) -> None:
     assert {t.context.slot.subgame for t in roles.values()} == {DILEMMA, TRUST, ULTIMATUM}
+
+
+def _nested(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+async def test_a_move_nested_past_the_recursion_limit_falls_back_and_the_episode_goes_on(
+        ) -> None:
+    """An in-process bot's reply is a Python object, nested as deep as it likes (a server's
+    JSON decoder stops far sooner): refusing it must not recurse through it."""
+    game = make_game(seed=7, rounds=4)
+    deep = ScriptSeat(lambda turn, hint: {"move": _nested(5000), "note": _nested(5000)})
+    outcome = await run_episode(game, seats_with(game, {3: deep}), clock=FakeClock())
+    assert outcome.results["fallbacks"] == [0, 0, 0, 4, 0, 0, 0, 0]
+    assert outcome.faults[3] == {"illegal": 4}
+    assert len(outcome.reasons[3]["illegal"]) < 200  # the refusal quotes the value briefly
+
+
+def test_a_refused_move_is_quoted_briefly(roles: dict[str, Turn]) -> None:
+    game: LedgerGame = make_game(seed=7)
+    with pytest.raises(IllegalAction) as err:
+        game.parse(roles["INVESTOR"], {"move": "no " * 100_000})
+    assert len(str(err.value)) < 200 and "got 'no no no" in str(err.value)

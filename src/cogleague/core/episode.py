@@ -399,6 +399,7 @@ class EpisodeRunner:
             if parsed.reason is not None:  # read as the rules' default: the seat's fault
                 counts = self.faults[turn.seat]
                 counts[WRONG_SHAPE] = counts.get(WRONG_SHAPE, 0) + 1
+                self.reasons[turn.seat].setdefault(WRONG_SHAPE, parsed.reason)
             return Decision(parsed.action, source="seat", attempts=attempts, timeouts=timeouts,
                             clamped=parsed.clamped)
         refused_now = cause in (FallbackCause.PARSE, FallbackCause.ILLEGAL)

@@ -19,7 +19,8 @@ def faults_section(faults: Sequence[dict[str, int]], seats: Sequence[Any],
                    reasons: Sequence[dict[str, str]] = ()) -> dict[str, Any]:
     """``{"fallbacks": n, "seats": [{seat, policy, fallbacks: {cause: n}, reasons: {cause:
     why}, errors: […]}]}`` — every seat listed (an empty ``fallbacks`` is a clean seat);
-    ``reasons`` holds the first refusal's words per cause (``illegal``, ``parse``)."""
+    ``reasons`` holds the first refusal's words per cause (``illegal``, ``parse``,
+    ``wrong_shape``)."""
     rows = []
     for i, seat in enumerate(seats):
         counts = dict(sorted(faults[i].items())) if i < len(faults) else {}

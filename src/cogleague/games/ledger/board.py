@@ -41,6 +41,16 @@ def clean_memo_text(text: object) -> str:
     return clean_note(text, MEMO_LIMIT)
 
 
+def wrong_subject(subject: object, target: str) -> str | None:
+    """Why a note naming `subject` is dropped when it must review `target`, or None when it
+    may stand (no subject named, or the right one). Gossip is cheap talk: a dropped note
+    never costs the reply its move, so the reason says that the move stands."""
+    if subject is None or subject == target:
+        return None
+    return (f"note dropped: subject must be {target!r} (your partner of the previous round, "
+            f"the only alias a note may review this round) (got {subject!r}); the move stands")
+
+
 def note_target(schedule_slots: list[list[Any]], seat: int, round_index: int) -> int | None:
     """The seat whose meeting with `seat` a note written in `round_index` reviews (None in
     round 0). `schedule_slots[r][seat]` is that seat's `Slot` in round r."""

@@ -30,6 +30,7 @@ from cogleague.games.ledger.board import (
     clean_memo_text,
     clean_note_text,
     note_target,
+    wrong_subject,
 )
 from cogleague.games.ledger.config import ROUNDS_MAX, LedgerConfig
 from cogleague.games.ledger.context import TurnContext
@@ -218,10 +219,8 @@ class LedgerGame(Game):
         fallback = source == "fallback"
         note = memo = ""
         if len(action) > 1 and not fallback:  # a fallback drops the seat's note and memo
-            note = self._checked_text(turn_id, "note", action.get("note", ""), clean_note_text)
+            note = self._note(ctx, action.get("note", ""), action.get("subject"))
             memo = self._checked_text(turn_id, "memo", action.get("memo", ""), clean_memo_text)
-            if note or "subject" in action:
-                self._check_subject(turn_id, ctx, action.get("subject"))
         return _Entry(move, note, memo, source != "seat", fallback, clamped is True, timeouts)
 
     @staticmethod
@@ -233,15 +232,17 @@ class LedgerGame(Game):
                                                   f"text (got {text!r})")
         return text
 
-    def _check_subject(self, turn_id: str, ctx: TurnContext, subject: Any) -> None:
-        """A note reviews the previous round's partner; round 1 has none (§7)."""
+    def _note(self, ctx: TurnContext, text: Any, subject: Any) -> str:
+        """The note that goes on the board, or "" to drop it: gossip is cheap talk and never
+        changes a payoff or a score (the Ledger seed), so a note that cannot stand (round 1 has
+        no target, a wrong subject, text `parse` would not have produced) never costs the
+        decision its move. `parse` is where a seat is told why its note was dropped."""
+        if not isinstance(text, str) or not text or clean_note_text(text) != text:
+            return ""
         target = note_target(self.table.slots, ctx.seat, ctx.round)
-        if target is None:
-            raise SeatInputRejected(turn_id, f"{turn_id}: a note has no subject in "
-                                                  "round 1")
-        if subject is not None and subject != self.aliases[target]:
-            raise SeatInputRejected(turn_id, f"{turn_id}: a note must review "
-                                                  f"{self.aliases[target]} (got {subject!r})")
+        if target is None or wrong_subject(subject, self.aliases[target]) is not None:
+            return ""
+        return text
 
     def _settle(self, entries: list[_Entry]) -> RoundEvents:
         """Fold the round's meetings, gossip and (after the last round) the end; the meetings

@@ -1,7 +1,8 @@
 """Reading a seat's reply (spec §13): `{"move", "note"?, "memo"?}`.
 
-A reply may also name its note's `subject` (an alias); `apply` refuses a wrong one (§7), and the
-runner then gives that seat alone the mirror fallback.
+A reply may also name its note's `subject` (an alias). A wrong one drops the note, never the
+move: gossip is cheap talk and never changes a payoff or a score (the Ledger seed). The drop is
+the reply's `reason` (the runner counts a `wrong_shape` fault, the server tells the seat).
 
 Raw replies are dicts (remote and SDK seats) or text (model seats: the JSON object from the first
 `{` to the last `}`). Out-of-range moves are clamped and flagged, never retried; unusable replies
@@ -13,12 +14,19 @@ from __future__ import annotations
 import json
 import math
 import re
-from decimal import ROUND_FLOOR, Decimal, InvalidOperation
+import reprlib
+from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, ROUND_FLOOR, Context, Decimal, InvalidOperation
 from typing import Any
 
 from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Parsed
-from cogleague.games.ledger.board import MEMO_LIMIT, NOTE_LIMIT, clean_memo_text, clean_note_text
+from cogleague.games.ledger.board import (
+    MEMO_LIMIT,
+    NOTE_LIMIT,
+    clean_memo_text,
+    clean_note_text,
+    wrong_subject,
+)
 from cogleague.games.ledger.schedule import Slot
 from cogleague.games.ledger.subgames import COOPERATE, DEFECT, DILEMMA
 
@@ -26,6 +34,16 @@ DILEMMA_WORDS = {"cooperate": COOPERATE, "c": COOPERATE, "coop": COOPERATE,
                  "defect": DEFECT, "d": DEFECT}
 NUMBER = re.compile(r"^([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(?:%|coins?)?$", re.IGNORECASE)
 HALF = Decimal("0.5")
+EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)
+"""Decimal arithmetic that never rounds: the default context keeps 28 digits, which read
+"0.4999…" (31 digits) as a half and so as 1."""
+FAR_DIGITS = 6  # 10**6 is beyond every legal range (the widest is 0..100)
+FAR: int = 10**FAR_DIGITS
+BRIEF = reprlib.Repr()
+"""How a refusal quotes a seat's value: a few levels and characters of it, so a value nested
+past the recursion limit (an in-process bot's reply is any Python object) or megabytes long
+is quoted without recursing through it or copying it into the results."""
+BRIEF.maxlevel, BRIEF.maxstring, BRIEF.maxother = 3, 40, 40
 SUBJECT_LIMIT = 40  # an alias is far shorter; longer text cannot match one anyway
 
 
@@ -47,8 +65,8 @@ def extract_object(raw: Any, slot: Slot, target: str | None) -> dict[str, Any]:
         if start != -1 and end > start:
             try:
                 doc = json.loads(raw[start:end + 1])
-            except (json.JSONDecodeError, RecursionError):
-                doc = None
+            except (ValueError, RecursionError):  # JSONDecodeError, or an integer literal
+                doc = None  # past Python's digit limit (a bare ValueError)
             if isinstance(doc, dict):
                 return doc
     raise IllegalAction("no JSON object found in the reply", hint=hint(slot, target),
@@ -75,7 +93,9 @@ def read_move(value: Any, subgame: str) -> int | None:
         number = Decimal(match.group(1))
     except InvalidOperation:  # pragma: no cover - the pattern admits only decimals
         return None
-    return int((number + HALF).to_integral_value(rounding=ROUND_FLOOR))
+    if number.adjusted() >= FAR_DIGITS:  # |number| >= 10**FAR_DIGITS: clamped by its sign alone
+        return FAR if number > 0 else -FAR
+    return int(EXACT.add(number, HALF).to_integral_value(rounding=ROUND_FLOOR, context=EXACT))
 
 
 def parse_reply(raw: Any, slot: Slot, target: str | None) -> Parsed:
@@ -84,16 +104,18 @@ def parse_reply(raw: Any, slot: Slot, target: str | None) -> Parsed:
     move = read_move(doc.get("move"), slot.subgame)
     if move is None:
         raise IllegalAction(f"move must be an integer {slot.lo}..{slot.hi} "
-                            f"(got {doc.get('move')!r})", hint=hint(slot, target))
+                            f"(got {BRIEF.repr(doc.get('move'))})", hint=hint(slot, target))
     clamped = min(max(move, slot.lo), slot.hi)
     action: dict[str, Any] = {"move": clamped}
     note = clean_note_text(doc.get("note"))
+    dropped = None
     if note and target is not None:
-        action["note"] = note
-        subject = doc.get("subject")
-        if isinstance(subject, str):  # optional: whom the seat says it reviews (checked by apply)
-            action["subject"] = subject[:SUBJECT_LIMIT]
+        subject = doc.get("subject")  # optional: whom the seat says it reviews
+        dropped = wrong_subject(subject[:SUBJECT_LIMIT], target) if isinstance(
+            subject, str) else None
+        if dropped is None:
+            action["note"] = note
     memo = clean_memo_text(doc.get("memo"))
     if memo:
         action["memo"] = memo
-    return Parsed(action, clamped=clamped != move)
+    return Parsed(action, clamped=clamped != move, reason=dropped)
