@@ -1,0 +1,91 @@
+"""A new person's walk through the pages, in Chromium against the real server: each test is a
+defect found that way — a replay file reachable by keyboard, and the same seat numbers on the
+Lobby, the Play page and the Theater."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import cogleague
+
+from .conftest import OPERATOR_KEY, LiveServer
+from .test_people import sign_up
+
+pytestmark = pytest.mark.browser
+
+STATUS = "[data-testid=maker] [role=status]"
+
+
+def _found(pattern: str, text: str) -> str:
+    """The first group of `pattern` in `text` (the test fails when it is not there)."""
+    match = re.search(pattern, text, re.I)
+    assert match, (pattern, text)
+    return match.group(1)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from cogleague.server.app import create_app
+    from cogleague.server.settings import Settings
+
+    db = tmp_path_factory.mktemp("walk") / "server.db"
+    app = create_app(Settings(db_url=f"sqlite:///{db}", operator_key=OPERATOR_KEY))
+    with LiveServer(app) as live, httpx.Client(base_url=live.url, timeout=30) as http:
+        live.http = http  # type: ignore[attr-defined]
+        yield live
+
+
+def test_a_replay_file_opens_by_keyboard(server: Any, open_page: Any, tmp_path: Path) -> None:
+    saved = cogleague.play("dilemma", seed=3, rounds_total=2).save(tmp_path / "run")
+    p = open_page(360, 740)
+    page = p.page
+    page.goto(f"{server.url}/theater")
+    page.wait_for_selector("#drop")
+    for _ in range(20):  # Tab from the top of the page to the file chooser
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "file":
+            break
+    else:
+        pytest.fail("Tab never reaches the Theater's file chooser")
+    with page.expect_file_chooser() as chooser:
+        page.keyboard.press("Space")
+    chooser.value.set_files(str(saved / "replay.json"))
+    page.wait_for_selector("body[data-ready=replay]")
+    assert p.errors == []
+
+
+def _open_maker(page: Any, game: str) -> None:
+    page.click("#maker-h")
+    page.select_option("[data-testid=mk-game]", game)
+    page.click("[data-testid=maker] summary")
+
+
+def test_the_lobby_and_the_play_page_number_seats_alike(server: Any, open_page: Any) -> None:
+    p = open_page(1440, 900)
+    page = p.page
+    sign_up(page, server.url, "counter")
+    _open_maker(page, "dilemma")
+    page.select_option("[data-testid=mk-fill]", "")
+    page.uncheck("[data-testid=mk-sit]")
+    page.click("[data-testid=mk-create]")
+    page.wait_for_function(f"/is open/.test(document.querySelector('{STATUS}').textContent)")
+    tid = _found(r"(t_[0-9a-f]+)", page.inner_text(STATUS))
+    card = page.locator(f"[data-testid=table-{tid}]")
+    card.wait_for()
+    chips = card.locator(".seat.free").all_inner_texts()
+    in_lobby = [_found(r"seat (\d+)", c) for c in chips]
+    page.goto(f"{server.url}/play?table={tid}")
+    page.wait_for_selector("body[data-ready=join]")
+    options = page.locator("[data-testid=seat] option").all_inner_texts()
+    in_play = [_found(r"seat (\d+)", o) for o in options]
+    assert in_lobby == in_play
+    page.goto(f"{server.url}/theater?table={tid}")  # the not-started Theater lists them too
+    page.wait_for_selector("body[data-ready=waiting]")
+    listed = page.locator("#theater .seats li").all_inner_texts()
+    assert [_found(r"seat (\d+)", x) for x in listed] == in_play
+    assert p.errors == []
