@@ -1,15 +1,18 @@
 """A new person's walk through the pages, in Chromium against the real server: each test is a
-defect found that way — a replay file reachable by keyboard, and the same seat numbers on the
-Lobby, the Play page and the Theater."""
+defect found that way — a replay file reachable by keyboard, a table option out of range named
+with its range (also when the options are folded away), every option of a game offered, and
+the same seat numbers on the Lobby, the Play page and the Theater."""
 
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import cogleague
 
@@ -44,6 +47,7 @@ def test_a_replay_file_opens_by_keyboard(server: Any, open_page: Any, tmp_path: 
     saved = cogleague.play("dilemma", seed=3, rounds_total=2).save(tmp_path / "run")
     p = open_page(360, 740)
     page = p.page
+    page.on("filechooser", lambda _: None)  # intercepted from the start: no race with Space
     page.goto(f"{server.url}/theater")
     page.wait_for_selector("#drop")
     for _ in range(20):  # Tab from the top of the page to the file chooser
@@ -63,6 +67,46 @@ def _open_maker(page: Any, game: str) -> None:
     page.click("#maker-h")
     page.select_option("[data-testid=mk-game]", game)
     page.click("[data-testid=maker] summary")
+
+
+def test_an_option_out_of_range_is_named_with_its_range(server: Any, open_page: Any) -> None:
+    p = open_page(360, 740)
+    page = p.page
+    sign_up(page, server.url, "ranger")
+    _open_maker(page, "commons")
+    page.fill("[data-option=rounds]", "500")
+    page.click("[data-testid=maker] summary")  # fold the options away again
+    page.click("[data-testid=mk-create]")
+    with suppress(PlaywrightTimeout):  # the form answers at once; a silent page gets 3 s
+        page.wait_for_function(f"document.querySelector('{STATUS}').textContent", timeout=3000)
+    text = page.locator(STATUS).inner_text()
+    assert "rounds" in text and "1" in text and "100" in text, text
+    assert page.evaluate("document.querySelector('[data-testid=maker] details').open")
+    assert page.evaluate("document.activeElement.dataset.option") == "rounds"
+    assert page.input_value("[data-option=rounds]") == "500"  # what was typed is kept
+    assert page.url.rstrip("/") == server.url  # no table was made
+    assert server.http.get("/tables").json()["tables"] == []
+    assert p.errors == []
+
+
+def test_every_option_of_a_game_is_offered(server: Any, open_page: Any) -> None:
+    """Options whose schema puts the allowed words beside `anyOf` (an optional enum) too."""
+    p = open_page(1440, 900)
+    page = p.page
+    sign_up(page, server.url, "chooser")
+    _open_maker(page, "commons")
+    page.select_option("[data-testid=mk-variant]", "harvest-open")
+    rights = page.locator("[data-testid=maker] [data-option=property_rights] option")
+    assert rights.all_inner_texts() == ["default", "open", "closed", "partnership"]
+    page.select_option("[data-option=property_rights]", "closed")
+    page.select_option("[data-testid=mk-fill]", "")
+    page.uncheck("[data-testid=mk-sit]")
+    page.click("[data-testid=mk-create]")
+    page.wait_for_function(f"/is open/.test(document.querySelector('{STATUS}').textContent)")
+    tid = _found(r"(t_[0-9a-f]+)", page.inner_text(STATUS))
+    table = server.http.get(f"/tables/{tid}").json()
+    assert table["config"]["property_rights"] == "closed"
+    assert p.errors == []
 
 
 def test_the_lobby_and_the_play_page_number_seats_alike(server: Any, open_page: Any) -> None:
