@@ -1,7 +1,8 @@
 """A new person's walk through the pages, in Chromium against the real server: each test is a
 defect found that way — a replay file reachable by keyboard, a table option out of range named
-with its range (also when the options are folded away), every option of a game offered, and
-the same seat numbers on the Lobby, the Play page and the Theater."""
+with its range (also when the options are folded away), every option of a game offered, the
+same seat numbers on the Lobby and the Play page, and a whole game of a plugin without a viewer
+module played by keyboard at a phone's width (its rounds counted from 1, axe clean at the end)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 import cogleague
 
 from .conftest import OPERATOR_KEY, LiveServer
+from .test_audit import audit, overflow
 from .test_people import sign_up
 
 pytestmark = pytest.mark.browser
@@ -132,4 +134,39 @@ def test_the_lobby_and_the_play_page_number_seats_alike(server: Any, open_page: 
     page.wait_for_selector("body[data-ready=waiting]")
     listed = page.locator("#theater .seats li").all_inner_texts()
     assert [_found(r"seat (\d+)", x) for x in listed] == in_play
+    assert p.errors == []
+
+
+def test_a_plugin_without_a_viewer_played_by_keyboard_on_a_phone(server: Any,
+                                                                 open_page: Any) -> None:
+    pytest.importorskip("cogleague_threshold",
+                        reason="pip install -e examples/threshold for the fourth game")
+    assert cogleague.game("threshold").viewer is None  # the generic seat renderer
+    p = open_page(360, 740)
+    page = p.page
+    sign_up(page, server.url, "phone")
+    page.focus("[data-testid=play-now-threshold]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-ready=play]")
+    headings, seen = set(), ""
+    for _ in range(60):
+        page.wait_for_function("""(last) => document.body.dataset.ended === '1'
+            || (document.body.dataset.turn && document.body.dataset.turn !== last)""", arg=seen)
+        if page.evaluate("document.body.dataset.ended") == "1":
+            break
+        seen = page.evaluate("document.body.dataset.turn")
+        title = page.locator("[data-testid=turn] h2").inner_text()
+        heading = _found(r"round (\d+)", title)
+        headings.add(int(heading))
+        shown = page.locator("[data-testid=view] dt", has_text=re.compile("^round$"))
+        assert shown.locator("xpath=following-sibling::dd[1]").inner_text() == heading
+        page.keyboard.press("Enter")  # the focus is on the first control: Enter sends
+    page.wait_for_selector("[data-testid=endcard]")
+    tid = _found(r"(t_[0-9a-f]+)", page.url)
+    rounds = server.http.get(f"/tables/{tid}/results").json()["rounds_played"]
+    assert headings == set(range(1, rounds + 1))
+    said = {int(n) for line in page.locator("[data-testid=happened]").all_inner_texts()
+            for n in re.findall(r"\bround (\d+)", line)}
+    assert said and said <= headings, (said, headings)
+    assert audit(page) == [] and overflow(page) <= 0
     assert p.errors == []
