@@ -45,7 +45,18 @@ function refitTable(game) {
         h("td", { class: "num" }, r.low === null ? "–" : `${fmt(r.low, 2)} – ${fmt(r.high, 2)}`))))));
 }
 
+/** Where the focus is on the board (a game's tab, an agent's link), so that a pushed re-render
+ * can put it back: otherwise every rating update drops a keyboard user to the top. */
+function focusFinder() {
+  const el = document.activeElement;
+  if (!el || !(tabs.contains(el) || out.contains(el))) return null;
+  if (el.dataset.game) return () => tabs.querySelector(`[data-game="${CSS.escape(el.dataset.game)}"]`);
+  const href = el.getAttribute("href");
+  return href ? () => out.querySelector(`a[href="${CSS.escape(href)}"]`) : null;
+}
+
 function render(id, doc) {
+  const refocus = focusFinder();
   const tables = Object.entries(doc.tables || {}).map(([k, n]) => `${n} ${k}`).join(", ") || "none yet";
   summary.textContent = `Season ${doc.league} · ${doc.phase}${doc.frozen ? " (final standings, frozen)" : ""} · ` +
     `tables: ${tables}` + (doc.held_out_hidden ? ` · ${doc.held_out_hidden} held-out rating(s) hidden until the end` : "");
@@ -64,6 +75,7 @@ function render(id, doc) {
   } else {
     show(names.includes(current) ? current : names[0]);
   }
+  refocus?.()?.focus();
   document.body.dataset.ready = "league";
   document.body.dataset.version = String(doc.version);
 }
