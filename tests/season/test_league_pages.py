@@ -79,6 +79,8 @@ def test_the_board_keeps_the_focus_when_a_rating_arrives(site: Any, open_page: A
         pytest.fail("Tab never reaches the board's dilemma tab")
     page.keyboard.press("Enter")
     page.wait_for_selector("[data-testid=board-dilemma]")
+    # which tab is chosen is told to a screen reader too, not by its colour alone
+    assert page.get_by_role("button", pressed=True).all_inner_texts() == ["dilemma"]
 
     async def more() -> None:
         key = await account(site.url, OPERATOR_KEY, "bea")

@@ -2,7 +2,8 @@
 defect found that way — a replay file reachable by keyboard, a table option out of range named
 with its range (also when the options are folded away), every option of a game offered, the
 same seat numbers on the Lobby and the Play page, and a whole game of a plugin without a viewer
-module played by keyboard at a phone's width (its rounds counted from 1, axe clean at the end)."""
+module played by keyboard at a phone's width (its rounds counted from 1, axe clean at the end),
+and the Observatory's chosen game told by more than a colour."""
 
 from __future__ import annotations
 
@@ -169,4 +170,20 @@ def test_a_plugin_without_a_viewer_played_by_keyboard_on_a_phone(server: Any,
             for n in re.findall(r"\bround (\d+)", line)}
     assert said and said <= headings, (said, headings)
     assert audit(page) == [] and overflow(page) <= 0
+    assert p.errors == []
+
+
+def test_the_observatory_says_which_game_is_chosen(server: Any, open_page: Any) -> None:
+    """The chosen game's tab differs by more than its colour: a screen reader hears it."""
+    p = open_page(1440, 900)
+    page = p.page
+    page.goto(f"{server.url}/observatory?game=dilemma")
+    page.wait_for_selector("body[data-ready=observatory]")
+    title = cogleague.game("dilemma").title
+    assert page.get_by_role("button", pressed=True).all_inner_texts() == [title]
+    page.get_by_role("button", name=cogleague.game("ledger").title).focus()
+    page.keyboard.press("Enter")
+    assert page.get_by_role("button", pressed=True).all_inner_texts() == \
+        [cogleague.game("ledger").title]
+    assert page.get_by_role("button", pressed=False).count() >= 2
     assert p.errors == []

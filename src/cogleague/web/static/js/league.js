@@ -63,7 +63,10 @@ function render(id, doc) {
   const names = doc.games.map((g) => g.game);
   const show = (name) => {
     current = name;
-    for (const b of tabs.children) b.classList.toggle("on", b.dataset.game === name);
+    for (const b of tabs.children) { // the chosen tab is told by more than its colour
+      b.classList.toggle("on", b.dataset.game === name);
+      b.setAttribute("aria-pressed", String(b.dataset.game === name));
+    }
     const game = doc.games.find((g) => g.game === name);
     clear(out).append(h("div", { class: "panel" }, h("h2", {}, name),
       h("p", { class: "muted" }, "Live OpenSkill ratings, best conservative rating first; baselines are labelled."),
