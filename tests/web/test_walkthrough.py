@@ -3,7 +3,7 @@ defect found that way — a replay file reachable by keyboard, a table option ou
 with its range (also when the options are folded away), every option of a game offered, the
 same seat numbers on the Lobby and the Play page, and a whole game of a plugin without a viewer
 module played by keyboard at a phone's width (its rounds counted from 1, axe clean at the end),
-and the Observatory's chosen game told by more than a colour."""
+and the Observatory's and the Rules' chosen tab told by more than a colour."""
 
 from __future__ import annotations
 
@@ -170,6 +170,16 @@ def test_a_plugin_without_a_viewer_played_by_keyboard_on_a_phone(server: Any,
             for n in re.findall(r"\bround (\d+)", line)}
     assert said and said <= headings, (said, headings)
     assert audit(page) == [] and overflow(page) <= 0
+    assert p.errors == []
+
+
+def test_the_rules_say_which_page_is_chosen(server: Any, open_page: Any) -> None:
+    p = open_page(1440, 900)
+    page = p.page
+    page.goto(f"{server.url}/rules?doc=ledger")
+    page.wait_for_selector("body[data-ready=rules]")
+    title = cogleague.game("ledger").title
+    assert page.get_by_role("button", pressed=True).all_inner_texts() == [title]
     assert p.errors == []
 
 
