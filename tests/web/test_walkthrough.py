@@ -3,11 +3,13 @@ defect found that way — a replay file reachable by keyboard, a table option ou
 with its range (also when the options are folded away), every option of a game offered, the
 same seat numbers on the Lobby and the Play page, and a whole game of a plugin without a viewer
 module played by keyboard at a phone's width (its rounds counted from 1, axe clean at the end),
-and the Observatory's and the Rules' chosen tab told by more than a colour."""
+the Observatory's and the Rules' chosen tab told by more than a colour, and a finished
+table's /play leading to its replay."""
 
 from __future__ import annotations
 
 import re
+import time
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import cogleague
 
-from .conftest import OPERATOR_KEY, LiveServer
+from .conftest import OPERATOR_KEY, LiveServer, account
 from .test_audit import audit, overflow
 from .test_people import sign_up
 
@@ -196,4 +198,28 @@ def test_the_observatory_says_which_game_is_chosen(server: Any, open_page: Any) 
     assert page.get_by_role("button", pressed=True).all_inner_texts() == \
         [cogleague.game("ledger").title]
     assert page.get_by_role("button", pressed=False).count() >= 2
+    assert p.errors == []
+
+
+def test_a_finished_table_on_the_play_page_leads_to_its_replay(server: Any,
+                                                               open_page: Any) -> None:
+    """/play?table=ID of a table that ended (a reload after the end banner, an old link): no
+    seat to take, and the page says where to watch it instead of ending there."""
+    creator = account(server.http, "finisher")
+    tid = server.http.post("/tables", headers=creator, json={
+        "game": "dilemma", "seed": 2, "pacing": False, "config": {"rounds_total": 2},
+        "fill_with": "tit_for_tat"}).json()["id"]
+    server.http.post(f"/tables/{tid}/start", headers=creator).raise_for_status()
+    deadline = time.monotonic() + 60
+    while server.http.get(f"/tables/{tid}").json()["state"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    p = open_page(360, 740)
+    page = p.page
+    page.goto(f"{server.url}/play?table={tid}")
+    page.wait_for_selector("body[data-ready=error]")
+    assert "finished" in page.inner_text("#play")
+    page.get_by_role("link", name="Watch the replay →").click()
+    page.wait_for_selector("body[data-ready=replay]")
+    assert page.url.endswith(f"/theater?table={tid}")
     assert p.errors == []
