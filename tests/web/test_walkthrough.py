@@ -3,8 +3,8 @@ defect found that way — a replay file reachable by keyboard, a table option ou
 with its range (also when the options are folded away), every option of a game offered, the
 same seat numbers on the Lobby and the Play page, and a whole game of a plugin without a viewer
 module played by keyboard at a phone's width (its rounds counted from 1, axe clean at the end),
-the Observatory's and the Rules' chosen tab told by more than a colour, and a finished
-table's /play leading to its replay."""
+the Observatory's and the Rules' chosen tab told by more than a colour, a finished table's
+/play leading to its replay, and a bad name or password on sign-up/in named with what it allows."""
 
 from __future__ import annotations
 
@@ -222,4 +222,32 @@ def test_a_finished_table_on_the_play_page_leads_to_its_replay(server: Any,
     page.get_by_role("link", name="Watch the replay →").click()
     page.wait_for_selector("body[data-ready=replay]")
     assert page.url.endswith(f"/theater?table={tid}")
+    assert p.errors == []
+
+
+@pytest.mark.parametrize("mode", ["signup", "signin"])
+def test_a_bad_name_or_password_is_named_with_what_it_allows(server: Any, open_page: Any,
+                                                             mode: str) -> None:
+    p = open_page(360, 740)
+    page = p.page
+    page.goto(f"{server.url}/{mode}")
+    page.wait_for_selector(f"body[data-ready={mode}]")
+    status = "[data-testid=auth-status]"
+    page.fill("[data-testid=name]", "bad name!")
+    page.fill("[data-testid=password]", "a long enough password")
+    page.click("[data-testid=submit]")
+    page.wait_for_function(f"document.querySelector('{status}').textContent")
+    text = page.inner_text(status)
+    assert text.startswith("Name:") and "letters, digits" in text and "64" in text, text
+    assert page.evaluate("document.activeElement.dataset.testid") == "name"
+    page.fill("[data-testid=name]", "good-name")
+    page.fill("[data-testid=password]", "short")
+    page.click("[data-testid=submit]")
+    page.wait_for_function(f"/Password/.test(document.querySelector('{status}').textContent)")
+    assert "8" in page.inner_text(status)
+    assert page.evaluate("document.activeElement.dataset.testid") == "password"
+    assert page.input_value("[data-testid=name]") == "good-name"  # what was typed is kept
+    assert page.input_value("[data-testid=password]") == "short"
+    assert server.http.post("/session", json={"name": "good-name", "password": "x" * 8}
+                            ).status_code == 401  # nothing was sent, nobody signed up
     assert p.errors == []
