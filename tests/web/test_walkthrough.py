@@ -4,7 +4,8 @@ with its range (also when the options are folded away), every option of a game o
 same seat numbers on the Lobby and the Play page, and a whole game of a plugin without a viewer
 module played by keyboard at a phone's width (its rounds counted from 1, axe clean at the end),
 the Observatory's and the Rules' chosen tab told by more than a colour, a finished table's
-/play leading to its replay, and a bad name or password on sign-up/in named with what it allows."""
+/play leading to its replay, a bad name or password on sign-up/in and a round out of the
+replay on the Theater's "jump to round" named with what they allow."""
 
 from __future__ import annotations
 
@@ -250,4 +251,29 @@ def test_a_bad_name_or_password_is_named_with_what_it_allows(server: Any, open_p
     assert page.input_value("[data-testid=password]") == "short"
     assert server.http.post("/session", json={"name": "good-name", "password": "x" * 8}
                             ).status_code == 401  # nothing was sent, nobody signed up
+    assert p.errors == []
+
+
+def test_a_round_out_of_the_replay_is_named_with_the_rounds_it_has(server: Any, open_page: Any,
+                                                                   tmp_path: Path) -> None:
+    saved = cogleague.play("dilemma", seed=3, rounds_total=5).save(tmp_path / "run")
+    p = open_page(360, 740)
+    page = p.page
+    page.goto(f"{server.url}/theater")
+    page.set_input_files("#file", str(saved / "replay.json"))
+    page.wait_for_selector("body[data-ready=replay]")
+    where = page.inner_text("[data-testid=where]")
+    page.keyboard.press("g")  # the scrubber's key for "jump to round"
+    page.keyboard.type("50")
+    page.keyboard.press("Enter")
+    message = page.evaluate("document.querySelector('[data-testid=jump]').validationMessage")
+    assert "round" in message and "1 to 5" in message, message
+    assert page.input_value("[data-testid=jump]") == "50"  # kept, to correct
+    assert page.inner_text("[data-testid=where]") == where
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Backspace")
+    page.keyboard.type("3")
+    page.keyboard.press("Enter")
+    assert page.inner_text("[data-testid=where]").startswith("Round 3")
+    assert page.evaluate("document.querySelector('[data-testid=jump]').validity.valid")
     assert p.errors == []
