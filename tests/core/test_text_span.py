@@ -83,7 +83,7 @@ adversarial = st.lists(
     max_size=40).map("".join)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(text=adversarial, start=st.integers(0, 60))
 @example(text='{ "{" }', start=0)
 @example(text='"{ \\"}" }', start=0)
@@ -96,7 +96,7 @@ def test_spans_are_the_reference_spans(text: str, start: int) -> None:
     assert first_object_span(text, start) == reference_first_object_span(text, start)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(text=adversarial)
 def test_first_object_is_the_reference_first_object(text: str) -> None:
     assert first_object(text) == reference_first_object(text)
