@@ -31,6 +31,7 @@ from cogleague.server import (
     play,
     season_board,
     sqlite_lock,
+    validation,
 )
 from cogleague.server.auth import digest, install_log_redaction, new_api_key
 from cogleague.server.catalog import Catalog
@@ -185,13 +186,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return response
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         first: dict[str, Any] = exc.errors()[0] if exc.errors() else {}
         if first.get("type") == "json_invalid":  # its loc is ("body", offset): not a field
             at, why = first["loc"][-1], first.get("ctx", {}).get("error", "")
             return _error(400, "bad_request", f"body: not valid JSON at character {at} ({why})")
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
-        return _error(400, "bad_request", f"{where}: {first.get('msg', 'invalid request')}")
+        return _error(400, "bad_request", validation.message(first, request.scope.get("route")))
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
