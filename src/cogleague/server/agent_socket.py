@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from cogleague.core import jsonio
 from cogleague.server.auth import bearer, digest
+from cogleague.server.key_watch import KeyWatch
 from cogleague.server.league_schema import agents
 from cogleague.server.limits import (
     TOO_DEEP_MESSAGE,
@@ -72,17 +73,21 @@ async def agent_socket(ws: WebSocket) -> None:
         return
     await ws.accept()
     conn = SocketConn(ws)  # an outbox: a peer that stops reading never blocks the league loop
+    keys: KeyWatch = ws.app.state.key_watch
+    owner = found["account_id"]
+    keys.add(owner, digest(key or ""), conn)  # closed when the account gets a new key
 
     async def send(frame: dict[str, Any]) -> None:
         conn.send_text(jsonio.dumps(frame))
 
     link = AgentLink(found["id"], send)
-    await send({"type": "hello", "agent": found["name"], "version": found["version"],
-                "cap": found["cap"], "games": json.loads(found["games"]),
-                "state": found["state"]})
     pinger = asyncio.create_task(_ping(send, rt.settings.ping_interval_s))
     attached = False
     try:
+        await keys.check(owner)  # a new key made since `_agent_for` read the old one
+        await send({"type": "hello", "agent": found["name"], "version": found["version"],
+                    "cap": found["cap"], "games": json.loads(found["games"]),
+                    "state": found["state"]})
         while True:
             try:
                 message = await ws.receive()
@@ -112,6 +117,7 @@ async def agent_socket(ws: WebSocket) -> None:
                 await send({"type": "error", "code": "bad_frame", "message":
                             f"type must be ready, done, ping or pong (got {kind[:40]!r})"})
     finally:
+        keys.remove(owner, conn)
         pinger.cancel()
         conn.closed = True
         conn.writer.cancel()

@@ -38,6 +38,7 @@ from cogleague.server.catalog import Catalog
 from cogleague.server.dbretry import Unavailable
 from cogleague.server.errors import ApiError
 from cogleague.server.integrity import DatabaseRefused, check_database
+from cogleague.server.key_watch import KeyWatch
 from cogleague.server.leases import LeaseKeeper
 from cogleague.server.limits import BodyLimit
 from cogleague.server.notify import Listener
@@ -131,10 +132,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = TableService(store, catalog, settings)
         app.state.tables = service
         listener = None
+        keys: KeyWatch = app.state.key_watch
+        checks: set[asyncio.Task[None]] = set()
         if store.is_postgres:  # other processes' tables and keys: NOTIFY (notify.py)
             def on_notice(payload: str) -> None:
                 if payload.startswith("keys:"):  # an account's new API key retires the old
                     app.state.account_cache.clear()
+                    account_id = payload.removeprefix("keys:")
+                    if account_id.isdigit():  # the old key's agent sockets close
+                        checks.add(task := asyncio.create_task(keys.heard(int(account_id))))
+                        task.add_done_callback(checks.discard)
                 else:
                     service.on_notice(payload)
 
@@ -173,6 +180,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.store = store
     app.state.account_cache = {}
+    app.state.key_watch = KeyWatch(store)
     app.state.generated_operator_key = generated
 
     @app.exception_handler(ApiError)

@@ -195,4 +195,5 @@ async def rotate_key(request: Request) -> dict[str, Any]:
 
     await store.tx(write)
     request.app.state.account_cache.clear()  # the old key's cached account goes with it
+    await request.app.state.key_watch.check(row["id"])  # and its agent sockets
     return {"name": row["name"], "api_key": key}
