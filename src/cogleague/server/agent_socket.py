@@ -28,9 +28,10 @@ from cogleague.server.limits import (
     TOO_DEEP_MESSAGE,
     json_too_deep,
     oversized,
+    rate_limited_message,
     too_large_message,
 )
-from cogleague.server.play import SocketConn, _deny
+from cogleague.server.play import RateLimit, SocketConn, _deny
 from cogleague.server.season_runtime import AgentLink, LeagueRuntime
 from cogleague.server.store import accounts
 
@@ -81,7 +82,9 @@ async def agent_socket(ws: WebSocket) -> None:
         conn.send_text(jsonio.dumps(frame))
 
     link = AgentLink(found["id"], send)
-    pinger = asyncio.create_task(_ping(send, rt.settings.ping_interval_s))
+    settings = rt.settings
+    limit = RateLimit(settings.moves_per_second, settings.move_burst)  # /ws/play's rate
+    pinger = asyncio.create_task(_ping(send, settings.ping_interval_s))
     attached = False
     try:
         await keys.check(owner)  # a new key made since `_agent_for` read the old one
@@ -95,7 +98,11 @@ async def agent_socket(ws: WebSocket) -> None:
                 return
             if message["type"] == "websocket.disconnect" or conn.closed:
                 return  # closed: gone, or too many unread frames (`OUTBOX_LIMIT`)
-            frame = _frame(message.get("text"), rt.settings.max_frame_bytes)
+            if not limit.allow():  # a flood is refused unparsed (an error frame each)
+                await send({"type": "error", "code": "rate_limited",
+                            "message": rate_limited_message(settings.moves_per_second)})
+                continue
+            frame = _frame(message.get("text"), settings.max_frame_bytes)
             if isinstance(frame, tuple):
                 await send({"type": "error", "code": frame[0], "message": frame[1]})
                 continue

@@ -7,8 +7,9 @@
   leave its segment (``..``, ``.``, an encoded slash or backslash) gets 404, never a redirect.
 - `json_too_deep`: the nesting depth of a JSON text, counted before it is parsed (a frame
   nested 5,000 deep would otherwise exhaust the parser's recursion).
-- `oversized`, `too_large_message`, `TOO_DEEP_MESSAGE`: a WebSocket text frame's limits and
-  what a refusal says, for every socket that reads JSON frames (`/ws/play`, `/ws/agent`).
+- `oversized`, `too_large_message`, `TOO_DEEP_MESSAGE`, `rate_limited_message`: a WebSocket
+  text frame's limits and what a refusal says, for every socket that reads JSON frames
+  (`/ws/play`, `/ws/agent`; both count frames with `play.RateLimit`).
 """
 
 from __future__ import annotations
@@ -42,6 +43,10 @@ def oversized(text: str, max_bytes: int) -> bool:
 
 def too_large_message(max_bytes: int) -> str:
     return f"a frame may be at most {max_bytes} bytes"
+
+
+def rate_limited_message(per_second: float) -> str:
+    return f"at most {per_second:g} frames per second; slow down"
 
 
 def json_too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
