@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import math
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -46,6 +47,7 @@ from cogleague.server.openapi import truthful_openapi
 from cogleague.server.recovery import recover
 from cogleague.server.season_runtime import LeagueRuntime, install_openapi, load_season
 from cogleague.server.settings import Settings
+from cogleague.server.sign_in_guard import SignInGuard
 from cogleague.server.standings_feed import backfill
 from cogleague.server.store import Store, accounts, now
 from cogleague.server.tables import TableService
@@ -181,11 +183,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.store = store
     app.state.account_cache = {}
     app.state.key_watch = KeyWatch(store)
+    app.state.sign_in_guard = SignInGuard(settings.sign_in_failures, settings.sign_in_window_s)
+    app.state.sessions_swept_at = -math.inf  # monotonic seconds (people.py)
     app.state.generated_operator_key = generated
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return _error(exc.status, exc.code, exc.message)
+        response = _error(exc.status, exc.code, exc.message)
+        response.headers.update(exc.headers)
+        return response
 
     @app.exception_handler(Unavailable)
     async def unavailable(_request: Request, exc: Unavailable) -> JSONResponse:
