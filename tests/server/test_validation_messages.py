@@ -4,6 +4,7 @@ the least or above the most of any bounded field of any request body says both b
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -69,7 +70,9 @@ def bounded_fields(doc: dict[str, Any]) -> list[tuple[str, str, str, dict[str, A
 
 
 def refused(server: ServerProcess, method: str, url: str, body: dict[str, Any]) -> str:
-    answer = httpx.request(method, server.url + url, json=body, headers=AUTH)
+    content = json.dumps(body).encode()  # ASCII: a lone surrogate is sent as its escape
+    answer = httpx.request(method, server.url + url, content=content,
+                           headers={**AUTH, "content-type": "application/json"})
     assert answer.status_code == 400, (method, url, body, answer.text)
     error = answer.json()["error"]
     assert error["code"] == "bad_request", error
@@ -141,6 +144,9 @@ def test_an_out_of_range_value_names_the_field_and_both_bounds(
      "path.action: must be one of pause, resume, retire (got 'frob')"),
     ("POST", "/session", {"name": "ann", "password": "short"},
      "password: must be a text of 8..200 characters (got 5 characters)"),
+    ("POST", "/people", {"name": "ann", "password": "\ud800 is not text"},
+     "password: must be a text of 8..200 characters, in valid Unicode (a lone surrogate is "
+     "not) (got '\\ud800 is not text')"),
 ])
 def test_refusals_across_endpoints_say_what_is_allowed(
         shared_server: ServerProcess, method: str, url: str, body: Any, says: str) -> None:

@@ -183,4 +183,6 @@ def _message(error: Mapping[str, Any], route: Any, where: str) -> str:
         return f"{where}: {text}"
     if kind == "missing":
         return f"{where}: required; must be {says}"
+    if kind == "string_unicode":  # the length and pattern were not what failed
+        says += ", in valid Unicode (a lone surrogate is not)"
     return f"{where}: must be {says} (got {got(error)})"
