@@ -4,6 +4,7 @@ do not pile up in the database. A real server process on a SQLite file."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -66,3 +67,32 @@ def test_expired_sessions_are_swept(make_server: Any, tmp_path: Path) -> None:
     with sqlite3.connect(db) as conn:
         left = conn.execute("SELECT COUNT(*), MIN(expires_at) FROM web_sessions").fetchone()
     assert left[0] == 1 and left[1] > time.time(), left  # only the new one
+
+
+def _cpu_s(pid: int) -> float:
+    """The CPU time a process has used, all its threads (Linux `/proc`)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_a_wrong_name_costs_what_a_wrong_password_costs(make_server: Any,
+                                                        tmp_path: Path) -> None:
+    """'unknown name or wrong password' must not be told apart by the time the answer takes:
+    an unknown name (or the operator's, which has no password) pays the same scrypt check as
+    a person's wrong password. Measured as the server's CPU time, not the clock, so a busy
+    machine does not blur it (before: a few ms against ≈ 100 ms a try)."""
+    server = make_server(f"sqlite:///{tmp_path / 'server.db'}")
+    assert server.proc is not None
+    made = httpx.post(f"{server.url}/people", json={"name": "known", "password": PASSWORD})
+    assert made.status_code == 201, made.text
+
+    def cpu_s(names: list[str]) -> float:
+        before = _cpu_s(server.proc.pid)
+        for name in names:
+            assert _sign_in(server.url, name, "not the password").status_code == 401
+        return _cpu_s(server.proc.pid) - before
+
+    wrong_password = cpu_s(["known"] * 4)
+    for names in (["nobody1", "nobody2", "nobody3", "nobody4"], ["operator"] * 4):
+        other = cpu_s(names)
+        assert other > wrong_password / 3, (names[0], other, wrong_password)

@@ -173,8 +173,8 @@ async def signin(body: Credentials, request: Request, response: Response) -> dic
                             ).mappings().first()
 
     row = await request.app.state.store.tx(read)
-    ok = row is not None and row["role"] == "player" and await asyncio.to_thread(
-        passwords.check_password, body.password, row["password"])
+    stored = row["password"] if row is not None and row["role"] == "player" else None
+    ok = await asyncio.to_thread(passwords.check_password, body.password, stored)  # timed alike
     if row is None or not ok:
         raise ApiError(401, "unauthorized", "unknown name or wrong password")
     guard.succeeded(body.name)
