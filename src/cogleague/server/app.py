@@ -90,9 +90,10 @@ def bootstrap(store: Store, operator_key: str | None) -> str | None:
         if op is None:
             conn.execute(insert(accounts).values(name="operator", role="operator",
                                                  created_at=now(), key_digest=digest(key or "")))
-        elif key is not None:
+        elif key is not None and op["key_digest"] != digest(key):
             conn.execute(update(accounts).where(accounts.c.id == op["id"])
                          .values(key_digest=digest(key)))
+            store.notify(f"keys:{op['id']}")(conn)  # the running processes drop the old key
         return generated
 
     return store.tx_sync(run)
