@@ -280,3 +280,51 @@ async def test_the_server_pings_and_accepts_pongs(shared_server: ServerProcess) 
         await send(ws, {"type": "pong"})
     await send(ws, {"type": "ping"})
     assert (await next_frame(ws, "pong"))["seq"] == ping["seq"]
+
+
+async def test_a_reconnect_snapshot_says_the_time_left_on_the_pending_turn(
+        shared_server: ServerProcess) -> None:
+    """A seat that reconnects mid-turn gets the pending `your_turn` in its snapshot: its
+    `deadline_ms` is the time left now (what `deadline_at` says), not the full turn time
+    sent when the turn was asked — a bot budgeting by it would answer too late."""
+    tid, creator, joins = await toy_table(shared_server, seats=1, rounds=1, timeout_s=20)
+    ws = await open_seat(shared_server.url, tid, 0, joins[0]["token"])
+    await next_frame(ws, "snapshot")
+    await start(shared_server, tid, creator)
+    turn = await next_frame(ws, "your_turn")
+    assert turn["deadline_ms"] > 19_000
+    await ws.close()
+    await asyncio.sleep(1.5)
+    ws = await open_seat(shared_server.url, tid, 0, joins[0]["token"])
+    snap = await next_frame(ws, "snapshot")
+    pending = snap["your_turn"]
+    assert pending["turn_id"] == turn["turn_id"]
+    assert pending["deadline_at"] == turn["deadline_at"]
+    assert pending["deadline_ms"] <= turn["deadline_ms"] - 1_400, pending
+    assert pending["deadline_ms"] > 15_000
+    await send(ws, {"type": "move", "turn_id": turn["turn_id"], "n": 1})
+    await next_frame(ws, "ack")
+    await next_frame(ws, "end")
+
+
+@pytest.mark.parametrize("doc", [
+    {"type": "Z" * 60_000},
+    {"type": "resume", "last_seq": 0, "K" * 60_000: 1},
+    {"type": "resume", "last_seq": "Z" * 60_000},
+])
+async def test_a_bad_frame_is_not_echoed_back(shared_server: ServerProcess,
+                                              doc: dict[str, Any]) -> None:
+    """A frame just under the size limit with an unknown `type` (or an unknown field, or a
+    wrong value) is refused naming the field and what it accepts, with at most a short
+    excerpt of what was sent: a client cannot make the server write its text back."""
+    tid, _, joins = await toy_table(shared_server, seats=1)
+    ws = await open_seat(shared_server.url, tid, 0, joins[0]["token"])
+    await next_frame(ws, "snapshot")
+    await send(ws, doc)
+    frame = await next_frame(ws, "error")
+    assert frame["code"] == "bad_frame"
+    assert len(frame["message"]) < 300, len(frame["message"])
+    if "type" in frame["message"]:
+        assert "move, resume, pong, ping" in frame["message"]
+    await send(ws, {"type": "ping"})  # the socket stays open
+    assert (await next_frame(ws, "pong"))["table"] == tid
