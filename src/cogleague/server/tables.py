@@ -79,6 +79,11 @@ MIN_START_TIMEOUT_S = 0.1
 """The shortest wait for players a table may be created with."""
 
 
+class LaunchFailed(RuntimeError):
+    """A running table's game or one of its seats could not be built: it cannot play. The
+    message is public (the aborted table's `results.detail`): no paths, no secrets."""
+
+
 def seat_aliases(game: Game) -> list[str]:
     """The game's public names by seat (`game.aliases` when it has them)."""
     aliases = getattr(game, "aliases", None)
@@ -419,7 +424,8 @@ class TableService:
             row = {**row, "state": RUNNING, "started_at": started, **lease}
             self._announced(table_id)
             self._cancel_timer(table_id)
-            self.launch(row, seat_list, None)
+            if not await self.launch_or_abort(row, seat_list):
+                row, seat_list = await self.row(table_id)
         return self.describe(row, seat_list)
 
     async def _auto_start(self, table_id: str) -> None:
@@ -433,18 +439,44 @@ class TableService:
         return {"owner": self.node_id, "owner_url": self.settings.node_url,
                 "lease_until": now() + self.settings.lease_ttl_s}
 
+    async def launch_or_abort(self, row: dict[str, Any],
+                              seat_list: builtins.list[dict[str, Any]],
+                              replayed: tuple[Game, EpisodeLog] | None = None,
+                              elapsed_s: float = 0.0) -> bool:
+        """`launch` a table this process just started or took over; when its game or a seat
+        cannot be built (`LaunchFailed`), abort it at once and refund every stake — else it
+        would stay running, its stakes held and its lease renewed, with nothing playing."""
+        try:
+            self.launch(row, seat_list, replayed, elapsed_s)
+            return True
+        except LaunchFailed as exc:
+            detail = f"could not {'resume' if replayed else 'start'}: {exc}"
+            log.warning("table %s: %s; aborting it", row["id"], detail, exc_info=exc.__cause__)
+            await self._abort_running({**row, "state": RUNNING}, None, detail,
+                                      states=(RUNNING,))
+            return False
+
     def launch(self, row: dict[str, Any], seat_list: builtins.list[dict[str, Any]],
                replayed: tuple[Game, EpisodeLog] | None, elapsed_s: float = 0.0) -> LiveTable:
         """Build the live table and run it (from the start, or after a replayed log, with
         the play time already spent)."""
-        game = replayed[0] if replayed is not None else self.game_of(row, seat_list)
+        try:
+            game = replayed[0] if replayed is not None else self.game_of(row, seat_list)
+        except Exception as exc:
+            raise LaunchFailed(f"the game could not be built ({type(exc).__name__})") from exc
         live = LiveTable(self.room(row), game, self.store, pacing=bool(row.get("pacing", True)),
                          elapsed_s=elapsed_s)
         live.row, live.seat_list = row, seat_list
         live.connect = connect_wait(self.catalog.get(row["game"]), game)
-        runner_seats = [make_runner_seat(game, s, live.room.channels[s["seat"]], self.settings,
-                                         self.catalog.get(row["game"]))
-                        for s in sorted(seat_list, key=lambda s: s["seat"])]
+        runner_seats = []
+        for s in sorted(seat_list, key=lambda s: s["seat"]):
+            try:
+                runner_seats.append(make_runner_seat(game, s, live.room.channels[s["seat"]],
+                                                     self.settings,
+                                                     self.catalog.get(row["game"])))
+            except Exception as exc:  # a policy file gone, a model seat's client, ...
+                raise LaunchFailed(f"seat {s['seat']} ({s['kind']}) could not be made "
+                                   f"({type(exc).__name__})") from exc
         if replayed is not None:
             live.restore(replayed[1])
         self.live[row["id"]] = live
