@@ -308,40 +308,56 @@ class TableService:
                 raise ApiError(409, "already_seated", "this account already holds a seat here")
             taken = {s["seat"] for s in seat_list}
             n = row["num_seats"]
-            seat = body.get("seat")
-            if seat is None:
-                free = [i for i in range(n) if i not in taken]
-                if not free:
+            wanted = body.get("seat")  # None: the first seat free when the join commits
+            if wanted is None:
+                if len(taken) >= n:
                     raise ApiError(409, "table_full", f"all {n} seats are taken")
-                seat = free[0]
-            elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            elif isinstance(wanted, bool) or not isinstance(wanted, int) \
+                    or not 0 <= wanted < n:
                 raise ApiError(400, "bad_request", f"seat must be an integer in 0..{n - 1} "
-                                                   f"(got {seat!r})")
-            elif seat in taken:
-                raise ApiError(409, "table_full", f"seat {seat} is taken")
+                                                   f"(got {wanted!r})")
+            elif wanted in taken:
+                raise ApiError(409, "table_full", f"seat {wanted} is taken")
             fields = seat_fields(self.catalog, self.settings, row, account, kind, body)
             token = new_seat_token()
-            record = {"table_id": table_id, "seat": seat, "account_id": account.id,
-                      "kind": kind, "token_digest": digest(token), "joined_at": now(), **fields}
+            token_digest = digest(token)
+            record = {"table_id": table_id, "account_id": account.id, "kind": kind,
+                      "token_digest": token_digest, "joined_at": now(), **fields}
             stake = row["stake"]
 
-            def write(conn: Connection) -> None:
+            def write(conn: Connection) -> tuple[int, bool]:
+                """Insert the seat and hold its stake; returns the seat and whether the table
+                is full now. The seats are read again under the table's row lock: a join on
+                another process may have committed since the read above (the first free seat
+                then is another; the table may be full with this join)."""
+                mine = _seat_of_token(conn, table_id, token_digest)
+                if mine is not None:  # this very write, committed before its connection
+                    return mine, len(seat_rows(conn, table_id)) == n  # was lost
                 _lock_open(conn, table_id)
-                conn.execute(insert(seats).values(**record))
+                seated = seat_rows(conn, table_id)
+                if any(s["account_id"] == account.id for s in seated):
+                    raise ApiError(409, "already_seated",
+                                   "this account already holds a seat here")
+                now_taken = {s["seat"] for s in seated}
+                if wanted is not None and wanted in now_taken:
+                    raise ApiError(409, "table_full", f"seat {wanted} was just taken")
+                chosen = wanted if wanted is not None else next(
+                    (i for i in range(n) if i not in now_taken), None)
+                if chosen is None:
+                    raise ApiError(409, "table_full", f"all {n} seats are taken")
+                conn.execute(insert(seats).values(seat=chosen, **record))
                 if stake:
                     n_holds = wallets.holds_count(conn, table_id, account.id)
                     wallets.apply(conn, settlement.stake_hold(
                         table_id, wallets.ledger_name(account.id), stake, n_holds))
                 self._announce(conn, table_id)
+                return chosen, len(now_taken) + 1 == n
 
             try:
-                await self.store.tx(write)
-            except IntegrityError:  # another process seated it first, or this very write
-                # committed before its connection was lost and its retry met its own row
-                if not await self.store.tx(_seated, table_id, seat, record["token_digest"]):
-                    raise ApiError(409, "table_full", f"seat {seat} was just taken") from None
+                seat, full = await self.store.tx(write)
+            except IntegrityError:  # another process seated it or this account first
+                raise ApiError(409, "table_full", "the seat was just taken") from None
             self._announced(table_id)
-            full = len(taken) + 1 == n
         info = loads(row["info"])
         if row["auto_start"] and full:
             self._spawn(self._auto_start(table_id))
@@ -728,11 +744,12 @@ class TableService:
             log.exception("could not release this process's leases")
 
 
-def _seated(conn: Connection, table_id: str, seat: int, token_digest: str) -> bool:
-    """Whether the seat is the one a join with this token wrote."""
-    return conn.execute(select(seats.c.seat).where(
-        seats.c.table_id == table_id, seats.c.seat == seat,
-        seats.c.token_digest == token_digest)).first() is not None
+def _seat_of_token(conn: Connection, table_id: str, token_digest: str) -> int | None:
+    """The seat a join with this token wrote, if it committed."""
+    seat: int | None = conn.execute(select(seats.c.seat).where(
+        seats.c.table_id == table_id, seats.c.token_digest == token_digest)
+    ).scalar_one_or_none()
+    return seat
 
 
 def _started_at(conn: Connection, table_id: str) -> float | None:
