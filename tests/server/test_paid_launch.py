@@ -187,3 +187,46 @@ def test_two_processes_taking_over_a_table_they_cannot_run_refund_it_once(
     finally:
         for s in (store_a, store_b, store_c):
             s.close()
+
+
+@pytest.mark.postgres
+def test_an_open_table_whose_process_went_away_still_times_out(pg_cluster: Any) -> None:
+    """PostgreSQL: the process that created a paid table (and armed its start timeout) goes
+    away before the deadline; the table never starts. Another process must still abort it
+    once the deadline has passed and give the stakes back — not keep them held for as long as
+    no process happens to restart."""
+    db = pg_cluster.new_database()
+    store_a, store_b = Store(db), Store(db)
+    bootstrap(store_a, "operator-key-for-launch-tests")
+    people = make_people(store_a)
+    settings = Settings(db_url=db, record_league=False, lease_ttl_s=0.5)
+
+    async def run() -> tuple[str, list[str]]:
+        svc_a = TableService(store_a, Catalog(), settings)
+        made = await svc_a.create(people[1], {"game": "dilemma", "stake": STAKE,
+                                              "start_timeout_s": 0.2,
+                                              "config": {"seats": 3, "rounds_total": 1}})
+        for p in people[1:3]:
+            await svc_a.join(p, made["id"], {"kind": "remote"})
+        await svc_a.shutdown()  # its timers go with it
+        svc_b = TableService(store_b, Catalog(), settings)  # up before the table existed
+        keeper = LeaseKeeper(svc_b)
+        await asyncio.sleep(0.8)  # past the deadline, and the grace a lease has
+        try:
+            return str(made["id"]), await keeper.tick()
+        finally:
+            await svc_b.shutdown()
+
+    try:
+        table, taken = asyncio.run(run())
+        assert taken == []
+        row = _table(store_a, table)
+        assert (row["state"], json.loads(row["results"])["detail"]) == ("aborted",
+                                                                          "start timeout")
+        assert store_a.tx_sync(wallets.pot, table) == 0
+        for p in people[1:3]:
+            assert store_a.tx_sync(wallets.balance, p.id) == 100
+        check_ledger(store_a)
+    finally:
+        store_a.close()
+        store_b.close()
