@@ -376,17 +376,27 @@ class TableService:
             seat = mine[0]["seat"]
             stake = row["stake"]
 
-            def write(conn: Connection) -> None:
+            def write(conn: Connection) -> int:
+                """Give back the seat this account holds now (read again under the row lock:
+                a leave on another process may have given it back since, and someone else
+                taken it); none left means that leave, or this very write before a lost
+                commit answer, gave it back and released its stake already."""
                 _lock_open(conn, table_id)
+                held: int | None = conn.execute(select(seats.c.seat).where(
+                    seats.c.table_id == table_id, seats.c.account_id == account.id)
+                ).scalar_one_or_none()
+                if held is None:
+                    return seat
                 conn.execute(delete(seats).where(seats.c.table_id == table_id,
-                                                 seats.c.seat == seat))
+                                                 seats.c.seat == held))
                 if stake:
                     n_holds = wallets.holds_count(conn, table_id, account.id)
                     wallets.apply(conn, settlement.stake_release(
                         table_id, wallets.ledger_name(account.id), stake, n_holds - 1))
                 self._announce(conn, table_id)
+                return held
 
-            await self.store.tx(write)
+            seat = await self.store.tx(write)
             self._announced(table_id)
         return {"table": table_id, "seat": seat, "released": stake}
 
