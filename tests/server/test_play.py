@@ -328,3 +328,19 @@ async def test_a_bad_frame_is_not_echoed_back(shared_server: ServerProcess,
         assert "move, resume, pong, ping" in frame["message"]
     await send(ws, {"type": "ping"})  # the socket stays open
     assert (await next_frame(ws, "pong"))["table"] == tid
+
+
+@pytest.mark.parametrize("seat", ["99999999999999999999999", "-99999999999999999999999",
+                                  "9223372036854775808"])
+async def test_a_seat_number_out_of_range_is_refused_like_a_wrong_seat(
+        shared_server: ServerProcess, seat: str) -> None:
+    """A seat number no database integer holds is a wrong seat (401), not a server error."""
+    tid, _, joins = await toy_table(shared_server, seats=1)
+    url = shared_server.url.replace("http://", "ws://") + (
+        f"/ws/play?table={tid}&seat={seat}&token={joins[0]['token']}")
+    from websockets.asyncio.client import connect
+
+    with pytest.raises(InvalidStatus) as refused:
+        ws = await connect(url, proxy=None)
+        await ws.close()
+    assert refused.value.response.status_code == 401

@@ -194,7 +194,10 @@ async def play(ws: WebSocket) -> None:
         return conn.execute(select(seats.c.token_digest).where(
             seats.c.table_id == table_id, seats.c.seat == seat)).scalar_one_or_none()
 
-    stored = await svc.store.tx(read_digest) if seat is not None else None
+    # A seat outside the table is refused without a query (no database integer holds every
+    # number a query string can carry).
+    known = seat is not None and 0 <= seat < row["num_seats"]
+    stored = await svc.store.tx(read_digest) if known else None
     if not matches(token, stored):
         await _deny(ws, 401, "wrong seat or token")
         return
