@@ -470,14 +470,19 @@ class TableService:
                               replayed: tuple[Game, EpisodeLog] | None = None,
                               elapsed_s: float = 0.0) -> bool:
         """`launch` a table this process just started or took over; when its game or a seat
-        cannot be built (`LaunchFailed`), abort it at once and refund every stake — else it
-        would stay running, its stakes held and its lease renewed, with nothing playing."""
+        cannot be built (`LaunchFailed`), or anything else keeps it from running, abort it at
+        once and refund every stake — else it would stay running, its stakes held and its
+        lease renewed, with nothing playing."""
         try:
             self.launch(row, seat_list, replayed, elapsed_s)
             return True
-        except LaunchFailed as exc:
-            detail = f"could not {'resume' if replayed else 'start'}: {exc}"
-            log.warning("table %s: %s; aborting it", row["id"], detail, exc_info=exc.__cause__)
+        except Exception as exc:
+            why = str(exc) if isinstance(exc, LaunchFailed) else \
+                f"the table could not be set up ({type(exc).__name__})"
+            detail = f"could not {'resume' if replayed else 'start'}: {why}"
+            log.warning("table %s: %s; aborting it", row["id"], detail,
+                        exc_info=exc.__cause__ or exc)
+            self.live.pop(row["id"], None)  # in case its runner was built but never ran
             await self._abort_running({**row, "state": RUNNING}, None, detail,
                                       states=(RUNNING,))
             return False
