@@ -344,3 +344,49 @@ async def test_a_seat_number_out_of_range_is_refused_like_a_wrong_seat(
         ws = await connect(url, proxy=None)
         await ws.close()
     assert refused.value.response.status_code == 401
+
+
+async def test_a_spectators_resume_replays_no_more_than_a_late_joiner_gets(
+        shared_server: ServerProcess) -> None:
+    """A spectator (anonymous) joining late gets the last 500 events, not a long table's
+    whole history; a `resume` from 0 must not get round that: each 30-byte frame would make
+    the server send the whole stream again, a hundred times a second."""
+    from websockets.asyncio.client import connect
+
+    from cogleague.server.play import WATCH_TAIL
+
+    _, creator = await new_account(shared_server)
+    async with LobbyClient(shared_server.url, creator) as lobby:
+        tid = (await lobby.create_table("toy", pacing=False, config={
+            "seats": 1, "rounds": 400, "timeout_s": 20}))["id"]
+        joined = await lobby.join(tid, "remote")
+    ws = await open_seat(shared_server.url, tid, 0, joined["token"])
+    await next_frame(ws, "snapshot")
+    await start(shared_server, tid, creator)
+    for _ in range(300):  # then the seat stops answering: the table keeps running
+        turn = await next_frame(ws, "your_turn")
+        while True:  # within the frame rate
+            await send(ws, {"type": "move", "turn_id": turn["turn_id"], "n": 1})
+            reply = await next_frame(ws)
+            while reply["type"] not in ("ack", "error"):
+                reply = await next_frame(ws)
+            if reply["type"] == "ack":
+                break
+            await asyncio.sleep(0.05)
+    await next_frame(ws, "your_turn")
+    watch = await connect(shared_server.url.replace("http", "ws") + f"/ws/watch?table={tid}",
+                          proxy=None, max_size=None)
+    seen: list[dict[str, Any]] = []
+    snap = await next_frame(watch, "snapshot", seen=seen)
+    now = snap["seq"]
+    assert now > WATCH_TAIL + 100
+    assert len([f for f in seen if f["type"] == "event"]) == WATCH_TAIL
+    await send(watch, {"type": "resume", "last_seq": 0})
+    await send(watch, {"type": "ping"})
+    resent: list[dict[str, Any]] = []
+    await next_frame(watch, "pong", seen=resent)
+    events = [f["seq"] for f in resent if f["type"] == "event"]
+    assert events == list(range(now - WATCH_TAIL + 1, now + 1)), (len(events), now)
+    await watch.close()
+    async with operator(shared_server) as op:
+        await op.abort(tid, "done")
