@@ -390,3 +390,21 @@ async def test_a_spectators_resume_replays_no_more_than_a_late_joiner_gets(
     await watch.close()
     async with operator(shared_server) as op:
         await op.abort(tid, "done")
+
+
+async def test_a_seat_is_told_why_its_table_was_aborted_live_as_on_reconnect(
+        shared_server: ServerProcess) -> None:
+    """The `end` of an aborted table carries the abort's `detail` (an operator's words, a
+    start timeout, a seat that could not be made) to the seats connected at the time, as it
+    does to a seat connecting afterwards: the same frame either way."""
+    tid, creator, joins = await toy_table(shared_server, seats=1, rounds=50, timeout_s=20)
+    ws = await open_seat(shared_server.url, tid, 0, joins[0]["token"])
+    await start(shared_server, tid, creator)
+    await next_frame(ws, "your_turn")
+    async with operator(shared_server) as op:
+        await op.abort(tid, "the hall closes")
+    live = await next_frame(ws, "end")
+    late = await open_seat(shared_server.url, tid, 0, joins[0]["token"])
+    after = await next_frame(late, "end")
+    assert live["results"]["detail"] == "the hall closes"
+    assert (live["reason"], live["results"]) == (after["reason"], after["results"])
