@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import create_engine, select
 
 from cogleague.core.settlement import LedgerEntry
 from cogleague.server import wallets
@@ -22,9 +22,10 @@ from cogleague.server.catalog import Catalog
 from cogleague.server.leases import LeaseKeeper, renew
 from cogleague.server.recovery import recover
 from cogleague.server.settings import Settings
-from cogleague.server.store import Store, table_row, wallet_entries
+from cogleague.server.store import Store, engine_url, table_row, wallet_entries
 from cogleague.server.tables import Account, TableService
 from server.test_wallets import check_ledger, make_people
+from server.test_wallets_races import _hold_row, _let_go, _lock_waiters
 
 POLICY = Path(__file__).resolve().parents[2] / "examples" / "rl" / "dilemma.npz"
 STAKE = 10
@@ -152,11 +153,12 @@ def test_a_table_that_cannot_be_rebuilt_after_a_restart_aborts_and_refunds(
 def test_two_processes_taking_over_a_table_they_cannot_run_refund_it_once(
         pg_cluster: Any, tmp_path: Path) -> None:
     """PostgreSQL: the process running the table goes away (its lease let go); two others,
-    without the policy file, run their lease rounds at the same moment. One takes the table,
-    cannot build its seats, and aborts it; every stake comes back exactly once and neither
-    process keeps renewing a lease on it."""
+    without the policy file, claim it at the same moment (both claims queued on the table's
+    row, forced). One takes the table, cannot build its seats, and aborts it; every stake
+    comes back exactly once and neither process keeps renewing a lease on it."""
     folder = _folder(tmp_path)
     db = pg_cluster.new_database()
+    engine = create_engine(engine_url(db))
     store_a, store_b, store_c = Store(db), Store(db), Store(db)
     bootstrap(store_a, "operator-key-for-launch-tests")
     people = _funded(store_a)
@@ -170,7 +172,11 @@ def test_two_processes_taking_over_a_table_they_cannot_run_refund_it_once(
         svc_b, svc_c = _service(store_b, folder), _service(store_c, folder)
         keepers = [LeaseKeeper(svc_b), LeaseKeeper(svc_c)]
         try:
-            taken = list(await asyncio.gather(*(k.tick() for k in keepers)))
+            holder = await _hold_row(engine, "tables", table)
+            ticks = [asyncio.create_task(k.tick()) for k in keepers]
+            await _lock_waiters(engine, 2)  # both claims queued on the table's row
+            await _let_go(holder)
+            taken = list(await asyncio.gather(*ticks))
             again = [t for k in keepers for t in await k.tick()]
         finally:
             await svc_b.shutdown()
@@ -187,6 +193,7 @@ def test_two_processes_taking_over_a_table_they_cannot_run_refund_it_once(
     finally:
         for s in (store_a, store_b, store_c):
             s.close()
+        engine.dispose()
 
 
 @pytest.mark.postgres
