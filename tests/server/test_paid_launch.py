@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -211,14 +212,15 @@ def test_an_open_table_whose_process_went_away_still_times_out(pg_cluster: Any) 
     async def run() -> tuple[str, list[str]]:
         svc_a = TableService(store_a, Catalog(), settings)
         made = await svc_a.create(people[1], {"game": "dilemma", "stake": STAKE,
-                                              "start_timeout_s": 0.2,
+                                              "start_timeout_s": 3.0,
                                               "config": {"seats": 3, "rounds_total": 1}})
         for p in people[1:3]:
             await svc_a.join(p, made["id"], {"kind": "remote"})
         await svc_a.shutdown()  # its timers go with it
         svc_b = TableService(store_b, Catalog(), settings)  # up before the table existed
         keeper = LeaseKeeper(svc_b)
-        await asyncio.sleep(0.8)  # past the deadline, and the grace a lease has
+        # past the deadline, and the grace a lease has
+        await asyncio.sleep(max(0.0, made["start_deadline"] + 0.6 - time.time()))
         try:
             return str(made["id"]), await keeper.tick()
         finally:
