@@ -32,9 +32,13 @@ async def test_accounts_need_the_operator_and_keys_are_checked(
         assert (await me.wallet())["balance"] == 50
     async with operator(shared_server) as op:
         first = await op.grant(aid, 25, "bonus-1")
-        again = await op.grant(aid, 25, "bonus-1")  # same idempotency key: nothing changes
-        assert (first["applied"], again["applied"]) == (True, False)
+        # A retry after a lost answer (same idempotency key): nothing changes, and it
+        # answers as the first attempt did — the grant is in — saying it was a replay.
+        again = await op.grant(aid, 25, "bonus-1")
+        assert (first["applied"], first["replayed"]) == (True, False)
+        assert (again["applied"], again["replayed"]) == (True, True)
         assert again["balance"] == 75
+        assert await code_of(op.grant(aid, 26, "bonus-1")) == "bad_request"  # another grant
         assert await code_of(op.grant(aid, 0, "zero")) == "bad_request"
         assert await code_of(op.grant(10**6, 5, "nobody")) == "not_found"
     async with LobbyClient(shared_server.url, key) as me:
