@@ -131,3 +131,26 @@ def test_unbalanced_braces_are_read_a_bounded_number_of_times() -> None:
         first_object_span(CountingText(text))
         first_object(CountingText(text))
         assert CountingText.reads <= 4 * len(text), (text[:8], CountingText.reads)
+
+
+def test_nested_spans_failing_at_one_place_are_parsed_once() -> None:
+    """n nested spans that all fail at one character cost one parse, not n (a reply of 2,000
+    nested openings that never become JSON); a span opening where the outer one failed may
+    still parse alone, and the first object is the reference's."""
+    parsed: list[str] = []
+    real_loads = json.loads
+
+    def counting_loads(text: str) -> Any:
+        parsed.append(text)
+        return real_loads(text)
+
+    hostile = '{"a":' * 400 + 'x' + '}' * 400
+    json.loads = counting_loads
+    try:
+        assert first_object(hostile) is None
+        assert len(parsed) == 1
+        for text in ('{{"a": 1}}', '{"k": "{", {"move": "C"}}', '{"a": {"b": x}, "c": {"d": 1}}',
+                     '{"s": "\\"{", "t": {"move": 2} y}'):
+            assert first_object(text) == reference_first_object(text), text
+    finally:
+        json.loads = real_loads

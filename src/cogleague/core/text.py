@@ -143,15 +143,51 @@ def first_object(text: str) -> dict[str, Any] | None:
     """The first balanced span that parses as a JSON object, or None.
 
     Lenient on purpose: a span that is not JSON (``{thinking}``) is skipped, not fatal. Games
-    whose rules read strictly the first span use `first_object_span`."""
+    whose rules read strictly the first span use `first_object_span`.
+
+    A span that fails at character p fails every span nested in it that opens outside its
+    strings before p and closes after p: parsing a JSON value does not depend on what came
+    before it, so a fresh parse from that ``{`` takes the same steps to the same failure.
+    Those are skipped unparsed, so n nested spans failing at one place cost one parse, not n
+    (a hostile reply must not hold the event loop)."""
+    doomed: set[int] = set()  # openings of spans known to fail
     for begin, end in _balanced_spans(text, text.find("{")):
+        if begin in doomed:
+            continue
         try:
             doc = json.loads(text[begin:end])
+        except json.JSONDecodeError as exc:
+            doomed.update(_nested_openings(text, begin, begin + exc.pos))
+            continue
         except (ValueError, RecursionError):
             continue
         if isinstance(doc, dict):
             return doc
     return None
+
+
+def _nested_openings(text: str, begin: int, failed_at: int) -> list[int]:
+    """The ``{`` strictly between `begin` and `failed_at` that a reader from `begin` meets
+    outside a string and that are still open at `failed_at` (a span opening at `failed_at`
+    itself failed the outer parse by being there, and may parse alone: ``{{"a": 1}}``)."""
+    open_at: list[int] = []  # the openings not yet closed, innermost last
+    in_string, escaped = False, -1
+    for m in _TOKEN.finditer(text, begin + 1, failed_at):
+        i, ch = m.start(), m.group()
+        if in_string:
+            if i == escaped:
+                continue
+            if ch == "\\":
+                escaped = i + 1
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "{":
+            open_at.append(i)
+        elif ch == "}" and open_at:
+            open_at.pop()
+    return open_at
 
 
 # -- text a seat or a user sends: what can be stored and sent as it is ---------------------------
