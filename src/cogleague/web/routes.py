@@ -117,11 +117,22 @@ async def api_standings(request: Request,
     if reads is None:  # computed off the event loop, once a second at most (server/cache.py)
         reads = request.app.state.standings_reads = SharedReads(ttl_s=1.0)
     url = standings.store_url(request.app)
+    season, hidden = await _held_out_now(request)
     try:
-        doc = await reads.get(game, lambda: asyncio.to_thread(standings.standings, url, game))
+        doc = await reads.get((game, hidden), lambda: asyncio.to_thread(
+            standings.standings, url, game, season, hidden))
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from exc
     return JSONResponse(doc)
+
+
+async def _held_out_now(request: Request) -> tuple[str | None, frozenset[str]]:
+    """The running season (when this app hosts one) and its agents held out until it ends."""
+    runtime = getattr(request.app.state, "league", None)
+    season = getattr(runtime, "id", None)
+    if runtime is None or season is None:
+        return None, frozenset()
+    return season, frozenset(await runtime.store.tx(runtime.hidden_now))
 
 
 @router.get("/api/docs", tags=["web"])

@@ -10,9 +10,13 @@ from the app (`app.state.settings.db_url` under `cogleague serve`, or
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from cogleague.games import registry
+from cogleague.league import store
+from cogleague.league.episodes import EpisodeRecord
+from cogleague.league.rankings.standings import standings as ranked
 from cogleague.league.rankings.standings import standings_json
 
 STORE_URL_STATE = "cogleague_store_url"
@@ -28,17 +32,20 @@ def store_url(app: Any) -> str | None:
     return getattr(settings, "db_url", None)
 
 
-def standings(url: str | None, game: str | None) -> dict[str, Any]:
+def standings(url: str | None, game: str | None, season: str | None = None,
+              hidden: Collection[str] = ()) -> dict[str, Any]:
     """`{games: [{game, title, episodes, no_players, tables, overall}], source}` for one game
     or all (`no_players`: episodes nobody connected to, counted apart and never ranked).
 
-    `tables` and `overall` are the league document's (see `league/rankings/standings.py`)."""
+    `tables` and `overall` are the league document's (see `league/rankings/standings.py`).
+    `hidden` names the running `season`'s held-out agents: the tables they sat at are left
+    out until the season ends, as the season's board and those tables' documents keep them."""
     games = registry.names()
     if game is not None and game not in games:
         raise ValueError(f"game must be one of {', '.join(games)} (got {game!r})")
     out = []
     for name in [game] if game else games:
-        doc = (standings_json(url, game=name, resamples=RESAMPLES) if url
+        doc = (_document(url, name, season, hidden) if url
                else {"episodes": {"ok": 0}, "tables": [], "overall": None})
         out.append({"game": name, "title": registry.get(name).title,
                     "episodes": doc["episodes"]["ok"],
@@ -46,3 +53,18 @@ def standings(url: str | None, game: str | None) -> dict[str, Any]:
                     "tables": doc["tables"],
                     "overall": doc["overall"] if doc["tables"] else None})
     return {"games": out, "source": "store" if url else None}
+
+
+def _document(url: str, game: str, season: str | None, hidden: Collection[str]) -> dict[str, Any]:
+    """`standings_json` for `game`, without the `season`'s tables a `hidden` agent sat at
+    (its versions are seated as ``NAME@vN``)."""
+    if season is None or not hidden:
+        return standings_json(url, game=game, resamples=RESAMPLES)
+
+    def shown(ep: EpisodeRecord) -> bool:
+        return ep.league != season or not any(p.rsplit("@v", 1)[0] in hidden
+                                              for p in ep.policies)
+
+    episodes = [ep for ep in store.load_episodes(url, game=game) if shown(ep)]
+    return ranked(episodes, store.load_policies(url), game=game,
+                              resamples=RESAMPLES)
