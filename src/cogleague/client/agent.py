@@ -17,8 +17,9 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
@@ -27,10 +28,37 @@ from cogleague.client.bot import Bot
 from cogleague.client.connection import SeatOutcome, SeatSession, ws_url
 
 log = logging.getLogger("cogleague.agent")
+"""Connection trouble at WARNING, "online" at INFO (`cogleague agent run` shows both)."""
+
+OPEN_TIMEOUT_S = 10.0
+MAX_PAUSE_S = 1.0
+"""Reconnection pauses double from 0.05 s up to this."""
+SAY_AGAIN_S = 60.0
+"""While no server answers, the "cannot connect" line is repeated this often."""
 
 
 class AgentRefused(RuntimeError):
     """The server refused the agent's socket (wrong key, unknown or retired agent)."""
+
+
+def describe(exc: BaseException) -> str:
+    """Why a connection attempt failed, in words ("connection refused", not errno 111)."""
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(exc, TimeoutError):
+        return f"no answer within {OPEN_TIMEOUT_S:g} s"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+def check_url(server: str) -> str:
+    """`server` if it is an http(s):// or ws(s):// URL, else ValueError: a URL the socket
+    cannot use would otherwise be retried, failing the same way, until the runner gives up."""
+    parts = urlsplit(server)
+    if parts.scheme not in ("http", "https", "ws", "wss") or not parts.hostname:
+        raise ValueError(f"must be an http:// or https:// URL (got {server!r})")
+    return server
 
 
 @dataclass
@@ -49,6 +77,8 @@ class AgentRunner:
                  max_tables: int | None = None, stop: asyncio.Event | None = None,
                  reconnect_for_s: float = 3600.0, servers: Sequence[str] = ()) -> None:
         self.make_bot = make_bot
+        for url in (server, *servers):
+            check_url(url)
         self.server = server.rstrip("/")
         self.servers = [self.server, *[s.rstrip("/") for s in servers
                                        if s.rstrip("/") != self.server]]
@@ -67,25 +97,30 @@ class AgentRunner:
     async def run(self) -> AgentRun:
         pause = 0.05
         down_since: float | None = None
+        said_at: float | None = None  # when the last "cannot connect" line was logged
         stopper = asyncio.create_task(self.stop.wait())
         try:
             while not self.stop.is_set():
+                lost = False
                 try:
-                    async with connect(self.url(), proxy=None, open_timeout=10,
+                    async with connect(self.url(), proxy=None, open_timeout=OPEN_TIMEOUT_S,
                                        additional_headers={"Authorization":
                                                            f"Bearer {self.key}"}) as ws:
                         self.ws = ws
                         self.run_state.connects += 1
-                        down_since, pause = None, 0.05
+                        down_since, said_at, pause = None, None, 0.05
+                        lost = True
                         await self._serve(ws, stopper)
+                    error = "the server closed the connection"
                 except InvalidStatus as exc:
                     if exc.response.status_code not in (502, 503, 504):
                         body = exc.response.body.decode("utf-8", "replace") \
                             if exc.response.body else ""
                         raise AgentRefused(f"the server refused agent {self.agent} (HTTP "
                                            f"{exc.response.status_code}) {body}") from None
-                except (ConnectionClosed, TimeoutError, OSError, WebSocketException):
-                    pass
+                    error = f"HTTP {exc.response.status_code}"
+                except (ConnectionClosed, TimeoutError, OSError, WebSocketException) as exc:
+                    error = describe(exc)
                 finally:
                     self.ws = None
                 if self.stop.is_set():
@@ -93,18 +128,33 @@ class AgentRunner:
                 t = time.monotonic()
                 down_since = down_since or t
                 if t - down_since > self.reconnect_for_s:
-                    raise ConnectionError(f"could not reach {self.server} for "
-                                          f"{self.reconnect_for_s:g} s")
+                    raise ConnectionError(
+                        f"agent {self.agent}: gave up after {self.reconnect_for_s:g} s: cannot "
+                        f"connect to {', '.join(self.servers)} (last error: {error})")
+                if said_at is None or t - said_at >= SAY_AGAIN_S:
+                    said_at = t
+                    self._say_down(lost, error, self.reconnect_for_s - (t - down_since))
                 self.server = self.servers[(self.servers.index(self.server) + 1)
                                            % len(self.servers)]
                 await asyncio.sleep(pause)
-                pause = min(pause * 2, 1.0)
+                pause = min(pause * 2, MAX_PAUSE_S)
         finally:
             stopper.cancel()
             for task in list(self.tables.values()):
                 task.cancel()
             await asyncio.gather(*self.tables.values(), return_exceptions=True)
         return self.run_state
+
+    def _say_down(self, lost: bool, error: str, left_s: float) -> None:
+        """One line while no server answers (again every `SAY_AGAIN_S`): where, why, and
+        when the runner gives up."""
+        give_up = datetime.now(UTC) + timedelta(seconds=max(left_s, 0.0))
+        others = [s for s in self.servers if s != self.server]
+        log.warning("agent %s: %s %s (%s); retrying every %g s%s, giving up at %s UTC",
+                    self.agent, "lost the connection to" if lost else "cannot connect to",
+                    self.server, error, MAX_PAUSE_S,
+                    f" (also {', '.join(others)})" if others else "",
+                    give_up.strftime("%Y-%m-%d %H:%M:%S"))
 
     async def _serve(self, ws: ClientConnection, stopper: asyncio.Task[Any]) -> None:
         reader = asyncio.create_task(self._read(ws))
@@ -130,6 +180,7 @@ class AgentRunner:
             kind = frame.get("type")
             if kind == "hello":
                 self.run_state.hello = frame
+                log.info("agent %s: online at %s", self.agent, self.server)
                 await ws.send(json.dumps({"type": "ready", "playing": sorted(self.tables)}))
             elif kind == "assign":
                 self._assign(frame)

@@ -1,0 +1,97 @@
+"""`cogleague agent run` against a server that does not answer says so — the URL, the error,
+that it retries and when it gives up — and gives up with a non-zero exit; it says "online"
+only once a server greeted it. A URL it cannot use is refused at once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.server import ServerConnection, serve
+
+from cogleague.client.agent import AgentRunner
+from cogleague.client.bot import Bot
+
+BOT = str(Path(__file__).resolve().parents[2] / "examples" / "dilemma_bot.py") + ":PromiseKeeper"
+CLI = str(Path(sys.executable).with_name("cogleague"))
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (connections to it are refused)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def agent_run(*args: str, seconds: float) -> tuple[int | None, str]:
+    """`cogleague agent run BOT ARGS…` for at most `seconds`: (exit code or None if it was
+    still running, everything it printed)."""
+    proc = subprocess.Popen([CLI, "agent", "run", BOT, "--key", "k", "--agent", "a1", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        out = proc.communicate(timeout=seconds)[0]
+        return proc.returncode, out.decode()
+    except subprocess.TimeoutExpired:
+        proc.terminate()
+        return None, proc.communicate(timeout=30)[0].decode()
+
+
+def test_an_unreachable_server_is_reported_at_once_and_never_called_online() -> None:
+    url = f"http://127.0.0.1:{closed_port()}"
+    code, out = agent_run("--server", url, seconds=4.0)
+    assert code is None and "online" not in out, out
+    assert "cannot connect" in out and f"127.0.0.1:{url.rsplit(':', 1)[1]}" in out, out
+    assert "refused" in out.lower() and "giving up at" in out, out
+
+
+def test_it_gives_up_with_a_clear_message_and_a_non_zero_exit() -> None:
+    url = f"http://127.0.0.1:{closed_port()}"
+    code, out = agent_run("--server", url, "--give-up-after", "1", seconds=20)
+    assert code == 2 and "online" not in out, out
+    assert "gave up" in out and url in out and "refused" in out.lower(), out
+
+
+@pytest.mark.parametrize("server", ["127.0.0.1:8000", "ftp://127.0.0.1:8000", ""])
+def test_a_server_that_is_not_a_url_is_refused_at_once(server: str) -> None:
+    code, out = agent_run("--server", server, seconds=15)
+    assert code == 2 and "--server" in out and "online" not in out, out
+
+
+def test_also_must_be_a_url_too() -> None:
+    code, out = agent_run("--server", "http://127.0.0.1:1", "--also", "host:8001", seconds=15)
+    assert code == 2 and "--also" in out, out
+
+
+async def greeter(ws: ServerConnection) -> None:
+    await ws.send(json.dumps({"type": "hello", "agent": "a1"}))
+    await ws.recv()
+    await ws.wait_closed()
+
+
+async def test_online_is_said_once_the_server_greeted(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level("INFO", logger="cogleague.agent")
+    async with serve(greeter, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        runner = AgentRunner(Bot, f"http://127.0.0.1:{port}", "key", "a1")
+        task = asyncio.create_task(runner.run())
+        for _ in range(300):
+            if runner.run_state.hello:
+                break
+            await asyncio.sleep(0.01)
+        runner.stop.set()
+        await task
+    said = [r.getMessage() for r in caplog.records if r.name == "cogleague.agent"]
+    assert any("online at" in m and str(port) in m for m in said), said
+
+
+async def test_the_runner_raises_naming_the_url_and_the_last_error() -> None:
+    url = f"http://127.0.0.1:{closed_port()}"
+    runner = AgentRunner(Bot, url, "key", "a1", reconnect_for_s=0.3)
+    with pytest.raises(ConnectionError) as caught:
+        await runner.run()
+    assert url in str(caught.value) and "refused" in str(caught.value).lower()
