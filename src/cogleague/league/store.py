@@ -9,7 +9,9 @@ league runner writes, so one set of standings covers both. Tables are prefixed `
 - ``league_seats``: one row per seat of a finished episode (policy, duplicate copy, score);
 - ``league_policies``: the league's policy book (author, kind, model) for tables and reports;
 - ``league_options``: each game and variant's overrides as the league first ran them (ids hash
-  no options: `runner.check_options` refuses a run with others).
+  no options: `runner.check_options` refuses a run with others);
+- ``league_facts``: the league's seed, seats and policy definitions as first run (the same
+  refusal, `identity.py`).
 
 Writes are idempotent: recording a finished id again changes nothing; a failed id is replaced
 when it later succeeds (its attempt count is kept).
@@ -125,6 +127,18 @@ class OptionsRow(Base):
     game: Mapped[str] = mapped_column(String(32), primary_key=True)
     variant: Mapped[str] = mapped_column(String(64), primary_key=True)  # "": the default
     options: Mapped[str] = mapped_column(Text)  # canonical JSON of the overrides
+
+
+class FactRow(Base):
+    """What else a league's stored episodes were first played with — its seed, each game and
+    variant's seats, each policy's definition per game (`identity.py`): ids hash none of
+    them but the seed, and the standings rank every stored episode of a league."""
+
+    __tablename__ = "league_facts"
+
+    league: Mapped[str] = mapped_column(String(128), primary_key=True)
+    key: Mapped[str] = mapped_column(String(256), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
 
 
 _ENGINES: dict[str, Engine] = {}
@@ -413,6 +427,15 @@ def save_options(engine_or_url: Engine | str, league: str,
                         if (game, variant) not in known)
 
 
+def save_facts(engine_or_url: Engine | str, league: str, facts: Iterable[Any]) -> None:
+    """Record the league's facts (`identity.Fact`: key and value) not yet recorded; recorded
+    ones are kept."""
+    known = stored_facts(engine_or_url, league)
+    with Session(engine_for(engine_or_url)) as session, session.begin():
+        session.add_all(FactRow(league=league, key=f.key, value=f.value) for f in facts
+                        if f.key not in known)
+
+
 # -- reading ---------------------------------------------------------------------------------
 def stored_options(engine_or_url: Engine | str,
                    league: str) -> dict[tuple[str, str | None], str]:
@@ -421,6 +444,12 @@ def stored_options(engine_or_url: Engine | str,
         rows = session.scalars(select(OptionsRow).where(OptionsRow.league == league))
         return {(r.game, r.variant or None): r.options for r in rows}
 
+
+def stored_facts(engine_or_url: Engine | str, league: str) -> dict[str, str]:
+    """The facts recorded for the league (`save_facts`), by key."""
+    with Session(engine_for(engine_or_url)) as session:
+        rows = session.scalars(select(FactRow).where(FactRow.league == league))
+        return {r.key: r.value for r in rows}
 
 
 def finished_ids(engine_or_url: Engine | str, ids: Iterable[str] | None = None,
