@@ -90,10 +90,14 @@ def run(file: FileArg,
         store: StoreOpt = None) -> None:
     """Play every episode not yet finished (resumable: run it again after an interruption)."""
     from cogleague.league import runner
+    from cogleague.league.batch import ENGINES
 
     config = _load(file, store)
+    if play_engine not in ENGINES:  # before anything is written to the store
+        fail(f"engine must be one of {', '.join(ENGINES)} (got {play_engine!r})")
     try:
-        engine = runner.make_backend(backend, workers or os.cpu_count() or 1, ray_address)
+        engine = runner.make_backend(
+            backend, workers if workers is not None else os.cpu_count() or 1, ray_address)
     except ConfigError as exc:
         fail(str(exc))
     try:
@@ -149,6 +153,10 @@ def _standings(file: Path, store: str | None, game: str | None, with_server: boo
     from cogleague.league.store import SERVER_LEAGUE
 
     config = _load(file, store)
+    games = list(dict.fromkeys(g.name for g in config.games))
+    if game is not None and game not in games and not with_server:
+        fail(f"--game {game!r} is not a game of league {config.name!r} (its games: "
+             f"{', '.join(games)})")
     leagues = [config.name, SERVER_LEAGUE] if with_server else [config.name]
     return standings_json(config.store_url, game=game, leagues=leagues, resamples=resamples,
                           reveal_held_out=_season_over(config), prices=_prices(config),
@@ -280,6 +288,9 @@ def report(file: FileArg, out: Annotated[Path, typer.Option("--out", help="outpu
     from cogleague.league.profiles import league_profiles
 
     profiles = league_profiles(config, reveal_held_out=_season_over(config))
-    page = report_mod.write_report(doc, episodes, out, title=f"League {config.name}",
-                                   profiles=profiles)
+    try:
+        page = report_mod.write_report(doc, episodes, out, title=f"League {config.name}",
+                                       profiles=profiles)
+    except OSError as exc:
+        fail(f"--out {out}: cannot write the report there ({exc.strerror or exc})")
     console.print(f"wrote {page}")
