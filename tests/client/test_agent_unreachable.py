@@ -95,3 +95,32 @@ async def test_the_runner_raises_naming_the_url_and_the_last_error() -> None:
     with pytest.raises(ConnectionError) as caught:
         await runner.run()
     assert url in str(caught.value) and "refused" in str(caught.value).lower()
+
+
+async def garbler(ws: ServerConnection) -> None:
+    """A server (or a proxy in front of one) that sends frames the agent cannot use first."""
+    for bad in ("not json", "[1, 2]", '"hello"', '{"type": "assign", "table": "t1"}',
+                '{"type": "assign", "table": "t2", "seat": "x", "token": "k"}'):
+        await ws.send(bad)
+    await ws.send(json.dumps({"type": "hello", "agent": "a1"}))
+    await ws.recv()
+    await ws.wait_closed()
+
+
+async def test_frames_it_cannot_use_are_reported_and_skipped(
+        caplog: pytest.LogCaptureFixture) -> None:
+    async with serve(garbler, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        runner = AgentRunner(Bot, f"http://127.0.0.1:{port}", "key", "a1",
+                             reconnect_for_s=5)
+        task = asyncio.create_task(runner.run())
+        for _ in range(300):
+            if runner.run_state.hello or task.done():
+                break
+            await asyncio.sleep(0.01)
+        runner.stop.set()
+        await task  # no exception: the agent stays up
+    assert runner.run_state.hello["agent"] == "a1" and runner.run_state.connects == 1
+    assert runner.tables == {} and runner.run_state.assigned == []
+    said = " ".join(r.getMessage() for r in caplog.records if r.name == "cogleague.agent")
+    assert "not json" in said and "t1" in said and "t2" in said, said

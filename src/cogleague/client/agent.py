@@ -176,7 +176,7 @@ class AgentRunner:
 
     async def _read(self, ws: ClientConnection) -> None:
         async for raw in ws:
-            frame = json.loads(raw)
+            frame = self._frame(raw)
             kind = frame.get("type")
             if kind == "hello":
                 self.run_state.hello = frame
@@ -190,14 +190,32 @@ class AgentRunner:
                 log.warning("agent %s: %s: %s", self.agent, frame.get("code"),
                             frame.get("message"))
 
+    def _frame(self, raw: str | bytes) -> dict[str, Any]:
+        """The frame as a JSON object; one it cannot read is logged and read as ``{}``
+        (skipped): a bad frame from the server or a proxy never stops the agent's tables."""
+        try:
+            frame = json.loads(raw)
+        except (ValueError, RecursionError):
+            frame = None
+        if isinstance(frame, dict):
+            return frame
+        log.warning("agent %s: skipped a frame that is not a JSON object: %.200r", self.agent,
+                    raw)
+        return {}
+
     def _assign(self, frame: dict[str, Any]) -> None:
-        table = str(frame["table"])
+        table, seat, token = frame.get("table"), frame.get("seat"), frame.get("token")
+        if not (isinstance(table, str | int) and type(seat) is int and isinstance(token, str)):
+            log.warning("agent %s: skipped an assign frame without a table, a seat number and "
+                        "a token: %.200s", self.agent, json.dumps(frame, ensure_ascii=False))
+            return
+        table = str(table)
         old = self.tables.get(table)
         if old is not None and not old.done():
             old.cancel()  # a fresh token for a table already being played: play on it
         self.run_state.assigned.append(table)
-        session = SeatSession(self.make_bot(), self.server, table, int(frame["seat"]),
-                              str(frame["token"]), servers=self.servers)
+        session = SeatSession(self.make_bot(), self.server, table, seat, token,
+                              servers=self.servers)
         self.tables[table] = asyncio.create_task(self._play(table, session))
 
     async def _play(self, table: str, session: SeatSession) -> None:
