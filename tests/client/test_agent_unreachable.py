@@ -124,3 +124,30 @@ async def test_frames_it_cannot_use_are_reported_and_skipped(
     assert runner.tables == {} and runner.run_state.assigned == []
     said = " ".join(r.getMessage() for r in caplog.records if r.name == "cogleague.agent")
     assert "not json" in said and "t1" in said and "t2" in said, said
+
+
+async def test_max_tables_counts_the_tables_that_failed_too() -> None:
+    """`--max-tables 2` stops after two tables, whether they ended or failed (here each seat
+    is refused at /ws/play): before, only ended tables counted and the agent ran forever."""
+    from websockets.asyncio.server import Request, Response
+    from websockets.datastructures import Headers
+
+    def refuse_seats(ws: ServerConnection, request: Request) -> Response | None:
+        if request.path.startswith("/ws/play"):
+            return Response(403, "Forbidden", Headers(), b"no such seat")
+        return None
+
+    async def assigner(ws: ServerConnection) -> None:
+        await ws.send(json.dumps({"type": "hello", "agent": "a1"}))
+        await ws.recv()
+        for n in range(3):
+            await ws.send(json.dumps({"type": "assign", "table": f"t{n}", "seat": 0,
+                                      "game": "dilemma", "token": "k"}))
+        await ws.wait_closed()
+
+    async with serve(assigner, "127.0.0.1", 0, process_request=refuse_seats) as server:
+        port = server.sockets[0].getsockname()[1]
+        runner = AgentRunner(Bot, f"http://127.0.0.1:{port}", "key", "a1", max_tables=2)
+        done = await asyncio.wait_for(runner.run(), 10)
+    assert len(done.failures) >= 2 and done.finished == [], done
+    assert all("refused" in f for f in done.failures), done.failures

@@ -147,8 +147,9 @@ def run(
     bot: Annotated[str, typer.Argument(help="FILE.py:CLASS or MODULE:CLASS of a cogleague Bot")],
     server: Server, key: Key,
     agent: Annotated[str, typer.Option(help="the registered agent's name")],
-    max_tables: Annotated[int | None, typer.Option(help="stop after this many tables "
-                                                        "(default: run until stopped)", min=1)
+    max_tables: Annotated[int | None, typer.Option(help="stop after this many tables, ended "
+                                                        "or failed (default: run until "
+                                                        "stopped)", min=1)
                           ] = None,
     also: Annotated[list[str] | None, typer.Option(
         "--also", help="another process of the same deployment, to reconnect to when "

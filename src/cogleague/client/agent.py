@@ -5,7 +5,8 @@ it gets as its own `SeatSession` (a fresh `Bot` per table, so a bot's state neve
 between tables) — as many at once as the server assigns, which is at most the agent's cap. A
 dropped socket is reconnected with growing pauses while the tables go on; the new ``ready``
 lists the tables still being played, so the server hands out only the others (with new seat
-tokens). Stop it with `stop` (an `asyncio.Event`) or after `max_tables` finished tables.
+tokens). Stop it with `stop` (an `asyncio.Event`) or after `max_tables` tables (ended or
+failed).
 """
 
 from __future__ import annotations
@@ -235,8 +236,9 @@ class AgentRunner:
         if ws is not None:
             with contextlib.suppress(Exception):
                 await ws.send(json.dumps({"type": "done", "table": table}))
-        if self.max_tables is not None and len(self.run_state.finished) >= self.max_tables:
-            self.stop.set()
+        played = len(self.run_state.finished) + len(self.run_state.failures)
+        if self.max_tables is not None and played >= self.max_tables:
+            self.stop.set()  # a table that failed counts: it was played as far as it could
 
 
 async def run_agent(make_bot: Callable[[], Bot], server: str, key: str, agent: str, *,
