@@ -258,10 +258,14 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
     module = doc.get("module")
     if module is not None:
         module = check_str(f"{where}.module", module, 256, 1)
+    given = check_str(f"{where}.name", doc.get("name"), 64, 1)
     try:
-        info = resolve_game(check_str(f"{where}.name", doc.get("name"), 64, 1), module)
+        info = resolve_game(given, module)
     except ConfigError as exc:
         raise ConfigError(f"{where}.name", f"{where}: {exc}") from exc
+    if module is not None and info.name != given:  # a module's game: by its own name only
+        raise ConfigError(f"{where}.name", f"{where}.name is {given!r} but module {module}'s "
+                                           f"game is {info.name!r}")
     name = info.name
     variants_raw = doc.get("variants", [None])
     if not isinstance(variants_raw, list) or not variants_raw:
