@@ -47,8 +47,10 @@ from sqlalchemy import (
     delete,
     event,
     insert,
+    inspect,
     select,
 )
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from cogleague.core import jsonio
@@ -187,10 +189,20 @@ def engine_for(engine_or_url: Engine | str) -> Engine:
                 event.listen(engine, "connect", _on_sqlite_connect)
                 if engine.url.database:
                     Path(engine.url.database).parent.mkdir(parents=True, exist_ok=True)
-            Base.metadata.create_all(engine)
+            _create_tables(engine)
             _widen_status(engine)
             _ENGINES[url] = engine
     return engine
+
+
+def _create_tables(engine: Engine) -> None:
+    """Create the tables a store lacks; a store opened read-only (``?mode=ro``) is read as it
+    is, so a store made before a table was added can still be ranked (`stored_facts`)."""
+    try:
+        Base.metadata.create_all(engine)
+    except OperationalError as exc:
+        if "readonly" not in str(exc):
+            raise
 
 
 def _widen_status(engine: Engine) -> None:
@@ -447,7 +459,10 @@ def stored_options(engine_or_url: Engine | str,
 
 def stored_facts(engine_or_url: Engine | str, league: str) -> dict[str, str]:
     """The facts recorded for the league (`save_facts`), by key."""
-    with Session(engine_for(engine_or_url)) as session:
+    engine = engine_for(engine_or_url)
+    if not inspect(engine).has_table(FactRow.__tablename__):  # an older store, read-only
+        return {}
+    with Session(engine) as session:
         rows = session.scalars(select(FactRow).where(FactRow.league == league))
         return {r.key: r.value for r in rows}
 
