@@ -151,3 +151,37 @@ async def test_max_tables_counts_the_tables_that_failed_too() -> None:
         done = await asyncio.wait_for(runner.run(), 10)
     assert len(done.failures) >= 2 and done.finished == [], done
     assert all("refused" in f for f in done.failures), done.failures
+
+
+async def test_a_bot_that_cannot_be_made_fails_its_table_not_the_agent(
+        caplog: pytest.LogCaptureFixture) -> None:
+    def broken() -> Bot:
+        raise RuntimeError("weights file missing")
+
+    async def assigner(ws: ServerConnection) -> None:
+        await ws.send(json.dumps({"type": "hello", "agent": "a1"}))
+        await ws.recv()
+        await ws.send(json.dumps({"type": "assign", "table": "t0", "seat": 0,
+                                  "game": "dilemma", "token": "k"}))
+        await ws.wait_closed()
+
+    async with serve(assigner, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        runner = AgentRunner(broken, f"http://127.0.0.1:{port}", "key", "a1", max_tables=1)
+        done = await asyncio.wait_for(runner.run(), 10)
+    assert done.failures and "weights file missing" in done.failures[0], done.failures
+    said = " ".join(r.getMessage() for r in caplog.records if r.name == "cogleague.agent")
+    assert "t0" in said and "weights file missing" in said, said
+
+
+def test_agent_run_refuses_a_bot_that_cannot_be_made(tmp_path: Path) -> None:
+    bot = tmp_path / "broken_bot.py"
+    bot.write_text("from cogleague.client import Bot\n\n\nclass Broken(Bot):\n"
+                   "    def __init__(self) -> None:\n"
+                   "        raise RuntimeError('weights file missing')\n", encoding="utf-8")
+    proc = subprocess.run([CLI, "agent", "run", f"{bot}:Broken", "--key", "k", "--agent", "a1",
+                           "--server", f"http://127.0.0.1:{closed_port()}"],
+                          capture_output=True, text=True, timeout=30)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 2 and "weights file missing" in out, out
+    assert "Traceback" not in out and "connecting" not in out, out

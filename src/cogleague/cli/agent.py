@@ -168,6 +168,10 @@ def run(
         except ValueError as exc:
             fail(f"{option} {exc}")
     cls: Any = guarded(lambda: load_bot_class(bot, field="BOT"))
+    try:  # made once now: one that cannot be made would fail every table it is assigned
+        cls()
+    except Exception as exc:
+        fail(f"BOT {bot}: cannot make a {cls.__name__} ({type(exc).__name__}: {exc})")
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     logging.getLogger("cogleague.agent").setLevel(logging.INFO)  # "online at …"
     console.print(f"agent {agent}: connecting to {server} (Ctrl-C to stop)", highlight=False)

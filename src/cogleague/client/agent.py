@@ -215,12 +215,13 @@ class AgentRunner:
         if old is not None and not old.done():
             old.cancel()  # a fresh token for a table already being played: play on it
         self.run_state.assigned.append(table)
-        session = SeatSession(self.make_bot(), self.server, table, seat, token,
-                              servers=self.servers)
-        self.tables[table] = asyncio.create_task(self._play(table, session))
+        self.tables[table] = asyncio.create_task(self._play(table, seat, token, self.server))
 
-    async def _play(self, table: str, session: SeatSession) -> None:
+    async def _play(self, table: str, seat: int, token: str, server: str) -> None:
         try:
+            # the bot is made here: a bot that cannot be made fails its table, not the agent
+            session = SeatSession(self.make_bot(), server, table, seat, token,
+                                  servers=self.servers)
             outcome = await session.run(reconnect_for_s=self.reconnect_for_s)
         except asyncio.CancelledError:
             raise
