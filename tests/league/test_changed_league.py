@@ -148,3 +148,23 @@ def test_a_store_made_before_the_facts_table_still_ranks_read_only(
     read_only = f"sqlite:///file:{db}?mode=ro&uri=true"
     done = cli.invoke(app, ["league", "standings", str(path), "--store", read_only])
     assert done.exit_code == 0 and "6 episodes" in done.output, (done.output, done.exception)
+
+
+def test_a_run_that_played_nothing_pins_nothing(write_league: Callable[..., Path],
+                                                tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run refused before its first episode (here: no API key for the model policy) records
+    nothing, so fixing the file (another model, other options) is not refused as an edit of a
+    played league."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    (tmp_path / "fair.txt").write_text("Play fair.", encoding="utf-8")
+    model = '[[policies]]\nname = "fair"\nprompt = "fair.txt"\nmodel = "{}"\n'
+    path = write_league(league_text(episodes=2, extra_policies=model.format("gpt-4o-mni")))
+    code, out = run_league(path)
+    assert code == 2 and "policy fair: OPENAI_API_KEY" in out, out
+    fixed = league_text(episodes=2, extra_policies=model.format("gpt-4o-mini"))
+    path.write_text(fixed.replace("seats = 3", "seats = 3\noverrides = { rounds = 4 }"),
+                    encoding="utf-8")
+    code, out = run_league(path)
+    assert code == 2 and "must stay" not in out, out
+    assert "policy fair: OPENAI_API_KEY" in out, out

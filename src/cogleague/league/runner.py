@@ -203,12 +203,12 @@ def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
     from cogleague.league import batch
 
     todo, scheduled = pending(config, retry_infra=retry_infra)
+    if todo:  # first: a run refused here (a missing API key) records no options or facts
+        check_models(config)  # that the fixed file would then contradict
     store.save_policies(config.store_url, config.name,
                         [p.book_entry() for p in config.policies])
     store.save_options(config.store_url, config.name, game_options(config))
     store.save_facts(config.store_url, config.name, identity.facts(config))
-    if todo:
-        check_models(config)
     skipped = scheduled - len(todo)
     if limit is not None:
         todo = todo[:limit]
