@@ -185,3 +185,19 @@ def test_agent_run_refuses_a_bot_that_cannot_be_made(tmp_path: Path) -> None:
     out = proc.stdout + proc.stderr
     assert proc.returncode == 2 and "weights file missing" in out, out
     assert "Traceback" not in out and "connecting" not in out, out
+
+
+async def test_a_server_that_accepts_and_hangs_up_at_once_is_given_up_on() -> None:
+    """A socket accepted and closed before any hello (a proxy whose upstream is gone) is no
+    server: the agent backs off and gives up as if it could not connect, instead of
+    reconnecting 20 times a second for ever."""
+    async def hang_up(ws: ServerConnection) -> None:
+        await ws.close()
+
+    async with serve(hang_up, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        runner = AgentRunner(Bot, f"http://127.0.0.1:{port}", "key", "a1", reconnect_for_s=1)
+        with pytest.raises(ConnectionError) as caught:
+            await asyncio.wait_for(runner.run(), 10)
+    assert "gave up" in str(caught.value) and "closed" in str(caught.value)
+    assert runner.run_state.connects <= 10, runner.run_state.connects

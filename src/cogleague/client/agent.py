@@ -91,6 +91,7 @@ class AgentRunner:
         self.run_state = AgentRun()
         self.tables: dict[str, asyncio.Task[None]] = {}
         self.ws: ClientConnection | None = None
+        self.greeted = False  # the current socket's server said hello
 
     def url(self) -> str:
         return f"{ws_url(self.server)}/ws/agent?{urlencode({'agent': self.agent})}"
@@ -102,15 +103,13 @@ class AgentRunner:
         stopper = asyncio.create_task(self.stop.wait())
         try:
             while not self.stop.is_set():
-                lost = False
+                self.greeted = False
                 try:
                     async with connect(self.url(), proxy=None, open_timeout=OPEN_TIMEOUT_S,
                                        additional_headers={"Authorization":
                                                            f"Bearer {self.key}"}) as ws:
                         self.ws = ws
                         self.run_state.connects += 1
-                        down_since, said_at, pause = None, None, 0.05
-                        lost = True
                         await self._serve(ws, stopper)
                     error = "the server closed the connection"
                 except InvalidStatus as exc:
@@ -126,6 +125,9 @@ class AgentRunner:
                     self.ws = None
                 if self.stop.is_set():
                     break
+                lost = self.greeted  # a socket closed before any hello is no server either
+                if lost:
+                    down_since, said_at, pause = None, None, 0.05
                 t = time.monotonic()
                 down_since = down_since or t
                 if t - down_since > self.reconnect_for_s:
@@ -181,6 +183,7 @@ class AgentRunner:
             kind = frame.get("type")
             if kind == "hello":
                 self.run_state.hello = frame
+                self.greeted = True
                 log.info("agent %s: online at %s", self.agent, self.server)
                 await ws.send(json.dumps({"type": "ready", "playing": sorted(self.tables)}))
             elif kind == "assign":
