@@ -201,3 +201,17 @@ async def test_a_server_that_accepts_and_hangs_up_at_once_is_given_up_on() -> No
             await asyncio.wait_for(runner.run(), 10)
     assert "gave up" in str(caught.value) and "closed" in str(caught.value)
     assert runner.run_state.connects <= 10, runner.run_state.connects
+
+
+async def test_a_seat_whose_socket_is_closed_before_hello_gives_up() -> None:
+    """The same for a table's seat on /ws/play: no hello, no server; it gives up in time."""
+    from cogleague.client import play_seat
+
+    async def hang_up(ws: ServerConnection) -> None:
+        await ws.close()
+
+    async with serve(hang_up, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        with pytest.raises(ConnectionError):
+            await asyncio.wait_for(play_seat(Bot(), f"http://127.0.0.1:{port}", "t1", 0, "k",
+                                             reconnect_for_s=1), 10)
