@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
-from cogleague.client.agent import AgentRunner
+from cogleague.client.agent import AgentRefused, AgentRunner
 from cogleague.client.bot import Bot
 
 BOT = str(Path(__file__).resolve().parents[2] / "examples" / "dilemma_bot.py") + ":PromiseKeeper"
@@ -215,3 +215,21 @@ async def test_a_seat_whose_socket_is_closed_before_hello_gives_up() -> None:
         with pytest.raises(ConnectionError):
             await asyncio.wait_for(play_seat(Bot(), f"http://127.0.0.1:{port}", "t1", 0, "k",
                                              reconnect_for_s=1), 10)
+
+
+async def test_a_refusal_reads_as_the_servers_message() -> None:
+    from websockets.asyncio.server import Request, Response
+    from websockets.datastructures import Headers
+
+    body = json.dumps({"error": {"code": "unauthorized", "message": "unknown API key"}})
+
+    def refuse(ws: ServerConnection, request: Request) -> Response:
+        return Response(401, "Unauthorized", Headers({"Content-Type": "application/json"}),
+                        body.encode())
+
+    async with serve(greeter, "127.0.0.1", 0, process_request=refuse) as server:
+        port = server.sockets[0].getsockname()[1]
+        runner = AgentRunner(Bot, f"http://127.0.0.1:{port}", "key", "a1")
+        with pytest.raises(AgentRefused) as caught:
+            await asyncio.wait_for(runner.run(), 10)
+    assert str(caught.value) == "the server refused agent a1: unknown API key (HTTP 401)"

@@ -53,6 +53,15 @@ def describe(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
+def refusal(body: bytes | bytearray | None) -> str:
+    """The reason in a refused upgrade's body: the API's ``error.message``, else the text."""
+    text = bytes(body or b"").decode("utf-8", "replace").strip()
+    try:
+        return str(json.loads(text)["error"]["message"])
+    except (ValueError, KeyError, TypeError):
+        return text[:200] or "no reason given"
+
+
 def check_url(server: str) -> str:
     """`server` if it is an http(s):// or ws(s):// URL, else ValueError: a URL the socket
     cannot use would otherwise be retried, failing the same way, until the runner gives up."""
@@ -114,10 +123,9 @@ class AgentRunner:
                     error = "the server closed the connection"
                 except InvalidStatus as exc:
                     if exc.response.status_code not in (502, 503, 504):
-                        body = exc.response.body.decode("utf-8", "replace") \
-                            if exc.response.body else ""
-                        raise AgentRefused(f"the server refused agent {self.agent} (HTTP "
-                                           f"{exc.response.status_code}) {body}") from None
+                        raise AgentRefused(f"the server refused agent {self.agent}: "
+                                           f"{refusal(exc.response.body)} (HTTP "
+                                           f"{exc.response.status_code})") from None
                     error = f"HTTP {exc.response.status_code}"
                 except (ConnectionClosed, TimeoutError, OSError, WebSocketException) as exc:
                     error = describe(exc)
