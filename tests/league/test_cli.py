@@ -104,3 +104,15 @@ def test_a_report_directory_that_cannot_be_written_is_one_line(
     done = cli.invoke(app, ["league", "report", str(path), "--out", str(blocker / "report")])
     assert done.exit_code == 2, (done.output, done.exception)
     assert "--out" in done.output and str(blocker / "report") in done.output
+
+
+def test_a_league_file_that_cannot_be_read_is_one_line(tmp_path: Path) -> None:
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe[league]\n")
+    for target, words in ((tmp_path, "cannot be read"), (binary, "not UTF-8")):
+        for command in ("run", "standings"):
+            done = cli.invoke(app, ["league", command, str(target)])
+            assert done.exit_code == 2, (done.output, done.exception)
+            assert str(target) in done.output and words in done.output, done.output
+    init = cli.invoke(app, ["league", "init", str(tmp_path), "--force"])
+    assert init.exit_code == 2 and str(tmp_path) in init.output, (init.output, init.exception)

@@ -67,8 +67,11 @@ def init(path: Annotated[Path, typer.Argument(help="where to write it")] = Path(
     from cogleague.league.example import example_league
 
     text = example_league()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:  # a directory, no permission
+        fail(f"{path}: cannot write the league file there ({exc.strerror or exc})")
     console.print(f"wrote {path} — next: cogleague league run {path}")
 
 

@@ -134,6 +134,12 @@ def load(path: str | Path, *, store_url: str | None = None) -> LeagueConfig:
         doc = tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise ConfigError("file", f"league file {p} does not exist") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError("file", f"league file {p} is not UTF-8 text ({exc.reason} at byte "
+                                  f"{exc.start})") from exc
+    except OSError as exc:  # a directory, no permission
+        raise ConfigError("file", f"league file {p} cannot be read "
+                                  f"({exc.strerror or exc})") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError("file", f"league file {p} is not valid TOML ({exc})") from exc
     return parse(doc, base_dir=p.resolve().parent, path=p, store_url=store_url)
