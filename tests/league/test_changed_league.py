@@ -135,9 +135,10 @@ def test_a_moved_league_folder_is_the_same_league(write_league: Callable[..., Pa
     assert code == 0 and "nothing to play" in out, out
 
 
-def test_a_store_made_before_the_facts_table_still_ranks_read_only(
+def test_a_store_made_before_the_check_tables_still_ranks_read_only(
         write_league: Callable[..., Path]) -> None:
-    """A store made before `league_facts` existed, opened read-only: ranked as it is."""
+    """A store made before `league_options` and `league_facts` existed, opened read-only:
+    ranked as it is."""
     import sqlite3
 
     path = write_league(league_text(episodes=6))
@@ -145,6 +146,7 @@ def test_a_store_made_before_the_facts_table_still_ranks_read_only(
     db = Path(league_config.load(path).store_url.removeprefix("sqlite:///"))
     with sqlite3.connect(db) as conn:
         conn.execute("DROP TABLE league_facts")
+        conn.execute("DROP TABLE league_options")
     read_only = f"sqlite:///file:{db}?mode=ro&uri=true"
     done = cli.invoke(app, ["league", "standings", str(path), "--store", read_only])
     assert done.exit_code == 0 and "6 episodes" in done.output, (done.output, done.exception)

@@ -452,7 +452,10 @@ def save_facts(engine_or_url: Engine | str, league: str, facts: Iterable[Any]) -
 def stored_options(engine_or_url: Engine | str,
                    league: str) -> dict[tuple[str, str | None], str]:
     """The options recorded for the league's games and variants (`save_options`)."""
-    with Session(engine_for(engine_or_url)) as session:
+    engine = engine_for(engine_or_url)
+    if not inspect(engine).has_table(OptionsRow.__tablename__):  # an older store, read-only
+        return {}
+    with Session(engine) as session:
         rows = session.scalars(select(OptionsRow).where(OptionsRow.league == league))
         return {(r.game, r.variant or None): r.options for r in rows}
 
