@@ -116,3 +116,16 @@ def test_a_league_file_that_cannot_be_read_is_one_line(tmp_path: Path) -> None:
             assert str(target) in done.output and words in done.output, done.output
     init = cli.invoke(app, ["league", "init", str(tmp_path), "--force"])
     assert init.exit_code == 2 and str(tmp_path) in init.output, (init.output, init.exception)
+
+
+def test_standings_of_a_store_that_does_not_exist_create_none(
+        write_league: Callable[..., Path], tmp_path: Path) -> None:
+    path = write_league(episodes=4)
+    typo = tmp_path / "lague.db"
+    for command in (["standings", str(path)], ["standings", str(path), "--store",
+                                                f"sqlite:///{typo}"],
+                    ["report", str(path), "--out", str(tmp_path / "out")]):
+        done = cli.invoke(app, ["league", *command])
+        assert done.exit_code == 2 and "no store at" in done.output, done.output
+        assert "league run" in done.output
+    assert not list(tmp_path.glob("*.db*")) and not (tmp_path / "out").exists()

@@ -152,10 +152,17 @@ def progress_bar(total: int, out: Console | None = None) -> Iterator[Callable[[i
 
 def _standings(file: Path, store: str | None, game: str | None, with_server: bool,
                resamples: int) -> dict[str, Any]:
+    from sqlalchemy.engine import make_url
+
     from cogleague.league.rankings import standings_json
     from cogleague.league.store import SERVER_LEAGUE
+    from cogleague.server.sqlite_lock import sqlite_file
 
     config = _load(file, store)
+    db = None if make_url(config.store_url).query.get("uri") else sqlite_file(config.store_url)
+    if db is not None and not db.exists():  # read, never made: a mistyped --store says so
+        fail(f"no finished episodes: no store at {db} (run: cogleague league run {file}"
+             f"{' --store ' + store if store else ''})")
     games = list(dict.fromkeys(g.name for g in config.games))
     if game is not None and game not in games and not with_server:
         fail(f"--game {game!r} is not a game of league {config.name!r} (its games: "
