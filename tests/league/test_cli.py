@@ -68,3 +68,64 @@ def test_cli_errors_are_one_line_with_exit_code_2(write_league: Callable[..., Pa
     assert "Traceback" not in bad.output
     empty = cli.invoke(app, ["league", "standings", str(path)])
     assert empty.exit_code == 2 and "no finished episodes" in empty.output
+
+
+def test_bad_options_are_refused_before_anything_is_stored(
+        write_league: Callable[..., Path]) -> None:
+    from cogleague.league import config, store
+
+    path = write_league(episodes=4)
+    url = config.load(path).store_url
+    zero = cli.invoke(app, ["league", "run", str(path), "--workers", "0"])
+    assert zero.exit_code == 2 and "workers must be an integer in 1.." in zero.output, zero.output
+    engine = cli.invoke(app, ["league", "run", str(path), "--engine", "fast"])
+    assert engine.exit_code == 2 and "engine must be one of" in engine.output, engine.output
+    assert "scheduled" not in engine.output  # refused before the run is announced
+    assert store.load_policies(url, "t") == {} and store.stored_options(url, "t") == {}
+    assert store.load_episodes(url) == []
+
+
+def test_standings_of_a_game_the_league_does_not_play_say_so(
+        write_league: Callable[..., Path]) -> None:
+    path = write_league(episodes=4)
+    assert cli.invoke(app, ["league", "run", str(path), "--workers", "1"]).exit_code == 0
+    done = cli.invoke(app, ["league", "standings", str(path), "--game", "chess"])
+    assert done.exit_code == 2, done.output
+    assert "--game" in done.output and "chess" in done.output and "skill" in done.output
+    assert "no finished episodes" not in done.output
+
+
+def test_a_report_directory_that_cannot_be_written_is_one_line(
+        write_league: Callable[..., Path], tmp_path: Path) -> None:
+    path = write_league(episodes=4)
+    assert cli.invoke(app, ["league", "run", str(path), "--workers", "1"]).exit_code == 0
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory", encoding="utf-8")
+    done = cli.invoke(app, ["league", "report", str(path), "--out", str(blocker / "report")])
+    assert done.exit_code == 2, (done.output, done.exception)
+    assert "--out" in done.output and str(blocker / "report") in done.output
+
+
+def test_a_league_file_that_cannot_be_read_is_one_line(tmp_path: Path) -> None:
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe[league]\n")
+    for target, words in ((tmp_path, "cannot be read"), (binary, "not UTF-8")):
+        for command in ("run", "standings"):
+            done = cli.invoke(app, ["league", command, str(target)])
+            assert done.exit_code == 2, (done.output, done.exception)
+            assert str(target) in done.output and words in done.output, done.output
+    init = cli.invoke(app, ["league", "init", str(tmp_path), "--force"])
+    assert init.exit_code == 2 and str(tmp_path) in init.output, (init.output, init.exception)
+
+
+def test_standings_of_a_store_that_does_not_exist_create_none(
+        write_league: Callable[..., Path], tmp_path: Path) -> None:
+    path = write_league(episodes=4)
+    typo = tmp_path / "lague.db"
+    for command in (["standings", str(path)], ["standings", str(path), "--store",
+                                                f"sqlite:///{typo}"],
+                    ["report", str(path), "--out", str(tmp_path / "out")]):
+        done = cli.invoke(app, ["league", *command])
+        assert done.exit_code == 2 and "no store at" in done.output, done.output
+        assert "league run" in done.output
+    assert not list(tmp_path.glob("*.db*")) and not (tmp_path / "out").exists()

@@ -42,6 +42,7 @@ module = "leaguegames"
 variants = ["long"]
 """
 SAME_LIST = league_text(variants='["long", "long"]')
+OTHER_NAME = league_text().replace('name = "skill"', 'name = "chess"')
 
 
 @pytest.mark.parametrize(("text", "field", "message"), [
@@ -52,6 +53,8 @@ SAME_LIST = league_text(variants='["long", "long"]')
     (TWICE, "games[1].variants", "games[1].variants lists skill long again (games[0] has it)"),
     (SAME_LIST, "games[0].variants", "games[0].variants lists skill long again"),
     (SEATS_OPTION, "games[0].overrides.seats", "seats must be an integer in 3..8 (got 'four')"),
+    (OTHER_NAME, "games[0].name", "games[0].name is 'chess' but module leaguegames's game is "
+                                  "'skill'"),
 ])
 def test_the_error_names_the_dotted_field_and_nothing_is_written(
         write_league: Callable[..., Path], tmp_path: Path, text: str, field: str,

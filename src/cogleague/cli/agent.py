@@ -147,23 +147,38 @@ def run(
     bot: Annotated[str, typer.Argument(help="FILE.py:CLASS or MODULE:CLASS of a cogleague Bot")],
     server: Server, key: Key,
     agent: Annotated[str, typer.Option(help="the registered agent's name")],
-    max_tables: Annotated[int | None, typer.Option(help="stop after this many tables "
-                                                        "(default: run until stopped)", min=1)
+    max_tables: Annotated[int | None, typer.Option(help="stop after this many tables, ended "
+                                                        "or failed (default: run until "
+                                                        "stopped)", min=1)
                           ] = None,
     also: Annotated[list[str] | None, typer.Option(
         "--also", help="another process of the same deployment, to reconnect to when "
                        "--server goes away (repeat for more)")] = None,
+    give_up_after: Annotated[float, typer.Option(
+        "--give-up-after", min=0.0, help="seconds without reaching any server before it "
+                                         "gives up (exit 2)")] = 3600.0,
 ) -> None:
     """Keep AGENT online: play every table the league assigns it, several at once."""
-    from cogleague.client.agent import AgentRefused, run_agent
+    from cogleague.client.agent import AgentRefused, check_url, run_agent
     from cogleague.seats.botref import load_bot_class
 
+    for option, url in [("--server", server), *(("--also", u) for u in also or [])]:
+        try:
+            check_url(url)
+        except ValueError as exc:
+            fail(f"{option} {exc}")
     cls: Any = guarded(lambda: load_bot_class(bot, field="BOT"))
+    try:  # made once now: one that cannot be made would fail every table it is assigned
+        cls()
+    except Exception as exc:
+        fail(f"BOT {bot}: cannot make a {cls.__name__} ({type(exc).__name__}: {exc})")
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
-    console.print(f"agent {agent}: online at {server} (Ctrl-C to stop)", highlight=False)
+    logging.getLogger("cogleague.agent").setLevel(logging.INFO)  # "online at …"
+    console.print(f"agent {agent}: connecting to {server} (Ctrl-C to stop)", highlight=False)
     try:
         done = asyncio.run(run_agent(cls, server, key, agent, max_tables=max_tables,
-                                     servers=[server, *(also or [])]))
+                                     servers=[server, *(also or [])],
+                                     reconnect_for_s=give_up_after))
     except AgentRefused as exc:
         fail(str(exc))
     except (ConnectionError, OSError) as exc:

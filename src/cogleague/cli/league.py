@@ -67,8 +67,11 @@ def init(path: Annotated[Path, typer.Argument(help="where to write it")] = Path(
     from cogleague.league.example import example_league
 
     text = example_league()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:  # a directory, no permission
+        fail(f"{path}: cannot write the league file there ({exc.strerror or exc})")
     console.print(f"wrote {path} — next: cogleague league run {path}")
 
 
@@ -90,10 +93,14 @@ def run(file: FileArg,
         store: StoreOpt = None) -> None:
     """Play every episode not yet finished (resumable: run it again after an interruption)."""
     from cogleague.league import runner
+    from cogleague.league.batch import ENGINES
 
     config = _load(file, store)
+    if play_engine not in ENGINES:  # before anything is written to the store
+        fail(f"engine must be one of {', '.join(ENGINES)} (got {play_engine!r})")
     try:
-        engine = runner.make_backend(backend, workers or os.cpu_count() or 1, ray_address)
+        engine = runner.make_backend(
+            backend, workers if workers is not None else os.cpu_count() or 1, ray_address)
     except ConfigError as exc:
         fail(str(exc))
     try:
@@ -145,10 +152,21 @@ def progress_bar(total: int, out: Console | None = None) -> Iterator[Callable[[i
 
 def _standings(file: Path, store: str | None, game: str | None, with_server: bool,
                resamples: int) -> dict[str, Any]:
+    from sqlalchemy.engine import make_url
+
     from cogleague.league.rankings import standings_json
     from cogleague.league.store import SERVER_LEAGUE
+    from cogleague.server.sqlite_lock import sqlite_file
 
     config = _load(file, store)
+    db = None if make_url(config.store_url).query.get("uri") else sqlite_file(config.store_url)
+    if db is not None and not db.exists():  # read, never made: a mistyped --store says so
+        fail(f"no finished episodes: no store at {db} (run: cogleague league run {file}"
+             f"{' --store ' + store if store else ''})")
+    games = list(dict.fromkeys(g.name for g in config.games))
+    if game is not None and game not in games and not with_server:
+        fail(f"--game {game!r} is not a game of league {config.name!r} (its games: "
+             f"{', '.join(games)})")
     leagues = [config.name, SERVER_LEAGUE] if with_server else [config.name]
     return standings_json(config.store_url, game=game, leagues=leagues, resamples=resamples,
                           reveal_held_out=_season_over(config), prices=_prices(config),
@@ -280,6 +298,9 @@ def report(file: FileArg, out: Annotated[Path, typer.Option("--out", help="outpu
     from cogleague.league.profiles import league_profiles
 
     profiles = league_profiles(config, reveal_held_out=_season_over(config))
-    page = report_mod.write_report(doc, episodes, out, title=f"League {config.name}",
-                                   profiles=profiles)
+    try:
+        page = report_mod.write_report(doc, episodes, out, title=f"League {config.name}",
+                                       profiles=profiles)
+    except OSError as exc:
+        fail(f"--out {out}: cannot write the report there ({exc.strerror or exc})")
     console.print(f"wrote {page}")

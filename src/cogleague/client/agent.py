@@ -5,7 +5,8 @@ it gets as its own `SeatSession` (a fresh `Bot` per table, so a bot's state neve
 between tables) — as many at once as the server assigns, which is at most the agent's cap. A
 dropped socket is reconnected with growing pauses while the tables go on; the new ``ready``
 lists the tables still being played, so the server hands out only the others (with new seat
-tokens). Stop it with `stop` (an `asyncio.Event`) or after `max_tables` finished tables.
+tokens). Stop it with `stop` (an `asyncio.Event`) or after `max_tables` tables (ended or
+failed).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
@@ -27,10 +29,46 @@ from cogleague.client.bot import Bot
 from cogleague.client.connection import SeatOutcome, SeatSession, ws_url
 
 log = logging.getLogger("cogleague.agent")
+"""Connection trouble at WARNING, "online" at INFO (`cogleague agent run` shows both)."""
+
+OPEN_TIMEOUT_S = 10.0
+MAX_PAUSE_S = 1.0
+"""Reconnection pauses double from 0.05 s up to this."""
+SAY_AGAIN_S = 60.0
+"""While no server answers, the "cannot connect" line is repeated this often."""
 
 
 class AgentRefused(RuntimeError):
     """The server refused the agent's socket (wrong key, unknown or retired agent)."""
+
+
+def describe(exc: BaseException) -> str:
+    """Why a connection attempt failed, in words ("connection refused", not errno 111)."""
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(exc, TimeoutError):
+        return f"no answer within {OPEN_TIMEOUT_S:g} s"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+def refusal(body: bytes | bytearray | None) -> str:
+    """The reason in a refused upgrade's body: the API's ``error.message``, else the text."""
+    text = bytes(body or b"").decode("utf-8", "replace").strip()
+    try:
+        return str(json.loads(text)["error"]["message"])
+    except (ValueError, KeyError, TypeError):
+        return text[:200] or "no reason given"
+
+
+def check_url(server: str) -> str:
+    """`server` if it is an http(s):// or ws(s):// URL, else ValueError: a URL the socket
+    cannot use would otherwise be retried, failing the same way, until the runner gives up."""
+    parts = urlsplit(server)
+    if parts.scheme not in ("http", "https", "ws", "wss") or not parts.hostname:
+        raise ValueError(f"must be an http:// or https:// URL (got {server!r})")
+    return server
 
 
 @dataclass
@@ -49,6 +87,8 @@ class AgentRunner:
                  max_tables: int | None = None, stop: asyncio.Event | None = None,
                  reconnect_for_s: float = 3600.0, servers: Sequence[str] = ()) -> None:
         self.make_bot = make_bot
+        for url in (server, *servers):
+            check_url(url)
         self.server = server.rstrip("/")
         self.servers = [self.server, *[s.rstrip("/") for s in servers
                                        if s.rstrip("/") != self.server]]
@@ -60,6 +100,7 @@ class AgentRunner:
         self.run_state = AgentRun()
         self.tables: dict[str, asyncio.Task[None]] = {}
         self.ws: ClientConnection | None = None
+        self.greeted = False  # the current socket's server said hello
 
     def url(self) -> str:
         return f"{ws_url(self.server)}/ws/agent?{urlencode({'agent': self.agent})}"
@@ -67,44 +108,64 @@ class AgentRunner:
     async def run(self) -> AgentRun:
         pause = 0.05
         down_since: float | None = None
+        said_at: float | None = None  # when the last "cannot connect" line was logged
         stopper = asyncio.create_task(self.stop.wait())
         try:
             while not self.stop.is_set():
+                self.greeted = False
                 try:
-                    async with connect(self.url(), proxy=None, open_timeout=10,
+                    async with connect(self.url(), proxy=None, open_timeout=OPEN_TIMEOUT_S,
                                        additional_headers={"Authorization":
                                                            f"Bearer {self.key}"}) as ws:
                         self.ws = ws
                         self.run_state.connects += 1
-                        down_since, pause = None, 0.05
                         await self._serve(ws, stopper)
+                    error = "the server closed the connection"
                 except InvalidStatus as exc:
                     if exc.response.status_code not in (502, 503, 504):
-                        body = exc.response.body.decode("utf-8", "replace") \
-                            if exc.response.body else ""
-                        raise AgentRefused(f"the server refused agent {self.agent} (HTTP "
-                                           f"{exc.response.status_code}) {body}") from None
-                except (ConnectionClosed, TimeoutError, OSError, WebSocketException):
-                    pass
+                        raise AgentRefused(f"the server refused agent {self.agent}: "
+                                           f"{refusal(exc.response.body)} (HTTP "
+                                           f"{exc.response.status_code})") from None
+                    error = f"HTTP {exc.response.status_code}"
+                except (ConnectionClosed, TimeoutError, OSError, WebSocketException) as exc:
+                    error = describe(exc)
                 finally:
                     self.ws = None
                 if self.stop.is_set():
                     break
+                lost = self.greeted  # a socket closed before any hello is no server either
+                if lost:
+                    down_since, said_at, pause = None, None, 0.05
                 t = time.monotonic()
                 down_since = down_since or t
                 if t - down_since > self.reconnect_for_s:
-                    raise ConnectionError(f"could not reach {self.server} for "
-                                          f"{self.reconnect_for_s:g} s")
+                    raise ConnectionError(
+                        f"agent {self.agent}: gave up after {self.reconnect_for_s:g} s: cannot "
+                        f"connect to {', '.join(self.servers)} (last error: {error})")
+                if said_at is None or t - said_at >= SAY_AGAIN_S:
+                    said_at = t
+                    self._say_down(lost, error, self.reconnect_for_s - (t - down_since))
                 self.server = self.servers[(self.servers.index(self.server) + 1)
                                            % len(self.servers)]
                 await asyncio.sleep(pause)
-                pause = min(pause * 2, 1.0)
+                pause = min(pause * 2, MAX_PAUSE_S)
         finally:
             stopper.cancel()
             for task in list(self.tables.values()):
                 task.cancel()
             await asyncio.gather(*self.tables.values(), return_exceptions=True)
         return self.run_state
+
+    def _say_down(self, lost: bool, error: str, left_s: float) -> None:
+        """One line while no server answers (again every `SAY_AGAIN_S`): where, why, and
+        when the runner gives up."""
+        give_up = datetime.now(UTC) + timedelta(seconds=max(left_s, 0.0))
+        others = [s for s in self.servers if s != self.server]
+        log.warning("agent %s: %s %s (%s); retrying every %g s%s, giving up at %s UTC",
+                    self.agent, "lost the connection to" if lost else "cannot connect to",
+                    self.server, error, MAX_PAUSE_S,
+                    f" (also {', '.join(others)})" if others else "",
+                    give_up.strftime("%Y-%m-%d %H:%M:%S"))
 
     async def _serve(self, ws: ClientConnection, stopper: asyncio.Task[Any]) -> None:
         reader = asyncio.create_task(self._read(ws))
@@ -126,10 +187,12 @@ class AgentRunner:
 
     async def _read(self, ws: ClientConnection) -> None:
         async for raw in ws:
-            frame = json.loads(raw)
+            frame = self._frame(raw)
             kind = frame.get("type")
             if kind == "hello":
                 self.run_state.hello = frame
+                self.greeted = True
+                log.info("agent %s: online at %s", self.agent, self.server)
                 await ws.send(json.dumps({"type": "ready", "playing": sorted(self.tables)}))
             elif kind == "assign":
                 self._assign(frame)
@@ -139,18 +202,37 @@ class AgentRunner:
                 log.warning("agent %s: %s: %s", self.agent, frame.get("code"),
                             frame.get("message"))
 
+    def _frame(self, raw: str | bytes) -> dict[str, Any]:
+        """The frame as a JSON object; one it cannot read is logged and read as ``{}``
+        (skipped): a bad frame from the server or a proxy never stops the agent's tables."""
+        try:
+            frame = json.loads(raw)
+        except (ValueError, RecursionError):
+            frame = None
+        if isinstance(frame, dict):
+            return frame
+        log.warning("agent %s: skipped a frame that is not a JSON object: %.200r", self.agent,
+                    raw)
+        return {}
+
     def _assign(self, frame: dict[str, Any]) -> None:
-        table = str(frame["table"])
+        table, seat, token = frame.get("table"), frame.get("seat"), frame.get("token")
+        if not (isinstance(table, str | int) and type(seat) is int and isinstance(token, str)):
+            log.warning("agent %s: skipped an assign frame without a table, a seat number and "
+                        "a token: %.200s", self.agent, json.dumps(frame, ensure_ascii=False))
+            return
+        table = str(table)
         old = self.tables.get(table)
         if old is not None and not old.done():
             old.cancel()  # a fresh token for a table already being played: play on it
         self.run_state.assigned.append(table)
-        session = SeatSession(self.make_bot(), self.server, table, int(frame["seat"]),
-                              str(frame["token"]), servers=self.servers)
-        self.tables[table] = asyncio.create_task(self._play(table, session))
+        self.tables[table] = asyncio.create_task(self._play(table, seat, token, self.server))
 
-    async def _play(self, table: str, session: SeatSession) -> None:
+    async def _play(self, table: str, seat: int, token: str, server: str) -> None:
         try:
+            # the bot is made here: a bot that cannot be made fails its table, not the agent
+            session = SeatSession(self.make_bot(), server, table, seat, token,
+                                  servers=self.servers)
             outcome = await session.run(reconnect_for_s=self.reconnect_for_s)
         except asyncio.CancelledError:
             raise
@@ -166,8 +248,9 @@ class AgentRunner:
         if ws is not None:
             with contextlib.suppress(Exception):
                 await ws.send(json.dumps({"type": "done", "table": table}))
-        if self.max_tables is not None and len(self.run_state.finished) >= self.max_tables:
-            self.stop.set()
+        played = len(self.run_state.finished) + len(self.run_state.failures)
+        if self.max_tables is not None and played >= self.max_tables:
+            self.stop.set()  # a table that failed counts: it was played as far as it could
 
 
 async def run_agent(make_bot: Callable[[], Bot], server: str, key: str, agent: str, *,

@@ -94,6 +94,7 @@ class SeatSession:
         self.moves: dict[str, dict[str, Any]] = {}
         self.turns: dict[str, TurnInfo] = {}
         self.outcome = SeatOutcome(None, None, seat=seat)
+        self.greeted = False  # the current socket's server said hello
 
     def url(self) -> str:
         query = urlencode({"table": self.table, "seat": self.seat, "token": self.token,
@@ -104,10 +105,10 @@ class SeatSession:
         pause = 0.05
         down_since: float | None = None
         while True:
+            self.greeted = False
             try:
                 async with connect(self.url(), max_size=MAX_FRAME_BYTES, proxy=None,
                                    open_timeout=10, compression=None) as ws:
-                    down_since, pause = None, 0.05
                     ended = await self._serve(ws)
                     if ended:
                         return self.outcome
@@ -122,6 +123,8 @@ class SeatSession:
                     raise SeatRefused("another connection took over this seat") from None
             except (TimeoutError, OSError, WebSocketException):
                 pass
+            if self.greeted:  # a socket closed before the table's hello is no server either
+                down_since, pause = None, 0.05
             now = time.monotonic()
             down_since = down_since or now
             if now - down_since > reconnect_for_s:
@@ -151,6 +154,7 @@ class SeatSession:
                 if frame.get("your_turn"):
                     await self._turn(ws, frame["your_turn"])
             elif kind == "hello":
+                self.greeted = True
                 self.outcome.alias = frame.get("alias")
                 self.outcome.game = frame.get("game")
             elif kind == "ping":

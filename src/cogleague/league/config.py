@@ -134,6 +134,12 @@ def load(path: str | Path, *, store_url: str | None = None) -> LeagueConfig:
         doc = tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise ConfigError("file", f"league file {p} does not exist") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError("file", f"league file {p} is not UTF-8 text ({exc.reason} at byte "
+                                  f"{exc.start})") from exc
+    except OSError as exc:  # a directory, no permission
+        raise ConfigError("file", f"league file {p} cannot be read "
+                                  f"({exc.strerror or exc})") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError("file", f"league file {p} is not valid TOML ({exc})") from exc
     return parse(doc, base_dir=p.resolve().parent, path=p, store_url=store_url)
@@ -258,10 +264,14 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
     module = doc.get("module")
     if module is not None:
         module = check_str(f"{where}.module", module, 256, 1)
+    given = check_str(f"{where}.name", doc.get("name"), 64, 1)
     try:
-        info = resolve_game(check_str(f"{where}.name", doc.get("name"), 64, 1), module)
+        info = resolve_game(given, module)
     except ConfigError as exc:
         raise ConfigError(f"{where}.name", f"{where}: {exc}") from exc
+    if module is not None and info.name != given:  # a module's game: by its own name only
+        raise ConfigError(f"{where}.name", f"{where}.name is {given!r} but module {module}'s "
+                                           f"game is {info.name!r}")
     name = info.name
     variants_raw = doc.get("variants", [None])
     if not isinstance(variants_raw, list) or not variants_raw:

@@ -22,7 +22,7 @@ from sqlalchemy import text
 
 from cogleague.core import jsonio
 from cogleague.core.errors import ConfigError
-from cogleague.league import store
+from cogleague.league import identity, store
 from cogleague.league.backends import Backend
 from cogleague.league.config import LeagueConfig
 from cogleague.league.episodes import EncodedRecord, EpisodeSpec
@@ -120,7 +120,8 @@ def game_options(config: LeagueConfig) -> dict[tuple[str, str | None], str]:
 def check_options(config: LeagueConfig) -> None:
     """A `ConfigError` naming ``games[i].overrides`` when the store played one of the league's
     games and variants with other options: episode ids hash no options, so its finished
-    episodes would pass for episodes of these and never be played again."""
+    episodes would pass for episodes of these and never be played again. Likewise for another
+    seed, other seats or a redefined policy (`identity.check`)."""
     stored = store.stored_options(config.store_url, config.name)
     options = game_options(config)
     for i, entry in enumerate(config.games):
@@ -134,6 +135,7 @@ def check_options(config: LeagueConfig) -> None:
                     f"{variant or 'default'} (got {now}): league {config.name!r} was played "
                     "with those in this store; restore them, or give the league a new "
                     "league.name or league.store")
+    identity.check(config)
 
 
 def pending(config: LeagueConfig, *, retry_infra: bool = False
@@ -201,11 +203,12 @@ def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
     from cogleague.league import batch
 
     todo, scheduled = pending(config, retry_infra=retry_infra)
+    if todo:  # first: a run refused here (a missing API key) records no options or facts
+        check_models(config)  # that the fixed file would then contradict
     store.save_policies(config.store_url, config.name,
                         [p.book_entry() for p in config.policies])
     store.save_options(config.store_url, config.name, game_options(config))
-    if todo:
-        check_models(config)
+    store.save_facts(config.store_url, config.name, identity.facts(config))
     skipped = scheduled - len(todo)
     if limit is not None:
         todo = todo[:limit]

@@ -9,7 +9,9 @@ league runner writes, so one set of standings covers both. Tables are prefixed `
 - ``league_seats``: one row per seat of a finished episode (policy, duplicate copy, score);
 - ``league_policies``: the league's policy book (author, kind, model) for tables and reports;
 - ``league_options``: each game and variant's overrides as the league first ran them (ids hash
-  no options: `runner.check_options` refuses a run with others).
+  no options: `runner.check_options` refuses a run with others);
+- ``league_facts``: the league's seed, seats and policy definitions as first run (the same
+  refusal, `identity.py`).
 
 Writes are idempotent: recording a finished id again changes nothing; a failed id is replaced
 when it later succeeds (its attempt count is kept).
@@ -46,8 +48,10 @@ from sqlalchemy import (
     delete,
     event,
     insert,
+    inspect,
     select,
 )
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from cogleague.core import jsonio
@@ -128,6 +132,18 @@ class OptionsRow(Base):
     options: Mapped[str] = mapped_column(Text)  # canonical JSON of the overrides
 
 
+class FactRow(Base):
+    """What else a league's stored episodes were first played with — its seed, each game and
+    variant's seats, each policy's definition per game (`identity.py`): ids hash none of
+    them but the seed, and the standings rank every stored episode of a league."""
+
+    __tablename__ = "league_facts"
+
+    league: Mapped[str] = mapped_column(String(128), primary_key=True)
+    key: Mapped[str] = mapped_column(String(256), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
 _ENGINES: dict[str, Engine] = {}
 _ENGINES_LOCK = threading.Lock()
 _INHERITED: list[dict[str, Engine]] = []
@@ -189,10 +205,20 @@ def engine_for(engine_or_url: Engine | str) -> Engine:
                 event.listen(engine, "connect", _on_sqlite_connect)
                 if engine.url.database:
                     Path(engine.url.database).parent.mkdir(parents=True, exist_ok=True)
-            Base.metadata.create_all(engine)
+            _create_tables(engine)
             _widen_status(engine)
             _ENGINES[url] = engine
     return engine
+
+
+def _create_tables(engine: Engine) -> None:
+    """Create the tables a store lacks; a store opened read-only (``?mode=ro``) is read as it
+    is, so a store made before a table was added can still be ranked (`stored_facts`)."""
+    try:
+        Base.metadata.create_all(engine)
+    except OperationalError as exc:
+        if "readonly" not in str(exc):
+            raise
 
 
 def _widen_status(engine: Engine) -> None:
@@ -429,14 +455,35 @@ def save_options(engine_or_url: Engine | str, league: str,
                         if (game, variant) not in known)
 
 
+def save_facts(engine_or_url: Engine | str, league: str, facts: Iterable[Any]) -> None:
+    """Record the league's facts (`identity.Fact`: key and value) not yet recorded; recorded
+    ones are kept."""
+    known = stored_facts(engine_or_url, league)
+    with Session(engine_for(engine_or_url)) as session, session.begin():
+        session.add_all(FactRow(league=league, key=f.key, value=f.value) for f in facts
+                        if f.key not in known)
+
+
 # -- reading ---------------------------------------------------------------------------------
 def stored_options(engine_or_url: Engine | str,
                    league: str) -> dict[tuple[str, str | None], str]:
     """The options recorded for the league's games and variants (`save_options`)."""
-    with Session(engine_for(engine_or_url)) as session:
+    engine = engine_for(engine_or_url)
+    if not inspect(engine).has_table(OptionsRow.__tablename__):  # an older store, read-only
+        return {}
+    with Session(engine) as session:
         rows = session.scalars(select(OptionsRow).where(OptionsRow.league == league))
         return {(r.game, r.variant or None): r.options for r in rows}
 
+
+def stored_facts(engine_or_url: Engine | str, league: str) -> dict[str, str]:
+    """The facts recorded for the league (`save_facts`), by key."""
+    engine = engine_for(engine_or_url)
+    if not inspect(engine).has_table(FactRow.__tablename__):  # an older store, read-only
+        return {}
+    with Session(engine) as session:
+        rows = session.scalars(select(FactRow).where(FactRow.league == league))
+        return {r.key: r.value for r in rows}
 
 
 def finished_ids(engine_or_url: Engine | str, ids: Iterable[str] | None = None,
