@@ -170,3 +170,14 @@ def test_a_run_that_played_nothing_pins_nothing(write_league: Callable[..., Path
     code, out = run_league(path)
     assert code == 2 and "must stay" not in out, out
     assert "policy fair: OPENAI_API_KEY" in out, out
+
+
+def test_a_run_refused_for_its_engine_pins_nothing(write_league: Callable[..., Path]) -> None:
+    """`--engine batch` on a league a batch kernel cannot play is refused before anything is
+    recorded, so the file may still change (other options) before its first real run."""
+    path = write_league(league_text(episodes=2))
+    done = cli.invoke(app, ["league", "run", str(path), "--workers", "1", "--engine", "batch"])
+    assert done.exit_code == 2 and "engine batch" in done.output, done.output
+    path.write_text(with_rounds(4, episodes=2), encoding="utf-8")
+    code, out = run_league(path)
+    assert code == 0 and "must stay" not in out, out

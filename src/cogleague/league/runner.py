@@ -205,13 +205,14 @@ def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
     todo, scheduled = pending(config, retry_infra=retry_infra)
     if todo:  # first: a run refused here (a missing API key) records no options or facts
         check_models(config)  # that the fixed file would then contradict
+    skipped = scheduled - len(todo)
+    if limit is not None:
+        todo = todo[:limit]
+    fast, todo = batch.split(todo, engine)  # --engine batch refused: nothing recorded either
     store.save_policies(config.store_url, config.name,
                         [p.book_entry() for p in config.policies])
     store.save_options(config.store_url, config.name, game_options(config))
     store.save_facts(config.store_url, config.name, identity.facts(config))
-    skipped = scheduled - len(todo)
-    if limit is not None:
-        todo = todo[:limit]
     counts = {"done": 0, "failed": 0, "infra": 0}
 
     def on_chunk(records: list[EncodedRecord]) -> None:
@@ -222,7 +223,6 @@ def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
         if progress is not None:
             progress(counts["done"], counts["failed"])
 
-    fast, todo = batch.split(todo, engine)
     started = time.perf_counter()
     # kernel chunks first (the largest), then the rules engine's, shrinking towards the end
     chunks: list[Sequence[EpisodeSpec]] = [*batch.chunks(fast, backend.workers),
