@@ -53,11 +53,14 @@ def check_outcome(result: cogleague.Result) -> None:
 @given(sent=REPLIES.map(lambda r: [r]) | REPLIES.flatmap(lambda r: REPLIES.map(lambda s: [r, s])),
        variant=st.sampled_from(list(registry.get("commons").variants)))
 def test_any_reply_leaves_a_finished_written_episode(sent: list[Any], variant: str) -> None:
-    check_outcome(play_hostile([realize(r) for r in sent], variant))
+    result = play_hostile([realize(r) for r in sent], variant)
+    check_outcome(result)
+    again = play_hostile([realize(r) for r in sent], variant)  # fresh objects: same bytes
+    assert again.replay_json == result.replay_json
 
 
 @pytest.mark.parametrize("name", ["deep_tuple", "huge_int", "megabyte", "lone_surrogate",
-                                  "raiser"])
+                                  "raiser", "plain_object"])
 def test_an_unknown_key_is_named_briefly(name: str) -> None:
     """Before: the wrong-shape reason printed every unknown key with str(), so a key nested
     past the recursion limit (RecursionError) or a 5,000-digit integer key (ValueError)
@@ -65,6 +68,8 @@ def test_an_unknown_key_is_named_briefly(name: str) -> None:
     result = play_hostile([{realize(Special(name)): 1, "harvest": 1}], "cleanup")
     assert result.outcome.faults[0] == {"wrong_shape": 2}
     check_outcome(result)
+    again = play_hostile([{realize(Special(name)): 1, "harvest": 1}], "cleanup")
+    assert again.outcome.reasons == result.outcome.reasons  # no address: the same reason
 
 
 @pytest.mark.parametrize("name", ["str_array", "raiser"])

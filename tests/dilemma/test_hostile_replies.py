@@ -51,11 +51,14 @@ def check_outcome(result: cogleague.Result) -> None:
                                                                    HealthCheck.data_too_large])
 @given(sent=REPLIES.map(lambda r: [r]) | REPLIES.flatmap(lambda r: REPLIES.map(lambda s: [r, s])))
 def test_any_reply_leaves_a_finished_written_episode(sent: list[Any]) -> None:
-    check_outcome(play_hostile([realize(r) for r in sent]))
+    result = play_hostile([realize(r) for r in sent])
+    check_outcome(result)
+    again = play_hostile([realize(r) for r in sent])  # fresh objects: same bytes
+    assert again.replay_json == result.replay_json
 
 
 @pytest.mark.parametrize("name", ["deep_list", "huge_int", "list_of_huge_int", "megabyte",
-                                  "raiser", "str_array"])
+                                  "raiser", "str_array", "plain_object"])
 def test_an_unusable_action_is_refused_with_a_short_reason(name: str) -> None:
     """Before: repr() of the action recursed past the limit (RecursionError), refused a
     5,000-digit integer (ValueError), copied a megabyte into the reason, or compared a numpy
@@ -63,6 +66,8 @@ def test_an_unusable_action_is_refused_with_a_short_reason(name: str) -> None:
     result = play_hostile([{"action": realize(Special(name))}])
     assert result.outcome.faults[0] == {"illegal": 4}
     check_outcome(result)
+    again = play_hostile([{"action": realize(Special(name))}])  # a fresh object, the same bytes
+    assert again.replay_json == result.replay_json
 
 
 def test_a_refusal_quotes_the_value_briefly() -> None:

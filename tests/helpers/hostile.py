@@ -52,6 +52,7 @@ SPECIALS: dict[str, Callable[[], Any]] = {
     "nan": lambda: float("nan"),
     "inf": lambda: float("inf"),
     "raiser": Raiser,
+    "plain_object": object,
     "array": lambda: np.array([1, 2, 3]),
     "str_array": lambda: np.array(["cooperate", "defect"]),
     "np_int": lambda: np.int64(3),
@@ -93,7 +94,8 @@ def realize(value: Any) -> Any:
 _LEAVES = st.one_of(
     st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=20),
     st.sampled_from([Special(name) for name in SPECIALS]))
-_KEY_SPECIALS = ["huge_int", "deep_tuple", "megabyte", "lone_surrogate", "raiser", "np_int"]
+_KEY_SPECIALS = ["huge_int", "deep_tuple", "megabyte", "lone_surrogate", "raiser", "np_int",
+                 "plain_object"]
 
 
 def values(words: Sequence[str]) -> st.SearchStrategy[Any]:

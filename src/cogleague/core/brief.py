@@ -27,6 +27,8 @@ class _Brief(reprlib.Repr):
         return super().repr_int(x, level)
 
     def repr_instance(self, x: Any, level: int) -> str:
+        if getattr(type(x), "__repr__", None) is object.__repr__:  # "<… at 0x…>": varies
+            return f"<{type(x).__name__}>"
         try:
             text = repr(x)
         except Exception:
