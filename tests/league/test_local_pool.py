@@ -102,3 +102,25 @@ def test_an_interrupted_pool_stops_its_workers() -> None:
         LocalBackend(2, "fork").run([specs(4)[i:i + 2] for i in range(0, 4, 2)] * 3,
                                     interrupt)
     assert not set(multiprocessing.active_children()) - before
+
+
+def test_a_forked_worker_starts_without_the_drivers_engines_and_the_driver_keeps_them(
+        tmp_path: Path) -> None:
+    """The driver's pooled connections never cross a fork into use, and forking does not
+    close them: the driver stores with the same engine after its pool ran."""
+    url = store.sqlite_url(tmp_path / "s.db")
+    engine = store.engine_for(url)
+    chunks = [specs(4)[i:i + 2] for i in range(0, 4, 2)]
+    LocalBackend(2, "fork").run(chunks, lambda recs: store.save_records(url, recs))
+    assert store.engine_for(url) is engine
+    assert len(store.load_episodes(url)) == 4
+    read, write = multiprocessing.get_context("fork").Pipe(duplex=False)
+
+    def child() -> None:
+        write.send(url in store._ENGINES)
+
+    proc = multiprocessing.get_context("fork").Process(target=child)
+    proc.start()
+    inherited = read.recv()
+    proc.join()
+    assert inherited is False and proc.exitcode == 0

@@ -144,3 +144,30 @@ async def test_an_agent_connecting_during_a_database_outage_is_told_to_retry(
     finally:
         with contextlib.suppress(subprocess.CalledProcessError):  # halted: nothing to stop
             cluster.stop()
+
+
+async def test_a_flood_of_agent_frames_is_rate_limited(make_server: Any, tmp_path: Path) -> None:
+    """The agent socket has `/ws/play`'s per-connection frame rate (50/s, bursts of 100): a
+    flood beyond it gets `rate_limited` instead of being parsed and answered, and the socket
+    stays open (before: all 400 pings got a pong, at any rate)."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=1, final_top=0)))
+    key = await account(server.url, OPERATOR_KEY, "flo")
+    await register(server.url, key, name="flood", games=["dilemma"], cap=1)
+    ws = await _agent(server.url, key, "flood")
+    try:
+        await _next(ws, "hello")
+        for _ in range(400):
+            await ws.send(json.dumps({"type": "ping"}))
+        answers = []
+        while len(answers) < 400:
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if frame["type"] in ("pong", "error"):
+                answers.append(frame.get("code", frame["type"]))
+        assert answers.count("rate_limited") >= 200, answers.count("rate_limited")
+        assert set(answers) == {"pong", "rate_limited"}, set(answers)
+        await asyncio.sleep(0.1)  # the bucket refills; the socket was never closed
+        await ws.send(json.dumps({"type": "ping"}))
+        assert (await _next(ws, "pong"))["type"] == "pong"
+    finally:
+        await ws.close()

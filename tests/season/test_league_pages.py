@@ -61,3 +61,37 @@ def test_the_board_and_an_agent_page(site: Any, open_page: Any) -> None:
         assert "baseline agent of operator" in p.page.inner_text("#about")
         assert audit(p.page) == [] and overflow(p.page) == 0
         assert p.errors == []
+
+
+def test_the_board_keeps_the_focus_when_a_rating_arrives(site: Any, open_page: Any) -> None:
+    """The board re-renders on every pushed rating: a keyboard user's focus (a game's tab, an
+    agent's link) must stay where it was, as the Lobby's does."""
+    p = open_page(1440, 800)
+    page = p.page
+    page.goto(f"{site.url}/league")
+    page.wait_for_selector("body[data-ready=league]")
+    version = page.evaluate("document.body.dataset.version")
+    for _ in range(30):  # Tab to the second game's tab
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.game") == "dilemma":
+            break
+    else:
+        pytest.fail("Tab never reaches the board's dilemma tab")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=board-dilemma]")
+    # which tab is chosen is told to a screen reader too, not by its colour alone
+    assert page.get_by_role("button", pressed=True).all_inner_texts() == ["dilemma"]
+
+    async def more() -> None:
+        key = await account(site.url, OPERATOR_KEY, "bea")
+        await register(site.url, key, name="bot-b", games=["dilemma"], cap=1)
+        await run_agent(Either, site.url, key, "bot-b", max_tables=1)
+    agent = threading.Thread(target=lambda: asyncio.run(more()))
+    agent.start()
+    page.wait_for_function("(v) => document.body.dataset.version !== v", arg=version,
+                           timeout=120_000)
+    agent.join(120)
+    assert page.evaluate("document.activeElement.dataset.game") == "dilemma"
+    page.keyboard.press("Tab")  # on into the board, from where the focus was
+    assert page.evaluate("document.activeElement.closest('#tabs, #board') !== null")
+    assert p.errors == []

@@ -167,3 +167,20 @@ async def test_unknown_long_table_ids_are_404_without_a_trace(server: ServerProc
         for i in range(50):
             r = await client.post(f"/tables/t_{'a' * 8000}{i}/join", json={})
             assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+
+
+@pytest.mark.parametrize("path", ["/tables", "/accounts", "/session", "/people"])
+def test_a_deeply_nested_body_is_a_400_about_the_body(server: ServerProcess, path: str) -> None:
+    """JSON nested past the frames' depth limit, in a request body: 400 naming the body and
+    the limit, as a frame gets (before: FastAPI's 'There was an error parsing the body', from
+    the parser's RecursionError, naming nothing)."""
+    for body in ("[" * 5000 + "]" * 5000, '{"game": "dilemma", "config": {"a": '
+                 + "[" * 100 + "]" * 100 + "}}"):
+        r = httpx.post(f"{server.url}{path}", content=body.encode(),
+                       headers={"Authorization": f"Bearer {OPERATOR_KEY}",
+                                "Content-Type": "application/json"})
+        assert r.status_code == 400, r.text
+        error = r.json()["error"]
+        assert error["code"] == "bad_request", error
+        assert error["message"] == (f"body: JSON nested deeper than {MAX_JSON_DEPTH} levels"), \
+            error

@@ -280,3 +280,130 @@ async def test_the_server_pings_and_accepts_pongs(shared_server: ServerProcess) 
         await send(ws, {"type": "pong"})
     await send(ws, {"type": "ping"})
     assert (await next_frame(ws, "pong"))["seq"] == ping["seq"]
+
+
+async def test_a_reconnect_snapshot_says_the_time_left_on_the_pending_turn(
+        shared_server: ServerProcess) -> None:
+    """A seat that reconnects mid-turn gets the pending `your_turn` in its snapshot: its
+    `deadline_ms` is the time left now (what `deadline_at` says), not the full turn time
+    sent when the turn was asked — a bot budgeting by it would answer too late."""
+    tid, creator, joins = await toy_table(shared_server, seats=1, rounds=1, timeout_s=20)
+    ws = await open_seat(shared_server.url, tid, 0, joins[0]["token"])
+    await next_frame(ws, "snapshot")
+    await start(shared_server, tid, creator)
+    turn = await next_frame(ws, "your_turn")
+    assert turn["deadline_ms"] > 19_000
+    await ws.close()
+    await asyncio.sleep(1.5)
+    ws = await open_seat(shared_server.url, tid, 0, joins[0]["token"])
+    snap = await next_frame(ws, "snapshot")
+    pending = snap["your_turn"]
+    assert pending["turn_id"] == turn["turn_id"]
+    assert pending["deadline_at"] == turn["deadline_at"]
+    assert 0 < pending["deadline_ms"] <= turn["deadline_ms"] - 1_400, pending
+    await send(ws, {"type": "move", "turn_id": turn["turn_id"], "n": 1})
+    await next_frame(ws, "ack")
+    await next_frame(ws, "end")
+
+
+@pytest.mark.parametrize("doc", [
+    {"type": "Z" * 60_000},
+    {"type": "resume", "last_seq": 0, "K" * 60_000: 1},
+    {"type": "resume", "last_seq": "Z" * 60_000},
+])
+async def test_a_bad_frame_is_not_echoed_back(shared_server: ServerProcess,
+                                              doc: dict[str, Any]) -> None:
+    """A frame just under the size limit with an unknown `type` (or an unknown field, or a
+    wrong value) is refused naming the field and what it accepts, with at most a short
+    excerpt of what was sent: a client cannot make the server write its text back."""
+    tid, _, joins = await toy_table(shared_server, seats=1)
+    ws = await open_seat(shared_server.url, tid, 0, joins[0]["token"])
+    await next_frame(ws, "snapshot")
+    await send(ws, doc)
+    frame = await next_frame(ws, "error")
+    assert frame["code"] == "bad_frame"
+    assert len(frame["message"]) < 300, len(frame["message"])
+    if "type" in frame["message"]:
+        assert "move, resume, pong, ping" in frame["message"]
+    await send(ws, {"type": "ping"})  # the socket stays open
+    assert (await next_frame(ws, "pong"))["table"] == tid
+
+
+@pytest.mark.parametrize("seat", ["99999999999999999999999", "-99999999999999999999999",
+                                  "9223372036854775808"])
+async def test_a_seat_number_out_of_range_is_refused_like_a_wrong_seat(
+        shared_server: ServerProcess, seat: str) -> None:
+    """A seat number no database integer holds is a wrong seat (401), not a server error."""
+    tid, _, joins = await toy_table(shared_server, seats=1)
+    url = shared_server.url.replace("http://", "ws://") + (
+        f"/ws/play?table={tid}&seat={seat}&token={joins[0]['token']}")
+    from websockets.asyncio.client import connect
+
+    with pytest.raises(InvalidStatus) as refused:
+        ws = await connect(url, proxy=None)
+        await ws.close()
+    assert refused.value.response.status_code == 401
+
+
+async def test_a_spectators_resume_replays_no_more_than_a_late_joiner_gets(
+        shared_server: ServerProcess) -> None:
+    """A spectator (anonymous) joining late gets the last 500 events, not a long table's
+    whole history; a `resume` from 0 must not get round that: each 30-byte frame would make
+    the server send the whole stream again, a hundred times a second."""
+    from websockets.asyncio.client import connect
+
+    from cogleague.server.play import WATCH_TAIL
+
+    _, creator = await new_account(shared_server)
+    async with LobbyClient(shared_server.url, creator) as lobby:
+        tid = (await lobby.create_table("toy", pacing=False, config={
+            "seats": 1, "rounds": 400, "timeout_s": 20}))["id"]
+        joined = await lobby.join(tid, "remote")
+    ws = await open_seat(shared_server.url, tid, 0, joined["token"])
+    await next_frame(ws, "snapshot")
+    await start(shared_server, tid, creator)
+    for _ in range(300):  # then the seat stops answering: the table keeps running
+        turn = await next_frame(ws, "your_turn")
+        while True:  # within the frame rate
+            await send(ws, {"type": "move", "turn_id": turn["turn_id"], "n": 1})
+            reply = await next_frame(ws)
+            while reply["type"] not in ("ack", "error"):
+                reply = await next_frame(ws)
+            if reply["type"] == "ack":
+                break
+            await asyncio.sleep(0.05)
+    await next_frame(ws, "your_turn")
+    watch = await connect(shared_server.url.replace("http", "ws") + f"/ws/watch?table={tid}",
+                          proxy=None, max_size=None)
+    seen: list[dict[str, Any]] = []
+    snap = await next_frame(watch, "snapshot", seen=seen)
+    now = snap["seq"]
+    assert now > WATCH_TAIL + 100
+    assert len([f for f in seen if f["type"] == "event"]) == WATCH_TAIL
+    await send(watch, {"type": "resume", "last_seq": 0})
+    await send(watch, {"type": "ping"})
+    resent: list[dict[str, Any]] = []
+    await next_frame(watch, "pong", seen=resent)
+    events = [f["seq"] for f in resent if f["type"] == "event"]
+    assert events == list(range(now - WATCH_TAIL + 1, now + 1)), (len(events), now)
+    await watch.close()
+    async with operator(shared_server) as op:
+        await op.abort(tid, "done")
+
+
+async def test_a_seat_is_told_why_its_table_was_aborted_live_as_on_reconnect(
+        shared_server: ServerProcess) -> None:
+    """The `end` of an aborted table carries the abort's `detail` (an operator's words, a
+    start timeout, a seat that could not be made) to the seats connected at the time, as it
+    does to a seat connecting afterwards: the same frame either way."""
+    tid, creator, joins = await toy_table(shared_server, seats=1, rounds=50, timeout_s=20)
+    ws = await open_seat(shared_server.url, tid, 0, joins[0]["token"])
+    await start(shared_server, tid, creator)
+    await next_frame(ws, "your_turn")
+    async with operator(shared_server) as op:
+        await op.abort(tid, "the hall closes")
+    live = await next_frame(ws, "end")
+    late = await open_seat(shared_server.url, tid, 0, joins[0]["token"])
+    after = await next_frame(late, "end")
+    assert live["results"]["detail"] == "the hall closes"
+    assert (live["reason"], live["results"]) == (after["reason"], after["results"])

@@ -478,3 +478,124 @@ def test_a_create_whose_commit_answer_was_lost_answers_with_the_table(pg_cluster
         store.close()
         store_a.close()
         cutter.close()
+
+
+def test_the_last_two_joins_on_two_processes_auto_start_the_table(pg_cluster: Any) -> None:
+    """An `auto_start` paid table gets its last two players at once, one on each process:
+    each join read the seats before the other's committed, so neither saw the table full
+    when it read. The table is full all the same: it must start (and settle by points),
+    not wait open with every stake held until its start timeout refunds them."""
+    db = pg_cluster.new_database()
+    store_a, svc_a, store_b, svc_b = _services(db)
+    people = make_people(store_a)
+    engine = create_engine(engine_url(db))
+
+    async def race() -> dict[str, Any]:
+        made = await svc_a.create(people[1], {"game": "dilemma", "stake": STAKE,
+                                              "pacing": False, "auto_start": True,
+                                              "config": {"seats": 3, "rounds_total": 2}})
+        table = made["id"]
+        await svc_a.join(people[1], table, {"kind": "scripted", "baseline": "pavlov"})
+        holder = await _hold_row(engine, "tables", table)
+        joins = [asyncio.create_task(svc_b.join(people[2], table, {
+            "kind": "scripted", "baseline": "tit_for_tat", "seat": 1}))]
+        await _lock_waiters(engine, 1)  # B read one seat taken, queued for the row
+        joins.append(asyncio.create_task(svc_a.join(people[3], table, {
+            "kind": "scripted", "baseline": "always_defect", "seat": 2})))
+        await _lock_waiters(engine, 2)  # A read one seat taken too, queued behind B
+        await _let_go(holder)
+        await asyncio.gather(*joins)
+        for _ in range(300):
+            row, _ = await svc_a.row(table)
+            if row["state"] not in ("open", "running"):
+                break
+            await asyncio.sleep(0.02)
+        await svc_a.shutdown()
+        await svc_b.shutdown()
+        return row
+
+    with _closed_after(store_a, store_b, engine):
+        row = asyncio.run(race())
+        assert (row["state"], row["reason"]) == ("finished", "complete"), row["state"]
+        assert store_a.tx_sync(wallets.pot, row["id"]) == 0
+        check_ledger(store_a)
+
+
+def test_two_joins_asking_for_any_seat_on_two_processes_both_get_one(pg_cluster: Any) -> None:
+    """Two players join a paid table at once on two processes without naming a seat; both
+    read the same first free seat. Seats remain for both: each must get one (and pay for
+    it), not a `table_full` refusal for a table with a free seat."""
+    db = pg_cluster.new_database()
+    store_a, svc_a, store_b, svc_b = _services(db)
+    people = make_people(store_a)
+    engine = create_engine(engine_url(db))
+
+    async def race() -> tuple[str, list[Any]]:
+        made = await svc_a.create(people[1], {"game": "dilemma", "stake": STAKE,
+                                              "config": {"seats": 3, "rounds_total": 1}})
+        table = made["id"]
+        holder = await _hold_row(engine, "tables", table)
+        joins = [asyncio.create_task(svc_b.join(people[2], table, {"kind": "remote"}))]
+        await _lock_waiters(engine, 1)
+        joins.append(asyncio.create_task(svc_a.join(people[3], table, {"kind": "remote"})))
+        await _lock_waiters(engine, 2)
+        await _let_go(holder)
+        done = await asyncio.gather(*joins, return_exceptions=True)
+        await svc_a.shutdown()
+        await svc_b.shutdown()
+        return table, done
+
+    with _closed_after(store_a, store_b, engine):
+        table, done = asyncio.run(race())
+        assert not [d for d in done if isinstance(d, BaseException)], done
+        assert sorted(d["seat"] for d in done) == [0, 1]
+        assert store_a.tx_sync(wallets.pot, table) == 2 * STAKE
+        check_ledger(store_a)
+
+
+def test_a_second_leave_after_the_seat_was_taken_again_leaves_the_new_player_seated(
+        pg_cluster: Any) -> None:
+    """A player's leave is sent twice (a retry) and lands on two processes; between the two,
+    another player joins and gets the seat the first leave gave back. The second leave read
+    the seat as the leaver's: it must not delete the newcomer's seat (whose stake would then
+    be held by a table that seats nobody for it, never to be refunded)."""
+    db = pg_cluster.new_database()
+    store_a, svc_a, store_b, svc_b = _services(db)
+    store_c = Store(db)
+    svc_c = TableService(store_c, Catalog(), Settings(db_url=db, record_league=False))
+    people = make_people(store_a)
+    engine = create_engine(engine_url(db))
+    leaver, newcomer = people[1], people[2]
+
+    async def race() -> tuple[str, list[Any]]:
+        made = await svc_a.create(leaver, {"game": "dilemma", "stake": STAKE,
+                                           "config": {"seats": 3, "rounds_total": 1}})
+        table = made["id"]
+        await svc_a.join(leaver, table, {"kind": "remote"})
+        holder = await _hold_row(engine, "tables", table)
+        steps = [asyncio.create_task(svc_a.leave(leaver, table))]
+        await _lock_waiters(engine, 1)
+        steps.append(asyncio.create_task(svc_b.join(newcomer, table, {"kind": "remote"})))
+        await _lock_waiters(engine, 2)
+        steps.append(asyncio.create_task(svc_c.leave(leaver, table)))  # the retry
+        await _lock_waiters(engine, 3)
+        await _let_go(holder)
+        done = list(await asyncio.gather(*steps, return_exceptions=True))
+        seated = await svc_a.row(table)
+        assert [(s["seat"], s["account_id"]) for s in seated[1]] == [(0, newcomer.id)], done
+        await svc_a.abort(table)  # the newcomer's stake comes back with the abort
+        for svc in (svc_a, svc_b, svc_c):
+            await svc.shutdown()
+        return table, done
+
+    try:
+        with _closed_after(store_a, store_b, engine):
+            table, done = asyncio.run(race())
+            assert done[1]["seat"] == 0
+            assert done[2] == done[0]  # the retry answers as the leave did; no 2nd release
+            for p in (leaver, newcomer):
+                assert store_a.tx_sync(wallets.balance, p.id) == 100
+            assert store_a.tx_sync(wallets.pot, table) == 0
+            check_ledger(store_a)
+    finally:
+        store_c.close()

@@ -7,7 +7,9 @@ result always encodes to valid UTF-8.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
+from collections.abc import Iterator
 from typing import Any
 
 ELLIPSIS = "…"
@@ -62,50 +64,130 @@ def quote(text: str) -> str:
 def first_object_span(text: str, start: int = 0) -> str | None:
     """The first balanced ``{…}`` span at or after `start`, braces inside JSON strings ignored;
     None if none. Models wrap their JSON in prose or code fences; this finds what they meant."""
-    span = _balanced_span(text, text.find("{", start))
+    span = next(_balanced_spans(text, text.find("{", start)), None)
     return None if span is None else text[span[0]:span[1]]
 
 
-def _balanced_span(text: str, start: int) -> tuple[int, int] | None:
-    while start != -1:
-        depth = 0
-        in_string = escaped = False
-        for i in range(start, len(text)):
-            ch = text[i]
-            if in_string:
-                if escaped:
-                    escaped = False
-                elif ch == "\\":
-                    escaped = True
-                elif ch == '"':
-                    in_string = False
+_TOKEN = re.compile(r'[{}"\\]')
+
+
+def _balanced_spans(text: str, start: int) -> Iterator[tuple[int, int]]:
+    """Every ``(begin, end)`` whose ``{`` at `begin` (at or after `start`; none when -1) closes
+    at ``end - 1``, each read as a fresh reader starting at `begin` would: outside a string,
+    ``"`` opening and closing strings, ``\\`` escaping the next character inside one.
+
+    The first ``{`` is read on until it closes (a model's reply: at once); the others, when
+    asked for, in one pass from the right instead of one scan each, so a reply of n ``{``
+    that never close costs n steps, not n²/2 (a hostile reply must not hold the event loop)."""
+    if start < 0:
+        return
+    end = _closing(text, start)
+    if end is not None:
+        yield start, end
+    yield from _later_spans(text, text.find("{", start + 1))
+
+
+def _closing(text: str, start: int) -> int | None:
+    """One past the ``}`` that closes the ``{`` at `start`, or None."""
+    depth, in_string, escaped = 0, False, -1
+    for m in _TOKEN.finditer(text, start):
+        i, ch = m.start(), m.group()
+        if in_string:
+            if i == escaped:
+                continue
+            if ch == "\\":
+                escaped = i + 1
             elif ch == '"':
-                in_string = True
-            elif ch == "{":
-                depth += 1
-            elif ch == "}":
-                depth -= 1
-                if depth == 0:
-                    return start, i + 1
-        start = text.find("{", start + 1)  # unbalanced from here: try the next opening brace
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
     return None
+
+
+def _later_spans(text: str, start: int) -> Iterator[tuple[int, int]]:
+    """`_balanced_spans` in one pass from the right over the braces, quotes and backslashes.
+
+    ``outside[i]`` is the token index of the first unmatched ``}`` a reader meets entering
+    token i outside a string (-1: none); entering inside a string needs only the next two."""
+    if start < 0:
+        return
+    where = [m.start() for m in _TOKEN.finditer(text, start)]
+    n = len(where)
+    outside = [-1] * (n + 1)
+    inside = inside_after = -1  # a reader entering token i+1 (i+2) inside a string
+    for i in range(n - 1, -1, -1):
+        ch, after = text[where[i]], outside[i + 1]
+        if ch == '"':
+            outside[i], inner = inside, after
+        elif ch == "\\":  # escapes the next token only when it is the next character
+            escaped_next = i + 1 < n and where[i + 1] == where[i] + 1
+            outside[i], inner = after, inside_after if escaped_next else inside
+        elif ch == "{":
+            outside[i], inner = (-1 if after < 0 else outside[after + 1]), inside
+        else:
+            outside[i], inner = i, inside
+        inside, inside_after = inner, inside
+    for i in range(n):
+        close = outside[i + 1]
+        if close >= 0 and text[where[i]] == "{":
+            yield where[i], where[close] + 1
 
 
 def first_object(text: str) -> dict[str, Any] | None:
     """The first balanced span that parses as a JSON object, or None.
 
     Lenient on purpose: a span that is not JSON (``{thinking}``) is skipped, not fatal. Games
-    whose rules read strictly the first span use `first_object_span`."""
-    span = _balanced_span(text, text.find("{"))
-    while span is not None:
+    whose rules read strictly the first span use `first_object_span`.
+
+    A span that fails at character p fails every span nested in it that opens outside its
+    strings before p and closes after p: parsing a JSON value does not depend on what came
+    before it, so a fresh parse from that ``{`` takes the same steps to the same failure.
+    Those are skipped unparsed, so n nested spans failing at one place cost one parse, not n
+    (a hostile reply must not hold the event loop)."""
+    doomed: set[int] = set()  # openings of spans known to fail
+    for begin, end in _balanced_spans(text, text.find("{")):
+        if begin in doomed:
+            continue
         try:
-            doc = json.loads(text[span[0]:span[1]])
+            doc = json.loads(text[begin:end])
+        except json.JSONDecodeError as exc:
+            doomed.update(_nested_openings(text, begin, begin + exc.pos))
+            continue
         except (ValueError, RecursionError):
-            doc = None
+            continue
         if isinstance(doc, dict):
             return doc
-        span = _balanced_span(text, text.find("{", span[0] + 1))
     return None
+
+
+def _nested_openings(text: str, begin: int, failed_at: int) -> list[int]:
+    """The ``{`` strictly between `begin` and `failed_at` that a reader from `begin` meets
+    outside a string and that are still open at `failed_at` (a span opening at `failed_at`
+    itself failed the outer parse by being there, and may parse alone: ``{{"a": 1}}``)."""
+    open_at: list[int] = []  # the openings not yet closed, innermost last
+    in_string, escaped = False, -1
+    for m in _TOKEN.finditer(text, begin + 1, failed_at):
+        i, ch = m.start(), m.group()
+        if in_string:
+            if i == escaped:
+                continue
+            if ch == "\\":
+                escaped = i + 1
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "{":
+            open_at.append(i)
+        elif ch == "}" and open_at:
+            open_at.pop()
+    return open_at
 
 
 # -- text a seat or a user sends: what can be stored and sent as it is ---------------------------

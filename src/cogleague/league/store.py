@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -129,6 +130,21 @@ class OptionsRow(Base):
 
 _ENGINES: dict[str, Engine] = {}
 _ENGINES_LOCK = threading.Lock()
+_INHERITED: list[dict[str, Engine]] = []
+
+
+def _forget_inherited_engines() -> None:
+    """In a forked child: start with no engine. The parent's pooled connections stay the
+    parent's: the child never uses, closes or frees them (freeing a SQLite connection closes
+    its handle, which SQLite forbids across a fork), so they are kept until the child exits.
+    The parent keeps its engines, and a pool's driver need not close them before forking."""
+    global _ENGINES, _ENGINES_LOCK
+    _INHERITED.append(_ENGINES)
+    _ENGINES, _ENGINES_LOCK = {}, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_inherited_engines)
 
 
 def sqlite_url(path: str | Path) -> str:
@@ -189,7 +205,7 @@ def _widen_status(engine: Engine) -> None:
 
 
 def dispose_all() -> None:
-    """Close every cached pool (tests, and before forking workers)."""
+    """Close every cached pool (tests)."""
     with _ENGINES_LOCK:
         for engine in _ENGINES.values():
             engine.dispose()

@@ -1,8 +1,8 @@
 """``/agents``: register, list, version, pause, resume and retire agents (`agents.py`).
 
 Anyone may read the agent list (what the board shows); changing an agent needs its account's
-API key (or the operator's). Bodies refuse unknown keys; each field is checked by
-`AgentBook`, whose 400s name the field and the allowed values.
+API key (or the operator's). Bodies refuse unknown keys and unstorable text; each field is
+checked by `AgentBook`, whose 400s name the field and the allowed values.
 """
 
 from __future__ import annotations
@@ -10,22 +10,24 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
 from cogleague.server.agents import MAX_CAP, MAX_DESCRIPTION, NAME_RE
 from cogleague.server.errors import responses
 from cogleague.server.lobby import JsonInt, Who
+from cogleague.server.lobby import _Body as RequestBody
 from cogleague.server.season_runtime import LeagueRuntime
 
 router = APIRouter(tags=["agents"])
 
 
-class AgentBody(BaseModel):
+class AgentBody(RequestBody):
     """The fields of every kind; which go together, and their allowed values, are in the
-    API document (`agent_openapi.py`) and checked by `AgentBook` (400 naming the field)."""
+    API document (`agent_openapi.py`) and checked by `AgentBook` (400 naming the field).
+    Like every request body: unknown keys refused, text no database stores refused first
+    (400 `bad_text`, `textguard.py`)."""
 
-    model_config = ConfigDict(extra="forbid")
     name: str = Field(pattern=NAME_RE.pattern)
     kind: Literal["remote", "model", "policy", "baseline"] = "remote"
     games: list[str] = Field(min_length=1)
@@ -38,8 +40,7 @@ class AgentBody(BaseModel):
     baseline: str | None = None
 
 
-class VersionBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class VersionBody(RequestBody):
     prompt: str | None = Field(None, min_length=1, max_length=MAX_PROMPT_CHARS)
     model: str | None = None
     token_budget: JsonInt | None = Field(None, ge=1)

@@ -22,14 +22,16 @@ from starlette.websockets import WebSocketDisconnect
 
 from cogleague.core import jsonio
 from cogleague.server.auth import bearer, digest
+from cogleague.server.key_watch import KeyWatch
 from cogleague.server.league_schema import agents
 from cogleague.server.limits import (
     TOO_DEEP_MESSAGE,
     json_too_deep,
     oversized,
+    rate_limited_message,
     too_large_message,
 )
-from cogleague.server.play import SocketConn, _deny
+from cogleague.server.play import RateLimit, SocketConn, _deny
 from cogleague.server.season_runtime import AgentLink, LeagueRuntime
 from cogleague.server.store import accounts
 
@@ -72,17 +74,23 @@ async def agent_socket(ws: WebSocket) -> None:
         return
     await ws.accept()
     conn = SocketConn(ws)  # an outbox: a peer that stops reading never blocks the league loop
+    keys: KeyWatch = ws.app.state.key_watch
+    owner = found["account_id"]
+    keys.add(owner, digest(key or ""), conn)  # closed when the account gets a new key
 
     async def send(frame: dict[str, Any]) -> None:
         conn.send_text(jsonio.dumps(frame))
 
     link = AgentLink(found["id"], send)
-    await send({"type": "hello", "agent": found["name"], "version": found["version"],
-                "cap": found["cap"], "games": json.loads(found["games"]),
-                "state": found["state"]})
-    pinger = asyncio.create_task(_ping(send, rt.settings.ping_interval_s))
+    settings = rt.settings
+    limit = RateLimit(settings.moves_per_second, settings.move_burst)  # /ws/play's rate
+    pinger = asyncio.create_task(_ping(send, settings.ping_interval_s))
     attached = False
     try:
+        await keys.check(owner)  # a new key made since `_agent_for` read the old one
+        await send({"type": "hello", "agent": found["name"], "version": found["version"],
+                    "cap": found["cap"], "games": json.loads(found["games"]),
+                    "state": found["state"]})
         while True:
             try:
                 message = await ws.receive()
@@ -90,7 +98,11 @@ async def agent_socket(ws: WebSocket) -> None:
                 return
             if message["type"] == "websocket.disconnect" or conn.closed:
                 return  # closed: gone, or too many unread frames (`OUTBOX_LIMIT`)
-            frame = _frame(message.get("text"), rt.settings.max_frame_bytes)
+            if not limit.allow():  # a flood is refused unparsed (an error frame each)
+                await send({"type": "error", "code": "rate_limited",
+                            "message": rate_limited_message(settings.moves_per_second)})
+                continue
+            frame = _frame(message.get("text"), settings.max_frame_bytes)
             if isinstance(frame, tuple):
                 await send({"type": "error", "code": frame[0], "message": frame[1]})
                 continue
@@ -112,6 +124,7 @@ async def agent_socket(ws: WebSocket) -> None:
                 await send({"type": "error", "code": "bad_frame", "message":
                             f"type must be ready, done, ping or pong (got {kind[:40]!r})"})
     finally:
+        keys.remove(owner, conn)
         pinger.cancel()
         conn.closed = True
         conn.writer.cancel()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import math
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -31,12 +32,14 @@ from cogleague.server import (
     play,
     season_board,
     sqlite_lock,
+    validation,
 )
 from cogleague.server.auth import digest, install_log_redaction, new_api_key
 from cogleague.server.catalog import Catalog
 from cogleague.server.dbretry import Unavailable
 from cogleague.server.errors import ApiError
 from cogleague.server.integrity import DatabaseRefused, check_database
+from cogleague.server.key_watch import KeyWatch
 from cogleague.server.leases import LeaseKeeper
 from cogleague.server.limits import BodyLimit
 from cogleague.server.notify import Listener
@@ -44,6 +47,7 @@ from cogleague.server.openapi import truthful_openapi
 from cogleague.server.recovery import recover
 from cogleague.server.season_runtime import LeagueRuntime, install_openapi, load_season
 from cogleague.server.settings import Settings
+from cogleague.server.sign_in_guard import SignInGuard
 from cogleague.server.standings_feed import backfill
 from cogleague.server.store import Store, accounts, now
 from cogleague.server.tables import TableService
@@ -86,9 +90,10 @@ def bootstrap(store: Store, operator_key: str | None) -> str | None:
         if op is None:
             conn.execute(insert(accounts).values(name="operator", role="operator",
                                                  created_at=now(), key_digest=digest(key or "")))
-        elif key is not None:
+        elif key is not None and op["key_digest"] != digest(key):
             conn.execute(update(accounts).where(accounts.c.id == op["id"])
                          .values(key_digest=digest(key)))
+            store.notify(f"keys:{op['id']}")(conn)  # the running processes drop the old key
         return generated
 
     return store.tx_sync(run)
@@ -130,10 +135,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = TableService(store, catalog, settings)
         app.state.tables = service
         listener = None
+        keys: KeyWatch = app.state.key_watch
+        checks: set[asyncio.Task[None]] = set()
         if store.is_postgres:  # other processes' tables and keys: NOTIFY (notify.py)
             def on_notice(payload: str) -> None:
                 if payload.startswith("keys:"):  # an account's new API key retires the old
                     app.state.account_cache.clear()
+                    account_id = payload.removeprefix("keys:")
+                    if account_id.isdigit():  # the old key's agent sockets close
+                        checks.add(task := asyncio.create_task(keys.heard(int(account_id))))
+                        task.add_done_callback(checks.discard)
                 else:
                     service.on_notice(payload)
 
@@ -172,11 +183,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.store = store
     app.state.account_cache = {}
+    app.state.key_watch = KeyWatch(store)
+    app.state.sign_in_guard = SignInGuard(settings.sign_in_failures, settings.sign_in_window_s)
+    app.state.sessions_swept_at = -math.inf  # monotonic seconds (people.py)
     app.state.generated_operator_key = generated
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return _error(exc.status, exc.code, exc.message)
+        response = _error(exc.status, exc.code, exc.message)
+        response.headers.update(exc.headers)
+        return response
 
     @app.exception_handler(Unavailable)
     async def unavailable(_request: Request, exc: Unavailable) -> JSONResponse:
@@ -185,13 +201,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return response
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         first: dict[str, Any] = exc.errors()[0] if exc.errors() else {}
         if first.get("type") == "json_invalid":  # its loc is ("body", offset): not a field
             at, why = first["loc"][-1], first.get("ctx", {}).get("error", "")
             return _error(400, "bad_request", f"body: not valid JSON at character {at} ({why})")
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
-        return _error(400, "bad_request", f"{where}: {first.get('msg', 'invalid request')}")
+        return _error(400, "bad_request", validation.message(first, request.scope.get("route")))
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:

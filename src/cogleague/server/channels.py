@@ -203,9 +203,13 @@ class SeatChannel(Stream):
         return future
 
     def pending_turn_frame(self) -> dict[str, Any] | None:
+        """The outstanding `your_turn` as a snapshot carries it: `deadline_ms` is the time
+        left now (to `deadline_at`), not the whole turn time it was asked with."""
         if self.pending is None:
             return None
-        return {**self.pending.frame, "seq": self.seq}
+        frame = self.pending.frame
+        left = max(0, frame["deadline_at"] - int(time.time() * 1000))
+        return {**frame, "deadline_ms": min(frame["deadline_ms"], left), "seq": self.seq}
 
     def on_move(self, turn_id: str, fields: dict[str, Any]) -> str:
         """The reply to one `move`: an `ack` (again, for a turn already answered) or an error."""

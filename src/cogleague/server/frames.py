@@ -131,6 +131,16 @@ class BadFrame(ValueError):
     pass
 
 
+EXCERPT_CHARS = 40
+"""What a refusal quotes of a client's own text at most (a type, a field name): a frame may
+be 64 KiB, and the server does not write a client's text back at its length."""
+
+
+def excerpt(text: str) -> str:
+    """`text` cut to `EXCERPT_CHARS` characters, with an ellipsis when it was longer."""
+    return text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS - 1] + "…"
+
+
 def parse_client_frame(doc: Any) -> Move | Resume | ClientPong | ClientPing:
     """Validate one decoded client frame; `BadFrame` names what is wrong."""
     if not isinstance(doc, dict):
@@ -138,12 +148,14 @@ def parse_client_frame(doc: Any) -> Move | Resume | ClientPong | ClientPing:
     kind = doc.get("type")
     model = _CLIENT_TYPES.get(kind) if isinstance(kind, str) else None
     if model is None:
-        raise BadFrame(f"type must be one of {', '.join(_CLIENT_TYPES)} (got {kind!r})")
+        raise BadFrame(f"type must be one of {', '.join(_CLIENT_TYPES)} "
+                       f"(got {excerpt(repr(kind))})")
     try:
         return model.model_validate(doc)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "frame"
+        # an unknown field is named by its own key, as long as the client made it
+        where = excerpt(".".join(str(p) for p in first["loc"]) or "frame")
         raise BadFrame(f"{where}: {first['msg']}") from None
 
 

@@ -4,9 +4,11 @@ The lease is three columns of the table's row (`owner`, `owner_url`, `lease_unti
 process that starts a table takes it in the start transaction; every `lease_renew_s` each
 process renews all its leases in one UPDATE, drops the tables it no longer holds, and claims
 running tables whose lease lapsed (its owner died or stalled for `lease_ttl_s`), rebuilding
-each from its durable log (`recovery.resume`). A claim is one conditional UPDATE, so two
-processes racing for a table cannot both win; log appends are fenced by the owner column
-(`store._append_rows`), so a stalled former owner cannot write after a take-over.
+each from its durable log (`recovery.resume`); it also aborts open tables left past their
+start deadline by a process that went away (their timer went with it). A claim is one
+conditional UPDATE, so two processes racing for a table cannot both win; log appends are
+fenced by the owner column (`store._append_rows`), so a stalled former owner cannot write
+after a take-over.
 Lease times are wall-clock seconds: hosts sharing a database keep their clocks in sync (NTP).
 """
 
@@ -19,7 +21,8 @@ from typing import Any
 from sqlalchemy import Connection, or_, select, update
 
 from cogleague.server.dbretry import Unavailable, throttle
-from cogleague.server.store import RUNNING, now, tables
+from cogleague.server.errors import ApiError
+from cogleague.server.store import OPEN, RUNNING, now, tables
 
 log = logging.getLogger("cogleague.server")
 
@@ -40,6 +43,14 @@ def lapsed(conn: Connection) -> list[str]:
         .order_by(tables.c.started_at)).scalars().all())
 
 
+def overdue(conn: Connection, grace_s: float) -> list[str]:
+    """Open tables more than `grace_s` past their start deadline: the process that armed their
+    start timeout went away (its own timer fires first while it lives)."""
+    return list(conn.execute(select(tables.c.id).where(
+        tables.c.state == OPEN, tables.c.start_deadline < now() - grace_s)
+        .order_by(tables.c.start_deadline)).scalars().all())
+
+
 def claim(conn: Connection, table_id: str, values: dict[str, Any], force: bool = False) -> bool:
     """Take the lease of `table_id` if it lapsed (or unconditionally: `force`, for the one
     SQLite process at start-up). True if this process holds it now."""
@@ -50,7 +61,8 @@ def claim(conn: Connection, table_id: str, values: dict[str, Any], force: bool =
 
 
 class LeaseKeeper:
-    """The per-process loop: renew, let go of lost tables, take over lapsed ones."""
+    """The per-process loop: renew, let go of lost tables, take over lapsed ones, and time out
+    open tables whose own process went away."""
 
     def __init__(self, service: Any) -> None:
         self.service = service
@@ -98,4 +110,10 @@ class LeaseKeeper:
                 taken.append(table_id)
                 log.warning("table %s: lease taken over by this process", table_id)
         self.takeovers += taken
+        for table_id in await svc.store.tx(overdue, svc.settings.lease_ttl_s):
+            try:  # of two processes doing so at once, one aborts it (a conditional UPDATE)
+                await svc.abort(table_id, "start timeout", states=(OPEN,))
+                log.warning("table %s: start timeout enforced by this process", table_id)
+            except ApiError:
+                pass  # started or ended meanwhile
         return taken

@@ -3,12 +3,15 @@
 - `BodyLimit` (ASGI middleware): a request body over `Settings.max_body_bytes` gets 413,
   whether it is announced (Content-Length) or not (chunked): the body is read here, counted,
   and handed on from memory, so no more than the limit is ever buffered for one request; a
-  body that does not arrive within `Settings.body_timeout_s` gets 408. A path that tries to
-  leave its segment (``..``, ``.``, an encoded slash or backslash) gets 404, never a redirect.
+  body that does not arrive within `Settings.body_timeout_s` gets 408; one nested deeper than
+  `MAX_JSON_DEPTH` gets 400 (every body here is JSON; its parser would recurse). A path that
+  tries to leave its segment (``..``, ``.``, an encoded slash or backslash) gets 404, never a
+  redirect.
 - `json_too_deep`: the nesting depth of a JSON text, counted before it is parsed (a frame
   nested 5,000 deep would otherwise exhaust the parser's recursion).
-- `oversized`, `too_large_message`, `TOO_DEEP_MESSAGE`: a WebSocket text frame's limits and
-  what a refusal says, for every socket that reads JSON frames (`/ws/play`, `/ws/agent`).
+- `oversized`, `too_large_message`, `TOO_DEEP_MESSAGE`, `rate_limited_message`: a WebSocket
+  text frame's limits and what a refusal says, for every socket that reads JSON frames
+  (`/ws/play`, `/ws/agent`; both count frames with `play.RateLimit`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from typing import Any
 from cogleague.core import jsonio
 
 MAX_JSON_DEPTH = 32
-"""Nesting depth of a client's JSON frame (objects and arrays); deeper is `bad_frame`."""
+"""Nesting depth of a client's JSON frame or request body (objects and arrays); deeper is
+`bad_frame` (a frame) or 400 (a body)."""
 TOO_DEEP_MESSAGE = f"bad frame: JSON nested deeper than {MAX_JSON_DEPTH} levels"
 
 Scope = MutableMapping[str, Any]
@@ -42,6 +46,10 @@ def oversized(text: str, max_bytes: int) -> bool:
 
 def too_large_message(max_bytes: int) -> str:
     return f"a frame may be at most {max_bytes} bytes"
+
+
+def rate_limited_message(per_second: float) -> str:
+    return f"at most {per_second:g} frames per second; slow down"
 
 
 def json_too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
@@ -122,6 +130,10 @@ class BodyLimit:
                                                 f"{self.timeout_s:g} s")
             return
         body = b"".join(chunks)
+        if json_too_deep(body.decode("utf-8", "replace")):  # the parser would recurse
+            await _answer(send, 400, "bad_request",
+                          f"body: JSON nested deeper than {MAX_JSON_DEPTH} levels")
+            return
         sent = False
 
         async def replay() -> Message:

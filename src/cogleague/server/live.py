@@ -111,15 +111,13 @@ class Room:
         self.watch.moved()
 
     def end(self, reason: str | None, results: dict[str, Any] | None) -> None:
-        """Tell every seat its own results (no policy names) and spectators all of them."""
+        """Tell every seat its own results (no policy names; an abort's `detail` too, as a
+        seat connecting after the end reads them) and spectators all of them."""
         self.state = "aborted" if reason == "aborted" else "finished"
         self.results = results
         n = len(self.channels)
         for channel in self.channels:
-            own = seat_results(results, channel.seat, n)
-            if own is not None and reason == "aborted":
-                own = {"seat": channel.seat, "reason": "aborted"}
-            channel.end(reason, own)
+            channel.end(reason, seat_results(results, channel.seat, n))
         self.watch.end(reason, results)
 
 

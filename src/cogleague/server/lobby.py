@@ -245,7 +245,9 @@ async def me(who: Who) -> dict[str, Any]:
              responses=responses(400, 401, 403, 404, 409, 413))
 async def grant(account_id: Annotated[int, Path(ge=1, le=ID_MAX)], body: Grant, svc: Svc,
                 _op: Operator) -> dict[str, Any]:
-    """The operator's credit grant: a `deposit`, idempotent by `idempotency_key`."""
+    """The operator's credit grant: a `deposit`, idempotent by `idempotency_key`. A retry
+    of a grant that is in (its answer was lost) changes nothing and answers as the first
+    attempt did, `applied: true`, with `replayed: true`."""
     def write(conn: Connection) -> dict[str, Any]:
         row = conn.execute(select(accounts).where(accounts.c.id == account_id)).mappings().first()
         if row is None or row["role"] != "player":
@@ -253,7 +255,8 @@ async def grant(account_id: Annotated[int, Path(ge=1, le=ID_MAX)], body: Grant, 
         new = wallets.apply(conn, settlement.deposit(
             wallets.ledger_name(account_id), body.amount,
             f"grant:{account_id}:{body.idempotency_key}"))
-        return {"account": account_id, "applied": new, "balance": wallets.balance(conn, account_id)}
+        return {"account": account_id, "applied": True, "replayed": not new,
+                "balance": wallets.balance(conn, account_id)}
 
     return await svc.store.tx(write)
 

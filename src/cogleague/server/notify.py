@@ -5,10 +5,12 @@ event loop (`TableService.on_notice`). Notices: ``log:<id>,<id>…`` (log rows c
 mirrors refresh), ``state:<id>`` (a table started, ended or changed owner: local rooms and
 live tables follow, Lobby sockets get the table) and ``lobby:<id>`` (a table was created or a
 seat taken or given back: Lobby sockets get it, lobby_feed.py); ``keys:<account id>`` (a person
-made a new API key: every process forgets the accounts it cached by key, so the old key stops
-working everywhere, people.py). The sender side is
-`store.notify`, inside the transaction that made the change, so a notice is delivered only
-once its change is committed. SQLite needs none of this: one process owns the file.
+made a new API key, or a process started with a new operator key: every process forgets the
+accounts it cached by key and closes the agent sockets opened with the old key, so it stops
+working everywhere, people.py, key_watch.py).
+The sender side is `store.notify`, inside the transaction that made the change, so a notice
+is delivered only once its change is committed. SQLite needs none of this: one process owns
+the file.
 """
 
 from __future__ import annotations

@@ -40,10 +40,21 @@ def hash_password(password: str) -> str:
     return f"scrypt${N}${R}${P}${_b64(salt)}${_b64(_derive(password, salt, N, R, P))}"
 
 
+NO_PASSWORD = f"scrypt${N}${R}${P}${'A' * 22}${'A' * 43}"
+"""What a sign-in without a stored hash (no such name, no password) is checked against: the
+same scrypt work as a wrong password, so the time of the answer tells no name apart."""
+
+
 def check_password(password: str, stored: str | None) -> bool:
-    """Whether `password` is the one `stored` was made from (False for no stored hash)."""
+    """Whether `password` is the one `stored` was made from (False for no stored hash, after
+    the same work as for a wrong password)."""
     if not stored:
+        _verify(password, NO_PASSWORD)
         return False
+    return _verify(password, stored)
+
+
+def _verify(password: str, stored: str) -> bool:
     try:
         scheme, n, r, p, salt, want = stored.split("$")
         if scheme != "scrypt":

@@ -8,6 +8,10 @@
   new API key for the signed-in person's bots (the old one stops working: keys are stored only
   as hashes). The pages are ``/signup``, ``/signin`` and ``/me`` (web/).
 
+A name's sign-in is refused for a while after a few failures (`sign_in_guard.py`). Sessions
+are added only at a sign-in, which also deletes the expired ones (at most every
+`Settings.session_sweep_every_s`), so the table holds about 30 days of sign-ins.
+
 The session cookie is random (256 bits), stored as its SHA-256, ``HttpOnly`` (no script reads
 it), ``SameSite=Strict`` (no other site's page sends it). Every request that changes
 something and is authenticated by the cookie must also carry ``X-CSRF-Token``: a value derived
@@ -19,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import time
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
@@ -30,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from cogleague.server import passwords
 from cogleague.server.auth import digest, new_api_key, new_seat_token
 from cogleague.server.errors import ApiError, responses
+from cogleague.server.sign_in_guard import SignInGuard
 from cogleague.server.store import Store, accounts, now, web_sessions
 
 T = TypeVar("T")
@@ -110,9 +116,19 @@ async def cookie_account(request: Request) -> dict[str, Any] | None:
 async def _sign_in(request: Request, response: Response, account_id: int) -> str:
     token = new_seat_token().replace("cls_", "clw_", 1)
     created = now()
-    await request.app.state.store.tx(lambda conn: conn.execute(insert(web_sessions).values(
-        token_digest=digest(token), account_id=account_id, created_at=created,
-        expires_at=created + SESSION_S)))
+    state = request.app.state
+    sweep = time.monotonic() - state.sessions_swept_at >= state.settings.session_sweep_every_s
+    if sweep:  # sessions are added only here: deleting the expired here bounds the table
+        state.sessions_swept_at = time.monotonic()
+
+    def write(conn: Connection) -> None:
+        conn.execute(insert(web_sessions).values(
+            token_digest=digest(token), account_id=account_id, created_at=created,
+            expires_at=created + SESSION_S))
+        if sweep:
+            conn.execute(delete(web_sessions).where(web_sessions.c.expires_at <= created))
+
+    await state.store.tx(write)
     response.set_cookie(COOKIE, token, max_age=int(SESSION_S), httponly=True,
                         samesite="strict", secure=request.url.scheme == "https", path="/")
     return csrf_token(token)
@@ -141,17 +157,27 @@ async def signup(body: Credentials, request: Request, response: Response) -> dic
     return {"id": account_id, "name": body.name, "api_key": key, "csrf": csrf}
 
 
-@router.post("/session", responses=responses(400, 401))
+@router.post("/session", responses=responses(400, 401, 429))
 async def signin(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+    """Sign in; a name with too many recent failures is refused first (`sign_in_guard.py`)."""
+    guard: SignInGuard = request.app.state.sign_in_guard
+    wait_s = guard.begin(body.name)
+    if wait_s:
+        raise ApiError(429, "rate_limited", f"{guard.failures} failed sign-ins for "
+                                            f"{body.name!r} within {guard.window_s:g} s; try "
+                                            f"again in {guard.retry_after(wait_s)} s",
+                       headers={"Retry-After": guard.retry_after(wait_s)})
+
     def read(conn: Connection) -> Any:
         return conn.execute(select(accounts).where(accounts.c.name == body.name)
                             ).mappings().first()
 
     row = await request.app.state.store.tx(read)
-    ok = row is not None and row["role"] == "player" and await asyncio.to_thread(
-        passwords.check_password, body.password, row["password"])
+    stored = row["password"] if row is not None and row["role"] == "player" else None
+    ok = await asyncio.to_thread(passwords.check_password, body.password, stored)  # timed alike
     if row is None or not ok:
         raise ApiError(401, "unauthorized", "unknown name or wrong password")
+    guard.succeeded(body.name)
     return {"id": row["id"], "name": row["name"],
             "csrf": await _sign_in(request, response, row["id"])}
 
@@ -195,4 +221,5 @@ async def rotate_key(request: Request) -> dict[str, Any]:
 
     await store.tx(write)
     request.app.state.account_cache.clear()  # the old key's cached account goes with it
+    await request.app.state.key_watch.check(row["id"])  # and its agent sockets
     return {"name": row["name"], "api_key": key}

@@ -51,7 +51,8 @@ REFUSED: Counter[str] = Counter()
 
 WATCH_TAIL = 500
 """Events a spectator joining a table is sent before its snapshot (the latest ones): the
-snapshot has the state, so a long table's whole history is not replayed to every watcher."""
+snapshot has the state, so a long table's whole history is not replayed to every watcher —
+nor to one that asks again and again (a spectator's `resume` gets the same tail at most)."""
 
 OUTBOX_LIMIT = 10_000
 """Frames queued for one socket before it is deemed dead and closed (a slow reader must not
@@ -194,7 +195,10 @@ async def play(ws: WebSocket) -> None:
         return conn.execute(select(seats.c.token_digest).where(
             seats.c.table_id == table_id, seats.c.seat == seat)).scalar_one_or_none()
 
-    stored = await svc.store.tx(read_digest) if seat is not None else None
+    # A seat outside the table is refused without a query (no database integer holds every
+    # number a query string can carry).
+    known = seat is not None and 0 <= seat < row["num_seats"]
+    stored = await svc.store.tx(read_digest) if known else None
     if not matches(token, stored):
         await _deny(ws, 401, "wrong seat or token")
         return
@@ -344,7 +348,9 @@ class FrameHandler:
                 move = (frame.turn_id, frames.move_fields(frame))
             conn.send_text(channel.on_move(*move))
         elif isinstance(frame, frames.Resume):
-            for event_text in channel.events_after(frame.last_seq):
+            after = frame.last_seq if isinstance(channel, SeatChannel) else \
+                max(frame.last_seq, channel.seq - WATCH_TAIL)  # as on connect: the tail
+            for event_text in channel.events_after(after):
                 conn.send_text(event_text)
         elif isinstance(frame, frames.ClientPing):
             conn.send_text(channel.frame("pong"))

@@ -70,7 +70,8 @@ async def resume(service: TableService, table_id: str) -> bool:
     old = service.rooms.pop(table_id, None)
     if old is not None:  # a room from before the start: its sockets reconnect to the new one
         old.moved()
-    service.launch(row, seat_list, (game, replayed), elapsed_s=elapsed / 1000)
+    if not await service.launch_or_abort(row, seat_list, (game, replayed), elapsed / 1000):
+        return False
     log.info("table %s: resumed after %d logged steps (%.1f s played)", table_id, len(log_),
              elapsed / 1000)
     return True

@@ -38,6 +38,12 @@ class Settings:
     moves_per_second: float = 50.0
     move_burst: int = 100
     max_open_tables_per_account: int = 20
+    sign_in_failures: int = 5
+    sign_in_window_s: float = 900.0
+    """A name's browser sign-in refuses (429) after this many failures in this window, until
+    the oldest of them is that old (`sign_in_guard.py`)."""
+    session_sweep_every_s: float = 600.0
+    """How often, at most, a sign-in deletes every expired browser session (people.py)."""
     games: list[str] | None = None
     """Serve only these installed games (None: every installed game)."""
     extra_games: dict[str, str] = field(default_factory=dict)

@@ -79,6 +79,11 @@ MIN_START_TIMEOUT_S = 0.1
 """The shortest wait for players a table may be created with."""
 
 
+class LaunchFailed(RuntimeError):
+    """A running table's game or one of its seats could not be built: it cannot play. The
+    message is public (the aborted table's `results.detail`): no paths, no secrets."""
+
+
 def seat_aliases(game: Game) -> list[str]:
     """The game's public names by seat (`game.aliases` when it has them)."""
     aliases = getattr(game, "aliases", None)
@@ -303,40 +308,56 @@ class TableService:
                 raise ApiError(409, "already_seated", "this account already holds a seat here")
             taken = {s["seat"] for s in seat_list}
             n = row["num_seats"]
-            seat = body.get("seat")
-            if seat is None:
-                free = [i for i in range(n) if i not in taken]
-                if not free:
+            wanted = body.get("seat")  # None: the first seat free when the join commits
+            if wanted is None:
+                if len(taken) >= n:
                     raise ApiError(409, "table_full", f"all {n} seats are taken")
-                seat = free[0]
-            elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            elif isinstance(wanted, bool) or not isinstance(wanted, int) \
+                    or not 0 <= wanted < n:
                 raise ApiError(400, "bad_request", f"seat must be an integer in 0..{n - 1} "
-                                                   f"(got {seat!r})")
-            elif seat in taken:
-                raise ApiError(409, "table_full", f"seat {seat} is taken")
+                                                   f"(got {wanted!r})")
+            elif wanted in taken:
+                raise ApiError(409, "table_full", f"seat {wanted} is taken")
             fields = seat_fields(self.catalog, self.settings, row, account, kind, body)
             token = new_seat_token()
-            record = {"table_id": table_id, "seat": seat, "account_id": account.id,
-                      "kind": kind, "token_digest": digest(token), "joined_at": now(), **fields}
+            token_digest = digest(token)
+            record = {"table_id": table_id, "account_id": account.id, "kind": kind,
+                      "token_digest": token_digest, "joined_at": now(), **fields}
             stake = row["stake"]
 
-            def write(conn: Connection) -> None:
+            def write(conn: Connection) -> tuple[int, bool]:
+                """Insert the seat and hold its stake; returns the seat and whether the table
+                is full now. The seats are read again under the table's row lock: a join on
+                another process may have committed since the read above (the first free seat
+                then is another; the table may be full with this join)."""
+                mine = _seat_of_token(conn, table_id, token_digest)
+                if mine is not None:  # this very write, committed before its connection
+                    return mine, len(seat_rows(conn, table_id)) == n  # was lost
                 _lock_open(conn, table_id)
-                conn.execute(insert(seats).values(**record))
+                seated = seat_rows(conn, table_id)
+                if any(s["account_id"] == account.id for s in seated):
+                    raise ApiError(409, "already_seated",
+                                   "this account already holds a seat here")
+                now_taken = {s["seat"] for s in seated}
+                if wanted is not None and wanted in now_taken:
+                    raise ApiError(409, "table_full", f"seat {wanted} was just taken")
+                chosen = wanted if wanted is not None else next(
+                    (i for i in range(n) if i not in now_taken), None)
+                if chosen is None:
+                    raise ApiError(409, "table_full", f"all {n} seats are taken")
+                conn.execute(insert(seats).values(seat=chosen, **record))
                 if stake:
                     n_holds = wallets.holds_count(conn, table_id, account.id)
                     wallets.apply(conn, settlement.stake_hold(
                         table_id, wallets.ledger_name(account.id), stake, n_holds))
                 self._announce(conn, table_id)
+                return chosen, len(now_taken) + 1 == n
 
             try:
-                await self.store.tx(write)
-            except IntegrityError:  # another process seated it first, or this very write
-                # committed before its connection was lost and its retry met its own row
-                if not await self.store.tx(_seated, table_id, seat, record["token_digest"]):
-                    raise ApiError(409, "table_full", f"seat {seat} was just taken") from None
+                seat, full = await self.store.tx(write)
+            except IntegrityError:  # another process seated it or this account first
+                raise ApiError(409, "table_full", "the seat was just taken") from None
             self._announced(table_id)
-            full = len(taken) + 1 == n
         info = loads(row["info"])
         if row["auto_start"] and full:
             self._spawn(self._auto_start(table_id))
@@ -355,17 +376,27 @@ class TableService:
             seat = mine[0]["seat"]
             stake = row["stake"]
 
-            def write(conn: Connection) -> None:
+            def write(conn: Connection) -> int:
+                """Give back the seat this account holds now (read again under the row lock:
+                a leave on another process may have given it back since, and someone else
+                taken it); none left means that leave, or this very write before a lost
+                commit answer, gave it back and released its stake already."""
                 _lock_open(conn, table_id)
+                held: int | None = conn.execute(select(seats.c.seat).where(
+                    seats.c.table_id == table_id, seats.c.account_id == account.id)
+                ).scalar_one_or_none()
+                if held is None:
+                    return seat
                 conn.execute(delete(seats).where(seats.c.table_id == table_id,
-                                                 seats.c.seat == seat))
+                                                 seats.c.seat == held))
                 if stake:
                     n_holds = wallets.holds_count(conn, table_id, account.id)
                     wallets.apply(conn, settlement.stake_release(
                         table_id, wallets.ledger_name(account.id), stake, n_holds - 1))
                 self._announce(conn, table_id)
+                return held
 
-            await self.store.tx(write)
+            seat = await self.store.tx(write)
             self._announced(table_id)
         return {"table": table_id, "seat": seat, "released": stake}
 
@@ -419,7 +450,8 @@ class TableService:
             row = {**row, "state": RUNNING, "started_at": started, **lease}
             self._announced(table_id)
             self._cancel_timer(table_id)
-            self.launch(row, seat_list, None)
+            if not await self.launch_or_abort(row, seat_list):
+                row, seat_list = await self.row(table_id)
         return self.describe(row, seat_list)
 
     async def _auto_start(self, table_id: str) -> None:
@@ -433,18 +465,49 @@ class TableService:
         return {"owner": self.node_id, "owner_url": self.settings.node_url,
                 "lease_until": now() + self.settings.lease_ttl_s}
 
+    async def launch_or_abort(self, row: dict[str, Any],
+                              seat_list: builtins.list[dict[str, Any]],
+                              replayed: tuple[Game, EpisodeLog] | None = None,
+                              elapsed_s: float = 0.0) -> bool:
+        """`launch` a table this process just started or took over; when its game or a seat
+        cannot be built (`LaunchFailed`), or anything else keeps it from running, abort it at
+        once and refund every stake — else it would stay running, its stakes held and its
+        lease renewed, with nothing playing."""
+        try:
+            self.launch(row, seat_list, replayed, elapsed_s)
+            return True
+        except Exception as exc:
+            why = str(exc) if isinstance(exc, LaunchFailed) else \
+                f"the table could not be set up ({type(exc).__name__})"
+            detail = f"could not {'resume' if replayed else 'start'}: {why}"
+            log.warning("table %s: %s; aborting it", row["id"], detail,
+                        exc_info=exc.__cause__ or exc)
+            self.live.pop(row["id"], None)  # in case its runner was built but never ran
+            await self._abort_running({**row, "state": RUNNING}, None, detail,
+                                      states=(RUNNING,))
+            return False
+
     def launch(self, row: dict[str, Any], seat_list: builtins.list[dict[str, Any]],
                replayed: tuple[Game, EpisodeLog] | None, elapsed_s: float = 0.0) -> LiveTable:
         """Build the live table and run it (from the start, or after a replayed log, with
         the play time already spent)."""
-        game = replayed[0] if replayed is not None else self.game_of(row, seat_list)
+        try:
+            game = replayed[0] if replayed is not None else self.game_of(row, seat_list)
+        except Exception as exc:
+            raise LaunchFailed(f"the game could not be built ({type(exc).__name__})") from exc
         live = LiveTable(self.room(row), game, self.store, pacing=bool(row.get("pacing", True)),
                          elapsed_s=elapsed_s)
         live.row, live.seat_list = row, seat_list
         live.connect = connect_wait(self.catalog.get(row["game"]), game)
-        runner_seats = [make_runner_seat(game, s, live.room.channels[s["seat"]], self.settings,
-                                         self.catalog.get(row["game"]))
-                        for s in sorted(seat_list, key=lambda s: s["seat"])]
+        runner_seats = []
+        for s in sorted(seat_list, key=lambda s: s["seat"]):
+            try:
+                runner_seats.append(make_runner_seat(game, s, live.room.channels[s["seat"]],
+                                                     self.settings,
+                                                     self.catalog.get(row["game"])))
+            except Exception as exc:  # a policy file gone, a model seat's client, ...
+                raise LaunchFailed(f"seat {s['seat']} ({s['kind']}) could not be made "
+                                   f"({type(exc).__name__})") from exc
         if replayed is not None:
             live.restore(replayed[1])
         self.live[row["id"]] = live
@@ -696,11 +759,12 @@ class TableService:
             log.exception("could not release this process's leases")
 
 
-def _seated(conn: Connection, table_id: str, seat: int, token_digest: str) -> bool:
-    """Whether the seat is the one a join with this token wrote."""
-    return conn.execute(select(seats.c.seat).where(
-        seats.c.table_id == table_id, seats.c.seat == seat,
-        seats.c.token_digest == token_digest)).first() is not None
+def _seat_of_token(conn: Connection, table_id: str, token_digest: str) -> int | None:
+    """The seat a join with this token wrote, if it committed."""
+    seat: int | None = conn.execute(select(seats.c.seat).where(
+        seats.c.table_id == table_id, seats.c.token_digest == token_digest)
+    ).scalar_one_or_none()
+    return seat
 
 
 def _started_at(conn: Connection, table_id: str) -> float | None:

@@ -10,9 +10,10 @@ feeder besides, and pickles its specs: in a league of a few hundred episodes tha
 pool about a tenth of its CPU, more than the driver's store.
 
 Workers are forked when the driver runs a single thread (then nothing can hold a lock across
-the fork) after the driver's database pools are closed (no shared handles): a forked worker
-starts with every module already imported, where a spawned one re-imports the package, the
-games and SQLAlchemy first — about a second of CPU per worker, which in a league of a few
+the fork). A forked worker starts with none of the driver's database engines (`store` forgets
+them in the child, never closing the driver's connections, so the driver keeps its own) and
+with every module already imported, where a spawned one re-imports the package, the games and
+SQLAlchemy first — about a second of CPU per worker, which in a league of a few
 thousand episodes was as much as the episodes themselves. With other threads running (a
 server) the pool forks its workers from a fork server that imported the worker's modules once
 (a preloaded pool); where neither exists, workers are spawned. The CLI's progress bar draws
@@ -36,7 +37,6 @@ from collections.abc import Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from cogleague.league import store
 from cogleague.league.backends import HeldRows, OnChunk
 from cogleague.league.episodes import EncodedRecord, EpisodeSpec
 from cogleague.league.worker import error_text, failed_records, play_chunk
@@ -88,8 +88,6 @@ class LocalBackend:
 
     def _context(self) -> multiprocessing.context.BaseContext:
         method = self.start_method or default_method()
-        if method == "fork":
-            store.dispose_all()  # no pooled connection crosses the fork
         context = multiprocessing.get_context(method)
         if method == "forkserver":
             # the fork server imports these once; every worker is forked from it ready to play

@@ -45,14 +45,28 @@ function refitTable(game) {
         h("td", { class: "num" }, r.low === null ? "–" : `${fmt(r.low, 2)} – ${fmt(r.high, 2)}`))))));
 }
 
+/** Where the focus is on the board (a game's tab, an agent's link), so that a pushed re-render
+ * can put it back: otherwise every rating update drops a keyboard user to the top. */
+function focusFinder() {
+  const el = document.activeElement;
+  if (!el || !(tabs.contains(el) || out.contains(el))) return null;
+  if (el.dataset.game) return () => tabs.querySelector(`[data-game="${CSS.escape(el.dataset.game)}"]`);
+  const href = el.getAttribute("href");
+  return href ? () => out.querySelector(`a[href="${CSS.escape(href)}"]`) : null;
+}
+
 function render(id, doc) {
+  const refocus = focusFinder();
   const tables = Object.entries(doc.tables || {}).map(([k, n]) => `${n} ${k}`).join(", ") || "none yet";
   summary.textContent = `Season ${doc.league} · ${doc.phase}${doc.frozen ? " (final standings, frozen)" : ""} · ` +
     `tables: ${tables}` + (doc.held_out_hidden ? ` · ${doc.held_out_hidden} held-out rating(s) hidden until the end` : "");
   const names = doc.games.map((g) => g.game);
   const show = (name) => {
     current = name;
-    for (const b of tabs.children) b.classList.toggle("on", b.dataset.game === name);
+    for (const b of tabs.children) { // the chosen tab is told by more than its colour
+      b.classList.toggle("on", b.dataset.game === name);
+      b.setAttribute("aria-pressed", String(b.dataset.game === name));
+    }
     const game = doc.games.find((g) => g.game === name);
     clear(out).append(h("div", { class: "panel" }, h("h2", {}, name),
       h("p", { class: "muted" }, "Live OpenSkill ratings, best conservative rating first; baselines are labelled."),
@@ -64,6 +78,7 @@ function render(id, doc) {
   } else {
     show(names.includes(current) ? current : names[0]);
   }
+  refocus?.()?.focus();
   document.body.dataset.ready = "league";
   document.body.dataset.version = String(doc.version);
 }

@@ -98,7 +98,10 @@ async function main() {
   try {
     const doc = await fetchJSON("/api/standings");
     const show = (name) => {
-      for (const b of tabs.children) b.classList.toggle("on", b.dataset.game === name);
+      for (const b of tabs.children) { // the chosen tab is told by more than its colour
+        b.classList.toggle("on", b.dataset.game === name);
+        b.setAttribute("aria-pressed", String(b.dataset.game === name));
+      }
       const game = doc.games.find((g) => g.game === name);
       clear(out).append(h("div", { class: "panel" },
         h("h2", {}, `${game.title} · ${game.episodes} finished episode${game.episodes === 1 ? "" : "s"}`),

@@ -233,7 +233,13 @@ async function main() {
     document.getElementById("title").textContent = `Play ${desc?.title ?? table.game}`;
     const saved = JSON.parse(localStorage.getItem(seatStore(id)) || "null");
     if (saved) return play(table, saved, desc, sess, query.get("start") === "1"); // a reload: the same seat, resumed
-    if (table.state !== "open") throw new Error(`table ${id} is ${table.state}: seats are taken only while it is open`);
+    if (table.state !== "open") { // no seat to take: say so, and where to watch it instead of a dead end
+      clear(root).append(h("div", { class: "error", "data-testid": "not-open" }, `Table ${id} is ${table.state}: seats are taken only while it is open.`),
+        h("p", {}, h("a", { href: `/theater?table=${encodeURIComponent(id)}`, "data-testid": "watch-instead" },
+          table.state === "running" ? "Watch it live →" : "Watch the replay →"), " · ", h("a", { href: "/" }, "Back to the Lobby")));
+      document.body.dataset.ready = "error";
+      return;
+    }
     clear(root).append(joinForm(table, sess, desc, (mine) => play(table, mine, desc, sess, false)));
     document.body.dataset.ready = "join";
   } catch (err) {

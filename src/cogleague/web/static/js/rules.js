@@ -7,7 +7,10 @@ const tabs = document.getElementById("tabs");
 const doc = document.getElementById("doc");
 
 async function show(name) {
-  for (const b of tabs.children) b.classList.toggle("on", b.dataset.name === name);
+  for (const b of tabs.children) { // the chosen tab is told by more than its colour
+    b.classList.toggle("on", b.dataset.name === name);
+    b.setAttribute("aria-pressed", String(b.dataset.name === name));
+  }
   try {
     const page = await fetchJSON(`/api/docs/${encodeURIComponent(name)}`);
     doc.innerHTML = page.html; // rendered by markdown-it with raw HTML disabled

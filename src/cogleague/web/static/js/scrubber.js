@@ -47,7 +47,7 @@ export class Scrubber {
     this.playBtn.dataset.testid = "play";
     this.jump = h("input", { class: "jump", type: "number", min: 1, placeholder: "round #",
       title: "jump to round (g)", "aria-label": "jump to round", "data-testid": "jump",
-      on: { change: () => this.jumpTo(Number(this.jump.value)) } });
+      on: { change: () => this.jumpTo(Number(this.jump.value)), input: () => this.jump.setCustomValidity("") } });
     this.speedSel = h("select", { title: "speed ([ and ])", "aria-label": "speed",
       on: { change: () => { this.speed = Number(this.speedSel.value); this.restart(); } } },
       SPEEDS.map(([n], i) => h("option", { value: i, selected: i === 1 }, n)));
@@ -89,9 +89,18 @@ export class Scrubber {
     if (this.index >= this.last()) this.pause();
   }
 
+  /** Go to a round (counted from 1); a round not in the story is refused naming the range. */
   jumpTo(round) {
     const i = this.story.stepOfRound(round - 1);
-    if (i !== null && i !== undefined) this.go(i, true);
+    if (i !== null && i !== undefined) {
+      this.go(i, true);
+      return;
+    }
+    const rounds = [...Array(this.story.count()).keys()].filter((r) => this.story.stepOfRound(r) !== null);
+    this.jump.setCustomValidity(rounds.length
+      ? `Jump to round: a round from ${Math.min(...rounds) + 1} to ${Math.max(...rounds) + 1} (got ${this.jump.value}).`
+      : "Jump to round: no round has been played yet.");
+    this.jump.reportValidity();
   }
 
   show() {

@@ -12,6 +12,10 @@ import { h, fmt, ranks } from "./util.js";
 
 const words = (k) => String(k).replaceAll("_", " ");
 
+/** A field's value as text shows it: a `round` counts from 0 in the data and from 1 in text
+ * (as the turn's heading counts it). */
+const shown = (k, v) => (k === "round" && Number.isInteger(v) ? v + 1 : v);
+
 /** A scalar as people read it: numbers rounded, booleans yes/no, nothing for null. */
 export function plain(v) {
   if (v === null || v === undefined) return "—";
@@ -32,7 +36,7 @@ function listNode(arr, depth) {
     const cols = [...new Set(arr.flatMap((x) => Object.keys(x)))];
     return h("div", { class: "scroll-x" }, h("table", { class: "data" },
       h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, words(c))))),
-      h("tbody", {}, arr.map((x) => h("tr", {}, cols.map((c) => h("td", {}, cell(x[c], depth))))))));
+      h("tbody", {}, arr.map((x) => h("tr", {}, cols.map((c) => h("td", {}, cell(shown(c, x[c]), depth))))))));
   }
   return h("ul", {}, arr.map((x) => h("li", {}, cell(x, depth + 1))));
 }
@@ -45,7 +49,7 @@ function cell(v, depth) {
 
 /** An object as a definition list of its fields. */
 export function facts(obj, depth = 0) {
-  return h("dl", { class: "facts" }, Object.entries(obj || {}).flatMap(([k, v]) => [h("dt", {}, words(k)), h("dd", {}, cell(v, depth))]));
+  return h("dl", { class: "facts" }, Object.entries(obj || {}).flatMap(([k, v]) => [h("dt", {}, words(k)), h("dd", {}, cell(shown(k, v), depth))]));
 }
 
 /** The seat's view: the game's own renderer, else the generic one. */
@@ -58,7 +62,7 @@ export function seatPanel(viewer, view, mine) {
 export function happened(viewer, event, view, mine) {
   if (viewer?.seatHappened) return viewer.seatHappened(event, view, mine);
   const { kind, ...rest } = event;
-  const bits = Object.entries(rest).filter(([, v]) => isScalar(v) && v !== null).map(([k, v]) => `${words(k)} ${plain(v)}`);
+  const bits = Object.entries(rest).filter(([, v]) => isScalar(v) && v !== null).map(([k, v]) => `${words(k)} ${plain(shown(k, v))}`);
   return `${words(kind)}${bits.length ? `: ${bits.join(", ")}` : ""}.`;
 }
 

@@ -38,9 +38,20 @@ async function main() {
   const other = mode === "signup"
     ? h("p", {}, "Have an account? ", h("a", { href: `/signin${location.search}` }, "Sign in"), ".")
     : s.web_signup ? h("p", {}, "New here? ", h("a", { href: `/signup${location.search}`, "data-testid": "to-signup" }, "Sign up"), ".") : null;
-  const form = h("form", { class: "panel auth", "data-testid": "auth-form" }, nameBox, passBox, submit, status, other);
+  const form = h("form", { class: "panel auth", "data-testid": "auth-form", novalidate: true }, nameBox, passBox, submit, status, other);
+  // The form checks its fields itself: the browser's bubble ("Please match the requested
+  // format") names neither the field nor what it allows.
+  const problems = [[name, `Name: 1 to ${name.maxLength} letters, digits, . _ or -`],
+    [pass, `Password: ${pass.minLength} to ${pass.maxLength} characters`]];
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
+    const bad = problems.find(([input]) => !input.validity.valid);
+    if (bad) {
+      status.textContent = bad[0] === name && name.value ? `${bad[1]} (got “${name.value}”).` : `${bad[1]}.`;
+      status.className = "error";
+      bad[0].focus();
+      return;
+    }
     submit.disabled = true;
     try {
       const done = await post(mode === "signup" ? "/people" : "/session", { name: name.value, password: pass.value });

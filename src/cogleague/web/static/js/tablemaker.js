@@ -75,14 +75,27 @@ function optionFields(schema, prefix) {
       input = h("input", { id, type: "number", step: alt.type === "integer" ? 1 : "any", min: alt.minimum, max: alt.maximum,
         placeholder: "default", "data-option": key });
       read = () => (input.value === "" ? undefined : Number(input.value));
-    } else if (alt.type === "boolean" || Array.isArray(alt.enum)) {
-      const choices = alt.type === "boolean" ? [["", "default"], ["true", "yes"], ["false", "no"]] : [["", "default"], ...alt.enum.map((v) => [v, v])];
+    } else if (alt.type === "boolean" || Array.isArray(alt.enum ?? prop.enum)) { // an optional enum keeps its words beside anyOf
+      const words = alt.enum ?? prop.enum;
+      const choices = alt.type === "boolean" ? [["", "default"], ["true", "yes"], ["false", "no"]] : [["", "default"], ...words.map((v) => [v, v])];
       input = h("select", { id, "data-option": key }, choices.map(([v, t]) => h("option", { value: v }, t)));
       read = () => (input.value === "" ? undefined : alt.type === "boolean" ? input.value === "true" : input.value);
     }
-    if (input) out.push({ node: h("div", { class: "field" }, label, input), key, read });
+    if (input) out.push({ node: h("div", { class: "field" }, label, input), key, read, input, alt });
   }
   return out;
+}
+
+/** What is wrong with an option's field, naming it and its allowed range; null when it is fine.
+ * The form checks this itself (novalidate): the browser's own bubble names neither, and cannot
+ * point at a field inside the folded options. */
+function problemOf(f) {
+  if (f.input.validity.valid) return null;
+  const kind = f.alt.type === "integer" ? "a whole number" : "a number";
+  const range = f.alt.minimum !== undefined && f.alt.maximum !== undefined ? ` from ${f.alt.minimum} to ${f.alt.maximum}`
+    : f.alt.minimum !== undefined ? ` of at least ${f.alt.minimum}` : f.alt.maximum !== undefined ? ` of at most ${f.alt.maximum}` : "";
+  const got = f.input.value === "" ? "" : ` (got ${f.input.value})`;
+  return `${f.key.replaceAll("_", " ")} must be ${kind}${range}, or blank for the default${got}.`;
 }
 
 /** "Create a table": game, variant, who fills the empty seats, the game's options. */
@@ -106,13 +119,24 @@ export function makerSection(games, sess, report) {
   game.addEventListener("change", pick);
   pick();
   const field = (id, label, input) => h("div", { class: "field" }, h("label", { for: id }, label), input);
-  const form = h("form", { class: "maker", "data-testid": "maker" },
+  const options = h("details", {}, h("summary", {}, "Options (blank: the variant's default)"), opts);
+  const form = h("form", { class: "maker", "data-testid": "maker", novalidate: true },
     field("mk-game", "Game", game), field("mk-variant", "Variant", variant), field("mk-fill", "Empty seats at the start", fill),
     h("label", { class: "radio" }, sit, " Take a seat myself"),
-    h("details", {}, h("summary", {}, "Options (blank: the variant's default)"), opts),
+    options,
     h("button", { type: "submit", class: "primary", "data-testid": "mk-create" }, "Create the table"), status);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
+    const bad = fields.find(problemOf);
+    if (bad) {
+      options.open = true;
+      bad.input.focus();
+      status.textContent = problemOf(bad);
+      status.className = "error";
+      return;
+    }
+    status.textContent = "";
+    status.className = "muted";
     const config = Object.fromEntries(fields.map((f) => [f.key, f.read()]).filter(([, v]) => v !== undefined));
     try {
       const table = await createTable({ game: game.value, ...(variant.value ? { variant: variant.value } : {}),

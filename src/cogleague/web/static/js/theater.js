@@ -138,7 +138,7 @@ function waitingPanel(info) {
     h("h2", {}, "This table has not started yet"),
     h("p", {}, `${taken} of ${info.num_seats ?? seats.length} seats are taken. The view fills in as soon as play begins.`),
     h("ul", { class: "seats" }, seats.map((x) => h("li", { class: `seat ${x.taken ? "" : "free"}` },
-      x.taken ? `✔ ${x.alias ?? `seat ${x.seat}`}` : `○ seat ${x.seat} free`))));
+      x.taken ? `✔ ${x.alias ?? `seat ${x.seat + 1}`}` : `○ seat ${x.seat + 1} free`))));
 }
 
 async function openTable(id) {

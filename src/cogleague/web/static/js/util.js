@@ -114,7 +114,7 @@ export function clip(text, n) {
 
 // Regions that scroll (tables, feeds, code) must be reachable by keyboard (axe:
 // scrollable-region-focusable): every one gets tabindex=0 as soon as it is in the page.
-const SCROLLERS = ".scroll-x, .feed, .copy code, .markdown pre, .markdown table";
+const SCROLLERS = ".scroll-x, .feed, .moves, .copy code, .markdown pre, .markdown table";
 function markScrollers(root) {
   for (const el of root.querySelectorAll(SCROLLERS)) {
     if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");

@@ -1,0 +1,156 @@
+"""`core/text`'s span finder against the plain one it replaced: same spans on every text.
+
+The reference below is the original scan (one pass from each ``{`` until it closes, then the
+next ``{``): obviously right and quadratic. The linear finder must agree with it exactly,
+also where they could part: a ``{`` that one reader sees inside a string and a fresh reader
+starting there sees outside, backslashes before quotes, braces and other backslashes, runs
+that never close. `benchmarks/reply_text.py` times the two.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from cogleague.core.text import _balanced_spans, first_object, first_object_span
+
+
+def reference_balanced_span(text: str, start: int) -> tuple[int, int] | None:
+    """The original `_balanced_span`, kept verbatim as the specification."""
+    while start != -1:
+        depth = 0
+        in_string = escaped = False
+        for i in range(start, len(text)):
+            ch = text[i]
+            if in_string:
+                if escaped:
+                    escaped = False
+                elif ch == "\\":
+                    escaped = True
+                elif ch == '"':
+                    in_string = False
+            elif ch == '"':
+                in_string = True
+            elif ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    return start, i + 1
+        start = text.find("{", start + 1)  # unbalanced from here: try the next opening brace
+    return None
+
+
+def reference_first_object_span(text: str, start: int = 0) -> str | None:
+    span = reference_balanced_span(text, text.find("{", start))
+    return None if span is None else text[span[0]:span[1]]
+
+
+def reference_first_object(text: str) -> dict[str, Any] | None:
+    span = reference_balanced_span(text, text.find("{"))
+    while span is not None:
+        try:
+            doc = json.loads(text[span[0]:span[1]])
+        except (ValueError, RecursionError):
+            doc = None
+        if isinstance(doc, dict):
+            return doc
+        span = reference_balanced_span(text, text.find("{", span[0] + 1))
+    return None
+
+
+def reference_spans(text: str, start: int) -> list[tuple[int, int]]:
+    """Every span the reference finds, walking on as `first_object` does."""
+    out = []
+    span = reference_balanced_span(text, text.find("{", start))
+    while span is not None:
+        out.append(span)
+        span = reference_balanced_span(text, text.find("{", span[0] + 1))
+    return out
+
+
+# Texts made of what the scanner reads, with runs of each and a little JSON and prose between.
+PIECES = ["{", "}", '"', "\\", "[", "]", ":", ",", "a", " ", "\n", "é", "\ud800", "0",
+          '\\"', "\\\\", '"{"', '"}"', "{}", '{"a": 1}', '{"s": "x\\"}"}', "```json\n"]
+adversarial = st.lists(
+    st.one_of(st.sampled_from(PIECES),
+              st.tuples(st.sampled_from(["{", "}", '"', "\\", '\\"', "{\\", '"{']),
+                        st.integers(1, 40)).map(lambda run: run[0] * run[1]),
+              st.text(alphabet='{}"\\ a:', max_size=8)),
+    max_size=40).map("".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(text=adversarial, start=st.integers(0, 60))
+@example(text='{ "{" }', start=0)
+@example(text='"{ \\"}" }', start=0)
+@example(text='{"\\', start=0)
+@example(text='{\\"}', start=0)
+@example(text="{" * 50 + "}", start=0)
+def test_spans_are_the_reference_spans(text: str, start: int) -> None:
+    start = min(start, len(text))
+    assert list(_balanced_spans(text, text.find("{", start))) == reference_spans(text, start)
+    assert first_object_span(text, start) == reference_first_object_span(text, start)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=adversarial)
+def test_first_object_is_the_reference_first_object(text: str) -> None:
+    assert first_object(text) == reference_first_object(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=80), start=st.integers(0, 90))
+def test_spans_on_any_text(text: str, start: int) -> None:
+    assert list(_balanced_spans(text, text.find("{", start))) == reference_spans(text, start)
+
+
+def test_no_opening_brace_gives_no_span() -> None:
+    assert list(_balanced_spans("}}}", -1)) == [] and first_object_span('"}"') is None
+
+
+class CountingText(str):
+    """A str that counts the characters read one by one (``text[i]``), to bound the work
+    without a clock."""
+
+    reads = 0
+
+    def __getitem__(self, key: Any) -> str:
+        CountingText.reads += 1
+        return str.__getitem__(self, key)
+
+
+def test_unbalanced_braces_are_read_a_bounded_number_of_times() -> None:
+    """A reply of n ``{`` that never close: each character read O(1) times, not once per ``{``
+    before it (n²/2 = 2,001,000 reads for 2,000 on the scan per ``{``)."""
+    for text in ("{" * 2000, '{"' * 1000, "{\\" * 1000 + '"' + "}" * 10):
+        CountingText.reads = 0
+        first_object_span(CountingText(text))
+        first_object(CountingText(text))
+        assert CountingText.reads <= 4 * len(text), (text[:8], CountingText.reads)
+
+
+def test_nested_spans_failing_at_one_place_are_parsed_once() -> None:
+    """n nested spans that all fail at one character cost one parse, not n (a reply of 2,000
+    nested openings that never become JSON); a span opening where the outer one failed may
+    still parse alone, and the first object is the reference's."""
+    parsed: list[str] = []
+    real_loads = json.loads
+
+    def counting_loads(text: str) -> Any:
+        parsed.append(text)
+        return real_loads(text)
+
+    hostile = '{"a":' * 400 + 'x' + '}' * 400
+    json.loads = counting_loads
+    try:
+        assert first_object(hostile) is None
+        assert len(parsed) == 1
+        for text in ('{{"a": 1}}', '{"k": "{", {"move": "C"}}', '{"a": {"b": x}, "c": {"d": 1}}',
+                     '{"s": "\\"{", "t": {"move": 2} y}'):
+            assert first_object(text) == reference_first_object(text), text
+    finally:
+        json.loads = real_loads

@@ -1,0 +1,83 @@
+"""A person's new API key retires the old one for the agent socket too: a `/ws/agent` opened
+with the old key is closed (1008, saying why), on the process that made the new key and on
+every other process sharing the database; the new key connects."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import httpx
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from cogleague.server.people import CSRF_HEADER
+from season.season import register, season_file
+
+PASSWORD = "correct horse battery"
+CLOSED_WITHIN_S = 5.0
+
+
+async def _agent(url: str, key: str, name: str) -> ClientConnection:
+    q = urlencode({"agent": name, "key": key})
+    ws = await connect(url.replace("http://", "ws://") + "/ws/agent?" + q, proxy=None)
+    hello = json.loads(await ws.recv())
+    assert hello["type"] == "hello", hello
+    await ws.send(json.dumps({"type": "ready", "playing": []}))
+    return ws
+
+
+async def _closed(ws: ClientConnection) -> tuple[int | None, str]:
+    """The close code and reason the server ends `ws` with (pings answered meanwhile)."""
+    async def read() -> None:
+        while True:
+            frame = json.loads(await ws.recv())
+            if frame["type"] == "ping":
+                await ws.send(json.dumps({"type": "pong"}))
+
+    with pytest.raises(ConnectionClosed):
+        await asyncio.wait_for(read(), CLOSED_WITHIN_S)
+    assert ws.close_code is not None
+    return ws.close_code, ws.close_reason or ""
+
+
+async def _rotation(make_url: str, play_url: str) -> None:
+    """Sign up on `make_url`, keep an agent online on `play_url`, make a new key on
+    `make_url`: the agent's socket is closed, the old key refused, the new one accepted."""
+    async with httpx.AsyncClient(base_url=make_url) as browser:
+        signed_up = await browser.post("/people", json={"name": "rot", "password": PASSWORD})
+        assert signed_up.status_code == 201, signed_up.text
+        old = signed_up.json()["api_key"]
+        await register(make_url, old, name="spinner", games=["dilemma"])
+        ws = await _agent(play_url, old, "spinner")
+        try:
+            made = await browser.post("/session/api-key", headers={
+                CSRF_HEADER: signed_up.json()["csrf"]})
+            assert made.status_code == 200, made.text
+            code, reason = await _closed(ws)
+        finally:
+            await ws.close()
+    assert code == 1008 and "new API key" in reason, (code, reason)
+    new = made.json()["api_key"]
+    again = await _agent(play_url, new, "spinner")
+    await again.close()
+
+
+async def test_a_new_key_closes_the_agent_socket_of_the_old_one(
+        make_server: Any, tmp_path: Path) -> None:
+    server = make_server(f"sqlite:///{tmp_path / 'league.db'}",
+                         season=str(season_file(tmp_path, tables=1, final_top=0)))
+    await _rotation(server.url, server.url)
+
+
+@pytest.mark.postgres
+async def test_a_new_key_made_on_another_process_closes_the_agent_socket(
+        pg_cluster: Any, make_server: Any, tmp_path: Path) -> None:
+    db = pg_cluster.new_database()
+    season = str(season_file(tmp_path, tables=1, final_top=0))
+    a, b = make_server(db, season=season), make_server(db, season=season)
+    await _rotation(a.url, b.url)

@@ -1,0 +1,48 @@
+"""The sign-in guard on an injected clock (Hypothesis): whatever the order of tries, names and
+pauses, no name gets more than `failures` tries that did not succeed within any window, and a
+refused try is told how long to wait, which is then enough."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cogleague.server.sign_in_guard import SignInGuard
+
+FAILURES, WINDOW_S = 3, 10.0
+
+Step = tuple[float, str, bool]
+steps = st.lists(st.tuples(st.floats(0.0, 6.0), st.sampled_from(["ann", "bob", "cy"]),
+                           st.booleans()), max_size=80)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@given(steps)
+def test_no_name_gets_more_than_its_failures_in_a_window(plan: list[Step]) -> None:
+    clock = Clock()
+    guard = SignInGuard(FAILURES, WINDOW_S, clock)
+    failed: dict[str, list[float]] = {}  # allowed tries since the name's last success
+    for pause, name, right in plan:
+        clock.t += pause
+        wait = guard.begin(name)
+        recent = [t for t in failed.get(name, []) if t > clock.t - WINDOW_S]
+        if wait:
+            assert len(recent) >= FAILURES  # refused only when the budget is spent
+            assert guard.begin(name) > 0  # still refused at once
+            clock.t += wait  # the wait it names is enough
+            assert guard.begin(name) == 0.0
+            recent = [t for t in recent if t > clock.t - WINDOW_S] + [clock.t]
+        else:
+            recent.append(clock.t)
+        assert len(recent) <= FAILURES, (name, recent)
+        failed[name] = recent
+        if right:
+            guard.succeeded(name)
+            failed[name] = []
