@@ -62,6 +62,8 @@ SPECIALS: dict[str, Callable[[], Any]] = {
 TEXTS: dict[str, str] = {
     "huge_literal": '{"action": ' + "9" * DIGITS + ', "harvest": ' + "9" * DIGITS + "}",
     "deep_literal": '{"action": ' + "[" * DEPTH + "]" * DEPTH + "}",
+    "deep_objects": '{"a": ' * DEPTH + "1" + "}" * DEPTH,
+    "open_braces": "{" * 100_000,
     "float_overflow": '{"harvest": 1e999, "clean": -1e999, "action": 1e999}',
     "nan_literal": '{"harvest": NaN, "clean": Infinity, "message": NaN}',
     "surrogate_escape": '{"action": "cooperate", "message": "\\ud800", "note": "\\udfff"}',
