@@ -222,3 +222,20 @@ def test_random_legal_play_never_crashes_and_scores_add_up(seed: int, seats: int
     assert all(0 <= p <= game.config.endowment + game.config.bonus for row in payoffs
                for p in row)
     verify_replay(json.loads(jsonio.dumps(GAME.replay_document(game, outcome.log))), GAME)
+
+
+def test_a_refused_value_is_quoted_briefly() -> None:
+    """The example plugin authors copy: a refusal quotes the value with `core.brief.brief`, so
+    an in-process bot's value nested past the recursion limit or a 5,000-digit integer in a
+    list is refused (IllegalAction, the runner's retry and fallback) instead of raising
+    RecursionError / ValueError out of parse, and a megabyte stays out of the reason."""
+    game = new()
+    game.open_round()
+    turn = game.pending()[0]
+    deep: list[Any] = []
+    for _ in range(5000):
+        deep = [deep]
+    for bad in (deep, [10**5000], "x" * 1_000_000):
+        with pytest.raises(IllegalAction) as refused:
+            game.parse(turn, {"pledge": bad})
+        assert len(str(refused.value)) < 120

@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any, ClassVar
 
 from cogleague.core import rng
+from cogleague.core.brief import brief
 from cogleague.core.errors import GameStateError, IllegalAction, SeatInputRejected
 from cogleague.core.game import (
     Action,
@@ -121,7 +122,7 @@ class ThresholdGame(Game):
             raise IllegalAction(f"the reply must be an object with {key!r}", hint, code="parse")
         value = raw[key]
         if isinstance(value, bool) or not isinstance(value, int):
-            raise IllegalAction(f"{key} must be an integer in 0..{hi} (got {value!r})", hint)
+            raise IllegalAction(f"{key} must be an integer in 0..{hi} (got {brief(value)})", hint)
         clamped = min(hi, max(0, value))
         return Parsed({key: clamped}, clamped=clamped != value)
 

@@ -14,14 +14,16 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from cogleague.core.brief import brief
 from cogleague.core.errors import IllegalAction
-from cogleague.core.text import first_object_span, strip_controls
+from cogleague.core.text import cut_with_ellipsis, first_object_span, strip_controls
 from cogleague.games.commons.config import CommonsConfig
 from cogleague.games.commons.modules import MODULES
 from cogleague.games.commons.modules.common import COLOR, COLORS, EFFORT_BUDGET, PATCH, Clamp
 
 PARSE_HINT = 'reply with one JSON object, e.g. {"harvest": 1, "clean": 1}'
 NOTE_MAX_CHARS = 200
+KEY_SHOWN = 40  # a wrong-shape reason names an unknown key by this many code points at most
 COLOR_SET = frozenset(COLORS)
 DEFAULT_COLOR = "red"
 
@@ -153,9 +155,13 @@ class Validator:
         a reply with none of the module's action fields is read as zero effort there, which a
         seat must be told rather than left to guess."""
         fields = self.ints + self.colors
-        unknown = sorted(str(k) for k in raw if k not in _KNOWN_KEYS)
+        # keys are named briefly and as storable text: an in-process bot's key may be any
+        # hashable object (nested past the recursion limit, a 5,000-digit int, a megabyte)
+        unknown = sorted(k if isinstance(k, str) else brief(k) for k in raw
+                         if k not in _KNOWN_KEYS)
         if unknown:
-            return (f"{unknown[0]}: not a field of a move here (fields: "
+            shown = cut_with_ellipsis(strip_controls(unknown[0]), KEY_SHOWN)
+            return (f"{shown}: not a field of a move here (fields: "
                     f"{', '.join(fields + _SHARED_FIELDS)}); it was ignored")
         if not any(k in raw for k in fields):
             return (f"{' / '.join(fields)}: none given; the move was read as zero effort "
@@ -163,20 +169,29 @@ class Validator:
         return None
 
     def _changed(self, raw: Mapping[str, Any], move: Mapping[str, Any]) -> bool:
+        """Only ints and strs are compared: any other value was changed (a foreign object's
+        comparison may raise or answer an array)."""
         for key in self.ints:
             if key in raw:
                 v = raw[key]
                 if type(v) is not int or v != move[key]:
                     return True
         for key in self.colors:
-            if key in raw and raw[key] != move[key]:
+            if key in raw and _differs(raw[key], move[key]):
                 return True
-        if "sanction" in raw and raw["sanction"] is not None and raw["sanction"] != move[
-                "sanction"]:
+        if "sanction" in raw and raw["sanction"] is not None and _differs(raw["sanction"],
+                                                                           move["sanction"]):
             return True
-        if "message" in raw and raw["message"] not in (move["message"], "", None):
-            return True
-        return "note" in raw and raw["note"] != move["note"]
+        if "message" in raw:
+            m = raw["message"]
+            if m is not None and (type(m) is not str or m not in ("", move["message"])):
+                return True
+        return "note" in raw and _differs(raw["note"], move["note"])
+
+
+def _differs(given: Any, kept: str | None) -> bool:
+    """Whether a reply's value is not the str (or None) the move kept."""
+    return given is not kept and (type(given) is not str or given != kept)
 
 
 _SHARED_FIELDS = ("sanction", "message", "note")

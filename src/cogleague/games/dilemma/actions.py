@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cogleague.core.brief import brief
 from cogleague.core.errors import IllegalAction
 from cogleague.core.text import clean_note, first_object
 from cogleague.games.dilemma.config import MAX_MESSAGE_CHARS
@@ -39,14 +40,13 @@ def normalize(raw: Any, promises: bool) -> tuple[bool, str | None]:
         raise IllegalAction(f"a move must be a JSON object (got {type(raw).__name__})",
                             hint=hint(promises))
     action = raw.get("action")
-    if isinstance(action, str):
-        action = action.strip().lower()
-    if action not in ACTIONS:
-        raise IllegalAction(f"action must be cooperate or defect (got {raw.get('action')!r})",
+    word = action.strip().lower() if isinstance(action, str) else None  # never compare others
+    if word not in ACTIONS:
+        raise IllegalAction(f"action must be cooperate or defect (got {brief(action)})",
                             hint=hint(promises))
     message = raw.get("message")
     if message is None:
-        return action == COOPERATE, None
+        return word == COOPERATE, None
     if not promises:
         raise IllegalAction("message: promises are off at this table", hint=hint(False),
                             code="promises_off")
@@ -57,4 +57,4 @@ def normalize(raw: Any, promises: bool) -> tuple[bool, str | None]:
         raise IllegalAction(f"message must be at most {MAX_MESSAGE_CHARS} code points "
                             f"(got {len(message)})", hint=hint(True), code="message_too_long")
     cleaned = clean_note(message, MAX_MESSAGE_CHARS)
-    return action == COOPERATE, cleaned or None
+    return word == COOPERATE, cleaned or None
