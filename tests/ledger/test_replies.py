@@ -104,6 +104,7 @@ def test_out_of_range_moves_are_clamped_and_flagged(roles: dict[str, Turn], role
     {"move": "maybe"}, {"move": None}, {}, {"move": True}, {"move": False},
     {"move": float("nan")}, {"move": float("inf")}, {"move": [1]}, {"move": "1e3"},
     {"move": "five"}, {"move": "c"},  # words are DILEMMA-only
+    {"move": [10**5000]}, {"move": {10**5000: 1}},  # quoted briefly: no 4,300-digit str()
 ])
 def test_unusable_moves_raise_with_a_hint(roles: dict[str, Turn], raw: Any) -> None:
     game: LedgerGame = make_game(seed=7)

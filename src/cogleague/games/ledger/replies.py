@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 import math
 import re
-import reprlib
 from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, ROUND_FLOOR, Context, Decimal, InvalidOperation
 from typing import Any
 
+from cogleague.core.brief import brief
 from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Parsed
 from cogleague.games.ledger.board import (
@@ -39,11 +39,6 @@ EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)
 "0.4999…" (31 digits) as a half and so as 1."""
 FAR_DIGITS = 6  # 10**6 is beyond every legal range (the widest is 0..100)
 FAR: int = 10**FAR_DIGITS
-BRIEF = reprlib.Repr()
-"""How a refusal quotes a seat's value: a few levels and characters of it, so a value nested
-past the recursion limit (an in-process bot's reply is any Python object) or megabytes long
-is quoted without recursing through it or copying it into the results."""
-BRIEF.maxlevel, BRIEF.maxstring, BRIEF.maxother = 3, 40, 40
 SUBJECT_LIMIT = 40  # an alias is far shorter; longer text cannot match one anyway
 
 
@@ -104,7 +99,7 @@ def parse_reply(raw: Any, slot: Slot, target: str | None) -> Parsed:
     move = read_move(doc.get("move"), slot.subgame)
     if move is None:
         raise IllegalAction(f"move must be an integer {slot.lo}..{slot.hi} "
-                            f"(got {BRIEF.repr(doc.get('move'))})", hint=hint(slot, target))
+                            f"(got {brief(doc.get('move'))})", hint=hint(slot, target))
     clamped = min(max(move, slot.lo), slot.hi)
     action: dict[str, Any] = {"move": clamped}
     note = clean_note_text(doc.get("note"))
