@@ -27,6 +27,7 @@ from cogleague.client.bot import Bot, TurnInfo
 from cogleague.core.errors import SeatFailed
 from cogleague.core.game import Game, Turn
 from cogleague.core.seat import FallbackCause
+from cogleague.core.text import cut_with_ellipsis
 
 TRACEBACK_FRAMES = 3
 """How many of the traceback's last frames an `error` keeps."""
@@ -34,11 +35,25 @@ ERRORS_KEPT = 5
 """How many of a seat's exceptions the results keep (the fault counts cover every one)."""
 
 
+MESSAGE_CHARS = 500
+"""How much of an exception's message an `error` keeps (a bot's message may be megabytes)."""
+
+
+def _message(exc: BaseException) -> str:
+    """`str(exc)` cut to `MESSAGE_CHARS`; its type alone when it cannot be made (an integer
+    past the 4,300-digit limit, a `__str__` that raises)."""
+    try:
+        text = str(exc)
+    except Exception:
+        return f"<{type(exc).__name__} message that cannot be shown>"
+    return cut_with_ellipsis(text, MESSAGE_CHARS)
+
+
 def _describe(exc: BaseException) -> str:
     """The message and the bot's own last frames (the seat's plumbing is left out)."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename != __file__]
     lines = traceback.format_list(frames[-TRACEBACK_FRAMES:])
-    return f"{type(exc).__name__}: {exc}\n" + "".join(lines).rstrip()
+    return f"{type(exc).__name__}: {_message(exc)}\n" + "".join(lines).rstrip()
 
 
 class _CallableBot(Bot):
