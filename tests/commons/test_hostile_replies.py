@@ -5,9 +5,6 @@ as a parse failure, and the table plays on to a written, verifiable replay."""
 from __future__ import annotations
 
 import itertools
-import json
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,11 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cogleague
-from cogleague.core.verify import verify_replay
 from cogleague.games import registry
-from helpers.hostile import Special, realize, replies
+from helpers.hostile import Special, check_outcome, realize, replies
 
-REASON_LIMIT = 300  # a reason names the field and quotes the value briefly
 KEYS = ["harvest", "clean", "patch", "eat", "eat_color", "plant", "plant_color", "sanction",
         "message", "note", "action"]
 REPLIES = replies(KEYS, ["red", " Blue ", "green", "Ostrom", "steward", "1"])
@@ -32,29 +27,13 @@ def play_hostile(sent: list[Any], variant: str) -> cogleague.Result:
                           variant=variant, seed=3, rounds=2, sanctions_enabled=True)
 
 
-def check_outcome(result: cogleague.Result) -> None:
-    """Finished, written, verifiable; every stored reason short; only seat 0 at fault."""
-    assert result.outcome.results["reason"] == "complete"
-    with tempfile.TemporaryDirectory() as tmp:
-        out = result.save(Path(tmp) / "run")
-        saved = json.loads((out / "results.json").read_text("utf-8"))
-        replay = json.loads((out / "replay.json").read_text("utf-8"))
-    assert saved["scores"] == result.outcome.results["scores"]
-    verify_replay(replay, registry.get("commons"))
-    reasons = [r for seat in result.outcome.reasons for r in seat.values()]
-    reasons += [d.get("reason") or "" for entry in replay["log"]
-                for d in (entry.get("decisions") or {}).values()]
-    assert all(len(r) < REASON_LIMIT for r in reasons)
-    assert result.outcome.faults[1:] == [{}, {}]
-
-
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                     HealthCheck.data_too_large])
 @given(sent=REPLIES.map(lambda r: [r]) | REPLIES.flatmap(lambda r: REPLIES.map(lambda s: [r, s])),
        variant=st.sampled_from(list(registry.get("commons").variants)))
 def test_any_reply_leaves_a_finished_written_episode(sent: list[Any], variant: str) -> None:
     result = play_hostile([realize(r) for r in sent], variant)
-    check_outcome(result)
+    check_outcome(result, "commons")
     again = play_hostile([realize(r) for r in sent], variant)  # fresh objects: same bytes
     assert again.replay_json == result.replay_json
 
@@ -67,7 +46,7 @@ def test_an_unknown_key_is_named_briefly(name: str) -> None:
     crashed the table, and a megabyte key was copied whole into the results."""
     result = play_hostile([{realize(Special(name)): 1, "harvest": 1}], "cleanup")
     assert result.outcome.faults[0] == {"wrong_shape": 2}
-    check_outcome(result)
+    check_outcome(result, "commons")
     again = play_hostile([{realize(Special(name)): 1, "harvest": 1}], "cleanup")
     assert again.outcome.reasons == result.outcome.reasons  # no address: the same reason
 
@@ -80,4 +59,4 @@ def test_a_foreign_value_is_read_as_the_rules_default(name: str) -> None:
     result = play_hostile([{"eat": 1, "eat_color": value, "sanction": value, "message": value,
                             "note": value}], "mushrooms")
     assert result.outcome.faults[0] == {}
-    check_outcome(result)
+    check_outcome(result, "commons")

@@ -5,21 +5,15 @@ the table plays on to a written, verifiable replay."""
 from __future__ import annotations
 
 import itertools
-import json
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
 import cogleague
-from cogleague.core.verify import verify_replay
-from cogleague.games import registry
 from cogleague.games.dilemma.actions import normalize
-from helpers.hostile import Raiser, Special, realize, replies
+from helpers.hostile import Raiser, Special, check_outcome, realize, replies
 
-REASON_LIMIT = 300  # a refusal names the field and quotes the value briefly
 OPPONENTS = ["tit_for_tat", "always_defect"]
 REPLIES = replies(["action", "message"], ["cooperate", "defect", " Defect\n", "steal"])
 
@@ -31,28 +25,12 @@ def play_hostile(sent: list[Any]) -> cogleague.Result:
                           rounds_total=2)
 
 
-def check_outcome(result: cogleague.Result) -> None:
-    """Finished, written, verifiable; every stored reason short; only seat 0 at fault."""
-    assert result.outcome.results["reason"] == "complete"
-    with tempfile.TemporaryDirectory() as tmp:
-        out = result.save(Path(tmp) / "run")
-        saved = json.loads((out / "results.json").read_text("utf-8"))
-        replay = json.loads((out / "replay.json").read_text("utf-8"))
-    assert saved["scores"] == result.outcome.results["scores"]
-    verify_replay(replay, registry.get("dilemma"))
-    reasons = [r for seat in result.outcome.reasons for r in seat.values()]
-    reasons += [d.get("reason") or "" for entry in replay["log"]
-                for d in (entry.get("decisions") or {}).values()]
-    assert all(len(r) < REASON_LIMIT for r in reasons)
-    assert result.outcome.faults[1:] == [{}, {}]
-
-
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.data_too_large])
 @given(sent=REPLIES.map(lambda r: [r]) | REPLIES.flatmap(lambda r: REPLIES.map(lambda s: [r, s])))
 def test_any_reply_leaves_a_finished_written_episode(sent: list[Any]) -> None:
     result = play_hostile([realize(r) for r in sent])
-    check_outcome(result)
+    check_outcome(result, "dilemma")
     again = play_hostile([realize(r) for r in sent])  # fresh objects: same bytes
     assert again.replay_json == result.replay_json
 
@@ -65,7 +43,7 @@ def test_an_unusable_action_is_refused_with_a_short_reason(name: str) -> None:
     array as a truth value: each crashed the whole table or bloated its results."""
     result = play_hostile([{"action": realize(Special(name))}])
     assert result.outcome.faults[0] == {"illegal": 4}
-    check_outcome(result)
+    check_outcome(result, "dilemma")
     again = play_hostile([{"action": realize(Special(name))}])  # a fresh object, the same bytes
     assert again.replay_json == result.replay_json
 

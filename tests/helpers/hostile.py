@@ -10,11 +10,17 @@ every method raises, a numpy array.
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from hypothesis import strategies as st
+
+import cogleague
+from cogleague.core.verify import verify_replay
+from cogleague.games import registry
 
 DEPTH = 5000  # past Python's recursion limit (1000)
 DIGITS = 5000  # past Python's int/str conversion limit (4300 digits)
@@ -127,3 +133,22 @@ def replies(keys: Sequence[str], words: Sequence[str]) -> st.SearchStrategy[Any]
         st.sampled_from([Special(name) for name in TEXTS]),
         st.text(max_size=60),
     )
+
+
+REASON_LIMIT = 300  # a refusal names the field and quotes the value briefly
+
+
+def check_outcome(result: cogleague.Result, game: str) -> None:
+    """Finished, written, verifiable; every stored reason short; only seat 0 at fault."""
+    assert result.outcome.results["reason"] == "complete"
+    with tempfile.TemporaryDirectory() as tmp:
+        out = result.save(Path(tmp) / "run")
+        saved = json.loads((out / "results.json").read_text("utf-8"))
+        replay = json.loads((out / "replay.json").read_text("utf-8"))
+    assert saved["scores"] == result.outcome.results["scores"]
+    verify_replay(replay, registry.get(game))
+    reasons = [r for seat in result.outcome.reasons for r in seat.values()]
+    reasons += [d.get("reason") or "" for entry in replay["log"]
+                for d in (entry.get("decisions") or {}).values()]
+    assert all(len(r) < REASON_LIMIT for r in reasons)
+    assert all(not faults for faults in result.outcome.faults[1:])

@@ -87,10 +87,13 @@ def _balanced_spans(text: str, start: int) -> Iterator[tuple[int, int]]:
     yield from _later_spans(text, text.find("{", start + 1))
 
 
-def _closing(text: str, start: int) -> int | None:
-    """One past the ``}`` that closes the ``{`` at `start`, or None."""
-    depth, in_string, escaped = 0, False, -1
-    for m in _TOKEN.finditer(text, start):
+def _braces(text: str, start: int, stop: int | None = None) -> Iterator[tuple[int, str]]:
+    """The braces a reader from `start` meets outside strings (to `stop`, exclusive): ``"``
+    opens and closes a string, ``\\`` inside one escapes the next character."""
+    in_string, escaped = False, -1
+    tokens = _TOKEN.finditer(text, start) if stop is None else _TOKEN.finditer(text, start,
+                                                                                stop)
+    for m in tokens:
         i, ch = m.start(), m.group()
         if in_string:
             if i == escaped:
@@ -101,12 +104,17 @@ def _closing(text: str, start: int) -> int | None:
                 in_string = False
         elif ch == '"':
             in_string = True
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
+        elif ch != "\\":
+            yield i, ch
+
+
+def _closing(text: str, start: int) -> int | None:
+    """One past the ``}`` that closes the ``{`` at `start`, or None."""
+    depth = 0
+    for i, ch in _braces(text, start):
+        depth += 1 if ch == "{" else -1
+        if depth == 0:
+            return i + 1
     return None
 
 
@@ -171,21 +179,10 @@ def _nested_openings(text: str, begin: int, failed_at: int) -> list[int]:
     outside a string and that are still open at `failed_at` (a span opening at `failed_at`
     itself failed the outer parse by being there, and may parse alone: ``{{"a": 1}}``)."""
     open_at: list[int] = []  # the openings not yet closed, innermost last
-    in_string, escaped = False, -1
-    for m in _TOKEN.finditer(text, begin + 1, failed_at):
-        i, ch = m.start(), m.group()
-        if in_string:
-            if i == escaped:
-                continue
-            if ch == "\\":
-                escaped = i + 1
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch == "{":
+    for i, ch in _braces(text, begin + 1, failed_at):
+        if ch == "{":
             open_at.append(i)
-        elif ch == "}" and open_at:
+        elif open_at:
             open_at.pop()
     return open_at
 
