@@ -3,6 +3,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Hypothesis checks rules and invariants, never speed: no per-example deadline (a shared,
+# loaded machine would fail an example for its clock, not for what it checks).
+settings.register_profile("cogleague", deadline=None)
+settings.load_profile("cogleague")
 
 # Test helpers (toy games, provider stubs) importable as `helpers.*`.
 sys.path.insert(0, str(Path(__file__).parent))
