@@ -4,6 +4,7 @@ configured few per name and window (before: each process counted in its own memo
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -70,3 +71,21 @@ def test_an_older_database_gets_the_guard_table(
         assert conn.execute("SELECT COUNT(*) FROM sign_in_tries").fetchone() == (0,)
 
 
+
+
+@pytest.mark.postgres
+async def test_guesses_sent_at_once_to_two_processes_get_one_budget(
+        pg_cluster: Any, make_server: Callable[..., ServerProcess]) -> None:
+    """Forty guesses at once, half to each process: the name's row is locked while a try is
+    counted, so the two cannot both take the last try."""
+    db_url = pg_cluster.new_database()
+    servers = [make_server(db_url, sign_in_failures=5), make_server(db_url, sign_in_failures=5)]
+    made = httpx.post(f"{servers[0].url}/people", json={"name": "target", "password": PASSWORD})
+    assert made.status_code == 201, made.text
+    async with httpx.AsyncClient(timeout=60) as http:
+        answers = await asyncio.gather(*(
+            http.post(f"{servers[i % 2].url}/session",
+                      json={"name": "target", "password": f"guess number {i}"})
+            for i in range(40)))
+    codes = sorted(a.status_code for a in answers)
+    assert codes.count(401) == 5 and codes.count(429) == 35, codes
