@@ -345,24 +345,18 @@ async def test_a_seat_number_out_of_range_is_refused_like_a_wrong_seat(
     assert refused.value.response.status_code == 401
 
 
-async def test_a_spectators_resume_replays_no_more_than_a_late_joiner_gets(
-        shared_server: ServerProcess) -> None:
-    """A spectator (anonymous) joining late gets the last 500 events, not a long table's
-    whole history; a `resume` from 0 must not get round that: each 30-byte frame would make
-    the server send the whole stream again, a hundred times a second."""
-    from websockets.asyncio.client import connect
-
-    from cogleague.server.play import WATCH_TAIL
-
-    _, creator = await new_account(shared_server)
-    async with LobbyClient(shared_server.url, creator) as lobby:
+async def long_table(server: ServerProcess) -> tuple[str, str, Any]:
+    """A one-seat toy table 300 rounds in whose seat then stops answering (it keeps running):
+    (table id, the seat's token, the seat's socket)."""
+    _, creator = await new_account(server)
+    async with LobbyClient(server.url, creator) as lobby:
         tid = (await lobby.create_table("toy", pacing=False, config={
             "seats": 1, "rounds": 400, "timeout_s": 20}))["id"]
         joined = await lobby.join(tid, "remote")
-    ws = await open_seat(shared_server.url, tid, 0, joined["token"])
+    ws = await open_seat(server.url, tid, 0, joined["token"])
     await next_frame(ws, "snapshot")
-    await start(shared_server, tid, creator)
-    for _ in range(300):  # then the seat stops answering: the table keeps running
+    await start(server, tid, creator)
+    for _ in range(300):
         turn = await next_frame(ws, "your_turn")
         while True:  # within the frame rate
             await send(ws, {"type": "move", "turn_id": turn["turn_id"], "n": 1})
@@ -373,6 +367,28 @@ async def test_a_spectators_resume_replays_no_more_than_a_late_joiner_gets(
                 break
             await asyncio.sleep(0.05)
     await next_frame(ws, "your_turn")
+    return tid, joined["token"], ws
+
+
+async def resent_until_pong(ws: Any, last_seq: int) -> list[dict[str, Any]]:
+    """The frames a `resume` from `last_seq` brings (a ping marks their end)."""
+    await send(ws, {"type": "resume", "last_seq": last_seq})
+    await send(ws, {"type": "ping"})
+    resent: list[dict[str, Any]] = []
+    await next_frame(ws, "pong", seen=resent)
+    return resent
+
+
+async def test_a_spectators_resume_replays_no_more_than_a_late_joiner_gets(
+        shared_server: ServerProcess) -> None:
+    """A spectator (anonymous) joining late gets the last 500 events, not a long table's
+    whole history; a `resume` from 0 must not get round that: each 30-byte frame would make
+    the server send the whole stream again, a hundred times a second."""
+    from websockets.asyncio.client import connect
+
+    from cogleague.server.play import WATCH_TAIL
+
+    tid, _, _ = await long_table(shared_server)
     watch = await connect(shared_server.url.replace("http", "ws") + f"/ws/watch?table={tid}",
                           proxy=None, max_size=None)
     seen: list[dict[str, Any]] = []
@@ -380,13 +396,46 @@ async def test_a_spectators_resume_replays_no_more_than_a_late_joiner_gets(
     now = snap["seq"]
     assert now > WATCH_TAIL + 100
     assert len([f for f in seen if f["type"] == "event"]) == WATCH_TAIL
-    await send(watch, {"type": "resume", "last_seq": 0})
-    await send(watch, {"type": "ping"})
-    resent: list[dict[str, Any]] = []
-    await next_frame(watch, "pong", seen=resent)
+    resent = await resent_until_pong(watch, 0)
     events = [f["seq"] for f in resent if f["type"] == "event"]
     assert events == list(range(now - WATCH_TAIL + 1, now + 1)), (len(events), now)
     await watch.close()
+    async with operator(shared_server) as op:
+        await op.abort(tid, "done")
+
+
+async def test_a_seats_resume_is_bounded_and_a_reconnect_still_gets_everything(
+        shared_server: ServerProcess) -> None:
+    """A seat's `resume` from 0 resent its whole stream (here 600 events and more), as often
+    as the frame rate allowed: now the last 500 and a snapshot for the older ones, a few
+    times, then `rate_limited` naming the limit. A reconnect with `last_seq` still gets every
+    event after it, and its pending turn."""
+    from cogleague.server.play import RESUME_BURST, WATCH_TAIL
+
+    tid, token, ws = await long_table(shared_server)
+    await asyncio.sleep(2.5)  # the frame-rate bucket the 300 moves spent refills
+    await send(ws, {"type": "ping"})
+    now = (await next_frame(ws, "pong"))["seq"]
+    assert now > WATCH_TAIL + 100
+    resent = await resent_until_pong(ws, 0)
+    events = [f["seq"] for f in resent if f["type"] == "event"]
+    assert events == list(range(now - WATCH_TAIL + 1, now + 1)), (len(events), now)
+    assert resent[-2]["type"] == "snapshot" and resent[-2]["your_turn"] is not None
+    near = await resent_until_pong(ws, now - 3)  # a short gap: those events, no snapshot
+    assert [f["type"] for f in near] == ["event"] * 3 + ["pong"], near
+    for _ in range(RESUME_BURST - 2):
+        await resent_until_pong(ws, now)
+    refused = [f for f in await resent_until_pong(ws, 0) if f["type"] != "pong"]
+    assert [f["type"] for f in refused] == ["error"], refused
+    assert refused[0]["code"] == "rate_limited", refused
+    assert f"at most {RESUME_BURST} resumes" in refused[0]["message"], refused
+    await ws.close()
+    ws = await open_seat(shared_server.url, tid, 0, token, last_seq=0)
+    replay: list[dict[str, Any]] = []
+    snap = await next_frame(ws, "snapshot", seen=replay)
+    assert [f["seq"] for f in replay if f["type"] == "event"] == list(range(1, now + 1))
+    assert snap["your_turn"] is not None
+    await ws.close()
     async with operator(shared_server) as op:
         await op.abort(tid, "done")
 

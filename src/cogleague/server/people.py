@@ -8,9 +8,10 @@
   new API key for the signed-in person's bots (the old one stops working: keys are stored only
   as hashes). The pages are ``/signup``, ``/signin`` and ``/me`` (web/).
 
-A name's sign-in is refused for a while after a few failures (`sign_in_guard.py`). Sessions
-are added only at a sign-in, which also deletes the expired ones (at most every
-`Settings.session_sweep_every_s`), so the table holds about 30 days of sign-ins.
+A name's sign-in is refused for a while after a few failures, counted in the database for
+every process (`sign_in_guard.py`). Sessions are added only at a sign-in, which also deletes
+the expired ones (at most every `Settings.session_sweep_every_s`), so the table holds about
+30 days of sign-ins.
 
 The session cookie is random (256 bits), stored as its SHA-256, ``HttpOnly`` (no script reads
 it), ``SameSite=Strict`` (no other site's page sends it). Every request that changes
@@ -161,7 +162,10 @@ async def signup(body: Credentials, request: Request, response: Response) -> dic
 async def signin(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
     """Sign in; a name with too many recent failures is refused first (`sign_in_guard.py`)."""
     guard: SignInGuard = request.app.state.sign_in_guard
-    wait_s = guard.begin(body.name)
+    store = request.app.state.store
+    if guard.sweep_due():
+        await store.tx(guard.sweep)
+    wait_s = guard.locked(body.name) or await store.tx(guard.begin, body.name)
     if wait_s:
         raise ApiError(429, "rate_limited", f"{guard.failures} failed sign-ins for "
                                             f"{body.name!r} within {guard.window_s:g} s; try "
@@ -172,12 +176,12 @@ async def signin(body: Credentials, request: Request, response: Response) -> dic
         return conn.execute(select(accounts).where(accounts.c.name == body.name)
                             ).mappings().first()
 
-    row = await request.app.state.store.tx(read)
+    row = await store.tx(read)
     stored = row["password"] if row is not None and row["role"] == "player" else None
     ok = await asyncio.to_thread(passwords.check_password, body.password, stored)  # timed alike
     if row is None or not ok:
         raise ApiError(401, "unauthorized", "unknown name or wrong password")
-    guard.succeeded(body.name)
+    await store.tx(guard.succeeded, body.name)
     return {"id": row["id"], "name": row["name"],
             "csrf": await _sign_in(request, response, row["id"])}
 

@@ -51,8 +51,13 @@ REFUSED: Counter[str] = Counter()
 
 WATCH_TAIL = 500
 """Events a spectator joining a table is sent before its snapshot (the latest ones): the
-snapshot has the state, so a long table's whole history is not replayed to every watcher —
-nor to one that asks again and again (a spectator's `resume` gets the same tail at most)."""
+snapshot has the state, so a long table's whole history is not replayed to every watcher.
+A `resume` (seat or spectator) gets the same tail at most, then a snapshot when it asked for
+older events: a 30-byte frame cannot make the server resend a long table's whole stream."""
+
+RESUME_BURST, RESUME_EVERY_S = 5, 10.0
+"""A socket's `resume`s: a few at once, then one every so often (`rate_limited` beyond); a
+seat that lost more reconnects with ``last_seq``, which still gets every event it missed."""
 
 OUTBOX_LIMIT = 10_000
 """Frames queued for one socket before it is deemed dead and closed (a slow reader must not
@@ -257,7 +262,7 @@ async def _serve(ws: WebSocket, room: Room, channel: SeatChannel | WatchChannel,
     channel.attach(conn)
     pinger = asyncio.create_task(_ping(conn, channel, settings.ping_interval_s))
     try:
-        await _read(ws, conn, channel, settings)
+        await _read(ws, conn, channel, settings, lambda: room.snapshot(channel))
     finally:
         pinger.cancel()
         channel.detach(conn)
@@ -278,11 +283,13 @@ class FrameHandler:
     (`RECEIVE_NOW`); otherwise `_read` calls it for each message it awaits."""
 
     def __init__(self, conn: SocketConn, channel: SeatChannel | WatchChannel,
-                 settings: Settings) -> None:
+                 settings: Settings, snapshot: Callable[[], str]) -> None:
         self.conn = conn
         self.channel = channel
         self.settings = settings
+        self.snapshot = snapshot
         self.limit = RateLimit(settings.moves_per_second, settings.move_burst)
+        self.resumes = RateLimit(1 / RESUME_EVERY_S, RESUME_BURST)
         self.max_bytes = settings.max_frame_bytes
 
     def refuse(self, code: str, message: str) -> None:
@@ -348,18 +355,29 @@ class FrameHandler:
                 move = (frame.turn_id, frames.move_fields(frame))
             conn.send_text(channel.on_move(*move))
         elif isinstance(frame, frames.Resume):
-            after = frame.last_seq if isinstance(channel, SeatChannel) else \
-                max(frame.last_seq, channel.seq - WATCH_TAIL)  # as on connect: the tail
-            for event_text in channel.events_after(after):
-                conn.send_text(event_text)
+            self.resume(frame.last_seq)
         elif isinstance(frame, frames.ClientPing):
             conn.send_text(channel.frame("pong"))
         # a pong needs no answer
 
+    def resume(self, last_seq: int) -> None:
+        """The events after `last_seq`, the last `WATCH_TAIL` at most (then the snapshot that
+        stands for the older ones), `RESUME_BURST` times at once, then every `RESUME_EVERY_S`."""
+        if not self.resumes.allow():
+            self.refuse("rate_limited", f"at most {RESUME_BURST} resumes at once, then one "
+                                        f"every {RESUME_EVERY_S:g} s; reconnect with last_seq "
+                                        "to get every missed event")
+            return
+        after = max(last_seq, self.channel.seq - WATCH_TAIL)
+        for event_text in self.channel.events_after(after):
+            self.conn.send_text(event_text)
+        if after > last_seq:
+            self.conn.send_text(self.snapshot())
+
 
 async def _read(ws: WebSocket, conn: SocketConn, channel: SeatChannel | WatchChannel,
-                settings: Settings) -> None:
-    handler = FrameHandler(conn, channel, settings)
+                settings: Settings, snapshot: Callable[[], str]) -> None:
+    handler = FrameHandler(conn, channel, settings, snapshot)
     receive_now = ws.scope.get("extensions", {}).get(RECEIVE_NOW)
     if receive_now is not None:  # text frames bypass this loop from now on
         receive_now["set_handler"](handler.text)

@@ -3,48 +3,93 @@
 Each try at a name counts as a failure from the moment it starts (a success takes it back):
 forty guesses sent at once, each waiting for its scrypt check, cannot all pass the count.
 After `failures` of them within `window_s`, the name is refused (429, with the seconds to wait)
-until the oldest is that old; the refusal costs no database read and no scrypt. Names that do
-not exist count the same, so the answer tells nothing about which names exist.
+until the oldest is that old; the refusal comes before any scrypt. Names that do not exist
+count the same, so the answer tells nothing about which names exist.
 
-The count is per process (memory, bounded to `MAX_NAMES` names): a deployment of N processes
-allows N times as many tries, still a fixed few. Anyone can lock a name's browser sign-in this
-way for the window; its API key keeps working.
+The count lives in the database (`sign_in_tries`, one row per name, locked while a try is
+counted), so every process sharing it, and a restarted one, spends the same budget: N
+processes do not allow N times as many guesses. A process remembers the names it saw refused
+until their wait ends and refuses those again without a database read (a flood of guesses at
+a locked name costs nothing). Anyone can lock a name's browser sign-in this way for the
+window; its API key keeps working.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import time
-from collections import deque
 from collections.abc import Callable
 
+from sqlalchemy import Connection, delete, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from cogleague.server.store import sign_in_tries
+
 MAX_NAMES = 100_000
-"""Names with recent failures kept at once; the oldest entry goes first beyond it."""
+"""Refused names a process remembers at once; the oldest entry goes first beyond it."""
 
 
 class SignInGuard:
     def __init__(self, failures: int, window_s: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.time) -> None:
         self.failures, self.window_s, self.clock = failures, window_s, clock
-        self.recent: dict[str, deque[float]] = {}
+        self.locked_until: dict[str, float] = {}
+        self.swept_at = -math.inf
 
-    def begin(self, name: str) -> float:
-        """Count a try at `name`: 0.0 when it may go on, else the seconds until it may."""
+    def locked(self, name: str) -> float:
+        """Seconds until `name` may be tried, as this process last saw it refused (no I/O)."""
+        until = self.locked_until.get(name)
+        if until is None:
+            return 0.0
+        wait = until - self.clock()
+        if wait <= 0:
+            del self.locked_until[name]
+            return 0.0
+        return wait
+
+    def begin(self, conn: Connection, name: str) -> float:
+        """Count a try at `name` (in a transaction): 0.0 when it may go on, else the seconds
+        until it may. The name's row is locked first, so two processes cannot both take the
+        last try."""
+        dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+        conn.execute(dialect.insert(sign_in_tries)
+                     .values(name=name, tries="[]", last_at=0.0)
+                     .on_conflict_do_nothing(index_elements=["name"]))
+        stored = conn.execute(select(sign_in_tries.c.tries).where(sign_in_tries.c.name == name)
+                              .with_for_update()).scalar_one()
         t = self.clock()
-        tries = self.recent.pop(name, None) or deque()
-        while tries and tries[0] <= t - self.window_s:
-            tries.popleft()
-        self.recent[name] = tries  # last in order: the most recently tried name
+        tries = [at for at in json.loads(stored) if at > t - self.window_s]
+        wait = 0.0
         if len(tries) >= self.failures:
-            return max(tries[0] + self.window_s - t, 0.001)
-        tries.append(t)
-        if len(self.recent) > MAX_NAMES:
-            del self.recent[next(iter(self.recent))]
-        return 0.0
+            wait = max(tries[0] + self.window_s - t, 0.001)
+            self.locked_until.pop(name, None)
+            self.locked_until[name] = t + wait
+            if len(self.locked_until) > MAX_NAMES:
+                del self.locked_until[next(iter(self.locked_until))]
+        else:
+            tries.append(t)
+        conn.execute(update(sign_in_tries).where(sign_in_tries.c.name == name)
+                     .values(tries=json.dumps(tries), last_at=max(tries, default=0.0)))
+        return wait
 
-    def succeeded(self, name: str) -> None:
+    def succeeded(self, conn: Connection, name: str) -> None:
         """The right password: the name's failures are forgotten."""
-        self.recent.pop(name, None)
+        self.locked_until.pop(name, None)
+        conn.execute(delete(sign_in_tries).where(sign_in_tries.c.name == name))
+
+    def sweep_due(self) -> bool:
+        """Whether the names with no try left in the window should be deleted now (at most
+        once a window per process: that bounds the table)."""
+        t = self.clock()
+        if t - self.swept_at < self.window_s:
+            return False
+        self.swept_at = t
+        return True
+
+    def sweep(self, conn: Connection) -> None:
+        conn.execute(delete(sign_in_tries)
+                     .where(sign_in_tries.c.last_at <= self.clock() - self.window_s))
 
     @staticmethod
     def retry_after(wait_s: float) -> str:

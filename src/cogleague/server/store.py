@@ -68,6 +68,13 @@ web_sessions = Table(  # a person signed in from the browser (server/people.py)
     Column("expires_at", Float, nullable=False),
 )
 
+sign_in_tries = Table(  # a name's recent browser sign-in tries (server/sign_in_guard.py)
+    "sign_in_tries", metadata,
+    Column("name", String(64), primary_key=True),
+    Column("tries", Text, nullable=False),  # JSON list of the tries' times (Unix seconds)
+    Column("last_at", Float, nullable=False, index=True),
+)
+
 wallet_entries = Table(
     "wallet_entries", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
