@@ -114,3 +114,18 @@ def test_the_observatory_names_each_season_version_by_kind_and_owner(site: Any,
         assert "server account" not in p.page.inner_text("#standings")
         assert audit(p.page) == [] and overflow(p.page) == 0
         assert p.errors == []
+
+
+def test_every_page_offers_the_league_while_a_season_runs(site: Any, open_page: Any) -> None:
+    """The season's page is one click from every page, not only from the League pages."""
+    for width in (360, 1440):
+        p = open_page(width, 800)
+        for path in ("/", "/theater", "/observatory", "/play", "/rules", "/signin", "/me"):
+            p.page.goto(f"{site.url}{path}")
+            link = p.page.locator("header nav a[data-nav=league]")
+            link.wait_for()
+            assert link.count() == 1 and link.get_attribute("href") == "/league", path
+            assert audit(p.page) == [] and overflow(p.page) == 0, path
+        p.page.locator("header nav a[data-nav=league]").click()
+        p.page.wait_for_selector("body[data-ready=league]")
+        assert p.errors == []

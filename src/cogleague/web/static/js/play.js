@@ -10,7 +10,7 @@
 // A retry of the same turn (a new deadline after a refusal or a missed first deadline) keeps
 // the form and what was typed in it.
 
-import { h, clear, fetchJSON, markNav } from "./util.js";
+import { h, clear, fetchJSON, markNav, problemText } from "./util.js";
 import { controlsOf, buildForm } from "./controls.js";
 import { session, post, badge, seatStore, KEY_STORE } from "./session.js";
 import { seatPanel, happened, moveText, endBanner } from "./seat.js";
@@ -57,7 +57,7 @@ function joinForm(table, sess, desc, onJoin) {
       }
       onJoin(mine);
     } catch (err) {
-      status.textContent = String(err.message || err);
+      status.textContent = problemText(err);
       status.className = "error";
     }
   });
