@@ -72,3 +72,34 @@ def test_the_join_form_says_what_was_refused_without_the_path(server: Any,
     text = status.inner_text()
     assert text and not re.match(r"\s*/", text), text
     assert audit(page) == [] and overflow(page) == 0
+
+
+def test_the_lobby_and_account_page_say_what_was_refused_without_the_path(
+        server: Any, open_page: Any) -> None:
+    p = open_page(1440, 900)
+    page = p.page
+    sign_up(page, server.url, "refused-seat")
+    page.click("#maker-h")
+    page.select_option("[data-testid=mk-game]", "dilemma")
+    page.select_option("[data-testid=mk-fill]", "")  # wait for people
+    page.uncheck("[data-testid=mk-sit]")
+    page.click("[data-testid=mk-create]")
+    status = page.locator("[data-testid=maker] [role=status]")
+    page.wait_for_function("/is open/.test(document.querySelector("
+                           "'[data-testid=maker] [role=status]').textContent)")
+    tid = re.search(r"t_[0-9a-f]+", status.inner_text()).group(0)  # type: ignore[union-attr]
+    page.context.clear_cookies()  # the session ends elsewhere: the server refuses the seat
+    page.locator(f"[data-testid=table-{tid}] [data-testid=take-seat]").click()
+    problem = page.locator("[data-testid=lobby-problem]")
+    problem.wait_for()
+    assert problem.inner_text() and not problem.inner_text().startswith("/"), \
+        problem.inner_text()
+    sign_up(page, server.url, "refused-key")
+    page.goto(f"{server.url}/me")
+    page.wait_for_selector("body[data-ready=me]")
+    page.context.clear_cookies()
+    page.click("[data-testid=new-key]")
+    page.wait_for_function("document.querySelector('[data-testid=key-out]').textContent")
+    text = page.inner_text("[data-testid=key-out]")
+    assert not text.startswith("/"), text
+    assert audit(page) == [] and overflow(page) == 0
