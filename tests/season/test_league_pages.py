@@ -95,3 +95,37 @@ def test_the_board_keeps_the_focus_when_a_rating_arrives(site: Any, open_page: A
     page.keyboard.press("Tab")  # on into the board, from where the focus was
     assert page.evaluate("document.activeElement.closest('#tabs, #board') !== null")
     assert p.errors == []
+
+
+def test_the_observatory_names_each_season_version_by_kind_and_owner(site: Any,
+                                                                     open_page: Any) -> None:
+    """The season's versions in the Observatory: a remote agent and a baseline, each said in
+    words with its owner, never as a "server account"."""
+    for width in (360, 1440):
+        p = open_page(width, 800)
+        p.page.goto(f"{site.url}/observatory")
+        p.page.wait_for_selector("body[data-ready=observatory]")
+        tag = p.page.locator("[data-testid='row-bot-a@v1'] [data-field=kind]").first
+        assert tag.inner_text() == "remote agent" and tag.get_attribute("title") == "by ann"
+        baselines = p.page.locator("[data-field=kind]", has_text="baseline")
+        assert baselines.count() >= 1  # the season's baselines filled bot-a's tables
+        assert {baselines.nth(k).get_attribute("title")
+                for k in range(baselines.count())} == {"by operator"}
+        assert "server account" not in p.page.inner_text("#standings")
+        assert audit(p.page) == [] and overflow(p.page) == 0
+        assert p.errors == []
+
+
+def test_every_page_offers_the_league_while_a_season_runs(site: Any, open_page: Any) -> None:
+    """The season's page is one click from every page, not only from the League pages."""
+    for width in (360, 1440):
+        p = open_page(width, 800)
+        for path in ("/", "/theater", "/observatory", "/play", "/rules", "/signin", "/me"):
+            p.page.goto(f"{site.url}{path}")
+            link = p.page.locator("header nav a[data-nav=league]")
+            link.wait_for()
+            assert link.count() == 1 and link.get_attribute("href") == "/league", path
+            assert audit(p.page) == [] and overflow(p.page) == 0, path
+        p.page.locator("header nav a[data-nav=league]").click()
+        p.page.wait_for_selector("body[data-ready=league]")
+        assert p.errors == []

@@ -444,6 +444,21 @@ def save_policies(engine_or_url: Engine | str, league: str,
                                   kind=p["kind"], ref=p["ref"], model=p.get("model")))
 
 
+def add_policies(engine_or_url: Engine | str, league: str,
+                 policies: Iterable[Mapping[str, Any]]) -> None:
+    """Add the league's book entries not yet there (a season's agent versions, as their tables
+    are recorded); entries already there — an offline league's own book — are kept."""
+    given = {p["name"]: p for p in policies}
+    if not given:
+        return
+    with Session(engine_for(engine_or_url)) as session, session.begin():
+        known = set(session.scalars(select(PolicyRow.name).where(
+            PolicyRow.league == league, PolicyRow.name.in_(given))))
+        session.add_all(PolicyRow(league=league, name=name, author=p.get("author", ""),
+                                  kind=p["kind"], ref=p["ref"], model=p.get("model"))
+                        for name, p in given.items() if name not in known)
+
+
 def save_options(engine_or_url: Engine | str, league: str,
                  options: Mapping[tuple[str, str | None], str]) -> None:
     """Record the options of the league's games and variants not yet recorded (`OptionsRow`);

@@ -12,10 +12,10 @@ from sqlalchemy import select
 from cogleague.core import settlement
 from cogleague.server import wallets
 from cogleague.server.catalog import Catalog
-from cogleague.server.league_schema import INFRA_OUTCOME, season_tables
+from cogleague.server.league_schema import INFRA_OUTCOME, agents, season_seats, season_tables
 from cogleague.server.seating import game_of
 from cogleague.server.settings import Settings
-from cogleague.server.store import FOREVER, Store, loads
+from cogleague.server.store import FOREVER, Store, accounts, loads
 
 log = logging.getLogger("cogleague.server")
 
@@ -55,7 +55,12 @@ async def record_league(store: Store, row: dict[str, Any], names: list[str],
     """The finished episode in the league's tables of the same database (a failure is logged:
     the table itself is settled already)."""
     try:
-        from cogleague.league.store import STATUS_INFRA, STATUS_OK, record_episode
+        from cogleague.league.store import (
+            STATUS_INFRA,
+            STATUS_OK,
+            add_policies,
+            record_episode,
+        )
     except ImportError:  # the league's optional dependencies are not installed
         return
     duration = finished - (row["started_at"] or finished)
@@ -70,11 +75,48 @@ async def record_league(store: Store, row: dict[str, Any], names: list[str],
                        league=loads(row["info"]).get("league"),
                        status=STATUS_INFRA if infra else STATUS_OK,
                        error="a seat fell back for a platform cause" if infra else None)
+        season, book = _season_book(store, season_tables.c.table_id == row["id"])
+        if season is not None:  # the Observatory labels each version by its kind and owner
+            add_policies(store.engine, season, book)
 
     try:  # on the database thread (one writer), until it is stored; a retry is a no-op
         await store.call(record, wait_s=FOREVER)
     except Exception:
         log.exception("table %s: recording in the league failed", row["id"])
+
+
+async def book_season(store: Store, season: str) -> None:
+    """Every version that sat at a `season` table, added to its policy book if missing: the
+    tables a process recorded before it kept the book still get their labels (at start)."""
+    try:
+        from cogleague.league.store import add_policies
+    except ImportError:  # the league's optional dependencies are not installed
+        return
+    where = season_tables.c.season == season
+    await store.call(lambda: add_policies(store.engine, season, _season_book(store, where)[1]),
+                     wait_s=FOREVER)
+
+
+def _season_book(store: Store, where: Any) -> tuple[str | None, list[dict[str, Any]]]:
+    """The season of the season tables `where` picks, and the book entries of the agent
+    versions seated at them (`league_policies`: kind, owner, model); None and none for other
+    tables. A held-out agent's entry names nothing its rows do not: the standings leave its
+    tables out until the season ends (`web/standings.py`)."""
+    with store.engine.connect() as conn:
+        found = conn.execute(
+            select(season_tables.c.season, agents.c.name, agents.c.version, agents.c.kind,
+                   agents.c.model, accounts.c.name.label("owner")).distinct()
+            .join(season_seats, season_seats.c.table_id == season_tables.c.table_id)
+            .join(agents, agents.c.id == season_seats.c.agent_id)
+            .join(accounts, accounts.c.id == agents.c.account_id)
+            .where(where)).all()
+    if not found:
+        return None, []
+    names = [f"{r.name}@v{r.version}" for r in found]  # as seated (`agents.policy_name`)
+    return found[0].season, [
+        {"name": n, "author": r.owner, "kind": r.kind, "ref": n,
+         "model": r.model if r.kind == "model" else None}
+        for n, r in zip(names, found, strict=True)]
 
 
 def _season_outcome(store: Store, table_id: str) -> str | None:

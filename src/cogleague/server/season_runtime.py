@@ -38,7 +38,7 @@ from cogleague.server.league_schema import (
 )
 from cogleague.server.live import LiveTable
 from cogleague.server.matchmaker import ENDED, RUNNING_PHASE, Matchmaker, SeasonPlan, Slot
-from cogleague.server.payouts import records_league
+from cogleague.server.payouts import book_season, records_league
 from cogleague.server.ratings import rate_finished
 from cogleague.server.settings import Settings
 from cogleague.server.store import RUNNING, accounts, now, seats, tables
@@ -160,6 +160,12 @@ class LeagueRuntime:
 
             assert self.id is not None
             season_id = self.id
+            if records_league(self.settings):  # the Observatory's labels of its versions
+                try:
+                    await book_season(self.store, season_id)
+                except Exception:
+                    log.exception("season %s: adding its versions to the policy book failed",
+                                  season_id)
             self.matchmaker = Matchmaker(
                 SeasonPlan(season_id, self.season, self.slots(), self.config.seed, operator,
                            self.store.is_postgres, records_league(self.settings)),

@@ -126,6 +126,14 @@ async def api_standings(request: Request,
     return JSONResponse(doc)
 
 
+@router.get("/api/season", tags=["web"])
+async def api_season(request: Request) -> JSONResponse:
+    """The season this server hosts (`{"season": ID}`, null for none): every page's navigation
+    offers the League page while there is one."""
+    return JSONResponse({"season": getattr(getattr(request.app.state, "league", None), "id",
+                                           None)})
+
+
 async def _held_out_now(request: Request) -> tuple[str | None, frozenset[str]]:
     """The running season (when this app hosts one) and its agents held out until it ends."""
     runtime = getattr(request.app.state, "league", None)

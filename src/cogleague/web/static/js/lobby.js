@@ -4,7 +4,7 @@
 // process). GET /tables is read only while that socket is down (every REFRESH_MS) and as a
 // slow resync (rounds played) while it is up.
 
-import { h, clear, fetchJSON, markNav } from "./util.js";
+import { h, clear, fetchJSON, markNav, problemText } from "./util.js";
 import { session, badge } from "./session.js";
 import { playNowSection, makerSection, cardActions } from "./tablemaker.js";
 
@@ -113,7 +113,7 @@ let sess = { signed_in: false };
 const problem = h("p", { role: "alert", class: "error", hidden: true, "data-testid": "lobby-problem" });
 
 function showProblem(err) {
-  problem.textContent = String(err.message || err);
+  problem.textContent = problemText(err);
   problem.hidden = false;
 }
 const tables = new Map(); // table id -> its latest document

@@ -2,7 +2,7 @@
 // (keys are stored as hashes, so an old one cannot be shown again), how to run each game's
 // example bot with it, and signing out.
 
-import { h, clear, fetchJSON, markNav } from "./util.js";
+import { h, clear, fetchJSON, markNav, problemText } from "./util.js";
 import { session, post, badge, signOut } from "./session.js";
 
 const root = document.getElementById("me");
@@ -24,7 +24,7 @@ async function main() {
       const { api_key: key } = await post("/session/api-key");
       clear(keyOut).append("Your new key (the previous one no longer works): ", h("code", { class: "key", "data-testid": "api-key" }, key));
     } catch (err) {
-      keyOut.textContent = String(err.message || err);
+      keyOut.textContent = problemText(err);
     }
   });
   const out = h("button", { type: "button", "data-testid": "signout" }, "Sign out");

@@ -26,9 +26,10 @@ function intervalBar(row, lo, hi) {
 }
 
 // Where a policy name comes from: a server account's seat, a built-in baseline, a league
-// entry... Named in words next to the name, so the three are never mistaken for each other.
+// entry, a season's agent version (remote agent, model, hosted policy, baseline)... Named in
+// words next to the name, so they are never mistaken for each other.
 const KIND_WORD = { server: "server account", baseline: "baseline", scripted: "baseline", league: "league policy",
-  model: "model", bot: "bot" };
+  model: "model", bot: "bot", remote: "remote agent", policy: "hosted policy" };
 
 function kindTag(row) {
   const kind = row.kind ?? "server";

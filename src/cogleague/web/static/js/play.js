@@ -10,7 +10,7 @@
 // A retry of the same turn (a new deadline after a refusal or a missed first deadline) keeps
 // the form and what was typed in it.
 
-import { h, clear, fetchJSON, markNav } from "./util.js";
+import { h, clear, fetchJSON, markNav, problemText } from "./util.js";
 import { controlsOf, buildForm } from "./controls.js";
 import { session, post, badge, seatStore, KEY_STORE } from "./session.js";
 import { seatPanel, happened, moveText, endBanner } from "./seat.js";
@@ -57,7 +57,7 @@ function joinForm(table, sess, desc, onJoin) {
       }
       onJoin(mine);
     } catch (err) {
-      status.textContent = String(err.message || err);
+      status.textContent = problemText(err);
       status.className = "error";
     }
   });
@@ -163,7 +163,7 @@ async function play(table, mine, desc, sess, startIt) {
     chime();
   };
   const again = h("p", {}, sess.signed_in && desc
-    ? h("button", { type: "button", class: "primary", "data-testid": "play-again", on: { click: () => playNow(desc).catch((err) => { status.textContent = String(err.message || err); }) } }, "Play again")
+    ? h("button", { type: "button", class: "primary", "data-testid": "play-again", on: { click: () => playNow(desc).catch((err) => { status.textContent = problemText(err); }) } }, "Play again")
     : h("a", { href: "/" }, "Back to the Lobby"),
   " ", h("a", { href: `/theater?table=${encodeURIComponent(table.id)}` }, "Watch the replay →"));
   const connect = () => {
@@ -187,7 +187,7 @@ async function play(table, mine, desc, sess, startIt) {
           startIt = false;
           history.replaceState(null, "", `/play?table=${encodeURIComponent(table.id)}`);
           post(`/tables/${encodeURIComponent(table.id)}/start`)
-            .catch((err) => { status.textContent = `Could not start the table: ${err.message || err}`; status.className = "error"; });
+            .catch((err) => { status.textContent = `Could not start the table: ${problemText(err)}`; status.className = "error"; });
         }
       } else if (f.type === "your_turn") showTurn(f, ws);
       else if (f.type === "snapshot" && f.your_turn) showTurn(f.your_turn, ws);

@@ -1,7 +1,7 @@
 // Sign in (/signin) and sign up (/signup): a name and a password; the server answers with a
 // session cookie. After signing up, the page shows the account's API key once, for bots.
 
-import { h, clear, markNav } from "./util.js";
+import { h, clear, markNav, problemText } from "./util.js";
 import { session, post, badge } from "./session.js";
 
 const root = document.getElementById("auth");
@@ -67,7 +67,7 @@ async function main() {
         location.assign(next());
       }
     } catch (err) {
-      status.textContent = String(err.message || err).replace(/^\/\w+: /, "");
+      status.textContent = problemText(err);
       status.className = "error";
       submit.disabled = false;
     }

@@ -3,7 +3,7 @@
 // fill), taking a seat as a person, and starting a table this browser created. Everything comes
 // from GET /games (each game's descriptor): no game is named here.
 
-import { h } from "./util.js";
+import { h, problemText } from "./util.js";
 import { post, seatStore } from "./session.js";
 
 const CREATED = "cogleague.created";
@@ -147,7 +147,7 @@ export function makerSection(games, sess, report) {
       } else {
         status.textContent = `Table ${table.id} is open: start it from its card once people have joined.`;
       }
-    } catch (err) { report(err); status.textContent = String(err.message || err); status.className = "error"; }
+    } catch (err) { report(err); status.textContent = problemText(err); status.className = "error"; }
   });
   return h("section", { class: "maker-section", "data-testid": "maker-section", "aria-labelledby": "maker-h" },
     h("details", { class: "panel" }, h("summary", { id: "maker-h" }, "Create a table"), form));

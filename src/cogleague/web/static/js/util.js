@@ -93,12 +93,32 @@ export async function fetchJSON(url, options) {
   return res.json();
 }
 
-/** Mark the current page in the header navigation. */
+/** A failed request's message for a form's error line: without the request path
+ * `fetchJSON` puts first (`/tables/ID/join: …`), which says nothing to a person. */
+export function problemText(err) {
+  return String(err?.message || err).replace(/^\/\S*: /, "");
+}
+
+/** Mark the current page in the header navigation, and offer the League page there when the
+ * server hosts a season (`GET /api/season`; the League pages link it themselves). */
 export function markNav() {
   const page = document.body.dataset.page;
   for (const a of document.querySelectorAll("[data-nav]")) {
     a.classList.toggle("on", a.dataset.nav === page);
   }
+  const after = document.querySelector("header nav [data-nav=observatory]");
+  if (!after || document.querySelector("[data-nav=league]")) return;
+  fetch("/api/season", { headers: { Accept: "application/json" } })
+    .then((res) => (res.ok ? res.json() : { season: null }))
+    .then((doc) => {
+      if (!doc.season || document.querySelector("[data-nav=league]")) return;
+      const link = document.createElement("a");
+      link.href = "/league";
+      link.dataset.nav = "league";
+      link.textContent = "League";
+      after.after(link);
+    })
+    .catch(() => { /* no season to offer */ });
 }
 
 export function clear(el) {
