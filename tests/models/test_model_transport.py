@@ -433,3 +433,23 @@ async def test_an_sdk_client_given_a_huge_reply_fails_naming_the_limit(
     outcome = await run_episode(game, model_seats(game, options_for(server, shape)))
     (d,) = [d for step in outcome.log.decisions for d in step.values()]
     assert (d.cause, d.attempts) == ("transport", 2)
+
+
+async def test_a_compressed_body_that_decodes_past_the_cap_is_refused() -> None:
+    """64 KiB of gzip that holds 64 MiB: refused by the transport, decoding stopped at the cap;
+    a compressed body within the cap still reads."""
+    bomb = gzip.compress(b"0" * (64 << 20), compresslevel=1)
+    small = gzip.compress(b"x" * 1000)
+    for body, encoding in ((bomb, b"gzip"), (gzip.compress(bomb), b"gzip, gzip"),
+                           (bomb, b"gzip, identity")):
+        answer = (b"HTTP/1.1 200 OK\r\nContent-Encoding: %s\r\nContent-Length: %d\r\n\r\n"
+                  % (encoding, len(body))) + body
+        async with RawServer(lambda n, a=answer: a) as server, httpx.AsyncClient(
+                transport=transport_for(httpx, ssl.create_default_context())) as client:
+            with pytest.raises(httpx.RemoteProtocolError, match="decoded"):
+                await client.get(server.url, timeout=3.0)
+    answer = (b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n"
+              % len(small)) + small
+    async with RawServer(lambda n: answer) as server, httpx.AsyncClient(
+            transport=transport_for(httpx, ssl.create_default_context())) as client:
+        assert (await client.get(server.url, timeout=3.0)).content == b"x" * 1000

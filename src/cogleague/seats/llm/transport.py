@@ -11,8 +11,9 @@ What it does, and no more: HTTP/1.1 over TCP (TLS with the given context for ``h
 write per request (request line, headers and body), a per-host pool of idle keep-alive
 connections (LIFO, idle ones older than `KEEPALIVE_EXPIRY_S` or closed by the server are dropped),
 ``Content-Length``, chunked and read-to-close bodies (the body is read whole before the response
-is returned: these are small JSON replies; one longer than `MAX_RESPONSE_BYTES` is refused as a
-`RemoteProtocolError` naming the limit, no further byte read), and the request's timeout
+is returned: these are small JSON replies; one longer than `MAX_RESPONSE_BYTES`, as sent or once
+gzip / deflate decoded, is refused as a `RemoteProtocolError` naming the limit, no further byte
+read or decoded), and the request's timeout
 extensions (connect, write, and read — each read bounded by the read timeout, as httpcore does).
 A connection that fails, is cancelled mid-request, or says ``Connection: close`` is closed and
 never reused. Failures raise the HTTP library's own exceptions (`ConnectTimeout`,
@@ -33,6 +34,7 @@ import contextlib
 import functools
 import socket
 import ssl
+import zlib
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -44,7 +46,7 @@ MAX_IDLE_PER_HOST = 256
 STREAM_LIMIT = 1 << 20
 """The longest response head (status line and headers) accepted, in bytes."""
 MAX_RESPONSE_BYTES = 4 << 20
-"""The longest response body accepted, in bytes (as sent, before any content decoding): a reply
+"""The longest response body accepted, in bytes, as sent and once gzip / deflate decoded: a reply
 within any max_tokens budget is a few KiB, and a broken or hostile provider (or proxy) must not
 make the client hold, and the games' reply readers scan, hundreds of megabytes."""
 DEFAULT_PORTS = {b"http": 80, b"https": 443}
@@ -282,6 +284,7 @@ async def _read_response(reader: asyncio.StreamReader, method: str, timeout: flo
                         raise _ProtocolError(too_large(f"more than {MAX_RESPONSE_BYTES} bytes"))
                     again()
                 content, keep = b"".join(parts), False
+            _check_decoded(headers, content)
             return status, reason, version, headers, content, keep
     except TimeoutError as exc:
         raise lib.ReadTimeout("reading the response timed out", request=request) from exc
@@ -293,6 +296,35 @@ async def _read_response(reader: asyncio.StreamReader, method: str, timeout: flo
         raise lib.RemoteProtocolError(f"unreadable response: {exc}", request=request) from exc
     except OSError as exc:
         raise lib.ReadError(f"reading the response: {exc}", request=request) from exc
+
+
+def _check_decoded(headers: list[tuple[bytes, bytes]], content: bytes) -> None:
+    """Refuse a compressed body that decodes past `MAX_RESPONSE_BYTES` (a few KiB of gzip can
+    hold gigabytes), decoding no further than the cap, layer by layer as the HTTP library will
+    (the last encoding first). An encoding it cannot read, or a corrupt stream, is left to the
+    library, which reports its own error."""
+    encodings = [token.strip().lower() for name, value in headers
+                 if name.lower() == b"content-encoding" for token in value.split(b",")]
+    data = content
+    for encoding in reversed(encodings):
+        if encoding in (b"gzip", b"x-gzip"):
+            attempts = [zlib.MAX_WBITS | 16]
+        elif encoding == b"deflate":  # zlib-wrapped, or raw as some servers send it
+            attempts = [zlib.MAX_WBITS, -zlib.MAX_WBITS]
+        elif encoding in (b"identity", b""):
+            continue
+        else:
+            return
+        for wbits in attempts:
+            try:
+                data = zlib.decompressobj(wbits).decompress(data, MAX_RESPONSE_BYTES + 1)
+                break
+            except zlib.error:
+                continue
+        else:
+            return
+        if len(data) > MAX_RESPONSE_BYTES:
+            raise _ProtocolError(too_large(f"more than {MAX_RESPONSE_BYTES} bytes decoded"))
 
 
 def _parse_head(head: bytes) -> tuple[int, bytes, bytes, list[tuple[bytes, bytes]]]:
