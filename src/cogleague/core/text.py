@@ -168,11 +168,15 @@ def first_object(text: str) -> dict[str, Any] | None:
     (a hostile reply must not hold the event loop)."""
     doomed: set[int] = set()  # openings of spans known to fail
     first = text.find("{")
-    depths = (_depths(text, first) if first >= 0 and
-              text.count("{", first) + text.count("[", first) > MAX_OBJECT_DEPTH else None)
+    deep = first >= 0 and text.count("{", first) + text.count("[", first) > MAX_OBJECT_DEPTH
+    depths: dict[int, int] | None = None  # measured at the first span, if any can be too deep
     for begin, end in _balanced_spans(text, first):
-        if begin in doomed or (depths is not None and depths[begin] > MAX_OBJECT_DEPTH):
+        if begin in doomed:
             continue
+        if deep:
+            depths = _depths(text, first) if depths is None else depths
+            if depths[begin] > MAX_OBJECT_DEPTH:
+                continue
         try:
             doc = json.loads(text[begin:end])
         except json.JSONDecodeError as exc:
