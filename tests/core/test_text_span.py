@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cogleague.core.text import _balanced_spans, first_object, first_object_span
+from cogleague.core.text import MAX_OBJECT_DEPTH, _balanced_spans, first_object, first_object_span
 
 
 def reference_balanced_span(text: str, start: int) -> tuple[int, int] | None:
@@ -49,11 +49,35 @@ def reference_first_object_span(text: str, start: int = 0) -> str | None:
     return None if span is None else text[span[0]:span[1]]
 
 
+def reference_depth(text: str, begin: int, end: int) -> int:
+    """The most ``{``/``[`` less ``}``/``]`` a fresh reader from `begin` meets before `end`."""
+    depth = most = 0
+    in_string = escaped = False
+    for ch in text[begin:end]:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            depth += 1
+            most = max(most, depth)
+        elif ch in "}]":
+            depth -= 1
+    return most
+
+
 def reference_first_object(text: str) -> dict[str, Any] | None:
+    """The first span, no deeper than `MAX_OBJECT_DEPTH`, that parses as a JSON object."""
     span = reference_balanced_span(text, text.find("{"))
     while span is not None:
         try:
-            doc = json.loads(text[span[0]:span[1]])
+            doc = (json.loads(text[span[0]:span[1]])
+                   if reference_depth(text, *span) <= MAX_OBJECT_DEPTH else None)
         except (ValueError, RecursionError):
             doc = None
         if isinstance(doc, dict):
@@ -154,3 +178,66 @@ def test_nested_spans_failing_at_one_place_are_parsed_once() -> None:
             assert first_object(text) == reference_first_object(text), text
     finally:
         json.loads = real_loads
+
+
+# Nested past the depth limit: pieces that open, hold and close levels, repeated around it.
+LEVEL = st.sampled_from(['{"a":', "{", "[", '{"a":[', '{"s":"{[",', "{x", '"{', '\\"{'])
+CLOSE = st.sampled_from(["}", "]", "]}", '"}', "}}"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(opening=LEVEL, levels=st.integers(MAX_OBJECT_DEPTH - 3, MAX_OBJECT_DEPTH + 3),
+       core=st.sampled_from(['{"move": 1}', "1", "x", "", '"}"', "[]"]), closing=CLOSE,
+       closes=st.integers(0, MAX_OBJECT_DEPTH + 4), prefix=st.sampled_from(["", "[", '"', "{ "]))
+def test_first_object_around_the_depth_limit_is_the_reference(
+        opening: str, levels: int, core: str, closing: str, closes: int, prefix: str) -> None:
+    text = prefix + opening * levels + core + closing * closes
+    assert first_object(text) == reference_first_object(text)
+
+
+def deep_cases() -> list[str]:
+    return ['{"a":' * 4000 + "x" + "}" * 4000, "{a: " * 50000 + "}" * 50000,
+            '{"a":' * 4000 + '{"move": 1}' + "}" * 4000, "[" * 5000 + '{"b": [' * 3000 + "}",
+            '{"a":' * (MAX_OBJECT_DEPTH + 1) + "1" + "}" * (MAX_OBJECT_DEPTH + 1),
+            '{"a":' * MAX_OBJECT_DEPTH + "1" + "}" * MAX_OBJECT_DEPTH]
+
+
+def test_spans_nested_past_the_limit_are_not_parsed() -> None:
+    """Spans nested deeper than `MAX_OBJECT_DEPTH` are skipped unparsed, so 4,000 nested
+    levels or 50,000 nested non-JSON objects cost at most a parse per level within the limit
+    (each failing at once), not one failing by recursion per span; a span at the limit is
+    still read."""
+    parsed: list[str] = []
+    real_loads = json.loads
+
+    def counting_loads(text: str) -> Any:
+        parsed.append(text)
+        return real_loads(text)
+
+    outer = real_loads('{"a":' * MAX_OBJECT_DEPTH + "1" + "}" * MAX_OBJECT_DEPTH)
+    json.loads = counting_loads
+    try:
+        for i, text in enumerate(deep_cases()):
+            parsed.clear()
+            got = first_object(text)
+            assert len(parsed) <= MAX_OBJECT_DEPTH + 2, (text[:12], len(parsed))
+            if i != 2:
+                assert got == [None, None, None, None, outer, outer][i], text[:12]
+    finally:
+        json.loads = real_loads
+    deep_core = first_object(deep_cases()[2])
+    assert deep_core is not None
+    depth = 0
+    while isinstance(deep_core, dict) and "a" in deep_core:
+        deep_core, depth = deep_core["a"], depth + 1
+    assert (deep_core, depth) == ({"move": 1}, MAX_OBJECT_DEPTH - 1)
+
+
+def test_the_outcome_does_not_depend_on_the_callers_stack() -> None:
+    """The same reply read from a deep call stack (a caller nested 700 frames down) gives the
+    same object: no span within the limit can fail by recursion there."""
+    def nested(levels: int, text: str) -> dict[str, Any] | None:
+        return first_object(text) if levels == 0 else nested(levels - 1, text)
+
+    for text in deep_cases():
+        assert nested(700, text) == first_object(text), text[:12]

@@ -11,12 +11,14 @@ import asyncio
 import gzip
 import json
 import socket
+import ssl
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import anthropic
+import httpx
 import openai
 import pytest
 
@@ -31,7 +33,7 @@ from cogleague.seats.llm.providers import (
     proxy_configured,
 )
 from cogleague.seats.llm.session import episode_for
-from cogleague.seats.llm.transport import LeanTransportBase
+from cogleague.seats.llm.transport import MAX_RESPONSE_BYTES, LeanTransportBase, transport_for
 from helpers.model_toys import TextToyGame, model_seats, options_for
 from helpers.provider_server import ProviderServer, Reply
 
@@ -371,3 +373,83 @@ def test_an_unknown_transport_choice_is_refused_by_name(monkeypatch: pytest.Monk
     monkeypatch.setenv("COGLEAGUE_MODEL_TRANSPORT", "fast")
     with pytest.raises(ConfigError, match="COGLEAGUE_MODEL_TRANSPORT must be lean or sdk"):
         http_client(openai)
+
+
+# -- the response size cap -------------------------------------------------------------------
+
+
+def over_cap_answers() -> list[bytes]:
+    """Bodies past `MAX_RESPONSE_BYTES` in the three framings, none of them ever finished: a
+    client that read on (to the declared length, the last chunk, the close) would wait for its
+    read timeout instead of refusing at the cap."""
+    big = MAX_RESPONSE_BYTES + (1 << 20)
+    declared = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n{" % (1 << 30)
+    chunk = b"x" * 65536
+    chunks = (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+              + b"%x\r\n%s\r\n" % (len(chunk), chunk) * (big // len(chunk)))
+    to_close = b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + b"x" * big
+    return [declared, chunks, to_close]
+
+
+async def test_a_response_body_past_the_cap_is_refused_naming_the_limit(provider: str) -> None:
+    for answer in over_cap_answers():
+        async with RawServer(lambda n, a=answer: a) as server:
+            p = make_provider(endpoint(provider, server.url))
+            try:
+                with pytest.raises(ProviderFailure, match="MAX_RESPONSE_BYTES") as info:
+                    await complete(p, timeout=3.0)
+            finally:
+                await p.aclose()
+        assert f"({MAX_RESPONSE_BYTES} bytes)" in str(info.value), answer[:60]
+
+
+async def test_the_lean_transport_itself_refuses_a_body_past_the_cap() -> None:
+    for answer in over_cap_answers():
+        async with RawServer(lambda n, a=answer: a) as server, httpx.AsyncClient(
+                transport=transport_for(httpx, ssl.create_default_context())) as client:
+            with pytest.raises(httpx.RemoteProtocolError, match="exceeds MAX_RESPONSE_BYTES"):
+                await client.get(server.url, timeout=3.0)
+    at_cap = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (
+        MAX_RESPONSE_BYTES, b"x" * MAX_RESPONSE_BYTES)
+    async with RawServer(lambda n: at_cap) as server, httpx.AsyncClient(
+            transport=transport_for(httpx, ssl.create_default_context())) as client:
+        assert len((await client.get(server.url, timeout=3.0)).content) == MAX_RESPONSE_BYTES
+
+
+async def test_an_sdk_client_given_a_huge_reply_fails_naming_the_limit(
+        server: ProviderServer, shape: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the official SDKs against the provider test server, on the lean transport and
+    on the SDK's own (kept under a proxy), then as a seat's fallback."""
+    server.script = lambda _req: Reply("x" * (MAX_RESPONSE_BYTES + 1))
+    for transport in ("lean", "sdk"):
+        monkeypatch.setenv("COGLEAGUE_MODEL_TRANSPORT", transport)
+        p = make_provider(endpoint(shape, server.url, "test-key"))
+        try:
+            with pytest.raises(ProviderFailure, match="exceeds MAX_RESPONSE_BYTES"):
+                await complete(p)
+        finally:
+            await p.aclose()
+    game = TextToyGame(seats=1, rounds=1)
+    outcome = await run_episode(game, model_seats(game, options_for(server, shape)))
+    (d,) = [d for step in outcome.log.decisions for d in step.values()]
+    assert (d.cause, d.attempts) == ("transport", 2)
+
+
+async def test_a_compressed_body_that_decodes_past_the_cap_is_refused() -> None:
+    """64 KiB of gzip that holds 64 MiB: refused by the transport, decoding stopped at the cap;
+    a compressed body within the cap still reads."""
+    bomb = gzip.compress(b"0" * (64 << 20), compresslevel=1)
+    small = gzip.compress(b"x" * 1000)
+    for body, encoding in ((bomb, b"gzip"), (gzip.compress(bomb), b"gzip, gzip"),
+                           (bomb, b"gzip, identity")):
+        answer = (b"HTTP/1.1 200 OK\r\nContent-Encoding: %s\r\nContent-Length: %d\r\n\r\n"
+                  % (encoding, len(body))) + body
+        async with RawServer(lambda n, a=answer: a) as server, httpx.AsyncClient(
+                transport=transport_for(httpx, ssl.create_default_context())) as client:
+            with pytest.raises(httpx.RemoteProtocolError, match="decoded"):
+                await client.get(server.url, timeout=3.0)
+    answer = (b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n"
+              % len(small)) + small
+    async with RawServer(lambda n: answer) as server, httpx.AsyncClient(
+            transport=transport_for(httpx, ssl.create_default_context())) as client:
+        assert (await client.get(server.url, timeout=3.0)).content == b"x" * 1000

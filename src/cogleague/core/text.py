@@ -147,11 +147,19 @@ def _later_spans(text: str, start: int) -> Iterator[tuple[int, int]]:
             yield where[i], where[close] + 1
 
 
+MAX_OBJECT_DEPTH = 200
+"""A span nested deeper than this (``{`` and ``[`` levels) is not read as JSON. The JSON reader
+recurses per level and fails past the recursion limit (about 1,000 levels, fewer the deeper
+the caller's own stack), one costly failure per nested span: the limit, well under it, makes
+the outcome the same from any caller and the cost linear. No model's move is nested this deep."""
+
+
 def first_object(text: str) -> dict[str, Any] | None:
     """The first balanced span that parses as a JSON object, or None.
 
-    Lenient on purpose: a span that is not JSON (``{thinking}``) is skipped, not fatal. Games
-    whose rules read strictly the first span use `first_object_span`.
+    Lenient on purpose: a span that is not JSON (``{thinking}``) is skipped, not fatal, and so
+    is a span nested deeper than `MAX_OBJECT_DEPTH`. Games whose rules read strictly the first
+    span use `first_object_span`.
 
     A span that fails at character p fails every span nested in it that opens outside its
     strings before p and closes after p: parsing a JSON value does not depend on what came
@@ -159,9 +167,16 @@ def first_object(text: str) -> dict[str, Any] | None:
     Those are skipped unparsed, so n nested spans failing at one place cost one parse, not n
     (a hostile reply must not hold the event loop)."""
     doomed: set[int] = set()  # openings of spans known to fail
-    for begin, end in _balanced_spans(text, text.find("{")):
+    first = text.find("{")
+    deep = first >= 0 and text.count("{", first) + text.count("[", first) > MAX_OBJECT_DEPTH
+    depths: dict[int, int] | None = None  # measured at the first span, if any can be too deep
+    for begin, end in _balanced_spans(text, first):
         if begin in doomed:
             continue
+        if deep:
+            depths = _depths(text, first) if depths is None else depths
+            if depths[begin] > MAX_OBJECT_DEPTH:
+                continue
         try:
             doc = json.loads(text[begin:end])
         except json.JSONDecodeError as exc:
@@ -172,6 +187,54 @@ def first_object(text: str) -> dict[str, Any] | None:
         if isinstance(doc, dict):
             return doc
     return None
+
+
+_DEPTH_TOKEN = re.compile(r'[{}\[\]"\\]')
+
+
+def _depths(text: str, start: int) -> dict[int, int]:
+    """For each ``{`` at or after `start`, how deep a fresh reader from it nests (``{`` and
+    ``[`` levels, itself included) before its brace closes: the most ``{``/``[`` less
+    ``}``/``]`` met at any point. One pass from the right, as `_later_spans` finds the closes:
+    each value is built from those of the tokens after it, so n nested spans cost n steps.
+
+    A reader entering a token outside a string is summed up by (close, peak, net): the token
+    index of its first unmatched ``}`` (-1: none), the most levels it reaches before it, and
+    its net levels there; entering inside a string it takes the value of where it leaves. A
+    span's own depth is 1 + the peak of the reader entering the token after its ``{``."""
+    tokens = [(m.start(), m.group()) for m in _DEPTH_TOKEN.finditer(text, start)]
+    where = [at for at, _ in tokens]
+    n = len(where)
+    close = [-1] * (n + 1)
+    peak = [0] * (n + 1)
+    net = [0] * (n + 1)
+    inside = inside_after = n  # the token a reader entering i+1 (i+2) inside a string resumes at
+    for i in range(n - 1, -1, -1):
+        ch = tokens[i][1]
+        if ch == '"':  # outside: enter a string and resume where it ends
+            j, inner = inside, i + 1
+        elif ch == "\\":  # outside: nothing; inside: escapes the next token if adjacent
+            j, inner = i + 1, (inside_after if i + 1 < n and where[i + 1] == where[i] + 1
+                               else inside)
+        else:
+            j, inner = i, inside
+        if j != i:
+            close[i], peak[i], net[i] = close[j], peak[j], net[j]
+        elif ch == "}":
+            close[i], peak[i], net[i] = i, 0, 0
+        elif ch == "{":
+            c = close[i + 1]
+            if c < 0:
+                close[i], peak[i], net[i] = -1, 1 + peak[i + 1], 1 + net[i + 1]
+            else:
+                close[i] = close[c + 1]
+                peak[i] = max(1 + peak[i + 1], net[i + 1] + peak[c + 1])
+                net[i] = net[i + 1] + net[c + 1]
+        else:  # "[" or "]"
+            step = 1 if ch == "[" else -1
+            close[i], peak[i], net[i] = close[i + 1], max(0, step + peak[i + 1]), step + net[i + 1]
+        inside, inside_after = inner, inside
+    return {at: 1 + peak[i + 1] for i, (at, ch) in enumerate(tokens) if ch == "{"}
 
 
 def _nested_openings(text: str, begin: int, failed_at: int) -> list[int]:

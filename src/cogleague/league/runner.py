@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import inspect, select, text
 
 from cogleague.core import jsonio
 from cogleague.core.errors import ConfigError
@@ -138,6 +138,25 @@ def check_options(config: LeagueConfig) -> None:
     identity.check(config)
 
 
+def check_season(config: LeagueConfig) -> None:
+    """A `ConfigError` naming ``league.name`` when the store is a server's database hosting a
+    season of that name: the server records each finished season table in the league tables
+    under the season's id (`server/payouts.record_league`), so this run's episodes would count
+    in the season's standings. A store without the server's tables is not read."""
+    from cogleague.server.league_schema import seasons
+
+    engine = store.engine_for(config.store_url)
+    if not inspect(engine).has_table(seasons.name):
+        return
+    with engine.connect() as conn:
+        hosted = conn.execute(select(seasons.c.id).where(seasons.c.id == config.name)).first()
+    if hosted is not None:
+        raise ConfigError("league.name", f"league.name {config.name!r} is a season this server "
+                                         "database hosts: its episodes would count in the "
+                                         "season's standings; give the league another "
+                                         "league.name, or another league.store")
+
+
 def pending(config: LeagueConfig, *, retry_infra: bool = False
             ) -> tuple[list[EpisodeSpec], int]:
     """The specs still to play (with `retry_infra`, ``infra_error`` ones too), and the size of
@@ -156,7 +175,9 @@ def run(config: LeagueConfig, backend: Backend, *, progress: Progress | None = N
     """Play every unfinished episode of `config` (at most `limit` of them) on `backend`: those
     whose seats all have a batch twin in kernel chunks (`engine` auto or batch,
     `league/batch.py`), the rest through the rules engine; holding the store's one-writer
-    lock (an SQLite file a server is writing is refused)."""
+    lock (an SQLite file a server is writing is refused); refused (`check_season`) in a
+    server's database that hosts a season of the league's name."""
+    check_season(config)
     with writer_lock(config.store_url, config.name):
         return _run(config, backend, progress, chunk_size, limit, retry_infra, engine)
 

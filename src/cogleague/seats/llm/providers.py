@@ -38,7 +38,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from cogleague.core.errors import ConfigError
-from cogleague.seats.llm.transport import transport_for
+from cogleague.seats.llm.transport import MAX_RESPONSE_BYTES, too_large, transport_for
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +187,18 @@ def _translate(exc: Exception, sdk: Any) -> ProviderError:
         return RateLimited(_retry_after(exc))
     if isinstance(exc, sdk.AuthenticationError | sdk.PermissionDeniedError):
         return AuthRejected(str(exc))
-    return ProviderFailure(f"{type(exc).__name__}: {exc}")
+    cause = exc.__cause__  # the SDK's "Connection error." hides why; the transport's says it
+    why = f" ({cause})" if isinstance(exc, sdk.APIConnectionError) and cause is not None else ""
+    return ProviderFailure(f"{type(exc).__name__}: {exc}{why}")
+
+
+def _content(response: Any) -> bytes:
+    """The body, refused past `MAX_RESPONSE_BYTES` once decoded (the lean transport refuses it
+    on the wire; the SDK's own transport, kept under a proxy, and a compressed body do not)."""
+    content: bytes = response.content
+    if len(content) > MAX_RESPONSE_BYTES:
+        raise ProviderFailure(f"unreadable response: {too_large(f'{len(content)} bytes')}")
+    return content
 
 
 class OpenAIProvider:
@@ -222,7 +233,7 @@ class OpenAIProvider:
             response: Any = await self._client.post(
                 "/chat/completions", cast_to=self._response_type, content=body,
                 options={**self._options, "timeout": timeout})
-            doc = json.loads(response.content)
+            doc = json.loads(_content(response))
             text = doc["choices"][0]["message"]["content"] or ""
             usage = doc.get("usage") or {}
             return Completion(_text(text), _count(usage.get("prompt_tokens")),
@@ -263,7 +274,7 @@ class AnthropicProvider:
             response: Any = await self._client.post(
                 "/v1/messages", cast_to=self._response_type, content=body,
                 options={"timeout": timeout})
-            doc = json.loads(response.content)
+            doc = json.loads(_content(response))
             text = "".join(block.get("text", "") for block in doc["content"]
                            if isinstance(block, dict))
             usage = doc.get("usage") or {}

@@ -11,12 +11,15 @@ What it does, and no more: HTTP/1.1 over TCP (TLS with the given context for ``h
 write per request (request line, headers and body), a per-host pool of idle keep-alive
 connections (LIFO, idle ones older than `KEEPALIVE_EXPIRY_S` or closed by the server are dropped),
 ``Content-Length``, chunked and read-to-close bodies (the body is read whole before the response
-is returned: these are small JSON replies), and the request's timeout extensions (connect, write,
-and read — each read bounded by the read timeout, as httpcore does). A connection that fails, is
-cancelled mid-request, or says ``Connection: close`` is closed and never reused. Failures raise
-the HTTP library's own exceptions (`ConnectTimeout`, `ReadTimeout`, `WriteTimeout`,
-`ConnectError`, `ReadError`, `WriteError`, `RemoteProtocolError`), so the SDKs map them onto
-`APITimeoutError` / `APIConnectionError` exactly as before. No proxies, no HTTP/2, no streaming
+is returned: these are small JSON replies; one longer than `MAX_RESPONSE_BYTES`, as sent or once
+gzip / deflate decoded, is refused as a `RemoteProtocolError` naming the limit, no further byte
+read or decoded), and the request's timeout
+extensions (connect, write, and read — each read bounded by the read timeout, as httpcore does).
+A connection that fails, is cancelled mid-request, or says ``Connection: close`` is closed and
+never reused. Failures raise the HTTP library's own exceptions (`ConnectTimeout`,
+`ReadTimeout`, `WriteTimeout`, `ConnectError`, `ReadError`, `WriteError`,
+`RemoteProtocolError`), so the SDKs map them onto `APITimeoutError` / `APIConnectionError`
+exactly as before. No proxies, no HTTP/2, no streaming
 of bodies: `providers.http_client` keeps the SDK's own transport when a proxy is configured.
 
 `transport_for(library)` builds one for the httpx-like module the SDK runs on (`httpx` for
@@ -31,6 +34,7 @@ import contextlib
 import functools
 import socket
 import ssl
+import zlib
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -41,6 +45,10 @@ MAX_IDLE_PER_HOST = 256
 """Idle connections kept per host; more than the seats of any step."""
 STREAM_LIMIT = 1 << 20
 """The longest response head (status line and headers) accepted, in bytes."""
+MAX_RESPONSE_BYTES = 4 << 20
+"""The longest response body accepted, in bytes, as sent and once gzip / deflate decoded: a reply
+within any max_tokens budget is a few KiB, and a broken or hostile provider (or proxy) must not
+make the client hold, and the games' reply readers scan, hundreds of megabytes."""
 DEFAULT_PORTS = {b"http": 80, b"https": 443}
 NO_BODY_STATUS = frozenset({204, 304})
 
@@ -77,6 +85,11 @@ def _buffered(reader: asyncio.StreamReader) -> int:
 
 class _ProtocolError(Exception):
     """The server's bytes are not a valid HTTP/1.1 response."""
+
+
+def too_large(size: str) -> str:
+    """Why a response body is refused (one wording for the transport and the providers)."""
+    return f"response body of {size} exceeds MAX_RESPONSE_BYTES ({MAX_RESPONSE_BYTES} bytes)"
 
 
 class LeanTransportBase:
@@ -242,6 +255,8 @@ async def _read_response(reader: asyncio.StreamReader, method: str, timeout: flo
                     length = int(value)
                     if length < 0:
                         raise _ProtocolError("negative Content-Length")
+                    if length > MAX_RESPONSE_BYTES:
+                        raise _ProtocolError(too_large(f"{length} bytes"))
                 elif lower == b"transfer-encoding":
                     chunked = b"chunked" in value.lower()
                 elif lower == b"connection":
@@ -261,10 +276,15 @@ async def _read_response(reader: asyncio.StreamReader, method: str, timeout: flo
                 content = await reader.readexactly(length)
             else:  # no framing: the body runs to the end of the connection
                 parts: list[bytes] = []
+                total = 0
                 while part := await reader.read(65536):
                     parts.append(part)
+                    total += len(part)
+                    if total > MAX_RESPONSE_BYTES:
+                        raise _ProtocolError(too_large(f"more than {MAX_RESPONSE_BYTES} bytes"))
                     again()
                 content, keep = b"".join(parts), False
+            _check_decoded(headers, content)
             return status, reason, version, headers, content, keep
     except TimeoutError as exc:
         raise lib.ReadTimeout("reading the response timed out", request=request) from exc
@@ -276,6 +296,35 @@ async def _read_response(reader: asyncio.StreamReader, method: str, timeout: flo
         raise lib.RemoteProtocolError(f"unreadable response: {exc}", request=request) from exc
     except OSError as exc:
         raise lib.ReadError(f"reading the response: {exc}", request=request) from exc
+
+
+def _check_decoded(headers: list[tuple[bytes, bytes]], content: bytes) -> None:
+    """Refuse a compressed body that decodes past `MAX_RESPONSE_BYTES` (a few KiB of gzip can
+    hold gigabytes), decoding no further than the cap, layer by layer as the HTTP library will
+    (the last encoding first). An encoding it cannot read, or a corrupt stream, is left to the
+    library, which reports its own error."""
+    encodings = [token.strip().lower() for name, value in headers
+                 if name.lower() == b"content-encoding" for token in value.split(b",")]
+    data = content
+    for encoding in reversed(encodings):
+        if encoding in (b"gzip", b"x-gzip"):
+            attempts = [zlib.MAX_WBITS | 16]
+        elif encoding == b"deflate":  # zlib-wrapped, or raw as some servers send it
+            attempts = [zlib.MAX_WBITS, -zlib.MAX_WBITS]
+        elif encoding in (b"identity", b""):
+            continue
+        else:
+            return
+        for wbits in attempts:
+            try:
+                data = zlib.decompressobj(wbits).decompress(data, MAX_RESPONSE_BYTES + 1)
+                break
+            except zlib.error:
+                continue
+        else:
+            return
+        if len(data) > MAX_RESPONSE_BYTES:
+            raise _ProtocolError(too_large(f"more than {MAX_RESPONSE_BYTES} bytes decoded"))
 
 
 def _parse_head(head: bytes) -> tuple[int, bytes, bytes, list[tuple[bytes, bytes]]]:
@@ -295,12 +344,16 @@ def _parse_head(head: bytes) -> tuple[int, bytes, bytes, list[tuple[bytes, bytes
 
 async def _read_chunked(reader: asyncio.StreamReader, again: Callable[[], None]) -> bytes:
     parts: list[bytes] = []
+    total = 0
     while True:
         again()
         size_line = await reader.readuntil(b"\r\n")
         size = int(size_line.partition(b";")[0].strip(), 16)
         if size < 0:
             raise _ProtocolError("negative chunk size")
+        total += size
+        if total > MAX_RESPONSE_BYTES:
+            raise _ProtocolError(too_large(f"more than {MAX_RESPONSE_BYTES} bytes"))
         if size == 0:
             while await reader.readuntil(b"\r\n") != b"\r\n":  # trailers, ignored
                 again()
