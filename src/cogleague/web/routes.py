@@ -130,17 +130,21 @@ async def api_standings(request: Request,
 async def api_season(request: Request) -> JSONResponse:
     """The season this server hosts (`{"season": ID}`, null for none): every page's navigation
     offers the League page while there is one."""
-    return JSONResponse({"season": getattr(getattr(request.app.state, "league", None), "id",
-                                           None)})
+    return JSONResponse({"season": getattr(_season_runtime(request), "id", None)})
+
+
+def _season_runtime(request: Request) -> Any:
+    """The season this app hosts (the server's league runtime), or None."""
+    runtime = getattr(request.app.state, "league", None)
+    return runtime if getattr(runtime, "id", None) is not None else None
 
 
 async def _held_out_now(request: Request) -> tuple[str | None, frozenset[str]]:
     """The running season (when this app hosts one) and its agents held out until it ends."""
-    runtime = getattr(request.app.state, "league", None)
-    season = getattr(runtime, "id", None)
-    if runtime is None or season is None:
+    runtime = _season_runtime(request)
+    if runtime is None:
         return None, frozenset()
-    return season, frozenset(await runtime.store.tx(runtime.hidden_now))
+    return runtime.id, frozenset(await runtime.store.tx(runtime.hidden_now))
 
 
 @router.get("/api/docs", tags=["web"])

@@ -14,9 +14,7 @@ from collections.abc import Collection
 from typing import Any
 
 from cogleague.games import registry
-from cogleague.league import store
 from cogleague.league.episodes import EpisodeRecord
-from cogleague.league.rankings.standings import standings as ranked
 from cogleague.league.rankings.standings import standings_json
 
 STORE_URL_STATE = "cogleague_store_url"
@@ -65,6 +63,4 @@ def _document(url: str, game: str, season: str | None, hidden: Collection[str]) 
         return ep.league != season or not any(p.rsplit("@v", 1)[0] in hidden
                                               for p in ep.policies)
 
-    episodes = [ep for ep in store.load_episodes(url, game=game) if shown(ep)]
-    return ranked(episodes, store.load_policies(url), game=game,
-                              resamples=RESAMPLES)
+    return standings_json(url, game=game, resamples=RESAMPLES, keep=shown)

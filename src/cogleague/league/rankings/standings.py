@@ -42,7 +42,7 @@ Each table also carries ``held_out`` (null, or ``{"episodes", "rows": [{"policy"
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Engine
@@ -182,13 +182,17 @@ def standings(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str,
 def standings_json(db_url: str | Engine, game: str | None = None, league: str | None = None,
                    *, leagues: Sequence[str] | None = None, resamples: int = 2000,
                    reveal_held_out: bool = False, prices: Any = None,
-                   held_out: Sequence[str] = ()) -> dict[str, Any]:
+                   held_out: Sequence[str] = (),
+                   keep: Callable[[EpisodeRecord], bool] | None = None) -> dict[str, Any]:
     """Standings straight from the store (the Observatory's entry point).
 
     `league` / `leagues` limit to those leagues (server tables are league ``"server"``);
-    None takes everything in the store. `game` limits to one game."""
+    None takes everything in the store. `game` limits to one game; `keep`, when given, to the
+    episodes it keeps."""
     chosen = list(leagues) if leagues is not None else ([league] if league else None)
     episodes = store.load_episodes(db_url, leagues=chosen, game=game)
+    if keep is not None:
+        episodes = [ep for ep in episodes if keep(ep)]
     book: dict[str, dict[str, Any]] = {}
     every: list[str | None] = [None]  # no league named: the store's whole policy book
     for name in chosen or every:
