@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import math
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -38,6 +37,7 @@ from cogleague.server.auth import digest, install_log_redaction, new_api_key
 from cogleague.server.catalog import Catalog
 from cogleague.server.dbretry import Unavailable
 from cogleague.server.errors import ApiError
+from cogleague.server.every import Every
 from cogleague.server.integrity import DatabaseRefused, check_database
 from cogleague.server.key_watch import KeyWatch
 from cogleague.server.leases import LeaseKeeper
@@ -185,7 +185,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.account_cache = {}
     app.state.key_watch = KeyWatch(store)
     app.state.sign_in_guard = SignInGuard(settings.sign_in_failures, settings.sign_in_window_s)
-    app.state.sessions_swept_at = -math.inf  # monotonic seconds (people.py)
+    app.state.session_sweeps = Every(settings.session_sweep_every_s)  # people.py
     app.state.generated_operator_key = generated
 
     @app.exception_handler(ApiError)

@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import time
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
@@ -118,9 +117,8 @@ async def _sign_in(request: Request, response: Response, account_id: int) -> str
     token = new_seat_token().replace("cls_", "clw_", 1)
     created = now()
     state = request.app.state
-    sweep = time.monotonic() - state.sessions_swept_at >= state.settings.session_sweep_every_s
-    if sweep:  # sessions are added only here: deleting the expired here bounds the table
-        state.sessions_swept_at = time.monotonic()
+    # sessions are added only here: deleting the expired ones here bounds the table
+    sweep = state.session_sweeps.due()
 
     def write(conn: Connection) -> None:
         conn.execute(insert(web_sessions).values(

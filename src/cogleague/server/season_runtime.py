@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from cogleague.server.auth import digest, new_seat_token
 from cogleague.server.catalog import Catalog
 from cogleague.server.dbretry import Unavailable
 from cogleague.server.errors import ApiError
+from cogleague.server.every import Every
 from cogleague.server.league_schema import (
     agent_presence,
     agents,
@@ -84,7 +84,7 @@ class LeagueRuntime:
         self.refit: dict[str, Any] = {}
         self.refit_at = 0.0
         self.refit_version = -1
-        self.swept_at = time.monotonic()
+        self.sweeps = Every(SWEEP_EVERY_S, start_due=False)
         self.profile_cache: dict[int, dict[str, Any]] = {}
         self.recorded_cache: dict[int, tuple[Any, dict[str, Any]]] = {}
         service.finish_hooks.append(self._rate)
@@ -239,8 +239,7 @@ class LeagueRuntime:
             made = await self.store.tx(self.matchmaker.tick, now())
             if made:
                 await self._take_tables()
-            if time.monotonic() - self.swept_at >= SWEEP_EVERY_S:
-                self.swept_at = time.monotonic()
+            if self.sweeps.due():
                 await self._record_missing()
 
     async def _record_missing(self) -> None:

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from sqlalchemy import Connection, delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
+from cogleague.server.every import Every
 from cogleague.server.store import sign_in_tries
 
 MAX_NAMES = 100_000
@@ -35,7 +36,7 @@ class SignInGuard:
                  clock: Callable[[], float] = time.time) -> None:
         self.failures, self.window_s, self.clock = failures, window_s, clock
         self.locked_until: dict[str, float] = {}
-        self.swept_at = -math.inf
+        self.sweeps = Every(window_s, clock)
 
     def locked(self, name: str) -> float:
         """Seconds until `name` may be tried, as this process last saw it refused (no I/O)."""
@@ -81,11 +82,7 @@ class SignInGuard:
     def sweep_due(self) -> bool:
         """Whether the names with no try left in the window should be deleted now (at most
         once a window per process: that bounds the table)."""
-        t = self.clock()
-        if t - self.swept_at < self.window_s:
-            return False
-        self.swept_at = t
-        return True
+        return self.sweeps.due()
 
     def sweep(self, conn: Connection) -> None:
         conn.execute(delete(sign_in_tries)
