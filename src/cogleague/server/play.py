@@ -33,6 +33,7 @@ from cogleague.server.limits import (
     TOO_DEEP_MESSAGE,
     json_too_deep,
     oversized,
+    rate_limited_message,
     too_large_message,
 )
 from cogleague.server.live import Room, seat_results
@@ -323,9 +324,8 @@ class FrameHandler:
             conn.send_text(channel_error(channel, "too_large", too_large_message(max_bytes)))
             return
         if not self.limit.allow():
-            conn.send_text(channel_error(channel, "rate_limited",
-                                         f"at most {self.settings.moves_per_second:g} frames "
-                                         "per second; slow down"))
+            conn.send_text(channel_error(
+                channel, "rate_limited", rate_limited_message(self.settings.moves_per_second)))
             return
         if json_too_deep(text):
             self.refuse("bad_frame", TOO_DEEP_MESSAGE)
