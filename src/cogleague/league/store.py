@@ -439,9 +439,7 @@ def save_policies(engine_or_url: Engine | str, league: str,
         for old in session.scalars(select(PolicyRow).where(PolicyRow.league == league)):
             session.delete(old)
         session.flush()
-        for p in policies:
-            session.add(PolicyRow(league=league, name=p["name"], author=p.get("author", ""),
-                                  kind=p["kind"], ref=p["ref"], model=p.get("model")))
+        session.add_all(_policy_row(league, p) for p in policies)
 
 
 def add_policies(engine_or_url: Engine | str, league: str,
@@ -454,9 +452,14 @@ def add_policies(engine_or_url: Engine | str, league: str,
     with Session(engine_for(engine_or_url)) as session, session.begin():
         known = set(session.scalars(select(PolicyRow.name).where(
             PolicyRow.league == league, PolicyRow.name.in_(given))))
-        session.add_all(PolicyRow(league=league, name=name, author=p.get("author", ""),
-                                  kind=p["kind"], ref=p["ref"], model=p.get("model"))
-                        for name, p in given.items() if name not in known)
+        session.add_all(_policy_row(league, p) for name, p in given.items()
+                        if name not in known)
+
+
+def _policy_row(league: str, entry: Mapping[str, Any]) -> PolicyRow:
+    """One book entry (name, author, kind, ref, model) as its row."""
+    return PolicyRow(league=league, name=entry["name"], author=entry.get("author", ""),
+                     kind=entry["kind"], ref=entry["ref"], model=entry.get("model"))
 
 
 def save_options(engine_or_url: Engine | str, league: str,
