@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, inspect, text
 
 from cogleague.client import LobbyClient
 
@@ -144,6 +144,18 @@ def query(db_url: str, sql: str, **params: Any) -> list[Any]:
             return list(conn.execute(text(sql), params).all())
     finally:
         engine.dispose()
+
+
+def recorded(db_url: str, sql: str, **params: Any) -> list[Any]:
+    """`query` for the league store's tables, which its first record creates: before that
+    there is nothing recorded yet, not an error (a poll may run before the first record)."""
+    engine = create_engine(sa_url(db_url))
+    try:
+        if not inspect(engine).has_table("league_episodes"):
+            return []
+    finally:
+        engine.dispose()
+    return query(db_url, sql, **params)
 
 
 async def wait_for(check: Callable[[], Any], timeout_s: float, what: str,

@@ -17,6 +17,7 @@ from season.season import (
     constant_policy,
     file_b64,
     query,
+    recorded,
     register,
     season_file,
     wait_for,
@@ -69,7 +70,7 @@ async def test_a_held_out_agent_is_named_once_the_season_ends(
     assert "hidden" in {a["name"] for a in httpx.get(f"{url}/agents", timeout=10).json()
                         ["agents"]}
     assert httpx.get(f"{url}/leagues/ci-season/agents/hidden", timeout=10).status_code == 200
-    await wait_for(lambda: query(db, "SELECT id FROM league_episodes WHERE lineup LIKE "
+    await wait_for(lambda: recorded(db, "SELECT id FROM league_episodes WHERE lineup LIKE "
                                      "'%hidden@v1%'"), 30, "its table recorded in the league")
     assert "hidden@v1" in httpx.get(f"{url}/api/standings", params={"game": "dilemma"},
                                     timeout=30).text
@@ -108,7 +109,7 @@ async def test_a_held_out_agent_is_not_named_by_its_tables_documents(make_server
             assert httpx.get(f"{url}/tables/{others[0][0]}/{document}",
                              timeout=10).status_code == 200
     # nor does the Observatory's standings name it, from the tables it sat at
-    await wait_for(lambda: query(db, "SELECT id FROM league_episodes WHERE lineup LIKE "
+    await wait_for(lambda: recorded(db, "SELECT id FROM league_episodes WHERE lineup LIKE "
                                      "'%hidden@v1%'"), 30, "its table recorded in the league")
     observatory = httpx.get(f"{url}/api/standings", params={"game": "dilemma"}, timeout=30)
     assert observatory.status_code == 200 and "hidden@v" not in observatory.text, \

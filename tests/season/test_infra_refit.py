@@ -9,20 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy.exc import OperationalError
 
 from cogleague.league.store import episode_id_for_table
 from cogleague.server.season_board import compute_refit
 from helpers.provider_server import ProviderServer, Reply
-from season.season import account, query, register, season_file, wait_for
+from season.season import account, query, recorded, register, season_file, wait_for
 from server.support import OPERATOR_KEY
 
 
 def _status(db: str, episode: str) -> list[Any]:
-    try:  # the store's tables are made by its first recording
-        return query(db, "SELECT status FROM league_episodes WHERE id = :e", e=episode)
-    except OperationalError:
-        return []
+    return recorded(db, "SELECT status FROM league_episodes WHERE id = :e", e=episode)
 
 
 async def test_an_infra_error_table_is_left_out_of_the_refit(

@@ -18,6 +18,7 @@ from season.season import (
     file_b64,
     post,
     query,
+    recorded,
     register,
     season_file,
     wait_for,
@@ -49,7 +50,7 @@ async def test_season_versions_carry_their_kind_and_owner(make_server: Any,
     for name in ("coop", "hidden"):
         await wait_for(lambda n=name: query(db, sat, n=n), 60, f"a table of {name}'s")
     for name in ("coop", "hidden"):
-        await wait_for(lambda n=name: query(db, "SELECT id FROM league_episodes WHERE lineup "
+        await wait_for(lambda n=name: recorded(db, "SELECT id FROM league_episodes WHERE lineup "
                                               "LIKE :p", p=f"%{n}@v1%"), 60, f"{name} recorded")
 
     rows, text = _rows(url)
@@ -92,7 +93,7 @@ async def test_versions_recorded_before_the_book_get_their_labels_at_start(
     sat = ("SELECT t.id FROM tables t JOIN season_seats ss ON ss.table_id = t.id JOIN agents a "
            "ON a.id = ss.agent_id WHERE t.state = 'finished' AND a.name = 'coop'")
     await wait_for(lambda: query(db, sat), 60, "a table of coop's")
-    await wait_for(lambda: query(db, "SELECT id FROM league_episodes WHERE lineup LIKE "
+    await wait_for(lambda: recorded(db, "SELECT id FROM league_episodes WHERE lineup LIKE "
                                      "'%coop@v1%'"), 60, "coop recorded")
     await post(server.url, key, "/agents/coop/retire")
     server.stop()
