@@ -22,12 +22,26 @@ def test_the_front_page_is_short() -> None:
     assert len(README.splitlines()) <= 150
 
 
-def test_the_quick_start_is_two_commands() -> None:
+def quick_start() -> list[str]:
     (block,) = sh_blocks(part("## Quick start", "<!-- section:join -->"))
-    commands = [line for line in block.strip().splitlines() if line.strip()]
-    assert len(commands) == 2
-    assert commands[0].startswith("python3 -m venv .venv && .venv/bin/pip install -e .")
-    assert commands[1].startswith(".venv/bin/cogleague play ")
+    return [line for line in block.strip().splitlines() if line.strip()]
+
+
+def test_the_quick_start_is_two_commands_that_each_install_then_run() -> None:
+    play, tests = quick_start()
+    assert play.startswith("python3 -m venv .venv && .venv/bin/pip install -e . && ")
+    assert play.split(" && ")[-1].startswith(".venv/bin/cogleague play ")
+    assert tests.startswith("python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' ")
+    assert tests.split(" && ")[-1] == ".venv/bin/python -m pytest"
+
+
+def test_ci_runs_the_quick_starts_test_command() -> None:
+    """`.ci/run` runs each step of the README's test command (quieter: pip's and pytest's -q),
+    so the command a newcomer types is the one CI keeps green."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").replace(" -q", "")
+    steps = quick_start()[1].split(" && ")
+    missing = [step for step in steps if step not in ci]
+    assert not missing, missing
 
 
 def test_each_games_command_plays_as_written(tmp_path: Path) -> None:
