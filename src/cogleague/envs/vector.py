@@ -9,8 +9,9 @@ Observations, masks and rewards are the game's RL encoding (`extras["rl"]`), so 
 trained here plays at a rules-engine table (`policy:PATH`). Episodes of one configuration all
 take the kernel's `steps_per_episode`; after the step that ends them every table is reset on
 the next `step` (Gymnasium's next-step autoreset: that step's actions are ignored, its rewards
-are zero). Table i of ``reset(seed=s)`` plays seed s + i; later episodes draw their seeds from
-the environment's generator.
+are zero). Table i of ``reset(seed=s)`` plays seed s + i, each a seed the rules engine plays
+(the game's range; a variant that fixes its seed plays only that one, at every table); later
+episodes draw their seeds from the environment's generator.
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from cogleague.batch_api import check_seeds, seed_max
 from cogleague.core.batch import Array, BatchKernel, batch_of
 from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError, IllegalAction
-from cogleague.core.rng import SEED_MAX
 from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name, check_seat
 
 
@@ -50,6 +51,8 @@ class KernelTables:
                          if name is not None}
         self.num_envs = num_envs
         self.rng = np.random.default_rng()
+        probe = self.spec.drawn_game(0)  # a variant that fixes its seed plays it, as here
+        self.fixed_seed = probe.seed if probe.seed != 0 else None
         self.state: Any = None
         self._masks: Array | None = None
         self.steps = 0
@@ -57,9 +60,14 @@ class KernelTables:
 
     def reset(self, seed: int | None) -> None:
         if seed is not None:  # table i plays seed + i: each a seed the rules engine plays
-            check_int("seed", seed, 0, SEED_MAX - (self.num_envs - 1))
-            self.rng = np.random.default_rng(seed)
+            spec = self.spec
+            check_int("seed", seed, 0, seed_max(spec.desc) - (self.num_envs - 1))
             seeds = [seed + i for i in range(self.num_envs)]
+            check_seeds(spec.desc, spec.variant, spec.overrides, spec.policy_names, seeds,
+                        "seed")
+            self.rng = np.random.default_rng(seed)
+        elif self.fixed_seed is not None:
+            seeds = [self.fixed_seed] * self.num_envs
         else:
             seeds = [int(x) for x in self.rng.integers(SEED_SPACE, size=self.num_envs)]
         self.state = self.kernel.reset(seeds, self.lineup)
