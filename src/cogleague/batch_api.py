@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from cogleague.api import lineup_of
 from cogleague.core.batch import Array, batch_of, play_lineup
 from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
@@ -121,11 +122,14 @@ def _prepare(game: str | GameDescriptor, seats: Sequence[str] | None, seeds: Ite
         raise ConfigError("variant", f"variant must be one of {', '.join(desc.variants)} "
                                      f"(got {variant!r})")
     chosen = variant if variant is not None else desc.default_variant
-    lineup = list(seats) if seats else list(desc.default_lineup(chosen))
+    lineup = lineup_of(seats) or list(desc.default_lineup(chosen))
     unknown = [s for s in lineup if not isinstance(s, str) or s not in batch.baselines]
     if unknown:
         raise ConfigError("seats", f"seats must be baselines with a batch twin "
                                    f"({', '.join(batch.baselines)}; got {unknown[0]!r})")
+    if isinstance(seeds, str | bytes) or not isinstance(seeds, Iterable):
+        raise ConfigError(field, f"{field} must be a collection of integer seeds (got "
+                                 f"{seeds!r})")
     seed_list = list(seeds)
     if not seed_list:
         raise ConfigError("seeds", "seeds must list at least one seed (got none)")
