@@ -151,8 +151,8 @@ class BatchVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Array, dict[str, Any]]:
+        self.tables.reset(seed)  # first: it names a bad seed and its range, Gymnasium would not
         super().reset(seed=seed)
-        self.tables.reset(seed)
         self._pending_reset = False
         return self._obs(), self._infos()
 
