@@ -76,3 +76,18 @@ def test_the_vector_envs_play_a_fixed_seed_variant_at_its_seed(make: object) -> 
         obs = env.reset()[0]
         tables = obs if isinstance(obs, np.ndarray) else obs["seat_0"]
         assert all(t.tolist() == want.tolist() for t in tables)
+
+
+@pytest.mark.parametrize(("opponents", "named"), [
+    (None, "promise_keeper"),  # the dilemma's default line-up seats it
+    (["tit_for_tat", "promise_keeper", "pavlov"], "promise_keeper"),
+    (["tit_for_tat", "pavlov", 7], "7"),
+])
+def test_vector_env_opponents_without_a_batch_twin_are_refused_naming_opponents(
+        opponents: list[object] | None, named: str) -> None:
+    """The learner's opponents are what the caller gives (or the default line-up): an error
+    about them names `opponents` and the baselines that have a twin, not `seats`."""
+    with pytest.raises(ConfigError, match=rf"opponents must be baselines with a batch twin "
+                                          rf"\(tit_for_tat, .*; got '?{named}'?") as err:
+        vector_env("dilemma", num_envs=2, opponents=opponents)  # type: ignore[arg-type]
+    assert err.value.field == "opponents"

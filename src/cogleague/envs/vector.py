@@ -138,6 +138,12 @@ class BatchVectorEnv(VectorEnv):
         if len(opponents) != n - 1:
             raise ConfigError("opponents", f"opponents must list {n - 1} baselines for the "
                                            f"other seats (got {len(opponents)})")
+        batch = batch_of(probe.desc)
+        twins = () if batch is None else tuple(batch.baselines)
+        unknown = [o for o in opponents if batch is not None and o not in twins]
+        if unknown:  # named here: the kernel would blame `seats`, which the caller never gave
+            raise ConfigError("opponents", f"opponents must be baselines with a batch twin "
+                                           f"({', '.join(twins)}; got {unknown[0]!r})")
         names: list[str | None] = list(opponents)
         names.insert(seat, None)
         self.seat = seat
