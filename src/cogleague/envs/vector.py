@@ -47,6 +47,10 @@ class KernelTables:
         self.kernel: BatchKernel = batch.kernel(self.spec.variant, self.spec.overrides,
                                                 self.spec.num_seats)
         self.lineup = list(lineup)
+        unknown = [n for n in lineup if n is not None and n not in batch.baselines]
+        if unknown:  # the opponents of `vector_env`; the kernel would blame `seats`
+            raise ConfigError("opponents", f"opponents must be baselines with a batch twin "
+                                           f"({', '.join(batch.baselines)}; got {unknown[0]!r})")
         self.policies = {s: self.kernel.policy(name, s) for s, name in enumerate(lineup)
                          if name is not None}
         self.num_envs = num_envs
@@ -138,12 +142,6 @@ class BatchVectorEnv(VectorEnv):
         if len(opponents) != n - 1:
             raise ConfigError("opponents", f"opponents must list {n - 1} baselines for the "
                                            f"other seats (got {len(opponents)})")
-        batch = batch_of(probe.desc)
-        twins = () if batch is None else tuple(batch.baselines)
-        unknown = [o for o in opponents if batch is not None and o not in twins]
-        if unknown:  # named here: the kernel would blame `seats`, which the caller never gave
-            raise ConfigError("opponents", f"opponents must be baselines with a batch twin "
-                                           f"({', '.join(twins)}; got {unknown[0]!r})")
         names: list[str | None] = list(opponents)
         names.insert(seat, None)
         self.seat = seat
