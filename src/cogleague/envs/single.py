@@ -20,7 +20,7 @@ from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game, Turn
-from cogleague.envs.driver import EpisodeDriver, answer_with, finished_replay
+from cogleague.envs.driver import EpisodeDriver, SyncSeat, answer_with, finished_replay
 from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name, check_seat
 from cogleague.seats.factory import make_seat
 
@@ -60,11 +60,26 @@ class SingleAgentEnv(gym.Env):
         self._config = config
         self._game_arg = game
         self.spec_ = self._table(self.opponents or [self.pool[0]] * (n - 1))  # type: ignore[index]
+        self._check_others()
         self.observation_space = self.spec_.observation_space
         self.action_space = self.spec_.action_space
         self.driver: EpisodeDriver | None = None
         self._sub = 0
         self._last = 0.0
+
+    def _check_others(self) -> None:
+        """Every opponent or pool name sits at this table now, not at the first `reset`; an
+        error names the argument the caller gave (`make_seat` names `seats`)."""
+        game = self.spec_.drawn_game(0)
+        other = 1 if self.seat == 0 else 0
+        for field, names in (("opponents", self.opponents), ("pool", self.pool)):
+            for name in dict.fromkeys(names or ()):
+                try:
+                    SyncSeat(make_seat(game, other, name), game)
+                except ConfigError as exc:
+                    if exc.field not in ("seats", "opponents"):
+                        raise
+                    raise ConfigError(field, field + str(exc)[len(exc.field):]) from None
 
     def _table(self, others: Sequence[str]) -> TableSpec:
         names = list(others)
