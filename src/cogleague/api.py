@@ -245,10 +245,7 @@ def play(game: str, seats: Sequence[Any] | None = None, *, variant: str | None =
     ``engine="batch"`` plays a line-up of baselines through the game's batch kernel
     (docs/batch.md) and returns a `BatchEpisode` (its scores and results document, the same
     as the rules engine's)."""
-    if engine not in ENGINES:
-        raise ConfigError("engine", f"engine must be one of {', '.join(ENGINES)} "
-                                    f"(got {engine!r})")
-    if engine == "batch":
+    if _check_engine(engine) == "batch":
         from cogleague.batch_api import play_episode  # numpy: loaded on use
 
         return play_episode(game, seats, seed=seed, variant=variant, **kwargs)
@@ -259,9 +256,34 @@ def play(game: str, seats: Sequence[Any] | None = None, *, variant: str | None =
     return _checked(run(desc, built, seat_objects), strict)
 
 
+def _check_engine(engine: Any) -> str:
+    if engine not in ENGINES:
+        raise ConfigError("engine", f"engine must be one of {', '.join(ENGINES)} "
+                                    f"(got {engine!r})")
+    return str(engine)
+
+
+@overload
 async def aplay(game: str, seats: Sequence[Any] | None = None, *, variant: str | None = None,
-                seed: int | None = None, strict: bool = False, **kwargs: Any) -> Result:
-    """`play` for code already inside an event loop (notebooks, async bots)."""
+                seed: int | None = None, strict: bool = False,
+                engine: Literal["rules"] = "rules", **kwargs: Any) -> Result: ...
+
+
+@overload
+async def aplay(game: str, seats: Sequence[Any] | None = None, *, variant: str | None = None,
+                seed: int | None = None, strict: bool = False, engine: Literal["batch"],
+                **kwargs: Any) -> BatchEpisode: ...
+
+
+async def aplay(game: str, seats: Sequence[Any] | None = None, *, variant: str | None = None,
+                seed: int | None = None, strict: bool = False, engine: str = "rules",
+                **kwargs: Any) -> Result | BatchEpisode:
+    """`play` for code already inside an event loop (notebooks, async bots); the same
+    arguments, `engine` included (the batch kernel plays without awaiting anything)."""
+    if _check_engine(engine) == "batch":
+        from cogleague.batch_api import play_episode
+
+        return play_episode(game, seats, seed=seed, variant=variant, **kwargs)
     model, options = _split(dict(kwargs))
     desc, built, seat_objects = prepare(game, seats, variant=variant, seed=seed, model=model,
                                         **options)
