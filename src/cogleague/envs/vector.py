@@ -23,6 +23,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
+from pettingzoo import ParallelEnv
 
 from cogleague.batch_api import check_seeds, seed_max
 from cogleague.core.batch import Array, BatchKernel, batch_of
@@ -78,6 +79,11 @@ class KernelTables:
         self._masks = None
         self.steps = 0
         self.ended = False
+
+    def close(self) -> None:
+        """No episode any more: `step` needs a `reset` first."""
+        self.state = None
+        self._masks = None
 
     def masks(self) -> Array:
         """(B, seats, actions) int8 of the current state, made once per state (read-only:
@@ -184,10 +190,13 @@ class BatchVectorEnv(VectorEnv):
         return self._obs(), rewards[:, self.seat].copy(), done, np.zeros(b, dtype=bool), infos
 
 
-class ParallelVectorEnv:
+class ParallelVectorEnv(ParallelEnv):
     """Every seat an agent at `num_envs` tables (the PettingZoo parallel API, each value a
     (num_envs, …) array): ``reset`` → (observations, infos), ``step(actions)`` →
-    (observations, rewards, terminations, truncations, infos), keyed by agent name."""
+    (observations, rewards, terminations, truncations, infos), keyed by agent name; and
+    PettingZoo's `close`, `render`, `num_agents`, `max_num_agents`, `unwrapped`."""
+
+    render_mode = None
 
     metadata = {"name": "cogleague_parallel_vector_v1",  # noqa: RUF012 - PettingZoo's
                 "autoreset_mode": AutoresetMode.NEXT_STEP}
@@ -200,6 +209,14 @@ class ParallelVectorEnv:
         self.possible_agents = [agent_name(s) for s in range(probe.num_seats)]
         self.agents: list[str] = []
         self._pending_reset = False
+
+    def render(self) -> None:
+        return None
+
+    def close(self) -> None:
+        """Drop the tables' state (again is fine): `step` then asks for a `reset`."""
+        self.tables.close()
+        self.agents = []
 
     def observation_space(self, agent: str) -> spaces.Box:
         return self.tables.spec.observation_space
