@@ -16,7 +16,7 @@ The CLI's `cogleague play` runs through the same functions (`prepare`, `run`, `R
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, overload
@@ -60,6 +60,18 @@ def seat_kind(entry: Any) -> str:
     return f"scripted:{entry}"
 
 
+def lineup_of(seats: Any) -> list[Any]:
+    """`seats` as a list (empty for None), or a `ConfigError`: a number (the dilemma's
+    seat-count option shares the name) or a single string is no line-up, and a string read
+    letter by letter would only be refused later as a confusing count."""
+    if seats is None:
+        return []
+    if isinstance(seats, str | bytes) or not isinstance(seats, Iterable):
+        raise ConfigError("seats", f"seats must list the policies, one per seat (got "
+                                   f"{seats!r}): the line-up's length is the seat count")
+    return list(seats)
+
+
 _NO_OPTIONS: set[type[Any]] = set()
 """The option models no options were found valid for (`validate_options` of nothing is
 the same on every call: `prepare` checks it once per model)."""
@@ -80,7 +92,7 @@ def prepare(game: str | GameDescriptor, seats: Sequence[Any] | None = None, *,
                  if options or desc.options not in _NO_OPTIONS else {})
     if not options:
         _NO_OPTIONS.add(desc.options)  # it validated: none is always valid for this model
-    entries = list(seats) if seats else list(desc.default_lineup(chosen))
+    entries = lineup_of(seats) or list(desc.default_lineup(chosen))
     lo, hi = desc.seat_range
     if not lo <= len(entries) <= hi:
         count = str(lo) if lo == hi else f"{lo}..{hi}"
@@ -233,10 +245,7 @@ def play(game: str, seats: Sequence[Any] | None = None, *, variant: str | None =
     ``engine="batch"`` plays a line-up of baselines through the game's batch kernel
     (docs/batch.md) and returns a `BatchEpisode` (its scores and results document, the same
     as the rules engine's)."""
-    if engine not in ENGINES:
-        raise ConfigError("engine", f"engine must be one of {', '.join(ENGINES)} "
-                                    f"(got {engine!r})")
-    if engine == "batch":
+    if _check_engine(engine) == "batch":
         from cogleague.batch_api import play_episode  # numpy: loaded on use
 
         return play_episode(game, seats, seed=seed, variant=variant, **kwargs)
@@ -247,9 +256,34 @@ def play(game: str, seats: Sequence[Any] | None = None, *, variant: str | None =
     return _checked(run(desc, built, seat_objects), strict)
 
 
+def _check_engine(engine: Any) -> str:
+    if engine not in ENGINES:
+        raise ConfigError("engine", f"engine must be one of {', '.join(ENGINES)} "
+                                    f"(got {engine!r})")
+    return str(engine)
+
+
+@overload
 async def aplay(game: str, seats: Sequence[Any] | None = None, *, variant: str | None = None,
-                seed: int | None = None, strict: bool = False, **kwargs: Any) -> Result:
-    """`play` for code already inside an event loop (notebooks, async bots)."""
+                seed: int | None = None, strict: bool = False,
+                engine: Literal["rules"] = "rules", **kwargs: Any) -> Result: ...
+
+
+@overload
+async def aplay(game: str, seats: Sequence[Any] | None = None, *, variant: str | None = None,
+                seed: int | None = None, strict: bool = False, engine: Literal["batch"],
+                **kwargs: Any) -> BatchEpisode: ...
+
+
+async def aplay(game: str, seats: Sequence[Any] | None = None, *, variant: str | None = None,
+                seed: int | None = None, strict: bool = False, engine: str = "rules",
+                **kwargs: Any) -> Result | BatchEpisode:
+    """`play` for code already inside an event loop (notebooks, async bots); the same
+    arguments, `engine` included (the batch kernel plays without awaiting anything)."""
+    if _check_engine(engine) == "batch":
+        from cogleague.batch_api import play_episode
+
+        return play_episode(game, seats, seed=seed, variant=variant, **kwargs)
     model, options = _split(dict(kwargs))
     desc, built, seat_objects = prepare(game, seats, variant=variant, seed=seed, model=model,
                                         **options)

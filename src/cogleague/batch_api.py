@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from cogleague.api import lineup_of
 from cogleague.core.batch import Array, batch_of, play_lineup
 from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
@@ -72,9 +73,8 @@ def play_episode(game: str | GameDescriptor, seats: Sequence[str] | None = None,
     """One episode of baselines through the batch kernel, with its results document."""
     if seed is None:
         raise ConfigError("seed", "seed is required with engine='batch' (an int "
-                                  f"0..{SEED_MAX})")
-    check_int("seed", seed, 0, SEED_MAX)
-    desc, kernel, lineup, seed_list = _prepare(game, seats, [seed], variant, options)
+                                  f"0..{SEED_MAX}, or the game's narrower range)")
+    desc, kernel, lineup, seed_list = _prepare(game, seats, [seed], variant, options, "seed")
     make_documents = getattr(kernel, "documents", None)
     if make_documents is None:
         raise ConfigError("engine", f"engine: game {desc.name!r}'s batch kernel builds no "
@@ -92,8 +92,25 @@ def play_episode(game: str | GameDescriptor, seats: Sequence[str] | None = None,
     return BatchEpisode(desc.name, lineup, seed_list[0], results, series)
 
 
+def seed_max(desc: GameDescriptor) -> int:
+    """The largest seed the game plays (its rules may narrow `SEED_MAX`: Ledger's 2^31 - 1)."""
+    return int(desc.rule_numbers.get("seed_max", SEED_MAX))
+
+
+def check_seeds(desc: GameDescriptor, variant: str | None, overrides: dict[str, Any],
+                names: Sequence[str], seeds: Sequence[int], field: str) -> list[int]:
+    """`seeds` when the rules engine plays every one of them, or a `ConfigError`: each in the
+    game's range, and the lowest and highest taken by its `make` (a variant may fix its own
+    seed, as Ledger's certification does; one that takes two different seeds fixes none). A
+    batch table then always is the rules engine's episode of its seed."""
+    checked = [check_int(field, s, 0, seed_max(desc)) for s in seeds]
+    for s in sorted({min(checked), max(checked)}) if checked else []:
+        desc.make(variant, dict(overrides), s, list(names), None)
+    return checked
+
+
 def _prepare(game: str | GameDescriptor, seats: Sequence[str] | None, seeds: Iterable[int],
-             variant: str | None, options: dict[str, Any]
+             variant: str | None, options: dict[str, Any], field: str = "seeds"
              ) -> tuple[GameDescriptor, Any, list[str], list[int]]:
     """The descriptor, the kernel, the line-up and the seeds, each validated by field."""
     desc = game if isinstance(game, GameDescriptor) else registry.get(game)
@@ -105,16 +122,20 @@ def _prepare(game: str | GameDescriptor, seats: Sequence[str] | None, seeds: Ite
         raise ConfigError("variant", f"variant must be one of {', '.join(desc.variants)} "
                                      f"(got {variant!r})")
     chosen = variant if variant is not None else desc.default_variant
-    lineup = list(seats) if seats else list(desc.default_lineup(chosen))
+    lineup = lineup_of(seats) or list(desc.default_lineup(chosen))
     unknown = [s for s in lineup if not isinstance(s, str) or s not in batch.baselines]
     if unknown:
         raise ConfigError("seats", f"seats must be baselines with a batch twin "
                                    f"({', '.join(batch.baselines)}; got {unknown[0]!r})")
-    seed_list = [check_int("seeds", s, 0, SEED_MAX) for s in seeds]
+    if isinstance(seeds, str | bytes) or not isinstance(seeds, Iterable):
+        raise ConfigError(field, f"{field} must be a collection of integer seeds (got "
+                                 f"{seeds!r})")
+    seed_list = list(seeds)
     if not seed_list:
         raise ConfigError("seeds", "seeds must list at least one seed (got none)")
     overrides = validate_options(desc.options, options, section=f"{desc.name} option")
-    return desc, batch.kernel(chosen, overrides, len(lineup)), lineup, seed_list
+    kernel = batch.kernel(chosen, overrides, len(lineup))
+    return desc, kernel, lineup, check_seeds(desc, chosen, overrides, lineup, seed_list, field)
 
 
 def play_batch(game: str | GameDescriptor, seats: Sequence[str] | None = None, *,

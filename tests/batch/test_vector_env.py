@@ -140,7 +140,7 @@ def test_an_illegal_action_is_refused_by_name() -> None:
         venv.step(np.array([200, 0]))
     with pytest.raises(ConfigError, match="num_envs"):
         vector_env("dilemma", num_envs=0)
-    with pytest.raises(ConfigError, match="has no batch twin"):
+    with pytest.raises(ConfigError, match="opponents must be baselines with a batch twin"):
         vector_env("dilemma", num_envs=1, opponents=["promise_keeper"] * 3)
 
 

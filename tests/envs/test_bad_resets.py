@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from cogleague.core.errors import ConfigError
-from cogleague.envs import parallel_env, parallel_vector_env, single_agent_env
+from cogleague.envs import parallel_env, parallel_vector_env, single_agent_env, vector_env
 
 
 @pytest.mark.parametrize("seed", [-1, 1.5, "7", 2**64])
@@ -59,3 +59,41 @@ def test_the_vector_envs_refuse_a_seed_whose_tables_leave_the_games_range(seed: 
     with pytest.raises(ConfigError, match=r"seed must be an integer in 0\.\.9223372036854775805"):
         pvenv.reset(seed=seed)
     assert parallel_vector_env("dilemma", num_envs=3, seats=3).reset(seed=2**63 - 3)
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", True, 2**64])
+@pytest.mark.parametrize("make", [
+    lambda: single_agent_env("dilemma", rounds_total=1),
+    lambda: vector_env("dilemma", num_envs=2, variant="classic200", rounds_total=1),
+], ids=["single_agent_env", "vector_env"])
+def test_the_gymnasium_faces_refuse_a_bad_seed_as_parallel_env_does(make: Any,
+                                                                     seed: Any) -> None:
+    """A `ConfigError` naming the seed and its range (not Gymnasium's own error, which names
+    no range), before Gymnasium reseeds anything."""
+    with pytest.raises(ConfigError, match=r"seed must be an integer in 0\.\."):
+        make().reset(seed=seed)
+
+
+@pytest.mark.parametrize(("make", "good", "bad"), [
+    (lambda: single_agent_env("dilemma", rounds_total=1), 5, 2**64),
+    (lambda: single_agent_env("dilemma", rounds_total=1, pool=["pavlov", "random"]), 5, True),
+    (lambda: single_agent_env("ledger", variant="certification",
+                              pool=["mirror", "shark", "grim"]), 7, 8),
+    (lambda: parallel_env("dilemma", rounds_total=1), 5, -1),
+], ids=["single", "single-pool", "single-fixed-seed", "parallel"])
+def test_a_refused_reset_leaves_the_generator_as_it_was(make: Any, good: int, bad: Any) -> None:
+    """The next reset without a seed draws what it would have drawn had the refused reset
+    never been asked for (the same opponents from a pool, the same episode seed)."""
+    def episodes(refuse: bool) -> list[Any]:
+        env = make()
+        env.reset(seed=good)
+        if refuse:
+            with pytest.raises(ConfigError, match="seed"):
+                env.reset(seed=bad)
+        out = []
+        for _ in range(2):
+            env.reset()
+            out.append((env.game.seed, list(env.game.policy_names)))
+        return out
+
+    assert episodes(refuse=True) == episodes(refuse=False)

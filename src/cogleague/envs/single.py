@@ -15,10 +15,12 @@ from typing import Any
 
 import gymnasium as gym
 
+from cogleague.batch_api import seed_max
+from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
-from cogleague.core.game import Turn
-from cogleague.envs.driver import EpisodeDriver, answer_with, finished_replay
+from cogleague.core.game import Game, Turn
+from cogleague.envs.driver import EpisodeDriver, SyncSeat, answer_with, finished_replay
 from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name, check_seat
 from cogleague.seats.factory import make_seat
 
@@ -58,11 +60,26 @@ class SingleAgentEnv(gym.Env):
         self._config = config
         self._game_arg = game
         self.spec_ = self._table(self.opponents or [self.pool[0]] * (n - 1))  # type: ignore[index]
+        self._check_others()
         self.observation_space = self.spec_.observation_space
         self.action_space = self.spec_.action_space
         self.driver: EpisodeDriver | None = None
         self._sub = 0
         self._last = 0.0
+
+    def _check_others(self) -> None:
+        """Every opponent or pool name sits at this table now, not at the first `reset`; an
+        error names the argument the caller gave (`make_seat` names `seats`)."""
+        game = self.spec_.drawn_game(0)
+        other = 1 if self.seat == 0 else 0
+        for field, names in (("opponents", self.opponents), ("pool", self.pool)):
+            for name in dict.fromkeys(names or ()):
+                try:
+                    SyncSeat(make_seat(game, other, name), game)
+                except ConfigError as exc:
+                    if exc.field not in ("seats", "opponents"):
+                        raise
+                    raise ConfigError(field, field + str(exc)[len(exc.field):]) from None
 
     def _table(self, others: Sequence[str]) -> TableSpec:
         names = list(others)
@@ -71,17 +88,15 @@ class SingleAgentEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        if seed is not None:  # ours first: Gymnasium's own check names no range
+            check_int("seed", seed, 0, seed_max(self.spec_.desc))
+        saved = self._np_random, self._np_random_seed, self.spec_.policy_names
         super().reset(seed=seed)
-        drawn = int(self.np_random.integers(SEED_SPACE)) if seed is None else 0
-        if self.pool is not None:
-            picks = self.np_random.integers(len(self.pool), size=self.spec_.num_seats - 1)
-            others = [self.pool[int(i)] for i in picks]
-            names = list(others)
-            names.insert(self.seat, self.agent_policy)
-            self.spec_.policy_names = names
-        game = self.spec_.new_game(seed) if seed is not None else self.spec_.drawn_game(drawn)
-        opponents = {s: make_seat(game, s, game.policy_names[s])
-                     for s in range(game.num_seats) if s != self.seat}
+        try:
+            game, opponents = self._deal(seed)
+        except ConfigError:  # a refused reset leaves the generator and the episode as they were
+            self._np_random, self._np_random_seed, self.spec_.policy_names = saved
+            raise
         if self.driver is not None:  # only now: a refused reset leaves the episode running
             self.driver.close()
         self.driver = EpisodeDriver(game, [self.seat], opponents)
@@ -89,6 +104,18 @@ class SingleAgentEnv(gym.Env):
         self._sub = 0
         self._last = float(self.spec_.enc.tally(game)[self.seat])
         return self._observe()
+
+    def _deal(self, seed: int | None) -> tuple[Game, dict[int, Any]]:
+        """The next episode's game (the pool's draw for the other seats) and its opponents."""
+        drawn = int(self.np_random.integers(SEED_SPACE)) if seed is None else 0
+        if self.pool is not None:
+            picks = self.np_random.integers(len(self.pool), size=self.spec_.num_seats - 1)
+            names = [self.pool[int(i)] for i in picks]
+            names.insert(self.seat, self.agent_policy)
+            self.spec_.policy_names = names
+        game = self.spec_.new_game(seed) if seed is not None else self.spec_.drawn_game(drawn)
+        return game, {s: make_seat(game, s, game.policy_names[s])
+                      for s in range(game.num_seats) if s != self.seat}
 
     def _turn(self) -> Turn | None:
         assert self.driver is not None

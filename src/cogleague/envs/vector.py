@@ -9,8 +9,9 @@ Observations, masks and rewards are the game's RL encoding (`extras["rl"]`), so 
 trained here plays at a rules-engine table (`policy:PATH`). Episodes of one configuration all
 take the kernel's `steps_per_episode`; after the step that ends them every table is reset on
 the next `step` (Gymnasium's next-step autoreset: that step's actions are ignored, its rewards
-are zero). Table i of ``reset(seed=s)`` plays seed s + i; later episodes draw their seeds from
-the environment's generator.
+are zero). Table i of ``reset(seed=s)`` plays seed s + i, each a seed the rules engine plays
+(the game's range; a variant that fixes its seed plays only that one, at every table); later
+episodes draw their seeds from the environment's generator.
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
+from pettingzoo import ParallelEnv
 
+from cogleague.batch_api import check_seeds, seed_max
 from cogleague.core.batch import Array, BatchKernel, batch_of
 from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError, IllegalAction
-from cogleague.core.rng import SEED_MAX
 from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name, check_seat
 
 
@@ -46,10 +48,16 @@ class KernelTables:
         self.kernel: BatchKernel = batch.kernel(self.spec.variant, self.spec.overrides,
                                                 self.spec.num_seats)
         self.lineup = list(lineup)
+        unknown = [n for n in lineup if n is not None and n not in batch.baselines]
+        if unknown:  # the opponents of `vector_env`; the kernel would blame `seats`
+            raise ConfigError("opponents", f"opponents must be baselines with a batch twin "
+                                           f"({', '.join(batch.baselines)}; got {unknown[0]!r})")
         self.policies = {s: self.kernel.policy(name, s) for s, name in enumerate(lineup)
                          if name is not None}
         self.num_envs = num_envs
         self.rng = np.random.default_rng()
+        probe = self.spec.drawn_game(0)  # a variant that fixes its seed plays it, as here
+        self.fixed_seed = probe.seed if probe.seed != 0 else None
         self.state: Any = None
         self._masks: Array | None = None
         self.steps = 0
@@ -57,15 +65,25 @@ class KernelTables:
 
     def reset(self, seed: int | None) -> None:
         if seed is not None:  # table i plays seed + i: each a seed the rules engine plays
-            check_int("seed", seed, 0, SEED_MAX - (self.num_envs - 1))
-            self.rng = np.random.default_rng(seed)
+            spec = self.spec
+            check_int("seed", seed, 0, seed_max(spec.desc) - (self.num_envs - 1))
             seeds = [seed + i for i in range(self.num_envs)]
+            check_seeds(spec.desc, spec.variant, spec.overrides, spec.policy_names, seeds,
+                        "seed")
+            self.rng = np.random.default_rng(seed)
+        elif self.fixed_seed is not None:
+            seeds = [self.fixed_seed] * self.num_envs
         else:
             seeds = [int(x) for x in self.rng.integers(SEED_SPACE, size=self.num_envs)]
         self.state = self.kernel.reset(seeds, self.lineup)
         self._masks = None
         self.steps = 0
         self.ended = False
+
+    def close(self) -> None:
+        """No episode any more: `step` needs a `reset` first."""
+        self.state = None
+        self._masks = None
 
     def masks(self) -> Array:
         """(B, seats, actions) int8 of the current state, made once per state (read-only:
@@ -143,8 +161,8 @@ class BatchVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Array, dict[str, Any]]:
+        self.tables.reset(seed)  # first: it names a bad seed and its range, Gymnasium would not
         super().reset(seed=seed)
-        self.tables.reset(seed)
         self._pending_reset = False
         return self._obs(), self._infos()
 
@@ -172,10 +190,13 @@ class BatchVectorEnv(VectorEnv):
         return self._obs(), rewards[:, self.seat].copy(), done, np.zeros(b, dtype=bool), infos
 
 
-class ParallelVectorEnv:
+class ParallelVectorEnv(ParallelEnv):
     """Every seat an agent at `num_envs` tables (the PettingZoo parallel API, each value a
     (num_envs, …) array): ``reset`` → (observations, infos), ``step(actions)`` →
-    (observations, rewards, terminations, truncations, infos), keyed by agent name."""
+    (observations, rewards, terminations, truncations, infos), keyed by agent name; and
+    PettingZoo's `close`, `render`, `num_agents`, `max_num_agents`, `unwrapped`."""
+
+    render_mode = None
 
     metadata = {"name": "cogleague_parallel_vector_v1",  # noqa: RUF012 - PettingZoo's
                 "autoreset_mode": AutoresetMode.NEXT_STEP}
@@ -188,6 +209,14 @@ class ParallelVectorEnv:
         self.possible_agents = [agent_name(s) for s in range(probe.num_seats)]
         self.agents: list[str] = []
         self._pending_reset = False
+
+    def render(self) -> None:
+        return None
+
+    def close(self) -> None:
+        """Drop the tables' state (again is fine): `step` then asks for a `reset`."""
+        self.tables.close()
+        self.agents = []
 
     def observation_space(self, agent: str) -> spaces.Box:
         return self.tables.spec.observation_space

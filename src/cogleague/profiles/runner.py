@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cogleague.batch_api import seed_max
+from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import run_episode
 from cogleague.core.errors import ConfigError
@@ -88,9 +90,9 @@ def _seat(game: Any, seat: int, name: str, model: ModelOptions | None, *,
 def profile(desc: GameDescriptor, policy: str, *, episodes: int = 10, seed: int = 0,
             model: ModelOptions | None = None, opponents: Sequence[str] = ()) -> Profile:
     """Play `policy` (any seat string) through `desc`'s battery: `episodes` episodes."""
-    if not 1 <= episodes <= EPISODES_MAX:
-        raise ConfigError("episodes", f"episodes must be an integer in 1..{EPISODES_MAX} "
-                                      f"(got {episodes})")
+    check_int("episodes", episodes, 1, EPISODES_MAX)
+    # episode i plays seed + i: every one must be a seed the game plays, checked before any
+    check_int("seed", seed, 0, seed_max(desc) - (episodes - 1))
     probes = probes_for(desc)
     for name in opponents:  # a second probe would count its per-episode traits twice
         if name in probes.probes:

@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+from importlib import metadata
 from typing import Any
 
 from cogleague.core import jsonio
@@ -27,15 +28,17 @@ CHILD_TIMEOUT_S = 300
 
 
 def descriptor_ref(desc: GameDescriptor) -> str:
-    """How a child process finds `desc`: its registered name, else ``module:NAME`` of a loaded
-    module that holds it."""
+    """How a child process finds `desc`: its name when it is an installed game (an entry
+    point: a game registered by hand is unknown to the child's registry), else
+    ``module:NAME`` of a loaded module that holds it."""
     from cogleague.games import registry
 
     try:
         known = registry.get(desc.name)
     except Exception:
         known = None
-    if known is not None and known.make is desc.make and \
+    installed = any(True for _ in metadata.entry_points(group=registry.GROUP, name=desc.name))
+    if installed and known is not None and known.make is desc.make and \
             known.replay_format == desc.replay_format:
         return desc.name
     for name, module in list(sys.modules.items()):
