@@ -92,18 +92,13 @@ def play_episode(game: str | GameDescriptor, seats: Sequence[str] | None = None,
     return BatchEpisode(desc.name, lineup, seed_list[0], results, series)
 
 
-def seed_max(desc: GameDescriptor) -> int:
-    """The largest seed the game plays (its rules may narrow `SEED_MAX`: Ledger's 2^31 - 1)."""
-    return int(desc.rule_numbers.get("seed_max", SEED_MAX))
-
-
 def check_seeds(desc: GameDescriptor, variant: str | None, overrides: dict[str, Any],
                 names: Sequence[str], seeds: Sequence[int], field: str) -> list[int]:
     """`seeds` when the rules engine plays every one of them, or a `ConfigError`: each in the
     game's range, and the lowest and highest taken by its `make` (a variant may fix its own
     seed, as Ledger's certification does; one that takes two different seeds fixes none). A
     batch table then always is the rules engine's episode of its seed."""
-    checked = [check_int(field, s, 0, seed_max(desc)) for s in seeds]
+    checked = [check_int(field, s, 0, desc.seed_max) for s in seeds]
     for s in sorted({min(checked), max(checked)}) if checked else []:
         desc.make(variant, dict(overrides), s, list(names), None)
     return checked

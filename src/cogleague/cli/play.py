@@ -24,7 +24,6 @@ from cogleague.cli.recording_opts import recording_params
 from cogleague.cli.root import resolve_suggesting
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.options import base_type, cli_name, field_choices, scalar_fields
-from cogleague.core.rng import SEED_MAX
 from cogleague.games import registry
 
 # The options every game's command takes (`cli/precheck.py` checks them without typer).
@@ -70,7 +69,7 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
         _param("variant", str | None, typer.Option(
             "--variant", help=" | ".join(desc.variants) + f" (default: {desc.default_variant})")),
         _param("seed", int | None, typer.Option(
-            "--seed", help=f"0..{desc.rule_numbers.get('seed_max', SEED_MAX)} (default: random, "
+            "--seed", help=f"0..{desc.seed_max} (default: random, "
                            "or the variant's)")),
         _param("seats", str | None, typer.Option("--seats", help=_seats_help(desc))),
         _param("out", Path | None, typer.Option("--out", help="directory for results.json and "

@@ -232,6 +232,14 @@ class GameDescriptor:
     0.1.0)``); set by the registry."""
 
     @property
+    def seed_max(self) -> int:
+        """The largest seed the game plays: `SEED_MAX` unless its rules narrow it
+        (``rule_numbers["seed_max"]``, Ledger's 2^31 - 1)."""
+        from cogleague.core.rng import SEED_MAX
+
+        return int(self.rule_numbers.get("seed_max", SEED_MAX))
+
+    @property
     def capabilities(self) -> list[str]:
         caps = []
         if self.paid_tables is not None:

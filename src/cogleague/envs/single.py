@@ -15,7 +15,6 @@ from typing import Any
 
 import gymnasium as gym
 
-from cogleague.batch_api import seed_max
 from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
@@ -89,7 +88,7 @@ class SingleAgentEnv(gym.Env):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         if seed is not None:  # ours first: Gymnasium's own check names no range
-            check_int("seed", seed, 0, seed_max(self.spec_.desc))
+            check_int("seed", seed, 0, self.spec_.desc.seed_max)
         saved = self._np_random, self._np_random_seed, self.spec_.policy_names
         super().reset(seed=seed)
         try:

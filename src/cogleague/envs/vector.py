@@ -25,7 +25,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from pettingzoo import ParallelEnv
 
-from cogleague.batch_api import check_seeds, seed_max
+from cogleague.batch_api import check_seeds
 from cogleague.core.batch import Array, BatchKernel, batch_of
 from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
@@ -66,7 +66,7 @@ class KernelTables:
     def reset(self, seed: int | None) -> None:
         if seed is not None:  # table i plays seed + i: each a seed the rules engine plays
             spec = self.spec
-            check_int("seed", seed, 0, seed_max(spec.desc) - (self.num_envs - 1))
+            check_int("seed", seed, 0, spec.desc.seed_max - (self.num_envs - 1))
             seeds = [seed + i for i in range(self.num_envs)]
             check_seeds(spec.desc, spec.variant, spec.overrides, spec.policy_names, seeds,
                         "seed")

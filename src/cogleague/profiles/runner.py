@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cogleague.batch_api import seed_max
 from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import run_episode
@@ -92,7 +91,7 @@ def profile(desc: GameDescriptor, policy: str, *, episodes: int = 10, seed: int 
     """Play `policy` (any seat string) through `desc`'s battery: `episodes` episodes."""
     check_int("episodes", episodes, 1, EPISODES_MAX)
     # episode i plays seed + i: every one must be a seed the game plays, checked before any
-    check_int("seed", seed, 0, seed_max(desc) - (episodes - 1))
+    check_int("seed", seed, 0, desc.seed_max - (episodes - 1))
     probes = probes_for(desc)
     for name in opponents:  # a second probe would count its per-episode traits twice
         if name in probes.probes:

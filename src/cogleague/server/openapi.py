@@ -15,7 +15,6 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from cogleague.core.options import scalar_fields
-from cogleague.core.rng import SEED_MAX
 from cogleague.server.catalog import Catalog
 from cogleague.server.errors import ErrorDocument, responses
 from cogleague.server.tables import MIN_START_TIMEOUT_S
@@ -54,7 +53,7 @@ def _create_table(schemas: dict[str, Any], base: dict[str, Any], catalog: Catalo
                               "description": base["properties"]["fill_with"].get("description",
                                                                                  "")}
         props["seed"] = {"anyOf": [{"type": "integer", "minimum": 0,
-                                    "maximum": desc.rule_numbers.get("seed_max", SEED_MAX)},
+                                    "maximum": desc.seed_max},
                                    {"type": "null"}]}
         props["start_timeout_s"] = {"anyOf": [{"type": "number", "minimum": MIN_START_TIMEOUT_S,
                                                "maximum": max_start_timeout_s},
