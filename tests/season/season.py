@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -156,6 +157,28 @@ def recorded(db_url: str, sql: str, **params: Any) -> list[Any]:
     finally:
         engine.dispose()
     return query(db_url, sql, **params)
+
+
+@contextlib.contextmanager
+def matchmaking_held(db_url: str, season: str = "ci-season") -> Iterator[None]:
+    """No season table is formed meanwhile: the test holds the season's matchmaker lease, as
+    a second server process would (`season_runtime._lease`; presence is still renewed). The
+    entrants registered and resumed meanwhile, one request at a time, are all ready at the
+    first tick after it: on a loaded machine the requests take seconds, and the first ones
+    would otherwise play (and spend the table budget) before the last exist. Take it before
+    the first entrant registers: a tick that took the lease just before has nobody to seat."""
+    engine = create_engine(sa_url(db_url))
+    try:
+        with engine.begin() as conn:
+            held = conn.execute(text("UPDATE league_leases SET owner = 'test-hold', "
+                                     "until = 1e12 WHERE name = :s"), {"s": season})
+            assert held.rowcount == 1, "the season has no lease row"
+        yield
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE league_leases SET owner = NULL, until = 0 "
+                              "WHERE name = :s"), {"s": season})
+        engine.dispose()
 
 
 async def wait_for(check: Callable[[], Any], timeout_s: float, what: str,

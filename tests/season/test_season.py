@@ -26,7 +26,7 @@ from season.season import (
     account,
     constant_policy,
     file_b64,
-    post,
+    matchmaking_held,
     query,
     register,
     season_file,
@@ -54,73 +54,78 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
     defect = constant_policy(files / "defect.npz", "dilemma", 1)
     ledger = constant_policy(files / "ledger.npz", "ledger", 0)
     with ProviderServer(lambda _r: Reply('{"action": "cooperate"}')) as provider:
-        config = season_file(tmp_path, tables=30, held_out=("r4",), ledger=True)
+        # fill_after_s longer than the season: the matchmaker's fair-share wait is never
+        # lifted, so the per-game bound checked below is the rule's (the lifted wait, which
+        # lets a game stuck that long seat its free entrants past a busy least-played one, is
+        # the 300-table season's, `test_season_full.py`)
+        config = season_file(tmp_path, tables=30, held_out=("r4",), ledger=True,
+                             fill_after_s=3600.0)
         server = make_server(db, season=str(config),
                              policy_dir=str(tmp_path / "hosted"), model_provider="openai",
                              model_name="m", model_base_url=provider.openai_url,
                              ping_interval_s=1.0)
         url = server.url
-        keys = {n: await account(url, OPERATOR_KEY, n)
-                for n in ("alice", "bob", "carol", "dave", "erin")}
-        both = ["dilemma", "commons", "ledger"]
-        remote = {"r1": "alice", "r2": "bob", "r3": "carol", "r4": "alice"}
-        for name, owner in remote.items():  # paused until all four are online
-            await register(url, keys[owner], name=name, games=both, cap=2)
-            await post(url, keys[owner], f"/agents/{name}/pause")
-        await register(url, keys["dave"], name="p-coop", kind="policy", games=["dilemma"],
-                       policy_file=file_b64(coop), cap=2)
-        await register(url, keys["dave"], name="p-defect", kind="policy", games=["dilemma"],
-                       policy_file=file_b64(defect), cap=2)
-        await register(url, keys["dave"], name="p-ledger", kind="policy", games=["ledger"],
-                       policy_file=file_b64(ledger), cap=2)
-        await register(url, keys["erin"], name="m-fair", kind="model", games=["dilemma"],
-                       prompt="Cooperate while the others do.", model="m", cap=2)
-        await register(url, keys["erin"], name="m-tiny", kind="model", games=["dilemma"],
-                       prompt="Cooperate.", model="m", token_budget=50)
+        # every entrant starts together, once the remote agents are online: the fair-share
+        # checks below measure the matchmaker, not the order of the test's requests
+        with matchmaking_held(db):
+            keys = {n: await account(url, OPERATOR_KEY, n)
+                    for n in ("alice", "bob", "carol", "dave", "erin")}
+            both = ["dilemma", "commons", "ledger"]
+            remote = {"r1": "alice", "r2": "bob", "r3": "carol", "r4": "alice"}
+            for name, owner in remote.items():
+                await register(url, keys[owner], name=name, games=both, cap=2)
+            await register(url, keys["dave"], name="p-coop", kind="policy", games=["dilemma"],
+                           policy_file=file_b64(coop), cap=2)
+            await register(url, keys["dave"], name="p-defect", kind="policy", games=["dilemma"],
+                           policy_file=file_b64(defect), cap=2)
+            await register(url, keys["dave"], name="p-ledger", kind="policy", games=["ledger"],
+                           policy_file=file_b64(ledger), cap=2)
+            await register(url, keys["erin"], name="m-fair", kind="model", games=["dilemma"],
+                           prompt="Cooperate while the others do.", model="m", cap=2)
+            await register(url, keys["erin"], name="m-tiny", kind="model", games=["dilemma"],
+                           prompt="Cooperate.", model="m", token_budget=50)
 
-        # bad input: a 400 naming the field and what is allowed, and nothing stored
-        refusals = [({"name": "x1", "games": ["chess"]}, "games[0] must be one of dilemma, "
-                                                          "commons, ledger (got 'chess')"),
-                    ({"name": "x2", "games": ["dilemma"], "cap": 0}, "cap"),
-                    ({"name": "x3", "games": ["dilemma"], "kind": "model", "model": "m"},
-                     "prompt must be a text of 1..4000 characters"),
-                    ({"name": "x4", "games": ["dilemma"], "kind": "model", "prompt": "p",
-                      "model": "gpt-9"}, "model must be one of m (got 'gpt-9')"),
-                    ({"name": "x5", "games": ["dilemma"], "kind": "policy",
-                      "policy_file": file_b64(ledger)}, "policy_file: "),
-                    ({"name": "x6", "games": ["dilemma"], "prompt": "p"},
-                     "prompt: a remote agent does not take it")]
-        for body, message in refusals:
+            # bad input: a 400 naming the field and what is allowed, and nothing stored
+            refusals = [({"name": "x1", "games": ["chess"]}, "games[0] must be one of dilemma, "
+                                                              "commons, ledger (got 'chess')"),
+                        ({"name": "x2", "games": ["dilemma"], "cap": 0}, "cap"),
+                        ({"name": "x3", "games": ["dilemma"], "kind": "model", "model": "m"},
+                         "prompt must be a text of 1..4000 characters"),
+                        ({"name": "x4", "games": ["dilemma"], "kind": "model", "prompt": "p",
+                          "model": "gpt-9"}, "model must be one of m (got 'gpt-9')"),
+                        ({"name": "x5", "games": ["dilemma"], "kind": "policy",
+                          "policy_file": file_b64(ledger)}, "policy_file: "),
+                        ({"name": "x6", "games": ["dilemma"], "prompt": "p"},
+                         "prompt: a remote agent does not take it")]
+            for body, message in refusals:
+                with pytest.raises(LobbyError) as caught:
+                    await register(url, keys["bob"], **body)
+                assert caught.value.status == 400 and message in caught.value.message, body
             with pytest.raises(LobbyError) as caught:
-                await register(url, keys["bob"], **body)
-            assert caught.value.status == 400 and message in caught.value.message, body
-        with pytest.raises(LobbyError) as caught:
-            await register(url, keys["bob"], name="r1", games=both)
-        assert caught.value.status == 409 and "taken" in caught.value.message
-        with pytest.raises(LobbyError) as caught:
-            await register(url, keys["bob"], name="b", kind="baseline", games=["dilemma"],
-                           baseline="tit_for_tat")
-        assert caught.value.status == 403
+                await register(url, keys["bob"], name="r1", games=both)
+            assert caught.value.status == 409 and "taken" in caught.value.message
+            with pytest.raises(LobbyError) as caught:
+                await register(url, keys["bob"], name="b", kind="baseline", games=["dilemma"],
+                               baseline="tit_for_tat")
+            assert caught.value.status == 403
 
-        pushes: list[dict[str, Any]] = []
+            pushes: list[dict[str, Any]] = []
 
-        async def watch() -> None:
-            ws_url = url.replace("http://", "ws://") + "/ws/leagues/ci-season"
-            async with websockets.connect(ws_url, proxy=None, max_size=2**24) as ws:
-                async for raw in ws:
-                    pushes.append(json.loads(raw)["standings"])
+            async def watch() -> None:
+                ws_url = url.replace("http://", "ws://") + "/ws/leagues/ci-season"
+                async with websockets.connect(ws_url, proxy=None, max_size=2**24) as ws:
+                    async for raw in ws:
+                        pushes.append(json.loads(raw)["standings"])
 
-        watcher = asyncio.create_task(watch())
-        stop = asyncio.Event()
-        runners = [asyncio.create_task(run_agent(Either, url, keys[owner], name, stop=stop))
-                   for name, owner in remote.items()]
-        await wait_for(lambda: sum(a["online"] for k in {keys[o] for o in remote.values()}
-                                   for a in httpx.get(f"{url}/agents?mine=true", timeout=10,
-                                                      headers={"Authorization": f"Bearer {k}"}
-                                                      ).json()["agents"]) == 4,
-                       30, "the remote agents")  # r4 is held out: only its owner lists it
-        for name, owner in remote.items():
-            await post(url, keys[owner], f"/agents/{name}/resume")
+            watcher = asyncio.create_task(watch())
+            stop = asyncio.Event()
+            runners = [asyncio.create_task(run_agent(Either, url, keys[owner], name, stop=stop))
+                       for name, owner in remote.items()]
+            await wait_for(lambda: sum(a["online"] for k in {keys[o] for o in remote.values()}
+                                       for a in httpx.get(f"{url}/agents?mine=true", timeout=10,
+                                                          headers={"Authorization": f"Bearer {k}"}
+                                                          ).json()["agents"]) == 4,
+                           30, "the remote agents")  # r4 is held out: only its owner lists it
         try:
             await wait_for(lambda: standings(url)["phase"] == "ended", 240, "the season's end",
                            every_s=1.0)
@@ -166,11 +171,12 @@ async def test_a_season_of_twelve_agents(make_server: Any, tmp_path: Path,
             "ss.agent_id JOIN season_tables st ON st.table_id = ss.table_id WHERE "
             "st.phase = 'rated' GROUP BY st.game, a.name")}
     played = {n: sum(per_game.get((g, n), 0) for g in both) for n in remote}
-    # the matchmaker keeps an entrant within one table of the game's least-played: per game
-    # the remote agents differ by at most that grain (two with a table formed in the same
-    # tick); in all, ±15 % of a fair share, but never less than one table per game — in this
-    # short season (≈ 11 tables each) one table is 9 % (`benchmarks/season.py --full` runs
-    # 300 tables: within 2 %)
+    # the matchmaker seats an entrant only while its count in the game is at most one above
+    # the least-played ready entrant's (busy ones included; all four are ready from the first
+    # tick on), so after any table max - min <= 2 per game, whatever the timing; in all, ±15 %
+    # of a fair share, but never less than one table per game — in this short season
+    # (≈ 11 tables each) one table is 9 % (`benchmarks/season.py --full` runs 300 tables:
+    # within 2 %)
     for game in both:
         counts = [per_game.get((game, n), 0) for n in remote]
         assert max(counts) - min(counts) <= 2, (game, counts)

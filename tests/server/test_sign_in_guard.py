@@ -49,7 +49,10 @@ def test_no_name_gets_more_than_its_failures_in_a_window(plan: list[Step]) -> No
         if wait:
             assert len(recent) >= FAILURES  # refused only when the budget is spent
             assert begin(name) > 0  # still refused at once
-            clock.t += wait  # the wait it names is enough
+            # the wait it names is enough, to a float's rounding: at exactly `wait` later,
+            # (first + window) - window may come out an ulp below `first`, which then still
+            # counts (a nanosecond is thousands of ulps at this clock, and no real wait)
+            clock.t += wait + 1e-9
             assert begin(name) == 0.0
             recent = [t for t in recent if t > clock.t - WINDOW_S] + [clock.t]
         else:
