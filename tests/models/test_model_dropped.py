@@ -64,3 +64,19 @@ async def test_a_recording_that_told_the_model_replays_with_the_provider_stopped
         lines = (tmp_path / name).read_text(encoding="utf-8").splitlines()
         return [(r["prompt"], r["dropped"]) for r in map(json.loads, lines)]
     assert prompts("replayed.jsonl") == prompts("live.jsonl")
+
+
+async def test_a_reply_with_a_huge_integer_is_read_and_refused_only_where_it_is_the_number(
+        server: ProviderServer, tmp_path: Path, shape: str) -> None:
+    """Before: a 5,000-digit integer anywhere made the whole reply a parse failure."""
+    huge = "1" * 5000
+    server.script = lambda req: Reply('{"n": 3, "why": ' + huge + "}" if "seat 0." in
+                                      req.user_text else '{"n": ' + huge + "}")
+    path = tmp_path / "t.jsonl"
+    game = TextToyGame(seats=2, rounds=1)
+    await run_episode(game, model_seats(game, options_for(server, shape, transcript=str(path))))
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    read, refused = rows[0], rows[-1]
+    assert (read["cause"], read["decision"]["action"]) == (None, {"n": 3})
+    assert refused["seat"] == 1 and refused["cause"] == "illegal"
+    assert refused["decision"]["reason"] == "n must be an integer 0..9"

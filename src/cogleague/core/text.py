@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import unicodedata
 from collections.abc import Iterator
 from typing import Any
@@ -147,6 +148,47 @@ def _later_spans(text: str, start: int) -> Iterator[tuple[int, int]]:
             yield where[i], where[close] + 1
 
 
+MAX_INT_DIGITS = 4300
+"""An integer literal of more digits is not read as a number (Python's default int/str
+conversion limit, fixed here so a reply reads the same in every process)."""
+
+
+class LongInteger:
+    """An integer literal in a seat's text too long to read (over `MAX_INT_DIGITS` digits).
+
+    Not a number: where the rules need one it is refused as any non-number is (quoted briefly
+    by its digit count, never converted); elsewhere the reply is read and it is ignored."""
+
+    __slots__ = ("digits", "negative")
+
+    def __init__(self, literal: str) -> None:
+        self.negative = literal.startswith("-")
+        self.digits = len(literal) - self.negative
+
+    def __repr__(self) -> str:
+        return f"<an integer of {self.digits} digits>"
+
+
+def _read_int(literal: str) -> int | LongInteger:
+    if len(literal) - literal.startswith("-") > MAX_INT_DIGITS:
+        return LongInteger(literal)
+    return int(literal)
+
+
+def loads_reply(text: str) -> Any:
+    """`json.loads` for a seat's text: an integer literal past `MAX_INT_DIGITS` digits is a
+    `LongInteger` rather than a ValueError that makes the whole reply unreadable. Raises
+    `json.JSONDecodeError` (and RecursionError) as `json.loads` does."""
+    if sys.get_int_max_str_digits() == MAX_INT_DIGITS:  # the default: the C reader first
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            raise
+        except ValueError:  # an integer literal past the limit: read again, marking it
+            pass
+    return json.loads(text, parse_int=_read_int)
+
+
 MAX_OBJECT_DEPTH = 200
 """A span nested deeper than this (``{`` and ``[`` levels) is not read as JSON. The JSON reader
 recurses per level and fails past the recursion limit (about 1,000 levels, fewer the deeper
@@ -178,7 +220,7 @@ def first_object(text: str) -> dict[str, Any] | None:
             if depths[begin] > MAX_OBJECT_DEPTH:
                 continue
         try:
-            doc = json.loads(text[begin:end])
+            doc = loads_reply(text[begin:end])
         except json.JSONDecodeError as exc:
             doomed.update(_nested_openings(text, begin, begin + exc.pos))
             continue
