@@ -17,7 +17,13 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cogleague.core import text as text_module
-from cogleague.core.text import MAX_OBJECT_DEPTH, _balanced_spans, first_object, first_object_span
+from cogleague.core.span_scan import first_span
+from cogleague.core.text import (
+    MAX_OBJECT_DEPTH,
+    _balanced_spans,
+    first_object,
+    first_object_span,
+)
 
 
 def reference_balanced_span(text: str, start: int) -> tuple[int, int] | None:
@@ -264,3 +270,29 @@ JSONISH = st.lists(st.sampled_from([*PIECES, '{"a":', '{"{":', '": ', ":", '"k"'
 @given(text=JSONISH)
 def test_first_object_on_json_like_text_is_the_reference(text: str) -> None:
     assert first_object(text) == reference_first_object(text)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=adversarial | JSONISH | st.text(alphabet='{}"\\ a', max_size=60))
+@example(text='{"\\"{')
+@example(text='{"{" \\"}"')
+def test_the_array_scan_finds_the_reference_span(text: str) -> None:
+    """`core.span_scan`, which `first_object_span` uses on long texts, on short ones."""
+    first = text.find("{")
+    if first >= 0:
+        assert first_span(text, first) == reference_balanced_span(text, first)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=adversarial, start=st.integers(0, 60), threshold=st.sampled_from([0, 1, 3, 8]))
+def test_first_object_span_on_long_texts_is_the_reference(text: str, start: int,
+                                                         threshold: int) -> None:
+    """`first_object_span` as it reads a long text (its first reader for `SCAN_MIN_CHARS`
+    characters, then `core.span_scan`), the threshold lowered so the texts stay short."""
+    before = text_module.SCAN_MIN_CHARS
+    text_module.SCAN_MIN_CHARS = threshold
+    try:
+        got = first_object_span(text, min(start, len(text)))
+    finally:
+        text_module.SCAN_MIN_CHARS = before
+    assert got == reference_first_object_span(text, min(start, len(text)))

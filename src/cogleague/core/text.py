@@ -62,11 +62,37 @@ def quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+SCAN_MIN_CHARS = 4096
+"""From this many characters after the first ``{``, `first_object_span` reads with array
+operations (`core.span_scan`): a few ms more on a short reply, seconds less on a hostile
+4 MiB one."""
+
+
 def first_object_span(text: str, start: int = 0) -> str | None:
     """The first balanced ``{…}`` span at or after `start`, braces inside JSON strings ignored;
     None if none. Models wrap their JSON in prose or code fences; this finds what they meant."""
-    span = next(_balanced_spans(text, text.find("{", start)), None)
+    first = text.find("{", start)
+    if first >= 0 and len(text) - first >= SCAN_MIN_CHARS:
+        # no span ends past the last "}", and no "{" after it opens one
+        span = _closing_span(text[:text.rfind("}") + 1], first)
+    else:
+        span = next(_balanced_spans(text, first), None)
     return None if span is None else text[span[0]:span[1]]
+
+
+def _closing_span(text: str, first: int) -> tuple[int, int] | None:
+    """`_balanced_spans`' first span of a long text: the first reader's own close if it comes
+    soon (a model's reply: its object at once), else `core.span_scan`."""
+    if first >= len(text):
+        return None
+    depth = 0
+    for i, ch in _braces(text, first, first + SCAN_MIN_CHARS):
+        depth += 1 if ch == "{" else -1
+        if depth == 0:
+            return first, i + 1
+    from cogleague.core.span_scan import first_span  # numpy: only for a long reply
+
+    return first_span(text, first)
 
 
 _TOKEN = re.compile(r'[{}"\\]')
