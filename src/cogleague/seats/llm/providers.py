@@ -321,9 +321,10 @@ def _text(value: Any) -> str:
 
 
 def _count(value: Any) -> int:
-    """A token count from the usage block (absent: 0)."""
+    """A token count from the usage block (absent: 0). A negative one is not a count: 0, so a
+    broken server cannot take tokens (and cost) off the seat's totals; the reply still reads."""
     if value is None:
         return 0
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"token count is {value!r}, not an integer")
-    return value
+    return max(value, 0)
