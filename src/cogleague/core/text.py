@@ -201,10 +201,11 @@ def _read_int(literal: str) -> int | LongInteger:
     return int(literal)
 
 
-def loads_reply(text: str) -> Any:
-    """`json.loads` for a seat's text: an integer literal past `MAX_INT_DIGITS` digits is a
-    `LongInteger` rather than a ValueError that makes the whole reply unreadable. Raises
-    `json.JSONDecodeError` (and RecursionError) as `json.loads` does."""
+def loads_reply(text: str | bytes) -> Any:
+    """`json.loads` for a seat's text (or a provider's response body): an integer literal past
+    `MAX_INT_DIGITS` digits is a `LongInteger` rather than a ValueError that makes the whole
+    reply unreadable. Raises `json.JSONDecodeError` (and RecursionError) as `json.loads`
+    does."""
     if sys.get_int_max_str_digits() == MAX_INT_DIGITS:  # the default: the C reader first
         try:
             return json.loads(text)
