@@ -12,10 +12,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cogleague.core.text import MAX_OBJECT_DEPTH, _balanced_spans, first_object, first_object_span
+from cogleague.core import text as text_module
+from cogleague.core.span_scan import first_span
+from cogleague.core.text import (
+    MAX_OBJECT_DEPTH,
+    _balanced_spans,
+    first_object,
+    first_object_span,
+)
 
 
 def reference_balanced_span(text: str, start: int) -> tuple[int, int] | None:
@@ -157,27 +165,31 @@ def test_unbalanced_braces_are_read_a_bounded_number_of_times() -> None:
         assert CountingText.reads <= 4 * len(text), (text[:8], CountingText.reads)
 
 
-def test_nested_spans_failing_at_one_place_are_parsed_once() -> None:
+def counting_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Where `first_object` starts each JSON parse, from now on."""
+    parsed: list[int] = []
+    real = text_module._decode
+
+    def counting(text: str, begin: int) -> tuple[Any, int]:
+        parsed.append(begin)
+        return real(text, begin)
+
+    monkeypatch.setattr(text_module, "_decode", counting)
+    return parsed
+
+
+def test_nested_spans_failing_at_one_place_are_parsed_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """n nested spans that all fail at one character cost one parse, not n (a reply of 2,000
     nested openings that never become JSON); a span opening where the outer one failed may
     still parse alone, and the first object is the reference's."""
-    parsed: list[str] = []
-    real_loads = json.loads
-
-    def counting_loads(text: str) -> Any:
-        parsed.append(text)
-        return real_loads(text)
-
+    parsed = counting_parses(monkeypatch)
     hostile = '{"a":' * 400 + 'x' + '}' * 400
-    json.loads = counting_loads
-    try:
-        assert first_object(hostile) is None
-        assert len(parsed) == 1
-        for text in ('{{"a": 1}}', '{"k": "{", {"move": "C"}}', '{"a": {"b": x}, "c": {"d": 1}}',
-                     '{"s": "\\"{", "t": {"move": 2} y}'):
-            assert first_object(text) == reference_first_object(text), text
-    finally:
-        json.loads = real_loads
+    assert first_object(hostile) is None
+    assert len(parsed) == 1
+    for text in ('{{"a": 1}}', '{"k": "{", {"move": "C"}}', '{"a": {"b": x}, "c": {"d": 1}}',
+                 '{"s": "\\"{", "t": {"move": 2} y}'):
+        assert first_object(text) == reference_first_object(text), text
 
 
 # Nested past the depth limit: pieces that open, hold and close levels, repeated around it.
@@ -202,29 +214,20 @@ def deep_cases() -> list[str]:
             '{"a":' * MAX_OBJECT_DEPTH + "1" + "}" * MAX_OBJECT_DEPTH]
 
 
-def test_spans_nested_past_the_limit_are_not_parsed() -> None:
+def test_spans_nested_past_the_limit_are_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Spans nested deeper than `MAX_OBJECT_DEPTH` are skipped unparsed, so 4,000 nested
     levels or 50,000 nested non-JSON objects cost at most a parse per level within the limit
     (each failing at once), not one failing by recursion per span; a span at the limit is
     still read."""
-    parsed: list[str] = []
-    real_loads = json.loads
-
-    def counting_loads(text: str) -> Any:
-        parsed.append(text)
-        return real_loads(text)
-
-    outer = real_loads('{"a":' * MAX_OBJECT_DEPTH + "1" + "}" * MAX_OBJECT_DEPTH)
-    json.loads = counting_loads
-    try:
-        for i, text in enumerate(deep_cases()):
-            parsed.clear()
-            got = first_object(text)
-            assert len(parsed) <= MAX_OBJECT_DEPTH + 2, (text[:12], len(parsed))
-            if i != 2:
-                assert got == [None, None, None, None, outer, outer][i], text[:12]
-    finally:
-        json.loads = real_loads
+    outer = json.loads('{"a":' * MAX_OBJECT_DEPTH + "1" + "}" * MAX_OBJECT_DEPTH)
+    parsed = counting_parses(monkeypatch)
+    for i, text in enumerate(deep_cases()):
+        parsed.clear()
+        got = first_object(text)
+        assert len(parsed) <= MAX_OBJECT_DEPTH + 2, (text[:12], len(parsed))
+        if i != 2:
+            assert got == [None, None, None, None, outer, outer][i], text[:12]
+    monkeypatch.undo()
     deep_core = first_object(deep_cases()[2])
     assert deep_core is not None
     depth = 0
@@ -241,3 +244,55 @@ def test_the_outcome_does_not_depend_on_the_callers_stack() -> None:
 
     for text in deep_cases():
         assert nested(700, text) == first_object(text), text[:12]
+
+
+# The hostile shapes of `benchmarks/reply_text_cap.py`, small: each read as the reference does.
+HOSTILE_SHAPES = ["{", '{"', "{a}", '{"}', '{"\\', "}{", "{}", '{"a":', "{a: ", '{"{":',
+                  '{"a": "{', '{ "k" : [', '{"k":{}, "j":[', "[{", '{"a":[']
+
+
+@settings(max_examples=300, deadline=None)
+@given(unit=st.sampled_from(HOSTILE_SHAPES), times=st.integers(1, MAX_OBJECT_DEPTH + 30),
+       core=st.sampled_from(["", '{"move": 1}', "x", "1", '"{"', "]"]),
+       closing=st.sampled_from(["", "}", "]}", '"}', "}]"]), closes=st.integers(0, 240))
+def test_hostile_shapes_read_as_the_reference(unit: str, times: int, core: str, closing: str,
+                                             closes: int) -> None:
+    text = unit * times + core + closing * closes
+    assert first_object(text) == reference_first_object(text)
+
+
+JSONISH = st.lists(st.sampled_from([*PIECES, '{"a":', '{"{":', '": ', ":", '"k"', ", ", "[",
+                                    '{"a": [', "1]", "null", '{"move": 2}', " "]),
+                   max_size=30).map("".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(text=JSONISH)
+def test_first_object_on_json_like_text_is_the_reference(text: str) -> None:
+    assert first_object(text) == reference_first_object(text)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=adversarial | JSONISH | st.text(alphabet='{}"\\ a', max_size=60))
+@example(text='{"\\"{')
+@example(text='{"{" \\"}"')
+def test_the_array_scan_finds_the_reference_span(text: str) -> None:
+    """`core.span_scan`, which `first_object_span` uses on long texts, on short ones."""
+    first = text.find("{")
+    if first >= 0:
+        assert first_span(text, first) == reference_balanced_span(text, first)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=adversarial, start=st.integers(0, 60), threshold=st.sampled_from([0, 1, 3, 8]))
+def test_first_object_span_on_long_texts_is_the_reference(text: str, start: int,
+                                                         threshold: int) -> None:
+    """`first_object_span` as it reads a long text (its first reader for `SCAN_MIN_CHARS`
+    characters, then `core.span_scan`), the threshold lowered so the texts stay short."""
+    before = text_module.SCAN_MIN_CHARS
+    text_module.SCAN_MIN_CHARS = threshold
+    try:
+        got = first_object_span(text, min(start, len(text)))
+    finally:
+        text_module.SCAN_MIN_CHARS = before
+    assert got == reference_first_object_span(text, min(start, len(text)))

@@ -20,6 +20,7 @@ Usage::
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import json
 import socket
@@ -50,6 +51,9 @@ class Reply:
     retry_after: float | None = None  # seconds, sent as the Retry-After header with a 429
     input_tokens: int | None = None  # default: a rough count of the prompt
     output_tokens: int | None = None
+    extra: str | None = None
+    """Raw JSON text spliced into the response object as one more member (a field no client
+    reads), e.g. ``"created": 1111…`` with more digits than a JSON encoder here can write."""
 
     def __post_init__(self) -> None:
         if self.fault is not None and self.fault not in FAULTS:
@@ -279,6 +283,10 @@ class ProviderServer:
         tin = reply.input_tokens if reply.input_tokens is not None else _rough_tokens(prompt)
         tout = reply.output_tokens if reply.output_tokens is not None else _rough_tokens(text)
         n = next(self._ids)
+        if reply.extra is not None:
+            doc = json.loads(self._render(rec, dataclasses.replace(reply, extra=None)).body)
+            body = json.dumps(doc)[:-1] + ", " + reply.extra + "}"
+            return Response(body, media_type="application/json")
         if rec.shape == "openai":
             return JSONResponse({
                 "id": f"chatcmpl-{n}", "object": "chat.completion", "created": 0,

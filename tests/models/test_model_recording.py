@@ -243,3 +243,21 @@ def test_cogleague_play_takes_record_and_replay(tmp_path: Path, server: Provider
     again = api.play("dilemma", LINEUP, seed=4, rounds_total=2, provider="openai",
                      model="test-openai", replay=str(tmp_path))
     assert jsonio.dumps(again.replay) == jsonio.dumps(live.replay)
+
+
+@pytest.mark.parametrize("response", ["oops", None, {"text": 5}, {"error": "gremlins"}, {}])
+async def test_a_corrupt_recorded_response_is_refused_when_the_recording_opens(
+        tmp_path: Path, server: ProviderServer, response: object) -> None:
+    """Before: a recorded response that is not an answer (not an object, a text that is not a
+    string, an unknown error) was found only when played: an AttributeError or a made-up
+    text became a transport fallback or another move, and the replay silently differed."""
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    options = options_for(server, recording=str(tmp_path))
+    await play(options)
+    path = next(tmp_path.glob("*.jsonl"))
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows[1]["response"] = response
+    path.write_text("".join(jsonio.dumps(r) + "\n" for r in rows))
+    with pytest.raises(ConfigError) as refused:
+        await play(dataclasses.replace(options, recording_mode="replay", api_key=None))
+    assert f"{path}:2" in str(refused.value)

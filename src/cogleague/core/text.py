@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import unicodedata
 from collections.abc import Iterator
 from typing import Any
@@ -61,11 +62,37 @@ def quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+SCAN_MIN_CHARS = 4096
+"""From this many characters after the first ``{``, `first_object_span` reads with array
+operations (`core.span_scan`): a few ms more on a short reply, seconds less on a hostile
+4 MiB one."""
+
+
 def first_object_span(text: str, start: int = 0) -> str | None:
     """The first balanced ``{…}`` span at or after `start`, braces inside JSON strings ignored;
     None if none. Models wrap their JSON in prose or code fences; this finds what they meant."""
-    span = next(_balanced_spans(text, text.find("{", start)), None)
+    first = text.find("{", start)
+    if first >= 0 and len(text) - first >= SCAN_MIN_CHARS:
+        # no span ends past the last "}", and no "{" after it opens one
+        span = _closing_span(text[:text.rfind("}") + 1], first)
+    else:
+        span = next(_balanced_spans(text, first), None)
     return None if span is None else text[span[0]:span[1]]
+
+
+def _closing_span(text: str, first: int) -> tuple[int, int] | None:
+    """`_balanced_spans`' first span of a long text: the first reader's own close if it comes
+    soon (a model's reply: its object at once), else `core.span_scan`."""
+    if first >= len(text):
+        return None
+    depth = 0
+    for i, ch in _braces(text, first, first + SCAN_MIN_CHARS):
+        depth += 1 if ch == "{" else -1
+        if depth == 0:
+            return first, i + 1
+    from cogleague.core.span_scan import first_span  # numpy: only for a long reply
+
+    return first_span(text, first)
 
 
 _TOKEN = re.compile(r'[{}"\\]')
@@ -147,11 +174,76 @@ def _later_spans(text: str, start: int) -> Iterator[tuple[int, int]]:
             yield where[i], where[close] + 1
 
 
+MAX_INT_DIGITS = 4300
+"""An integer literal of more digits is not read as a number (Python's default int/str
+conversion limit, fixed here so a reply reads the same in every process)."""
+
+
+class LongInteger:
+    """An integer literal in a seat's text too long to read (over `MAX_INT_DIGITS` digits).
+
+    Not a number: where the rules need one it is refused as any non-number is (quoted briefly
+    by its digit count, never converted); elsewhere the reply is read and it is ignored."""
+
+    __slots__ = ("digits", "negative")
+
+    def __init__(self, literal: str) -> None:
+        self.negative = literal.startswith("-")
+        self.digits = len(literal) - self.negative
+
+    def __repr__(self) -> str:
+        return f"<an integer of {self.digits} digits>"
+
+
+def _read_int(literal: str) -> int | LongInteger:
+    if len(literal) - literal.startswith("-") > MAX_INT_DIGITS:
+        return LongInteger(literal)
+    return int(literal)
+
+
+def loads_reply(text: str | bytes) -> Any:
+    """`json.loads` for a seat's text (or a provider's response body): an integer literal past
+    `MAX_INT_DIGITS` digits is a `LongInteger` rather than a ValueError that makes the whole
+    reply unreadable. Raises `json.JSONDecodeError` (and RecursionError) as `json.loads`
+    does."""
+    if sys.get_int_max_str_digits() == MAX_INT_DIGITS:  # the default: the C reader first
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            raise
+        except ValueError:  # an integer literal past the limit: read again, marking it
+            pass
+    return json.loads(text, parse_int=_read_int)
+
+
 MAX_OBJECT_DEPTH = 200
 """A span nested deeper than this (``{`` and ``[`` levels) is not read as JSON. The JSON reader
 recurses per level and fails past the recursion limit (about 1,000 levels, fewer the deeper
 the caller's own stack), one costly failure per nested span: the limit, well under it, makes
 the outcome the same from any caller and the cost linear. No model's move is nested this deep."""
+
+
+_CANDIDATE = re.compile(r'\{(?=[ \t\n\r]*(?:\}|"(?:[^"\\]|\\.)*+"[ \t\n\r]*:))', re.S)
+"""A ``{`` that can open a JSON object: ``}``, or a key string and ``:``, after its blanks (the
+string read leniently, so every object's opening matches). At any other ``{`` a JSON reader
+fails at once, on a blank or in the key, with no brace between: skipping it unparsed changes
+nothing. Two openings' key strings never overlap (the ``"`` after a ``{`` ends any string
+before it), so finding them all reads each character O(1) times, in the regex engine."""
+
+_DECODER = json.JSONDecoder()
+_LONG_DECODER = json.JSONDecoder(parse_int=_read_int)
+
+
+def _decode(text: str, begin: int) -> tuple[Any, int]:
+    """The JSON value at `begin` and one past its end, read as `loads_reply` reads one."""
+    if sys.get_int_max_str_digits() == MAX_INT_DIGITS:
+        try:
+            return _DECODER.raw_decode(text, begin)
+        except json.JSONDecodeError:
+            raise
+        except ValueError:  # an integer literal past the limit: read again, marking it
+            pass
+    return _LONG_DECODER.raw_decode(text, begin)
 
 
 def first_object(text: str) -> dict[str, Any] | None:
@@ -161,80 +253,82 @@ def first_object(text: str) -> dict[str, Any] | None:
     is a span nested deeper than `MAX_OBJECT_DEPTH`. Games whose rules read strictly the first
     span use `first_object_span`.
 
-    A span that fails at character p fails every span nested in it that opens outside its
-    strings before p and closes after p: parsing a JSON value does not depend on what came
+    Read without finding the spans: a JSON reader from a ``{`` that reads an object ends at
+    the ``}`` a brace reader from there closes on (the two agree on strings and braces while
+    the text is JSON), and fails where a parse of that span fails; so trying the openings in
+    turn finds the first span that parses. Only `_CANDIDATE` openings are tried, so a reply of
+    millions of braces that open no object costs no parse.
+
+    A reader failing at character p fails every opening nested in it that it met outside its
+    strings and that is still open at p: parsing a JSON value does not depend on what came
     before it, so a fresh parse from that ``{`` takes the same steps to the same failure.
-    Those are skipped unparsed, so n nested spans failing at one place cost one parse, not n
-    (a hostile reply must not hold the event loop)."""
-    doomed: set[int] = set()  # openings of spans known to fail
-    first = text.find("{")
-    deep = first >= 0 and text.count("{", first) + text.count("[", first) > MAX_OBJECT_DEPTH
-    depths: dict[int, int] | None = None  # measured at the first span, if any can be too deep
-    for begin, end in _balanced_spans(text, first):
+    Those are skipped unparsed, so n nested openings failing at one place cost one parse, not
+    n; an object read too deep (or failing by recursion) skips, found in one pass, the
+    openings in it nested past the limit (a hostile reply must not hold the event loop)."""
+    doomed: set[int] = set()  # openings known to fail or to be too deep
+    for found in _CANDIDATE.finditer(text):
+        begin = found.start()
         if begin in doomed:
             continue
-        if deep:
-            depths = _depths(text, first) if depths is None else depths
-            if depths[begin] > MAX_OBJECT_DEPTH:
-                continue
         try:
-            doc = json.loads(text[begin:end])
+            doc, end = _decode(text, begin)
         except json.JSONDecodeError as exc:
-            doomed.update(_nested_openings(text, begin, begin + exc.pos))
+            doomed.update(_nested_openings(text, begin, exc.pos))
             continue
-        except (ValueError, RecursionError):
+        except RecursionError:  # nested past the recursion limit, so past MAX_OBJECT_DEPTH
+            doomed.update(_too_deep(text, begin, None))
             continue
-        if isinstance(doc, dict):
-            return doc
+        except ValueError:
+            continue
+        if (text.count("{", begin, end) + text.count("[", begin, end) <= MAX_OBJECT_DEPTH
+                or _depth_at_most(doc, MAX_OBJECT_DEPTH)):
+            return doc  # type: ignore[no-any-return]  # a candidate's value is an object
+        doomed.update(_too_deep(text, begin, end))
     return None
 
 
-_DEPTH_TOKEN = re.compile(r'[{}\[\]"\\]')
+_LEVEL_TOKEN = re.compile(r'(?:[^{}\[\]"]++|"(?:[^"\\]|\\.)*+(?:"|\\?\Z))*+([{}\[\]]|\Z)', re.S)
+"""The next bracket a reader outside a string meets (group 1; empty at the text's end: a
+match at every start, so finding the next one never re-reads the rest of the text), past the
+strings (each to its end, or the text's end if it never closes) and the other characters."""
 
 
-def _depths(text: str, start: int) -> dict[int, int]:
-    """For each ``{`` at or after `start`, how deep a fresh reader from it nests (``{`` and
-    ``[`` levels, itself included) before its brace closes: the most ``{``/``[`` less
-    ``}``/``]`` met at any point. One pass from the right, as `_later_spans` finds the closes:
-    each value is built from those of the tokens after it, so n nested spans cost n steps.
+def _too_deep(text: str, begin: int, end: int | None) -> list[int]:
+    """The ``{`` a reader from `begin` meets outside strings (until its brace closes, `end`,
+    a closer that does not match, or the first closer after one is found) with more than
+    `MAX_OBJECT_DEPTH` levels open from them on: each one's depth as `first_object` counts
+    it, so they are skipped as it would skip them."""
+    stack: list[tuple[int, str]] = []  # the open levels: (where, "{" or "[")
+    marked = 0  # stack[:marked] are known too deep
+    out: list[int] = []
+    for m in _LEVEL_TOKEN.finditer(text, begin, len(text) if end is None else end):
+        ch = m.group(1)
+        if not ch:
+            break
+        if ch == "{" or ch == "[":
+            stack.append((m.start(1), ch))
+            if len(stack) - marked > MAX_OBJECT_DEPTH:
+                at, kind = stack[marked]
+                if kind == "{":
+                    out.append(at)
+                marked += 1
+        elif marked or len(stack) <= 1 or stack.pop()[1] != ("{" if ch == "}" else "["):
+            break  # a closer past the opening's close, or one not matching; or one after some
+            # are marked: a later deep opening is found by its own pass
+    return out
 
-    A reader entering a token outside a string is summed up by (close, peak, net): the token
-    index of its first unmatched ``}`` (-1: none), the most levels it reaches before it, and
-    its net levels there; entering inside a string it takes the value of where it leaves. A
-    span's own depth is 1 + the peak of the reader entering the token after its ``{``."""
-    tokens = [(m.start(), m.group()) for m in _DEPTH_TOKEN.finditer(text, start)]
-    where = [at for at, _ in tokens]
-    n = len(where)
-    close = [-1] * (n + 1)
-    peak = [0] * (n + 1)
-    net = [0] * (n + 1)
-    inside = inside_after = n  # the token a reader entering i+1 (i+2) inside a string resumes at
-    for i in range(n - 1, -1, -1):
-        ch = tokens[i][1]
-        if ch == '"':  # outside: enter a string and resume where it ends
-            j, inner = inside, i + 1
-        elif ch == "\\":  # outside: nothing; inside: escapes the next token if adjacent
-            j, inner = i + 1, (inside_after if i + 1 < n and where[i + 1] == where[i] + 1
-                               else inside)
-        else:
-            j, inner = i, inside
-        if j != i:
-            close[i], peak[i], net[i] = close[j], peak[j], net[j]
-        elif ch == "}":
-            close[i], peak[i], net[i] = i, 0, 0
-        elif ch == "{":
-            c = close[i + 1]
-            if c < 0:
-                close[i], peak[i], net[i] = -1, 1 + peak[i + 1], 1 + net[i + 1]
-            else:
-                close[i] = close[c + 1]
-                peak[i] = max(1 + peak[i + 1], net[i + 1] + peak[c + 1])
-                net[i] = net[i + 1] + net[c + 1]
-        else:  # "[" or "]"
-            step = 1 if ch == "[" else -1
-            close[i], peak[i], net[i] = close[i + 1], max(0, step + peak[i + 1]), step + net[i + 1]
-        inside, inside_after = inner, inside
-    return {at: 1 + peak[i + 1] for i, (at, ch) in enumerate(tokens) if ch == "{"}
+
+def _depth_at_most(doc: Any, limit: int) -> bool:
+    """Whether `doc` nests at most `limit` dicts and lists (itself included); no recursion."""
+    level: list[tuple[Any, int]] = [(doc, 1)]
+    while level:
+        value, depth = level.pop()
+        if depth > limit:
+            return False
+        children = value.values() if isinstance(value, dict) else value
+        level.extend((child, depth + 1) for child in children
+                     if isinstance(child, dict | list))
+    return True
 
 
 def _nested_openings(text: str, begin: int, failed_at: int) -> list[int]:

@@ -9,14 +9,13 @@ None — plus ``note`` only when the reply carried that key.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from cogleague.core.brief import brief
 from cogleague.core.errors import IllegalAction
-from cogleague.core.text import cut_with_ellipsis, first_object_span, strip_controls
+from cogleague.core.text import cut_with_ellipsis, first_object_span, loads_reply, strip_controls
 from cogleague.games.commons.config import CommonsConfig
 from cogleague.games.commons.modules import MODULES
 from cogleague.games.commons.modules.common import COLOR, COLORS, EFFORT_BUDGET, PATCH, Clamp
@@ -35,8 +34,8 @@ def first_json_object(text: str) -> Any:
     span = first_object_span(text)
     if span is None:
         raise IllegalAction("no JSON object in the reply", code="parse", hint=PARSE_HINT)
-    try:
-        return json.loads(span)
+    try:  # an integer literal too long to read is a LongInteger: a non-number (§5)
+        return loads_reply(span)
     except (ValueError, RecursionError):
         raise IllegalAction("the first {…} span is not JSON", code="parse",
                             hint=PARSE_HINT) from None

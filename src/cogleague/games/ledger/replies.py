@@ -11,7 +11,6 @@ raise `IllegalAction` with a hint naming the legal form, and the runner retries 
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, ROUND_FLOOR, Context, Decimal, InvalidOperation
@@ -20,6 +19,7 @@ from typing import Any
 from cogleague.core.brief import brief
 from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Parsed
+from cogleague.core.text import loads_reply
 from cogleague.games.ledger.board import (
     MEMO_LIMIT,
     NOTE_LIMIT,
@@ -58,10 +58,10 @@ def extract_object(raw: Any, slot: Slot, target: str | None) -> dict[str, Any]:
     if isinstance(raw, str):
         start, end = raw.find("{"), raw.rfind("}")
         if start != -1 and end > start:
-            try:
-                doc = json.loads(raw[start:end + 1])
-            except (ValueError, RecursionError):  # JSONDecodeError, or an integer literal
-                doc = None  # past Python's digit limit (a bare ValueError)
+            try:  # an integer literal too long to read is a LongInteger: not a move
+                doc = loads_reply(raw[start:end + 1])
+            except (ValueError, RecursionError):
+                doc = None
             if isinstance(doc, dict):
                 return doc
     raise IllegalAction("no JSON object found in the reply", hint=hint(slot, target),

@@ -22,6 +22,11 @@ MAX_ECHOED_REPLY_CHARS = 2000
 REPLY_RULE = "Answer every turn with exactly one JSON object and nothing else."
 GUIDANCE_HEADING = ("Guidance from the operator of your seat (a strategy to follow within the "
                     "rules above; the rules always win):")
+DROPPED_TEXT = ("Part of your previous reply was dropped (your move stood): {reason}\n"
+                "Correct this in your replies from now on.")
+MAX_DROPPED_CHARS = 500
+"""The game's reason for a dropped part, cut to this many code points (it may quote the
+seat's own text)."""
 RETRY_TEXT = ("Your last reply could not be used: {hint}\n"
               "Answer again with exactly one JSON object and nothing else.")
 
@@ -72,10 +77,20 @@ def user_message(turn: Turn) -> str:
             f"Legal actions (JSON):\n{jsonio.dumps(turn.legal_actions)}")
 
 
-def chat_turns(turn: Turn, hint: str | None, last_reply: str | None) -> list[dict[str, str]]:
+def cut_dropped(reason: str) -> str:
+    return cut_with_ellipsis(reason, MAX_DROPPED_CHARS)
+
+
+def chat_turns(turn: Turn, hint: str | None, last_reply: str | None,
+               dropped: str | None = None) -> list[dict[str, str]]:
     """The user/assistant turns of one attempt. A retry shows the failed reply (if one came
-    back) and then the hint; with no reply to show, the hint joins the user message."""
+    back) and then the hint; with no reply to show, the hint joins the user message.
+
+    `dropped` is the game's reason (`Parsed.reason`) for what it dropped from the seat's
+    previous accepted reply: said after the turn's view, so the model can correct itself."""
     user = user_message(turn)
+    if dropped is not None:
+        user = f"{user}\n\n{DROPPED_TEXT.format(reason=dropped)}"
     if hint is None:
         return [{"role": "user", "content": user}]
     correction = RETRY_TEXT.format(hint=hint)

@@ -38,6 +38,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from cogleague.core.errors import ConfigError
+from cogleague.core.text import loads_reply
 from cogleague.seats.llm.transport import MAX_RESPONSE_BYTES, too_large, transport_for
 
 log = logging.getLogger(__name__)
@@ -233,7 +234,7 @@ class OpenAIProvider:
             response: Any = await self._client.post(
                 "/chat/completions", cast_to=self._response_type, content=body,
                 options={**self._options, "timeout": timeout})
-            doc = json.loads(_content(response))
+            doc = loads_reply(_content(response))
             text = doc["choices"][0]["message"]["content"] or ""
             usage = doc.get("usage") or {}
             return Completion(_text(text), _count(usage.get("prompt_tokens")),
@@ -274,7 +275,7 @@ class AnthropicProvider:
             response: Any = await self._client.post(
                 "/v1/messages", cast_to=self._response_type, content=body,
                 options={"timeout": timeout})
-            doc = json.loads(_content(response))
+            doc = loads_reply(_content(response))
             text = "".join(block.get("text", "") for block in doc["content"]
                            if isinstance(block, dict))
             usage = doc.get("usage") or {}
@@ -321,9 +322,10 @@ def _text(value: Any) -> str:
 
 
 def _count(value: Any) -> int:
-    """A token count from the usage block (absent: 0)."""
+    """A token count from the usage block (absent: 0). A negative one is not a count: 0, so a
+    broken server cannot take tokens (and cost) off the seat's totals; the reply still reads."""
     if value is None:
         return 0
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"token count is {value!r}, not an integer")
-    return value
+    return max(value, 0)

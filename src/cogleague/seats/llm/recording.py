@@ -149,7 +149,7 @@ class EpisodeRecording:
             try:
                 row = json.loads(line)
                 slot = (int(row["seat"]), str(row["key"]))
-                response = row["response"]
+                response = _checked_response(row["response"])
             except (ValueError, KeyError, TypeError, RecursionError) as exc:
                 raise ConfigError("replay", f"{self.path}:{number}: not a recorded interaction "
                                             f"({exc})") from exc
@@ -185,6 +185,23 @@ class EpisodeRecording:
     def append(self, row: dict[str, Any]) -> None:
         with self._lock, self.path.open("a", encoding="utf-8") as fh:
             fh.write(jsonio.dumps(row) + "\n")
+
+
+RECORDED_ERRORS = ("rate_limited", "auth", "failure", "timeout", "rate_budget")
+
+
+def _checked_response(response: Any) -> dict[str, Any]:
+    """A recorded response `completion_of` can play: checked when the recording opens, so a
+    corrupt one is an error naming its line, never a different move or a fallback in play."""
+    if not isinstance(response, dict):
+        raise TypeError(f"response is {type(response).__name__}, not an object")
+    error = response.get("error")
+    if error is None:
+        if not isinstance(response.get("text"), str):
+            raise TypeError("response has neither a text string nor an error")
+    elif error not in RECORDED_ERRORS:
+        raise ValueError(f"unknown recorded error {str(error)[:40]!r}")
+    return response
 
 
 def completion_of(response: dict[str, Any]) -> Completion:

@@ -65,6 +65,10 @@ class ModelSeat:
             self._provider = self._new_provider(endpoint)
         self._system: str | None = None
         self._attempts: dict[str, list[AttemptRecord]] = {}
+        self._dropped: str | None = None
+        """What the game dropped from this seat's last decided reply (`Parsed.reason`): told
+        to the model in its next turn's prompt. Read from the recorded reply text, so a replay
+        sends the same prompts."""
 
     @property
     def system_text(self) -> str:
@@ -85,10 +89,12 @@ class ModelSeat:
             deadline, number = clock.now() + self.game.timing().decision_timeout_s, 1
         records = self._attempts.setdefault(turn.turn_id, [])
         last_reply = records[-1].reply if records else None
-        turns = prompting.chat_turns(turn, hint, last_reply)
+        told = records[0].told if records else self._dropped  # every attempt of a turn alike
+        self._dropped = None
+        turns = prompting.chat_turns(turn, hint, last_reply, told)
         record = AttemptRecord(self.seat, turn.round, turn.turn_id, number,
                                [{"role": "system", "content": self.system_text}, *turns],
-                               extra=self._identity())
+                               extra=self._identity(), told=told)
         records.append(record)
         state = self._state
         if state is None or state.disabled:
@@ -111,7 +117,8 @@ class ModelSeat:
             reset_turn(token)
         record.reply = text
         try:  # for the transcript only: the runner parses the text again and decides
-            record.action = self.game.parse(turn, text).action
+            parsed = self.game.parse(turn, text)
+            record.action, record.dropped = parsed.action, parsed.reason
         except IllegalAction as illegal:
             record.cause = (FallbackCause.PARSE if illegal.code in PARSE_CODES
                             else FallbackCause.ILLEGAL)
@@ -195,6 +202,8 @@ class ModelSeat:
         if decision.is_fallback:
             self.stats.fallbacks[decision.cause or "unknown"] += 1
         records = self._attempts.pop(turn.turn_id, [])
+        if decision.source == "seat" and records and records[-1].dropped is not None:
+            self._dropped = prompting.cut_dropped(records[-1].dropped)  # the reply it took
         if self.transcript is not None and records:
             rows = [r.to_row() for r in records[:-1]]
             rows.append(records[-1].to_row(decision))

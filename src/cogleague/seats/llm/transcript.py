@@ -5,8 +5,10 @@ chat messages sent, system first), ``reply`` (raw text, or null when none came b
 ``action`` (what the game's parser made of it, or null), ``cause`` (why this attempt failed:
 ``parse``, ``illegal``, ``timeout``, ``transport``, ``rate_budget``, ``disabled``; null when it
 succeeded), ``requests`` (HTTP requests it took, 429s included), ``input_tokens``,
-``output_tokens``, ``latency_ms``. The last row of each turn also carries ``decision``: the
-runner's final `Decision` (so a fallback shows with its cause).
+``output_tokens``, ``latency_ms``, ``dropped`` (what the game dropped from a reply it accepted,
+such as a note with the wrong subject, and why: `Parsed.reason`, told to the model in its
+next turn's prompt; null when nothing was dropped). The last row of each turn also carries
+``decision``: the runner's final `Decision` (so a fallback shows with its cause).
 
 Rows are written when the runner settles a step, in turn order, so a transcript's order is
 deterministic; only token counts and latencies vary between runs.
@@ -43,6 +45,10 @@ class AttemptRecord:
     output_tokens: int = 0
     latency_ms: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    dropped: str | None = None
+    """What the game dropped from this reply (`Parsed.reason`), though it accepted it."""
+    told: str | None = None
+    """The previous turn's `dropped`, told to the model in this attempt's prompt."""
 
     def to_row(self, decision: Decision | None = None) -> dict[str, Any]:
         row: dict[str, Any] = {
@@ -50,7 +56,7 @@ class AttemptRecord:
             "attempt": self.attempt, **self.extra, "prompt": self.prompt, "reply": self.reply,
             "action": self.action, "cause": self.cause, "requests": self.requests,
             "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
-            "latency_ms": self.latency_ms,
+            "latency_ms": self.latency_ms, "dropped": self.dropped,
         }
         if decision is not None:
             row["decision"] = decision.to_json()
