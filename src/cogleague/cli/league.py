@@ -129,8 +129,9 @@ def run(file: FileArg,
                      "a new run retries them)" if summary.failed else ""))
     if summary.infra:
         console.print(f"[yellow]{summary.infra} episodes stored as infra_error[/]: a seat fell "
-                      "back for a platform reason (transport, rate budget, disabled provider); "
-                      "excluded from rankings — rerun them with --retry-infra", soft_wrap=True)
+                      "back for a platform reason (transport, rate budget, disabled provider) "
+                      "or a worker process died; excluded from rankings — rerun them with "
+                      "--retry-infra", soft_wrap=True)
 
 
 @contextlib.contextmanager
