@@ -22,7 +22,7 @@ from pathlib import Path
 from cogleague.core.errors import ConfigError
 from cogleague.league import store
 from cogleague.league.config import LeagueConfig
-from cogleague.league.policies import Policy
+from cogleague.league.policies import Policy, bot_name
 
 
 @dataclass(frozen=True)
@@ -48,8 +48,7 @@ def definition(policy: Policy, game: str) -> str:
     if policy.kind == "baseline":
         text = f"baseline {policy.seat_ref(game)}"
     elif policy.kind == "bot":
-        target, _, cls = (policy.bot or "").rpartition(":")
-        text = f"bot {Path(target).name if target.endswith('.py') else target}:{cls}"
+        text = f"bot {bot_name(policy.bot or '')}"
     elif policy.kind == "policy":
         text = f"policy file {Path(policy.file or '').name} ({_digest(policy.file)})"
     else:
