@@ -132,3 +132,27 @@ def test_a_forked_worker_starts_without_the_drivers_engines_and_the_driver_keeps
     inherited = read.recv()
     proc.join()
     assert inherited is False and proc.exitcode == 0
+
+
+def test_an_interrupted_pool_stores_every_chunk_that_came_back() -> None:
+    """Ctrl-C while the driver stores: the chunks the workers sent back meanwhile (read by
+    the pool's reader, not yet taken by the driver) are stored too, not played again."""
+    import time
+
+    chunks = [specs(200)[i:i + 2] for i in range(0, 200, 2)]
+    stored: list[str] = []
+    commits: list[int] = []
+
+    def store_then_interrupt(recs: list[Any]) -> None:
+        stored.extend(r.id for r in recs)
+        commits.append(len(recs))
+        if len(stored) == len(recs):  # the first commit: the workers finish what they hold
+            time.sleep(1.0)
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        LocalBackend(2, "fork").run(chunks, store_then_interrupt)
+    first = commits[0]
+    # each worker held IN_FLIGHT_PER_WORKER chunks of 2 episodes when the first commit began
+    assert len(stored) >= first + 2 * 2 * 2, (first, len(stored))
+    assert len(stored) == len(set(stored))

@@ -140,6 +140,7 @@ class _Pool:
         self.dead: set[Connection] = set()
         self.in_flight: dict[Connection, deque[int]] = {}
         self.replies: queue.SimpleQueue[tuple[Connection, Reply | None]] = queue.SimpleQueue()
+        self.taken: deque[tuple[Connection, Reply | None]] = deque()  # out of it, not handled
         self.readers: list[threading.Thread] = []
         self.replaced = 0
         try:
@@ -206,12 +207,13 @@ class _Pool:
         held = HeldRows(on_chunk)
         try:
             while any(self.in_flight.values()) or self.todo:
-                replies = []
+                taken = self.taken
                 with contextlib.suppress(queue.Empty):
-                    replies.append(self.replies.get(timeout=held.wait_s()))
+                    taken.append(self.replies.get(timeout=held.wait_s()))
                     while True:
-                        replies.append(self.replies.get_nowait())
-                for conn, reply in replies:
+                        taken.append(self.replies.get_nowait())
+                while taken:
+                    conn, reply = taken.popleft()
                     if reply is None:  # its pipe closed: the worker exited
                         self._lost(held, conn)
                         continue
@@ -225,7 +227,19 @@ class _Pool:
                 if held.due() or not any(self.in_flight.values()):
                     held.flush()
         finally:
+            self._drain(held)
             held.flush()
+
+    def _drain(self, held: HeldRows) -> None:
+        """Hold the rows of every reply back that the driver has not handled (an interrupted
+        run stores what came back instead of playing it again)."""
+        with contextlib.suppress(queue.Empty):
+            while True:
+                self.taken.append(self.replies.get_nowait())
+        for _, reply in self.taken:
+            if reply is not None and reply[1] is not None:
+                held.add(reply[1])
+        self.taken.clear()
 
     def _lost(self, held: HeldRows, dead: Connection) -> None:
         """A worker died: the chunk it was playing (the first it was given and did not send
