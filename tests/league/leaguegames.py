@@ -108,3 +108,13 @@ class DyingBot(Bot):
 
     def on_turn(self, turn: TurnInfo) -> Any:
         return {"n": 5}
+
+
+class KillerBot(Bot):
+    """A bot whose every seat kills the process playing it, as a segfault would (only ever
+    seated in a pool's or Ray's workers: the driver checks the class, never makes one)."""
+
+    def __init__(self) -> None:
+        import os
+
+        os._exit(3)

@@ -181,3 +181,63 @@ def test_a_run_refused_for_its_engine_pins_nothing(write_league: Callable[..., P
     path.write_text(with_rounds(4, episodes=2), encoding="utf-8")
     code, out = run_league(path)
     assert code == 0 and "must stay" not in out, out
+
+
+MODEL = ('[[policies]]\nname = "fair"\nprompt = "fair.txt"\nmodel = "m1"\n'
+         'provider = "openai"\nbase_url = "http://127.0.0.1:9/v1"\n')
+
+
+@pytest.mark.parametrize(("edit", "field", "parts"), [
+    (lambda text: text.replace('provider = "openai"', 'provider = "anthropic"'),
+     "policies[4].provider", ("must stay openai", "got anthropic")),
+    (lambda text: text.replace("127.0.0.1:9", "10.0.0.9:8000"), "policies[4].base_url",
+     ("must stay http://127.0.0.1:9/v1", "got http://10.0.0.9:8000/v1")),
+    (lambda text: text.replace('base_url = "http://127.0.0.1:9/v1"\n', ""),
+     "policies[4].base_url", ("got the provider's default",)),
+], ids=["provider", "base_url", "base_url-dropped"])
+def test_a_model_policy_moved_to_another_provider_or_endpoint_is_refused(
+        write_league: Callable[..., Path], tmp_path: Path, edit: Callable[[str], str],
+        field: str, parts: tuple[str, ...]) -> None:
+    """Another provider or base_url is another model behind the same name: its episodes would
+    be mixed with the stored ones in the standings."""
+    from cogleague.league import identity, store
+
+    (tmp_path / "fair.txt").write_text("Play fair.", encoding="utf-8")
+    text = league_text(episodes=2, extra_policies=MODEL)
+    path = write_league(text)
+    config = league_config.load(path)
+    store.save_facts(config.store_url, config.name, identity.facts(config))
+    path.write_text(text.replace('base_url = "http://127.0.0.1:9/v1"',
+                                 'base_url = "http://127.0.0.1:9/v1/"'), encoding="utf-8")
+    identity.check(league_config.load(path))  # a trailing slash is the same endpoint
+    path.write_text(edit(text), encoding="utf-8")
+    with pytest.raises(ConfigError) as refused_:
+        identity.check(league_config.load(path))
+    assert refused_.value.field == field, refused_.value
+    for part in parts:
+        assert part in str(refused_.value), refused_.value
+
+
+def test_a_store_made_before_endpoint_facts_still_loads_read_only(
+        write_league: Callable[..., Path], tmp_path: Path) -> None:
+    """A store whose facts predate the provider and base_url ones: checked on what it has,
+    ranked read-only as it is."""
+    import sqlite3
+
+    from cogleague.league import identity, store
+
+    (tmp_path / "fair.txt").write_text("Play fair.", encoding="utf-8")
+    assert run_league(write_league(league_text(episodes=6)))[0] == 0
+    path = write_league(league_text(episodes=6, extra_policies=MODEL))  # the league, extended
+    config = league_config.load(path)
+    store.save_facts(config.store_url, config.name, identity.facts(config))
+    db = Path(config.store_url.removeprefix("sqlite:///"))
+    with sqlite3.connect(db) as conn:
+        gone = conn.execute("DELETE FROM league_facts WHERE key LIKE '%provider%' "
+                            "OR key LIKE '%base_url%'").rowcount
+    assert gone == 2
+    store.dispose_all()
+    read_only = f"sqlite:///file:{db}?mode=ro&uri=true"
+    identity.check(league_config.load(path, store_url=read_only))
+    done = cli.invoke(app, ["league", "standings", str(path), "--store", read_only])
+    assert done.exit_code == 0 and "6 episodes" in done.output, (done.output, done.exception)

@@ -129,3 +129,26 @@ def test_standings_of_a_store_that_does_not_exist_create_none(
         assert done.exit_code == 2 and "no store at" in done.output, done.output
         assert "league run" in done.output
     assert not list(tmp_path.glob("*.db*")) and not (tmp_path / "out").exists()
+
+
+def test_standings_print_names_authors_and_errors_as_written(
+        write_league: Callable[..., Path]) -> None:
+    """What users wrote (names, authors) and what failed episodes raised is text, never the
+    terminal's markup: ``[/x]`` once crashed `standings` with a MarkupError, ``[bold]``
+    vanished, and every failure's ``[status]`` was swallowed as a style tag."""
+    from cogleague.league import config, store
+
+    path = write_league(episodes=3)
+    path.write_text(path.read_text().replace('name = "weak"\nauthor = "tests"',
+                                             'name = "[bold]weak"\nauthor = "[/x]"')
+                    .replace('name = "t"', 'name = "t[/]"'))
+    ran = cli.invoke(app, ["league", "run", str(path), "--workers", "1"])
+    assert ran.exit_code == 0 and "league t[/]:" in ran.output, (ran.output, ran.exception)
+    cfg = config.load(path)
+    store.record_episode(cfg.store_url, game="skill", variant="standard", seed=1,
+                         policy_names=["mid", "strong", "steady"], results=None,
+                         status="failed", error="KeyError: [/oops]", league=cfg.name)
+    done = cli.invoke(app, ["league", "standings", str(path)])
+    assert done.exit_code == 0, (done.output, done.exception)
+    for text in ("[bold]weak", "[/x]", "[failed]", "KeyError: [/oops]"):
+        assert text in done.output, done.output

@@ -43,6 +43,7 @@ variants = ["long"]
 """
 SAME_LIST = league_text(variants='["long", "long"]')
 OTHER_NAME = league_text().replace('name = "skill"', 'name = "chess"')
+GAME_TYPO = league_text().replace('baseline = "s2"', 'baseline = "s2"\ngames = ["skill", "skil"]')
 
 
 @pytest.mark.parametrize(("text", "field", "message"), [
@@ -55,6 +56,8 @@ OTHER_NAME = league_text().replace('name = "skill"', 'name = "chess"')
     (SEATS_OPTION, "games[0].overrides.seats", "seats must be an integer in 3..8 (got 'four')"),
     (OTHER_NAME, "games[0].name", "games[0].name is 'chess' but module leaguegames's game is "
                                   "'skill'"),
+    (GAME_TYPO, "policies[0].games", "policies[0].games names 'skil', which is not a game of "
+                                     "the league (its games: skill)"),
 ])
 def test_the_error_names_the_dotted_field_and_nothing_is_written(
         write_league: Callable[..., Path], tmp_path: Path, text: str, field: str,

@@ -54,19 +54,27 @@ def test_pools_store_what_one_process_computes(method: str) -> None:
     assert all('"reason":"complete"' in (results or "") for _, results in got)
 
 
-def test_a_dead_worker_fails_what_was_left_and_keeps_what_came_back(
+def test_a_dead_worker_is_an_infra_failure_of_its_chunk_and_the_pool_goes_on(
         write_league: Callable[..., Path]) -> None:
-    """A worker process that dies loses the pool: every unplayed chunk is stored as failed
-    (retried by the next run) and every chunk already back is stored as played — the first
-    chunks with the dying bot included, since its worker sent them back before it died."""
+    """A worker process that dies (the out-of-memory killer, a segfault, `os._exit` in a bot)
+    is the platform's failure, not the policies': the chunk it was playing is stored as
+    infra_error (never ranked, rerun by `--retry-infra`), a replacement worker takes its place
+    and every other chunk is played — the ones with the dying bot too, until each kills its
+    worker in turn. The run's summary counts them as infra, not as failed."""
     dying = '[[policies]]\nname = "dying"\nbot = "leaguegames:DyingBot"\n'
     cfg = league_config.load(write_league(episodes=40, seats=2, extra_policies=dying))
     summary = runner.run(cfg, LocalBackend(2), chunk_size=2)
     episodes = store.load_episodes(cfg.store_url)
     assert len(episodes) == summary.played == 40
-    failed = [e for e in episodes if e.status == "failed"]
-    assert failed and all("worker process died" in (e.error or "") for e in failed)
+    infra = [e for e in episodes if e.status == store.STATUS_INFRA]
+    assert infra and all("worker process died" in (e.error or "") for e in infra)
+    assert (summary.failed, summary.infra) == (0, len(infra))
+    # only a chunk with the dying bot can kill its worker: every episode without it played
+    assert all(e.status == store.STATUS_OK for e in episodes if "dying" not in e.policies)
     assert any(e.status == "ok" and "dying" in e.policies for e in episodes)
+    assert not runner.pending(cfg)[0]  # infra is kept by a plain rerun ...
+    retry = {s.id for s in runner.pending(cfg, retry_infra=True)[0]}
+    assert retry == {e.id for e in infra}  # ... and played again with --retry-infra
 
 
 def test_small_chunks_are_stored_in_fewer_commits_and_none_is_lost() -> None:
@@ -124,3 +132,27 @@ def test_a_forked_worker_starts_without_the_drivers_engines_and_the_driver_keeps
     inherited = read.recv()
     proc.join()
     assert inherited is False and proc.exitcode == 0
+
+
+def test_an_interrupted_pool_stores_every_chunk_that_came_back() -> None:
+    """Ctrl-C while the driver stores: the chunks the workers sent back meanwhile (read by
+    the pool's reader, not yet taken by the driver) are stored too, not played again."""
+    import time
+
+    chunks = [specs(200)[i:i + 2] for i in range(0, 200, 2)]
+    stored: list[str] = []
+    commits: list[int] = []
+
+    def store_then_interrupt(recs: list[Any]) -> None:
+        stored.extend(r.id for r in recs)
+        commits.append(len(recs))
+        if len(stored) == len(recs):  # the first commit: the workers finish what they hold
+            time.sleep(1.0)
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        LocalBackend(2, "fork").run(chunks, store_then_interrupt)
+    first = commits[0]
+    # each worker held IN_FLIGHT_PER_WORKER chunks of 2 episodes when the first commit began
+    assert len(stored) >= first + 2 * 2 * 2, (first, len(stored))
+    assert len(stored) == len(set(stored))

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cogleague.league.rankings import bradley_terry, openskill_rating
 from cogleague.league.rankings.bootstrap import mean_interval
@@ -99,3 +103,30 @@ def test_ties_share_a_rank() -> None:
     infos = rank_rows([5.0, 5.0, 1.0], [4.9, 4.9, 0.9], [5.1, 5.1, 1.1])
     assert [i.rank for i in infos] == [1, 1, 3]
     assert [i.label for i in infos] == ["level 1–2", "level 1–2", "3"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=40),
+       st.randoms(use_true_random=False))
+def test_a_mean_and_its_interval_do_not_depend_on_the_episodes_order(
+        values: list[float], shuffle: random.Random) -> None:
+    """Two policies with the same scores in another order are tied exactly: their means (and
+    intervals) are equal to the last bit, so they share a rank instead of being split by the
+    rounding of a sum taken in another order."""
+    again = list(values)
+    shuffle.shuffle(again)
+    assert mean_interval(values, resamples=200) == mean_interval(again, resamples=200)
+
+
+def test_policies_with_the_same_scores_in_another_order_share_a_rank() -> None:
+    from cogleague.league.episodes import EpisodeRecord
+    from cogleague.league.rankings.standings import standings
+
+    scores = [(0.1, 0.3), (0.2, 0.2), (0.3, 0.1)]  # a sums 0.1+0.2+0.3, b 0.3+0.2+0.1
+    episodes = [EpisodeRecord(id=f"e{i}", league="L", game="skill", variant=None, seed=i,
+                              policies=["a", "b"], index=i, results={"scores": list(pair)})
+                for i, pair in enumerate(scores)]
+    (table,) = standings(episodes, resamples=200)["tables"]
+    rows = {r["policy"]: r for r in table["rows"]}
+    assert rows["a"]["mean"] == rows["b"]["mean"]
+    assert rows["a"]["rank"] == rows["b"]["rank"] == 1

@@ -11,7 +11,7 @@ import pytest
 from leaguefiles import KERNEL_LEAGUE, stored, stored_rows
 
 from cogleague.league import config as league_config
-from cogleague.league import runner
+from cogleague.league import runner, store
 
 HAVE_RAY = importlib.util.find_spec("ray") is not None
 if not HAVE_RAY and os.environ.get("CI") != "true":
@@ -45,3 +45,19 @@ def test_kernel_chunks_on_ray_store_what_one_process_stores(tmp_path: Path) -> N
     summary = runner.run(runs["ray"], runner.make_backend("ray", 2))
     assert summary.played == 30 and summary.failed == 0
     assert stored_rows(runs["ray"].store_url) == stored_rows(runs["local"].store_url)
+
+
+@pytest.mark.slow
+def test_a_task_whose_worker_dies_is_an_infra_failure_not_the_policies(
+        write_league: Callable[..., Path]) -> None:
+    """A Ray worker killed under its task (a segfault, the out-of-memory killer) is the
+    platform's failure: its chunk is stored as infra_error, never as failed, and the run goes
+    on with the other chunks."""
+    killer = '[[policies]]\nname = "killer"\nbot = "leaguegames:KillerBot"\ngames = ["skill"]\n'
+    cfg = league_config.load(write_league(episodes=20, seats=2, extra_policies=killer))
+    summary = runner.run(cfg, runner.make_backend("ray", 2), chunk_size=2)
+    episodes = store.load_episodes(cfg.store_url)
+    infra = [e for e in episodes if e.status == store.STATUS_INFRA]
+    assert len(episodes) == summary.played == 20
+    assert infra and (summary.failed, summary.infra) == (0, len(infra))
+    assert any(e.status == store.STATUS_OK for e in episodes)

@@ -55,3 +55,16 @@ def test_a_store_without_the_server_tables_is_not_read_for_seasons(
                               "--workers", "1", "--store", store.sqlite_url(db)])
     assert result.exit_code == 0, result.output
     assert len(store.load_episodes(store.sqlite_url(db))) == 3
+
+
+def test_a_league_named_server_is_refused_in_a_server_database(
+        write_league: Callable[..., Path], tmp_path: Path) -> None:
+    """The server records every table outside a season under the league ``server``: offline
+    episodes under that name would be ranked with them, and they with the league's."""
+    db = tmp_path / "server.db"
+    url = server_database(db, "spring")
+    result = cli.invoke(app, ["league", "run", str(write_league(name="server", episodes=3)),
+                              "--workers", "1", "--store", store.sqlite_url(db)])
+    assert result.exit_code == 2, result.output
+    assert "league.name" in result.output and "'server'" in result.output
+    assert store.load_episodes(url) == []

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -72,7 +73,7 @@ def init(path: Annotated[Path, typer.Argument(help="where to write it")] = Path(
         path.write_text(text, encoding="utf-8")
     except OSError as exc:  # a directory, no permission
         fail(f"{path}: cannot write the league file there ({exc.strerror or exc})")
-    console.print(f"wrote {path} — next: cogleague league run {path}")
+    console.print(escape(f"wrote {path} — next: cogleague league run {path}"))
 
 
 @league_app.command("run")
@@ -107,12 +108,12 @@ def run(file: FileArg,
         todo, scheduled = runner.pending(config, retry_infra=retry_infra)
     except ConfigError as exc:
         fail(str(exc))
-    console.print(f"league [bold]{config.name}[/]: {scheduled} episodes scheduled, "
+    console.print(f"league [bold]{escape(config.name)}[/]: {scheduled} episodes scheduled, "
                   f"{scheduled - len(todo)} already finished, {len(todo)} to play on "
                   f"{engine.name} × {engine.workers}", soft_wrap=True)
     if not todo:
-        console.print("nothing to play: every episode is finished "
-                      f"(next: cogleague league standings {file})", soft_wrap=True)
+        console.print(escape("nothing to play: every episode is finished "
+                             f"(next: cogleague league standings {file})"), soft_wrap=True)
         return
     with progress_bar(len(todo)) as update:
         try:
@@ -129,8 +130,9 @@ def run(file: FileArg,
                      "a new run retries them)" if summary.failed else ""))
     if summary.infra:
         console.print(f"[yellow]{summary.infra} episodes stored as infra_error[/]: a seat fell "
-                      "back for a platform reason (transport, rate budget, disabled provider); "
-                      "excluded from rankings — rerun them with --retry-infra", soft_wrap=True)
+                      "back for a platform reason (transport, rate budget, disabled provider) "
+                      "or a worker process died; excluded from rankings — rerun them with "
+                      "--retry-infra", soft_wrap=True)
 
 
 @contextlib.contextmanager
@@ -220,7 +222,8 @@ def _print_standings(doc: dict[str, Any]) -> None:
             extras = [_num(row["extras"].get(c["key"]),
                            "{:.0%}" if c["format"] == "percent" else "{:.2f}")
                       for c in table["columns"]]
-            t.add_row(row["rank_label"], row["policy"], row["author"], str(row["games"]),
+            t.add_row(row["rank_label"], escape(row["policy"]), escape(row["author"]),
+                      str(row["games"]),
                       _interval(row, "mean"), *extras)
         out.print(t)
     overall = doc["overall"]
@@ -230,14 +233,15 @@ def _print_standings(doc: dict[str, Any]) -> None:
     for col in ("rank", "policy", "strength [95% CI]"):
         t.add_column(col, no_wrap=True)
     for row in bt["rows"]:
-        t.add_row(row["rank_label"], row["policy"], _interval(row, "strength"))
+        t.add_row(row["rank_label"], escape(row["policy"]), _interval(row, "strength"))
     out.print(t)
     t = Table(title="all games — OpenSkill (Plackett–Luce), mu ± 1.96 sigma",
               title_justify="left")
     for col in ("rank", "policy", "mu", "sigma", "ordinal"):
         t.add_column(col)
     for row in overall["openskill"]["rows"]:
-        t.add_row(row["rank_label"], row["policy"], f"{row['mu']:.2f}", f"{row['sigma']:.2f}",
+        t.add_row(row["rank_label"], escape(row["policy"]), f"{row['mu']:.2f}",
+                  f"{row['sigma']:.2f}",
                   f"{row['ordinal']:.2f}")
     out.print(t)
     from cogleague.league import summary
@@ -258,7 +262,7 @@ def _print_standings(doc: dict[str, Any]) -> None:
         for f in failures[:10]:
             first_line = (f["error"] or "").splitlines()[0] if f["error"] else ""
             out.print(f"  {f['id']} [{f['status']}] {f['game']}/{f['variant']} seed {f['seed']} "
-                          f"{','.join(f['lineup'])}: {first_line}", highlight=False)
+                      f"{','.join(f['lineup'])}: {first_line}", highlight=False, markup=False)
         if len(failures) > 10:
             out.print(f"  … and {len(failures) - 10} more")
 
@@ -303,4 +307,4 @@ def report(file: FileArg, out: Annotated[Path, typer.Option("--out", help="outpu
                                        profiles=profiles)
     except OSError as exc:
         fail(f"--out {out}: cannot write the report there ({exc.strerror or exc})")
-    console.print(f"wrote {page}")
+    console.print(escape(f"wrote {page}"))

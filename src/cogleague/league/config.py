@@ -191,6 +191,14 @@ def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
     add_python_path(python_path)
     games = [_parse_game(g, f"games[{i}]", policies, default_episodes, duplicates, seed)
              for i, g in enumerate(_array(doc, "games"))]
+    names = list(dict.fromkeys(g.name for g in games))
+    for i, p in enumerate(policies):
+        # a misspelt game would silently keep the policy from the game it was meant for
+        for game in p.games or ():
+            if game not in names:
+                raise ConfigError(f"policies[{i}].games", f"policies[{i}].games names {game!r}, "
+                                  f"which is not a game of the league (its games: "
+                                  f"{', '.join(names)})")
     for i, p in enumerate(policies):
         if not any(p.name in g.policies for g in games):
             raise ConfigError(f"policies[{i}]", f"policies[{i}] ({p.name}) plays none of the "

@@ -4,10 +4,12 @@ Episode ids hash the league's name, game, variant, block seed and the policies' 
 a policy's definition — and the standings rank every stored episode of the league. So a league
 file edited between runs would silently mix results in one store: another `league.seed` or
 other `seats` schedule new episodes beside the old ones, and a policy redefined under the same
-name would take the stored episodes for its own. The store keeps these facts as first run
+name (another model, prompt, or a model's `provider` or `base_url`: another model behind the
+same name) would take the stored episodes for its own. The store keeps these facts as first run
 (`store.save_facts`), and `check` refuses a file that contradicts them, naming the field, what
 is stored and what the file says. What only extends the league — more episodes, policies,
-games or variants — adds facts and is never refused.
+games or variants — adds facts and is never refused; so does a fact a store made before it was
+recorded lacks (a model's endpoint): checked from the next run that records it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 from cogleague.core.errors import ConfigError
 from cogleague.league import store
 from cogleague.league.config import LeagueConfig
-from cogleague.league.policies import Policy
+from cogleague.league.policies import Policy, bot_name
 
 
 @dataclass(frozen=True)
@@ -46,14 +48,25 @@ def definition(policy: Policy, game: str) -> str:
     if policy.kind == "baseline":
         text = f"baseline {policy.seat_ref(game)}"
     elif policy.kind == "bot":
-        target, _, cls = (policy.bot or "").rpartition(":")
-        text = f"bot {Path(target).name if target.endswith('.py') else target}:{cls}"
+        text = f"bot {bot_name(policy.bot or '')}"
     elif policy.kind == "policy":
         text = f"policy file {Path(policy.file or '').name} ({_digest(policy.file)})"
     else:
         text = (f"model {policy.model}, prompt {Path(policy.prompt or '').name} "
                 f"({_digest(policy.prompt)})")
     return text + (", held out" if policy.held_out else "")
+
+
+DEFAULT_ENDPOINT = "the provider's default"
+
+
+def endpoint(policy: Policy) -> list[tuple[str, str]]:
+    """A model policy's provider and base URL (a trailing ``/`` is the same endpoint), each a
+    fact of its own: a store whose definitions were recorded without them still matches."""
+    if policy.kind != "model":
+        return []
+    url = (policy.base_url or "").rstrip("/")
+    return [("provider", policy.provider or "openai"), ("base_url", url or DEFAULT_ENDPOINT)]
 
 
 def facts(config: LeagueConfig) -> list[Fact]:
@@ -68,6 +81,8 @@ def facts(config: LeagueConfig) -> list[Fact]:
             policy = config.policy[name]
             out.append(Fact(f"policy {name} {entry.name}", f"policies[{index[name]}] ({name})",
                             definition(policy, entry.name), f" at {entry.name}"))
+            out += [Fact(f"policy {name} {key}", f"policies[{index[name]}].{key}", value,
+                         f" for {name}") for key, value in endpoint(policy)]
     return list({f.key: f for f in out}.values())  # a policy in two entries of one game: once
 
 

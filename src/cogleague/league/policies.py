@@ -26,6 +26,9 @@ from cogleague.seats.botref import is_bot_ref, load_bot_class
 
 KINDS = ("baseline", "model", "bot", "policy")
 PROVIDERS = ("openai", "anthropic")
+BOOK_KINDS = {"policy": "policy_file"}
+"""A kind's name in the store's policy book where it differs: a season's hosted policy (kind
+``policy``, recorded by the server) and an offline league's policy file are labelled apart."""
 NAME_MAX = 64
 NAME_FORBIDDEN = "#,"
 """``#`` marks duplicates (``tft#2``) and ``,`` separates line-ups on the command line."""
@@ -90,8 +93,21 @@ class Policy:
         return game in (self.baseline or {})
 
     def book_entry(self) -> dict[str, Any]:
-        return {"name": self.name, "author": self.author, "kind": self.kind, "ref": self.ref,
-                "model": self.model}
+        """The store's policy book entry: kind and a reference without local paths (files by
+        their names), since the book is shown wherever the store is read."""
+        if self.kind == "bot":
+            ref = bot_name(self.bot or "")
+        else:
+            ref = Path(self.ref).name if self.kind in ("model", "policy") else self.ref
+        return {"name": self.name, "author": self.author,
+                "kind": BOOK_KINDS.get(self.kind, self.kind), "ref": ref, "model": self.model}
+
+
+def bot_name(bot: str) -> str:
+    """A bot reference as the league names it wherever it lives: a ``.py`` file by its file
+    name (``mine.py:Mine``), a module as it is."""
+    target, _, cls = bot.rpartition(":")
+    return f"{Path(target).name}:{cls}" if target.endswith(".py") else bot
 
 
 def _check_name(field_name: str, value: Any) -> str:

@@ -142,12 +142,18 @@ def check_season(config: LeagueConfig) -> None:
     """A `ConfigError` naming ``league.name`` when the store is a server's database hosting a
     season of that name: the server records each finished season table in the league tables
     under the season's id (`server/payouts.record_league`), so this run's episodes would count
-    in the season's standings. A store without the server's tables is not read."""
+    in the season's standings; likewise for ``server``, the league it records every other
+    table under. A store without the server's tables is not read."""
     from cogleague.server.league_schema import seasons
 
     engine = store.engine_for(config.store_url)
     if not inspect(engine).has_table(seasons.name):
         return
+    if config.name == store.SERVER_LEAGUE:
+        raise ConfigError("league.name", f"league.name {config.name!r} is the league this server "
+                                         "database records its tables under: its episodes "
+                                         "would be ranked with the server's tables; give the "
+                                         "league another league.name, or another league.store")
     with engine.connect() as conn:
         hosted = conn.execute(select(seasons.c.id).where(seasons.c.id == config.name)).first()
     if hosted is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.markup import escape
 from rich.table import Table
 
 
@@ -29,7 +30,7 @@ def held_out_tables(doc: dict[str, Any]) -> list[Table]:
             if r["low"] is not None:
                 diff += f" [{r['low']:.2f}, {r['high']:.2f}]" + (" gap" if r["shows_gap"]
                                                                  else "")
-            t.add_row(r["policy"], _num(r["vs_public"]), str(r["public_games"]),
+            t.add_row(escape(r["policy"]), _num(r["vs_public"]), str(r["public_games"]),
                       _num(r["vs_held_out"]), str(r["held_out_games"]), diff)
         tables.append(t)
     return tables
@@ -40,7 +41,7 @@ def held_out_line(doc: dict[str, Any]) -> str | None:
     if not info:
         return None
     state = "revealed" if info["revealed"] else "hidden until the season ends"
-    return f"held-out pool ({state}): {', '.join(info['policies'])}"
+    return escape(f"held-out pool ({state}): {', '.join(info['policies'])}")
 
 
 def cost_table(doc: dict[str, Any]) -> Table | None:
@@ -54,7 +55,7 @@ def cost_table(doc: dict[str, Any]) -> Table | None:
                 "cost"):
         t.add_column(col, justify="left" if col in ("policy", "model") else "right")
     for r in costs["rows"]:
-        t.add_row(r["policy"], r["model"], str(r["requests"]), str(r["replayed"]),
+        t.add_row(escape(r["policy"]), escape(r["model"]), str(r["requests"]), str(r["replayed"]),
                   str(r["input_tokens"]), str(r["output_tokens"]), r["cost"] or "—")
     t.add_row("league", "", "", "", str(costs["total_input_tokens"]),
               str(costs["total_output_tokens"]), costs["total_cost"] or "—")

@@ -17,6 +17,7 @@ from cogleague.core.episode import play_headless
 from cogleague.core.game import Game
 from cogleague.league import batch, gamestats
 from cogleague.league.episodes import (
+    STATUS_FAILED,
     STATUS_INFRA,
     Chunk,
     EncodedRecord,
@@ -123,9 +124,11 @@ def error_text(exc: BaseException, prefix: str = "") -> str:
     return f"{prefix}{type(exc).__name__}: {exc}\n{tail}"[:ERROR_MAX_CHARS]
 
 
-def failed_records(specs: Sequence[EpisodeSpec], error: str) -> list[EncodedRecord]:
-    """Failures for a whole chunk whose worker was lost (the episodes may rerun later)."""
+def failed_records(specs: Sequence[EpisodeSpec], error: str,
+                   status: str = STATUS_FAILED) -> list[EncodedRecord]:
+    """Failures for a whole chunk: its kernel's (failed), or its worker's, lost while it
+    played (`STATUS_INFRA`: the platform's failure, never the policies')."""
     return [EpisodeRecord(id=s.id, league=s.league, game=s.game, variant=s.variant, seed=s.seed,
-                          policies=s.policies, index=s.index, status="failed",
+                          policies=s.policies, index=s.index, status=status,
                           error=error).encoded()
             for s in specs]

@@ -20,8 +20,11 @@ server) the pool forks its workers from a fork server that imported the worker's
 from the driver's own thread, so it never stands in the way of fork.
 
 At most `IN_FLIGHT_PER_WORKER` chunks per worker are in flight, so memory stays flat for any
-league size. If a worker process dies, the pool is lost: every unfinished chunk is recorded as
-failed (an infrastructure failure, retried on the next run) and the run ends.
+league size. If a worker process dies (the out-of-memory killer, a segfault, a bot's
+`os._exit`), the platform failed, not the policies: the chunk it was playing is stored as
+``infra_error`` (never ranked, played again by ``league run --retry-infra``), the chunks waiting
+in its pipe go back to the queue, and a replacement worker takes its place — from the fork
+server or spawned while the reader threads run (`default_method`), so no fork copies a thread.
 """
 
 from __future__ import annotations
@@ -33,12 +36,12 @@ import queue
 import signal
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from cogleague.league.backends import HeldRows, OnChunk
-from cogleague.league.episodes import EncodedRecord, EpisodeSpec
+from cogleague.league.episodes import STATUS_INFRA, EncodedRecord, EpisodeSpec
 from cogleague.league.worker import error_text, failed_records, play_chunk
 
 IN_FLIGHT_PER_WORKER = 2  # one playing, one waiting in its pipe
@@ -86,8 +89,8 @@ class LocalBackend:
                              f"(got {start_method!r})")
         self.start_method = start_method
 
-    def _context(self) -> multiprocessing.context.BaseContext:
-        method = self.start_method or default_method()
+    def _context(self, method: str | None = None) -> multiprocessing.context.BaseContext:
+        method = method or self.start_method or default_method()
         context = multiprocessing.get_context(method)
         if method == "forkserver":
             # the fork server imports these once; every worker is forked from it ready to play
@@ -112,7 +115,10 @@ class LocalBackend:
             # collection is shorter.
             gc.freeze()
         try:
-            with _Pool(context, min(self.workers, len(chunks)), chunks) as pool:
+            # a replacement for a dead worker: never forked while the pool's readers run
+            replacement = (lambda: self._context(default_method())) if forked else (
+                lambda: context)
+            with _Pool(context, min(self.workers, len(chunks)), chunks, replacement) as pool:
                 pool.play(on_chunk)
         finally:
             if forked:
@@ -120,48 +126,60 @@ class LocalBackend:
 
 
 class _Pool:
-    """Worker processes, each with its own pipe, and the thread that reads their replies."""
+    """Worker processes, each with its own pipe, and the threads that read their replies (one
+    for the first workers, one more for each replacement)."""
 
     def __init__(self, context: multiprocessing.context.BaseContext, workers: int,
-                 chunks: list[Sequence[EpisodeSpec]]) -> None:
+                 chunks: list[Sequence[EpisodeSpec]],
+                 replacement: Callable[[], multiprocessing.context.BaseContext]) -> None:
         self.chunks = chunks
+        self.replacement = replacement
         self.todo = deque(range(len(chunks)))
         self.conns: list[Connection] = []
         self.procs: list[Any] = []
+        self.dead: set[Connection] = set()
         self.in_flight: dict[Connection, deque[int]] = {}
         self.replies: queue.SimpleQueue[tuple[Connection, Reply | None]] = queue.SimpleQueue()
-        self.broken = False  # a worker died: the others are stopped, not waited for
-        self.reader: threading.Thread | None = None
+        self.taken: deque[tuple[Connection, Reply | None]] = deque()  # out of it, not handled
+        self.readers: list[threading.Thread] = []
+        self.replaced = 0
         try:
             for _ in range(workers):
-                mine, theirs = context.Pipe()
-                # every concrete context has Process; typeshed's BaseContext does not say so
-                proc = context.Process(  # type: ignore[attr-defined]
-                    target=serve, args=(chunks, theirs), daemon=True)
-                proc.start()
-                theirs.close()  # the worker's end lives in the worker: its exit is our EOF
-                self.conns.append(mine)
-                self.procs.append(proc)
-                self.in_flight[mine] = deque()
-                self._give(mine)  # it plays while the next worker starts
+                self._start(context)  # it plays while the next worker starts
         except BaseException:
             self.close(graceful=False)
             raise
-        # started after the last fork: no worker inherits a thread
-        self.reader = threading.Thread(target=self._read, name="league-pool-reader",
-                                       daemon=True)
-        self.reader.start()
+        self._listen(self.conns)  # started after the last fork: no worker inherits a thread
 
     def __enter__(self) -> _Pool:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
-        self.close(graceful=kind is None and not self.broken)
+        self.close(graceful=kind is None)
 
-    def _read(self) -> None:
+    def _start(self, context: multiprocessing.context.BaseContext) -> Connection:
+        """A worker and its pipe, given its first chunks."""
+        mine, theirs = context.Pipe()
+        # every concrete context has Process; typeshed's BaseContext does not say so
+        proc = context.Process(  # type: ignore[attr-defined]
+            target=serve, args=(self.chunks, theirs), daemon=True)
+        proc.start()
+        theirs.close()  # the worker's end lives in the worker: its exit is our EOF
+        self.conns.append(mine)
+        self.procs.append(proc)
+        self.in_flight[mine] = deque()
+        self._give(mine)
+        return mine
+
+    def _listen(self, conns: Sequence[Connection]) -> None:
+        reader = threading.Thread(target=self._read, args=(list(conns),),
+                                  name="league-pool-reader", daemon=True)
+        reader.start()
+        self.readers.append(reader)
+
+    def _read(self, live: list[Connection]) -> None:
         """Take every reply as it arrives (a worker's send never waits on the driver's
         commit); None after a worker's pipe closes (it exited or died)."""
-        live = list(self.conns)
         while live:
             for conn in wait(live):
                 assert isinstance(conn, Connection)
@@ -177,7 +195,7 @@ class _Pool:
             index = self.todo.popleft()
             try:
                 conn.send(index)
-            except OSError:  # the worker is gone: the end of its pipe, read next, ends the run
+            except OSError:  # the worker is gone: the end of its pipe, read next, replaces it
                 self.todo.appendleft(index)
                 return
             queued.append(index)
@@ -188,18 +206,16 @@ class _Pool:
         still stores every row that came back."""
         held = HeldRows(on_chunk)
         try:
-            while any(self.in_flight.values()) or self.todo:  # todo, none in flight: one died
-                replies = []
+            while any(self.in_flight.values()) or self.todo:
+                taken = self.taken
                 with contextlib.suppress(queue.Empty):
-                    replies.append(self.replies.get(timeout=held.wait_s()))
+                    taken.append(self.replies.get(timeout=held.wait_s()))
                     while True:
-                        replies.append(self.replies.get_nowait())
-                for conn, reply in replies:
+                        taken.append(self.replies.get_nowait())
+                while taken:
+                    conn, reply = taken.popleft()
                     if reply is None:  # its pipe closed: the worker exited
-                        if self.in_flight[conn] or self.todo:
-                            held.flush()
-                            self._lost(on_chunk, conn)
-                            return
+                        self._lost(held, conn)
                         continue
                     index, rows, error = reply
                     self.in_flight[conn].remove(index)
@@ -211,20 +227,46 @@ class _Pool:
                 if held.due() or not any(self.in_flight.values()):
                     held.flush()
         finally:
+            self._drain(held)
             held.flush()
 
-    def _lost(self, on_chunk: OnChunk, dead: Connection) -> None:
-        """A worker died: keep what came back, fail every chunk not back, end the run."""
+    def _drain(self, held: HeldRows) -> None:
+        """Hold the rows of every reply back that the driver has not handled (an interrupted
+        run stores what came back instead of playing it again)."""
+        with contextlib.suppress(queue.Empty):
+            while True:
+                self.taken.append(self.replies.get_nowait())
+        for _, reply in self.taken:
+            if reply is not None and reply[1] is not None:
+                held.add(reply[1])
+        self.taken.clear()
+
+    def _lost(self, held: HeldRows, dead: Connection) -> None:
+        """A worker died: the chunk it was playing (the first it was given and did not send
+        back) is stored as infra_error, the ones waiting in its pipe go back to the queue, and
+        a replacement takes its place — at most one per chunk, after which what no worker is
+        left to play is infra_error too."""
+        self.dead.add(dead)
+        queued = self.in_flight[dead]
+        if not queued and not self.todo:
+            return  # it had nothing left to do
         proc = self.procs[self.conns.index(dead)]
         proc.join(1.0)
         why = f"worker process died (exit code {proc.exitcode})"
-        self.broken = True
-        lost = [i for queued in self.in_flight.values() for i in queued] + list(self.todo)
-        for queued in self.in_flight.values():
+        if queued:
+            held.add(failed_records(self.chunks[queued.popleft()], why, STATUS_INFRA))
+            self.todo.extendleft(reversed(queued))
             queued.clear()
-        self.todo.clear()
-        for index in lost:
-            on_chunk(failed_records(self.chunks[index], why))
+        if self.todo and self.replaced < len(self.chunks):
+            self.replaced += 1
+            self._listen([self._start(self.replacement())])
+        for conn in self.conns:  # a live worker left idle takes its share of what came back
+            if conn not in self.dead:
+                self._give(conn)
+        if self.todo and not any(self.in_flight.values()):
+            for index in self.todo:
+                held.add(failed_records(self.chunks[index], why, STATUS_INFRA))
+            self.todo.clear()
 
     def close(self, *, graceful: bool) -> None:
         """Stop the workers: told to finish after a clean run, terminated otherwise. A worker
@@ -234,15 +276,15 @@ class _Pool:
             for conn in self.conns:
                 with contextlib.suppress(OSError):  # already gone
                     conn.send(None)
-            if self.reader is not None:
-                self.reader.join(STOP_GRACE_S)  # every worker has closed its pipe
-            graceful = self.reader is None or not self.reader.is_alive()
+            for reader in self.readers:
+                reader.join(STOP_GRACE_S)  # every worker has closed its pipe
+            graceful = not any(reader.is_alive() for reader in self.readers)
         if not graceful:
             for proc in self.procs:
                 if proc.is_alive():
                     proc.terminate()
                 proc.join()
-            if self.reader is not None:
-                self.reader.join()  # the workers' pipes closed with them
+            for reader in self.readers:
+                reader.join()  # the workers' pipes closed with them
         for conn in self.conns:
             conn.close()

@@ -3,8 +3,10 @@
 Without an address a local Ray instance is started with `workers` CPUs; with one
 (``ray://head:10001`` or ``auto``) the driver joins that cluster and Ray places the tasks.
 Each task plays one chunk with the same `worker.play_chunk` as the local pool and returns its
-records to the driver, which alone writes the store. A task that dies (node lost, worker
-killed) is recorded as failed for every episode of its chunk and retried by the next run.
+records to the driver, which alone writes the store. A task whose worker or node is lost (a
+segfault, the out-of-memory killer) is the platform's failure: every episode of its chunk is
+stored as ``infra_error`` (never ranked, played again by ``league run --retry-infra``). A task
+that raised is `play_chunk`'s own bug: its chunk is stored as failed.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 from cogleague.core.errors import ConfigError
 from cogleague.league.backends import HeldRows, OnChunk
-from cogleague.league.episodes import EpisodeSpec
+from cogleague.league.episodes import STATUS_FAILED, STATUS_INFRA, EpisodeSpec
 from cogleague.league.worker import failed_records, play_chunk
 
 IN_FLIGHT_PER_WORKER = 2
@@ -78,9 +80,11 @@ class RayBackend:
                         try:
                             held.add(ray.get(ref))
                         except Exception as exc:  # RayTaskError, WorkerCrashedError, node loss …
-                            held.add(failed_records(chunk, f"ray task failed ("
-                                                           f"{type(exc).__name__}: "
-                                                           f"{str(exc)[:500]})"))
+                            raised = isinstance(exc, ray.exceptions.RayTaskError)
+                            held.add(failed_records(
+                                chunk, f"ray task failed ({type(exc).__name__}: "
+                                       f"{str(exc)[:500]})",
+                                STATUS_FAILED if raised else STATUS_INFRA))
                     fill()  # the workers' next chunks before the driver's commit
                     if held.due() or not running:
                         held.flush()

@@ -2,10 +2,14 @@
 
 The seeds rank by mean episode score; the interval says how far that mean could move had the
 league drawn other episodes. Resampling is seeded, so the same store gives the same table.
+Neither the mean nor the interval depends on the episodes' order (the mean is an exactly
+rounded sum, the resampling draws from the sorted scores): two policies with the same scores
+in another order are tied to the last bit and share a rank (`ranks.py`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -28,11 +32,11 @@ class Interval:
 def mean_interval(values: Sequence[float], *, resamples: int = RESAMPLES, level: float = LEVEL,
                   seed: int = 0) -> Interval:
     """The mean of `values` with a percentile bootstrap interval at `level`."""
-    data = np.asarray(values, dtype=float)
+    data = np.sort(np.asarray(values, dtype=float))
     n = len(data)
     if n == 0:
         raise ValueError("mean_interval needs at least one value")
-    mean = float(data.mean())
+    mean = math.fsum(data.tolist()) / n
     if n < 2:
         return Interval(mean, None, None, n)
     rng = np.random.default_rng(seed)

@@ -1,0 +1,65 @@
+"""The policy book an offline league keeps in its store (`league_policies`): what the
+standings and the Observatory label each policy with. An offline policy file is a policy file,
+named by its file name; a season's hosted policy (kind ``policy``, from the server) stays
+hosted — the two never share a label, and no book entry carries a local path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cogleague.league import config as league_config
+from cogleague.league import runner, store
+from cogleague.league.backends.local import LocalBackend
+from cogleague.league.rankings import standings_json
+from season.season import constant_policy
+
+
+def test_an_offline_policy_file_is_labelled_a_policy_file_by_its_name(tmp_path: Path) -> None:
+    (tmp_path / "trained").mkdir()
+    constant_policy(tmp_path / "trained" / "coop.npz", "dilemma", 0)
+    (tmp_path / "fair.txt").write_text("Play fair.", encoding="utf-8")
+    (tmp_path / "mine.py").write_text("from cogleague import Bot\n\nclass Mine(Bot):\n"
+                                      "    def on_turn(self, turn):\n"
+                                      "        return {'action': 'cooperate'}\n",
+                                      encoding="utf-8")
+    path = tmp_path / "league.toml"
+    path.write_text(f'''
+[league]
+name = "book"
+seed = 1
+store = "sqlite:///{tmp_path / 'book.db'}"
+
+[[policies]]
+name = "tft"
+author = "ann"
+baseline = "tit_for_tat"
+
+[[policies]]
+name = "trained"
+author = "bob"
+policy = "trained/coop.npz"
+
+[[policies]]
+name = "mine"
+bot = "mine.py:Mine"
+
+[[games]]
+name = "dilemma"
+episodes = 2
+seats = 3
+overrides = {{ rounds_total = 2 }}
+''', encoding="utf-8")
+    cfg = league_config.load(path)
+    summary = runner.run(cfg, LocalBackend(1))
+    assert summary.played > 0 and summary.failed == 0
+    # a season's hosted policy recorded into the same store keeps the hosted kind
+    store.add_policies(cfg.store_url, "season", [{"name": "coop@v1", "author": "hal",
+                                                 "kind": "policy", "ref": "coop@v1"}])
+    book = store.load_policies(cfg.store_url, "book")
+    assert book["trained"]["kind"] == "policy_file" and book["trained"]["ref"] == "coop.npz"
+    assert store.load_policies(cfg.store_url, "season")["coop@v1"]["kind"] == "policy"
+    assert book["mine"]["ref"] == "mine.py:Mine"
+    assert not any(str(tmp_path) in (entry["ref"] or "") for entry in book.values()), book
+    doc = standings_json(cfg.store_url, leagues=["book"], resamples=100)
+    kinds = {r["policy"]: r["kind"] for t in doc["tables"] for r in t["rows"]}
+    assert kinds == {"tft": "baseline", "trained": "policy_file", "mine": "bot"}
