@@ -49,7 +49,7 @@ from cogleague.server.season_runtime import LeagueRuntime, install_openapi, load
 from cogleague.server.settings import Settings
 from cogleague.server.sign_in_guard import SignInGuard
 from cogleague.server.standings_feed import backfill
-from cogleague.server.store import Store, accounts, now
+from cogleague.server.store import Store, accounts, now, sign_up_tries
 from cogleague.server.tables import TableService
 
 log = logging.getLogger("cogleague.server")
@@ -185,6 +185,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.account_cache = {}
     app.state.key_watch = KeyWatch(store)
     app.state.sign_in_guard = SignInGuard(settings.sign_in_failures, settings.sign_in_window_s)
+    app.state.sign_up_guard = SignInGuard(settings.sign_ups_per_client,
+                                          settings.sign_up_window_s, table=sign_up_tries)
     app.state.session_sweeps = Every(settings.session_sweep_every_s)  # people.py
     app.state.generated_operator_key = generated
 
