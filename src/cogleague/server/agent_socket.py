@@ -84,7 +84,7 @@ async def agent_socket(ws: WebSocket) -> None:
     link = AgentLink(found["id"], send)
     settings = rt.settings
     limit = RateLimit(settings.moves_per_second, settings.move_burst)  # /ws/play's rate
-    pinger = asyncio.create_task(_ping(send, settings.ping_interval_s))
+    pinger = asyncio.create_task(_ping(send, settings.ping_interval_s, keys))
     attached = False
     try:
         await keys.check(owner)  # a new key made since `_agent_for` read the old one
@@ -150,8 +150,11 @@ def _frame(text: str | None, max_bytes: int) -> dict[str, Any] | tuple[str, str]
     return frame
 
 
-async def _ping(send: Any, interval: float) -> None:
+async def _ping(send: Any, interval: float, keys: KeyWatch) -> None:
+    """A ping every `interval`; then the process's key re-check, when it is due (a missed
+    ``keys:`` notice must not leave an old key's socket open)."""
     with contextlib.suppress(Exception):
         while True:
             await asyncio.sleep(interval)
             await send({"type": "ping"})
+            await keys.recheck()
