@@ -183,6 +183,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.store = store
     app.state.account_cache = {}
+    app.state.account_cache_sweeps = Every(settings.key_recheck_s, start_due=False)  # lobby.py
     app.state.key_watch = KeyWatch(store, settings.key_recheck_s)
     app.state.sign_in_guard = SignInGuard(settings.sign_in_failures, settings.sign_in_window_s)
     app.state.sign_up_guard = SignInGuard(settings.sign_ups_per_client,

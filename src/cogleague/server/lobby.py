@@ -126,6 +126,8 @@ async def account(request: Request,
         return Account(row["id"], row["name"], row["role"])
     key_digest = digest(key)
     cache: dict[str, Account] = request.app.state.account_cache
+    if request.app.state.account_cache_sweeps.due():  # a missed `keys:` notice (notify.py)
+        cache.clear()  # must not keep a replaced key working here for good
     found = cache.get(key_digest)
     if found is None:
         def read(conn: Connection) -> Any:

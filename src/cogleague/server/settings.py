@@ -49,7 +49,8 @@ class Settings:
     key_recheck_s: float = 15.0
     """How often, at most, a process re-reads the keys of its open agent sockets' accounts and
     closes those opened with a key that was replaced: a missed ``keys:`` notice (key_watch.py)
-    leaves an old key's socket open this long at most (plus a ping interval)."""
+    leaves an old key's socket open this long at most (plus a ping interval); the accounts
+    a process caches by key are forgotten as often (lobby.py)."""
     session_sweep_every_s: float = 600.0
     """How often, at most, a sign-in deletes every expired browser session (people.py)."""
     games: list[str] | None = None
