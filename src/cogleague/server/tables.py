@@ -532,7 +532,7 @@ class TableService:
                 self.forget(table_id)  # ended elsewhere, or another process runs it now
                 return
             if outcome is None:
-                await self._abort_running(row, live, f"error: {error}",
+                await self._abort_running(row, live, forfeit.public_detail(error),
                                           forfeit.offender(error))
                 return
         else:  # what the table was launched with (fixed while it runs): no read back; an end
