@@ -75,3 +75,19 @@ def test_two_processes_share_one_budget_per_client(
     codes = [_sign_up(server.url, f"spread{i}").status_code
              for i, server in enumerate([a, b] * 4)]
     assert codes == [201] * 4 + [429] * 4, codes
+
+
+def test_behind_a_trusted_proxy_each_client_has_its_own_budget(
+        make_server: Callable[..., ServerProcess], tmp_path: Path) -> None:
+    """The proxy (here on loopback, which uvicorn trusts by default; others by
+    ``FORWARDED_ALLOW_IPS``, docs/deploy.md) names the client in ``X-Forwarded-For``: the
+    count is the client's, so one client's sign-ups do not lock out every other's."""
+    server = make_server(f"sqlite:///{tmp_path / 'server.db'}", sign_ups_per_client=1)
+
+    def via_proxy(name: str, client: str) -> int:
+        return httpx.post(f"{server.url}/people", json={"name": name, "password": PASSWORD},
+                          headers={"X-Forwarded-For": client}, timeout=30).status_code
+
+    assert via_proxy("first", "203.0.113.7") == 201
+    assert via_proxy("second", "203.0.113.7") == 429
+    assert via_proxy("third", "198.51.100.9") == 201
