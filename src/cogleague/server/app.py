@@ -20,6 +20,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy import Connection, insert, select, update
+from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException
 
 from cogleague.server import (
@@ -99,6 +100,14 @@ def bootstrap(store: Store, operator_key: str | None) -> str | None:
     return store.tx_sync(run)
 
 
+def shown_url(url: str) -> str:
+    """A database URL as a log may show it: its password masked."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy parses: nothing of it is shown
+        return "(the database URL given)"
+
+
 def allowed_methods(app: FastAPI, request: Request) -> list[str]:
     """The methods the API document declares at this request's path (RFC 9110's Allow)."""
     methods: set[str] = set()
@@ -124,7 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             process_lock.close()
         raise
     if found != "ok":
-        log.info("database %s: creating the schema (%s)", settings.db_url, found)
+        log.info("database %s: creating the schema (%s)", shown_url(settings.db_url), found)
     store = Store(settings.db_url, settings.sqlite_synchronous)
     generated = bootstrap(store, settings.operator_key)
     catalog = Catalog(settings.extra_games, settings.games)
