@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.support import ServerProcess
+from server.support import OPERATOR_KEY, ServerProcess
 
 PASSWORD = "correct horse battery"
 
@@ -91,3 +91,18 @@ def test_behind_a_trusted_proxy_each_client_has_its_own_budget(
     assert via_proxy("first", "203.0.113.7") == 201
     assert via_proxy("second", "203.0.113.7") == 429
     assert via_proxy("third", "198.51.100.9") == 201
+
+
+def test_open_registration_counts_the_same_budget(
+        make_server: Callable[..., ServerProcess], tmp_path: Path) -> None:
+    """Under open registration anyone makes accounts with `POST /accounts` (no password, no
+    key): a few per client address as for sign-up (before: unlimited); the operator's are
+    not counted."""
+    server = make_server(f"sqlite:///{tmp_path / 'server.db'}", open_registration=True,
+                         sign_ups_per_client=2)
+    codes = [httpx.post(f"{server.url}/accounts", json={"name": f"bot{i}"}).status_code
+             for i in range(3)]
+    assert codes == [201, 201, 429], codes
+    op = {"Authorization": f"Bearer {OPERATOR_KEY}"}
+    assert httpx.post(f"{server.url}/accounts", json={"name": "opmade"},
+                      headers=op).status_code == 201

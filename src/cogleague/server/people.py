@@ -85,6 +85,19 @@ async def spend(guard: SignInGuard, store: Store, key: str) -> float:
     return guard.locked(key) or await store.tx(guard.begin, key)
 
 
+async def count_sign_up(request: Request) -> None:
+    """Count an account made by anyone (`POST /people`, or `POST /accounts` under open
+    registration) against the client's address: 429, with the seconds to wait, past
+    `Settings.sign_ups_per_client` within `sign_up_window_s`."""
+    guard: SignInGuard = request.app.state.sign_up_guard
+    wait_s = await spend(guard, request.app.state.store, client_address(request))
+    if wait_s:
+        raise ApiError(429, "rate_limited", f"{guard.failures} sign-ups from this address "
+                                            f"within {guard.window_s:g} s; try again in "
+                                            f"{guard.retry_after(wait_s)} s",
+                       headers={"Retry-After": guard.retry_after(wait_s)})
+
+
 def client_address(request: Request) -> str:
     """The address a sign-up is counted against (the column holds 64 characters)."""
     return (request.client.host if request.client else "")[:64] or "?"
@@ -163,13 +176,7 @@ async def signup(body: Credentials, request: Request, response: Response) -> dic
     # the name while this one hashes)
     if await store.tx(taken):
         raise name_taken(body.name)
-    guard: SignInGuard = request.app.state.sign_up_guard
-    wait_s = await spend(guard, store, client_address(request))  # counted before the scrypt
-    if wait_s:
-        raise ApiError(429, "rate_limited", f"{guard.failures} sign-ups from this address "
-                                            f"within {guard.window_s:g} s; try again in "
-                                            f"{guard.retry_after(wait_s)} s",
-                       headers={"Retry-After": guard.retry_after(wait_s)})
+    await count_sign_up(request)  # before the scrypt
     key = new_api_key()
     stored = await hashed(body.password)
 
