@@ -126,6 +126,8 @@ async def agent_socket(ws: WebSocket) -> None:
     finally:
         keys.remove(owner, conn)
         pinger.cancel()
+        if conn.closed:  # a close is queued (a replaced key, `OUTBOX_LIMIT`): it goes out
+            await asyncio.wait({conn.writer}, timeout=2.0)  # first, or the peer sees 1006
         conn.closed = True
         conn.writer.cancel()
         if attached:
