@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -81,3 +83,45 @@ async def test_a_new_key_made_on_another_process_closes_the_agent_socket(
     season = str(season_file(tmp_path, tables=1, final_top=0))
     a, b = make_server(db, season=season), make_server(db, season=season)
     await _rotation(a.url, b.url)
+
+
+async def test_a_new_key_whose_notice_was_missed_still_closes_the_old_keys_socket(
+        make_server: Any, tmp_path: Path) -> None:
+    """The key changes in the database behind the process's back (another process's ``keys:``
+    notice lost, e.g. while its listener reconnected): the periodic re-check closes the
+    socket anyway (before: it stayed open, playing with the old key, until it disconnected)."""
+    db = tmp_path / "league.db"
+    server = make_server(f"sqlite:///{db}", ping_interval_s=0.5, key_recheck_s=1.0,
+                         season=str(season_file(tmp_path, tables=1, final_top=0)))
+    signed_up = httpx.post(f"{server.url}/people", json={"name": "rot", "password": PASSWORD})
+    assert signed_up.status_code == 201, signed_up.text
+    old = signed_up.json()["api_key"]
+    await register(server.url, old, name="spinner", games=["dilemma"])
+    ws = await _agent(server.url, old, "spinner")
+    try:
+        with sqlite3.connect(db) as conn:  # a new key, and no notice of it
+            conn.execute("UPDATE accounts SET key_digest = ? WHERE name = 'rot'", ("f" * 64,))
+        code, reason = await _closed(ws)
+    finally:
+        await ws.close()
+    assert code == 1008 and "new API key" in reason, (code, reason)
+
+
+def test_a_new_key_whose_notice_was_missed_stops_working_over_http(
+        make_server: Any, tmp_path: Path) -> None:
+    """The process caches accounts by key digest: a missed ``keys:`` notice must not leave the
+    old key working there for good (before: 200 until the process restarted)."""
+    db = tmp_path / "server.db"
+    server = make_server(f"sqlite:///{db}", key_recheck_s=1.0)
+    signed_up = httpx.post(f"{server.url}/people", json={"name": "rot", "password": PASSWORD})
+    assert signed_up.status_code == 201, signed_up.text
+    old = {"Authorization": f"Bearer {signed_up.json()['api_key']}"}
+    assert httpx.get(f"{server.url}/account", headers=old).status_code == 200  # cached
+    with sqlite3.connect(db) as conn:  # a new key, and no notice of it
+        conn.execute("UPDATE accounts SET key_digest = ? WHERE name = 'rot'", ("f" * 64,))
+    deadline = time.monotonic() + CLOSED_WITHIN_S
+    status = 200
+    while status == 200 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        status = httpx.get(f"{server.url}/account", headers=old).status_code
+    assert status == 401, f"the old key still works {CLOSED_WITHIN_S} s after it was replaced"

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from cogleague.core import jsonio
 from cogleague.core.game import Event
+from cogleague.server.audience import POLICY_KEYS, strip_keys
 from cogleague.server.live import Room, broadcast
 
 SEATS = 3
@@ -53,7 +54,10 @@ def test_broadcast_is_each_views_own_encoding(evs: list[Event]) -> None:
     assert len(room.channels) == SEATS  # the loop below checks every seat
     for seat, channel in enumerate(room.channels):
         assert channel.event_texts == reference("t_1", [e.view_for(seat) for e in evs])
-    assert room.watch.event_texts == reference("t_1", [e.view_for(None) for e in evs])
+    # spectators: the public view, without the keys that name policies (server/audience.py)
+    assert room.watch.event_texts == reference(
+        "t_1", [None if (v := e.view_for(None)) is None else strip_keys(v, POLICY_KEYS)
+                for e in evs])
 
 
 def test_private_event_reaches_only_its_audience() -> None:
@@ -65,3 +69,15 @@ def test_private_event_reaches_only_its_audience() -> None:
     assert '"hidden"' not in texts[0][0] and '"hidden":"h"' in texts[2][0]
     assert room.watch.event_texts == [
         '{"type":"event","seq":1,"table":"t_2","event":"public","payload":{"x":2}}']
+
+
+def test_a_nested_policy_key_reaches_seats_but_not_spectators() -> None:
+    """The example Hypothesis found once the spectator filter came: a payload holding a
+    ``names`` key at depth (the reference above had not learned of the filter)."""
+    room = Room("t_3", "toy", "1", ["a", "b", "c"], {}, "running")
+    broadcast(room, [Event("round_start", {"round": {"names": None}})])
+    assert room.channels[0].event_texts == [
+        '{"type":"event","seq":1,"table":"t_3","event":"round_start",'
+        '"payload":{"round":{"names":null}}}']
+    assert room.watch.event_texts == [
+        '{"type":"event","seq":1,"table":"t_3","event":"round_start","payload":{"round":{}}}']

@@ -1,5 +1,6 @@
 """A WebSocket refused at the upgrade says why in its body with the code HTTP uses for the
-same status (protocol.md §2: 401 `unauthorized`, 404 `not_found`, 503 `unavailable`). The
+same status (protocol.md §2: 401 `unauthorized`, 404 `not_found`, 503 `unavailable`, which
+also says when to reconnect, in `Retry-After` and in words). The
 503 refusals (database unreachable, table moving between processes) need an outage or a
 second process to happen, so `_deny` is served here as it is, by uvicorn on loopback."""
 
@@ -29,5 +30,6 @@ async def test_a_refused_upgrade_names_its_status(status: int, code: str) -> Non
         await connect(server.url.replace("http://", "ws://") + "/ws", proxy=None)
     response = refused.value.response
     assert response.status_code == status
-    assert json.loads(response.body)["error"] == {"code": code,
-                                                  "message": "refused for the test"}
+    message = "refused for the test" + ("; reconnect in 1 s" if status == 503 else "")
+    assert json.loads(response.body)["error"] == {"code": code, "message": message}
+    assert response.headers.get("Retry-After") == ("1" if status == 503 else None)

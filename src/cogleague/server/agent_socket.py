@@ -84,7 +84,7 @@ async def agent_socket(ws: WebSocket) -> None:
     link = AgentLink(found["id"], send)
     settings = rt.settings
     limit = RateLimit(settings.moves_per_second, settings.move_burst)  # /ws/play's rate
-    pinger = asyncio.create_task(_ping(send, settings.ping_interval_s))
+    pinger = asyncio.create_task(_ping(send, settings.ping_interval_s, keys))
     attached = False
     try:
         await keys.check(owner)  # a new key made since `_agent_for` read the old one
@@ -126,6 +126,8 @@ async def agent_socket(ws: WebSocket) -> None:
     finally:
         keys.remove(owner, conn)
         pinger.cancel()
+        if conn.closed:  # a close is queued (a replaced key, `OUTBOX_LIMIT`): it goes out
+            await asyncio.wait({conn.writer}, timeout=2.0)  # first, or the peer sees 1006
         conn.closed = True
         conn.writer.cancel()
         if attached:
@@ -150,8 +152,11 @@ def _frame(text: str | None, max_bytes: int) -> dict[str, Any] | tuple[str, str]
     return frame
 
 
-async def _ping(send: Any, interval: float) -> None:
+async def _ping(send: Any, interval: float, keys: KeyWatch) -> None:
+    """A ping every `interval`; then the process's key re-check, when it is due (a missed
+    ``keys:`` notice must not leave an old key's socket open)."""
     with contextlib.suppress(Exception):
         while True:
             await asyncio.sleep(interval)
             await send({"type": "ping"})
+            await keys.recheck()

@@ -20,6 +20,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy import Connection, insert, select, update
+from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException
 
 from cogleague.server import (
@@ -49,7 +50,7 @@ from cogleague.server.season_runtime import LeagueRuntime, install_openapi, load
 from cogleague.server.settings import Settings
 from cogleague.server.sign_in_guard import SignInGuard
 from cogleague.server.standings_feed import backfill
-from cogleague.server.store import Store, accounts, now
+from cogleague.server.store import Store, accounts, now, sign_up_tries
 from cogleague.server.tables import TableService
 
 log = logging.getLogger("cogleague.server")
@@ -99,6 +100,14 @@ def bootstrap(store: Store, operator_key: str | None) -> str | None:
     return store.tx_sync(run)
 
 
+def shown_url(url: str) -> str:
+    """A database URL as a log may show it: its password masked."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy parses: nothing of it is shown
+        return "(the database URL given)"
+
+
 def allowed_methods(app: FastAPI, request: Request) -> list[str]:
     """The methods the API document declares at this request's path (RFC 9110's Allow)."""
     methods: set[str] = set()
@@ -124,7 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             process_lock.close()
         raise
     if found != "ok":
-        log.info("database %s: creating the schema (%s)", settings.db_url, found)
+        log.info("database %s: creating the schema (%s)", shown_url(settings.db_url), found)
     store = Store(settings.db_url, settings.sqlite_synchronous)
     generated = bootstrap(store, settings.operator_key)
     catalog = Catalog(settings.extra_games, settings.games)
@@ -183,8 +192,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.store = store
     app.state.account_cache = {}
-    app.state.key_watch = KeyWatch(store)
+    app.state.account_cache_sweeps = Every(settings.key_recheck_s, start_due=False)  # lobby.py
+    app.state.key_watch = KeyWatch(store, settings.key_recheck_s)
     app.state.sign_in_guard = SignInGuard(settings.sign_in_failures, settings.sign_in_window_s)
+    app.state.sign_up_guard = SignInGuard(settings.sign_ups_per_client,
+                                          settings.sign_up_window_s, table=sign_up_tries)
     app.state.session_sweeps = Every(settings.session_sweep_every_s)  # people.py
     app.state.generated_operator_key = generated
 

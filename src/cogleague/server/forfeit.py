@@ -48,6 +48,15 @@ def blame(fault: LogWriteFault, entry: dict[str, Any], channels: Sequence[SeatCh
     return fault
 
 
+def public_detail(error: BaseException | None) -> str:
+    """What an aborted table's public results say of the runner error that ended it: a seat's
+    doing in full (it names the seat and the field), anything else by its type only — its
+    text is the server's (a path, a host, a key), and the traceback is in the log."""
+    if isinstance(error, SeatCausedAbort):
+        return f"error: {error}"
+    return f"error: the table failed ({type(error).__name__})"
+
+
 def offender(error: BaseException | None) -> int | None:
     """The seat that forfeits for this runner error, if any."""
     return error.seat if isinstance(error, SeatCausedAbort) else None

@@ -8,10 +8,10 @@
   new API key for the signed-in person's bots (the old one stops working: keys are stored only
   as hashes). The pages are ``/signup``, ``/signin`` and ``/me`` (web/).
 
-A name's sign-in is refused for a while after a few failures, counted in the database for
-every process (`sign_in_guard.py`). Sessions are added only at a sign-in, which also deletes
-the expired ones (at most every `Settings.session_sweep_every_s`), so the table holds about
-30 days of sign-ins.
+A name's sign-in is refused for a while after a few failures, and a client address's sign-up
+after a few sign-ups, both counted in the database for every process (`sign_in_guard.py`).
+Sessions are added only at a sign-in, which also deletes the expired ones (at most every
+`Settings.session_sweep_every_s`), so the table holds about 30 days of sign-ins.
 
 The session cookie is random (256 bits), stored as its SHA-256, ``HttpOnly`` (no script reads
 it), ``SameSite=Strict`` (no other site's page sends it). Every request that changes
@@ -77,6 +77,32 @@ async def new_account(store: Store, name: str, write: Callable[[Connection], T])
         raise name_taken(name) from None
 
 
+async def spend(guard: SignInGuard, store: Store, key: str) -> float:
+    """Count a try at `key` against `guard` (its spent rows swept when due): 0.0 when it may
+    go on, else the seconds to wait."""
+    if guard.sweep_due():
+        await store.tx(guard.sweep)
+    return guard.locked(key) or await store.tx(guard.begin, key)
+
+
+async def count_sign_up(request: Request) -> None:
+    """Count an account made by anyone (`POST /people`, or `POST /accounts` under open
+    registration) against the client's address: 429, with the seconds to wait, past
+    `Settings.sign_ups_per_client` within `sign_up_window_s`."""
+    guard: SignInGuard = request.app.state.sign_up_guard
+    wait_s = await spend(guard, request.app.state.store, client_address(request))
+    if wait_s:
+        raise ApiError(429, "rate_limited", f"{guard.failures} sign-ups from this address "
+                                            f"within {guard.window_s:g} s; try again in "
+                                            f"{guard.retry_after(wait_s)} s",
+                       headers={"Retry-After": guard.retry_after(wait_s)})
+
+
+def client_address(request: Request) -> str:
+    """The address a sign-up is counted against (the column holds 64 characters)."""
+    return (request.client.host if request.client else "")[:64] or "?"
+
+
 def csrf_token(session_token: str) -> str:
     """The CSRF value of a session: derived, so nothing more is stored."""
     return hashlib.sha256(f"csrf:{session_token}".encode()).hexdigest()
@@ -133,7 +159,7 @@ async def _sign_in(request: Request, response: Response, account_id: int) -> str
     return csrf_token(token)
 
 
-@router.post("/people", status_code=201, responses=responses(400, 403, 409))
+@router.post("/people", status_code=201, responses=responses(400, 403, 409, 429))
 async def signup(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
     """A new player account with a password, signed in; its API key shown this once."""
     if not request.app.state.settings.web_signup:
@@ -150,6 +176,7 @@ async def signup(body: Credentials, request: Request, response: Response) -> dic
     # the name while this one hashes)
     if await store.tx(taken):
         raise name_taken(body.name)
+    await count_sign_up(request)  # before the scrypt
     key = new_api_key()
     stored = await hashed(body.password)
 
@@ -172,9 +199,7 @@ async def signin(body: Credentials, request: Request, response: Response) -> dic
     """Sign in; a name with too many recent failures is refused first (`sign_in_guard.py`)."""
     guard: SignInGuard = request.app.state.sign_in_guard
     store = request.app.state.store
-    if guard.sweep_due():
-        await store.tx(guard.sweep)
-    wait_s = guard.locked(body.name) or await store.tx(guard.begin, body.name)
+    wait_s = await spend(guard, store, body.name)
     if wait_s:
         raise ApiError(429, "rate_limited", f"{guard.failures} failed sign-ins for "
                                             f"{body.name!r} within {guard.window_s:g} s; try "

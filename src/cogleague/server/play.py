@@ -60,6 +60,10 @@ RESUME_BURST, RESUME_EVERY_S = 5, 10.0
 """A socket's `resume`s: a few at once, then one every so often (`rate_limited` beyond); a
 seat that lost more reconnects with ``last_seq``, which still gets every event it missed."""
 
+RETRY_AFTER_S = 1
+"""The wait a socket refused for passing trouble (the database away, its table between
+processes) is told, as HTTP's 503 tells it (app.py)."""
+
 OUTBOX_LIMIT = 10_000
 """Frames queued for one socket before it is deemed dead and closed (a slow reader must not
 hold the table's memory hostage)."""
@@ -144,11 +148,16 @@ def _int_param(ws: WebSocket, name: str, default: int | None = None) -> int | No
 
 
 async def _deny(ws: WebSocket, status: int, message: str) -> None:
-    """Refuse at the upgrade: HTTP `status` when the server supports it, else close 1008."""
+    """Refuse at the upgrade: HTTP `status` when the server supports it, else close 1008.
+    A 503 is passing trouble: it says when to come back (`Retry-After`, and in words)."""
     code = {401: "unauthorized", 503: "unavailable"}.get(status, "not_found")  # as HTTP says
+    headers = {}
+    if status == 503:
+        message = f"{message}; reconnect in {RETRY_AFTER_S} s"
+        headers["Retry-After"] = str(RETRY_AFTER_S)
     body = jsonio.dumps({"error": {"code": code, "message": message}})
     try:
-        await ws.send_denial_response(Response(body, status_code=status,
+        await ws.send_denial_response(Response(body, status_code=status, headers=headers,
                                                media_type="application/json"))
     except RuntimeError:
         await ws.close(1008, message)
@@ -194,7 +203,7 @@ async def play(ws: WebSocket) -> None:
         await _deny(ws, 404, "unknown table")
         return
     except Unavailable:
-        await _deny(ws, 503, "the database is unavailable; reconnect shortly")
+        await _deny(ws, 503, "the database is unavailable")
         return
 
     def read_digest(conn: DbConnection) -> str | None:
@@ -204,7 +213,11 @@ async def play(ws: WebSocket) -> None:
     # A seat outside the table is refused without a query (no database integer holds every
     # number a query string can carry).
     known = seat is not None and 0 <= seat < row["num_seats"]
-    stored = await svc.store.tx(read_digest) if known else None
+    try:
+        stored = await svc.store.tx(read_digest) if known else None
+    except Unavailable:
+        await _deny(ws, 503, "the database is unavailable")
+        return
     if not matches(token, stored):
         await _deny(ws, 401, "wrong seat or token")
         return
@@ -213,12 +226,16 @@ async def play(ws: WebSocket) -> None:
         await _ended(ws, Stream(table_id), row, seat)
         return
     if row["state"] == "running" and table_id not in svc.live:
-        home = await svc.seat_home(row)
+        try:
+            home = await svc.seat_home(row)
+        except Exception:  # the take-over failed: another seat's connect or the lease loop
+            log.exception("table %s: could not take it over for a seat", table_id)  # retries
+            home = None
         if home is not None:  # another process runs it: the SDK follows the redirect
             await _redirect(ws, home)
             return
         if table_id not in svc.live:
-            await _deny(ws, 503, "the table is moving between server processes; reconnect")
+            await _deny(ws, 503, "the table is moving between server processes")
             return
     room = svc.rooms.get(table_id) or svc.room(row)
     channel = room.channels[seat]
@@ -235,7 +252,7 @@ async def watch(ws: WebSocket) -> None:
         await _deny(ws, 404, "unknown table")
         return
     except Unavailable:
-        await _deny(ws, 503, "the database is unavailable; reconnect shortly")
+        await _deny(ws, 503, "the database is unavailable")
         return
     if row["state"] in ("finished", "aborted"):
         await _ended(ws, Stream(table_id), row, None)

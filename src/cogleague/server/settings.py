@@ -42,6 +42,15 @@ class Settings:
     sign_in_window_s: float = 900.0
     """A name's browser sign-in refuses (429) after this many failures in this window, until
     the oldest of them is that old (`sign_in_guard.py`)."""
+    sign_ups_per_client: int = 20
+    sign_up_window_s: float = 3600.0
+    """A client address's self sign-ups (`POST /people`, each an scrypt hash and an account)
+    within this window; more get 429 until the oldest is that old (`sign_in_guard.py`)."""
+    key_recheck_s: float = 15.0
+    """How often, at most, a process re-reads the keys of its open agent sockets' accounts and
+    closes those opened with a key that was replaced: a missed ``keys:`` notice (key_watch.py)
+    leaves an old key's socket open this long at most (plus a ping interval); the accounts
+    a process caches by key are forgotten as often (lobby.py)."""
     session_sweep_every_s: float = 600.0
     """How often, at most, a sign-in deletes every expired browser session (people.py)."""
     games: list[str] | None = None

@@ -12,6 +12,9 @@ processes do not allow N times as many guesses. A process remembers the names it
 until their wait ends and refuses those again without a database read (a flood of guesses at
 a locked name costs nothing). Anyone can lock a name's browser sign-in this way for the
 window; its API key keeps working.
+
+The same count, keyed by client address in its own table (`sign_up_tries`), limits self
+sign-ups (people.py): each costs an scrypt hash and makes an account, so a success counts too.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import math
 import time
 from collections.abc import Callable
 
-from sqlalchemy import Connection, delete, select, update
+from sqlalchemy import Connection, Table, delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from cogleague.server.every import Every
@@ -33,8 +36,9 @@ MAX_NAMES = 100_000
 
 class SignInGuard:
     def __init__(self, failures: int, window_s: float,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, table: Table = sign_in_tries) -> None:
         self.failures, self.window_s, self.clock = failures, window_s, clock
+        self.table = table
         self.locked_until: dict[str, float] = {}
         self.sweeps = Every(window_s, clock)
 
@@ -54,10 +58,10 @@ class SignInGuard:
         until it may. The name's row is locked first, so two processes cannot both take the
         last try."""
         dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-        conn.execute(dialect.insert(sign_in_tries)
-                     .values(name=name, tries="[]", last_at=0.0)
+        rows = self.table
+        conn.execute(dialect.insert(rows).values(name=name, tries="[]", last_at=0.0)
                      .on_conflict_do_nothing(index_elements=["name"]))
-        stored = conn.execute(select(sign_in_tries.c.tries).where(sign_in_tries.c.name == name)
+        stored = conn.execute(select(rows.c.tries).where(rows.c.name == name)
                               .with_for_update()).scalar_one()
         t = self.clock()
         tries = [at for at in json.loads(stored) if at > t - self.window_s]
@@ -70,14 +74,14 @@ class SignInGuard:
                 del self.locked_until[next(iter(self.locked_until))]
         else:
             tries.append(t)
-        conn.execute(update(sign_in_tries).where(sign_in_tries.c.name == name)
+        conn.execute(update(rows).where(rows.c.name == name)
                      .values(tries=json.dumps(tries), last_at=max(tries, default=0.0)))
         return wait
 
     def succeeded(self, conn: Connection, name: str) -> None:
         """The right password: the name's failures are forgotten."""
         self.locked_until.pop(name, None)
-        conn.execute(delete(sign_in_tries).where(sign_in_tries.c.name == name))
+        conn.execute(delete(self.table).where(self.table.c.name == name))
 
     def sweep_due(self) -> bool:
         """Whether the names with no try left in the window should be deleted now (at most
@@ -85,8 +89,8 @@ class SignInGuard:
         return self.sweeps.due()
 
     def sweep(self, conn: Connection) -> None:
-        conn.execute(delete(sign_in_tries)
-                     .where(sign_in_tries.c.last_at <= self.clock() - self.window_s))
+        conn.execute(delete(self.table)
+                     .where(self.table.c.last_at <= self.clock() - self.window_s))
 
     @staticmethod
     def retry_after(wait_s: float) -> str:

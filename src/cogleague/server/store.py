@@ -75,6 +75,13 @@ sign_in_tries = Table(  # a name's recent browser sign-in tries (server/sign_in_
     Column("last_at", Float, nullable=False, index=True),
 )
 
+sign_up_tries = Table(  # a client address's recent self sign-ups (server/people.py)
+    "sign_up_tries", metadata,
+    Column("name", String(64), primary_key=True),  # the client's address
+    Column("tries", Text, nullable=False),
+    Column("last_at", Float, nullable=False, index=True),
+)
+
 wallet_entries = Table(
     "wallet_entries", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),

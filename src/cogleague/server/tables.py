@@ -532,12 +532,40 @@ class TableService:
                 self.forget(table_id)  # ended elsewhere, or another process runs it now
                 return
             if outcome is None:
-                await self._abort_running(row, live, f"error: {error}",
+                await self._abort_running(row, live, forfeit.public_detail(error),
                                           forfeit.offender(error))
                 return
         else:  # what the table was launched with (fixed while it runs): no read back; an end
-            # or a take-over elsewhere meanwhile makes the conditional write below refuse
+            # or a take-over elsewhere meanwhile makes `_store_end`'s conditional write refuse
             row, seat_list = live.row, live.seat_list
+        try:
+            finished = await self._store_end(live, row, seat_list, outcome)
+        except LeaseLost:
+            self.forget(table_id)
+            return
+        except Exception as exc:  # not a lost connection (the store retries those): a
+            # constraint, a bug; else the table would stay running, its stakes held forever
+            log.exception("table %s: its end could not be stored; aborting it", table_id)
+            await self._abort_running(row, live, f"error: the end of the table could not be "
+                                                 f"stored ({type(exc).__name__})",
+                                      states=(RUNNING,))
+            return
+        results = outcome.results
+        reason = results.get("reason") or "complete"
+        self._announced(table_id)
+        live.room.end(reason, results)
+        self.live.pop(table_id, None)
+        self.rooms.pop(table_id, None)
+        if self.settings.record_league:
+            names = [s["policy_name"] for s in seat_list]
+            self._spawn(record_league(self.store, row, names, results, finished))
+
+    async def _store_end(self, live: LiveTable, row: dict[str, Any],
+                         seat_list: builtins.list[dict[str, Any]],
+                         outcome: EpisodeOutcome) -> float:
+        """Results, replay and the whole settlement in one transaction, conditional on this
+        process still running the table (`LeaseLost` if not); returns its `finished_at`."""
+        table_id = live.id
         results = outcome.results
         reason = results.get("reason") or "complete"
         try:
@@ -567,18 +595,8 @@ class TableService:
             if self.store.is_postgres:
                 notify(conn, f"state:{table_id}")
 
-        try:
-            await self.store.tx(write, wait_s=FOREVER)
-        except LeaseLost:
-            self.forget(table_id)
-            return
-        self._announced(table_id)
-        live.room.end(reason, results)
-        self.live.pop(table_id, None)
-        self.rooms.pop(table_id, None)
-        if self.settings.record_league:
-            names = [s["policy_name"] for s in seat_list]
-            self._spawn(record_league(self.store, row, names, results, finished))
+        await self.store.tx(write, wait_s=FOREVER)
+        return finished
 
     # -- abort -------------------------------------------------------------------------------------
     async def abort(self, table_id: str, detail: str = "operator",
