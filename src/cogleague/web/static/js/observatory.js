@@ -29,7 +29,7 @@ function intervalBar(row, lo, hi) {
 // entry, a season's agent version (remote agent, model, hosted policy, baseline)... Named in
 // words next to the name, so they are never mistaken for each other.
 const KIND_WORD = { server: "server account", baseline: "baseline", scripted: "baseline", league: "league policy",
-  model: "model", bot: "bot", remote: "remote agent", policy: "hosted policy" };
+  model: "model", bot: "bot", remote: "remote agent", policy: "hosted policy", policy_file: "policy file" };
 
 function kindTag(row) {
   const kind = row.kind ?? "server";
