@@ -92,10 +92,16 @@ async def count_sign_up(request: Request) -> None:
     guard: SignInGuard = request.app.state.sign_up_guard
     wait_s = await spend(guard, request.app.state.store, client_address(request))
     if wait_s:
-        raise ApiError(429, "rate_limited", f"{guard.failures} sign-ups from this address "
-                                            f"within {guard.window_s:g} s; try again in "
-                                            f"{guard.retry_after(wait_s)} s",
-                       headers={"Retry-After": guard.retry_after(wait_s)})
+        raise too_many(guard, wait_s, "sign-ups from this address")
+
+
+def too_many(guard: SignInGuard, wait_s: float, what: str) -> ApiError:
+    """429 for a guard's key past its budget: how many `what` within its window, and the
+    whole seconds to wait (in the text and `Retry-After`)."""
+    retry = guard.retry_after(wait_s)
+    return ApiError(429, "rate_limited", f"{guard.failures} {what} within {guard.window_s:g} s; "
+                                         f"try again in {retry} s",
+                    headers={"Retry-After": retry})
 
 
 def client_address(request: Request) -> str:
@@ -201,10 +207,7 @@ async def signin(body: Credentials, request: Request, response: Response) -> dic
     store = request.app.state.store
     wait_s = await spend(guard, store, body.name)
     if wait_s:
-        raise ApiError(429, "rate_limited", f"{guard.failures} failed sign-ins for "
-                                            f"{body.name!r} within {guard.window_s:g} s; try "
-                                            f"again in {guard.retry_after(wait_s)} s",
-                       headers={"Retry-After": guard.retry_after(wait_s)})
+        raise too_many(guard, wait_s, f"failed sign-ins for {body.name!r}")
 
     def read(conn: Connection) -> Any:
         return conn.execute(select(accounts).where(accounts.c.name == body.name)
