@@ -86,16 +86,18 @@ def pick(candidates: Sequence[Candidate], seats: int, same_account: bool,
     pool = list(candidates) if ordered else order(candidates)
     # fair share holds even while the least-played are busy: nobody runs ahead of them
     least = min((c.played for c in pool if not c.baseline), default=0)
-    chosen = _pick(pool, seats, same_account, fill, least + FAIR_SHARE_SLACK, False)
-    if chosen is None:  # a least-played anchor is never starved by the ceiling
-        chosen = _pick(pool, seats, same_account, fill, least + FAIR_SHARE_SLACK, True)
+    chosen = _pick(pool, seats, same_account, fill, least, False)
+    if chosen is None and any(c.played == least and c.free > 0 and not c.baseline
+                              for c in pool):  # then it anchors: never starved by the ceiling
+        chosen = _pick(pool, seats, same_account, fill, least, True)
     return chosen
 
 
 def _pick(pool: list[Candidate], seats: int, same_account: bool, fill: Sequence[Candidate],
-          ceiling: int, lift: bool) -> list[Candidate] | None:
-    """`pick` under `ceiling`; `lift`: the seats after a least-played anchor ignore it."""
-    least = ceiling - FAIR_SHARE_SLACK
+          least: int, lift: bool) -> list[Candidate] | None:
+    """`pick` under the fair-share ceiling; `lift`: the seats after an anchor of the `least`
+    count ignore it."""
+    ceiling = least + FAIR_SHARE_SLACK
     bound = UNCERTAINTY_WEIGHT * max((c.sigma for c in pool), default=SIGMA0) / SIGMA0 + 1e-9
     chosen: list[Candidate] = []
     taken: set[int] = set()
