@@ -4,7 +4,8 @@ An agent's cap is the tables it plays at once, across every game of the season: 
 forms tables in several games counts the seats it has just given, not only those that were
 busy when the tick began (and the per-hour limit the same way). And the collusion guard holds at
 every table formed. The close waits for the rated tables still running, so the final line-ups
-are read from every rated table's update."""
+are read from every rated table's update. A least-played agent whose only peers within one table
+are its own account's still gets a table (the others' from further ahead)."""
 
 from __future__ import annotations
 
@@ -19,9 +20,15 @@ from sqlalchemy import insert, select, update
 
 from cogleague.league.season import SeasonSettings
 from cogleague.server.catalog import Catalog
-from cogleague.server.league_schema import agent_presence, agents, season_seats, seasons
+from cogleague.server.league_schema import (
+    agent_presence,
+    agents,
+    season_seats,
+    season_tables,
+    seasons,
+)
 from cogleague.server.matchmaker import Matchmaker, SeasonPlan, Slot
-from cogleague.server.store import accounts, make_engine, metadata, tables
+from cogleague.server.store import FINISHED, accounts, make_engine, metadata, tables
 
 AT = 1_000.0
 SLOTS = [Slot("dilemma", None, 3, {"rounds_total": 3}),
@@ -144,3 +151,34 @@ def test_the_final_line_ups_wait_for_the_rated_tables_still_running(tmp_path: Pa
     with engine.begin() as conn:
         mm.tick(conn, AT + 1)
     assert closed()
+
+
+def test_a_least_played_agent_whose_peers_are_its_own_account_is_not_starved(
+        tmp_path: Path) -> None:
+    # alice's two agents trail bob's and cat's by two tables and the baselines are paused: the
+    # fair-share ceiling left alice's no peer (the guard refuses the other), so no table formed
+    entrants = [dict(name=n, account=a, cap=1, games=["dilemma"])
+                for n, a in (("r1", "alice"), ("r2", "bob"), ("r3", "cat"), ("r4", "alice"))]
+    engine, mm = season_db(tmp_path / "s.db", entrants)
+    with engine.begin() as conn:
+        conn.execute(update(agents).where(agents.c.kind == "baseline").values(state="paused"))
+        ids = dict(conn.execute(select(agents.c.name, agents.c.id)).all())
+        history = {"r1": 2, "r4": 2, "r2": 4, "r3": 4}
+        for k in range(4):  # four finished tables: r2 and r3 at each, alice's at two
+            conn.execute(insert(tables).values(
+                id=f"old{k}", game="dilemma", config="{}", seed=k, info="{}", num_seats=3,
+                state=FINISHED, creator_id=1, created_at=0.0, start_deadline=0.0))
+            conn.execute(insert(season_tables).values(
+                table_id=f"old{k}", season="s", game="dilemma", variant=None, phase="rated",
+                created_at=0.0, rated=True))
+            conn.execute(insert(season_seats), [
+                dict(table_id=f"old{k}", seat=seat, agent_id=ids[name], remote=True,
+                     active=False, created_at=0.0)
+                for seat, name in enumerate(n for n, t in history.items() if t > k)])
+    with engine.begin() as conn:
+        made = mm.tick(conn, AT)
+        seated_ids = set(conn.execute(select(season_seats.c.agent_id).where(
+            season_seats.c.table_id.in_(made))).scalars())
+    assert len(made) == 1, made
+    assert len(seated_ids & {ids["r1"], ids["r4"]}) == 1, seated_ids
+    assert {ids["r2"], ids["r3"]} <= seated_ids, seated_ids

@@ -52,7 +52,9 @@ def order(candidates: Sequence[Candidate]) -> list[Candidate]:
 FAIR_SHARE_SLACK = 1
 """An entrant is seated only while its table count is at most this far above the fewest
 among the game's ready entrants, busy ones included: a slow agent is waited for, a little,
-rather than left behind (baselines are exempt)."""
+rather than left behind (baselines are exempt). A table anchored on a least-played entrant
+that the ceiling leaves unfilled (the collusion guard can leave it no peer within reach) takes
+the rest from further ahead: else it could never catch up while the others play on."""
 
 
 def _order_key(c: Candidate) -> tuple[int, float, int]:
@@ -82,9 +84,21 @@ def pick(candidates: Sequence[Candidate], seats: int, same_account: bool,
     agent in `order` beats the rest of its count: one is weighed per count, and the scan
     stops at the first count too high for any bonus (the largest σ bounds it)."""
     pool = list(candidates) if ordered else order(candidates)
-    bound = UNCERTAINTY_WEIGHT * max((c.sigma for c in pool), default=SIGMA0) / SIGMA0 + 1e-9
     # fair share holds even while the least-played are busy: nobody runs ahead of them
-    ceiling = min((c.played for c in pool if not c.baseline), default=0) + FAIR_SHARE_SLACK
+    least = min((c.played for c in pool if not c.baseline), default=0)
+    chosen = _pick(pool, seats, same_account, fill, least, False)
+    if chosen is None and any(c.played == least and c.free > 0 and not c.baseline
+                              for c in pool):  # then it anchors: never starved by the ceiling
+        chosen = _pick(pool, seats, same_account, fill, least, True)
+    return chosen
+
+
+def _pick(pool: list[Candidate], seats: int, same_account: bool, fill: Sequence[Candidate],
+          least: int, lift: bool) -> list[Candidate] | None:
+    """`pick` under the fair-share ceiling; `lift`: the seats after an anchor of the `least`
+    count ignore it."""
+    ceiling = least + FAIR_SHARE_SLACK
+    bound = UNCERTAINTY_WEIGHT * max((c.sigma for c in pool), default=SIGMA0) / SIGMA0 + 1e-9
     chosen: list[Candidate] = []
     taken: set[int] = set()
     accounts: set[int] = set()
@@ -100,7 +114,8 @@ def pick(candidates: Sequence[Candidate], seats: int, same_account: bool,
             if c.free <= 0 or c.id in taken or (not same_account and not c.baseline
                                                  and c.account in accounts):
                 continue
-            if not c.baseline and c.played > ceiling:
+            if not c.baseline and c.played > ceiling and not (
+                    lift and chosen and chosen[0].played == least):
                 continue
             if not chosen and c.baseline:
                 continue  # the anchor is an entrant: no table of baselines alone
