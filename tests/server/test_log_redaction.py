@@ -55,3 +55,26 @@ def test_a_database_urls_password_is_redacted(captured: io.StringIO) -> None:
         "database %s unreachable", "postgresql+psycopg://league:hunter2-pw@db:5432/league")
     text = captured.getvalue()
     assert "postgresql+psycopg://league:[redacted]@db:5432/league" in text, text
+
+
+def test_secrets_inside_exceptions_and_tracebacks_are_redacted(captured: io.StringIO) -> None:
+    install_log_redaction()
+    token = new_seat_token()
+    log = logging.getLogger("cogleague.server")
+    error = ValueError(f"GET https://llm.example/v1?key=sk-hunter2 for {token}")
+    log.warning("provider failed: %s (%d tries)", error, 3)
+    try:
+        raise error
+    except ValueError:
+        log.exception("provider crashed")
+    text = captured.getvalue()
+    assert "provider failed: GET https://llm.example/v1?key=[redacted]" in text, text
+    assert "(3 tries)" in text and "Traceback" in text and "ValueError: GET" in text, text
+    assert "sk-hunter2" not in text and token not in text, text
+
+
+def test_mapping_arguments_stay_a_mapping(captured: io.StringIO) -> None:
+    install_log_redaction()
+    logging.getLogger("cogleague.server").warning(
+        "%(who)s joined %(url)s", {"who": "ann", "url": "/ws?token=abc123"})
+    assert "ann joined /ws?token=[redacted]" in captured.getvalue(), captured.getvalue()

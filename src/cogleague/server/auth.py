@@ -11,6 +11,7 @@ import hmac
 import logging
 import re
 import secrets
+from collections.abc import Mapping
 
 KEY_BYTES = 32
 """≥ 128 bits required (protocol.md §5); 256 used."""
@@ -65,12 +66,32 @@ class RedactSecrets(logging.Filter):
     URLs carry the seat token in their query."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
-            record.args = tuple(redact(a) if isinstance(a, str) else a for a in
-                                (record.args if isinstance(record.args, tuple) else (record.args,)))
+        if isinstance(record.args, Mapping):  # log.info("%(name)s", {"name": ...})
+            record.args = {k: _redacted_arg(v) for k, v in record.args.items()}
+        elif record.args:
+            args = record.args if isinstance(record.args, tuple) else (record.args,)
+            record.args = tuple(_redacted_arg(a) for a in args)
         if isinstance(record.msg, str):
             record.msg = redact(record.msg)
+        if record.exc_info and not record.exc_text:  # a traceback ends with the message
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info)
         return True
+
+
+def _redacted_arg(arg: object) -> object:
+    """A string redacted; any other argument (an exception, a URL object) replaced by its
+    redacted text only when that text held a secret (numbers stay numbers for ``%d``)."""
+    if isinstance(arg, str):
+        return redact(arg)
+    if isinstance(arg, (int, float)) or arg is None:
+        return arg
+    text = str(arg)
+    clean = redact(text)
+    return arg if clean == text else clean
 
 
 _REDACTED_LOGGERS = ("cogleague", "uvicorn")
