@@ -59,3 +59,27 @@ def test_the_cap_counts_the_forwarded_client_not_the_proxy(server: ServerProcess
     time.sleep(0.3)
     assert httpx.get(f"{server.url}/healthz",
                      headers={"X-Forwarded-For": "198.51.100.7"}).status_code == 200
+
+
+def test_a_websocket_over_the_forwarded_clients_cap_is_refused(server: ServerProcess) -> None:
+    held = [_kept(server, "192.0.2.9")[0] for _ in range(CAP)]
+    try:
+        s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        held.append(s)
+        s.sendall(b"GET /v1/lobby/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                  b"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                  b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                  b"X-Forwarded-For: 192.0.2.9\r\n\r\n")
+        out = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            out += chunk
+        assert out.startswith(b"HTTP/1.1 503") and b"101" not in out.split(b"\r\n")[0], out
+        assert out.count(b"HTTP/1.1") == 1, out
+    finally:
+        for s in held:
+            s.close()
+    time.sleep(0.3)
+    assert "Traceback" not in server.log_path.read_text()

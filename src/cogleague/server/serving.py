@@ -164,6 +164,10 @@ class GuardedHttpProtocol(HttpToolsProtocol):
                 return
         super().on_headers_complete()
 
+    def handle_websocket_upgrade(self) -> None:
+        if not self._refused:
+            super().handle_websocket_upgrade()
+
     def on_body(self, body: bytes) -> None:
         if not self._refused:
             super().on_body(body)
