@@ -78,3 +78,34 @@ def test_mapping_arguments_stay_a_mapping(captured: io.StringIO) -> None:
     logging.getLogger("cogleague.server").warning(
         "%(who)s joined %(url)s", {"who": "ann", "url": "/ws?token=abc123"})
     assert "ann joined /ws?token=[redacted]" in captured.getvalue(), captured.getvalue()
+
+
+def test_a_key_split_between_the_message_and_its_arguments_is_redacted(
+        captured: io.StringIO) -> None:
+    install_log_redaction()
+    key = new_api_key()
+    logging.getLogger("cogleague.server").warning("key clk_%s", key.removeprefix("clk_"))
+    assert "key clk_[redacted]" in captured.getvalue(), captured.getvalue()
+
+
+def test_uvicorns_access_line_keeps_its_arguments(captured: io.StringIO) -> None:
+    """uvicorn's access formatter unpacks the record's arguments: they stay a tuple."""
+    from uvicorn.logging import AccessFormatter
+
+    install_log_redaction()
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(AccessFormatter('%(client_addr)s "%(request_line)s" %(status_code)s',
+                                         use_colors=False))
+    access = logging.getLogger("uvicorn.access")
+    access.addHandler(handler)
+    level = access.level
+    access.setLevel(logging.INFO)
+    try:
+        access.info('%s - "%s %s HTTP/%s" %d', "1.2.3.4:5", "GET", "/ws?token=abc123", "1.1",
+                    101)
+    finally:
+        access.removeHandler(handler)
+        access.setLevel(level)
+    assert out.getvalue().startswith('1.2.3.4:5 "GET /ws?token=[redacted] HTTP/1.1" 101'), \
+        out.getvalue()

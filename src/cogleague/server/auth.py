@@ -11,7 +11,6 @@ import hmac
 import logging
 import re
 import secrets
-from collections.abc import Mapping
 
 KEY_BYTES = 32
 """≥ 128 bits required (protocol.md §5); 256 used."""
@@ -66,13 +65,18 @@ class RedactSecrets(logging.Filter):
     URLs carry the seat token in their query."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.args, Mapping):  # log.info("%(name)s", {"name": ...})
-            record.args = {k: _redacted_arg(v) for k, v in record.args.items()}
-        elif record.args:
-            args = record.args if isinstance(record.args, tuple) else (record.args,)
-            record.args = tuple(_redacted_arg(a) for a in args)
-        if isinstance(record.msg, str):
-            record.msg = redact(record.msg)
+        try:  # the message as a handler would write it: a secret may span msg and args
+            message = record.getMessage()
+        except (TypeError, ValueError, KeyError):
+            message = None  # malformed: the handler reports it, as without this filter
+        clean = None if message is None else redact(message)
+        if clean != message:
+            msg, args = record.msg, record.args
+            record.msg = redact(msg) if isinstance(msg, str) else msg
+            if isinstance(args, tuple):  # kept a tuple: uvicorn's access formatter reads it
+                record.args = tuple(redact(a) if isinstance(a, str) else a for a in args)
+            if record.getMessage() != clean:  # the secret was not in one string alone
+                record.msg, record.args = clean, None
         if record.exc_info and not record.exc_text:  # a traceback ends with the message
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
@@ -80,18 +84,6 @@ class RedactSecrets(logging.Filter):
         if record.stack_info:
             record.stack_info = redact(record.stack_info)
         return True
-
-
-def _redacted_arg(arg: object) -> object:
-    """A string redacted; any other argument (an exception, a URL object) replaced by its
-    redacted text only when that text held a secret (numbers stay numbers for ``%d``)."""
-    if isinstance(arg, str):
-        return redact(arg)
-    if isinstance(arg, (int, float)) or arg is None:
-        return arg
-    text = str(arg)
-    clean = redact(text)
-    return arg if clean == text else clean
 
 
 _REDACTED_LOGGERS = ("cogleague", "uvicorn")
