@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from cogleague.server.sqlite_lock import DatabaseInUse, lock
+from cogleague.server.sqlite_lock import DatabaseInUse, lock, sqlite_file
 from server.support import ServerProcess
 
 
@@ -73,3 +73,44 @@ def test_a_forked_child_does_not_keep_its_parents_lock(tmp_path: Path) -> None:
         os.waitpid(child, 0)
         os.close(write_end)
         os.close(ready_read)
+
+
+def test_every_spelling_of_one_file_takes_the_same_lock(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLAlchemy opens `sqlite:///file:/path/x.db?uri=true` as /path/x.db: a server and a
+    league run spelling one file two ways must not both write it (nor litter `file:` dirs)."""
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    db = tmp_path / "same.db"
+    plain = f"sqlite:///{db}"
+    spellings = [f"sqlite:///file:{db}?uri=true", f"sqlite:///file://{db}?uri=true",
+                 f"sqlite:///file://localhost{db}?uri=true&mode=rwc",
+                 "sqlite+pysqlite:///file:../same.db?uri=true", "sqlite:///../same.db"]
+    for spelling in spellings:
+        assert sqlite_file(spelling) == db.resolve(), spelling
+        held = lock(spelling)
+        assert held is not None
+        with pytest.raises(DatabaseInUse):
+            lock(plain)
+        held.close()
+        first = lock(plain)
+        assert first is not None
+        with pytest.raises(DatabaseInUse):
+            lock(spelling)
+        first.close()
+    assert list(work.iterdir()) == []
+    assert sqlite_file("sqlite:///file::memory:?cache=shared&uri=true") is None
+    assert sqlite_file("sqlite:///file:mem1?mode=memory&cache=shared&uri=true") is None
+
+
+def test_a_league_store_spelled_as_a_uri_makes_its_own_folder_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cogleague.league import store
+
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    db = tmp_path / "runs" / "league.db"
+    store.engine_for(f"sqlite:///file:{db}?uri=true").dispose()
+    assert db.exists() and list(work.iterdir()) == []

@@ -203,8 +203,11 @@ def engine_for(engine_or_url: Engine | str) -> Engine:
                                            f"sqlite:///league.db ({exc})") from exc
             if engine.dialect.name == "sqlite":
                 event.listen(engine, "connect", _on_sqlite_connect)
-                if engine.url.database:
-                    Path(engine.url.database).parent.mkdir(parents=True, exist_ok=True)
+                from cogleague.server.sqlite_lock import sqlite_file
+
+                file = sqlite_file(url)  # a ``file:`` URI's path, not the URI as a path
+                if file is not None:
+                    file.parent.mkdir(parents=True, exist_ok=True)
             _create_tables(engine)
             _widen_status(engine)
             _ENGINES[url] = engine

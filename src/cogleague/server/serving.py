@@ -7,7 +7,9 @@ process's open files and every honest request fails. Here:
 - the soft open-files limit is raised to the hard limit at start (logged);
 - `GuardedHttpProtocol` (uvicorn's httptools protocol) refuses a connection beyond
   `Settings.max_connections` in all or `Settings.max_connections_per_client` from one address
-  with an HTTP 503 and a close, and closes a connection that has not sent a complete request
+  with an HTTP 503 and a close (behind a trusted proxy, uvicorn's `FORWARDED_ALLOW_IPS`, a
+  connection counts against the client its `X-Forwarded-For` names from its first request
+  head on), and closes a connection that has not sent a complete request
   head within `Settings.header_timeout_s` (a new connection, or an idle keep-alive one);
 - a request body must arrive within `Settings.body_timeout_s` (`limits.py`: 408);
 - WebSockets are pinged by the protocol every `ws_ping_interval_s` and closed when a pong is
@@ -23,6 +25,7 @@ import socket
 import time
 from typing import Any
 
+from uvicorn.middleware.proxy_headers import _TrustedHosts
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from cogleague.core import jsonio
@@ -55,7 +58,10 @@ class Guard:
     """Every HTTP connection of this process, by client address (WebSockets included: an
     upgraded connection keeps its transport)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, proxies: _TrustedHosts | None = None) -> None:
+        self.proxies = proxies
+        """The trusted proxies (uvicorn's proxy headers on): a connection from one counts
+        against the client its `X-Forwarded-For` names once its request head arrives."""
         self.max_total = settings.max_connections
         self.max_per_client = settings.max_connections_per_client
         self.header_timeout_s = settings.header_timeout_s
@@ -74,6 +80,20 @@ class Guard:
             mine.discard(t)
         if connections > self.max_total:
             return f"the server holds its limit of {self.max_total} connections"
+        if len(mine) >= self.max_per_client:
+            return f"one address may hold at most {self.max_per_client} connections"
+        mine.add(transport)
+        return None
+
+    def attribute(self, old: str, new: str, transport: asyncio.BaseTransport) -> str | None:
+        """Count `transport` (counted against `old`) against `new` from now on; None, or why
+        it is refused (`new` already holds its limit)."""
+        if old == new:
+            return None
+        self.by_client.get(old, set()).discard(transport)
+        mine = self.by_client.setdefault(new, set())
+        for t in [t for t in mine if t.is_closing()]:
+            mine.discard(t)
         if len(mine) >= self.max_per_client:
             return f"one address may hold at most {self.max_per_client} connections"
         mine.add(transport)
@@ -102,21 +122,59 @@ def _refusal(message: str) -> bytes:
 class GuardedHttpProtocol(HttpToolsProtocol):
     """uvicorn's HTTP protocol with `GUARD`'s caps and a deadline for each request head."""
 
+    _refused = False
+    """Refused and closing: the rest of what the client sent is not parsed into requests."""
+
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         guard = GUARD
         if guard is None:
             return
         host = self.client[0] if self.client else "?"
+        self._counted_as = host
         why = guard.admit(host, transport, len(self.connections))
         if why is not None:
-            guard.refused += 1
-            throttle.warn(("refused", host), "connection from %s refused: %s", host, why)
-            transport.write(_refusal(why))
-            transport.close()
+            self._refuse(guard, host, why)
             return
         self._idle_since = time.monotonic()
         self._head_timer = self.loop.call_later(guard.header_timeout_s, self._check_head)
+
+    def _refuse(self, guard: Guard, host: str, why: str) -> None:
+        self._refused = True
+        guard.refused += 1
+        throttle.warn(("refused", host), "connection from %s refused: %s", host, why)
+        self.transport.write(_refusal(why))
+        self.transport.close()
+
+    def on_headers_complete(self) -> None:
+        """Behind a trusted proxy, count the connection against the client it forwards (the
+        proxy's own address would cap every client together)."""
+        guard = GUARD
+        if self._refused:
+            return
+        if guard is not None and guard.proxies is not None and self.client \
+                and self.client[0] in guard.proxies:
+            forwarded = b", ".join(v for n, v in self.headers if n == b"x-forwarded-for")
+            client = (guard.proxies.get_trusted_client_address(forwarded.decode("latin1"))[0]
+                      if forwarded else "") or self.client[0]
+            why = guard.attribute(self._counted_as, client, self.transport)
+            self._counted_as = client
+            if why is not None:
+                self._refuse(guard, client, why)
+                return
+        super().on_headers_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        if not self._refused:
+            super().handle_websocket_upgrade()
+
+    def on_body(self, body: bytes) -> None:
+        if not self._refused:
+            super().on_body(body)
+
+    def on_message_complete(self) -> None:
+        if not self._refused:
+            super().on_message_complete()
 
     def on_response_complete(self) -> None:
         self._idle_since = time.monotonic()
@@ -165,6 +223,7 @@ def run(app: Any, settings: Settings, sock: socket.socket, log_level: str = "inf
 
     global GUARD
     raise_open_files_limit()
-    GUARD = Guard(settings)
     config = uvicorn.Config(app, log_level=log_level, **uvicorn_options(settings))
+    GUARD = Guard(settings, _TrustedHosts(config.forwarded_allow_ips)
+                  if config.proxy_headers else None)
     uvicorn.Server(config).run(sockets=[sock])

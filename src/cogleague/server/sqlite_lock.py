@@ -13,6 +13,7 @@ import os
 import weakref
 from pathlib import Path
 from typing import IO
+from urllib.parse import unquote, urlsplit
 
 from sqlalchemy.engine import make_url
 
@@ -39,11 +40,26 @@ os.register_at_fork(after_in_child=_drop_in_child)
 
 
 def sqlite_file(db_url: str) -> Path | None:
-    """The database file of an SQLite URL (None: another backend, or in memory)."""
+    """The database file of an SQLite URL (None: another backend, or in memory).
+
+    With ``?uri=true`` SQLAlchemy hands the database part to SQLite as a URI
+    (``sqlite:///file:/path/x.db?uri=true``): its file is the URI's path, so every spelling of
+    one file names the same file (and the same lock)."""
     url = make_url(db_url)
     if not url.drivername.startswith("sqlite") or url.database in (None, "", ":memory:"):
         return None
-    return Path(url.database).resolve()
+    name = url.database
+    if str(url.query.get("uri", "")).lower() in ("true", "1", "yes", "on") \
+            and name.startswith("file:"):
+        if url.query.get("mode") == "memory":
+            return None
+        parts = urlsplit(name)
+        if parts.netloc not in ("", "localhost"):
+            raise ValueError(f"{db_url}: an SQLite URI names a local file (file:/path)")
+        name = unquote(parts.path)
+        if name in ("", ":memory:"):
+            return None
+    return Path(name).resolve()
 
 
 def lock(db_url: str) -> IO[str] | None:
