@@ -79,11 +79,8 @@ def guarded(fn: Callable[[], Any], option_for: Mapping[str, str] | None = None) 
     try:
         return fn()
     except ConfigError as exc:
-        message = str(exc)
         option = (option_for or {}).get(exc.field)
-        if option is not None and message.startswith(exc.field):
-            message = option + message[len(exc.field):]
-        fail(message)
+        fail(str(exc if option is None else exc.renamed(option)))
 
 
 def model_options(model: str | None, base_url: str | None, provider: str | None,

@@ -12,6 +12,14 @@ class ConfigError(ValueError):
         super().__init__(message)
         self.field = field
 
+    def renamed(self, field: str) -> ConfigError:
+        """The same refusal under `field`, the name the caller knows it by (the argument or
+        command-line option it gave): the message's leading field name is replaced."""
+        message = str(self)
+        if message.startswith(self.field):
+            message = field + message[len(self.field):]
+        return ConfigError(field, message)
+
 
 class IllegalAction(ValueError):
     """A seat's reply cannot be used. `hint` names the legal form (sent back on a retry)."""

@@ -10,8 +10,8 @@ import json
 import re
 import sys
 import unicodedata
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 ELLIPSIS = "…"
 REPLACEMENT = "\ufffd"
@@ -206,14 +206,7 @@ def loads_reply(text: str | bytes) -> Any:
     `MAX_INT_DIGITS` digits is a `LongInteger` rather than a ValueError that makes the whole
     reply unreadable. Raises `json.JSONDecodeError` (and RecursionError) as `json.loads`
     does."""
-    if sys.get_int_max_str_digits() == MAX_INT_DIGITS:  # the default: the C reader first
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError:
-            raise
-        except ValueError:  # an integer literal past the limit: read again, marking it
-            pass
-    return json.loads(text, parse_int=_read_int)
+    return _read(lambda: json.loads(text), lambda: json.loads(text, parse_int=_read_int))
 
 
 MAX_OBJECT_DEPTH = 200
@@ -236,14 +229,25 @@ _LONG_DECODER = json.JSONDecoder(parse_int=_read_int)
 
 def _decode(text: str, begin: int) -> tuple[Any, int]:
     """The JSON value at `begin` and one past its end, read as `loads_reply` reads one."""
+    return _read(lambda: _DECODER.raw_decode(text, begin),
+                 lambda: _LONG_DECODER.raw_decode(text, begin))
+
+
+_T = TypeVar("_T")
+
+
+def _read(plain: Callable[[], _T], marking: Callable[[], _T]) -> _T:
+    """`plain` (the C reader, under Python's default digit limit) unless an integer literal
+    past the limit stops it, then `marking` (the reader that makes it a `LongInteger`); a
+    process with another limit reads with `marking` alone, so every process reads alike."""
     if sys.get_int_max_str_digits() == MAX_INT_DIGITS:
         try:
-            return _DECODER.raw_decode(text, begin)
+            return plain()
         except json.JSONDecodeError:
             raise
         except ValueError:  # an integer literal past the limit: read again, marking it
             pass
-    return _LONG_DECODER.raw_decode(text, begin)
+    return marking()
 
 
 def first_object(text: str) -> dict[str, Any] | None:

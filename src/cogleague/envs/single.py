@@ -78,7 +78,7 @@ class SingleAgentEnv(gym.Env):
                 except ConfigError as exc:
                     if exc.field not in ("seats", "opponents"):
                         raise
-                    raise ConfigError(field, field + str(exc)[len(exc.field):]) from None
+                    raise exc.renamed(field) from None
 
     def _table(self, others: Sequence[str]) -> TableSpec:
         names = list(others)

@@ -81,9 +81,9 @@ def _seat(game: Any, seat: int, name: str, model: ModelOptions | None, *,
     try:
         return make_seat(game, seat, name, model)
     except ConfigError as exc:
-        if not opponent or not str(exc).startswith("seats"):
+        if not opponent or exc.field != "seats":
             raise
-        raise ConfigError("opponents", "opponents" + str(exc)[len("seats"):]) from None
+        raise exc.renamed("opponents") from None
 
 
 def profile(desc: GameDescriptor, policy: str, *, episodes: int = 10, seed: int = 0,
