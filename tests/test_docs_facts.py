@@ -87,3 +87,28 @@ def test_a_separately_installed_game_can_type_check_against_cogleague() -> None:
     installed copy."""
     assert "ships `py.typed`" in page("writing-a-game.md")
     assert resources.files("cogleague").joinpath("py.typed").is_file()
+
+
+def test_a_hosted_provider_without_its_key_stops_the_command_as_models_md_shows(
+        tmp_path: Path) -> None:
+    shown = re.search(r"\n\$ (cogleague play [^\n]+)\n(error: [^\n]+)\n",
+                      page("models.md").split("**A provider that cannot serve**", 1)[1])
+    assert shown, "models.md shows the command and its error"
+    (tmp_path / "prompts").symlink_to(ROOT / "prompts")
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("OPENAI_", "ANTHROPIC_"))}
+    argv = [str(CLI), *shown.group(1).split()[1:]]
+    done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**env, "COLUMNS": "200"}, check=False)
+    assert done.returncode == 2 and done.stdout == "", done.stdout
+    assert done.stderr.strip() == shown.group(2)
+
+
+def test_table_new_help_gives_the_open_seats_default_tables_md_gives(tmp_path: Path) -> None:
+    """tables.md: `--open N` defaults to one seat with `--fill`, every seat without; the help
+    must not print a contradicting ``[default: 0]`` beside it."""
+    assert "by default one with `--fill`, every seat without" in " ".join(
+        page("tables.md").split())
+    text = " ".join(cogleague("table", "new", "--help", cwd=tmp_path).stdout.split())
+    entry = text.split("--open", 1)[1].split(" --seed", 1)[0]
+    assert "default: 1 with --fill, else every seat" in entry and "[default: 0]" not in entry
