@@ -5,6 +5,7 @@ that points at a file that moved or was removed sends its reader nowhere."""
 
 from __future__ import annotations
 
+import importlib
 import re
 import subprocess
 from pathlib import Path
@@ -87,3 +88,40 @@ def test_the_check_catches_a_missing_file_of_each_kind() -> None:
     assert missing_names(page, files) == ["tests/nowhere/test_x.py", "test_gone.py",
                                           "core/nothing.py", "core/wallets.NoSuchClass"]
     assert missing_names("```\nexamples/threshold/\n  prompts/fair.txt\n```", files) == []
+
+
+DOTTED = re.compile(r"`(cogleague(?:\.\w+)+)")
+LOGGERS = {"cogleague.bot", "cogleague.agent"}
+"""Logger names a page gives (``logging.getLogger`` names, not importable objects)."""
+
+
+def unresolved(names: set[str]) -> list[str]:
+    """The dotted names that are neither a module of the package nor an attribute of one."""
+    out = []
+    for name in sorted(names - LOGGERS):
+        parts = name.split(".")
+        for cut in range(len(parts), 0, -1):
+            try:
+                obj: object = importlib.import_module(".".join(parts[:cut]))
+            except ImportError:
+                continue
+            break
+        for attr in parts[cut:]:
+            if not hasattr(obj, attr):
+                out.append(name)
+                break
+            obj = getattr(obj, attr)
+    return out
+
+
+def test_each_dotted_name_a_page_gives_resolves() -> None:
+    names = {m.group(1) for page in PAGES
+             for m in DOTTED.finditer(page.read_text(encoding="utf-8"))}
+    assert len(names) >= 40
+    assert not unresolved(names)
+
+
+def test_the_dotted_check_catches_a_name_that_is_gone() -> None:
+    assert unresolved({"cogleague.play", "cogleague.core.verify.verify_replay",
+                       "cogleague.core.nowhere", "cogleague.core.jsonio.no_such"}) == [
+        "cogleague.core.jsonio.no_such", "cogleague.core.nowhere"]
