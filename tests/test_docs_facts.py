@@ -112,3 +112,23 @@ def test_table_new_help_gives_the_open_seats_default_tables_md_gives(tmp_path: P
     text = " ".join(cogleague("table", "new", "--help", cwd=tmp_path).stdout.split())
     entry = text.split("--open", 1)[1].split(" --seed", 1)[0]
     assert "default: 1 with --fill, else every seat" in entry and "[default: 0]" not in entry
+
+
+def test_the_play_signature_api_md_gives_is_the_functions() -> None:
+    import inspect
+
+    import cogleague
+
+    text = " ".join(page("api.md").split())
+    shown = re.search(r"`cogleague\.play\((.*?)\)`:", text)
+    assert shown, "api.md gives cogleague.play's signature"
+    params = inspect.signature(cogleague.play).parameters.values()
+    actual = ", ".join(
+        ("**" + p.name if p.kind is p.VAR_KEYWORD else p.name)
+        + ("" if p.default is p.empty else f"={p.default!r}".replace("'", '"'))
+        for p in params)
+    actual = actual.replace("variant=", "*, variant=", 1).replace("**kwargs", "**options")
+    assert shown.group(1) == actual
+    table = page("api.md").split(shown.group(0)[:20], 1)[1].split("\n\n", 2)[1]
+    documented = set(re.findall(r"^\| `(\w+)` \|", table, flags=re.M))
+    assert {p.name for p in params if p.kind is not p.VAR_KEYWORD} <= documented
