@@ -81,3 +81,26 @@ def test_a_wrong_value_is_one_line_naming_the_option(tmp_path: Path) -> None:
     gone = subprocess.run([cli, "account", "new", "carol", "--server", url],
                           capture_output=True, text=True, timeout=60)
     assert gone.returncode == 2 and "cannot reach it" in gone.stderr, gone.stderr
+
+
+def test_a_generated_operator_key_is_written_at_the_start(tmp_path: Path) -> None:
+    """docs/tables.md: without `--operator-key` the server makes one up and prints it at the
+    first start — on stdout by the time it serves, also when stdout is a file (a server killed
+    later flushes nothing, and the key is shown only once)."""
+    page = " ".join((ROOT / "docs" / "tables.md").read_text(encoding="utf-8").split())
+    assert "without `--operator-key` it makes one up and prints it at the first start" in page
+    cli = str(ROOT / ".venv" / "bin" / "cogleague")
+    out = tmp_path / "out.txt"
+    with out.open("w") as sink:
+        server = subprocess.Popen([cli, "serve", "--port", str(free_port())], cwd=tmp_path,
+                                  stdout=sink, stderr=subprocess.PIPE, text=True)
+        try:
+            assert server.stderr is not None
+            for line in server.stderr:
+                if "Application startup complete" in line:
+                    break
+            written = out.read_text()
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    assert "operator key (shown once, keep it): clk_" in written, written
