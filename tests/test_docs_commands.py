@@ -1,5 +1,5 @@
-"""The shell commands of the game, league, profile and RL pages run as written, in order, in a
-scratch folder holding the repository's `examples/` and `prompts/` (the README, docs/tables.md,
+"""The shell commands of the game, league, profile and RL pages run as written, in order (then
+bots.md's Python example on the bot its commands wrote), in a scratch folder holding the repository's `examples/` and `prompts/` (the README, docs/tables.md,
 docs/models.md, docs/writing-a-game.md and the league's "Join the league" have tests of their
 own). A command that needs a hosted model provider's key is left out by rule (`NEEDS_A_KEY`),
 and so is the one named in `NOT_HERE`, with the reason."""
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.docs import ROOT, sh_blocks
+from helpers.docs import ROOT, blocks, sh_blocks
 
 PAGES = ["bots.md", "commons.md", "dilemma.md", "ledger.md", "league.md", "profiles.md",
          "rl.md"]
@@ -70,6 +70,20 @@ def test_the_pages_commands_run_as_written(page: str, tmp_path: Path) -> None:
         done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=600,
                               env=env, check=False)
         assert done.returncode == 0, f"{page}: {line}\n{done.stdout[-2000:]}\n{done.stderr}"
+    for script in python_after_commands(page):  # e.g. bots.md's "From Python", on its bot
+        (tmp_path / "example.py").write_text(script, encoding="utf-8")
+        done = subprocess.run([sys.executable, "example.py"], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=300, env=env, check=False)
+        assert done.returncode == 0, f"{page}:\n{script}\n{done.stderr}"
+        assert done.stdout.strip(), script
+
+
+def python_after_commands(page: str) -> list[str]:
+    """The page's Python examples that play from the files its commands wrote (the others
+    are run by the page's own test or are fragments)."""
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    return [body for _, body in blocks(text, "python") if "cogleague.play(" in body
+            and page == "bots.md"]
 
 
 def test_the_rules_leave_out_only_what_they_name() -> None:
@@ -78,4 +92,5 @@ def test_the_rules_leave_out_only_what_they_name() -> None:
     assert len(every) >= 20 and all(
         NEEDS_A_KEY.search(line) or line.startswith(tuple(NOT_HERE)) for line in left_out)
     assert runnable("cogleague play dilemma --seats llm:p.txt --model llama3.2 --base-url x")
+    assert len(python_after_commands("bots.md")) == 1
     assert not runnable("cogleague play ledger --seats llm:p.txt --model gpt-4o-mini")
