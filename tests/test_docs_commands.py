@@ -1,8 +1,9 @@
-"""The shell commands of the game, league, profile and RL pages run as written, in order (then
-bots.md's Python example on the bot its commands wrote), in a scratch folder holding the repository's `examples/` and `prompts/` (the README, docs/tables.md,
-docs/models.md, docs/writing-a-game.md and the league's "Join the league" have tests of their
-own). A command that needs a hosted model provider's key is left out by rule (`NEEDS_A_KEY`),
-and so is the one named in `NOT_HERE`, with the reason."""
+"""The shell commands of the game, league, profile and RL pages run as written, in order
+(then bots.md's Python example on the bot its commands wrote), in a scratch folder holding the
+repository's `examples/` and `prompts/` (the README, docs/tables.md, docs/models.md,
+docs/writing-a-game.md and the league's "Join the league" have tests of their own). A command
+that needs a hosted model provider's key is left out by rule (`NEEDS_A_KEY`), and so is the one
+named in `NOT_HERE`, with the reason."""
 
 from __future__ import annotations
 
