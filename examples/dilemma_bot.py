@@ -1,6 +1,6 @@
 """A Prisoner's Dilemma table bot: tit for tat with a promise, in a dozen lines.
 
-Run it against a server (see the README, "write your first bot in 5 minutes"):
+Run it against a server (the README's "Your first bot", docs/tables.md):
 
     cogleague bot run examples/dilemma_bot.py:PromiseKeeper --server URL --key KEY --table ID
 """

@@ -4,6 +4,7 @@ one command per game that plays as written."""
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -55,3 +56,15 @@ def test_each_games_command_plays_as_written(tmp_path: Path) -> None:
                               env={**os.environ, "COLUMNS": "100"}, check=False)
         assert done.returncode == 0, f"{line}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
         assert "results (complete)" in done.stdout, done.stdout[-2000:]
+
+
+def test_the_lint_and_type_commands_are_the_ones_ci_runs() -> None:
+    """The Development section's lint and type commands are `.ci/run`'s own, so what a
+    contributor runs is what CI holds them to."""
+    development = " ".join(README.split("## Development", 1)[1].split())
+    commands = re.findall(r"`(\.venv/bin/(?:ruff|mypy)[^`]*)`", development)
+    assert len(commands) == 2, development
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").replace(" -q", "")
+    steps = [step.strip() for step in re.split(r" && |\n", ci)]
+    missing = [c for c in commands if c not in steps]
+    assert not missing, missing

@@ -5,6 +5,7 @@ server, create an account and a table per game with `cogleague account new` and
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -16,6 +17,15 @@ def server_section_script() -> str:
     blocks = sh_blocks(section("server", "docs/tables.md"))
     assert len(blocks) >= 3, "the server section shows its steps as sh blocks"
     return "\n".join(blocks)
+
+
+def shown_error() -> str:
+    """The error line docs/tables.md shows for `table new dilemma --variant fast`."""
+    text = (ROOT / "docs" / "tables.md").read_text(encoding="utf-8")
+    shown = re.search(r"\$ cogleague table new dilemma --variant fast [^\n]*\n(error: [^\n]+)\n",
+                      text)
+    assert shown, "docs/tables.md shows the error of a wrong variant"
+    return shown.group(1)
 
 
 def test_the_documented_steps_work_as_written(tmp_path: Path) -> None:
@@ -54,7 +64,7 @@ def test_a_wrong_value_is_one_line_naming_the_option(tmp_path: Path) -> None:
         bad = subprocess.run([cli, "table", "new", "dilemma", "--variant", "fast", "--key", key,
                               "--server", url], capture_output=True, text=True, timeout=60)
         assert bad.returncode == 2 and bad.stdout == ""
-        assert bad.stderr.strip().startswith("error: --variant must be one of"), bad.stderr
+        assert bad.stderr.strip() == shown_error(), bad.stderr  # as docs/tables.md shows it
         assert len(bad.stderr.strip().splitlines()) == 1, bad.stderr
         many = subprocess.run([cli, "table", "new", "dilemma", "--open", "9", "--fill",
                                "tit_for_tat", "--key", key, "--server", url],
@@ -71,3 +81,26 @@ def test_a_wrong_value_is_one_line_naming_the_option(tmp_path: Path) -> None:
     gone = subprocess.run([cli, "account", "new", "carol", "--server", url],
                           capture_output=True, text=True, timeout=60)
     assert gone.returncode == 2 and "cannot reach it" in gone.stderr, gone.stderr
+
+
+def test_a_generated_operator_key_is_written_at_the_start(tmp_path: Path) -> None:
+    """docs/tables.md: without `--operator-key` the server makes one up and prints it at the
+    first start — on stdout by the time it serves, also when stdout is a file (a server killed
+    later flushes nothing, and the key is shown only once)."""
+    page = " ".join((ROOT / "docs" / "tables.md").read_text(encoding="utf-8").split())
+    assert "without `--operator-key` it makes one up and prints it at the first start" in page
+    cli = str(ROOT / ".venv" / "bin" / "cogleague")
+    out = tmp_path / "out.txt"
+    with out.open("w") as sink:
+        server = subprocess.Popen([cli, "serve", "--port", str(free_port())], cwd=tmp_path,
+                                  stdout=sink, stderr=subprocess.PIPE, text=True)
+        try:
+            assert server.stderr is not None
+            for line in server.stderr:
+                if "Application startup complete" in line:
+                    break
+            written = out.read_text()
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    assert "operator key (shown once, keep it): clk_" in written, written

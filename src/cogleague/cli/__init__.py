@@ -1,4 +1,5 @@
-"""`cogleague` — play, serve, replay, grade, league, bench.
+"""`cogleague` — play, games, replay, grade, bot, serve, table, account, league, profile, agent,
+export.
 
 Each feature registers its commands on `app` in its own module under `cogleague/cli/` and has
 one line in `COMMANDS`. A module is imported only when its command runs, and `app` itself

@@ -31,7 +31,8 @@ def new(
         "--fill", help="a baseline that takes every seat no bot has taken at the start")] = None,
     open_seats: Annotated[int, typer.Option(
         "--open", help="seats left for bots (default: 1 with --fill, else every seat); "
-                       "without --fill the table starts as the last bot joins")] = 0,
+                       "without --fill the table starts as the last bot joins",
+        show_default=False)] = 0,
     seed: Annotated[int | None, typer.Option(help="the episode's seed (default: random)")
                     ] = None,
     pacing: Annotated[bool, typer.Option(

@@ -7,7 +7,8 @@ One line from a game's own tests::
 
 It plays the game through the real runner from its descriptor and the `Game` protocol alone
 and checks determinism across processes, replay round trips and verification, transactional
-`apply`, legal fallbacks, per-seat results and events, plain-JSON views, random play over many
+`apply`, the same bytes on every path through the runner (by step, by turn, observed), legal
+fallbacks, per-seat results and events, plain-JSON views, random play over many
 seeds (hypothesis), hidden information by non-interference, scores against the payoffs the
 events report, and a declared batch kernel against the rules engine. See docs/conformance.md.
 """
