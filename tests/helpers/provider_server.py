@@ -287,8 +287,9 @@ class ProviderServer:
             doc = json.loads(self._render(rec, dataclasses.replace(reply, extra=None)).body)
             body = json.dumps(doc)[:-1] + ", " + reply.extra + "}"
             return Response(body, media_type="application/json")
+        response = JSONResponse if _utf8(text) else EscapedJSONResponse
         if rec.shape == "openai":
-            return JSONResponse({
+            return response({
                 "id": f"chatcmpl-{n}", "object": "chat.completion", "created": 0,
                 "model": rec.model,
                 "choices": [{"index": 0, "finish_reason": "stop",
@@ -296,7 +297,7 @@ class ProviderServer:
                 "usage": {"prompt_tokens": tin, "completion_tokens": tout,
                           "total_tokens": tin + tout},
             })
-        return JSONResponse({
+        return response({
             "id": f"msg_{n}", "type": "message", "role": "assistant", "model": rec.model,
             "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
             "stop_sequence": None, "usage": {"input_tokens": tin, "output_tokens": tout},
@@ -310,6 +311,22 @@ class ProviderServer:
         if shape == "openai":
             return {"error": {"message": message, "type": kind, "code": None}}
         return {"type": "error", "error": {"type": kind, "message": message}}
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class EscapedJSONResponse(JSONResponse):
+    """JSON with every non-ASCII character escaped: how a server sends reply text holding a
+    lone surrogate (``\\ud800``, which UTF-8 cannot carry)."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, separators=(",", ":")).encode("ascii")
 
 
 def constant(text: str, latency: float = 0.0) -> Script:

@@ -37,6 +37,15 @@ def strip_controls(text: str) -> str:
     return "".join(out)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def mend_surrogates(text: str) -> str:
+    """Each lone surrogate as U+FFFD, all else as it is: text a provider decoded from a JSON
+    escape (``\\ud800``) that no UTF-8 request body, file or database can carry."""
+    return text if text.isascii() else _SURROGATE.sub(REPLACEMENT, text)
+
+
 def cut(text: str, limit: int) -> str:
     """The first `limit` code points."""
     return text[:limit]

@@ -38,7 +38,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from cogleague.core.errors import ConfigError
-from cogleague.core.text import loads_reply
+from cogleague.core.text import loads_reply, mend_surrogates
 from cogleague.seats.llm.transport import MAX_RESPONSE_BYTES, too_large, transport_for
 
 log = logging.getLogger(__name__)
@@ -316,9 +316,11 @@ def _raw_response_type(client: Any) -> type:
 
 
 def _text(value: Any) -> str:
+    """The reply text, a lone surrogate in it (a half character, escaped in the body) as
+    U+FFFD: the text is shown back on a retry in a UTF-8 body, and written to transcripts."""
     if not isinstance(value, str):
         raise ValueError(f"reply text is {type(value).__name__}, not a string")
-    return value
+    return mend_surrogates(value)
 
 
 def _count(value: Any) -> int:
