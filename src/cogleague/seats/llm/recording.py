@@ -143,7 +143,9 @@ class EpisodeRecording:
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError("replay", f"recording {str(self.path)!r} cannot be read "
                                         f"({exc})") from exc
-        for number, line in enumerate(text.splitlines(), 1):
+        # "\n" alone ends a line: JSON writes U+2028, U+2029 and U+0085 raw inside strings,
+        # and str.splitlines would break a line there
+        for number, line in enumerate(text.split("\n"), 1):
             if not line.strip():
                 continue
             try:

@@ -87,7 +87,8 @@ def read_rows(path: str | Path) -> Iterator[dict[str, Any]]:
     """Rows of one transcript; a malformed line is a `ConfigError` naming file and line."""
     p = Path(path)
     try:
-        lines = p.read_text(encoding="utf-8").splitlines()
+        lines = p.read_text(encoding="utf-8").split("\n")  # not splitlines: JSON writes
+        # U+2028, U+2029 and U+0085 raw inside strings, where splitlines would break a line
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError("transcripts", f"transcript {str(p)!r} cannot be read ({exc})") from exc
     for number, line in enumerate(lines, 1):
