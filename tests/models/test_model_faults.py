@@ -221,3 +221,22 @@ async def test_a_reply_holding_a_lone_surrogate_is_shown_back_and_retried(
                                               "content": "not json \ufffd at all"}
     assert HINT in server.requests[1].messages[2]["content"]
     assert "not json \ufffd at all" in transcript.read_text(encoding="utf-8")
+
+
+async def test_a_reply_cut_at_the_length_limit_is_told_so_on_the_retry(
+        server: ProviderServer, shape: str) -> None:
+    """A model that reasons at length before its JSON is cut off at the reply limit (the
+    Messages API's max_tokens is 1,024): the retry says the reply was cut off and to answer
+    briefly, not only the form (which the model had not failed to follow: it never got there,
+    and would reason at length again); a reply that ended on its own is not told so."""
+    server.script = sequence(Reply("Let me think about this step by step. First,", cut=True),
+                             Reply('{"n": 6}'), Reply("no JSON here"), then=Reply('{"n": 5}'))
+    game = TextToyGame(seats=1, rounds=2)
+    outcome = await run_episode(game, model_seats(game, options_for(server, shape)))
+    first, second = decisions_of(outcome, 0)
+    assert (first.source, first.attempts, first.action) == ("seat", 2, {"n": 6})
+    assert (second.source, second.attempts, second.action) == ("seat", 2, {"n": 5})
+    retry = server.requests[1].messages[-1]["content"]
+    assert "cut off" in retry and HINT in retry
+    later = server.requests[3].messages[-1]["content"]
+    assert "cut off" not in later and HINT in later

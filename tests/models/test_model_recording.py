@@ -21,7 +21,7 @@ from cogleague.seats.factory import ModelOptions, make_seats
 from cogleague.seats.llm import RecordingMiss, accounting_for
 from cogleague.seats.llm.recording import request_key
 from cogleague.seats.llm.transcript import export_chat, read_rows
-from helpers.model_toys import options_for
+from helpers.model_toys import TextToyGame, model_seats, options_for
 from helpers.provider_server import ProviderServer, Recorded, Reply
 
 LINEUP = ["llm", "tit_for_tat", "llm", "always_defect"]
@@ -283,3 +283,29 @@ async def test_text_holding_unicode_line_breaks_records_replays_and_reads_back(
     assert rows and all(row["reply"] == reply.text for row in rows)
     assert export_chat([tmp_path / "t.jsonl"], tmp_path / "chat.jsonl") == (len(rows),
                                                                              len(rows))
+
+
+async def test_a_reply_cut_at_the_length_limit_replays_with_the_same_retry(
+        tmp_path: Path) -> None:
+    """A cut reply's retry says it was cut off, so the recording keeps the cut: a replay sends
+    the same retry, found in the recording (without it, a different request: a miss)."""
+    replies = iter([Reply("Thinking it over at length, and", cut=True)])
+
+    def script(_req: Recorded) -> Reply:
+        return next(replies, Reply('{"n": 7}'))
+
+    async def run(options: ModelOptions) -> list[object]:
+        game = TextToyGame(seats=1, rounds=2)
+        seats = model_seats(game, options)
+        outcome = await run_episode(game, seats)
+        models = accounting_for(seats)
+        assert models is not None
+        return [outcome.results, models["requests"], models["replayed"]]
+
+    with ProviderServer(script) as live:
+        options = options_for(live, "anthropic", recording=str(tmp_path),
+                              recording_mode="record")
+        recorded = await run(options)
+        assert any("cut off" in m["content"] for r in live.requests for m in r.messages)
+    replay = dataclasses.replace(options, recording_mode="replay", api_key=None)
+    assert await run(replay) == [recorded[0], [0], [3]]

@@ -49,6 +49,8 @@ class AttemptRecord:
     """What the game dropped from this reply (`Parsed.reason`), though it accepted it."""
     told: str | None = None
     """The previous turn's `dropped`, told to the model in this attempt's prompt."""
+    cut: bool = False
+    """The reply stopped at the length limit: a retry tells the model so."""
 
     def to_row(self, decision: Decision | None = None) -> dict[str, Any]:
         row: dict[str, Any] = {
