@@ -52,7 +52,7 @@ def load_prompt(seat_name: str) -> str:
     if not path:
         raise ConfigError("prompt", "prompt file missing: write llm:PATH (or llm for none)")
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # a byte order mark is no guidance
     except UnicodeDecodeError as exc:
         raise ConfigError("prompt", f"prompt file {path!r} is not UTF-8 text ({exc.reason})"
                           ) from exc
@@ -65,7 +65,7 @@ def load_prompt(seat_name: str) -> str:
 def system_message(game_text: str, guidance: str) -> str:
     parts = [game_text.strip()] if game_text.strip() else []
     parts.append(REPLY_RULE)
-    if guidance:
+    if guidance.strip():  # blanks are no guidance: no heading over nothing
         parts.append(f"{GUIDANCE_HEADING}\n{guidance}")
     return "\n\n".join(parts)
 
