@@ -246,3 +246,13 @@ def test_a_blank_prompt_adds_no_guidance_heading() -> None:
     blank = make_model_seat(game, 0, "llm", ModelOptions(), prompt=" \n\t")
     assert GUIDANCE_HEADING not in blank.system_text
     assert blank.system_text == make_model_seat(game, 0, "llm", ModelOptions()).system_text
+
+
+def test_a_prompt_path_from_the_home_directory_is_read(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``llm:~/prompt.txt``: a shell expands ``~`` only at a word's start, so after ``llm:`` it
+    arrives as written; the file is the one in the home directory, as the writer meant."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "prompt.txt").write_text("Always name 9.\n", encoding="utf-8")
+    game = TextToyGame(seats=1, rounds=1)
+    assert make_model_seat(game, 0, "llm:~/prompt.txt", ModelOptions()).prompt == "Always name 9."

@@ -52,7 +52,8 @@ def load_prompt(seat_name: str) -> str:
     if not path:
         raise ConfigError("prompt", "prompt file missing: write llm:PATH (or llm for none)")
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")  # a byte order mark is no guidance
+        # "~" after "llm:" arrives unexpanded (a shell expands it only at a word's start)
+        text = Path(path).expanduser().read_text(encoding="utf-8-sig")  # BOM: no guidance
     except UnicodeDecodeError as exc:
         raise ConfigError("prompt", f"prompt file {path!r} is not UTF-8 text ({exc.reason})"
                           ) from exc
