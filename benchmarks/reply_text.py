@@ -15,7 +15,7 @@ Each `first_object` outcome is also checked called from 700 frames down (the sam
     .venv/bin/python benchmarks/reply_text.py
     .venv/bin/python benchmarks/reply_text.py --sizes 2000 8000 --repeat 3
     .venv/bin/python benchmarks/reply_text.py --reference-max 8000   # skip the slow scans
-    .venv/bin/python benchmarks/reply_text.py --sizes 2000 --nested 4000 50000
+    .venv/bin/python benchmarks/reply_text.py --sizes 2000 --nested 4000 9000
 """
 
 from __future__ import annotations
@@ -62,7 +62,8 @@ def best(fn: Callable[[str], Any], text: str, repeat: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[2000, 8000, 32000])
-    ap.add_argument("--nested", type=int, nargs="*", default=[1000, 4000, 50000])
+    ap.add_argument("--nested", type=int, nargs="*", default=[1000, 4000, 9000],
+                    help="nested levels (first_object refuses past MAX_REPLY_BRACKETS)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--reference-max", type=int, default=32000,
                     help="time the reference only up to this many braces (it is n²)")

@@ -10,20 +10,25 @@ that never close. `benchmarks/reply_text.py` times the two.
 from __future__ import annotations
 
 import json
+import tracemalloc
 from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from cogleague.core import span_scan
 from cogleague.core import text as text_module
+from cogleague.core.errors import IllegalAction
 from cogleague.core.span_scan import first_span
 from cogleague.core.text import (
     MAX_OBJECT_DEPTH,
+    MAX_REPLY_BRACKETS,
     _balanced_spans,
     first_object,
     first_object_span,
 )
+from cogleague.seats.llm.transport import MAX_RESPONSE_BYTES
 
 
 def reference_balanced_span(text: str, start: int) -> tuple[int, int] | None:
@@ -208,15 +213,15 @@ def test_first_object_around_the_depth_limit_is_the_reference(
 
 
 def deep_cases() -> list[str]:
-    return ['{"a":' * 4000 + "x" + "}" * 4000, "{a: " * 50000 + "}" * 50000,
-            '{"a":' * 4000 + '{"move": 1}' + "}" * 4000, "[" * 5000 + '{"b": [' * 3000 + "}",
+    return ['{"a":' * 4000 + "x" + "}" * 4000, "{a: " * 9000 + "}" * 9000,
+            '{"a":' * 4000 + '{"move": 1}' + "}" * 4000, "[" * 3000 + '{"b": [' * 3000 + "}",
             '{"a":' * (MAX_OBJECT_DEPTH + 1) + "1" + "}" * (MAX_OBJECT_DEPTH + 1),
             '{"a":' * MAX_OBJECT_DEPTH + "1" + "}" * MAX_OBJECT_DEPTH]
 
 
 def test_spans_nested_past_the_limit_are_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Spans nested deeper than `MAX_OBJECT_DEPTH` are skipped unparsed, so 4,000 nested
-    levels or 50,000 nested non-JSON objects cost at most a parse per level within the limit
+    levels or 9,000 nested non-JSON objects cost at most a parse per level within the limit
     (each failing at once), not one failing by recursion per span; a span at the limit is
     still read."""
     outer = json.loads('{"a":' * MAX_OBJECT_DEPTH + "1" + "}" * MAX_OBJECT_DEPTH)
@@ -296,3 +301,113 @@ def test_first_object_span_on_long_texts_is_the_reference(text: str, start: int,
     finally:
         text_module.SCAN_MIN_CHARS = before
     assert got == reference_first_object_span(text, min(start, len(text)))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(text=adversarial | JSONISH | st.text(alphabet='{}"\\ aé', max_size=60),
+       chunk=st.sampled_from([1, 2, 3, 7]), int32_chars=st.sampled_from([0, 1 << 29]))
+def test_the_array_scan_in_small_chunks_or_int64_is_the_reference(
+        text: str, chunk: int, int32_chars: int) -> None:
+    """`core.span_scan` finds positions a chunk at a time and reads with int32 below
+    `INT32_CHARS`: chunks of a few characters (every boundary somewhere) and int64 (the
+    reading of a text past the limit) find the reference span too."""
+    first = text.find("{")
+    if first < 0:
+        return
+    before = span_scan.CHUNK, span_scan.INT32_CHARS
+    span_scan.CHUNK, span_scan.INT32_CHARS = chunk, int32_chars
+    try:
+        got = first_span(text, first)
+    finally:
+        span_scan.CHUNK, span_scan.INT32_CHARS = before
+    assert got == reference_balanced_span(text, first)
+
+
+SCAN_SHAPES = {"open": "{", "escaped": '{"\\', "open_quote": '{"{', "quoted_brace": '{"}',
+               "wide": "é{"}
+
+
+@pytest.mark.parametrize("unit", SCAN_SHAPES.values(), ids=SCAN_SHAPES.keys())
+def test_the_array_scan_holds_little_memory_on_a_hostile_reply(unit: str) -> None:
+    """A process's first long hostile reply pays, in kernel time, for every fresh page the scan
+    touches (0.6 s of a 1 s first call at 4 MiB when it held 75 bytes a character): the scan
+    peaks under 32 bytes a character of the reply (numpy's arrays are traced too)."""
+    text = unit * (MAX_RESPONSE_BYTES // 4 // len(unit)) + "}"
+    tracemalloc.start()
+    try:
+        span = first_span(text, 0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert span == next(_balanced_spans(text, 0), None)  # the linear reader
+    assert peak <= 32 * len(text), (peak / len(text))
+
+
+class ScanCountingText(str):
+    """A str that counts the characters its ``count`` and ``rfind`` scan: a JSON decoder's
+    error finds its line and column with them, over the text up to the failure."""
+
+    scanned = 0
+
+    def count(self, sub: str, start: Any = None, end: Any = None) -> int:
+        ScanCountingText.scanned += len(self[start:end])
+        return str.count(self, sub, start, end)
+
+    def rfind(self, sub: str, start: Any = None, end: Any = None) -> int:
+        ScanCountingText.scanned += len(self[start:end])
+        return str.rfind(self, sub, start, end)
+
+
+@pytest.mark.parametrize("unit", ['{"a":}', '{"a":1,}', '{"a":' * 150 + "x" + "}" * 150])
+def test_failing_openings_do_not_each_rescan_the_reply_before_them(unit: str) -> None:
+    """Each opening whose parse fails costs the characters it parsed, not its place in the
+    reply: a JSON decoder's error scans the text up to the failure for its line and column,
+    so parsing in the reply itself made n failing openings cost n²/2 (40,000 ``{"a":}`` took
+    4 s; 4 MiB of them, minutes)."""
+    text = ScanCountingText(unit * (40_000 // len(unit)))
+    ScanCountingText.scanned = 0
+    assert first_object(text) is None
+    assert ScanCountingText.scanned <= 4 * len(text), ScanCountingText.scanned
+
+
+@settings(max_examples=1000, deadline=None)
+@given(text=adversarial | JSONISH, window=st.sampled_from([1, 2, 5, 17, 40]))
+@example(text='{"a": tru', window=1)
+@example(text='{"a": "\\ud834\\udd1e", "b": 1e5}', window=17)
+@example(text='{"a": [1, 2, 3]} {"b": 12345678901234567890}', window=5)
+def test_first_object_in_small_windows_is_the_reference(text: str, window: int) -> None:
+    """`first_object` parses each opening in a window grown until the outcome cannot depend on
+    what follows: with windows of a few characters (every edge somewhere) it reads as the
+    reference does."""
+    before = text_module.DECODE_WINDOW
+    text_module.DECODE_WINDOW = window
+    try:
+        got = first_object(text)
+    finally:
+        text_module.DECODE_WINDOW = before
+    assert got == reference_first_object(text)
+
+
+@pytest.mark.parametrize("text", ['{"a":' * 700_000 + "x" + "}" * 700_000,
+                                  '{"a":' + "[" * 4_000_000 + "]" * 10,
+                                  '{"a":}' * 600_000 + '{"action": "defect"}'])
+def test_a_reply_of_more_brackets_than_the_cap_is_refused_unread(
+        text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every ``{`` and ``[`` a reply holds may cost a parse or a step of Python: past
+    `MAX_REPLY_BRACKETS` the reply is refused before any parse, by a refusal (an
+    `IllegalAction`, code ``parse``) that names the count and the cap, so the model is told
+    (700,000 nested ``{"a":`` took 0.45 s to read, 600,000 failing openings seconds)."""
+    parsed = counting_parses(monkeypatch)
+    with pytest.raises(IllegalAction) as refused:
+        first_object(text)
+    assert parsed == []
+    assert refused.value.code == "parse"
+    count = text.count("{") + text.count("[")
+    assert f"{count:,}" in str(refused.value) and f"{MAX_REPLY_BRACKETS:,}" in str(refused.value)
+
+
+def test_a_reply_at_the_bracket_cap_is_read() -> None:
+    text = "[" * (MAX_REPLY_BRACKETS - 1) + '{"action": "defect"}'
+    assert first_object(text) == {"action": "defect"}
+    with pytest.raises(IllegalAction):
+        first_object("[" + text)

@@ -51,6 +51,9 @@ class Reply:
     retry_after: float | None = None  # seconds, sent as the Retry-After header with a 429
     input_tokens: int | None = None  # default: a rough count of the prompt
     output_tokens: int | None = None
+    cut: bool = False
+    """The reply reached the length limit (``finish_reason`` ``length``, ``stop_reason``
+    ``max_tokens``)."""
     extra: str | None = None
     """Raw JSON text spliced into the response object as one more member (a field no client
     reads), e.g. ``"created": 1111…`` with more digits than a JSON encoder here can write."""
@@ -287,18 +290,20 @@ class ProviderServer:
             doc = json.loads(self._render(rec, dataclasses.replace(reply, extra=None)).body)
             body = json.dumps(doc)[:-1] + ", " + reply.extra + "}"
             return Response(body, media_type="application/json")
+        response = JSONResponse if _utf8(text) else EscapedJSONResponse
         if rec.shape == "openai":
-            return JSONResponse({
+            return response({
                 "id": f"chatcmpl-{n}", "object": "chat.completion", "created": 0,
                 "model": rec.model,
-                "choices": [{"index": 0, "finish_reason": "stop",
+                "choices": [{"index": 0, "finish_reason": "length" if reply.cut else "stop",
                              "message": {"role": "assistant", "content": text}}],
                 "usage": {"prompt_tokens": tin, "completion_tokens": tout,
                           "total_tokens": tin + tout},
             })
-        return JSONResponse({
+        return response({
             "id": f"msg_{n}", "type": "message", "role": "assistant", "model": rec.model,
-            "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
+            "content": [{"type": "text", "text": text}],
+            "stop_reason": "max_tokens" if reply.cut else "end_turn",
             "stop_sequence": None, "usage": {"input_tokens": tin, "output_tokens": tout},
         })
 
@@ -310,6 +315,22 @@ class ProviderServer:
         if shape == "openai":
             return {"error": {"message": message, "type": kind, "code": None}}
         return {"type": "error", "error": {"type": kind, "message": message}}
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class EscapedJSONResponse(JSONResponse):
+    """JSON with every non-ASCII character escaped: how a server sends reply text holding a
+    lone surrogate (``\\ud800``, which UTF-8 cannot carry)."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, separators=(",", ":")).encode("ascii")
 
 
 def constant(text: str, latency: float = 0.0) -> Script:

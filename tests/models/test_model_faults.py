@@ -4,6 +4,7 @@ fallbacks with their causes, the request budget, disabling, and no provider at a
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -199,3 +200,43 @@ async def test_only_the_failing_seat_falls_back(server: ProviderServer, shape: s
     assert models["fallbacks"] == [{}, {"parse": 1}, {}]
     assert models["model"] == [f"test-{shape}", f"test-{shape}", None]
     assert models["requests"] == [1, 2, 0]
+
+
+async def test_a_reply_holding_a_lone_surrogate_is_shown_back_and_retried(
+        server: ProviderServer, shape: str, tmp_path: Path) -> None:
+    """A provider's reply text may hold a lone surrogate (``\\ud800`` escaped in its JSON: a
+    broken tokenizer's half character). Unusable, it is shown back on the retry with the hint
+    like any other reply, its half character as U+FFFD: the request body is UTF-8, which
+    cannot carry it (the retry failed as ``transport`` with no request sent, and the model was
+    never told), and the transcript holds it too."""
+    server.script = sequence(Reply("not json \ud800 at all"), then=Reply('{"n": 6}'))
+    game = TextToyGame(seats=1, rounds=1)
+    transcript = tmp_path / "t.jsonl"
+    seats = model_seats(game, options_for(server, shape, transcript=str(transcript)))
+    outcome = await run_episode(game, seats)
+    (d,) = decisions_of(outcome, 0)
+    assert (d.source, d.attempts, d.action) == ("seat", 2, {"n": 6})
+    assert len(server.requests) == 2
+    assert server.requests[1].messages[1] == {"role": "assistant",
+                                              "content": "not json \ufffd at all"}
+    assert HINT in server.requests[1].messages[2]["content"]
+    assert "not json \ufffd at all" in transcript.read_text(encoding="utf-8")
+
+
+async def test_a_reply_cut_at_the_length_limit_is_told_so_on_the_retry(
+        server: ProviderServer, shape: str) -> None:
+    """A model that reasons at length before its JSON is cut off at the reply limit (the
+    Messages API's max_tokens is 1,024): the retry says the reply was cut off and to answer
+    briefly, not only the form (which the model had not failed to follow: it never got there,
+    and would reason at length again); a reply that ended on its own is not told so."""
+    server.script = sequence(Reply("Let me think about this step by step. First,", cut=True),
+                             Reply('{"n": 6}'), Reply("no JSON here"), then=Reply('{"n": 5}'))
+    game = TextToyGame(seats=1, rounds=2)
+    outcome = await run_episode(game, model_seats(game, options_for(server, shape)))
+    first, second = decisions_of(outcome, 0)
+    assert (first.source, first.attempts, first.action) == ("seat", 2, {"n": 6})
+    assert (second.source, second.attempts, second.action) == ("seat", 2, {"n": 5})
+    retry = server.requests[1].messages[-1]["content"]
+    assert "cut off" in retry and HINT in retry
+    later = server.requests[3].messages[-1]["content"]
+    assert "cut off" not in later and HINT in later

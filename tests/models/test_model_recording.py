@@ -20,7 +20,8 @@ from cogleague.games.registry import get
 from cogleague.seats.factory import ModelOptions, make_seats
 from cogleague.seats.llm import RecordingMiss, accounting_for
 from cogleague.seats.llm.recording import request_key
-from helpers.model_toys import options_for
+from cogleague.seats.llm.transcript import export_chat, read_rows
+from helpers.model_toys import TextToyGame, model_seats, options_for
 from helpers.provider_server import ProviderServer, Recorded, Reply
 
 LINEUP = ["llm", "tit_for_tat", "llm", "always_defect"]
@@ -261,3 +262,50 @@ async def test_a_corrupt_recorded_response_is_refused_when_the_recording_opens(
     with pytest.raises(ConfigError) as refused:
         await play(dataclasses.replace(options, recording_mode="replay", api_key=None))
     assert f"{path}:2" in str(refused.value)
+
+
+async def test_text_holding_unicode_line_breaks_records_replays_and_reads_back(
+        tmp_path: Path) -> None:
+    """U+2028, U+2029 and U+0085 are line breaks to `str.splitlines`, and JSON writes them raw
+    inside strings: a recording or transcript holding one (a reply, or an operator's prompt
+    pasted from a word processor) could not be read back ("not a recorded interaction", "not
+    a JSON line"). Each file is read a ``\\n``-ended line at a time."""
+    reply = Reply('Sure\u2028here:\x85{"action": "cooperate"}\u2029')
+    with ProviderServer(lambda _req: reply) as live:
+        options = options_for(live, "openai", recording=str(tmp_path / "rec"),
+                              recording_mode="record", transcript=str(tmp_path / "t.jsonl"))
+        recorded, _ = await play(options)
+    replay = dataclasses.replace(options, recording_mode="replay", api_key=None,
+                                 transcript=str(tmp_path / "again.jsonl"))
+    replayed, models = await play(replay)
+    assert replayed == recorded and sum(models["requests"]) == 0  # type: ignore[arg-type]
+    rows = list(read_rows(tmp_path / "t.jsonl"))
+    assert rows and all(row["reply"] == reply.text for row in rows)
+    assert export_chat([tmp_path / "t.jsonl"], tmp_path / "chat.jsonl") == (len(rows),
+                                                                             len(rows))
+
+
+async def test_a_reply_cut_at_the_length_limit_replays_with_the_same_retry(
+        tmp_path: Path) -> None:
+    """A cut reply's retry says it was cut off, so the recording keeps the cut: a replay sends
+    the same retry, found in the recording (without it, a different request: a miss)."""
+    replies = iter([Reply("Thinking it over at length, and", cut=True)])
+
+    def script(_req: Recorded) -> Reply:
+        return next(replies, Reply('{"n": 7}'))
+
+    async def run(options: ModelOptions) -> list[object]:
+        game = TextToyGame(seats=1, rounds=2)
+        seats = model_seats(game, options)
+        outcome = await run_episode(game, seats)
+        models = accounting_for(seats)
+        assert models is not None
+        return [outcome.results, models["requests"], models["replayed"]]
+
+    with ProviderServer(script) as live:
+        options = options_for(live, "anthropic", recording=str(tmp_path),
+                              recording_mode="record")
+        recorded = await run(options)
+        assert any("cut off" in m["content"] for r in live.requests for m in r.messages)
+    replay = dataclasses.replace(options, recording_mode="replay", api_key=None)
+    assert await run(replay) == [recorded[0], [0], [3]]

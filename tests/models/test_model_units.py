@@ -223,3 +223,36 @@ def test_accounting_is_none_without_model_seats_and_indexed_by_seat_with_them() 
     assert models["latency_p50_ms"] == [None, 25.0, None]
     assert models["latency_max_ms"] == [None, 400.0, None]
     assert all(len(v) == 3 for v in models.values())
+
+
+def test_a_prompt_file_saved_with_a_byte_order_mark_is_read_without_it(tmp_path: Path) -> None:
+    """Editors on Windows save UTF-8 with a byte order mark: a file marker, not guidance. Kept,
+    it led the operator's guidance as an invisible character, counted against the 4,000."""
+    game = TextToyGame(seats=1, rounds=1)
+    marked = tmp_path / "marked.txt"
+    marked.write_text("Always name 9.\n", encoding="utf-8-sig")
+    seat = make_model_seat(game, 0, f"llm:{marked}", ModelOptions())
+    assert seat.prompt == "Always name 9."
+    assert seat.system_text.endswith(f"{GUIDANCE_HEADING}\nAlways name 9.")
+    full = tmp_path / "full.txt"
+    full.write_text("x" * MAX_PROMPT_CHARS, encoding="utf-8-sig")
+    assert len(make_model_seat(game, 0, f"llm:{full}", ModelOptions()).prompt) == 4000
+
+
+def test_a_blank_prompt_adds_no_guidance_heading() -> None:
+    """A prompt of blanks (a form left empty but for a newline) is no guidance: the system
+    message does not end in a guidance heading over nothing, as a blank prompt file does not."""
+    game = TextToyGame(seats=1, rounds=1)
+    blank = make_model_seat(game, 0, "llm", ModelOptions(), prompt=" \n\t")
+    assert GUIDANCE_HEADING not in blank.system_text
+    assert blank.system_text == make_model_seat(game, 0, "llm", ModelOptions()).system_text
+
+
+def test_a_prompt_path_from_the_home_directory_is_read(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``llm:~/prompt.txt``: a shell expands ``~`` only at a word's start, so after ``llm:`` it
+    arrives as written; the file is the one in the home directory, as the writer meant."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "prompt.txt").write_text("Always name 9.\n", encoding="utf-8")
+    game = TextToyGame(seats=1, rounds=1)
+    assert make_model_seat(game, 0, "llm:~/prompt.txt", ModelOptions()).prompt == "Always name 9."

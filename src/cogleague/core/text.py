@@ -11,6 +11,7 @@ import re
 import sys
 import unicodedata
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any, TypeVar
 
 ELLIPSIS = "…"
@@ -34,6 +35,15 @@ def strip_controls(text: str) -> str:
                 continue
             out.append(REPLACEMENT if category == "Cs" else ch)
     return "".join(out)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def mend_surrogates(text: str) -> str:
+    """Each lone surrogate as U+FFFD, all else as it is: text a provider decoded from a JSON
+    escape (``\\ud800``) that no UTF-8 request body, file or database can carry."""
+    return text if text.isascii() else _SURROGATE.sub(REPLACEMENT, text)
 
 
 def cut(text: str, limit: int) -> str:
@@ -227,10 +237,48 @@ _DECODER = json.JSONDecoder()
 _LONG_DECODER = json.JSONDecoder(parse_int=_read_int)
 
 
+class _ParseFailed(Exception):
+    """A JSON parse from an opening failed at `pos` (in the reply)."""
+
+    def __init__(self, pos: int) -> None:
+        super().__init__(pos)
+        self.pos = pos
+
+
+DECODE_WINDOW = 256
+"""`_decode` first parses this many characters from the opening, then four times as many,
+until the parse ends inside the window or fails clearly short of its edge."""
+
+_EDGE = 16
+"""A failure this close to a window's edge may be the edge's doing (``tru`` of ``true``,
+``\\u12`` of an escape, a number's last digits): parsed again in a larger window."""
+
+
 def _decode(text: str, begin: int) -> tuple[Any, int]:
-    """The JSON value at `begin` and one past its end, read as `loads_reply` reads one."""
-    return _read(lambda: _DECODER.raw_decode(text, begin),
-                 lambda: _LONG_DECODER.raw_decode(text, begin))
+    """The JSON value at `begin` and one past its end, read as `loads_reply` reads one;
+    `_ParseFailed` where a parse of the whole text fails.
+
+    Parsed in a window of the text from `begin`, grown until the outcome cannot depend on
+    what follows it: a JSON decoder's error finds its line and column by scanning the string
+    it reads up to the failure, so parsing in the whole reply would make each failing opening
+    cost its place in the reply (n failing openings, n²/2). A parse that ends inside the
+    window read nothing past it; a failure clearly short of the edge, other than a string
+    running to it ("Unterminated string", reported where the string starts), fails there in
+    the whole text too."""
+    size = DECODE_WINDOW
+    while True:
+        window = text[begin:begin + size]
+        try:
+            doc, end = _read(partial(_DECODER.raw_decode, window, 0),
+                             partial(_LONG_DECODER.raw_decode, window, 0))
+        except json.JSONDecodeError as exc:
+            whole = begin + size >= len(text)
+            if whole or (exc.pos + _EDGE < len(window)
+                         and not exc.msg.startswith("Unterminated string")):
+                raise _ParseFailed(begin + exc.pos) from None
+            size *= 4
+            continue
+        return doc, begin + end
 
 
 _T = TypeVar("_T")
@@ -250,8 +298,27 @@ def _read(plain: Callable[[], _T], marking: Callable[[], _T]) -> _T:
     return marking()
 
 
+MAX_REPLY_BRACKETS = 10_000
+"""A reply holding more ``{`` and ``[`` than this is refused unread by `first_object`. Each one
+may cost a parse or a step of Python (a failing opening, a level of a too-deep span), so
+without a cap a 4 MiB reply of them holds the event loop for seconds; a move is one small
+object, and a reply of thousands of brackets is no move a model meant."""
+
+
+def _too_many_brackets(text: str) -> Exception | None:
+    """The refusal of a reply past `MAX_REPLY_BRACKETS`, or None (counted at C speed)."""
+    count = text.count("{") + text.count("[")
+    if count <= MAX_REPLY_BRACKETS:
+        return None
+    from cogleague.core.errors import IllegalAction  # errors imports core.seat: kept lazy
+
+    return IllegalAction(f"the reply holds {count:,} '{{' and '[' (at most "
+                         f"{MAX_REPLY_BRACKETS:,}): reply with one JSON object", code="parse")
+
+
 def first_object(text: str) -> dict[str, Any] | None:
-    """The first balanced span that parses as a JSON object, or None.
+    """The first balanced span that parses as a JSON object, or None; an `IllegalAction`
+    (code ``parse``) for a reply of more than `MAX_REPLY_BRACKETS` ``{`` and ``[``.
 
     Lenient on purpose: a span that is not JSON (``{thinking}``) is skipped, not fatal, and so
     is a span nested deeper than `MAX_OBJECT_DEPTH`. Games whose rules read strictly the first
@@ -268,7 +335,11 @@ def first_object(text: str) -> dict[str, Any] | None:
     before it, so a fresh parse from that ``{`` takes the same steps to the same failure.
     Those are skipped unparsed, so n nested openings failing at one place cost one parse, not
     n; an object read too deep (or failing by recursion) skips, found in one pass, the
-    openings in it nested past the limit (a hostile reply must not hold the event loop)."""
+    openings in it nested past the limit (a hostile reply must not hold the event loop); the
+    bracket cap bounds all of it."""
+    refusal = _too_many_brackets(text)
+    if refusal is not None:
+        raise refusal
     doomed: set[int] = set()  # openings known to fail or to be too deep
     for found in _CANDIDATE.finditer(text):
         begin = found.start()
@@ -276,7 +347,7 @@ def first_object(text: str) -> dict[str, Any] | None:
             continue
         try:
             doc, end = _decode(text, begin)
-        except json.JSONDecodeError as exc:
+        except _ParseFailed as exc:
             doomed.update(_nested_openings(text, begin, exc.pos))
             continue
         except RecursionError:  # nested past the recursion limit, so past MAX_OBJECT_DEPTH

@@ -29,6 +29,8 @@ MAX_DROPPED_CHARS = 500
 seat's own text)."""
 RETRY_TEXT = ("Your last reply could not be used: {hint}\n"
               "Answer again with exactly one JSON object and nothing else.")
+CUT_TEXT = ("Your last reply was cut off: it reached the reply length limit before it ended. "
+            "Answer briefly.")
 
 
 def check_prompt(text: object) -> str:
@@ -50,7 +52,8 @@ def load_prompt(seat_name: str) -> str:
     if not path:
         raise ConfigError("prompt", "prompt file missing: write llm:PATH (or llm for none)")
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        # "~" after "llm:" arrives unexpanded (a shell expands it only at a word's start)
+        text = Path(path).expanduser().read_text(encoding="utf-8-sig")  # BOM: no guidance
     except UnicodeDecodeError as exc:
         raise ConfigError("prompt", f"prompt file {path!r} is not UTF-8 text ({exc.reason})"
                           ) from exc
@@ -63,7 +66,7 @@ def load_prompt(seat_name: str) -> str:
 def system_message(game_text: str, guidance: str) -> str:
     parts = [game_text.strip()] if game_text.strip() else []
     parts.append(REPLY_RULE)
-    if guidance:
+    if guidance.strip():  # blanks are no guidance: no heading over nothing
         parts.append(f"{GUIDANCE_HEADING}\n{guidance}")
     return "\n\n".join(parts)
 
@@ -82,18 +85,22 @@ def cut_dropped(reason: str) -> str:
 
 
 def chat_turns(turn: Turn, hint: str | None, last_reply: str | None,
-               dropped: str | None = None) -> list[dict[str, str]]:
+               dropped: str | None = None, *, cut: bool = False) -> list[dict[str, str]]:
     """The user/assistant turns of one attempt. A retry shows the failed reply (if one came
     back) and then the hint; with no reply to show, the hint joins the user message.
 
     `dropped` is the game's reason (`Parsed.reason`) for what it dropped from the seat's
-    previous accepted reply: said after the turn's view, so the model can correct itself."""
+    previous accepted reply: said after the turn's view, so the model can correct itself.
+    `cut`: the failed reply stopped at the length limit, which the retry says first (a model
+    that never reached its JSON must shorten its answer, not only mind the form)."""
     user = user_message(turn)
     if dropped is not None:
         user = f"{user}\n\n{DROPPED_TEXT.format(reason=dropped)}"
     if hint is None:
         return [{"role": "user", "content": user}]
     correction = RETRY_TEXT.format(hint=hint)
+    if cut:
+        correction = f"{CUT_TEXT}\n{correction}"
     if last_reply is None or not last_reply.strip():
         return [{"role": "user", "content": f"{user}\n\n{correction}"}]
     return [{"role": "user", "content": user},

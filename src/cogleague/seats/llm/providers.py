@@ -38,7 +38,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from cogleague.core.errors import ConfigError
-from cogleague.core.text import loads_reply
+from cogleague.core.text import loads_reply, mend_surrogates
 from cogleague.seats.llm.transport import MAX_RESPONSE_BYTES, too_large, transport_for
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,9 @@ class Completion:
     text: str
     input_tokens: int
     output_tokens: int
+    cut: bool = False
+    """The reply stopped at the length limit (OpenAI's ``finish_reason`` ``length``, the
+    Messages API's ``stop_reason`` ``max_tokens``), not where the model ended it."""
 
 
 class ProviderError(Exception):
@@ -235,10 +238,12 @@ class OpenAIProvider:
                 "/chat/completions", cast_to=self._response_type, content=body,
                 options={**self._options, "timeout": timeout})
             doc = loads_reply(_content(response))
-            text = doc["choices"][0]["message"]["content"] or ""
+            choice = doc["choices"][0]
+            text = choice["message"]["content"] or ""
             usage = doc.get("usage") or {}
             return Completion(_text(text), _count(usage.get("prompt_tokens")),
-                              _count(usage.get("completion_tokens")))
+                              _count(usage.get("completion_tokens")),
+                              cut=choice.get("finish_reason") == "length")
         except self._sdk.APIError as exc:
             raise _translate(exc, self._sdk) from exc
         except (ValueError, LookupError, AttributeError, TypeError) as exc:  # unreadable body
@@ -280,7 +285,8 @@ class AnthropicProvider:
                            if isinstance(block, dict))
             usage = doc.get("usage") or {}
             return Completion(_text(text), _count(usage.get("input_tokens")),
-                              _count(usage.get("output_tokens")))
+                              _count(usage.get("output_tokens")),
+                              cut=doc.get("stop_reason") == "max_tokens")
         except self._sdk.APIError as exc:
             raise _translate(exc, self._sdk) from exc
         except (ValueError, LookupError, AttributeError, TypeError) as exc:
@@ -316,9 +322,11 @@ def _raw_response_type(client: Any) -> type:
 
 
 def _text(value: Any) -> str:
+    """The reply text, a lone surrogate in it (a half character, escaped in the body) as
+    U+FFFD: the text is shown back on a retry in a UTF-8 body, and written to transcripts."""
     if not isinstance(value, str):
         raise ValueError(f"reply text is {type(value).__name__}, not a string")
-    return value
+    return mend_surrogates(value)
 
 
 def _count(value: Any) -> int:

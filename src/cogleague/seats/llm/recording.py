@@ -15,6 +15,9 @@ A recording is a directory with one JSON Lines file per episode
      "request": {"system": "...", "messages": [...]},
      "response": {"text": "...", "input_tokens": 12, "output_tokens": 3}}
 
+with ``"cut": true`` in ``response`` when the reply stopped at the length limit (its retry says
+so, and a replay must send the same retry).
+
 ``response`` is instead ``{"error": "rate_limited", "retry_after": 1.0}``, ``{"error": "auth"}``,
 ``{"error": "failure", "message": "..."}``, ``{"error": "timeout"}`` (the runner cut the call
 off) or ``{"error": "rate_budget"}`` (no request slot before the deadline: never sent), so a
@@ -143,7 +146,9 @@ class EpisodeRecording:
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError("replay", f"recording {str(self.path)!r} cannot be read "
                                         f"({exc})") from exc
-        for number, line in enumerate(text.splitlines(), 1):
+        # "\n" alone ends a line: JSON writes U+2028, U+2029 and U+0085 raw inside strings,
+        # and str.splitlines would break a line there
+        for number, line in enumerate(text.split("\n"), 1):
             if not line.strip():
                 continue
             try:
@@ -208,7 +213,8 @@ def completion_of(response: dict[str, Any]) -> Completion:
     """Play one recorded response: a completion, or the provider error it was."""
     error = response.get("error")
     if error is None:
-        return Completion(str(response["text"]), 0, 0)  # replayed: no tokens spent
+        # replayed: no tokens spent; `cut` as recorded, so a retry is told the same
+        return Completion(str(response["text"]), 0, 0, cut=response.get("cut") is True)
     if error == "rate_limited":
         raise RateLimited(response.get("retry_after"))
     if error == "auth":
@@ -299,7 +305,8 @@ class RecordedProvider:
             raise
         self.recording.append({**row, "response": {
             "text": completion.text, "input_tokens": completion.input_tokens,
-            "output_tokens": completion.output_tokens}})
+            "output_tokens": completion.output_tokens,
+            **({"cut": True} if completion.cut else {})}})
         return completion
 
     def _miss(self, key: str, turns: list[dict[str, str]]) -> str:

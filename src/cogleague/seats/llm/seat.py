@@ -89,9 +89,10 @@ class ModelSeat:
             deadline, number = clock.now() + self.game.timing().decision_timeout_s, 1
         records = self._attempts.setdefault(turn.turn_id, [])
         last_reply = records[-1].reply if records else None
+        cut = bool(records) and records[-1].cut
         told = records[0].told if records else self._dropped  # every attempt of a turn alike
         self._dropped = None
-        turns = prompting.chat_turns(turn, hint, last_reply, told)
+        turns = prompting.chat_turns(turn, hint, last_reply, told, cut=cut)
         record = AttemptRecord(self.seat, turn.round, turn.turn_id, number,
                                [{"role": "system", "content": self.system_text}, *turns],
                                extra=self._identity(), told=told)
@@ -170,6 +171,7 @@ class ModelSeat:
             record.latency_ms = latency
             record.input_tokens += completion.input_tokens
             record.output_tokens += completion.output_tokens
+            record.cut = completion.cut
             return completion.text
         raise SeatUnavailable(FallbackCause.RATE_BUDGET,
                               f"rate limited {MAX_RATE_LIMITED_SENDS} times")

@@ -49,6 +49,8 @@ class AttemptRecord:
     """What the game dropped from this reply (`Parsed.reason`), though it accepted it."""
     told: str | None = None
     """The previous turn's `dropped`, told to the model in this attempt's prompt."""
+    cut: bool = False
+    """The reply stopped at the length limit: a retry tells the model so."""
 
     def to_row(self, decision: Decision | None = None) -> dict[str, Any]:
         row: dict[str, Any] = {
@@ -87,7 +89,8 @@ def read_rows(path: str | Path) -> Iterator[dict[str, Any]]:
     """Rows of one transcript; a malformed line is a `ConfigError` naming file and line."""
     p = Path(path)
     try:
-        lines = p.read_text(encoding="utf-8").splitlines()
+        lines = p.read_text(encoding="utf-8").split("\n")  # not splitlines: JSON writes
+        # U+2028, U+2029 and U+0085 raw inside strings, where splitlines would break a line
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError("transcripts", f"transcript {str(p)!r} cannot be read ({exc})") from exc
     for number, line in enumerate(lines, 1):
