@@ -87,3 +87,29 @@ def test_the_check_as_a_suite_check(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(LONG_ENV, "9")
     summary = check_batch_subject(Subject(registry.get("ledger")))
     assert summary.startswith("9 episodes equal"), summary
+
+
+def test_a_variant_that_fixes_its_seed_is_compared_at_that_seed() -> None:
+    """Ledger's certification plays only seed 7: the check compares both engines there
+    (random line-ups and actions) instead of refusing its random seeds."""
+    summary = check_batch(registry.get("ledger"), episodes=4, seed=2, variant="certification")
+    assert_equal_over(summary, 4)
+    assert "at seed 7" in summary, summary
+
+
+def test_a_flipped_kernel_fails_the_check_at_a_fixed_seed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the fixed seed the comparison is real: a kernel that counts one seat's score wrong
+    is caught there too."""
+    from cogleague.games.ledger.kernel import LedgerKernel
+
+    original = LedgerKernel.scores
+
+    def wrong(self: LedgerKernel, state: object) -> object:
+        scores = np.array(original(self, state), dtype=np.float64)
+        scores[:, 0] += 1.0
+        return scores
+
+    monkeypatch.setattr(LedgerKernel, "scores", wrong)
+    with pytest.raises(ConformanceError, match="differ"):
+        check_batch(registry.get("ledger"), episodes=4, seed=2, variant="certification")
