@@ -25,7 +25,7 @@ from cogleague.envs import (
     vector_env,
 )
 from cogleague.games import registry
-from tests.envs.support import TEXTLESS
+from envs.support import TEXTLESS
 
 RL_GAMES = sorted(d.name for d in registry.available() if "rl" in d.extras)
 BATCH_GAMES = sorted(n for n in RL_GAMES if batch_of(registry.get(n)) is not None)

@@ -22,7 +22,14 @@ from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game, Turn
 from cogleague.envs.driver import EpisodeDriver, SyncSeat, answer_with, finished_replay, taken
 from cogleague.envs.snapshot import Construction, Episode, rng_from, rng_state
-from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name, check_seat
+from cogleague.envs.table import (
+    SEED_SPACE,
+    TableSpec,
+    agent_name,
+    check_seat,
+    default_opponents,
+    default_refused,
+)
 from cogleague.seats.factory import make_seat
 
 
@@ -43,16 +50,15 @@ class SingleAgentEnv(gym.Env):
                                      **config)
         self._episode: Episode | None = None
         probe = TableSpec(game, variant, None, False, seats, **config)
-        desc = probe.desc
         n = probe.num_seats
         check_seat(seat, n)
         if opponents is not None and pool is not None:
             raise ConfigError("opponents", "give opponents or pool, not both")
         if pool is not None and not pool:
             raise ConfigError("pool", "pool must name at least one policy")
-        if opponents is None and pool is None:
-            lineup = desc.default_lineup(probe.variant)
-            opponents = [lineup[s % len(lineup)] for s in range(n) if s != seat]
+        defaulted = opponents is None and pool is None
+        if defaulted:
+            opponents = default_opponents(probe, seat)
         if opponents is not None and len(opponents) != n - 1:
             raise ConfigError("opponents", f"opponents must list {n - 1} policies for the other "
                                            f"seats (got {len(opponents)})")
@@ -65,7 +71,12 @@ class SingleAgentEnv(gym.Env):
         self._config = config
         self._game_arg = game
         self.spec_ = self._table(self.opponents or [self.pool[0]] * (n - 1))  # type: ignore[index]
-        self._check_others()
+        try:
+            self._check_others()
+        except ConfigError as exc:
+            if not defaulted or exc.field != "opponents":
+                raise
+            raise default_refused(exc, probe.variant) from None
         self.observation_space = self.spec_.observation_space
         self.action_space = self.spec_.action_space
         self.driver: EpisodeDriver | None = None

@@ -31,6 +31,20 @@ def check_seat(seat: Any, seats: int) -> int:
     return seat
 
 
+def default_opponents(spec: TableSpec, seat: int) -> list[str]:
+    """The variant's line-up without `seat` (repeated to fill a larger table): the opponents
+    an environment seats when the caller names none."""
+    lineup = spec.desc.default_lineup(spec.variant)
+    return [lineup[s % len(lineup)] for s in range(spec.num_seats) if s != seat]
+
+
+def default_refused(exc: ConfigError, variant: str | None) -> ConfigError:
+    """A refusal of the default opponents, saying they were the default: the caller gave no
+    `opponents` to blame."""
+    return ConfigError("opponents", f"opponents: not given, and the {variant} variant's "
+                                    f"line-up cannot sit here ({exc}); give opponents=[…]")
+
+
 class TableSpec:
     """A game, variant and config as an environment plays them, episode after episode."""
 

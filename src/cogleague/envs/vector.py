@@ -32,7 +32,14 @@ from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError, IllegalAction
 from cogleague.envs.snapshot import Construction, Episode, rng_from, rng_state
-from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name, check_seat
+from cogleague.envs.table import (
+    SEED_SPACE,
+    TableSpec,
+    agent_name,
+    check_seat,
+    default_opponents,
+    default_refused,
+)
 
 
 class KernelTables:
@@ -167,16 +174,21 @@ class BatchVectorEnv(VectorEnv):
         probe = TableSpec(game, variant, None, False, seats, **config)
         n = probe.num_seats
         check_seat(seat, n)
+        defaulted = opponents is None
         if opponents is None:
-            lineup = probe.desc.default_lineup(probe.variant)
-            opponents = [lineup[s % len(lineup)] for s in range(n) if s != seat]
+            opponents = default_opponents(probe, seat)
         if len(opponents) != n - 1:
             raise ConfigError("opponents", f"opponents must list {n - 1} baselines for the "
                                            f"other seats (got {len(opponents)})")
         names: list[str | None] = list(opponents)
         names.insert(seat, None)
         self.seat = seat
-        self.tables = KernelTables(game, num_envs, names, variant, config)
+        try:
+            self.tables = KernelTables(game, num_envs, names, variant, config)
+        except ConfigError as exc:
+            if not defaulted or exc.field != "opponents":
+                raise
+            raise default_refused(exc, probe.variant) from None
         self.num_envs = num_envs
         self.single_observation_space = self.tables.spec.observation_space
         self.single_action_space = self.tables.spec.action_space

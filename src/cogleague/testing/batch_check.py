@@ -65,6 +65,8 @@ def _playable(desc: GameDescriptor, variant: str | None, options: dict[str, Any]
         if exc.field != "seed":
             raise
     fixed = desc.make(variant, dict(options), None, names, None).seed
+    if fixed is None:  # a game that draws no seed of its own fixes none: the refusal stands
+        return check_seeds(desc, variant, options, names, seeds, "seed")
     return check_seeds(desc, variant, options, names, [fixed] * len(seeds), "seed")
 
 
