@@ -176,6 +176,11 @@ class SingleAgentEnv(gym.Env):
     def replay_document(self) -> dict[str, Any]:
         return finished_replay(self.driver, self.spec_.desc)
 
+    def render(self) -> None:
+        """No render modes: with ``render_mode = None`` nothing is computed (Gymnasium's
+        convention), as in the PettingZoo faces."""
+        return None
+
     def close(self) -> None:
         if self.driver is not None:
             self.driver.close()

@@ -203,6 +203,10 @@ class BatchVectorEnv(VectorEnv):
         self._pending_reset = False
         return self._obs(), self._infos()
 
+    def render(self) -> None:
+        """No render modes: with ``render_mode = None`` nothing is computed."""
+        return None
+
     def _obs(self) -> Array:
         return self.tables.observations()[:, self.seat]
 
