@@ -29,6 +29,7 @@ from cogleague.envs.table import (
     check_seat,
     default_opponents,
     default_refused,
+    reset_seed,
 )
 from cogleague.seats.factory import make_seat
 
@@ -104,6 +105,7 @@ class SingleAgentEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        seed = reset_seed(seed)
         if seed is not None:  # ours first: Gymnasium's own check names no range
             check_int("seed", seed, 0, self.spec_.desc.seed_max)
         before = rng_state(self.np_random)

@@ -24,6 +24,12 @@ def agent_name(seat: int) -> str:
     return f"seat_{seat}"
 
 
+def reset_seed(seed: Any) -> Any:
+    """A numpy integer seed as the Python int it is (seeds drawn with numpy); anything else as
+    given, for the game's own check to accept or refuse naming `seed` and its range."""
+    return int(seed) if isinstance(seed, np.integer) else seed
+
+
 def check_seat(seat: Any, seats: int) -> int:
     """The learning seat: an int in 0..seats-1 (a bool is not seat 1), or a `ConfigError`."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:

@@ -39,6 +39,7 @@ from cogleague.envs.table import (
     check_seat,
     default_opponents,
     default_refused,
+    reset_seed,
 )
 
 
@@ -74,6 +75,7 @@ class KernelTables:
         self.episode: Episode | None = None
 
     def reset(self, seed: int | None) -> None:
+        seed = reset_seed(seed)
         before = rng_state(self.rng)
         if seed is not None:  # table i plays seed + i: each a seed the rules engine plays
             spec = self.spec
@@ -198,6 +200,7 @@ class BatchVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Array, dict[str, Any]]:
+        seed = reset_seed(seed)
         self.tables.reset(seed)  # first: it names a bad seed and its range, Gymnasium would not
         super().reset(seed=seed)
         self._pending_reset = False
