@@ -100,7 +100,12 @@ def check_seeds(desc: GameDescriptor, variant: str | None, overrides: dict[str, 
     batch table then always is the rules engine's episode of its seed."""
     checked = [check_int(field, s, 0, desc.seed_max) for s in seeds]
     for s in sorted({min(checked), max(checked)}) if checked else []:
-        desc.make(variant, dict(overrides), s, list(names), None)
+        try:
+            desc.make(variant, dict(overrides), s, list(names), None)
+        except ConfigError as exc:  # the game names `seed`; the caller gave `field`
+            if exc.field != "seed" or field == "seed":
+                raise
+            raise exc.renamed(field) from None
     return checked
 
 
@@ -117,11 +122,17 @@ def _prepare(game: str | GameDescriptor, seats: Sequence[str] | None, seeds: Ite
         raise ConfigError("variant", f"variant must be one of {', '.join(desc.variants)} "
                                      f"(got {variant!r})")
     chosen = variant if variant is not None else desc.default_variant
-    lineup = lineup_of(seats) or list(desc.default_lineup(chosen))
+    given = lineup_of(seats)
+    lineup = given or list(desc.default_lineup(chosen))
     unknown = [s for s in lineup if not isinstance(s, str) or s not in batch.baselines]
     if unknown:
-        raise ConfigError("seats", f"seats must be baselines with a batch twin "
-                                   f"({', '.join(batch.baselines)}; got {unknown[0]!r})")
+        twins = (f"seats must be baselines with a batch twin ({', '.join(batch.baselines)}; "
+                 f"got {unknown[0]!r})")
+        if given:
+            raise ConfigError("seats", twins)
+        raise ConfigError("seats", f"seats: not given, and the {chosen} variant's line-up "
+                                   f"cannot play through the batch kernel ({twins}); give "
+                                   "seats=[…]")
     if isinstance(seeds, str | bytes) or not isinstance(seeds, Iterable):
         raise ConfigError(field, f"{field} must be a collection of integer seeds (got "
                                  f"{seeds!r})")
