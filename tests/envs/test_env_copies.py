@@ -280,3 +280,42 @@ def test_a_copy_of_a_closed_or_fresh_env_has_no_episode() -> None:
     assert twin.driver is None
     with pytest.raises(RuntimeError, match="reset"):
         twin.step({})
+
+
+CONTINUE = """
+import pickle, sys
+import numpy as np
+env, rng = pickle.loads(sys.stdin.buffer.read())
+out = []
+while env.agents:
+    actions = {a: int(rng.choice(np.flatnonzero(env.spec_.mask(env.game, env.current_turn(a)))))
+               for a in env.agents}
+    obs, rewards, *_ = env.step(actions)
+    out.append((sorted((a, o.tobytes().hex()) for a, o in obs.items()), sorted(rewards.items())))
+out.append(env.replay_document())
+sys.stdout.write(repr(out))
+"""
+
+
+@pytest.mark.parametrize("game", RL_GAMES)
+def test_a_pickle_continues_alike_in_another_process(game: str) -> None:
+    """Multiprocessing and checkpoints unpickle in another interpreter (another hash seed):
+    the episode replayed there continues as it would have here."""
+    import os
+    import subprocess
+    import sys
+
+    variant, options = short(game)
+    env = parallel_env(game, variant=variant, views=False, **options)
+    env.reset(seed=9)
+    rng = np.random.default_rng(1)
+    for _ in range(2):
+        env.step({a: pick(rng, env.spec_.mask(env.game, env.current_turn(a)))
+                  for a in env.agents})
+    blob = pickle.dumps((env, rng))
+    here = subprocess.run([sys.executable, "-c", CONTINUE], input=blob, capture_output=True,
+                          env={**os.environ, "PYTHONHASHSEED": "1"}, timeout=300, check=True)
+    there = subprocess.run([sys.executable, "-c", CONTINUE], input=blob, capture_output=True,
+                           env={**os.environ, "PYTHONHASHSEED": "2"}, timeout=300, check=True)
+    assert here.stdout.startswith(b"[([(")  # steps were played there
+    assert here.stdout == there.stdout
