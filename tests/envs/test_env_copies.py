@@ -76,7 +76,7 @@ class Parallel:
         variant, options = short(game)
         self.env = parallel_env(game, variant=variant, **options)
 
-    def reset(self, seed: int) -> Any:
+    def reset(self, seed: int | None) -> Any:
         return self.env.reset(seed=seed)
 
     def live(self) -> bool:
@@ -97,7 +97,7 @@ class Aec(Parallel):
         variant, options = short(game)
         self.env = aec_env(game, variant=variant, **options)
 
-    def reset(self, seed: int) -> Any:
+    def reset(self, seed: int | None) -> Any:
         self.env.reset(seed=seed)
         return self.env.last()
 
@@ -123,7 +123,7 @@ class Single(Parallel):
         self.mask: Any = None
         self.done = False
 
-    def reset(self, seed: int) -> Any:
+    def reset(self, seed: int | None) -> Any:
         out = self.env.reset(seed=seed)
         self.mask, self.done = out[1]["action_mask"], False
         return out
@@ -151,7 +151,7 @@ class Vector(Parallel):
         self.mask: Any = None
         self.steps = 0
 
-    def reset(self, seed: int) -> Any:
+    def reset(self, seed: int | None) -> Any:
         out = self.env.reset(seed=seed)
         self.mask = out[1]["action_mask"]
         return out
@@ -176,7 +176,7 @@ class ParallelVector(Vector):
         self.masks: Any = None
         self.steps = 0
 
-    def reset(self, seed: int) -> Any:
+    def reset(self, seed: int | None) -> Any:
         out = self.env.reset(seed=seed)
         self.masks = {a: i["action_mask"] for a, i in out[1].items()}
         return out
@@ -226,6 +226,8 @@ def copies_continue_alike(face: type[Parallel], game: str, copier: str, seed: in
         steps += 1
     assert not twin.live()
     assert canon(original.end()) == canon(twin.end())
+    # the generators were copied too: the next episode without a seed draws the same one
+    assert canon(original.reset(None)) == canon(twin.reset(None))
 
 
 def test_every_registered_rl_game_is_checked() -> None:
