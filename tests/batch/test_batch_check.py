@@ -113,3 +113,25 @@ def test_a_flipped_kernel_fails_the_check_at_a_fixed_seed(
     monkeypatch.setattr(LedgerKernel, "scores", wrong)
     with pytest.raises(ConformanceError, match="differ"):
         check_batch(registry.get("ledger"), episodes=4, seed=2, variant="certification")
+
+
+@pytest.mark.parametrize("episodes", [0, -3, True, 2.5])
+def test_a_bad_episode_count_is_refused_naming_it(episodes: object) -> None:
+    """Not silently one episode: a count the check cannot play is a `ConfigError`."""
+    from cogleague.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"^episodes must be an integer in 1\.\.") as err:
+        check_batch(registry.get("dilemma"), episodes=episodes)  # type: ignore[arg-type]
+    assert err.value.field == "episodes"
+
+
+@pytest.mark.parametrize("value", ["lots", "0", "-2", "1.5"])
+def test_a_bad_long_mode_count_is_refused_naming_the_variable(
+        monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    from cogleague.core.errors import ConfigError
+    from cogleague.testing.batch_check import LONG_ENV
+
+    monkeypatch.setenv(LONG_ENV, value)
+    with pytest.raises(ConfigError, match=rf"^{LONG_ENV} must be an integer in 1\.\.") as err:
+        check_batch(registry.get("dilemma"))
+    assert err.value.field == LONG_ENV

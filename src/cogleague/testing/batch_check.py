@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from cogleague.core.batch import BatchGame, BatchKernel, batch_of
+from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
 from cogleague.testing.subject import ConformanceError, Subject
@@ -30,6 +31,22 @@ from cogleague.testing.subject import ConformanceError, Subject
 RANDOM_SEAT = "rl:random"  # a seat that plays the check's random actions
 LONG_ENV = "COGLEAGUE_BATCH_EPISODES"
 """Episodes per game in the long mode (the CI default is `episodes`' bound)."""
+MAX_EPISODES = 10**9
+
+
+def _episode_count(episodes: int) -> int:
+    """`episodes`, or the long mode's count when `LONG_ENV` is set (empty: unset); either
+    must be a positive integer, refused by its name, never quietly played as one episode."""
+    check_int("episodes", episodes, 1, MAX_EPISODES)
+    raw = os.environ.get(LONG_ENV, "").strip()
+    if not raw:
+        return episodes
+    try:
+        count = int(raw)
+    except ValueError:
+        raise ConfigError(LONG_ENV, f"{LONG_ENV} must be an integer in 1..{MAX_EPISODES} "
+                                    f"(got {raw!r})") from None
+    return check_int(LONG_ENV, count, 1, MAX_EPISODES)
 
 
 def _pick(u: float, mask: np.ndarray[Any, Any] | None, n: int) -> int:
@@ -157,7 +174,7 @@ def check_batch(desc: GameDescriptor, episodes: int = 24, seed: int = 0,
     batch = batch_of(desc)
     if batch is None:
         return "skipped: the game declares no batch kernel"
-    episodes = int(os.environ.get(LONG_ENV, episodes))
+    episodes = _episode_count(episodes)
     variant = variant if variant is not None else desc.default_variant
     options = dict(options or {})
     seats = desc.seats_of(variant, options)
