@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from cogleague.api import lineup_of
+from cogleague.api import check_seat_count, lineup_of
 from cogleague.core.batch import Array, batch_of, play_lineup
 from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
@@ -122,13 +122,15 @@ def _prepare(game: str | GameDescriptor, seats: Sequence[str] | None, seeds: Ite
         raise ConfigError("variant", f"variant must be one of {', '.join(desc.variants)} "
                                      f"(got {variant!r})")
     chosen = variant if variant is not None else desc.default_variant
-    given = lineup_of(seats)
-    lineup = given or list(desc.default_lineup(chosen))
+    given = lineup_of(seats) if seats is not None else None  # []: no seats, not "not given"
+    if given is not None:
+        check_seat_count(desc, given)
+    lineup = given if given is not None else list(desc.default_lineup(chosen))
     unknown = [s for s in lineup if not isinstance(s, str) or s not in batch.baselines]
     if unknown:
         twins = (f"seats must be baselines with a batch twin ({', '.join(batch.baselines)}; "
                  f"got {unknown[0]!r})")
-        if given:
+        if given is not None:
             raise ConfigError("seats", twins)
         raise ConfigError("seats", f"seats: not given, and the {chosen} variant's line-up "
                                    f"cannot play through the batch kernel ({twins}); give "

@@ -87,3 +87,16 @@ def test_a_seed_the_variant_refuses_is_named_as_the_caller_gave_it() -> None:
     with pytest.raises(ConfigError, match=r"^seeds must be 7 in the certification") as err:
         cogleague.play_batch("ledger", ["mirror"] * 8, seeds=[7, 1], variant="certification")
     assert err.value.field == "seeds"
+
+
+def test_an_empty_line_up_is_refused_not_read_as_the_default() -> None:
+    """``seats=[]`` is a line-up of no seats, not "not given": refused naming `seats` and the
+    seat range, in `play` (either engine) and `play_batch`, instead of quietly playing the
+    variant's line-up."""
+    for run in (lambda: cogleague.play("ledger", [], seed=1, variant="quickfire"),
+                lambda: cogleague.play("ledger", [], seed=1, variant="quickfire",
+                                       engine="batch"),
+                lambda: cogleague.play_batch("ledger", [], seeds=[1], variant="quickfire")):
+        with pytest.raises(ConfigError, match=r"^seats must list 8 policies \(got 0\)") as err:
+            run()
+        assert err.value.field == "seats"
