@@ -73,6 +73,7 @@ class KernelTables:
         self.steps = 0
         self.ended = False
         self.episode: Episode | None = None
+        self._index_dtype = np.min_scalar_type(-self.kernel.num_actions)  # a signed int
 
     def reset(self, seed: int | None) -> None:
         seed = reset_seed(seed)
@@ -143,7 +144,8 @@ class KernelTables:
                 i = int(np.flatnonzero(bad)[0])
                 raise IllegalAction(f"actions[{i}]: {int(a[i])} is not a legal action of "
                                     f"{agent_name(s)} now (its action_mask says which are)")
-            actions[:, s] = taken[s] = a
+            actions[:, s] = a
+            taken[s] = a.astype(self._index_dtype)  # the replay's record, kept small
         assert self.episode is not None
         self.episode.steps.append(taken)
         for s, policy in self.policies.items():
