@@ -132,9 +132,9 @@ def _prepare(game: str | GameDescriptor, seats: Sequence[str] | None, seeds: Ite
                  f"got {unknown[0]!r})")
         if given is not None:
             raise ConfigError("seats", twins)
-        raise ConfigError("seats", f"seats: not given, and the {chosen} variant's line-up "
-                                   f"cannot play through the batch kernel ({twins}); give "
-                                   "seats=[…]")
+        raise ConfigError("seats", f"seats: not given, and the {chosen or 'default'} variant's "
+                                   f"line-up cannot play through the batch kernel ({twins}); "
+                                   "give seats=[…]")
     if isinstance(seeds, str | bytes) or not isinstance(seeds, Iterable):
         raise ConfigError(field, f"{field} must be a collection of integer seeds (got "
                                  f"{seeds!r})")

@@ -47,8 +47,9 @@ def default_opponents(spec: TableSpec, seat: int) -> list[str]:
 def default_refused(exc: ConfigError, variant: str | None) -> ConfigError:
     """A refusal of the default opponents, saying they were the default: the caller gave no
     `opponents` to blame."""
-    return ConfigError("opponents", f"opponents: not given, and the {variant} variant's "
-                                    f"line-up cannot sit here ({exc}); give opponents=[…]")
+    return ConfigError("opponents", f"opponents: not given, and the {variant or 'default'} "
+                                    f"variant's line-up cannot sit here ({exc}); give "
+                                    "opponents=[…]")
 
 
 class TableSpec:
