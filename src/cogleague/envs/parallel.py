@@ -26,7 +26,7 @@ from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Turn
 from cogleague.envs.driver import EpisodeDriver, answer_with, finished_replay, taken
 from cogleague.envs.snapshot import Construction, Episode, rng_from, rng_state
-from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name, reset_seed
+from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name, plain_int
 
 
 class CogleagueParallelEnv(ParallelEnv):
@@ -64,7 +64,7 @@ class CogleagueParallelEnv(ParallelEnv):
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """A new episode. `seed` is the game's seed (its replay records it); without one the
         environment draws it from its own generator (seeded by the last seeded reset)."""
-        seed = reset_seed(seed)
+        seed = plain_int(seed)
         before = rng_state(self._rng)
         if seed is not None:
             game = self.spec_.new_game(seed)  # first: the game names a bad seed and its range

@@ -29,7 +29,7 @@ from cogleague.envs.table import (
     check_seat,
     default_opponents,
     default_refused,
-    reset_seed,
+    plain_int,
 )
 from cogleague.seats.factory import make_seat
 
@@ -52,7 +52,7 @@ class SingleAgentEnv(gym.Env):
         self._episode: Episode | None = None
         probe = TableSpec(game, variant, None, False, seats, **config)
         n = probe.num_seats
-        check_seat(seat, n)
+        seat = check_seat(seat, n)
         if opponents is not None and pool is not None:
             raise ConfigError("opponents", "give opponents or pool, not both")
         if pool is not None and not pool:
@@ -105,7 +105,7 @@ class SingleAgentEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        seed = reset_seed(seed)
+        seed = plain_int(seed)
         if seed is not None:  # ours first: Gymnasium's own check names no range
             check_int("seed", seed, 0, self.spec_.desc.seed_max)
         before = rng_state(self.np_random)

@@ -24,14 +24,15 @@ def agent_name(seat: int) -> str:
     return f"seat_{seat}"
 
 
-def reset_seed(seed: Any) -> Any:
-    """A numpy integer seed as the Python int it is (seeds drawn with numpy); anything else as
-    given, for the game's own check to accept or refuse naming `seed` and its range."""
-    return int(seed) if isinstance(seed, np.integer) else seed
+def plain_int(value: Any) -> Any:
+    """A numpy integer as the Python int it is (seeds, seats and counts computed with numpy);
+    anything else as given, for its own check to accept or refuse naming the field."""
+    return int(value) if isinstance(value, np.integer) else value
 
 
 def check_seat(seat: Any, seats: int) -> int:
     """The learning seat: an int in 0..seats-1 (a bool is not seat 1), or a `ConfigError`."""
+    seat = plain_int(seat)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
         raise ConfigError("seat", f"seat must be 0..{seats - 1} (got {seat!r})")
     return seat

@@ -39,7 +39,7 @@ from cogleague.envs.table import (
     check_seat,
     default_opponents,
     default_refused,
-    reset_seed,
+    plain_int,
 )
 
 
@@ -48,6 +48,7 @@ class KernelTables:
 
     def __init__(self, game: str | GameDescriptor, num_envs: int, lineup: Sequence[str | None],
                  variant: str | None, config: dict[str, Any]) -> None:
+        num_envs = plain_int(num_envs)
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError("num_envs", f"num_envs must be an integer >= 1 (got {num_envs!r})")
         self.spec = TableSpec(game, variant, None, False, len(lineup), **config)
@@ -76,7 +77,7 @@ class KernelTables:
         self._index_dtype = np.min_scalar_type(-self.kernel.num_actions)  # a signed int
 
     def reset(self, seed: int | None) -> None:
-        seed = reset_seed(seed)
+        seed = plain_int(seed)
         before = rng_state(self.rng)
         if seed is not None:  # table i plays seed + i: each a seed the rules engine plays
             spec = self.spec
@@ -177,7 +178,7 @@ class BatchVectorEnv(VectorEnv):
                                      variant=variant, seats=seats, **config)
         probe = TableSpec(game, variant, None, False, seats, **config)
         n = probe.num_seats
-        check_seat(seat, n)
+        seat = check_seat(seat, n)
         defaulted = opponents is None
         if opponents is None:
             opponents = default_opponents(probe, seat)
@@ -193,16 +194,16 @@ class BatchVectorEnv(VectorEnv):
             if not defaulted or exc.field != "opponents":
                 raise
             raise default_refused(exc, probe.variant) from None
-        self.num_envs = num_envs
+        self.num_envs = self.tables.num_envs
         self.single_observation_space = self.tables.spec.observation_space
         self.single_action_space = self.tables.spec.action_space
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._pending_reset = False
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Array, dict[str, Any]]:
-        seed = reset_seed(seed)
+        seed = plain_int(seed)
         self.tables.reset(seed)  # first: it names a bad seed and its range, Gymnasium would not
         super().reset(seed=seed)
         self._pending_reset = False
@@ -267,7 +268,7 @@ class ParallelVectorEnv(ParallelEnv):
                                      **config)
         probe = TableSpec(game, variant, None, False, seats, **config)
         self.tables = KernelTables(game, num_envs, [None] * probe.num_seats, variant, config)
-        self.num_envs = num_envs
+        self.num_envs = self.tables.num_envs
         self.possible_agents = [agent_name(s) for s in range(probe.num_seats)]
         self.agents: list[str] = []
         self._pending_reset = False
