@@ -72,6 +72,14 @@ def lineup_of(seats: Any) -> list[Any]:
     return list(seats)
 
 
+def check_seat_count(desc: GameDescriptor, entries: Sequence[Any]) -> None:
+    """A `ConfigError` naming `seats` and the game's seat range when `entries` is outside it."""
+    lo, hi = desc.seat_range
+    if not lo <= len(entries) <= hi:
+        count = str(lo) if lo == hi else f"{lo}..{hi}"
+        raise ConfigError("seats", f"seats must list {count} policies (got {len(entries)})")
+
+
 _NO_OPTIONS: set[type[Any]] = set()
 """The option models no options were found valid for (`validate_options` of nothing is
 the same on every call: `prepare` checks it once per model)."""
@@ -92,11 +100,9 @@ def prepare(game: str | GameDescriptor, seats: Sequence[Any] | None = None, *,
                  if options or desc.options not in _NO_OPTIONS else {})
     if not options:
         _NO_OPTIONS.add(desc.options)  # it validated: none is always valid for this model
-    entries = lineup_of(seats) or list(desc.default_lineup(chosen))
-    lo, hi = desc.seat_range
-    if not lo <= len(entries) <= hi:
-        count = str(lo) if lo == hi else f"{lo}..{hi}"
-        raise ConfigError("seats", f"seats must list {count} policies (got {len(entries)})")
+    # an empty list is a line-up of no seats (refused below), not "not given"
+    entries = lineup_of(seats) if seats is not None else list(desc.default_lineup(chosen))
+    check_seat_count(desc, entries)
     names = [seat_name(e) for e in entries]
     # line-up strings say how each seat decides; objects (a Bot, a callable) need their kinds
     kinds = None if all(isinstance(e, str) for e in entries) else [seat_kind(e) for e in entries]

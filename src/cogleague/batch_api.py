@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from cogleague.api import lineup_of
+from cogleague.api import check_seat_count, lineup_of
 from cogleague.core.batch import Array, batch_of, play_lineup
 from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
@@ -100,7 +100,12 @@ def check_seeds(desc: GameDescriptor, variant: str | None, overrides: dict[str, 
     batch table then always is the rules engine's episode of its seed."""
     checked = [check_int(field, s, 0, desc.seed_max) for s in seeds]
     for s in sorted({min(checked), max(checked)}) if checked else []:
-        desc.make(variant, dict(overrides), s, list(names), None)
+        try:
+            desc.make(variant, dict(overrides), s, list(names), None)
+        except ConfigError as exc:  # the game names `seed`; the caller gave `field`
+            if exc.field != "seed" or field == "seed":
+                raise
+            raise exc.renamed(field) from None
     return checked
 
 
@@ -117,11 +122,19 @@ def _prepare(game: str | GameDescriptor, seats: Sequence[str] | None, seeds: Ite
         raise ConfigError("variant", f"variant must be one of {', '.join(desc.variants)} "
                                      f"(got {variant!r})")
     chosen = variant if variant is not None else desc.default_variant
-    lineup = lineup_of(seats) or list(desc.default_lineup(chosen))
+    given = lineup_of(seats) if seats is not None else None  # []: no seats, not "not given"
+    if given is not None:
+        check_seat_count(desc, given)
+    lineup = given if given is not None else list(desc.default_lineup(chosen))
     unknown = [s for s in lineup if not isinstance(s, str) or s not in batch.baselines]
     if unknown:
-        raise ConfigError("seats", f"seats must be baselines with a batch twin "
-                                   f"({', '.join(batch.baselines)}; got {unknown[0]!r})")
+        twins = (f"seats must be baselines with a batch twin ({', '.join(batch.baselines)}; "
+                 f"got {unknown[0]!r})")
+        if given is not None:
+            raise ConfigError("seats", twins)
+        raise ConfigError("seats", f"seats: not given, and the {chosen or 'default'} variant's "
+                                   f"line-up cannot play through the batch kernel ({twins}); "
+                                   "give seats=[…]")
     if isinstance(seeds, str | bytes) or not isinstance(seeds, Iterable):
         raise ConfigError(field, f"{field} must be a collection of integer seeds (got "
                                  f"{seeds!r})")

@@ -87,3 +87,51 @@ def test_the_check_as_a_suite_check(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(LONG_ENV, "9")
     summary = check_batch_subject(Subject(registry.get("ledger")))
     assert summary.startswith("9 episodes equal"), summary
+
+
+def test_a_variant_that_fixes_its_seed_is_compared_at_that_seed() -> None:
+    """Ledger's certification plays only seed 7: the check compares both engines there
+    (random line-ups and actions) instead of refusing its random seeds."""
+    summary = check_batch(registry.get("ledger"), episodes=4, seed=2, variant="certification")
+    assert_equal_over(summary, 4)
+    assert "at seed 7" in summary, summary
+
+
+def test_a_flipped_kernel_fails_the_check_at_a_fixed_seed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the fixed seed the comparison is real: a kernel that counts one seat's score wrong
+    is caught there too."""
+    from cogleague.games.ledger.kernel import LedgerKernel
+
+    original = LedgerKernel.scores
+
+    def wrong(self: LedgerKernel, state: object) -> object:
+        scores = np.array(original(self, state), dtype=np.float64)
+        scores[:, 0] += 1.0
+        return scores
+
+    monkeypatch.setattr(LedgerKernel, "scores", wrong)
+    with pytest.raises(ConformanceError, match="differ"):
+        check_batch(registry.get("ledger"), episodes=4, seed=2, variant="certification")
+
+
+@pytest.mark.parametrize("episodes", [0, -3, True, 2.5])
+def test_a_bad_episode_count_is_refused_naming_it(episodes: object) -> None:
+    """Not silently one episode: a count the check cannot play is a `ConfigError`."""
+    from cogleague.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"^episodes must be an integer in 1\.\.") as err:
+        check_batch(registry.get("dilemma"), episodes=episodes)  # type: ignore[arg-type]
+    assert err.value.field == "episodes"
+
+
+@pytest.mark.parametrize("value", ["lots", "0", "-2", "1.5"])
+def test_a_bad_long_mode_count_is_refused_naming_the_variable(
+        monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    from cogleague.core.errors import ConfigError
+    from cogleague.testing.batch_check import LONG_ENV
+
+    monkeypatch.setenv(LONG_ENV, value)
+    with pytest.raises(ConfigError, match=rf"^{LONG_ENV} must be an integer in 1\.\.") as err:
+        check_batch(registry.get("dilemma"))
+    assert err.value.field == LONG_ENV

@@ -33,7 +33,7 @@ def test_play_batch_refuses_a_ledger_seed_past_its_range() -> None:
 
 
 def test_play_batch_holds_a_variant_to_its_fixed_seed() -> None:
-    with pytest.raises(ConfigError, match="seed must be 7 in the certification variant"):
+    with pytest.raises(ConfigError, match="seeds must be 7 in the certification variant"):
         cogleague.play_batch("ledger", MIRRORS, seeds=[7, 1], variant="certification")
     with pytest.raises(ConfigError, match="seed must be 7 in the certification variant"):
         cogleague.play("ledger", MIRRORS, seed=1, variant="certification", engine="batch")

@@ -66,3 +66,37 @@ def test_play_engine_is_checked_by_field() -> None:
     with pytest.raises(ConfigError, match="seats must be baselines with a batch twin"):
         cogleague.play("dilemma", ["tit_for_tat", "promise_keeper", "pavlov"], seed=1,
                        engine="batch")
+
+
+def test_a_default_line_up_without_batch_twins_says_seats_were_not_given() -> None:
+    """Without `seats` the variant's line-up plays; when one of its seats has no batch twin
+    (the dilemma's promise_keeper) the refusal says the line-up was the default and asks for
+    seats, in `play_batch` and in `play(..., engine="batch")`."""
+    for run in (lambda: cogleague.play_batch("dilemma", seeds=[1]),
+                lambda: cogleague.play("dilemma", seed=1, engine="batch")):
+        with pytest.raises(ConfigError, match=r"^seats: not given, and the standard variant's "
+                                              r"line-up cannot play through the batch kernel "
+                                              r".*give seats=") as err:
+            run()
+        assert err.value.field == "seats"
+
+
+def test_a_seed_the_variant_refuses_is_named_as_the_caller_gave_it() -> None:
+    """`play_batch` takes `seeds`: a seed its variant refuses (certification plays only 7) is
+    refused under that name, as a seed outside the range is."""
+    with pytest.raises(ConfigError, match=r"^seeds must be 7 in the certification") as err:
+        cogleague.play_batch("ledger", ["mirror"] * 8, seeds=[7, 1], variant="certification")
+    assert err.value.field == "seeds"
+
+
+def test_an_empty_line_up_is_refused_not_read_as_the_default() -> None:
+    """``seats=[]`` is a line-up of no seats, not "not given": refused naming `seats` and the
+    seat range, in `play` (either engine) and `play_batch`, instead of quietly playing the
+    variant's line-up."""
+    for run in (lambda: cogleague.play("ledger", [], seed=1, variant="quickfire"),
+                lambda: cogleague.play("ledger", [], seed=1, variant="quickfire",
+                                       engine="batch"),
+                lambda: cogleague.play_batch("ledger", [], seeds=[1], variant="quickfire")):
+        with pytest.raises(ConfigError, match=r"^seats must list 8 policies \(got 0\)") as err:
+            run()
+        assert err.value.field == "seats"

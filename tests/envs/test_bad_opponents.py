@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cogleague.core.errors import ConfigError
-from cogleague.envs import single_agent_env
+from cogleague.envs import single_agent_env, vector_env
 
 
 @pytest.mark.parametrize(("kwargs", "field"), [
@@ -32,3 +32,18 @@ def test_good_opponents_and_pools_still_play() -> None:
         done = False
         while not done:
             _, _, done, _, _ = env.step(0)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: vector_env("dilemma", num_envs=2),  # promise_keeper has no batch twin
+    lambda: vector_env("ledger", num_envs=2, variant="certification"),  # llm seats
+    lambda: single_agent_env("ledger", variant="certification"),  # llm answers asynchronously
+], ids=["vector-dilemma", "vector-ledger-certification", "single-ledger-certification"])
+def test_a_default_line_up_that_cannot_sit_says_opponents_were_not_given(make: Any) -> None:
+    """Without `opponents` an environment seats the variant's line-up; when a seat of it
+    cannot sit there, the refusal says the line-up was the default and asks for opponents
+    (not a complaint about an argument the caller never gave)."""
+    with pytest.raises(ConfigError, match=r"^opponents: not given, and the .* variant's "
+                                          r"line-up cannot sit here .*give opponents=") as err:
+        make()
+    assert err.value.field == "opponents"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from cogleague.core.errors import ConfigError
@@ -97,3 +98,20 @@ def test_a_refused_reset_leaves_the_generator_as_it_was(make: Any, good: int, ba
         return out
 
     assert episodes(refuse=True) == episodes(refuse=False)
+
+
+@pytest.mark.parametrize("seed", [np.int64(5), np.uint32(5), np.int32(5)])
+@pytest.mark.parametrize("make", [
+    lambda: parallel_env("dilemma", rounds_total=1),
+    lambda: single_agent_env("dilemma", rounds_total=1),
+    lambda: vector_env("dilemma", num_envs=2, variant="classic200", rounds_total=1),
+    lambda: parallel_vector_env("dilemma", num_envs=2, seats=3, rounds_total=1),
+], ids=["parallel_env", "single_agent_env", "vector_env", "parallel_vector_env"])
+def test_a_numpy_integer_seed_plays_the_python_int_seed(make: Any, seed: Any) -> None:
+    """A numpy integer is an integer (seeds drawn with numpy, `np.arange` seed lists): it
+    plays the same episode as the same Python int, as a numpy integer action plays its index;
+    a numpy float or bool is still refused."""
+    assert repr(make().reset(seed=seed)) == repr(make().reset(seed=int(seed)))
+    for bad in (np.float64(5.0), np.bool_(True)):
+        with pytest.raises(ConfigError, match=r"seed must be an integer in 0\.\."):
+            make().reset(seed=bad)

@@ -18,3 +18,19 @@ def test_a_bad_learning_seat_is_refused_naming_the_seat_and_its_range(seat: Any)
         single_agent_env("dilemma", seat=seat)
     with pytest.raises(ConfigError, match=r"seat must be 0\.\.2"):
         vector_env("dilemma", num_envs=1, seat=seat, seats=3, opponents=["random", "pavlov"])
+
+
+def test_numpy_integers_are_integers_for_seat_and_num_envs() -> None:
+    """A seat or table count computed with numpy is the int it holds (not refused as "must
+    be 0..3 (got np.int64(1))"); a numpy bool is still no seat."""
+    import numpy as np
+
+    one = single_agent_env("dilemma", seat=np.int64(1), rounds_total=1)
+    assert one.seat == 1 and type(one.seat) is int
+    venv = vector_env("dilemma", num_envs=np.int32(2), seat=np.int64(1), seats=3,
+                      opponents=["random", "pavlov"], rounds_total=1)
+    assert venv.num_envs == 2 and venv.reset(seed=1)[0].shape[0] == 2
+    with pytest.raises(ConfigError, match=r"seat must be 0\.\.3"):
+        single_agent_env("dilemma", seat=np.bool_(True))
+    with pytest.raises(ConfigError, match=r"num_envs must be an integer >= 1"):
+        vector_env("dilemma", num_envs=np.float64(2.0))

@@ -82,3 +82,20 @@ def test_a_plugin_game_pays_rewards_that_sum_to_its_score() -> None:
             totals[a] += r
     assert totals == dict.fromkeys(env.possible_agents, 21.0)
     assert all(info["score"] == 21.0 for info in infos.values())
+
+
+def test_a_plugin_game_env_copies_mid_episode() -> None:
+    """A hand-registered game travels by its name: pickled or deep-copied mid-episode, its
+    environment continues as the original."""
+    import copy
+    import pickle
+
+    env = parallel_env(PLUGIN, rounds=4)
+    env.reset(seed=2)
+    env.step({a: 3 for a in env.agents})
+    twins = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    while env.agents:
+        actions = {a: i + 1 for i, a in enumerate(env.agents)}
+        want = repr(env.step(actions))
+        assert [repr(twin.step(actions)) for twin in twins] == [want, want]
+    assert all(twin.replay_document() == env.replay_document() for twin in twins)

@@ -150,11 +150,25 @@ class EpisodeDriver:
         self._coro.close()
 
 
+def taken(index: Any) -> int | IllegalAction:
+    """An agent's action as an environment records it for a replay (`snapshot.py`): the
+    integer index, or the `IllegalAction` a value that is none becomes (kept as it is when
+    replayed)."""
+    if isinstance(index, IllegalAction):
+        return index
+    try:
+        return integer_index(index)
+    except IllegalAction as illegal:
+        return illegal
+
+
 def answer_with(decode: Callable[[Turn, int], Action], turn: Turn,
                 index: Any) -> Action | IllegalAction:
     """A decoded action, or the `IllegalAction` the seat will raise (it then falls back). Only
     an integer is an index: a float, bool or string is illegal, never truncated into one."""
     try:
+        if isinstance(index, IllegalAction):  # a recorded action that was no index
+            raise index
         return decode(turn, integer_index(index))
     except IllegalAction as illegal:
         return illegal

@@ -7,6 +7,9 @@ in a sub-step is still live, observes ``acting = 0`` and its action is ignored. 
 turn of the step has its answer the runner settles it. Rewards are each seat's change of the
 encoding's `tally` since the previous step; at the end every agent terminates together and
 its info carries the episode ``score`` and the end ``reason``.
+
+A copy (`pickle`, `copy.deepcopy`) replays the running episode and continues as the original
+(`snapshot.py`).
 """
 
 from __future__ import annotations
@@ -19,9 +22,11 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from cogleague.core.descriptor import GameDescriptor
+from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Turn
-from cogleague.envs.driver import EpisodeDriver, answer_with, finished_replay
-from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name
+from cogleague.envs.driver import EpisodeDriver, answer_with, finished_replay, taken
+from cogleague.envs.snapshot import Construction, Episode, rng_from, rng_state
+from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name, plain_int
 
 
 class CogleagueParallelEnv(ParallelEnv):
@@ -30,6 +35,9 @@ class CogleagueParallelEnv(ParallelEnv):
     def __init__(self, game: str | GameDescriptor, variant: str | None = None,
                  policy_names: list[str] | None = None, views: bool = True,
                  seats: int | None = None, **config: Any) -> None:
+        self._made = Construction.of(game, variant=variant, policy_names=policy_names,
+                                     views=views, seats=seats, **config)
+        self._episode: Episode | None = None
         self.spec_ = TableSpec(game, variant, policy_names, views, seats, **config)
         self.metadata = {"name": f"cogleague_{self.spec_.desc.name}_v1", "render_modes": []}
         self.render_mode = None
@@ -56,6 +64,8 @@ class CogleagueParallelEnv(ParallelEnv):
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """A new episode. `seed` is the game's seed (its replay records it); without one the
         environment draws it from its own generator (seeded by the last seeded reset)."""
+        seed = plain_int(seed)
+        before = rng_state(self._rng)
         if seed is not None:
             game = self.spec_.new_game(seed)  # first: the game names a bad seed and its range
             self._rng = np.random.default_rng(seed)
@@ -64,6 +74,7 @@ class CogleagueParallelEnv(ParallelEnv):
         if self.driver is not None:  # only now: a refused reset leaves the episode running
             self.driver.close()
         self.driver = EpisodeDriver(game, range(game.num_seats))
+        self._episode = Episode(before, seed)
         self.driver.start()
         self.agents = list(self.possible_agents)
         self._sub = 0
@@ -100,12 +111,18 @@ class CogleagueParallelEnv(ParallelEnv):
         if decode is None or self._decode_game is not game:
             decode = self._decode = functools.partial(enc.decode, game)
             self._decode_game = game
-        answers = driver.answers
+        chosen: dict[str, int | IllegalAction] = {}
         for agent, turn in zip(self.possible_agents, self._now, strict=True):
             if turn is not None:
                 if agent not in actions:
                     raise KeyError(f"actions: {agent} decides now and has no action")
-                answers[turn.turn_id] = answer_with(decode, turn, actions[agent])
+                chosen[agent] = taken(actions[agent])
+        assert self._episode is not None
+        self._episode.steps.append(chosen)
+        answers = driver.answers
+        for agent, turn in zip(self.possible_agents, self._now, strict=True):
+            if turn is not None:
+                answers[turn.turn_id] = answer_with(decode, turn, chosen[agent])
         self._sub += 1
         if not any(self._sub < len(ts) for ts in driver.turns.values()):
             driver.resume()
@@ -150,3 +167,19 @@ class CogleagueParallelEnv(ParallelEnv):
         if self.driver is not None:
             self.driver.close()
             self.driver = None
+        self._episode = None
+
+    # -- copies (`snapshot.py`) --------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        episode = self._episode if self.driver is not None else None
+        return self._made.state(episode, rng=rng_state(self._rng))
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        Construction.rebuild(self, state, self._replay)
+        self._rng = rng_from(state["rng"])
+
+    def _replay(self, episode: Episode) -> None:
+        self._rng = rng_from(episode.rng)
+        self.reset(seed=episode.seed)
+        for actions in episode.steps:
+            self.step(actions)

@@ -5,7 +5,8 @@ How most people train one agent against a pool: the opponents are baselines, SDK
 the same seat factory as `cogleague play` and asked by the runner itself. One `step` answers
 one turn of the agent's seat; the runner plays everyone else until the agent decides again or
 the episode ends. The reward is the change of the agent's tally since its previous step, the
-final info carries the episode ``score`` and the end ``reason``.
+final info carries the episode ``score`` and the end ``reason``. A copy (`pickle`,
+`copy.deepcopy`) rebuilds its opponents and replays the running episode (`snapshot.py`).
 """
 
 from __future__ import annotations
@@ -19,8 +20,17 @@ from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game, Turn
-from cogleague.envs.driver import EpisodeDriver, SyncSeat, answer_with, finished_replay
-from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name, check_seat
+from cogleague.envs.driver import EpisodeDriver, SyncSeat, answer_with, finished_replay, taken
+from cogleague.envs.snapshot import Construction, Episode, rng_from, rng_state
+from cogleague.envs.table import (
+    SEED_SPACE,
+    TableSpec,
+    agent_name,
+    check_seat,
+    default_opponents,
+    default_refused,
+    plain_int,
+)
 from cogleague.seats.factory import make_seat
 
 
@@ -36,17 +46,20 @@ class SingleAgentEnv(gym.Env):
                  seat: int = 0, pool: Sequence[str] | None = None, variant: str | None = None,
                  name: str | None = None, views: bool = True, seats: int | None = None,
                  **config: Any) -> None:
+        self._made = Construction.of(game, opponents=opponents, seat=seat, pool=pool,
+                                     variant=variant, name=name, views=views, seats=seats,
+                                     **config)
+        self._episode: Episode | None = None
         probe = TableSpec(game, variant, None, False, seats, **config)
-        desc = probe.desc
         n = probe.num_seats
-        check_seat(seat, n)
+        seat = check_seat(seat, n)
         if opponents is not None and pool is not None:
             raise ConfigError("opponents", "give opponents or pool, not both")
         if pool is not None and not pool:
             raise ConfigError("pool", "pool must name at least one policy")
-        if opponents is None and pool is None:
-            lineup = desc.default_lineup(probe.variant)
-            opponents = [lineup[s % len(lineup)] for s in range(n) if s != seat]
+        defaulted = opponents is None and pool is None
+        if defaulted:
+            opponents = default_opponents(probe, seat)
         if opponents is not None and len(opponents) != n - 1:
             raise ConfigError("opponents", f"opponents must list {n - 1} policies for the other "
                                            f"seats (got {len(opponents)})")
@@ -59,7 +72,12 @@ class SingleAgentEnv(gym.Env):
         self._config = config
         self._game_arg = game
         self.spec_ = self._table(self.opponents or [self.pool[0]] * (n - 1))  # type: ignore[index]
-        self._check_others()
+        try:
+            self._check_others()
+        except ConfigError as exc:
+            if not defaulted or exc.field != "opponents":
+                raise
+            raise default_refused(exc, probe.variant) from None
         self.observation_space = self.spec_.observation_space
         self.action_space = self.spec_.action_space
         self.driver: EpisodeDriver | None = None
@@ -87,8 +105,10 @@ class SingleAgentEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        seed = plain_int(seed)
         if seed is not None:  # ours first: Gymnasium's own check names no range
             check_int("seed", seed, 0, self.spec_.desc.seed_max)
+        before = rng_state(self.np_random)
         saved = self._np_random, self._np_random_seed, self.spec_.policy_names
         super().reset(seed=seed)
         try:
@@ -99,6 +119,7 @@ class SingleAgentEnv(gym.Env):
         if self.driver is not None:  # only now: a refused reset leaves the episode running
             self.driver.close()
         self.driver = EpisodeDriver(game, [self.seat], opponents)
+        self._episode = Episode(before, seed)
         self.driver.start()
         self._sub = 0
         self._last = float(self.spec_.enc.tally(game)[self.seat])
@@ -133,9 +154,11 @@ class SingleAgentEnv(gym.Env):
             raise RuntimeError("step() needs a running episode: call reset() first")
         game, enc = driver.game, self.spec_.enc
         turn = self._turn()
-        assert turn is not None
+        assert turn is not None and self._episode is not None
+        index = taken(action)
+        self._episode.steps.append(index)
         driver.answers[turn.turn_id] = answer_with(
-            lambda t, i: enc.decode(game, t, i), turn, action)
+            lambda t, i: enc.decode(game, t, i), turn, index)
         self._sub += 1
         if self._sub >= len(driver.turns[self.seat]):
             driver.resume()
@@ -155,7 +178,30 @@ class SingleAgentEnv(gym.Env):
     def replay_document(self) -> dict[str, Any]:
         return finished_replay(self.driver, self.spec_.desc)
 
+    def render(self) -> None:
+        """No render modes: with ``render_mode = None`` nothing is computed (Gymnasium's
+        convention), as in the PettingZoo faces."""
+        return None
+
     def close(self) -> None:
         if self.driver is not None:
             self.driver.close()
             self.driver = None
+        self._episode = None
+
+    # -- copies (`snapshot.py`) --------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        episode = self._episode if self.driver is not None else None
+        rng = None if self._np_random is None else rng_state(self._np_random)
+        return self._made.state(episode, rng=rng, rng_seed=self._np_random_seed)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        Construction.rebuild(self, state, self._replay)
+        self._np_random = None if state["rng"] is None else rng_from(state["rng"])
+        self._np_random_seed = state["rng_seed"]
+
+    def _replay(self, episode: Episode) -> None:
+        self._np_random = rng_from(episode.rng)
+        self.reset(seed=episode.seed)
+        for action in episode.steps:
+            self.step(action)

@@ -24,11 +24,33 @@ def agent_name(seat: int) -> str:
     return f"seat_{seat}"
 
 
+def plain_int(value: Any) -> Any:
+    """A numpy integer as the Python int it is (seeds, seats and counts computed with numpy);
+    anything else as given, for its own check to accept or refuse naming the field."""
+    return int(value) if isinstance(value, np.integer) else value
+
+
 def check_seat(seat: Any, seats: int) -> int:
     """The learning seat: an int in 0..seats-1 (a bool is not seat 1), or a `ConfigError`."""
+    seat = plain_int(seat)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
         raise ConfigError("seat", f"seat must be 0..{seats - 1} (got {seat!r})")
     return seat
+
+
+def default_opponents(spec: TableSpec, seat: int) -> list[str]:
+    """The variant's line-up without `seat` (repeated to fill a larger table): the opponents
+    an environment seats when the caller names none."""
+    lineup = spec.desc.default_lineup(spec.variant)
+    return [lineup[s % len(lineup)] for s in range(spec.num_seats) if s != seat]
+
+
+def default_refused(exc: ConfigError, variant: str | None) -> ConfigError:
+    """A refusal of the default opponents, saying they were the default: the caller gave no
+    `opponents` to blame."""
+    return ConfigError("opponents", f"opponents: not given, and the {variant or 'default'} "
+                                    f"variant's line-up cannot sit here ({exc}); give "
+                                    "opponents=[…]")
 
 
 class TableSpec:

@@ -11,7 +11,8 @@ take the kernel's `steps_per_episode`; after the step that ends them every table
 the next `step` (Gymnasium's next-step autoreset: that step's actions are ignored, its rewards
 are zero). Table i of ``reset(seed=s)`` plays seed s + i, each a seed the rules engine plays
 (the game's range; a variant that fixes its seed plays only that one, at every table); later
-episodes draw their seeds from the environment's generator.
+episodes draw their seeds from the environment's generator. A copy (`pickle`,
+`copy.deepcopy`) replays the running episodes and continues as the original (`snapshot.py`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,16 @@ from cogleague.core.batch import Array, BatchKernel, batch_of
 from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError, IllegalAction
-from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name, check_seat
+from cogleague.envs.snapshot import Construction, Episode, rng_from, rng_state
+from cogleague.envs.table import (
+    SEED_SPACE,
+    TableSpec,
+    agent_name,
+    check_seat,
+    default_opponents,
+    default_refused,
+    plain_int,
+)
 
 
 class KernelTables:
@@ -38,6 +48,7 @@ class KernelTables:
 
     def __init__(self, game: str | GameDescriptor, num_envs: int, lineup: Sequence[str | None],
                  variant: str | None, config: dict[str, Any]) -> None:
+        num_envs = plain_int(num_envs)
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError("num_envs", f"num_envs must be an integer >= 1 (got {num_envs!r})")
         self.spec = TableSpec(game, variant, None, False, len(lineup), **config)
@@ -62,8 +73,12 @@ class KernelTables:
         self._masks: Array | None = None
         self.steps = 0
         self.ended = False
+        self.episode: Episode | None = None
+        self._index_dtype = np.min_scalar_type(-self.kernel.num_actions)  # a signed int
 
     def reset(self, seed: int | None) -> None:
+        seed = plain_int(seed)
+        before = rng_state(self.rng)
         if seed is not None:  # table i plays seed + i: each a seed the rules engine plays
             spec = self.spec
             check_int("seed", seed, 0, spec.desc.seed_max - (self.num_envs - 1))
@@ -76,6 +91,7 @@ class KernelTables:
         else:
             seeds = [int(x) for x in self.rng.integers(SEED_SPACE, size=self.num_envs)]
         self.state = self.kernel.reset(seeds, self.lineup)
+        self.episode = Episode(before, seed)
         self._masks = None
         self.steps = 0
         self.ended = False
@@ -84,6 +100,21 @@ class KernelTables:
         """No episode any more: `step` needs a `reset` first."""
         self.state = None
         self._masks = None
+        self.episode = None
+
+    def snapshot(self) -> dict[str, Any]:
+        """The running episodes (None when there are none) and the generator, to `restore`."""
+        return {"episode": self.episode, "rng": rng_state(self.rng)}
+
+    def restore(self, saved: dict[str, Any]) -> None:
+        """Replay a `snapshot`'s episodes on these (fresh) tables."""
+        episode: Episode | None = saved["episode"]
+        if episode is not None:
+            self.rng = rng_from(episode.rng)
+            self.reset(episode.seed)
+            for learners in episode.steps:
+                self.step(learners)
+        self.rng = rng_from(saved["rng"])
 
     def masks(self) -> Array:
         """(B, seats, actions) int8 of the current state, made once per state (read-only:
@@ -99,6 +130,7 @@ class KernelTables:
         """Every table one step: the learners' actions (B,) by seat, the baselines' own."""
         actions = np.zeros((self.num_envs, self.kernel.num_seats), dtype=np.int64)
         masks = self.masks()
+        taken: dict[int, Array] = {}
         for s, a in learners.items():
             given = np.asarray(a)
             if given.dtype.kind not in "iu" or given.size != self.num_envs:
@@ -114,6 +146,9 @@ class KernelTables:
                 raise IllegalAction(f"actions[{i}]: {int(a[i])} is not a legal action of "
                                     f"{agent_name(s)} now (its action_mask says which are)")
             actions[:, s] = a
+            taken[s] = a.astype(self._index_dtype)  # the replay's record, kept small
+        assert self.episode is not None
+        self.episode.steps.append(taken)
         for s, policy in self.policies.items():
             actions[:, s] = np.asarray(policy.act(self.state))
         self.state, rewards, done = self.kernel.step(self.state, actions)
@@ -139,32 +174,44 @@ class BatchVectorEnv(VectorEnv):
     def __init__(self, game: str | GameDescriptor, num_envs: int = 1,
                  opponents: Sequence[str] | None = None, seat: int = 0,
                  variant: str | None = None, seats: int | None = None, **config: Any) -> None:
+        self._made = Construction.of(game, num_envs=num_envs, opponents=opponents, seat=seat,
+                                     variant=variant, seats=seats, **config)
         probe = TableSpec(game, variant, None, False, seats, **config)
         n = probe.num_seats
-        check_seat(seat, n)
+        seat = check_seat(seat, n)
+        defaulted = opponents is None
         if opponents is None:
-            lineup = probe.desc.default_lineup(probe.variant)
-            opponents = [lineup[s % len(lineup)] for s in range(n) if s != seat]
+            opponents = default_opponents(probe, seat)
         if len(opponents) != n - 1:
             raise ConfigError("opponents", f"opponents must list {n - 1} baselines for the "
                                            f"other seats (got {len(opponents)})")
         names: list[str | None] = list(opponents)
         names.insert(seat, None)
         self.seat = seat
-        self.tables = KernelTables(game, num_envs, names, variant, config)
-        self.num_envs = num_envs
+        try:
+            self.tables = KernelTables(game, num_envs, names, variant, config)
+        except ConfigError as exc:
+            if not defaulted or exc.field != "opponents":
+                raise
+            raise default_refused(exc, probe.variant) from None
+        self.num_envs = self.tables.num_envs
         self.single_observation_space = self.tables.spec.observation_space
         self.single_action_space = self.tables.spec.action_space
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._pending_reset = False
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Array, dict[str, Any]]:
+        seed = plain_int(seed)
         self.tables.reset(seed)  # first: it names a bad seed and its range, Gymnasium would not
         super().reset(seed=seed)
         self._pending_reset = False
         return self._obs(), self._infos()
+
+    def render(self) -> None:
+        """No render modes: with ``render_mode = None`` nothing is computed."""
+        return None
 
     def _obs(self) -> Array:
         return self.tables.observations()[:, self.seat]
@@ -189,6 +236,20 @@ class BatchVectorEnv(VectorEnv):
             self._pending_reset = True
         return self._obs(), rewards[:, self.seat].copy(), done, np.zeros(b, dtype=bool), infos
 
+    # -- copies (`snapshot.py`) --------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        rng = None if self._np_random is None else rng_state(self._np_random)
+        return self._made.state(None, tables=self.tables.snapshot(),
+                                pending=self._pending_reset, rng=rng,
+                                rng_seed=self._np_random_seed)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        Construction.rebuild(self, state, lambda _: None)
+        self.tables.restore(state["tables"])
+        self._pending_reset = state["pending"]
+        self._np_random = None if state["rng"] is None else rng_from(state["rng"])
+        self._np_random_seed = state["rng_seed"]
+
 
 class ParallelVectorEnv(ParallelEnv):
     """Every seat an agent at `num_envs` tables (the PettingZoo parallel API, each value a
@@ -203,9 +264,11 @@ class ParallelVectorEnv(ParallelEnv):
 
     def __init__(self, game: str | GameDescriptor, num_envs: int = 1,
                  variant: str | None = None, seats: int | None = None, **config: Any) -> None:
+        self._made = Construction.of(game, num_envs=num_envs, variant=variant, seats=seats,
+                                     **config)
         probe = TableSpec(game, variant, None, False, seats, **config)
         self.tables = KernelTables(game, num_envs, [None] * probe.num_seats, variant, config)
-        self.num_envs = num_envs
+        self.num_envs = self.tables.num_envs
         self.possible_agents = [agent_name(s) for s in range(probe.num_seats)]
         self.agents: list[str] = []
         self._pending_reset = False
@@ -264,3 +327,15 @@ class ParallelVectorEnv(ParallelEnv):
         return (self._obs(), {a: rewards[:, s].copy() for s, a in enumerate(agents)},
                 {a: done.copy() for a in agents},
                 {a: np.zeros(b, dtype=bool) for a in agents}, infos)
+
+    # -- copies (`snapshot.py`) --------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        return self._made.state(None, tables=self.tables.snapshot(),
+                                pending=self._pending_reset)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        Construction.rebuild(self, state, lambda _: None)
+        self.tables.restore(state["tables"])
+        self._pending_reset = state["pending"]
+        if self.tables.state is not None:
+            self.agents = list(self.possible_agents)

@@ -9,7 +9,9 @@ same scores, end reasons and any result field the kernel also counts (`result_fi
 are compared exactly: the kernels replicate the rules engine's arithmetic.
 
 A seat's random actions are one uniform per turn, mapped to a legal index the same way on both
-sides, so the two engines see the same actions whatever order they ask in.
+sides, so the two engines see the same actions whatever order they ask in. A variant that fixes
+its own seed (Ledger's certification plays only seed 7) is compared at that seed, every
+episode, its line-ups and actions still random.
 """
 
 from __future__ import annotations
@@ -21,12 +23,30 @@ from typing import Any
 import numpy as np
 
 from cogleague.core.batch import BatchGame, BatchKernel, batch_of
+from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
+from cogleague.core.errors import ConfigError
 from cogleague.testing.subject import ConformanceError, Subject
 
 RANDOM_SEAT = "rl:random"  # a seat that plays the check's random actions
 LONG_ENV = "COGLEAGUE_BATCH_EPISODES"
 """Episodes per game in the long mode (the CI default is `episodes`' bound)."""
+MAX_EPISODES = 10**9
+
+
+def _episode_count(episodes: int) -> int:
+    """`episodes`, or the long mode's count when `LONG_ENV` is set (empty: unset); either
+    must be a positive integer, refused by its name, never quietly played as one episode."""
+    check_int("episodes", episodes, 1, MAX_EPISODES)
+    raw = os.environ.get(LONG_ENV, "").strip()
+    if not raw:
+        return episodes
+    try:
+        count = int(raw)
+    except ValueError:
+        raise ConfigError(LONG_ENV, f"{LONG_ENV} must be an integer in 1..{MAX_EPISODES} "
+                                    f"(got {raw!r})") from None
+    return check_int(LONG_ENV, count, 1, MAX_EPISODES)
 
 
 def _pick(u: float, mask: np.ndarray[Any, Any] | None, n: int) -> int:
@@ -44,6 +64,29 @@ def _lineups(batch: BatchGame, seats: int, count: int, rng: np.random.Generator
     return out[:count]
 
 
+def _rules_names(lineup: Sequence[str]) -> list[str]:
+    """The policy names the rules engine's table records (a random seat is an env agent)."""
+    return [n if n != RANDOM_SEAT else f"rl:seat_{s}" for s, n in enumerate(lineup)]
+
+
+def _playable(desc: GameDescriptor, variant: str | None, options: dict[str, Any],
+              lineup: Sequence[str], seeds: list[int]) -> list[int]:
+    """`seeds` when the rules engine plays them all; when the variant fixes its own seed (it
+    refuses others, naming `seed`), that seed at every table; any other refusal raises."""
+    from cogleague.batch_api import check_seeds
+
+    names = _rules_names(lineup)
+    try:
+        return check_seeds(desc, variant, options, names, seeds, "seed")
+    except ConfigError as exc:
+        if exc.field != "seed":
+            raise
+    fixed = desc.make(variant, dict(options), None, names, None).seed
+    if fixed is None:  # a game that draws no seed of its own fixes none: the refusal stands
+        return check_seeds(desc, variant, options, names, seeds, "seed")
+    return check_seeds(desc, variant, options, names, [fixed] * len(seeds), "seed")
+
+
 def _rules_episode(desc: GameDescriptor, variant: str | None, options: dict[str, Any],
                    lineup: Sequence[str], seed: int,
                    uniforms: np.ndarray[Any, Any]) -> dict[str, Any]:
@@ -51,7 +94,7 @@ def _rules_episode(desc: GameDescriptor, variant: str | None, options: dict[str,
     turn, the final scores and results."""
     from cogleague.envs import parallel_env
 
-    names = [n if n != RANDOM_SEAT else f"rl:seat_{s}" for s, n in enumerate(lineup)]
+    names = _rules_names(lineup)
     env = parallel_env(desc, variant=variant, policy_names=names, views=False, **options)
     obs, infos = env.reset(seed=seed)
     game = env.game
@@ -131,7 +174,7 @@ def check_batch(desc: GameDescriptor, episodes: int = 24, seed: int = 0,
     batch = batch_of(desc)
     if batch is None:
         return "skipped: the game declares no batch kernel"
-    episodes = int(os.environ.get(LONG_ENV, episodes))
+    episodes = _episode_count(episodes)
     variant = variant if variant is not None else desc.default_variant
     options = dict(options or {})
     seats = desc.seats_of(variant, options)
@@ -139,9 +182,12 @@ def check_batch(desc: GameDescriptor, episodes: int = 24, seed: int = 0,
     rng = np.random.default_rng(seed)
     per_lineup = max(1, episodes // (len(batch.baselines) + 1 + 4))
     lineups = _lineups(batch, seats, max(1, -(-episodes // per_lineup)), rng)
-    played = 0
+    played, fixed = 0, set[int]()
     for lineup in lineups:
-        seeds = [int(x) for x in rng.integers(0, 2**31 - 1, size=per_lineup)]
+        drawn = [int(x) for x in rng.integers(0, 2**31 - 1, size=per_lineup)]
+        seeds = _playable(desc, variant, options, lineup, drawn)
+        if seeds != drawn:
+            fixed.update(seeds)
         uniforms = rng.random((per_lineup, seats, kernel.steps_per_episode))
         got = _kernel_episodes(kernel, lineup, seeds, uniforms)
         for i, s in enumerate(seeds):
@@ -149,7 +195,8 @@ def check_batch(desc: GameDescriptor, episodes: int = 24, seed: int = 0,
             want = _rules_episode(desc, variant, options, lineup, s, uniforms[i])
             _compare(label, want, got, i, kernel)
             played += 1
-    return f"{played} episodes equal in both engines ({len(lineups)} line-ups)"
+    where = f" at seed {min(fixed)}" if len(fixed) == 1 else ""
+    return f"{played} episodes equal in both engines{where} ({len(lineups)} line-ups)"
 
 
 def check_batch_subject(subject: Subject) -> str:
