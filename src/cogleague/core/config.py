@@ -13,8 +13,18 @@ from typing import Any
 from cogleague.core.errors import ConfigError
 
 
+def plain_scalar(value: Any) -> Any:
+    """A numpy scalar as the Python value it holds (``np.int64(5)`` is 5, ``np.bool_(True)``
+    is True): an RL researcher's sweep or seed array hands those in, and they must be checked,
+    played and written into replays as the plain numbers they are. Anything else as it is."""
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0:
+        return value.item()
+    return value
+
+
 def check_int(field: str, value: Any, lo: int, hi: int) -> int:
     """An int in lo..hi. Booleans and fractional numbers are refused, never rounded."""
+    value = plain_scalar(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise ConfigError(field, f"{field} must be an integer in {lo}..{hi} (got {value!r})")
     if not lo <= value <= hi:
@@ -24,6 +34,7 @@ def check_int(field: str, value: Any, lo: int, hi: int) -> int:
 
 def check_number(field: str, value: Any, lo: float, hi: float) -> float:
     """A finite number in lo..hi (ints accepted, booleans refused)."""
+    value = plain_scalar(value)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise ConfigError(field, f"{field} must be a number in {lo:g}..{hi:g} (got {value!r})")
     if not lo <= value <= hi:

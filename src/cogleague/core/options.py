@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
+from cogleague.core.config import plain_scalar
 from cogleague.core.errors import ConfigError
 
 
@@ -124,7 +125,8 @@ def validate_options(model: type[BaseModel], values: Mapping[str, Any],
 def _check(model: type[BaseModel], given: Mapping[str, Any], prefix: str,
            section: str) -> dict[str, Any]:
     """`given` checked against `model` (nested models field by field, named ``prefix.field``);
-    integer fields come back as ints (JSON's 203.0 is 203)."""
+    integer fields come back as ints (JSON's 203.0 is 203), numpy scalars as Python's."""
+    given = {key: plain_scalar(value) for key, value in given.items()}
     for key in given:
         if key not in model.model_fields:
             known = ", ".join(sorted(model.model_fields))
