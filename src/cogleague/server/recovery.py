@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Connection, select
 
 from cogleague.core.replay import replay_entries
+from cogleague.server.errors import ApiError
 from cogleague.server.leases import claim
 from cogleague.server.store import OPEN, RUNNING, log_rows, seat_rows, table_row, tables
 
@@ -57,14 +58,18 @@ async def resume(service: TableService, table_id: str) -> bool:
         return table_row(conn, table_id), seat_rows(conn, table_id), log_rows(conn, table_id)
 
     row, seat_list, log_ = await service.store.tx(read)
-    if row is None or row["state"] != RUNNING or table_id in service.live:
+    if row is None or row["state"] != RUNNING or table_id in service.live \
+            or table_id in service.unsettled:  # its abort is retried at each lease round
         return False
     try:
         game = service.game_of(row, seat_list)
         replayed = replay_entries(game, [r["entry"] for r in log_])
     except Exception:
         log.exception("table %s: cannot be rebuilt from its log; aborting it", table_id)
-        await service.abort(table_id, "unrecoverable after restart")
+        try:
+            await service.abort(table_id, "unrecoverable after restart")
+        except ApiError:  # ended meanwhile, or its abort is left to the lease rounds
+            pass
         return False
     elapsed = next((r["elapsed_ms"] for r in reversed(log_) if r["elapsed_ms"] is not None), 0)
     old = service.rooms.pop(table_id, None)
