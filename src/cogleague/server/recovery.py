@@ -16,6 +16,7 @@ table at once; with PostgreSQL the lease loop (`leases.py`) takes those whose le
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import TYPE_CHECKING
 
@@ -66,10 +67,9 @@ async def resume(service: TableService, table_id: str) -> bool:
         replayed = replay_entries(game, [r["entry"] for r in log_])
     except Exception:
         log.exception("table %s: cannot be rebuilt from its log; aborting it", table_id)
-        try:
+        # ended meanwhile (409), or its abort left to the lease rounds (`settle_unsettled`)
+        with contextlib.suppress(ApiError):
             await service.abort(table_id, "unrecoverable after restart")
-        except ApiError:  # ended meanwhile, or its abort is left to the lease rounds
-            pass
         return False
     elapsed = next((r["elapsed_ms"] for r in reversed(log_) if r["elapsed_ms"] is not None), 0)
     old = service.rooms.pop(table_id, None)
