@@ -158,9 +158,11 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         guard = GUARD
         if self._refused:
             return
-        if guard is not None and self.client and guard.proxied(self.client[0]):
+        proxies = guard.proxies if guard is not None else None
+        if guard is not None and proxies is not None and self.client \
+                and self.client[0] in proxies:
             forwarded = b", ".join(v for n, v in self.headers if n == b"x-forwarded-for")
-            client = (guard.proxies.get_trusted_client_address(forwarded.decode("latin1"))[0]
+            client = (proxies.get_trusted_client_address(forwarded.decode("latin1"))[0]
                       if forwarded else "") or self.client[0]
             why = guard.attribute(self._counted_as, client, self.transport)
             self._counted_as = client
