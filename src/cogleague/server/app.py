@@ -136,6 +136,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         log.info("database %s: creating the schema (%s)", shown_url(settings.db_url), found)
     store = Store(settings.db_url, settings.sqlite_synchronous)
     generated = bootstrap(store, settings.operator_key)
+    if process_lock is not None:  # a file made just now: every name of it is locked from now
+        try:
+            process_lock.cover()
+        except sqlite_lock.DatabaseInUse:
+            store.close()
+            process_lock.close()
+            raise
     catalog = Catalog(settings.extra_games, settings.games)
     season = load_season(settings.season) if settings.season else (None, None)
 
