@@ -143,3 +143,46 @@ def test_a_failed_abort_is_not_left_running_for_ever(db_url: str) -> None:
         check_ledger(store)
     finally:
         store.close()
+
+
+def test_a_table_started_after_its_failed_abort_is_left_running(db_url: str) -> None:
+    """An open table whose start-timeout abort could not be stored may still be started; the
+    lease round then finds it running and leaves it alone (it does not stop its runner)."""
+    store = Store(db_url)
+    bootstrap(store, "operator-key-for-abort-tests")
+    people = make_people(store)[1:]
+    _ddl(store, PG_REFUSE if store.is_postgres else SQLITE_REFUSE)
+
+    async def run() -> tuple[bool, bool, dict[str, Any]]:
+        settings = Settings(db_url=store.url, record_league=False)
+        svc = TableService(store, Catalog(), settings)
+        made = await svc.create(people[0], {"game": "dilemma", "stake": STAKE,
+                                            "start_timeout_s": 0.1,
+                                            "config": {"seats": 3, "rounds_total": 50}})
+        table = str(made["id"])
+        for p in people:  # remote seats nobody connects: each turn waits for its deadline
+            await svc.join(p, table, {"kind": "remote"})
+        deadline = time.monotonic() + 30
+        while table not in svc.unsettled and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        parked = table in svc.unsettled
+        _ddl(store, ["DROP TRIGGER refuse_abort ON tables", "DROP FUNCTION refuse_abort()"]
+             if store.is_postgres else ["DROP TRIGGER refuse_abort"])
+        await svc.start(people[0], table)
+        await LeaseKeeper(svc).tick()
+        live = svc.live.get(table)
+        playing = live is not None and live.task is not None and not live.task.done()
+        await svc.abort(table, "operator")
+        row = await store.tx(table_row, table)
+        await svc.shutdown()
+        assert row is not None
+        return parked, playing, row
+
+    try:
+        parked, playing, row = asyncio.run(run())
+        assert parked  # the start timeout's abort was refused, and left for the lease rounds
+        assert playing  # the lease round did not stop the table that started meanwhile
+        assert row["state"] == "aborted"
+        check_ledger(store)
+    finally:
+        store.close()

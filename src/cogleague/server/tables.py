@@ -670,6 +670,10 @@ class TableService:
                 if table_id not in self.unsettled:
                     continue
                 try:
+                    now_row, _ = await self.row(table_id)
+                    if now_row["state"] not in states:  # started or ended meanwhile: it is
+                        self.unsettled.pop(table_id, None)  # what it is now (not forgotten
+                        continue  # here: this process may run it)
                     await self._write_abort(row, detail, culprit, states)
                 except Exception as exc:
                     throttle.warn(("abort", table_id), "table %s: its abort still cannot be "
