@@ -202,6 +202,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.account_cache_sweeps = Every(settings.key_recheck_s, start_due=False)  # lobby.py
     app.state.key_watch = KeyWatch(store, settings.key_recheck_s)
     app.state.sign_in_guard = SignInGuard(settings.sign_in_failures, settings.sign_in_window_s)
+    app.state.sign_in_address_guard = SignInGuard(settings.sign_ins_per_client,  # people.py
+                                                  settings.sign_in_window_s)
     app.state.sign_up_guard = SignInGuard(settings.sign_ups_per_client,
                                           settings.sign_up_window_s, table=sign_up_tries)
     app.state.session_sweeps = Every(settings.session_sweep_every_s)  # people.py
