@@ -11,6 +11,7 @@ import os
 import socket
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -179,3 +180,24 @@ def test_a_websocket_over_the_forwarded_clients_cap_is_refused(server: ServerPro
             s.close()
     time.sleep(0.3)
     assert "Traceback" not in server.log_path.read_text()
+
+
+def test_trusting_every_address_is_warned_of(tmp_path: Path) -> None:
+    """`FORWARDED_ALLOW_IPS=*` makes every client a trusted proxy: any client then names
+    itself in X-Forwarded-For, and every per-address limit (connections, sign-ins, sign-ups)
+    is void. A server started so says it once, at start."""
+    before = os.environ.get("FORWARDED_ALLOW_IPS")
+    os.environ["FORWARDED_ALLOW_IPS"] = "*"
+    try:
+        started = ServerProcess(f"sqlite:///{tmp_path / 'star.db'}", tmp_path / "star.log"
+                                ).start()
+    finally:
+        if before is None:
+            del os.environ["FORWARDED_ALLOW_IPS"]
+        else:
+            os.environ["FORWARDED_ALLOW_IPS"] = before
+    try:
+        text = started.log_path.read_text()
+        assert "FORWARDED_ALLOW_IPS" in text and "per-address limits" in text, text[-2000:]
+    finally:
+        started.stop()

@@ -244,4 +244,9 @@ def run(app: Any, settings: Settings, sock: socket.socket, log_level: str = "inf
     config = uvicorn.Config(app, log_level=log_level, **uvicorn_options(settings))
     GUARD = Guard(settings, _TrustedHosts(config.forwarded_allow_ips)
                   if config.proxy_headers else None)
+    if GUARD.proxies is not None and GUARD.proxies.always_trust:
+        log.warning("FORWARDED_ALLOW_IPS trusts every address: any client names itself in "
+                    "X-Forwarded-For, so the per-address limits (connections, sign-ins, "
+                    "sign-ups) hold no one back; name the proxy's address instead "
+                    "(docs/deploy.md)")
     uvicorn.Server(config).run(sockets=[sock])
