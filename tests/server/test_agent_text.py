@@ -56,3 +56,28 @@ def test_agent_bodies_refuse_unstorable_text_on_postgresql(
         pg_cluster: Any, make_server: Any, tmp_path: Path) -> None:
     _check(make_server(pg_cluster.new_database(),
                        season=str(season_file(tmp_path, tables=1, final_top=0))))
+
+
+@pytest.mark.postgres
+def test_a_nul_in_an_agent_name_is_not_found_on_postgresql(
+        pg_cluster: Any, make_server: Any, tmp_path: Path) -> None:
+    """A name in a path or a query is not a body (no `bad_text` check ran): PostgreSQL cannot
+    even look a NUL up, so such a name must be a 404 / a refused upgrade, never a 500."""
+    from server.test_abuse import server_errors
+
+    server = make_server(pg_cluster.new_database(),
+                         season=str(season_file(tmp_path, tables=1, final_top=0)))
+    key = asyncio.run(account(server.url, OPERATOR_KEY, "nul-prober"))
+    for action in ("pause", "resume", "retire"):
+        response = _post(server, key, f"/agents/a%00b/{action}", {})
+        assert (response.status_code, response.json()["error"]["code"]) == (404, "not_found"), \
+            (action, response.text)
+    response = _post(server, key, "/agents/a%00b/versions", {"prompt": "Cooperate."})
+    assert (response.status_code, response.json()["error"]["code"]) == (404, "not_found"), \
+        response.text
+    upgrade = httpx.get(server.url + "/ws/agent?agent=a%00b",
+                        headers={"Authorization": f"Bearer {key}", "Connection": "Upgrade",
+                                 "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+                                 "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="})
+    assert upgrade.status_code == 401 and "does not exist" in upgrade.text, upgrade.text
+    assert server_errors(server.log_path.read_text()) == []

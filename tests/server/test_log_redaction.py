@@ -109,3 +109,38 @@ def test_uvicorns_access_line_keeps_its_arguments(captured: io.StringIO) -> None
         access.setLevel(level)
     assert out.getvalue().startswith('1.2.3.4:5 "GET /ws?token=[redacted] HTTP/1.1" 101'), \
         out.getvalue()
+
+
+def test_a_record_is_redacted_once_however_many_filters_it_passes(
+        captured: io.StringIO, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The logger's filter and the handler's both see a record of `cogleague.server`: the
+    second finds it done (a record's scan costs a regex pass over its message and traceback,
+    on every line the server logs)."""
+    from cogleague.server import auth
+
+    install_log_redaction()
+    seen: list[str] = []
+    real = auth.redact
+
+    def counting(text: str) -> str:
+        seen.append(text)
+        return real(text)
+
+    monkeypatch.setattr(auth, "redact", counting)
+    server_log = logging.getLogger("cogleague.server")
+    server_log.warning("a plain line")
+    assert seen == ["a plain line"], seen
+    seen.clear()
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        server_log.exception("it failed")
+    assert len(seen) == 2 and seen[0] == "it failed", seen  # the message, the traceback
+    seen.clear()
+    token = new_seat_token()
+    logging.getLogger("cogleague.made.after.start").warning("token %s", token)
+    # a logger made later: its record is redacted at the handler, in one pass (the whole
+    # message, then its format and argument)
+    assert seen == [f"token {token}", "token %s", token], seen
+    text = captured.getvalue()
+    assert "a plain line" in text and "boom" in text and token not in text, text

@@ -96,3 +96,35 @@ def test_a_wrong_name_costs_what_a_wrong_password_costs(make_server: Any,
     for names in (["nobody1", "nobody2", "nobody3", "nobody4"], ["operator"] * 4):
         other = cpu_s(names)
         assert other > wrong_password / 3, (names[0], other, wrong_password)
+
+
+def test_one_address_gets_a_few_sign_ins_across_every_name(make_server: Any,
+                                                            tmp_path: Path) -> None:
+    """The per-name count stops guesses at one name, not one password tried at every name
+    (spraying), nor a flood of sign-ins that each cost an scrypt check: one client address
+    gets `sign_ins_per_client` tries per window, whichever names they are at (a success
+    counts too: each costs the check), then 429 before any check; another address is not
+    held back (the loopback proxy is trusted: X-Forwarded-For names the client)."""
+    server = make_server(f"sqlite:///{tmp_path / 'server.db'}", sign_in_failures=5,
+                         sign_ins_per_client=4, sign_in_window_s=WINDOW_S)
+    made = httpx.post(f"{server.url}/people", json={"name": "mine", "password": PASSWORD},
+                      headers={"X-Forwarded-For": "192.0.2.50"})
+    assert made.status_code == 201, made.text
+
+    def sign_in(name: str, password: str, client: str) -> httpx.Response:
+        return httpx.post(f"{server.url}/session", json={"name": name, "password": password},
+                          headers={"X-Forwarded-For": client}, timeout=30)
+
+    sprayer = "198.51.100.60"
+    assert sign_in("mine", PASSWORD, sprayer).status_code == 200
+    for name in ("alice", "bob", "carol"):
+        assert sign_in(name, "Password1234", sprayer).status_code == 401
+    refused = sign_in("dave", "Password1234", sprayer)
+    assert refused.status_code == 429, refused.text
+    error = refused.json()["error"]
+    assert error["code"] == "rate_limited" and "this address" in error["message"], error
+    assert 0 < int(refused.headers["retry-after"]) <= WINDOW_S + 1, refused.headers
+    assert sign_in("mine", PASSWORD, sprayer).status_code == 429  # even its own account
+    assert sign_in("mine", PASSWORD, "198.51.100.61").status_code == 200  # another address
+    time.sleep(float(refused.headers["retry-after"]) + 0.2)
+    assert sign_in("mine", PASSWORD, sprayer).status_code == 200

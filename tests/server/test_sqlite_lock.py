@@ -114,3 +114,47 @@ def test_a_league_store_spelled_as_a_uri_makes_its_own_folder_only(
     db = tmp_path / "runs" / "league.db"
     store.engine_for(f"sqlite:///file:{db}?uri=true").dispose()
     assert db.exists() and list(work.iterdir()) == []
+
+
+def test_every_name_of_one_file_takes_the_same_lock(tmp_path: Path) -> None:
+    """Hard links are one file under several names (in other folders too): a server on one
+    name and a league run on another must not both write it."""
+    import os
+    import sqlite3
+
+    db = tmp_path / "one.db"
+    sqlite3.connect(db).close()
+    (tmp_path / "elsewhere").mkdir()
+    other = tmp_path / "elsewhere" / "two.db"
+    os.link(db, other)
+    for first, second in [(db, other), (other, db)]:
+        held = lock(f"sqlite:///{first}")
+        assert held is not None
+        with pytest.raises(DatabaseInUse):
+            lock(f"sqlite:///{second}")
+        with pytest.raises(DatabaseInUse):
+            lock(f"sqlite:///file:{second}?uri=true")
+        held.close()
+        again = lock(f"sqlite:///{second}")  # let go: the other name is free
+        assert again is not None
+        again.close()
+
+
+def test_a_new_file_is_covered_once_it_exists(tmp_path: Path) -> None:
+    """A server that starts on a file not made yet holds its name; once it made the file,
+    another name of it is refused too."""
+    import os
+    import sqlite3
+
+    db = tmp_path / "new.db"
+    held = lock(f"sqlite:///{db}")
+    assert held is not None and not db.exists()
+    sqlite3.connect(db).close()  # the server makes it
+    held.cover()
+    os.link(db, tmp_path / "link.db")
+    with pytest.raises(DatabaseInUse):
+        lock(f"sqlite:///{tmp_path / 'link.db'}")
+    held.close()
+    again = lock(f"sqlite:///{tmp_path / 'link.db'}")
+    assert again is not None
+    again.close()

@@ -21,6 +21,7 @@ from sqlalchemy import Connection, select
 from starlette.websockets import WebSocketDisconnect
 
 from cogleague.core import jsonio
+from cogleague.core.text import text_fault
 from cogleague.server.auth import bearer, digest
 from cogleague.server.key_watch import KeyWatch
 from cogleague.server.league_schema import agents
@@ -50,6 +51,8 @@ async def _agent_for(rt: LeagueRuntime, key: str | None, name: str) -> dict[str,
                            .order_by(agents.c.version.desc()).limit(1)).mappings().first()
         return who, row
 
+    if text_fault(name) is not None:  # no agent's name holds a NUL: PostgreSQL cannot look
+        return f"agent {name!r} does not exist (register it: POST /agents)"
     who, row = await rt.store.tx(read)
     if who is None or who.role == "house":
         return "unknown API key"

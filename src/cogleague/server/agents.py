@@ -23,6 +23,7 @@ from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from cogleague.core.errors import ConfigError
+from cogleague.core.text import text_fault
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
 from cogleague.server.errors import ApiError
 from cogleague.server.league_schema import agent_presence, agents, seasons
@@ -257,7 +258,8 @@ class AgentBook:
         return any(ids & set(entry["agents"]) for entry in plan[done:])
 
     async def _mine(self, who: Account, name: str) -> dict[str, Any]:
-        row = await self.rt.store.tx(_latest, name)
+        # a name from the path: no agent's holds a NUL (PostgreSQL cannot even look it up)
+        row = None if text_fault(name) is not None else await self.rt.store.tx(_latest, name)
         if row is None:
             raise ApiError(404, "not_found", f"agent {name!r} does not exist")
         if row["account_id"] != who.id and not who.is_operator:

@@ -136,6 +136,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         log.info("database %s: creating the schema (%s)", shown_url(settings.db_url), found)
     store = Store(settings.db_url, settings.sqlite_synchronous)
     generated = bootstrap(store, settings.operator_key)
+    if process_lock is not None:  # a file made just now: every name of it is locked from now
+        try:
+            process_lock.cover()
+        except sqlite_lock.DatabaseInUse:
+            store.close()
+            process_lock.close()
+            raise
     catalog = Catalog(settings.extra_games, settings.games)
     season = load_season(settings.season) if settings.season else (None, None)
 
@@ -195,6 +202,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.account_cache_sweeps = Every(settings.key_recheck_s, start_due=False)  # lobby.py
     app.state.key_watch = KeyWatch(store, settings.key_recheck_s)
     app.state.sign_in_guard = SignInGuard(settings.sign_in_failures, settings.sign_in_window_s)
+    app.state.sign_in_address_guard = SignInGuard(settings.sign_ins_per_client,  # people.py
+                                                  settings.sign_in_window_s)
     app.state.sign_up_guard = SignInGuard(settings.sign_ups_per_client,
                                           settings.sign_up_window_s, table=sign_up_tries)
     app.state.session_sweeps = Every(settings.session_sweep_every_s)  # people.py

@@ -60,11 +60,21 @@ def redact(text: str) -> str:
                           text)
 
 
+_DONE = "_cogleague_redacted"
+"""Set on a record once redacted: the next filter it passes (the handler's, after the
+logger's) leaves it as it is."""
+
+
 class RedactSecrets(logging.Filter):
     """On the server's and uvicorn's loggers and handlers (`install_log_redaction`): WebSocket
-    URLs carry the seat token in their query."""
+    URLs carry the seat token in their query. A record is redacted by the first of these
+    filters it meets (a record of a logger made after start-up: by a handler's) and marked,
+    so the work is done once per record."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, _DONE, False):
+            return True
+        setattr(record, _DONE, True)
         try:  # the message as a handler would write it: a secret may span msg and args
             message = record.getMessage()
         except (TypeError, ValueError, KeyError):

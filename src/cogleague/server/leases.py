@@ -100,6 +100,7 @@ class LeaseKeeper:
         for table_id in [t for t in svc.live if t not in mine]:
             log.warning("table %s: lease lost; another process runs it now", table_id)
             svc.forget(table_id)
+        await svc.settle_unsettled(mine)  # aborts that could not be stored when they ran
         taken = []
         for table_id in await svc.store.tx(lapsed):
             if table_id in svc.live:

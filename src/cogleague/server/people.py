@@ -8,8 +8,10 @@
   new API key for the signed-in person's bots (the old one stops working: keys are stored only
   as hashes). The pages are ``/signup``, ``/signin`` and ``/me`` (web/).
 
-A name's sign-in is refused for a while after a few failures, and a client address's sign-up
-after a few sign-ups, both counted in the database for every process (`sign_in_guard.py`).
+A name's sign-in is refused for a while after a few failures, a client address's sign-in after
+`Settings.sign_ins_per_client` tries at any names (successes too: each costs an scrypt check),
+and its sign-up after a few sign-ups, all counted in the database for every process
+(`sign_in_guard.py`).
 Sessions are added only at a sign-in, which also deletes the expired ones (at most every
 `Settings.session_sweep_every_s`), so the table holds about 30 days of sign-ins.
 
@@ -205,6 +207,11 @@ async def signin(body: Credentials, request: Request, response: Response) -> dic
     """Sign in; a name with too many recent failures is refused first (`sign_in_guard.py`)."""
     guard: SignInGuard = request.app.state.sign_in_guard
     store = request.app.state.store
+    by_address: SignInGuard = request.app.state.sign_in_address_guard
+    # keyed "@address" in the names' table: no name holds "@" (`Credentials.name`)
+    wait_s = await spend(by_address, store, "@" + client_address(request)[:63])
+    if wait_s:
+        raise too_many(by_address, wait_s, "sign-ins from this address")
     wait_s = await spend(guard, store, body.name)
     if wait_s:
         raise too_many(guard, wait_s, f"failed sign-ins for {body.name!r}")

@@ -16,12 +16,14 @@ table at once; with PostgreSQL the lease loop (`leases.py`) takes those whose le
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, select
 
 from cogleague.core.replay import replay_entries
+from cogleague.server.errors import ApiError
 from cogleague.server.leases import claim
 from cogleague.server.store import OPEN, RUNNING, log_rows, seat_rows, table_row, tables
 
@@ -57,14 +59,17 @@ async def resume(service: TableService, table_id: str) -> bool:
         return table_row(conn, table_id), seat_rows(conn, table_id), log_rows(conn, table_id)
 
     row, seat_list, log_ = await service.store.tx(read)
-    if row is None or row["state"] != RUNNING or table_id in service.live:
+    if row is None or row["state"] != RUNNING or table_id in service.live \
+            or table_id in service.unsettled:  # its abort is retried at each lease round
         return False
     try:
         game = service.game_of(row, seat_list)
         replayed = replay_entries(game, [r["entry"] for r in log_])
     except Exception:
         log.exception("table %s: cannot be rebuilt from its log; aborting it", table_id)
-        await service.abort(table_id, "unrecoverable after restart")
+        # ended meanwhile (409), or its abort left to the lease rounds (`settle_unsettled`)
+        with contextlib.suppress(ApiError):
+            await service.abort(table_id, "unrecoverable after restart")
         return False
     elapsed = next((r["elapsed_ms"] for r in reversed(log_) if r["elapsed_ms"] is not None), 0)
     old = service.rooms.pop(table_id, None)

@@ -8,8 +8,10 @@ process's open files and every honest request fails. Here:
 - `GuardedHttpProtocol` (uvicorn's httptools protocol) refuses a connection beyond
   `Settings.max_connections` in all or `Settings.max_connections_per_client` from one address
   with an HTTP 503 and a close (behind a trusted proxy, uvicorn's `FORWARDED_ALLOW_IPS`, a
-  connection counts against the client its `X-Forwarded-For` names from its first request
-  head on), and closes a connection that has not sent a complete request
+  request counts against the client its `X-Forwarded-For` names while it is served, and a
+  WebSocket for as long as it lives; a proxy's connection before its first request and
+  between requests counts against the proxy's own address — never against the client it
+  served last), and closes a connection that has not sent a complete request
   head within `Settings.header_timeout_s` (a new connection, or an idle keep-alive one);
 - a request body must arrive within `Settings.body_timeout_s` (`limits.py`: 408);
 - WebSockets are pinged by the protocol every `ws_ping_interval_s` and closed when a pong is
@@ -69,6 +71,10 @@ class Guard:
         self.refused = 0
         self.timed_out = 0
         self._made = 0
+
+    def proxied(self, host: str) -> bool:
+        """Whether `host` is a trusted proxy (its connections serve many clients)."""
+        return self.proxies is not None and host in self.proxies
 
     def admit(self, host: str, transport: asyncio.BaseTransport, connections: int) -> str | None:
         """None to serve the connection, else why it is refused."""
@@ -152,10 +158,11 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         guard = GUARD
         if self._refused:
             return
-        if guard is not None and guard.proxies is not None and self.client \
-                and self.client[0] in guard.proxies:
+        proxies = guard.proxies if guard is not None else None
+        if guard is not None and proxies is not None and self.client \
+                and self.client[0] in proxies:
             forwarded = b", ".join(v for n, v in self.headers if n == b"x-forwarded-for")
-            client = (guard.proxies.get_trusted_client_address(forwarded.decode("latin1"))[0]
+            client = (proxies.get_trusted_client_address(forwarded.decode("latin1"))[0]
                       if forwarded else "") or self.client[0]
             why = guard.attribute(self._counted_as, client, self.transport)
             self._counted_as = client
@@ -177,7 +184,18 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             super().on_message_complete()
 
     def on_response_complete(self) -> None:
+        """A proxy's connection, its response sent, is the proxy's again until its next
+        request names a client (unless a pipelined request already waits): kept alive, it
+        must not count against the client it served last. Closed if the proxy's address
+        holds its limit already."""
         self._idle_since = time.monotonic()
+        guard = GUARD
+        if guard is not None and not self._refused and not self.pipeline and self.client \
+                and guard.proxied(self.client[0]) and self._counted_as != self.client[0]:
+            why = guard.attribute(self._counted_as, self.client[0], self.transport)
+            self._counted_as = self.client[0]
+            if why is not None:
+                self.transport.close()
         super().on_response_complete()
 
     def _check_head(self) -> None:
@@ -226,4 +244,9 @@ def run(app: Any, settings: Settings, sock: socket.socket, log_level: str = "inf
     config = uvicorn.Config(app, log_level=log_level, **uvicorn_options(settings))
     GUARD = Guard(settings, _TrustedHosts(config.forwarded_allow_ips)
                   if config.proxy_headers else None)
+    if GUARD.proxies is not None and GUARD.proxies.always_trust:
+        log.warning("FORWARDED_ALLOW_IPS trusts every address: any client names itself in "
+                    "X-Forwarded-For, so the per-address limits (connections, sign-ins, "
+                    "sign-ups) hold no one back; name the proxy's address instead "
+                    "(docs/deploy.md)")
     uvicorn.Server(config).run(sockets=[sock])

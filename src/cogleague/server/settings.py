@@ -42,6 +42,10 @@ class Settings:
     sign_in_window_s: float = 900.0
     """A name's browser sign-in refuses (429) after this many failures in this window, until
     the oldest of them is that old (`sign_in_guard.py`)."""
+    sign_ins_per_client: int = 100
+    """A client address's sign-in tries (`POST /session`, each an scrypt check, successes
+    included) within `sign_in_window_s`, at any names; more get 429 until the oldest is that
+    old: one address cannot try a password at every name, nor keep the CPU busy."""
     sign_ups_per_client: int = 20
     sign_up_window_s: float = 3600.0
     """A client address's self sign-ups (`POST /people`, each an scrypt hash and an account)

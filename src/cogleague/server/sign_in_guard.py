@@ -15,6 +15,9 @@ window; its API key keeps working.
 
 The same count, keyed by client address in its own table (`sign_up_tries`), limits self
 sign-ups (people.py): each costs an scrypt hash and makes an account, so a success counts too.
+Keyed ``@address`` in `sign_in_tries`, it limits one address's sign-in tries at any names
+(`Settings.sign_ins_per_client`, successes too): the per-name count alone lets one address
+try a password at every name, each try an scrypt check.
 """
 
 from __future__ import annotations

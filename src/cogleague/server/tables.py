@@ -38,6 +38,7 @@ from cogleague.server.keyedlock import KeyedLocks
 from cogleague.server.leases import claim
 from cogleague.server.live import LiveTable, Room
 from cogleague.server.lobby_feed import LobbyFeed
+from cogleague.server.loglimit import Throttled
 from cogleague.server.payouts import finish_entries, record_league
 from cogleague.server.recovery import resume
 from cogleague.server.seat_kinds import (
@@ -72,11 +73,17 @@ from cogleague.server.store import (
 )
 
 log = logging.getLogger("cogleague.server")
+throttle = Throttled(log, every_s=60.0)
 
 MAX_TABLE_ID_CHARS = 40
 """The id column's width (`store.tables`)."""
 MIN_START_TIMEOUT_S = 0.1
 """The shortest wait for players a table may be created with."""
+ABORT_ATTEMPTS = 3
+"""Tries of an abort that fails for a cause other than a lost connection, before the table is
+left to the lease rounds (`TableService.settle_unsettled`)."""
+ABORT_RETRY_S = 0.2
+"""The wait before the second try (then twice that, ...)."""
 
 
 class LaunchFailed(RuntimeError):
@@ -104,6 +111,9 @@ class TableService:
         self.lock = KeyedLocks()
         """`async with self.lock(table_id):` — one change of a table at a time."""
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self.unsettled: dict[str, tuple[dict[str, Any], str, int | None, tuple[str, ...]]] = {}
+        """Tables whose abort could not be stored: row, detail, culprit, states (retried at
+        each lease round, `settle_unsettled`)."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self.node_id = secrets.token_hex(8)
         store.node_id = self.node_id
@@ -609,17 +619,73 @@ class TableService:
             live = self.live.get(table_id)
             if live is not None and live.task is not None:
                 live.task.cancel()
-            await self._abort_running(row, live, detail, states=states)
+            if not await self._abort_running(row, live, detail, states=states):
+                raise ApiError(409, "wrong_state", f"table {table_id}: its abort could not be "
+                                                   "stored yet; the server tries again at each "
+                                                   "lease round")
             row, seat_list = await self.row(table_id)
         return self.describe(row, seat_list)
 
     async def _abort_running(self, row: dict[str, Any], live: LiveTable | None, detail: str,
                              culprit: int | None = None,
-                             states: tuple[str, ...] = (OPEN, RUNNING)) -> None:
+                             states: tuple[str, ...] = (OPEN, RUNNING)) -> bool:
         """Refund every stake (no rake) and mark the table aborted, in one transaction; a
-        seat that caused the abort of a running table forfeits instead (`forfeit.py`)."""
+        seat that caused the abort of a running table forfeits instead (`forfeit.py`).
+
+        A failure that is not a lost connection (the store waits those out) is tried again
+        `ABORT_ATTEMPTS` times; then the table is parked in `unsettled`, no longer run here,
+        and every lease round tries again (`settle_unsettled`) — else it would stay running
+        with its stakes held and its lease renewed for ever. False when parked."""
         table_id = row["id"]
         culprit = culprit if row["state"] == RUNNING else None
+        for attempt in range(ABORT_ATTEMPTS):
+            try:
+                await self._write_abort(row, detail, culprit, states)
+                self.unsettled.pop(table_id, None)
+                return True
+            except LeaseLost:
+                raise
+            except Exception:
+                log.exception("table %s: its abort could not be stored (try %d of %d)",
+                              table_id, attempt + 1, ABORT_ATTEMPTS)
+                if attempt + 1 < ABORT_ATTEMPTS:
+                    await asyncio.sleep(ABORT_RETRY_S * (attempt + 1))
+        log.error("table %s: left for the lease rounds to abort (its stakes stay held until "
+                  "then)", table_id)
+        self.unsettled[table_id] = (row, detail, culprit, states)
+        self._cancel_timer(table_id)
+        if live is not None and live.task is not None and live.task is not asyncio.current_task():
+            live.task.cancel()
+        self.live.pop(table_id, None)
+        return False
+
+    async def settle_unsettled(self, mine: set[str]) -> None:
+        """One lease round's retry of the aborts `_abort_running` could not store. A running
+        table this process no longer holds (`mine`: its leases) is left to its new owner."""
+        for table_id, (row, detail, culprit, states) in builtins.list(self.unsettled.items()):
+            if row["state"] == RUNNING and table_id not in mine:
+                self.unsettled.pop(table_id, None)
+                continue
+            async with self.lock(table_id):
+                if table_id not in self.unsettled:
+                    continue
+                try:
+                    now_row, _ = await self.row(table_id)
+                    if now_row["state"] not in states:  # started or ended meanwhile: it is
+                        self.unsettled.pop(table_id, None)  # what it is now (not forgotten
+                        continue  # here: this process may run it)
+                    await self._write_abort(row, detail, culprit, states)
+                except Exception as exc:
+                    throttle.warn(("abort", table_id), "table %s: its abort still cannot be "
+                                  "stored (%s: %s)", table_id, type(exc).__name__, exc)
+                    continue
+                self.unsettled.pop(table_id, None)
+                log.warning("table %s: aborted by a lease round", table_id)
+
+    async def _write_abort(self, row: dict[str, Any], detail: str, culprit: int | None,
+                           states: tuple[str, ...]) -> None:
+        """The abort's one transaction, then telling this process's seats and spectators."""
+        table_id = row["id"]
         results: dict[str, Any] = {"reason": "aborted", "detail": detail}
         if culprit is not None:
             results["forfeit"] = culprit
