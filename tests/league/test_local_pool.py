@@ -156,3 +156,20 @@ def test_an_interrupted_pool_stores_every_chunk_that_came_back() -> None:
     # each worker held IN_FLIGHT_PER_WORKER chunks of 2 episodes when the first commit began
     assert len(stored) >= first + 2 * 2 * 2, (first, len(stored))
     assert len(stored) == len(set(stored))
+
+
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_workers_dying_together_before_they_start_a_chunk_leave_no_infra_error(
+        tmp_path: Path, method: str) -> None:
+    """Both workers die at the same moment, each with two chunk indexes waiting in its pipe
+    that it never read: no chunk was played, so none is the platform's failure. Every chunk
+    goes back to the queue and the replacements play all of them."""
+    from poolfaults import TrippingChunk
+
+    chunks: list[Any] = [specs(8)[i:i + 2] for i in range(0, 8, 2)]
+    chunks[-1] = TrippingChunk(chunks[-1], tmp_path, deaths=2)  # kills the first two to load
+    got: dict[str, str] = {}
+    LocalBackend(2, method).run(chunks, lambda recs: got.update((r.id, r.status)
+                                                               for r in recs))
+    assert len(got) == 8 and (tmp_path / "death1").exists()
+    assert set(got.values()) == {store.STATUS_OK}, got
