@@ -170,8 +170,8 @@ class _Pool:
     def _start(self, context: multiprocessing.context.BaseContext) -> Connection:
         """A worker and its pipe, given its first chunks."""
         mine, theirs = context.Pipe()
-        # every concrete context has Process and RawValue; typeshed's BaseContext does not say
-        playing = context.RawValue("q", IDLE)
+        playing = context.RawValue("q", IDLE)  # the chunk it plays, read if it dies
+        # every concrete context has Process; typeshed's BaseContext does not say so
         proc = context.Process(  # type: ignore[attr-defined]
             target=serve, args=(self.chunks, theirs, playing), daemon=True)
         proc.start()
