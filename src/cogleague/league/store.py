@@ -65,6 +65,7 @@ from cogleague.league.episodes import (
     episode_id,
     mark_duplicates,
 )
+from cogleague.league.policies import read_book_entry
 
 STATUS_OK, STATUS_FAILED, STATUS_INFRA = EPISODE_STATUSES
 SOURCE_LEAGUE = "league"
@@ -553,11 +554,14 @@ def load_episodes(engine_or_url: Engine | str, *, league: str | None = None,
 
 def load_policies(engine_or_url: Engine | str,
                   league: str | None = None) -> dict[str, dict[str, Any]]:
+    """The policy book (of `league`, or every league's), each entry read as it is written now
+    (`policies.read_book_entry`: an older store's is shown without a run first)."""
     engine = engine_for(engine_or_url)
     query = select(PolicyRow)
     if league is not None:
         query = query.where(PolicyRow.league == league)
     with Session(engine) as session:
-        return {row.name: {"name": row.name, "author": row.author, "kind": row.kind,
-                           "ref": row.ref, "model": row.model}
+        return {row.name: read_book_entry({"name": row.name, "author": row.author,
+                                           "kind": row.kind, "ref": row.ref,
+                                           "model": row.model})
                 for row in session.scalars(query)}
