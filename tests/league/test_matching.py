@@ -12,7 +12,7 @@ from itertools import combinations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cogleague.league.matching import Candidate, order, pick, seated
+from cogleague.league.matching import FAIR_SHARE_SLACK, Candidate, order, pick, seated
 
 
 def _valid(table: tuple[Candidate, ...]) -> bool:
@@ -69,3 +69,20 @@ def test_whenever_a_table_with_a_least_played_entrant_exists_one_is_formed(
     if possible:
         assert table is not None
         assert any(not c.baseline and c.played == least for c in table)
+
+
+@given(candidates_, st.integers(2, 4), st.booleans())
+def test_nobody_more_than_one_table_ahead_of_the_least_played_is_seated_but_to_fill_its_table(
+        rows: list[tuple[int, int, int, float, bool]], seats: int, same_account: bool) -> None:
+    """The fair-share ceiling counts busy entrants: an entrant more than `FAIR_SHARE_SLACK`
+    tables ahead of the least-played (free or not) sits only at a table anchored on a free
+    least-played entrant; baselines are exempt, and no table is of baselines alone."""
+    cands = [Candidate(i, a, p, s, f, b) for i, (a, p, f, s, b) in enumerate(rows)]
+    least = min((c.played for c in cands if not c.baseline), default=0)
+    table = pick(cands, seats, same_account)
+    if table is None:
+        return
+    assert not table[0].baseline and all(c.free > 0 for c in table)
+    ahead = [c for c in table if not c.baseline and c.played > least + FAIR_SHARE_SLACK]
+    if ahead:
+        assert table[0].played == least, (table, least)

@@ -54,7 +54,9 @@ FAIR_SHARE_SLACK = 1
 among the game's ready entrants, busy ones included: a slow agent is waited for, a little,
 rather than left behind (baselines are exempt). A table anchored on a least-played entrant
 that the ceiling leaves unfilled (the collusion guard can leave it no peer within reach) takes
-the rest from further ahead: else it could never catch up while the others play on."""
+the rest from further ahead: else it could never catch up while the others play on. The server's
+matchmaker passes only the free entrants to `pick` once a game has been stuck `fill_after_s`,
+for one table: the others get ahead of a busy one by at most a table per `fill_after_s`."""
 
 
 def _order_key(c: Candidate) -> tuple[int, float, int]:
