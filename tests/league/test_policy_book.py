@@ -108,3 +108,29 @@ def test_a_store_last_run_before_policy_files_had_their_kind_reads_as_the_new_bo
     assert store.load_policies(url, "season")["coop@v1"]["kind"] == "policy"  # still hosted
     assert store.load_policies(url)["trained"]["kind"] == "policy_file"  # the whole book too
     assert _book_rows(url, "old") == rows  # read, not rewritten
+
+
+def test_a_policy_dropped_from_the_file_keeps_its_label_while_its_episodes_rank(
+        tmp_path: Path) -> None:
+    """A policy taken out of the league file between runs is allowed (it only stops being
+    scheduled), and its stored episodes are still ranked: the next run keeps its book entry,
+    so the standings still show its author and kind rather than an unknown server account."""
+    policies = {"tft": ("ann", "tit_for_tat"), "pav": ("bob", "pavlov"),
+                "ad": ("cy", "always_defect")}
+
+    def write(names: list[str]) -> Path:
+        book = "".join(f'[[policies]]\nname = "{n}"\nauthor = "{policies[n][0]}"\n'
+                       f'baseline = "{policies[n][1]}"\n\n' for n in names)
+        path = tmp_path / "league.toml"
+        path.write_text(f'[league]\nname = "drop"\nseed = 1\n\n{book}[[games]]\n'
+                        'name = "dilemma"\nepisodes = 6\nseats = 3\n'
+                        'overrides = { rounds_total = 2 }\n', encoding="utf-8")
+        return path
+
+    runner.run(league_config.load(write(["tft", "pav", "ad"])), LocalBackend(1))
+    cfg = league_config.load(write(["tft", "pav"]))
+    assert runner.run(cfg, LocalBackend(1)).played > 0
+    doc = standings_json(cfg.store_url, leagues=["drop"], resamples=100)
+    rows = {r["policy"]: (r["author"], r["kind"]) for t in doc["tables"] for r in t["rows"]}
+    assert rows == {"tft": ("ann", "baseline"), "pav": ("bob", "baseline"),
+                    "ad": ("cy", "baseline")}, rows

@@ -437,13 +437,17 @@ def record_episode(engine_or_url: Engine | str, *, game: str, variant: str | Non
 
 def save_policies(engine_or_url: Engine | str, league: str,
                   policies: Iterable[Mapping[str, Any]]) -> None:
-    """Replace the league's policy book (name, author, kind, ref, model)."""
+    """Write the league's policy book entries (name, author, kind, ref, model), replacing
+    those of the same names. The entry of a policy no longer in the league file is kept: its
+    stored episodes are still ranked, and its label with them."""
+    given = list(policies)
     engine = engine_for(engine_or_url)
     with Session(engine) as session, session.begin():
-        for old in session.scalars(select(PolicyRow).where(PolicyRow.league == league)):
+        for old in session.scalars(select(PolicyRow).where(
+                PolicyRow.league == league, PolicyRow.name.in_([p["name"] for p in given]))):
             session.delete(old)
         session.flush()
-        session.add_all(_policy_row(league, p) for p in policies)
+        session.add_all(_policy_row(league, p) for p in given)
 
 
 def add_policies(engine_or_url: Engine | str, league: str,
