@@ -30,3 +30,19 @@ class TrippingChunk(list[Any]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return trip, (self.tickets, self.deaths, list(self))
+
+
+DRIVER = """
+import os, sys
+sys.path[:0] = {path!r}
+from cogleague.league.backends.local import LocalBackend
+from test_local_pool import specs
+
+def first(records):
+    pids = sorted(p.pid for p in __import__("multiprocessing").active_children())
+    print(" ".join(map(str, pids)), flush=True)
+    os.kill(os.getpid(), 9)  # the driver dies (the out-of-memory killer, kill -9)
+
+LocalBackend(2, {method!r}).run([specs(64)[i:i + 2] for i in range(0, 64, 2)], first)
+"""
+"""A driver that starts a pool, prints its workers' ids once a chunk is back and is killed."""

@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import multiprocessing
+import os
 import queue
 import signal
 import threading
@@ -66,12 +67,18 @@ def default_method() -> str:
     return "forkserver" if "forkserver" in available else "spawn"
 
 
-def serve(chunks: Sequence[Sequence[EpisodeSpec]], conn: Connection, playing: Any) -> None:
+def serve(chunks: Sequence[Sequence[EpisodeSpec]], conn: Connection, playing: Any,
+          inherited: Sequence[int] = ()) -> None:
     """A worker process: play the chunk whose index arrives and send back its rows, until the
     driver sends None or goes away. `playing` (shared memory, `IDLE` between chunks) names
-    the chunk it plays, for the driver to read if it dies. Ctrl-C is the driver's to handle:
-    it stops the pool."""
+    the chunk it plays, for the driver to read if it dies. `inherited`: the driver's ends of
+    the pipes, which a forked worker holds too and closes first — else its own pipe would
+    never end when the driver is killed, and it would wait for ever. Ctrl-C is the driver's
+    to handle: it stops the pool."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for fd in inherited:
+        with contextlib.suppress(OSError):
+            os.close(fd)
     try:
         while (index := conn.recv()) is not None:
             playing.value = index
@@ -171,9 +178,11 @@ class _Pool:
         """A worker and its pipe, given its first chunks."""
         mine, theirs = context.Pipe()
         playing = context.RawValue("q", IDLE)  # the chunk it plays, read if it dies
+        forked = context.get_start_method() == "fork"  # a copy of every open descriptor
+        inherited = tuple(c.fileno() for c in [*self.conns, mine]) if forked else ()
         # every concrete context has Process; typeshed's BaseContext does not say so
         proc = context.Process(  # type: ignore[attr-defined]
-            target=serve, args=(self.chunks, theirs, playing), daemon=True)
+            target=serve, args=(self.chunks, theirs, playing, inherited), daemon=True)
         proc.start()
         theirs.close()  # the worker's end lives in the worker: its exit is our EOF
         self.conns.append(mine)
