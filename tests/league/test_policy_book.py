@@ -63,6 +63,12 @@ overrides = {{ rounds_total = 2 }}
     doc = standings_json(cfg.store_url, leagues=["book"], resamples=100)
     kinds = {r["policy"]: r["kind"] for t in doc["tables"] for r in t["rows"]}
     assert kinds == {"tft": "baseline", "trained": "policy_file", "mine": "bot"}
+    # the same store as a run before policy files had their kind left it: read the same way
+    store.save_policies(cfg.store_url, "book", [
+        {**entry, "kind": "policy", "ref": str(tmp_path / "trained" / "coop.npz")}
+        if entry["name"] == "trained" else entry for entry in book.values()])
+    doc = standings_json(cfg.store_url, leagues=["book"], resamples=100)
+    assert kinds == {r["policy"]: r["kind"] for t in doc["tables"] for r in t["rows"]}
 
 
 def _book_rows(url: str, league: str) -> list[tuple[str, str, str]]:
