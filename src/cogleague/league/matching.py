@@ -56,7 +56,7 @@ rather than left behind (baselines are exempt). A table anchored on a least-play
 that the ceiling leaves unfilled (the collusion guard can leave it no peer within reach) takes
 the rest from further ahead: else it could never catch up while the others play on. The server's
 matchmaker passes only the free entrants to `pick` once a game has been stuck `fill_after_s`,
-for one table: the others get ahead of a busy one by at most a table per `fill_after_s`."""
+for one table: the others pull ahead of a busy one a table per `fill_after_s` (and variant)."""
 
 
 def _order_key(c: Candidate) -> tuple[int, float, int]:
