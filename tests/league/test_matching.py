@@ -55,13 +55,30 @@ candidates_ = st.lists(st.tuples(accounts_, st.integers(0, 6), st.integers(0, 2)
                        min_size=1, max_size=8)
 
 
+def test_a_busy_least_played_entrant_is_not_left_further_behind_by_a_lifted_table() -> None:
+    """r1 and r4 trail by two tables; r1 is busy. A table anchored on r4 could be filled only
+    from further ahead: it waits for r1 (the server lifts the wait after `fill_after_s`)
+    instead of taking r2 and r3 three tables past r1. Once r1 is free the two trailing
+    entrants' table takes the rest from further ahead, and nobody is more than two apart."""
+    r1, r4 = Candidate(1, 10, 3, free=0), Candidate(4, 40, 3)
+    r2, r3 = Candidate(2, 20, 5), Candidate(3, 30, 5)
+    assert pick([r1, r2, r3, r4], 3, same_account=False) is None
+    r1.free = 1
+    table = pick([r1, r2, r3, r4], 3, same_account=False)
+    assert table is not None and {1, 4} <= {c.id for c in table}
+
+
 @given(candidates_, st.integers(2, 4))
 def test_whenever_a_table_with_a_least_played_entrant_exists_one_is_formed(
         rows: list[tuple[int, int, int, float, bool]], seats: int) -> None:
     cands = [Candidate(i, a, p, s, f, b) for i, (a, p, f, s, b) in enumerate(rows)]
     entrants = [c for c in cands if not c.baseline]
     least = min((c.played for c in entrants), default=0)
+    ceiling = least + FAIR_SHARE_SLACK
+    # while a least-played entrant is busy, only tables within the fair-share ceiling count
+    waits = any(c.played == least and c.free <= 0 for c in entrants)
     possible = any(_valid(t) and any(not c.baseline and c.played == least for c in t)
+                   and not (waits and any(not c.baseline and c.played > ceiling for c in t))
                    for t in combinations(cands, seats))
     table = pick(cands, seats, same_account=False)
     if table is not None:
@@ -86,3 +103,4 @@ def test_nobody_more_than_one_table_ahead_of_the_least_played_is_seated_but_to_f
     ahead = [c for c in table if not c.baseline and c.played > least + FAIR_SHARE_SLACK]
     if ahead:
         assert table[0].played == least, (table, least)
+        assert all(c.free > 0 for c in cands if not c.baseline and c.played == least)
