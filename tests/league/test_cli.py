@@ -152,3 +152,21 @@ def test_standings_print_names_authors_and_errors_as_written(
     assert done.exit_code == 0, (done.output, done.exception)
     for text in ("[bold]weak", "[/x]", "[failed]", "KeyError: [/oops]"):
         assert text in done.output, done.output
+
+
+def test_a_store_that_cannot_be_reached_is_one_line_naming_it(
+        write_league: Callable[..., Path]) -> None:
+    """A PostgreSQL store nobody listens at (a mistyped port, a server down) is the store's
+    error on one line — which database, why — with exit code 2, for every league command
+    that opens it; never a traceback, and its password is not printed."""
+    path = write_league(episodes=4)
+    url = "postgresql+psycopg://league:secret@127.0.0.1:1/league"  # port 1: nothing listens
+    for command in (["run", str(path), "--workers", "1"], ["standings", str(path)],
+                    ["report", str(path), "--out", str(path.parent / "out")]):
+        result = cli.invoke(app, ["league", *command, "--store", url])
+        assert result.exit_code == 2, (command, result.output)
+        assert isinstance(result.exception, SystemExit), (command, result.exception)
+        assert "Traceback" not in result.output, result.output
+        assert "error: store" in result.output and "127.0.0.1:1" in result.output, (
+            command, result.output)
+        assert "secret" not in result.output, result.output

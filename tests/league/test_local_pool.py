@@ -156,3 +156,58 @@ def test_an_interrupted_pool_stores_every_chunk_that_came_back() -> None:
     # each worker held IN_FLIGHT_PER_WORKER chunks of 2 episodes when the first commit began
     assert len(stored) >= first + 2 * 2 * 2, (first, len(stored))
     assert len(stored) == len(set(stored))
+
+
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_workers_dying_together_before_they_start_a_chunk_leave_no_infra_error(
+        tmp_path: Path, method: str) -> None:
+    """Both workers die at the same moment, each with two chunk indexes waiting in its pipe
+    that it never read: no chunk was played, so none is the platform's failure. Every chunk
+    goes back to the queue and the replacements play all of them."""
+    from poolfaults import TrippingChunk
+
+    chunks: list[Any] = [specs(8)[i:i + 2] for i in range(0, 8, 2)]
+    chunks[-1] = TrippingChunk(chunks[-1], tmp_path, deaths=2)  # kills the first two to load
+    got: dict[str, str] = {}
+    LocalBackend(2, method).run(chunks, lambda recs: got.update((r.id, r.status)
+                                                               for r in recs))
+    assert len(got) == 8 and (tmp_path / "death1").exists()
+    assert set(got.values()) == {store.STATUS_OK}, got
+
+
+@pytest.mark.parametrize("method", ["fork", "forkserver"])
+def test_the_workers_of_a_killed_driver_exit(method: str) -> None:
+    """A driver killed outright (kill -9, the out-of-memory killer) runs no clean-up: each
+    worker learns it from its pipe (the driver's end closed) and exits after its chunk; none
+    is left waiting for ever. A forked worker must not hold the driver's ends of the pipes
+    itself, or its own pipe never ends."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from poolfaults import DRIVER
+
+    here = str(Path(__file__).parent)
+    code = DRIVER.format(path=[here, str(Path(here).parent)], method=method)
+    # the workers inherit its stdout: read the one line, wait for the driver alone
+    driver = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert driver.stdout is not None
+    with driver.stdout:
+        pids = [int(p) for p in driver.stdout.readline().split()]
+    assert driver.wait(timeout=120) == -9 and len(pids) >= 2, pids
+
+    def alive(pid: int) -> bool:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return False
+        return state != "Z"
+
+    deadline = time.monotonic() + 60  # a liveness bound, not a speed check: they exit at once
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [p for p in pids if alive(p)]
+    for pid in left:  # leave nothing behind, then fail
+        os.kill(pid, 9)
+    assert not left, f"workers still running after their driver died: {left}"

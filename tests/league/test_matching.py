@@ -12,7 +12,7 @@ from itertools import combinations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cogleague.league.matching import Candidate, order, pick, seated
+from cogleague.league.matching import FAIR_SHARE_SLACK, Candidate, order, pick, seated
 
 
 def _valid(table: tuple[Candidate, ...]) -> bool:
@@ -55,13 +55,30 @@ candidates_ = st.lists(st.tuples(accounts_, st.integers(0, 6), st.integers(0, 2)
                        min_size=1, max_size=8)
 
 
+def test_a_busy_least_played_entrant_is_not_left_further_behind_by_a_lifted_table() -> None:
+    """r1 and r4 trail by two tables; r1 is busy. A table anchored on r4 could be filled only
+    from further ahead: it waits for r1 (the server lifts the wait after `fill_after_s`)
+    instead of taking r2 and r3 three tables past r1. Once r1 is free the two trailing
+    entrants' table takes the rest from further ahead, and nobody is more than two apart."""
+    r1, r4 = Candidate(1, 10, 3, free=0), Candidate(4, 40, 3)
+    r2, r3 = Candidate(2, 20, 5), Candidate(3, 30, 5)
+    assert pick([r1, r2, r3, r4], 3, same_account=False) is None
+    r1.free = 1
+    table = pick([r1, r2, r3, r4], 3, same_account=False)
+    assert table is not None and {1, 4} <= {c.id for c in table}
+
+
 @given(candidates_, st.integers(2, 4))
 def test_whenever_a_table_with_a_least_played_entrant_exists_one_is_formed(
         rows: list[tuple[int, int, int, float, bool]], seats: int) -> None:
     cands = [Candidate(i, a, p, s, f, b) for i, (a, p, f, s, b) in enumerate(rows)]
     entrants = [c for c in cands if not c.baseline]
     least = min((c.played for c in entrants), default=0)
+    ceiling = least + FAIR_SHARE_SLACK
+    # while a least-played entrant is busy, only tables within the fair-share ceiling count
+    waits = any(c.played == least and c.free <= 0 for c in entrants)
     possible = any(_valid(t) and any(not c.baseline and c.played == least for c in t)
+                   and not (waits and any(not c.baseline and c.played > ceiling for c in t))
                    for t in combinations(cands, seats))
     table = pick(cands, seats, same_account=False)
     if table is not None:
@@ -69,3 +86,21 @@ def test_whenever_a_table_with_a_least_played_entrant_exists_one_is_formed(
     if possible:
         assert table is not None
         assert any(not c.baseline and c.played == least for c in table)
+
+
+@given(candidates_, st.integers(2, 4), st.booleans())
+def test_nobody_more_than_one_table_ahead_of_the_least_played_is_seated_but_to_fill_its_table(
+        rows: list[tuple[int, int, int, float, bool]], seats: int, same_account: bool) -> None:
+    """The fair-share ceiling counts busy entrants: an entrant more than `FAIR_SHARE_SLACK`
+    tables ahead of the least-played (free or not) sits only at a table anchored on a free
+    least-played entrant; baselines are exempt, and no table is of baselines alone."""
+    cands = [Candidate(i, a, p, s, f, b) for i, (a, p, f, s, b) in enumerate(rows)]
+    least = min((c.played for c in cands if not c.baseline), default=0)
+    table = pick(cands, seats, same_account)
+    if table is None:
+        return
+    assert not table[0].baseline and all(c.free > 0 for c in table)
+    ahead = [c for c in table if not c.baseline and c.played > least + FAIR_SHARE_SLACK]
+    if ahead:
+        assert table[0].played == least, (table, least)
+        assert all(c.free > 0 for c in cands if not c.baseline and c.played == least)

@@ -182,3 +182,47 @@ def test_a_least_played_agent_whose_peers_are_its_own_account_is_not_starved(
     assert len(made) == 1, made
     assert len(seated_ids & {ids["r1"], ids["r4"]}) == 1, seated_ids
     assert {ids["r2"], ids["r3"]} <= seated_ids, seated_ids
+
+
+def _dilemma_counts(conn: Any, names: dict[int, str]) -> Counter[str]:
+    return Counter(names[a] for a in conn.execute(
+        select(season_seats.c.agent_id).join(
+            season_tables, season_tables.c.table_id == season_seats.c.table_id).where(
+            season_tables.c.game == "dilemma")).scalars())
+
+
+def test_a_busy_least_played_agent_is_waited_for_one_table_per_fill_after_s(
+        tmp_path: Path) -> None:
+    """r1 is held at a long table of the other game from the start. Its dilemma peers play
+    up to one table ahead of it, then the game waits for it; each `fill_after_s` it stays
+    stuck it seats its free entrants at one table and waits again, so their lead grows by at
+    most one table per `fill_after_s`. Freed, r1 anchors the next tables until it is back
+    within a table of them (the matchmaker's ticks at simulated times, 5 s apart)."""
+    fill, step, busy_s = 30.0, 5.0, 150.0
+    entrants = [dict(name=f"r{i}", account=f"acct{i}", cap=1, games=["dilemma", "commons"])
+                for i in range(1, 6)]
+    engine, mm = season_db(tmp_path / "s.db", entrants, fill_after_s=fill)
+    with engine.begin() as conn:
+        conn.execute(update(agents).where(agents.c.kind == "baseline").values(state="paused"))
+        conn.execute(update(agent_presence).values(until=AT + 10_000))
+        names = dict(conn.execute(select(agents.c.id, agents.c.name)).all())
+        r1 = dict(conn.execute(select(agents).where(agents.c.name == "r1")).mappings().one())
+        mates = [dict(r) for r in conn.execute(select(agents).where(
+            agents.c.name.in_(["commons-steward", "commons-free_rider"]))).mappings()]
+        slow = mm.create(conn, SLOTS[1], [r1, *mates], "rated", AT)
+    leads: list[tuple[float, int]] = []
+    for k in range(60):
+        at = AT + k * step
+        with engine.begin() as conn:
+            if at - AT >= busy_s:
+                conn.execute(update(tables).where(tables.c.id == slow).values(state="finished"))
+            mm.tick(conn, at)
+            conn.execute(update(tables).where(tables.c.id != slow).values(state="finished"))
+            played = _dilemma_counts(conn, names)
+        leads.append((at - AT, max(played.values()) - played["r1"]))
+    busy = [lead for t, lead in leads if t < busy_s]
+    assert max(busy) > 2  # the escape works: the game did not wait for r1 for ever ...
+    for t, lead in leads:  # ... and gave no more than one table per fill_after_s
+        if t < busy_s:
+            assert lead <= 2 + int(t // fill), leads
+    assert leads[-1][1] <= 2, leads  # freed, it caught up

@@ -17,6 +17,7 @@ from season.season import (
     account,
     constant_policy,
     file_b64,
+    matchmaking_held,
     post,
     query,
     register,
@@ -47,14 +48,17 @@ async def _final_waiting_for_two(make_server: Any, tmp_path: Path, db: str | Non
                          policy_dir=str(tmp_path / "hosted"))
     url = server.url
     keys = {n: await account(url, OPERATOR_KEY, n) for n in ("ann", "ben", "cy")}
-    for name, owner in (("p1", "ann"), ("p2", "ben")):  # the top two, waiting while paused
-        await register(url, keys[owner], name=name, kind="policy", games=["dilemma"],
-                       policy_file=file_b64(coop))
-        await post(url, keys[owner], f"/agents/{name}/pause")
-        agent_id = query(db, "SELECT id FROM agents WHERE name = :n", n=name)[0][0]
-        _execute(db, "DELETE FROM ratings WHERE agent_id = :a", a=agent_id)
-        _execute(db, "INSERT INTO ratings (season, game, agent_id, mu, sigma, games) VALUES "
-                     "('ci-season', 'dilemma', :a, 100.0, 1.0, 1)", a=agent_id)
+    # no table meanwhile: one that seated p1 or p2 before its pause would rate it between
+    # the two writes below (a UNIQUE failure on a loaded machine)
+    with matchmaking_held(db):
+        for name, owner in (("p1", "ann"), ("p2", "ben")):  # the top two, waiting, paused
+            await register(url, keys[owner], name=name, kind="policy", games=["dilemma"],
+                           policy_file=file_b64(coop))
+            await post(url, keys[owner], f"/agents/{name}/pause")
+            agent_id = query(db, "SELECT id FROM agents WHERE name = :n", n=name)[0][0]
+            _execute(db, "DELETE FROM ratings WHERE agent_id = :a", a=agent_id)
+            _execute(db, "INSERT INTO ratings (season, game, agent_id, mu, sigma, games) "
+                         "VALUES ('ci-season', 'dilemma', :a, 100.0, 1.0, 1)", a=agent_id)
     await register(url, keys["cy"], name="p3", kind="policy", games=["dilemma"],
                    policy_file=file_b64(coop))  # plays the rated tables with the baselines
     await wait_for(lambda: standings(url)["phase"] == "final", 60, "the close")

@@ -59,6 +59,22 @@ def _load(file: Path, store: str | None) -> Any:
         fail(str(exc))
 
 
+@contextlib.contextmanager
+def _store_errors(url: str) -> Iterator[None]:
+    """A store that cannot be opened or used (a database server down or mistyped, a file
+    that cannot be written) is one line naming it, password hidden, never a traceback; what
+    was stored before stays stored."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import InterfaceError, OperationalError
+
+    try:
+        yield
+    except (OperationalError, InterfaceError) as exc:
+        why = str(exc.orig or exc).strip().splitlines()[0]
+        shown = make_url(url).render_as_string(hide_password=True)
+        fail(f"store {shown} cannot be used: {why}")
+
+
 @league_app.command("init")
 def init(path: Annotated[Path, typer.Argument(help="where to write it")] = Path("league.toml"),
          force: Annotated[bool, typer.Option("--force", help="overwrite")] = False) -> None:
@@ -104,6 +120,14 @@ def run(file: FileArg,
             backend, workers if workers is not None else os.cpu_count() or 1, ray_address)
     except ConfigError as exc:
         fail(str(exc))
+    with _store_errors(config.store_url):
+        _play(file, config, engine, chunk_size, retry_infra, play_engine)
+
+
+def _play(file: Path, config: Any, engine: Any, chunk_size: int | None, retry_infra: bool,
+          play_engine: str) -> None:
+    from cogleague.league import runner
+
     try:
         todo, scheduled = runner.pending(config, retry_infra=retry_infra)
     except ConfigError as exc:
@@ -154,13 +178,19 @@ def progress_bar(total: int, out: Console | None = None) -> Iterator[Callable[[i
 
 def _standings(file: Path, store: str | None, game: str | None, with_server: bool,
                resamples: int) -> dict[str, Any]:
+    config = _load(file, store)
+    with _store_errors(config.store_url):
+        return _read_standings(file, config, store, game, with_server, resamples)
+
+
+def _read_standings(file: Path, config: Any, store: str | None, game: str | None,
+                    with_server: bool, resamples: int) -> dict[str, Any]:
     from sqlalchemy.engine import make_url
 
     from cogleague.league.rankings import standings_json
     from cogleague.league.store import SERVER_LEAGUE
     from cogleague.server.sqlite_lock import sqlite_file
 
-    config = _load(file, store)
     db = None if make_url(config.store_url).query.get("uri") else sqlite_file(config.store_url)
     if db is not None and not db.exists():  # read, never made: a mistyped --store says so
         fail(f"no finished episodes: no store at {db} (run: cogleague league run {file}"
@@ -297,11 +327,12 @@ def report(file: FileArg, out: Annotated[Path, typer.Option("--out", help="outpu
         fail(f"no finished episodes in the store for this league yet (run: cogleague league "
              f"run {file})")
     config = _load(file, store)
-    episodes = store_mod.load_episodes(config.store_url, leagues=doc["leagues"],
-                                       status=store_mod.STATUS_OK)
     from cogleague.league.profiles import league_profiles
 
-    profiles = league_profiles(config, reveal_held_out=_season_over(config))
+    with _store_errors(config.store_url):
+        episodes = store_mod.load_episodes(config.store_url, leagues=doc["leagues"],
+                                           status=store_mod.STATUS_OK)
+        profiles = league_profiles(config, reveal_held_out=_season_over(config))
     try:
         page = report_mod.write_report(doc, episodes, out, title=f"League {config.name}",
                                        profiles=profiles)

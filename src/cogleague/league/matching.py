@@ -54,7 +54,11 @@ FAIR_SHARE_SLACK = 1
 among the game's ready entrants, busy ones included: a slow agent is waited for, a little,
 rather than left behind (baselines are exempt). A table anchored on a least-played entrant
 that the ceiling leaves unfilled (the collusion guard can leave it no peer within reach) takes
-the rest from further ahead: else it could never catch up while the others play on."""
+the rest from further ahead: else it could never catch up while the others play on. Only
+while every least-played entrant is free: a busy one would fall further behind the rest. The
+server's matchmaker passes only the free entrants to `pick` once a game has been stuck
+`fill_after_s`, for one table: the others pull ahead of a busy one a table per `fill_after_s`
+(and variant)."""
 
 
 def _order_key(c: Candidate) -> tuple[int, float, int]:
@@ -87,8 +91,11 @@ def pick(candidates: Sequence[Candidate], seats: int, same_account: bool,
     # fair share holds even while the least-played are busy: nobody runs ahead of them
     least = min((c.played for c in pool if not c.baseline), default=0)
     chosen = _pick(pool, seats, same_account, fill, least, False)
-    if chosen is None and any(c.played == least and c.free > 0 and not c.baseline
-                              for c in pool):  # then it anchors: never starved by the ceiling
+    trailing = [c for c in pool if c.played == least and not c.baseline]
+    if chosen is None and trailing and all(c.free > 0 for c in trailing):
+        # then it anchors: never starved by the ceiling. Not while one of the least-played is
+        # busy: the others would run past it; it is waited for (the server's matchmaker stops
+        # waiting after `fill_after_s`, when it passes only the free entrants)
         chosen = _pick(pool, seats, same_account, fill, least, True)
     return chosen
 

@@ -103,6 +103,22 @@ class Policy:
                 "kind": BOOK_KINDS.get(self.kind, self.kind), "ref": ref, "model": self.model}
 
 
+def read_book_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored book entry as `Policy.book_entry` writes it now. A store last run before
+    policy files had their own kind keeps kind ``policy`` and full local paths until its next
+    `league run` rewrites the book; its readers (standings, report, the Observatory) show it
+    as that run would, and nothing is written on read (a store may be read-only). Local paths
+    are what tell an old offline policy file from a season's hosted policy, whose reference
+    is its version's name."""
+    kind, ref = entry["kind"], entry["ref"] or ""
+    local = "/" in ref or "\\" in ref
+    if kind == "bot":
+        ref = bot_name(ref)
+    elif kind in ("model", "policy", "policy_file") and local:
+        kind, ref = BOOK_KINDS.get(kind, kind), Path(ref).name
+    return {**entry, "kind": kind, "ref": ref}
+
+
 def bot_name(bot: str) -> str:
     """A bot reference as the league names it wherever it lives: a ``.py`` file by its file
     name (``mine.py:Mine``), a module as it is."""

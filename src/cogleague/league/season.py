@@ -37,7 +37,8 @@ class SeasonSettings:
     """Allow two agents of one account at a rated table (the collusion guard when false)."""
     max_tables_per_hour: int = 600
     fill_after_s: float = 30.0
-    """A ready agent that waited this long for a table gets one filled with baselines."""
+    """A ready agent that waited this long for a table gets one filled with baselines; a game
+    stuck this long on its fair share seats its free entrants at one table, then waits again."""
     max_running: int = 50
     """Season tables running at once, across every server process."""
     held_out: tuple[str, ...] = ()

@@ -65,6 +65,7 @@ from cogleague.league.episodes import (
     episode_id,
     mark_duplicates,
 )
+from cogleague.league.policies import read_book_entry
 
 STATUS_OK, STATUS_FAILED, STATUS_INFRA = EPISODE_STATUSES
 SOURCE_LEAGUE = "league"
@@ -436,13 +437,17 @@ def record_episode(engine_or_url: Engine | str, *, game: str, variant: str | Non
 
 def save_policies(engine_or_url: Engine | str, league: str,
                   policies: Iterable[Mapping[str, Any]]) -> None:
-    """Replace the league's policy book (name, author, kind, ref, model)."""
+    """Write the league's policy book entries (name, author, kind, ref, model), replacing
+    those of the same names. The entry of a policy no longer in the league file is kept: its
+    stored episodes are still ranked, and its label with them."""
+    given = list(policies)
     engine = engine_for(engine_or_url)
     with Session(engine) as session, session.begin():
-        for old in session.scalars(select(PolicyRow).where(PolicyRow.league == league)):
+        for old in session.scalars(select(PolicyRow).where(
+                PolicyRow.league == league, PolicyRow.name.in_([p["name"] for p in given]))):
             session.delete(old)
         session.flush()
-        session.add_all(_policy_row(league, p) for p in policies)
+        session.add_all(_policy_row(league, p) for p in given)
 
 
 def add_policies(engine_or_url: Engine | str, league: str,
@@ -553,11 +558,14 @@ def load_episodes(engine_or_url: Engine | str, *, league: str | None = None,
 
 def load_policies(engine_or_url: Engine | str,
                   league: str | None = None) -> dict[str, dict[str, Any]]:
+    """The policy book (of `league`, or every league's), each entry read as it is written now
+    (`policies.read_book_entry`: an older store's is shown without a run first)."""
     engine = engine_for(engine_or_url)
     query = select(PolicyRow)
     if league is not None:
         query = query.where(PolicyRow.league == league)
     with Session(engine) as session:
-        return {row.name: {"name": row.name, "author": row.author, "kind": row.kind,
-                           "ref": row.ref, "model": row.model}
+        return {row.name: read_book_entry({"name": row.name, "author": row.author,
+                                           "kind": row.kind, "ref": row.ref,
+                                           "model": row.model})
                 for row in session.scalars(query)}

@@ -113,8 +113,10 @@ class Matchmaker:
         had room: they go first at the next, so a game of many seats (Ledger's eight) gets
         the capacity that frees up before the small games take it again."""
         self.starved_since: dict[int, float] = {}
-        """When each starved slot last formed nothing: after `fill_after_s` its fair share
-        stops waiting for its busy entrants (a game of many seats would wait for ever)."""
+        """When each starved slot last formed nothing: after `fill_after_s` it forms one table
+        of its free entrants, their fair share counted without the busy ones, and waits again
+        (a game of many seats would wait for ever; the busy fall behind a table per
+        `fill_after_s`, not all at once)."""
         self.number = 0
         """Season tables made so far (read at each tick; the seed of the next derives from
         it)."""

@@ -22,9 +22,11 @@ from the driver's own thread, so it never stands in the way of fork.
 At most `IN_FLIGHT_PER_WORKER` chunks per worker are in flight, so memory stays flat for any
 league size. If a worker process dies (the out-of-memory killer, a segfault, a bot's
 `os._exit`), the platform failed, not the policies: the chunk it was playing is stored as
-``infra_error`` (never ranked, played again by ``league run --retry-infra``), the chunks waiting
-in its pipe go back to the queue, and a replacement worker takes its place — from the fork
-server or spawned while the reader threads run (`default_method`), so no fork copies a thread.
+``infra_error`` (never ranked, played again by ``league run --retry-infra``), the chunks it
+never started go back to the queue (each worker writes the index of the chunk it plays to a
+shared-memory value: the driver knows which one that was without a message per chunk), and
+a replacement worker takes its place — from the fork server or spawned while the reader
+threads run (`default_method`), so no fork copies a thread.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import multiprocessing
+import os
 import queue
 import signal
 import threading
@@ -49,6 +52,9 @@ START_METHODS = ("fork", "spawn", "forkserver")
 PRELOAD = ("cogleague.league.worker", "cogleague.games.registry")
 STOP_GRACE_S = 5.0  # how long a finished worker may take to exit before it is terminated
 
+IDLE = -1
+"""A worker's `playing` value between chunks."""
+
 Reply = tuple[int, list[EncodedRecord] | None, str | None]
 """What a worker sends for a chunk: its index, and its rows or why it could not play it."""
 
@@ -61,18 +67,28 @@ def default_method() -> str:
     return "forkserver" if "forkserver" in available else "spawn"
 
 
-def serve(chunks: Sequence[Sequence[EpisodeSpec]], conn: Connection) -> None:
+def serve(chunks: Sequence[Sequence[EpisodeSpec]], conn: Connection, playing: Any,
+          inherited: Sequence[int] = ()) -> None:
     """A worker process: play the chunk whose index arrives and send back its rows, until the
-    driver sends None or goes away. Ctrl-C is the driver's to handle: it stops the pool."""
+    driver sends None or goes away. `playing` (shared memory, `IDLE` between chunks) names
+    the chunk it plays, for the driver to read if it dies. `inherited`: the driver's ends of
+    the pipes, which a forked worker holds too and closes first — else its own pipe would
+    never end when the driver is killed, and it would wait for ever. Ctrl-C is the driver's
+    to handle: it stops the pool."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for fd in inherited:
+        with contextlib.suppress(OSError):
+            os.close(fd)
     try:
         while (index := conn.recv()) is not None:
+            playing.value = index
             reply: Reply
             try:
                 reply = (index, play_chunk(chunks[index]), None)
             except Exception as exc:  # play_chunk records an episode's or kernel's failure
                 reply = (index, None, error_text(exc))
             conn.send(reply)
+            playing.value = IDLE  # sent first: a death in between is read after this reply
         conn.close()  # the driver's reader sees the end now, not after this process's exit
     except (EOFError, OSError):  # the driver is gone: nobody is left to play for
         return
@@ -137,6 +153,7 @@ class _Pool:
         self.todo = deque(range(len(chunks)))
         self.conns: list[Connection] = []
         self.procs: list[Any] = []
+        self.playing: list[Any] = []  # each worker's chunk at play (shared memory), or IDLE
         self.dead: set[Connection] = set()
         self.in_flight: dict[Connection, deque[int]] = {}
         self.replies: queue.SimpleQueue[tuple[Connection, Reply | None]] = queue.SimpleQueue()
@@ -160,13 +177,17 @@ class _Pool:
     def _start(self, context: multiprocessing.context.BaseContext) -> Connection:
         """A worker and its pipe, given its first chunks."""
         mine, theirs = context.Pipe()
+        playing = context.RawValue("q", IDLE)  # the chunk it plays, read if it dies
+        forked = context.get_start_method() == "fork"  # a copy of every open descriptor
+        inherited = tuple(c.fileno() for c in [*self.conns, mine]) if forked else ()
         # every concrete context has Process; typeshed's BaseContext does not say so
         proc = context.Process(  # type: ignore[attr-defined]
-            target=serve, args=(self.chunks, theirs), daemon=True)
+            target=serve, args=(self.chunks, theirs, playing, inherited), daemon=True)
         proc.start()
         theirs.close()  # the worker's end lives in the worker: its exit is our EOF
         self.conns.append(mine)
         self.procs.append(proc)
+        self.playing.append(playing)
         self.in_flight[mine] = deque()
         self._give(mine)
         return mine
@@ -242,19 +263,24 @@ class _Pool:
         self.taken.clear()
 
     def _lost(self, held: HeldRows, dead: Connection) -> None:
-        """A worker died: the chunk it was playing (the first it was given and did not send
-        back) is stored as infra_error, the ones waiting in its pipe go back to the queue, and
-        a replacement takes its place — at most one per chunk, after which what no worker is
-        left to play is infra_error too."""
+        """A worker died: the chunk it was playing (its `playing` value, if that is one it
+        did not send back) is stored as infra_error; the ones it never started — waiting in
+        its pipe, or all of them when it died between chunks or before its first — go back to
+        the queue, and a replacement takes its place — at most one per chunk, after which what
+        no worker is left to play is infra_error too."""
         self.dead.add(dead)
         queued = self.in_flight[dead]
         if not queued and not self.todo:
             return  # it had nothing left to do
-        proc = self.procs[self.conns.index(dead)]
+        slot = self.conns.index(dead)
+        proc = self.procs[slot]
         proc.join(1.0)
         why = f"worker process died (exit code {proc.exitcode})"
         if queued:
-            held.add(failed_records(self.chunks[queued.popleft()], why, STATUS_INFRA))
+            playing = self.playing[slot].value
+            if playing in queued:  # a chunk it sent back is no longer queued: not at play
+                queued.remove(playing)
+                held.add(failed_records(self.chunks[playing], why, STATUS_INFRA))
             self.todo.extendleft(reversed(queued))
             queued.clear()
         if self.todo and self.replaced < len(self.chunks):
