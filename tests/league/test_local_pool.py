@@ -211,3 +211,66 @@ def test_the_workers_of_a_killed_driver_exit(method: str) -> None:
     for pid in left:  # leave nothing behind, then fail
         os.kill(pid, 9)
     assert not left, f"workers still running after their driver died: {left}"
+
+
+def test_workers_get_their_next_chunks_while_the_driver_stores(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The driver's commit never holds up a worker: while the first commit is still running,
+    every chunk of the run is handed out and played (a run's tail is chunks of a millisecond
+    or two, a commit several)."""
+    import os
+    import select
+
+    from cogleague.league import backends
+    from cogleague.league.backends import local
+
+    monkeypatch.setattr(backends, "COMMIT_ROWS", 1)  # the driver stores from the first reply
+    played_read, played_write = os.pipe()
+
+    def play_and_tell(chunk: Any) -> Any:
+        rows = play_chunk(chunk)
+        os.write(played_write, b".")
+        return rows
+
+    monkeypatch.setattr(local, "play_chunk", play_and_tell)  # the forked workers' too
+    chunks = [specs(16)[i:i + 2] for i in range(0, 16, 2)]
+    played_during_first_commit: list[int] = []
+
+    def slow_store(_: list[Any]) -> None:
+        if played_during_first_commit:
+            return
+        played = 0
+        while played < len(chunks) and select.select([played_read], [], [], 30.0)[0]:
+            played += len(os.read(played_read, 64))
+        played_during_first_commit.append(played)
+
+    try:
+        LocalBackend(2, "fork").run(chunks, slow_store)
+    finally:
+        os.close(played_read)
+        os.close(played_write)
+    assert played_during_first_commit == [len(chunks)]
+
+
+def test_a_worker_sends_a_chunks_rows_without_waiting_for_the_driver_to_read() -> None:
+    """A worker's socket holds a large chunk's rows (about 1.3 KB an episode), so its send
+    returns while the driver's reader waits for the GIL behind a commit."""
+    from cogleague.league.backends.local import REPLY_BUFFER, _widen
+
+    cap = int(Path("/proc/sys/net/core/wmem_max").read_text()) if Path(
+        "/proc/sys/net/core/wmem_max").exists() else 0
+    if cap < REPLY_BUFFER // 2:
+        pytest.skip(f"net.core.wmem_max is {cap}: the kernel caps a socket's buffer below "
+                    f"a chunk's rows")
+    driver, worker = multiprocessing.get_context("fork").Pipe()
+    _widen(worker)
+    rows = b"x" * (REPLY_BUFFER // 4)  # a 800-episode kernel chunk's rows
+    sent = threading.Thread(target=worker.send_bytes, args=(rows,), daemon=True)
+    sent.start()
+    sent.join(30.0)
+    try:
+        assert not sent.is_alive()  # nobody has read yet
+        assert driver.recv_bytes() == rows
+    finally:
+        driver.close()
+        worker.close()

@@ -3,11 +3,14 @@
 The workers start once, when the pool opens, and stay for the whole run. Each holds the run's
 chunks (a forked worker shares the driver's, a spawned one receives them once as it starts),
 takes the index of its next chunk from its own pipe and sends back that chunk's encoded rows.
-Messages to a worker are a few bytes, so the driver never waits on a worker to read; one reader
-thread takes the workers' rows as they arrive, so a worker never waits on the driver's commit
-either. `concurrent.futures`' pool moves each chunk through a management thread and a queue
-feeder besides, and pickles its specs: in a league of a few hundred episodes that costs the
-pool about a tenth of its CPU, more than the driver's store.
+Messages to a worker are a few bytes, so the driver never waits on a worker to read. A reader
+thread takes the workers' rows as they arrive and hands the worker its next chunk at once, so a
+worker never waits on the driver's commit either: not for its next chunk (a run's tail is chunks
+of a millisecond or two, a commit takes several) and not to send its rows (each worker's socket
+buffer holds a chunk's rows, so its send returns while the driver's reader waits for the GIL).
+`concurrent.futures`' pool moves each chunk through a management thread and a queue feeder
+besides, and pickles its specs: in a league of a few hundred episodes that costs the pool about
+a tenth of its CPU, more than the driver's store.
 
 Workers are forked when the driver runs a single thread (then nothing can hold a lock across
 the fork). A forked worker starts with none of the driver's database engines (`store` forgets
@@ -37,6 +40,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import socket
 import threading
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -48,6 +52,7 @@ from cogleague.league.episodes import STATUS_INFRA, EncodedRecord, EpisodeSpec
 from cogleague.league.worker import error_text, failed_records, play_chunk
 
 IN_FLIGHT_PER_WORKER = 2  # one playing, one waiting in its pipe
+REPLY_BUFFER = 4 << 20  # a worker's socket send buffer (the kernel caps it at net.core.wmem_max)
 START_METHODS = ("fork", "spawn", "forkserver")
 PRELOAD = ("cogleague.league.worker", "cogleague.games.registry")
 STOP_GRACE_S = 5.0  # how long a finished worker may take to exit before it is terminated
@@ -160,6 +165,10 @@ class _Pool:
         self.taken: deque[tuple[Connection, Reply | None]] = deque()  # out of it, not handled
         self.readers: list[threading.Thread] = []
         self.replaced = 0
+        self.left = len(chunks)  # chunks not yet back (as rows, or stored as infra)
+        # todo and in_flight: the readers hand out chunks, the driver's thread takes them back
+        # from a dead worker; a reply is queued before its chunk leaves in_flight's count
+        self.lock = threading.Lock()
         try:
             for _ in range(workers):
                 self._start(context)  # it plays while the next worker starts
@@ -177,6 +186,7 @@ class _Pool:
     def _start(self, context: multiprocessing.context.BaseContext) -> Connection:
         """A worker and its pipe, given its first chunks."""
         mine, theirs = context.Pipe()
+        _widen(theirs)
         playing = context.RawValue("q", IDLE)  # the chunk it plays, read if it dies
         forked = context.get_start_method() == "fork"  # a copy of every open descriptor
         inherited = tuple(c.fileno() for c in [*self.conns, mine]) if forked else ()
@@ -188,8 +198,9 @@ class _Pool:
         self.conns.append(mine)
         self.procs.append(proc)
         self.playing.append(playing)
-        self.in_flight[mine] = deque()
-        self._give(mine)
+        with self.lock:
+            self.in_flight[mine] = deque()
+            self._give(mine)
         return mine
 
     def _listen(self, conns: Sequence[Connection]) -> None:
@@ -199,18 +210,25 @@ class _Pool:
         self.readers.append(reader)
 
     def _read(self, live: list[Connection]) -> None:
-        """Take every reply as it arrives (a worker's send never waits on the driver's
-        commit); None after a worker's pipe closes (it exited or died)."""
+        """Take every reply as it arrives and give its worker the next chunk (a worker never
+        waits on the driver's commit); None after a worker's pipe closes (it exited or died)."""
         while live:
             for conn in wait(live):
                 assert isinstance(conn, Connection)
                 try:
-                    self.replies.put((conn, conn.recv()))
+                    reply: Reply = conn.recv()
                 except (EOFError, OSError):
                     live.remove(conn)
                     self.replies.put((conn, None))
+                    continue
+                with self.lock:
+                    self.replies.put((conn, reply))
+                    self.in_flight[conn].remove(reply[0])
+                    if reply[2] is None:  # a worker that failed a chunk gets no more
+                        self._give(conn)
 
     def _give(self, conn: Connection) -> None:
+        """Send `conn`'s worker chunks until it holds its share (with `lock` held)."""
         queued = self.in_flight[conn]
         while self.todo and len(queued) < IN_FLIGHT_PER_WORKER:
             index = self.todo.popleft()
@@ -227,7 +245,7 @@ class _Pool:
         still stores every row that came back."""
         held = HeldRows(on_chunk)
         try:
-            while any(self.in_flight.values()) or self.todo:
+            while self.left:
                 taken = self.taken
                 with contextlib.suppress(queue.Empty):
                     taken.append(self.replies.get(timeout=held.wait_s()))
@@ -238,14 +256,13 @@ class _Pool:
                     if reply is None:  # its pipe closed: the worker exited
                         self._lost(held, conn)
                         continue
-                    index, rows, error = reply
-                    self.in_flight[conn].remove(index)
+                    _, rows, error = reply
                     if error is not None:
                         raise RuntimeError(f"league worker failed on a chunk: {error}")
                     assert rows is not None
                     held.add(rows)
-                    self._give(conn)  # its next chunk before the driver's commit
-                if held.due() or not any(self.in_flight.values()):
+                    self.left -= 1
+                if held.due() or not self.left:
                     held.flush()
         finally:
             self._drain(held)
@@ -269,30 +286,36 @@ class _Pool:
         the queue, and a replacement takes its place — at most one per chunk, after which what
         no worker is left to play is infra_error too."""
         self.dead.add(dead)
-        queued = self.in_flight[dead]
-        if not queued and not self.todo:
-            return  # it had nothing left to do
+        if not self.in_flight[dead] and not self.todo:
+            return  # it had nothing left to do (a reader gives only to a live pipe)
         slot = self.conns.index(dead)
         proc = self.procs[slot]
         proc.join(1.0)
         why = f"worker process died (exit code {proc.exitcode})"
-        if queued:
+        with self.lock:
+            queued = self.in_flight[dead]
             playing = self.playing[slot].value
             if playing in queued:  # a chunk it sent back is no longer queued: not at play
                 queued.remove(playing)
-                held.add(failed_records(self.chunks[playing], why, STATUS_INFRA))
+                self._infra(held, playing, why)
             self.todo.extendleft(reversed(queued))
             queued.clear()
         if self.todo and self.replaced < len(self.chunks):
             self.replaced += 1
             self._listen([self._start(self.replacement())])
-        for conn in self.conns:  # a live worker left idle takes its share of what came back
-            if conn not in self.dead:
-                self._give(conn)
-        if self.todo and not any(self.in_flight.values()):
-            for index in self.todo:
-                held.add(failed_records(self.chunks[index], why, STATUS_INFRA))
-            self.todo.clear()
+        with self.lock:
+            for conn in self.conns:  # a live worker left idle takes its share of the rest
+                if conn not in self.dead:
+                    self._give(conn)
+            if self.todo and not any(self.in_flight.values()):
+                for index in self.todo:
+                    self._infra(held, index, why)
+                self.todo.clear()
+
+    def _infra(self, held: HeldRows, index: int, why: str) -> None:
+        """Chunk `index`, lost with its worker: stored as infra_error, never played here."""
+        held.add(failed_records(self.chunks[index], why, STATUS_INFRA))
+        self.left -= 1
 
     def close(self, *, graceful: bool) -> None:
         """Stop the workers: told to finish after a clean run, terminated otherwise. A worker
@@ -314,3 +337,19 @@ class _Pool:
                 reader.join()  # the workers' pipes closed with them
         for conn in self.conns:
             conn.close()
+
+
+def _widen(conn: Connection) -> None:
+    """Let a worker's socket hold a whole chunk's rows (`REPLY_BUFFER`), so its send returns
+    at once: the driver's reader then takes them when it next holds the GIL, which a commit can
+    keep for a few milliseconds. A pipe that is not a socket (Windows) is left as it is."""
+    try:
+        sock = socket.socket(fileno=conn.fileno())
+    except OSError:
+        return
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, REPLY_BUFFER)
+    except OSError:
+        pass
+    finally:
+        sock.detach()
