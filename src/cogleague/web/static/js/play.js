@@ -19,6 +19,7 @@ import { playNow, takeSeat } from "./tablemaker.js";
 const root = document.getElementById("play");
 const SOUND_STORE = "cogleague.sound";
 const BASE_TITLE = document.title;
+const RECONNECT_MS = 1500;
 
 function field(label, input) {
   return h("div", { class: "field" }, h("label", { for: input.id }, label), input);
@@ -100,7 +101,7 @@ async function play(table, mine, desc, sess, startIt) {
   clear(root).append(seatLine, status, srClock, h("div", { class: "play-grid" }, h("div", { class: "grid" }, clock, turnBox, viewBox),
     h("div", { class: "grid" }, h("section", { class: "panel", "aria-labelledby": "happened-h" }, h("h2", { id: "happened-h" }, "What happened"), last),
       h("section", { class: "panel", "aria-labelledby": "moves-h" }, h("h2", { id: "moves-h" }, "Your moves"), moves, h("p", {}, soundToggle())))));
-  let lastSeq = 0, timer = null, ended = false, pending = null, lastView = null;
+  let lastSeq = 0, timer = null, ended = false, pending = null, lastView = null, lost = false;
   const lines = [];
   const showEvent = (ev) => {
     const line = happened(viewer, ev, lastView, ctx);
@@ -171,6 +172,7 @@ async function play(table, mine, desc, sess, startIt) {
     const ws = new WebSocket(`${proto}://${location.host}/ws/play?table=${encodeURIComponent(table.id)}&seat=${mine.seat}` +
       `&token=${encodeURIComponent(mine.token)}`);
     ws.onopen = () => {
+      if (lost) { lost = false; status.textContent = "Connected again."; status.className = "muted"; }
       if (lastSeq) ws.send(JSON.stringify({ type: "resume", last_seq: lastSeq }));
       document.body.dataset.ready = "play";
     };
@@ -212,7 +214,16 @@ async function play(table, mine, desc, sess, startIt) {
         clear(viewBox).append(h("h2", { id: "view-h" }, "Your view"), h("p", { class: "muted" }, "The table is over."));
       }
     };
-    ws.onclose = () => { if (!ended) setTimeout(connect, 1500); };
+    ws.onclose = () => { // the server went away (or restarts): say so while trying again
+      if (ended) return;
+      if (!lost) {
+        lost = true;
+        status.textContent = `Connection to the server lost; trying again every ${RECONNECT_MS / 1000} s…`;
+        status.className = "error";
+        turnBox.querySelector("[data-testid=send]")?.setAttribute("disabled", "");
+      }
+      setTimeout(connect, RECONNECT_MS);
+    };
   };
   connect();
 }
@@ -242,8 +253,9 @@ async function main() {
     }
     clear(root).append(joinForm(table, sess, desc, (mine) => play(table, mine, desc, sess, false)));
     document.body.dataset.ready = "join";
-  } catch (err) {
-    clear(root).append(h("div", { class: "error" }, String(err.message || err)));
+  } catch (err) { // e.g. a link to a table this server does not have: say so, and the way back
+    clear(root).append(h("div", { class: "error", "data-testid": "error" }, problemText(err)),
+      h("p", {}, h("a", { href: "/" }, "Back to the Lobby")));
     document.body.dataset.ready = "error";
   }
 }

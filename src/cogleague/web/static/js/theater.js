@@ -9,7 +9,7 @@
 import { Story } from "./story.js";
 import { Scrubber } from "./scrubber.js";
 import { genericViewer } from "./generic.js";
-import { h, clear, fetchJSON, markNav } from "./util.js";
+import { h, clear, fetchJSON, markNav, problemText } from "./util.js";
 
 let catalog = null;
 /** The installed games, once per page: [{name, title, replay_format, viewer, rule_numbers}]. */
@@ -38,8 +38,12 @@ const bar = document.getElementById("scrubber");
 const title = document.getElementById("title");
 const badges = document.getElementById("badges");
 
-function showError(message) {
-  clear(root).append(h("div", { class: "error", "data-testid": "error" }, message));
+/** What went wrong, in words (without the request path `fetchJSON` puts first), and the way
+ * back to the Lobby. */
+function showError(err) {
+  clear(root).append(h("div", { class: "error", "data-testid": "error" }, problemText(err)),
+    h("p", {}, h("a", { href: "/" }, "Back to the Lobby")));
+  document.body.dataset.ready = "error";
 }
 
 async function gameOfReplay(doc) {
@@ -253,7 +257,7 @@ function wireDrop() {
     try {
       await openReplay(JSON.parse(await file.text()), file.name);
     } catch (err) {
-      showError(String(err.message || err));
+      showError(err);
     }
   };
   input.addEventListener("change", () => input.files[0] && read(input.files[0]));
@@ -276,7 +280,8 @@ async function main() {
     else wireDrop();
   } catch (err) {
     console.warn(err);
-    showError(String(err.message || err));
+    // a replay address that does not load: name it, since the server's "Not Found" alone does not
+    showError(q.get("replay") && !q.get("table") ? `The replay ${q.get("replay")} could not be loaded: ${problemText(err)}` : err);
   }
 }
 

@@ -1,0 +1,107 @@
+"""What a person sees when something is not there or goes away (Chromium, real server on
+loopback): a link to a table that does not exist says so in words — without the request path —
+and leads back to the Lobby, on the Play page and in the Theater; a link to a game or rules page
+that does not exist says which name was not found instead of silently showing another game; and
+a seat whose server goes away mid-game says that the connection is lost and is being retried,
+then carries on when the server is back."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import OPERATOR_KEY, LiveServer, account
+from .test_audit import audit, overflow
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from cogleague.server.app import create_app
+    from cogleague.server.settings import Settings
+
+    db = tmp_path_factory.mktemp("lost") / "server.db"
+    app = create_app(Settings(db_url=f"sqlite:///{db}", operator_key=OPERATOR_KEY))
+    with LiveServer(app) as live, httpx.Client(base_url=live.url, timeout=30) as http:
+        live.http = http  # type: ignore[attr-defined]
+        yield live
+
+
+@pytest.mark.parametrize(("path", "ready"), [("/play?table=t_nope", "error"),
+                                             ("/theater?table=t_nope", "error")])
+def test_an_unknown_table_is_named_in_words_with_a_way_back(server: Any, open_page: Any,
+                                                            path: str, ready: str) -> None:
+    p = open_page(360, 780)
+    page = p.page
+    page.goto(f"{server.url}{path}")
+    page.wait_for_selector(f"body[data-ready={ready}]")
+    message = page.locator("main .error").inner_text()
+    assert "t_nope" in message and "/tables/" not in message, message
+    assert page.locator("main .error ~ * a[href='/'], main .error a[href='/']").count() == 1
+    assert audit(page) == [] and overflow(page) == 0
+
+
+@pytest.mark.parametrize(("path", "ready", "tab"), [
+    ("/observatory?game=nope", "observatory", "[data-game]"),
+    ("/rules?doc=nope", "rules", "[data-name]")])
+def test_an_unknown_game_or_page_is_said_not_replaced(server: Any, open_page: Any, path: str,
+                                                      ready: str, tab: str) -> None:
+    p = open_page(360, 780)
+    page = p.page
+    page.goto(f"{server.url}{path}")
+    page.wait_for_selector(f"body[data-ready={ready}]")
+    notice = page.locator("[data-testid=not-found]")
+    assert notice.count() == 1
+    assert "“nope”" in notice.inner_text()
+    assert "nope" in page.url  # the address still says what was asked for
+    page.locator(f"#tabs {tab}").first.click()  # a tab still works, and the notice goes
+    assert page.locator("[data-testid=not-found]").count() == 0
+    assert audit(page) == [] and overflow(page) == 0
+    assert [e for e in p.errors if "404" not in e] == []
+
+
+def test_a_seat_says_when_the_server_is_gone_and_carries_on(tmp_path: Any, open_page: Any) -> None:
+    from cogleague.server.app import create_app
+    from cogleague.server.settings import Settings
+
+    db = tmp_path / "server.db"
+
+    def serve(sock: Any = None) -> LiveServer:
+        app = create_app(Settings(db_url=f"sqlite:///{db}", operator_key=OPERATOR_KEY))
+        return LiveServer(app, sock)
+
+    first = serve()
+    with first, httpx.Client(base_url=first.url, timeout=30) as http:
+        host = account(http, "lost-host")
+        tid = http.post("/tables", headers=host, json={
+            "game": "dilemma", "seed": 1, "pacing": False,
+            "config": {"rounds_total": 2, "turn_deadline_ms": 120_000},
+            "fill_with": "always_cooperate"}).json()["id"]
+        key = account(http, "lost-person")["Authorization"].split()[1]
+        p = open_page(360, 780)
+        page = p.page
+        page.goto(f"{first.url}/play?table={tid}")
+        page.wait_for_selector("body[data-ready=join]")
+        page.fill("[data-testid=key]", key)
+        page.click("[data-testid=take-seat]")
+        page.wait_for_selector("body[data-ready=play]")
+        status = page.locator("[data-testid=status]")
+        assert "lost" not in status.inner_text().lower()
+        port = int(first.url.rsplit(":", 1)[1])
+    # the server is gone: the seat says so (not a silent "Waiting for the table to start…")
+    page.wait_for_function("/connection .*lost/i.test(document.querySelector("
+                           "'[data-testid=status]').textContent)")
+    assert re.search(r"trying again", status.inner_text(), re.I), status.inner_text()
+    assert audit(page) == [] and overflow(page) == 0
+    from cogleague.web.replay_server import bind
+
+    again = serve(bind("127.0.0.1", port))
+    with again:
+        page.wait_for_function("!/lost/i.test(document.querySelector("
+                               "'[data-testid=status]').textContent)", timeout=30_000)
+    assert [e for e in p.errors if "ERR_CONNECTION_REFUSED" not in e
+            and "WebSocket" not in e] == []
