@@ -202,6 +202,8 @@ async function play(table, mine, desc, sess, startIt) {
         pending = null;
         clearInterval(timer);
         clock.textContent = "";
+        status.textContent = ""; // "Waiting for the others…" is over: the banner says how it ended
+        status.className = "muted";
         document.title = `Game over · ${BASE_TITLE}`;
         // the whole table's results (public once it ended) rank the seat; the end frame has only its own
         fetchJSON(`/tables/${encodeURIComponent(table.id)}/results`).catch(() => f.results).then((results) => {

@@ -81,12 +81,24 @@ export function standing(results, seat) {
   return { score: scores[seat], rank: ranks(scores)[seat], of: scores.length };
 }
 
+/** How many other seats finished with the seat's score as shown (3 decimals): a shared rank
+ * is a tie, which "1st of 4" alone would read as an outright win. */
+function tiedWith(results, seat, score) {
+  const scores = Array.isArray(results?.scores) ? results.scores
+    : Array.isArray(results?.seats) ? results.seats.map((x) => x?.points ?? x?.score ?? null) : null;
+  if (!scores || typeof score !== "number") return 0;
+  const mine = fmt(score, 3);
+  return scores.filter((x, i) => i !== seat && typeof x === "number" && fmt(x, 3) === mine).length;
+}
+
 /** The end banner: the reason, your rank and score, the game's own lines, "play again". */
 export function endBanner(viewer, results, reason, seat, again) {
   const own = viewer?.seatEnd ? viewer.seatEnd(results, seat) : null;
   const st = own ?? standing(results, seat);
   const lines = own?.lines ?? [];
-  const head = !st ? "The table is over." : st.rank ? `You finished ${ordinal(st.rank)} of ${st.of} with ${fmt(st.score, 3)} points.` : `You finished with ${fmt(st.score, 3)} points.`;
+  const tied = st?.rank ? tiedWith(results, seat, st.score) : 0;
+  const place = st?.rank ? `${ordinal(st.rank)} of ${st.of}${tied ? `, tied with ${tied} other${tied === 1 ? "" : "s"},` : ""}` : "";
+  const head = !st ? "The table is over." : st.rank ? `You finished ${place} with ${fmt(st.score, 3)} points.` : `You finished with ${fmt(st.score, 3)} points.`;
   return h("section", { class: "panel banner endcard", "data-testid": "endcard", "aria-labelledby": "end-h" },
     h("h2", { id: "end-h" }, reason === "complete" ? "Game over" : `Game over (${words(reason)})`),
     h("p", { "data-testid": "end-standing", "data-score": st ? String(st.score) : null, "data-rank": st ? String(st.rank) : null }, head),

@@ -1,0 +1,97 @@
+"""The end of a game and of a sign-up as a person meets them (Chromium, real server on loopback):
+a table where everybody scored the same says the person tied, not that they won outright; once
+the game is over the status line no longer says it waits for the others; and after signing up
+by keyboard the focus is on what the page now shows, not back at the top of the document."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import OPERATOR_KEY, LiveServer, account
+from .test_audit import audit, overflow
+from .test_people import PASSWORD
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from cogleague.server.app import create_app
+    from cogleague.server.settings import Settings
+
+    db = tmp_path_factory.mktemp("end") / "server.db"
+    app = create_app(Settings(db_url=f"sqlite:///{db}", operator_key=OPERATOR_KEY))
+    with LiveServer(app) as live, httpx.Client(base_url=live.url, timeout=30) as http:
+        live.http = http  # type: ignore[attr-defined]
+        yield live
+
+
+def test_a_tie_is_told_and_the_game_over_status_waits_for_nobody(server: Any,
+                                                                 open_page: Any) -> None:
+    host = account(server.http, "tie-host")
+    res = server.http.post("/tables", headers=host, json={
+        "game": "dilemma", "seed": 4, "pacing": False,
+        "config": {"seats": 3, "rounds_total": 1, "turn_deadline_ms": 120_000},
+        "fill_with": "always_cooperate"})
+    assert res.status_code == 201, res.text
+    tid = res.json()["id"]
+    key = account(server.http, "tie-person")["Authorization"].split()[1]
+    p = open_page(360, 780)
+    page = p.page
+    page.goto(f"{server.url}/play?table={tid}")
+    page.wait_for_selector("body[data-ready=join]")
+    page.fill("[data-testid=key]", key)
+    page.click("[data-testid=take-seat]")
+    page.wait_for_selector("body[data-ready=play]")
+    server.http.post(f"/tables/{tid}/start", headers=host).raise_for_status()
+    seen = ""
+    for _ in range(10):  # cooperate (the first choice) in every meeting, by keyboard
+        page.wait_for_function("""(last) => document.body.dataset.ended === '1'
+            || (document.body.dataset.turn && document.body.dataset.turn !== last)""", arg=seen)
+        if page.evaluate("document.body.dataset.ended") == "1":
+            break
+        seen = page.evaluate("document.body.dataset.turn")
+        page.locator("[data-testid=move-form] input").first.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("""(last) => /Move (received|sent)/.test(document.querySelector(
+            '[data-testid=status]').textContent) || document.body.dataset.ended === '1'
+            || document.body.dataset.turn !== last""", arg=seen)
+    page.wait_for_selector("body[data-ended='1']")
+    results = server.http.get(f"/tables/{tid}/results").json()
+    assert len({s["points"] for s in results["seats"]}) == 1  # everybody cooperated: a tie
+    standing = page.locator("[data-testid=end-standing]").inner_text()
+    assert re.search(r"\btied\b", standing), standing
+    assert "with 2 others" in standing, standing
+    status = page.locator("[data-testid=status]").inner_text()
+    assert "Waiting for the others" not in status, status
+    assert audit(page) == [] and overflow(page) == 0
+    assert p.errors == []
+
+
+def test_after_signing_up_by_keyboard_the_focus_is_on_the_welcome(server: Any,
+                                                                   open_page: Any) -> None:
+    p = open_page(360, 780)
+    page = p.page
+    page.goto(f"{server.url}/signup")
+    page.wait_for_selector("body[data-ready=signup]")
+    page.keyboard.type("focus-person")
+    page.keyboard.press("Tab")
+    page.keyboard.type(PASSWORD)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=signed-up]")
+    inside = page.evaluate("!!document.activeElement.closest('[data-testid=signed-up]')")
+    assert inside, page.evaluate("document.activeElement.outerHTML.slice(0, 80)")
+    for _ in range(6):  # the way on is a few Tabs away, not the whole header
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.testid") == "continue":
+            break
+    else:
+        pytest.fail("Tab from the welcome never reaches “Go and play”")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-ready=lobby]")
+    assert audit(page) == [] and overflow(page) == 0
+    assert p.errors == []
