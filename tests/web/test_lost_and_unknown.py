@@ -105,3 +105,40 @@ def test_a_seat_says_when_the_server_is_gone_and_carries_on(tmp_path: Any, open_
                                "'[data-testid=status]').textContent)", timeout=30_000)
     assert [e for e in p.errors if "ERR_CONNECTION_REFUSED" not in e
             and "WebSocket" not in e] == []
+
+
+def test_the_theater_says_when_a_live_table_is_out_of_reach(tmp_path: Any,
+                                                            open_page: Any) -> None:
+    """A spectator of a live table whose server goes away is told so over the stage (not a
+    "● live" badge on a frozen picture), and sees "live" again once the server is back."""
+    from cogleague.server.app import create_app
+    from cogleague.server.settings import Settings
+    from cogleague.web.replay_server import bind
+
+    db = tmp_path / "server.db"
+
+    def serve(sock: Any = None) -> LiveServer:
+        app = create_app(Settings(db_url=f"sqlite:///{db}", operator_key=OPERATOR_KEY))
+        return LiveServer(app, sock)
+
+    first = serve()
+    with first, httpx.Client(base_url=first.url, timeout=30) as http:
+        host = account(http, "watch-host")
+        tid = http.post("/tables", headers=host, json={
+            "game": "dilemma", "seed": 1, "pacing": False,
+            "config": {"rounds_total": 2}, "fill_with": "always_cooperate"}).json()["id"]
+        p = open_page(360, 780)
+        page = p.page
+        page.goto(f"{first.url}/theater?table={tid}")
+        page.wait_for_selector("body[data-ready=waiting]")
+        port = int(first.url.rsplit(":", 1)[1])
+    page.wait_for_selector("[data-testid=connection-lost]")
+    badges = page.locator("#badges").inner_text()
+    assert "not started" not in badges and "live" not in badges, badges
+    assert re.search(r"connection lost", badges, re.I), badges
+    assert audit(page) == [] and overflow(page) == 0
+    with serve(bind("127.0.0.1", port)):
+        page.wait_for_selector("[data-testid=waiting]", timeout=30_000)
+        assert page.locator("[data-testid=connection-lost]").count() == 0
+    assert [e for e in p.errors if "ERR_CONNECTION_REFUSED" not in e
+            and "WebSocket" not in e] == []

@@ -63,9 +63,11 @@ window.addEventListener("resize", () => {
   resizeTimer = setTimeout(() => current?.redraw(), 120);
 });
 
-/** The badges over the stage: replay, live, or a table that has not started yet. */
+/** The badges over the stage: replay, live, a table that has not started yet, or a live
+ * table out of reach (its socket closed and the page is trying again). */
 function badgeOf(mode) {
   if (mode === "live") return h("span", { class: "pill live", "data-testid": "live" }, "● live");
+  if (mode === "lost") return h("span", { class: "pill", "data-testid": "connection-lost" }, "○ connection lost: trying again…");
   if (mode === "waiting") return h("span", { class: "pill wait", "data-testid": "waiting" }, "◌ not started");
   return h("span", { class: "pill" }, "replay");
 }
@@ -76,7 +78,7 @@ function theaterFor(game, story, { mode = "replay", label = "" } = {}) {
   const meta = story.meta;
   const live = mode !== "replay";
   title.textContent = `${game.title}${meta.variant ? ` · ${meta.variant}` : ""}`;
-  const badge = h("span", {}, badgeOf(mode));
+  const badge = h("span", { "aria-live": "polite" }, badgeOf(mode));
   clear(badges).append(...[
     badge,
     meta.seed !== undefined && meta.seed !== null ? h("span", { class: "pill" }, `seed ${meta.seed}`) : null,
@@ -217,7 +219,10 @@ async function openTable(id) {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/watch?table=${encodeURIComponent(id)}` +
       (lastSeq ? `&last_seq=${lastSeq}` : ""));
-    ws.onopen = () => { document.body.dataset.ready = started ? "live" : "waiting"; };
+    ws.onopen = () => {
+      document.body.dataset.ready = started ? "live" : "waiting";
+      mounted.setMode(started ? "live" : "waiting"); // back from "connection lost"
+    };
     ws.onmessage = (msg) => {
       const frame = JSON.parse(msg.data);
       if (frame.type === "event") {
@@ -237,6 +242,7 @@ async function openTable(id) {
       }
     };
     ws.onclose = () => {
+      if (!ended) mounted.setMode("lost"); // not "● live" over a picture that stopped moving
       if (!ended) setTimeout(async () => {
         try {
           if ((await fetchJSON(tableUrl)).state === "finished") return onEnd();
