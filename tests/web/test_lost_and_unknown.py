@@ -142,3 +142,31 @@ def test_the_theater_says_when_a_live_table_is_out_of_reach(tmp_path: Any,
         assert page.locator("[data-testid=connection-lost]").count() == 0
     assert [e for e in p.errors if "ERR_CONNECTION_REFUSED" not in e
             and "WebSocket" not in e] == []
+
+
+def test_an_ended_session_is_said_in_words_with_the_way_to_sign_in(server: Any,
+                                                                   open_page: Any) -> None:
+    """A person whose session ended elsewhere (expired, signed out in another tab) and who then
+    clicks "Play now" or creates a table is told to sign in again — not to "send
+    Authorization: Bearer <API key>" — and the header no longer names them as signed in."""
+    from .test_people import sign_up
+
+    p = open_page(360, 780)
+    page = p.page
+    sign_up(page, server.url, "ended-session")
+    page.context.clear_cookies()
+    page.click("[data-testid=play-now-dilemma]")
+    problem = page.locator("[data-testid=lobby-problem]")
+    problem.wait_for()
+    text = problem.inner_text()
+    assert "Bearer" not in text and re.search(r"sign in again", text, re.I), text
+    assert problem.locator("a[href^='/signin']").count() == 1
+    assert page.locator("header [data-testid=me-link]").count() == 0
+    assert page.locator("header [data-testid=signin-link]").count() == 1
+    page.click("#maker-h")
+    page.click("[data-testid=mk-create]")
+    status = page.locator("[data-testid=maker] [role=status].error")
+    status.wait_for()
+    assert "Bearer" not in status.inner_text() and re.search(r"sign in again",
+                                                             status.inner_text(), re.I)
+    assert audit(page) == [] and overflow(page) == 0
