@@ -95,3 +95,33 @@ def test_after_signing_up_by_keyboard_the_focus_is_on_the_welcome(server: Any,
     page.wait_for_selector("body[data-ready=lobby]")
     assert audit(page) == [] and overflow(page) == 0
     assert p.errors == []
+
+
+def test_the_countdown_follows_the_turn_not_the_devices_clock(server: Any,
+                                                              open_page: Any) -> None:
+    """A phone whose clock runs five minutes ahead of the server still counts a two-minute
+    turn down from about two minutes (the turn's `deadline_ms`), not from "0 s left"."""
+    host = account(server.http, "clock-host")
+    res = server.http.post("/tables", headers=host, json={
+        "game": "dilemma", "seed": 5, "pacing": False,
+        "config": {"seats": 3, "rounds_total": 1, "turn_deadline_ms": 120_000},
+        "fill_with": "always_cooperate"})
+    assert res.status_code == 201, res.text
+    tid = res.json()["id"]
+    key = account(server.http, "clock-person")["Authorization"].split()[1]
+    p = open_page(360, 780)
+    page = p.page
+    page.add_init_script("""(() => { const ahead = 5 * 60 * 1000, now = Date.now;
+        Date.now = () => now() + ahead; })()""")
+    page.goto(f"{server.url}/play?table={tid}")
+    page.wait_for_selector("body[data-ready=join]")
+    page.fill("[data-testid=key]", key)
+    page.click("[data-testid=take-seat]")
+    page.wait_for_selector("body[data-ready=play]")
+    server.http.post(f"/tables/{tid}/start", headers=host).raise_for_status()
+    page.wait_for_selector("[data-testid=move-form]")
+    page.wait_for_timeout(600)  # a tick of the countdown
+    text = page.locator("[data-testid=deadline]").inner_text()
+    left = int(re.search(r"(\d+) s left", text).group(1))  # type: ignore[union-attr]
+    assert 60 < left <= 120, text
+    assert p.errors == []

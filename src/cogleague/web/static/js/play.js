@@ -128,8 +128,11 @@ async function play(table, mine, desc, sess, startIt) {
     pending = turn.turn_id;
     lastView = turn.visible_state ?? lastView;
     document.title = `▶ Your turn · ${BASE_TITLE}`;
-    countdown(turn.deadline_at);
-    srClock.textContent = `Your turn. ${Math.max(0, Math.round((turn.deadline_at - Date.now()) / 1000))} seconds to decide.`;
+    // the time left as the server counts it (`deadline_ms`), on this device's clock: a phone
+    // whose clock is off would count `deadline_at` (server time) down wrongly
+    const due = Number.isFinite(turn.deadline_ms) ? Date.now() + turn.deadline_ms : turn.deadline_at;
+    countdown(due);
+    srClock.textContent = `Your turn. ${Math.max(0, Math.round((due - Date.now()) / 1000))} seconds to decide.`;
     if (again) { // a retry of the same turn: keep what the person entered
       const hint = turnBox.querySelector("[data-testid=hint]");
       hint.textContent = turn.hint ? `Try again: ${turn.hint}` : "A new deadline for the same turn: your entries are kept.";
