@@ -125,3 +125,38 @@ def test_the_countdown_follows_the_turn_not_the_devices_clock(server: Any,
     left = int(re.search(r"(\d+) s left", text).group(1))  # type: ignore[union-attr]
     assert 60 < left <= 120, text
     assert p.errors == []
+
+
+@pytest.mark.parametrize(("game", "variant", "config", "fill", "unit"), [
+    ("ledger", "quickfire", {"rounds": 4}, "mirror", "median"),
+    ("dilemma", None, {"seats": 3, "rounds_total": 1}, "always_defect", "points")])
+def test_the_end_banner_names_the_games_own_score(server: Any, open_page: Any, game: str,
+                                                  variant: str | None, config: dict[str, Any],
+                                                  fill: str, unit: str) -> None:
+    """The banner's score is in the game's own unit (its descriptor's `score_label`): a Ledger
+    seat's score is the median of its meetings' coins, not "points"."""
+    from .test_people import play_to_the_end
+
+    host = account(server.http, f"unit-host-{game}")
+    body: dict[str, Any] = {"game": game, "seed": 6, "pacing": False, "config": config,
+                            "fill_with": fill}
+    if variant:
+        body["variant"] = variant
+    res = server.http.post("/tables", headers=host, json=body)
+    assert res.status_code == 201, res.text
+    tid = res.json()["id"]
+    key = account(server.http, f"unit-person-{game}")["Authorization"].split()[1]
+    p = open_page(360, 780)
+    page = p.page
+    page.goto(f"{server.url}/play?table={tid}")
+    page.wait_for_selector("body[data-ready=join]")
+    page.fill("[data-testid=key]", key)
+    page.click("[data-testid=take-seat]")
+    page.wait_for_selector("body[data-ready=play]")
+    server.http.post(f"/tables/{tid}/start", headers=host).raise_for_status()
+    play_to_the_end(page, None)
+    standing = page.locator("[data-testid=end-standing]").inner_text()
+    assert unit in standing, standing
+    if unit != "points":
+        assert "points" not in standing, standing
+    assert p.errors == []

@@ -210,7 +210,7 @@ async function play(table, mine, desc, sess, startIt) {
         document.title = `Game over · ${BASE_TITLE}`;
         // the whole table's results (public once it ended) rank the seat; the end frame has only its own
         fetchJSON(`/tables/${encodeURIComponent(table.id)}/results`).catch(() => f.results).then((results) => {
-          clear(turnBox).append(endBanner(viewer, results, f.reason, mine.seat, again));
+          clear(turnBox).append(endBanner(viewer, results, f.reason, mine.seat, again, desc?.score_label));
           srClock.textContent = `The game is over. ${turnBox.querySelector("[data-testid=end-standing]")?.textContent ?? ""}`;
           turnBox.querySelector("[data-testid=play-again]")?.focus();
           document.body.dataset.ended = "1";
