@@ -170,3 +170,16 @@ def test_an_ended_session_is_said_in_words_with_the_way_to_sign_in(server: Any,
     assert "Bearer" not in status.inner_text() and re.search(r"sign in again",
                                                              status.inner_text(), re.I)
     assert audit(page) == [] and overflow(page) == 0
+
+
+@pytest.mark.parametrize("path", ["/league?id=nope", "/league/agent?id=nope&name=someone"])
+def test_an_unknown_season_says_so_without_the_path(server: Any, open_page: Any,
+                                                    path: str) -> None:
+    p = open_page(360, 780)
+    page = p.page
+    page.goto(f"{server.url}{path}")
+    error = page.locator("main .error")
+    error.wait_for()
+    text = error.inner_text()
+    assert "/leagues/" not in text and text.strip(), text
+    assert audit(page) == [] and overflow(page) == 0
