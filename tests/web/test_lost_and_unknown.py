@@ -183,3 +183,22 @@ def test_an_unknown_season_says_so_without_the_path(server: Any, open_page: Any,
     text = error.inner_text()
     assert "/leagues/" not in text and text.strip(), text
     assert audit(page) == [] and overflow(page) == 0
+
+
+def test_a_persons_seat_chip_reads_as_two_words(server: Any, open_page: Any) -> None:
+    """The Lobby marks a seat a person holds with "person" after its alias; read out (or
+    copied) the chip must not run the two together ("Dresherperson")."""
+    host = account(server.http, "chip-host")
+    tid = server.http.post("/tables", headers=host, json={
+        "game": "dilemma", "seed": 1, "pacing": False}).json()["id"]
+    person = account(server.http, "chip-person")
+    res = server.http.post(f"/tables/{tid}/join", headers=person, json={"kind": "human", "seat": 0})
+    assert res.status_code in (200, 201), res.text
+    p = open_page(360, 780)
+    page = p.page
+    page.goto(f"{server.url}/")
+    chip = page.locator(f"[data-testid=table-{tid}] [data-testid=seat-0]")
+    chip.wait_for()
+    assert chip.get_attribute("data-person") == "1"
+    text = chip.evaluate("el => el.textContent")
+    assert re.fullmatch(r"\S+ person", text.strip()), text

@@ -45,7 +45,7 @@ export function joinCommand(table, origin, bots = exampleBots) {
 function seatChip(x) {
   const label = x.taken ? (x.alias ?? `seat ${x.seat + 1}`) : `seat ${x.seat + 1} free`; // counted from 1, as on /play
   return h("span", { class: `seat ${x.taken ? "" : "free"} ${x.person ? "person" : ""}`, "data-testid": `seat-${x.seat}`,
-    "data-person": x.person ? "1" : null }, label, x.person ? h("span", { class: "who" }, "person") : null);
+    "data-person": x.person ? "1" : null }, label, x.person ? [" ", h("span", { class: "who" }, "person")] : null); // two words, also read out
 }
 
 function tableCard(t, titles) {
