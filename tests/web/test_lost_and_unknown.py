@@ -202,3 +202,36 @@ def test_a_persons_seat_chip_reads_as_two_words(server: Any, open_page: Any) -> 
     assert chip.get_attribute("data-person") == "1"
     text = chip.evaluate("el => el.textContent")
     assert re.fullmatch(r"\S+ person", text.strip()), text
+
+
+def test_the_lobby_says_the_server_is_out_of_reach_and_comes_back(tmp_path: Any,
+                                                                  open_page: Any) -> None:
+    """The Lobby left open while its server restarts says it cannot reach it and is trying
+    again — not the browser's "Failed to fetch" — and shows the tables again afterwards."""
+    from cogleague.server.app import create_app
+    from cogleague.server.settings import Settings
+    from cogleague.web.replay_server import bind
+
+    db = tmp_path / "server.db"
+
+    def serve(sock: Any = None) -> LiveServer:
+        app = create_app(Settings(db_url=f"sqlite:///{db}", operator_key=OPERATOR_KEY))
+        return LiveServer(app, sock)
+
+    first = serve()
+    with first, httpx.Client(base_url=first.url, timeout=30) as http:
+        host = account(http, "lobby-host")
+        tid = http.post("/tables", headers=host, json={
+            "game": "dilemma", "seed": 1, "pacing": False}).json()["id"]
+        p = open_page(360, 780)
+        page = p.page
+        page.goto(f"{first.url}/?refresh_ms=300")
+        page.wait_for_selector(f"[data-testid=table-{tid}]")
+        port = int(first.url.rsplit(":", 1)[1])
+    page.wait_for_selector("body[data-ready=error]")
+    text = page.locator("main .error:not([data-testid=lobby-problem])").inner_text()
+    assert "Failed to fetch" not in text and re.search(r"trying again", text, re.I), text
+    assert audit(page) == [] and overflow(page) == 0
+    with serve(bind("127.0.0.1", port)):
+        page.wait_for_selector(f"[data-testid=table-{tid}]", timeout=30_000)
+        assert page.locator("main .error:not([hidden])").count() == 0

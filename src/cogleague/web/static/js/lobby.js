@@ -157,7 +157,11 @@ function prune() {
 function showError(err) {
   sections.clear();
   cards.clear();
-  clear(root).append(h("div", { class: "error" }, `The lobby needs the table server (cogleague serve): ${err.message}`));
+  // no answer at all (the server is down or restarting) is not a server that answered "no"
+  const text = err?.status === undefined
+    ? `The table server cannot be reached; trying again every ${Math.round(refreshMs / 100) / 10} s…`
+    : `The lobby needs the table server (cogleague serve): ${problemText(err)}`;
+  clear(root).append(h("div", { class: "error" }, text));
   document.body.dataset.ready = "error";
 }
 
