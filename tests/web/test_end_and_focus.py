@@ -160,3 +160,36 @@ def test_the_end_banner_names_the_games_own_score(server: Any, open_page: Any, g
     if unit != "points":
         assert "points" not in standing, standing
     assert p.errors == []
+
+
+def test_what_happened_is_announced_to_a_screen_reader(server: Any, open_page: Any) -> None:
+    """A person who plays by screen reader hears each new "what happened" line (a polite live
+    region), not only "Your turn": otherwise the round's outcome is silent."""
+    host = account(server.http, "sr-host")
+    res = server.http.post("/tables", headers=host, json={
+        "game": "dilemma", "seed": 7, "pacing": False,
+        "config": {"seats": 3, "rounds_total": 2, "turn_deadline_ms": 120_000},
+        "fill_with": "always_defect"})
+    assert res.status_code == 201, res.text
+    tid = res.json()["id"]
+    key = account(server.http, "sr-person")["Authorization"].split()[1]
+    p = open_page(360, 780)
+    page = p.page
+    page.goto(f"{server.url}/play?table={tid}")
+    page.wait_for_selector("body[data-ready=join]")
+    page.fill("[data-testid=key]", key)
+    page.click("[data-testid=take-seat]")
+    page.wait_for_selector("body[data-ready=play]")
+    server.http.post(f"/tables/{tid}/start", headers=host).raise_for_status()
+    for _ in range(6):  # send moves until the first round's outcome is in "what happened"
+        page.wait_for_function("""() => document.querySelector('[data-testid=happened]')
+            || (document.querySelector('[data-testid=send]') && !document.querySelector(
+                '[data-testid=send]').disabled)""")
+        if page.locator("[data-testid=happened]").count():
+            break
+        page.click("[data-testid=send]")
+    newest = page.locator("[data-testid=happened]").first.inner_text()
+    told = page.evaluate("""() => [...document.querySelectorAll('[aria-live]')]
+        .filter((el) => !el.closest('[data-testid=last-round]'))
+        .map((el) => el.textContent).join(' | ')""")
+    assert newest in told, (newest, told)

@@ -94,11 +94,14 @@ async function play(table, mine, desc, sess, startIt) {
   const viewBox = h("section", { class: "panel", "aria-labelledby": "view-h" }, h("h2", { id: "view-h" }, "Your view"), h("p", { class: "muted" }, "Your view appears with your first turn."));
   const clock = h("p", { class: "deadline", "data-testid": "deadline" });
   const srClock = h("p", { class: "sr-only", "aria-live": "assertive", "data-testid": "deadline-announce" });
+  // each new "what happened" line, read out politely (the visible list is rebuilt every time,
+  // which a live region would read out whole)
+  const srHappened = h("div", { class: "sr-only", "aria-live": "polite", "data-testid": "happened-announce" });
   const last = h("ul", { class: "feed", "data-testid": "last-round", "aria-label": "what happened" });
   const moves = h("ol", { class: "moves", "data-testid": "moves", "aria-label": "your moves" });
   const status = h("p", { role: "status", "data-testid": "status", class: "muted" });
   const seatLine = h("p", { class: "sub", "data-testid": "seat-line" }, `seat ${mine.seat + 1}`);
-  clear(root).append(seatLine, status, srClock, h("div", { class: "play-grid" }, h("div", { class: "grid" }, clock, turnBox, viewBox),
+  clear(root).append(seatLine, status, srClock, srHappened, h("div", { class: "play-grid" }, h("div", { class: "grid" }, clock, turnBox, viewBox),
     h("div", { class: "grid" }, h("section", { class: "panel", "aria-labelledby": "happened-h" }, h("h2", { id: "happened-h" }, "What happened"), last),
       h("section", { class: "panel", "aria-labelledby": "moves-h" }, h("h2", { id: "moves-h" }, "Your moves"), moves, h("p", {}, soundToggle())))));
   let lastSeq = 0, timer = null, ended = false, pending = null, lastView = null, lost = false;
@@ -107,6 +110,8 @@ async function play(table, mine, desc, sess, startIt) {
     const line = happened(viewer, ev, lastView, ctx);
     if (!line) return;
     lines.push(line);
+    srHappened.append(h("p", {}, line));
+    while (srHappened.childElementCount > 6) srHappened.firstElementChild.remove();
     clear(last).append(...lines.slice(-14).reverse().map((l, i) => h("li", { class: i === 0 ? "now" : "", "data-testid": "happened" }, h("span", { class: "txt" }, l))));
   };
   const countdown = (deadlineAt) => {
