@@ -193,3 +193,35 @@ def test_what_happened_is_announced_to_a_screen_reader(server: Any, open_page: A
         .filter((el) => !el.closest('[data-testid=last-round]'))
         .map((el) => el.textContent).join(' | ')""")
     assert newest in told, (newest, told)
+
+
+def test_a_turn_whose_time_is_up_says_so_and_takes_no_more_moves(server: Any,
+                                                                  open_page: Any) -> None:
+    """When the countdown reaches 0 before a move was sent, the page says the time is up and
+    stops offering "Send my move" (the server would only answer "too late"), instead of a
+    live-looking form under "0 s left". The page's clock is moved on instead of waiting."""
+    host = account(server.http, "late-host")
+    res = server.http.post("/tables", headers=host, json={
+        "game": "dilemma", "seed": 8, "pacing": False,
+        "config": {"seats": 3, "rounds_total": 1, "turn_deadline_ms": 120_000},
+        "fill_with": "always_defect"})
+    assert res.status_code == 201, res.text
+    tid = res.json()["id"]
+    key = account(server.http, "late-person")["Authorization"].split()[1]
+    p = open_page(360, 780)
+    page = p.page
+    page.add_init_script("""(() => { const now = Date.now; window.__ahead = 0;
+        Date.now = () => now() + window.__ahead; })()""")
+    page.goto(f"{server.url}/play?table={tid}")
+    page.wait_for_selector("body[data-ready=join]")
+    page.fill("[data-testid=key]", key)
+    page.click("[data-testid=take-seat]")
+    page.wait_for_selector("body[data-ready=play]")
+    server.http.post(f"/tables/{tid}/start", headers=host).raise_for_status()
+    page.wait_for_selector("[data-testid=move-form]")
+    page.evaluate("window.__ahead = 121_000")
+    page.wait_for_function("/time is up/i.test(document.querySelector("
+                           "'[data-testid=status]').textContent)")
+    assert page.locator("[data-testid=send]").is_disabled()
+    assert audit(page) == [] and overflow(page) == 0
+    assert p.errors == []

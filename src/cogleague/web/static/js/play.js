@@ -123,7 +123,19 @@ async function play(table, mine, desc, sess, startIt) {
       clock.classList.toggle("late", left <= 5);
       const mark = left <= 5 ? 5 : left <= 10 ? 10 : null; // screen readers hear the start, 10 s and 5 s
       if (mark !== null && mark !== told && left > 0 && pending) { told = mark; srClock.textContent = `${left} seconds left to decide.`; }
-      if (!left) clearInterval(timer);
+      if (!left) {
+        clearInterval(timer);
+        // no move went out in time: the server now plays the game's default for this seat and
+        // would answer any move "too late", so the form stops offering to send one
+        const send = turnBox.querySelector("[data-testid=send]");
+        if (pending && send && !send.disabled) {
+          send.disabled = true;
+          status.textContent = "Time is up for this turn: the game's default move counts for you, unless the table gives you more time.";
+          status.className = "error";
+          srClock.textContent = status.textContent;
+          document.title = BASE_TITLE;
+        }
+      }
     };
     tick();
     timer = setInterval(tick, 500);
@@ -202,7 +214,11 @@ async function play(table, mine, desc, sess, startIt) {
       } else if (f.type === "your_turn") showTurn(f, ws);
       else if (f.type === "snapshot" && f.your_turn) showTurn(f.your_turn, ws);
       else if (f.type === "ack") status.textContent = "Move received. Waiting for the others…";
-      else if (f.type === "error") { status.textContent = `Refused: ${f.message}`; status.className = "error"; turnBox.querySelector("[data-testid=send]")?.removeAttribute("disabled"); }
+      else if (f.type === "error") {
+        status.textContent = `Refused: ${f.message}`;
+        status.className = "error";
+        if (f.code !== "too_late") turnBox.querySelector("[data-testid=send]")?.removeAttribute("disabled"); // a late turn takes no other move
+      }
       else if (f.type === "event") showEvent({ kind: f.event, ...f.payload });
       else if (f.type === "ping") ws.send(JSON.stringify({ type: "pong" }));
       else if (f.type === "end") {
