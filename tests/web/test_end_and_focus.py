@@ -225,3 +225,22 @@ def test_a_turn_whose_time_is_up_says_so_and_takes_no_more_moves(server: Any,
     assert page.locator("[data-testid=send]").is_disabled()
     assert audit(page) == [] and overflow(page) == 0
     assert p.errors == []
+
+
+def test_a_new_api_key_is_announced(server: Any, open_page: Any) -> None:
+    """"Make a new API key" puts the key (or what went wrong) in a status region: a screen
+    reader user who pressed the button hears that it worked."""
+    from .test_people import sign_up
+
+    p = open_page(360, 780)
+    page = p.page
+    sign_up(page, server.url, "key-person")
+    page.goto(f"{server.url}/me")
+    page.wait_for_selector("body[data-ready=me]")
+    page.locator("[data-testid=new-key]").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=key-out] [data-testid=api-key]")
+    live = page.evaluate("""() => { const el = document.querySelector('[data-testid=key-out]');
+        return el.getAttribute('role') === 'status' || !!el.getAttribute('aria-live'); }""")
+    assert live
+    assert audit(page) == [] and overflow(page) == 0
