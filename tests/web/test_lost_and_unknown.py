@@ -236,3 +236,26 @@ def test_the_lobby_says_the_server_is_out_of_reach_and_comes_back(tmp_path: Any,
     with serve(bind("127.0.0.1", port)):
         page.wait_for_selector(f"[data-testid=table-{tid}]", timeout=30_000)
         assert page.locator("main .error:not([hidden])").count() == 0
+
+
+def test_a_seat_the_server_refuses_is_told_apart_from_a_lost_server(server: Any,
+                                                                    open_page: Any) -> None:
+    """A seat this browser kept whose token the server no longer accepts (the table is there,
+    the socket is refused) is not "connection lost": the page says the server does not take
+    this seat, and offers to forget it and take a seat again."""
+    host = account(server.http, "refused-host")
+    tid = server.http.post("/tables", headers=host, json={
+        "game": "dilemma", "seed": 1, "pacing": False}).json()["id"]
+    p = open_page(360, 780)
+    page = p.page
+    page.goto(f"{server.url}/")
+    page.evaluate("""(id) => localStorage.setItem(`cogleague.seat.${id}`,
+        JSON.stringify({seat: 0, token: 'not-this-seats-token'}))""", tid)
+    page.goto(f"{server.url}/play?table={tid}")
+    page.wait_for_selector("[data-testid=seat-refused]")
+    text = page.locator("[data-testid=status]").inner_text()
+    assert "lost" not in text and tid in text, text
+    assert audit(page) == [] and overflow(page) == 0
+    page.click("[data-testid=forget-seat]")
+    page.wait_for_selector("body[data-ready=join]")
+    assert page.evaluate("(id) => localStorage.getItem(`cogleague.seat.${id}`)", tid) is None

@@ -101,7 +101,10 @@ async function play(table, mine, desc, sess, startIt) {
   const moves = h("ol", { class: "moves", "data-testid": "moves", "aria-label": "your moves" });
   const status = h("p", { role: "status", "data-testid": "status", class: "muted" });
   const seatLine = h("p", { class: "sub", "data-testid": "seat-line" }, `seat ${mine.seat + 1}`);
-  clear(root).append(seatLine, status, srClock, srHappened, h("div", { class: "play-grid" }, h("div", { class: "grid" }, clock, turnBox, viewBox),
+  const forget = () => { localStorage.removeItem(seatStore(table.id)); location.assign(`/play?table=${encodeURIComponent(table.id)}`); };
+  const refusedBox = h("p", { "data-testid": "seat-refused", hidden: true },
+    h("button", { type: "button", "data-testid": "forget-seat", on: { click: forget } }, "Forget this seat and take another"));
+  clear(root).append(seatLine, status, refusedBox, srClock, srHappened, h("div", { class: "play-grid" }, h("div", { class: "grid" }, clock, turnBox, viewBox),
     h("div", { class: "grid" }, h("section", { class: "panel", "aria-labelledby": "happened-h" }, h("h2", { id: "happened-h" }, "What happened"), last),
       h("section", { class: "panel", "aria-labelledby": "moves-h" }, h("h2", { id: "moves-h" }, "Your moves"), moves, h("p", {}, soundToggle())))));
   let lastSeq = 0, timer = null, ended = false, pending = null, lastView = null, lost = false;
@@ -191,7 +194,10 @@ async function play(table, mine, desc, sess, startIt) {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/play?table=${encodeURIComponent(table.id)}&seat=${mine.seat}` +
       `&token=${encodeURIComponent(mine.token)}`);
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
+      refusedBox.hidden = true;
       if (lost) { lost = false; status.textContent = "Connected again."; status.className = "muted"; }
       if (lastSeq) ws.send(JSON.stringify({ type: "resume", last_seq: lastSeq }));
       document.body.dataset.ready = "play";
@@ -240,9 +246,20 @@ async function play(table, mine, desc, sess, startIt) {
         clear(viewBox).append(h("h2", { id: "view-h" }, "Your view"), h("p", { class: "muted" }, "The table is over."));
       }
     };
-    ws.onclose = () => { // the server went away (or restarts): say so while trying again
+    ws.onclose = async () => { // the server went away (or restarts): say so while trying again
       if (ended) return;
-      if (!lost) {
+      // refused at the upgrade while the server answers: not a lost connection but a seat the
+      // server does not take (a token no longer valid, or a table moving between processes)
+      const refused = !opened && await fetch(`/tables/${encodeURIComponent(table.id)}`, { headers: { Accept: "application/json" } })
+        .then((res) => res.ok, () => false);
+      if (refused) {
+        if (!refusedBox.hidden) { setTimeout(connect, RECONNECT_MS); return; } // said already
+        lost = true;
+        status.textContent = `The server does not accept this browser's seat at table ${table.id} (its token may no longer be valid); trying again every ${RECONNECT_MS / 1000} s…`;
+        status.className = "error";
+        refusedBox.hidden = false;
+      } else if (!lost || !refusedBox.hidden) {
+        refusedBox.hidden = true;
         lost = true;
         status.textContent = `Connection to the server lost; trying again every ${RECONNECT_MS / 1000} s…`;
         status.className = "error";
