@@ -1,7 +1,9 @@
-"""The end of a game and of a sign-up as a person meets them (Chromium, real server on loopback):
-a table where everybody scored the same says the person tied, not that they won outright; once
-the game is over the status line no longer says it waits for the others; and after signing up
-by keyboard the focus is on what the page now shows, not back at the top of the document."""
+"""A game's end, turn and sign-up as a person meets them (Chromium, real server on loopback): a
+table where everybody scored the same says the person tied; the score is in the game's own unit;
+once the game is over the status line no longer waits for the others; the countdown follows the
+turn, not the device's clock, and at 0 stops offering "Send"; each "what happened" line and a
+new API key are announced to screen readers; after signing up by keyboard the focus is on what
+the page now shows, not back at the top of the document."""
 
 from __future__ import annotations
 

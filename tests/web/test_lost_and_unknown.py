@@ -1,9 +1,10 @@
-"""What a person sees when something is not there or goes away (Chromium, real server on
-loopback): a link to a table that does not exist says so in words — without the request path —
-and leads back to the Lobby, on the Play page and in the Theater; a link to a game or rules page
-that does not exist says which name was not found instead of silently showing another game; and
-a seat whose server goes away mid-game says that the connection is lost and is being retried,
-then carries on when the server is back."""
+"""What a person sees when something is not there, goes away or is refused (Chromium, real
+server on loopback): a link to a table, season or agent that does not exist says so in words —
+without the request path — and the table pages lead back to the Lobby; a game or rules page that
+does not exist is named instead of silently showing another; a seat, the Theater and the Lobby
+whose server goes away say that it is out of reach and being retried, then carry on when it is
+back; a kept seat the server refuses is told apart from a lost server; a session that ended
+elsewhere asks to sign in again (not for an API key); a person's seat chip reads as two words."""
 
 from __future__ import annotations
 
