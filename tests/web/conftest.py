@@ -29,8 +29,9 @@ OPERATOR_KEY = "op-" + "k" * 40
 class LiveServer:
     """An ASGI app served by uvicorn on 127.0.0.1 in a background thread."""
 
-    def __init__(self, app: Any) -> None:
-        self.sock = bind("127.0.0.1", 0)
+    def __init__(self, app: Any, sock: Any = None) -> None:
+        """`sock`: a socket already bound (a server back on the port of one that stopped)."""
+        self.sock = sock if sock is not None else bind("127.0.0.1", 0)
         host, port = self.sock.getsockname()[:2]
         self.url = f"http://{host}:{port}"
         self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on",

@@ -77,8 +77,10 @@ async def game_viewer(name: str) -> FileResponse:
 
 @router.get("/api/games", tags=["web"])
 async def api_games() -> JSONResponse:
-    """Every installed game's public description: replay format, viewer module, rule numbers."""
-    return JSONResponse({"games": [d.describe() for d in registry.available()]})
+    """Every installed game's public description: replay format, viewer module, rule numbers,
+    and what its score is called (`score_label`: the Play page's end banner names the unit)."""
+    return JSONResponse({"games": [{**d.describe(), "score_label": d.score_label}
+                                   for d in registry.available()]})
 
 
 @router.get("/static/{path:path}", include_in_schema=False)

@@ -2,7 +2,7 @@
 // pushes a new document after every rating update). No key needed: it shows what spectators
 // may see (held-out agents stay hidden until the season ends).
 
-import { h, clear, fmt, fetchJSON, markNav } from "./util.js";
+import { h, clear, fmt, fetchJSON, markNav, problemText } from "./util.js";
 
 const out = document.getElementById("board");
 const tabs = document.getElementById("tabs");
@@ -97,7 +97,7 @@ async function main() {
     const ws = new WebSocket(`${proto}://${location.host}/ws/leagues/${encodeURIComponent(id)}`);
     ws.onmessage = (msg) => render(id, JSON.parse(msg.data).standings);
   } catch (err) {
-    clear(out).append(h("div", { class: "error" }, `The board is not available: ${err.message}`));
+    clear(out).append(h("div", { class: "error" }, `The board is not available: ${problemText(err)}`));
   }
 }
 

@@ -3,7 +3,7 @@
 // `cogleague profile` traits (baselines and policy files), its owner and versions. From
 // GET /leagues/ID/agents/NAME; no key needed.
 
-import { h, clear, fmt, fetchJSON, markNav, seatColour } from "./util.js";
+import { h, clear, fmt, fetchJSON, markNav, seatColour, problemText } from "./util.js";
 import { lineChart } from "./chart.js";
 
 const out = document.getElementById("agent");
@@ -80,7 +80,7 @@ async function main() {
       h("p", {}, h("a", { href: `/league?id=${encodeURIComponent(id)}` }, "← the board"))));
     document.body.dataset.ready = "agent";
   } catch (err) {
-    clear(out).append(h("div", { class: "error" }, `This agent is not available: ${err.message}`));
+    clear(out).append(h("div", { class: "error" }, `This agent is not available: ${problemText(err)}`));
   }
 }
 

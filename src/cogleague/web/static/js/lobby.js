@@ -45,7 +45,7 @@ export function joinCommand(table, origin, bots = exampleBots) {
 function seatChip(x) {
   const label = x.taken ? (x.alias ?? `seat ${x.seat + 1}`) : `seat ${x.seat + 1} free`; // counted from 1, as on /play
   return h("span", { class: `seat ${x.taken ? "" : "free"} ${x.person ? "person" : ""}`, "data-testid": `seat-${x.seat}`,
-    "data-person": x.person ? "1" : null }, label, x.person ? h("span", { class: "who" }, "person") : null);
+    "data-person": x.person ? "1" : null }, label, x.person ? [" ", h("span", { class: "who" }, "person")] : null); // two words, also read out
 }
 
 function tableCard(t, titles) {
@@ -114,6 +114,7 @@ const problem = h("p", { role: "alert", class: "error", hidden: true, "data-test
 
 function showProblem(err) {
   problem.textContent = problemText(err);
+  if (err?.signIn) problem.append(" ", h("a", { href: `/signin?next=${encodeURIComponent(location.pathname + location.search)}` }, "Sign in"));
   problem.hidden = false;
 }
 const tables = new Map(); // table id -> its latest document
@@ -156,7 +157,11 @@ function prune() {
 function showError(err) {
   sections.clear();
   cards.clear();
-  clear(root).append(h("div", { class: "error" }, `The lobby needs the table server (cogleague serve): ${err.message}`));
+  // no answer at all (the server is down or restarting) is not a server that answered "no"
+  const text = err?.status === undefined
+    ? `The table server cannot be reached; trying again every ${Math.round(refreshMs / 100) / 10} s…`
+    : `The lobby needs the table server (cogleague serve): ${problemText(err)}`;
+  clear(root).append(h("div", { class: "error" }, text));
   document.body.dataset.ready = "error";
 }
 

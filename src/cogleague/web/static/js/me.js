@@ -17,7 +17,7 @@ async function main() {
     return badge();
   }
   const games = (await fetchJSON("/games")).games;
-  const keyOut = h("p", { "data-testid": "key-out" });
+  const keyOut = h("p", { role: "status", "data-testid": "key-out" }); // heard when the key (or a refusal) appears
   const make = h("button", { type: "button", class: "primary", "data-testid": "new-key" }, "Make a new API key");
   make.addEventListener("click", async () => {
     try {

@@ -4,7 +4,7 @@
 // ("level a–b" otherwise), and the game's own extra columns; across games, Bradley–Terry and
 // OpenSkill ratings with their intervals.
 
-import { h, clear, fetchJSON, fmt, markNav } from "./util.js";
+import { h, clear, fetchJSON, fmt, markNav, problemText } from "./util.js";
 
 const tabs = document.getElementById("tabs");
 const out = document.getElementById("standings");
@@ -98,25 +98,27 @@ async function main() {
   markNav();
   try {
     const doc = await fetchJSON("/api/standings");
-    const show = (name) => {
+    const show = (name, missing = null) => {
       for (const b of tabs.children) { // the chosen tab is told by more than its colour
         b.classList.toggle("on", b.dataset.game === name);
         b.setAttribute("aria-pressed", String(b.dataset.game === name));
       }
       const game = doc.games.find((g) => g.game === name);
-      clear(out).append(h("div", { class: "panel" },
+      clear(out).append(missing === null ? "" : h("p", { class: "error", role: "status", "data-testid": "not-found" },
+        `This server has no game named “${missing}”; here is ${game.title} instead.`), h("div", { class: "panel" },
         h("h2", {}, `${game.title} · ${game.episodes} finished episode${game.episodes === 1 ? "" : "s"}`),
         h("p", { class: "muted" }, "A rank is shown only when the 95 % intervals separate; otherwise the rows are marked level."),
         gamePanel(game)));
-      history.replaceState(null, "", `?game=${name}`);
+      // a name this server does not have stays in the address (the notice above names it)
+      if (missing === null) history.replaceState(null, "", `?game=${encodeURIComponent(name)}`);
     };
     clear(tabs).append(...doc.games.map((g) => h("button", { type: "button", "data-game": g.game, on: { click: () => show(g.game) } }, g.title)));
     const wanted = new URLSearchParams(location.search).get("game");
     const first = doc.games.find((g) => g.game === wanted) ?? doc.games.find((g) => g.episodes) ?? doc.games[0];
-    if (first) show(first.game);
+    if (first) show(first.game, wanted !== null && first.game !== wanted ? wanted : null);
     document.body.dataset.ready = "observatory";
   } catch (err) {
-    clear(out).append(h("div", { class: "error" }, `Standings are not available: ${err.message}`));
+    clear(out).append(h("div", { class: "error" }, `Standings are not available: ${problemText(err)}`));
   }
 }
 

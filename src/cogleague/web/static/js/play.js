@@ -19,6 +19,7 @@ import { playNow, takeSeat } from "./tablemaker.js";
 const root = document.getElementById("play");
 const SOUND_STORE = "cogleague.sound";
 const BASE_TITLE = document.title;
+const RECONNECT_MS = 1500;
 
 function field(label, input) {
   return h("div", { class: "field" }, h("label", { for: input.id }, label), input);
@@ -93,19 +94,27 @@ async function play(table, mine, desc, sess, startIt) {
   const viewBox = h("section", { class: "panel", "aria-labelledby": "view-h" }, h("h2", { id: "view-h" }, "Your view"), h("p", { class: "muted" }, "Your view appears with your first turn."));
   const clock = h("p", { class: "deadline", "data-testid": "deadline" });
   const srClock = h("p", { class: "sr-only", "aria-live": "assertive", "data-testid": "deadline-announce" });
+  // each new "what happened" line, read out politely (the visible list is rebuilt every time,
+  // which a live region would read out whole)
+  const srHappened = h("div", { class: "sr-only", "aria-live": "polite", "data-testid": "happened-announce" });
   const last = h("ul", { class: "feed", "data-testid": "last-round", "aria-label": "what happened" });
   const moves = h("ol", { class: "moves", "data-testid": "moves", "aria-label": "your moves" });
   const status = h("p", { role: "status", "data-testid": "status", class: "muted" });
   const seatLine = h("p", { class: "sub", "data-testid": "seat-line" }, `seat ${mine.seat + 1}`);
-  clear(root).append(seatLine, status, srClock, h("div", { class: "play-grid" }, h("div", { class: "grid" }, clock, turnBox, viewBox),
+  const forget = () => { localStorage.removeItem(seatStore(table.id)); location.assign(`/play?table=${encodeURIComponent(table.id)}`); };
+  const refusedBox = h("p", { "data-testid": "seat-refused", hidden: true },
+    h("button", { type: "button", "data-testid": "forget-seat", on: { click: forget } }, "Forget this seat and take another"));
+  clear(root).append(seatLine, status, refusedBox, srClock, srHappened, h("div", { class: "play-grid" }, h("div", { class: "grid" }, clock, turnBox, viewBox),
     h("div", { class: "grid" }, h("section", { class: "panel", "aria-labelledby": "happened-h" }, h("h2", { id: "happened-h" }, "What happened"), last),
       h("section", { class: "panel", "aria-labelledby": "moves-h" }, h("h2", { id: "moves-h" }, "Your moves"), moves, h("p", {}, soundToggle())))));
-  let lastSeq = 0, timer = null, ended = false, pending = null, lastView = null;
+  let lastSeq = 0, timer = null, ended = false, pending = null, lastView = null, lost = false;
   const lines = [];
   const showEvent = (ev) => {
     const line = happened(viewer, ev, lastView, ctx);
     if (!line) return;
     lines.push(line);
+    srHappened.append(h("p", {}, line));
+    while (srHappened.childElementCount > 6) srHappened.firstElementChild.remove();
     clear(last).append(...lines.slice(-14).reverse().map((l, i) => h("li", { class: i === 0 ? "now" : "", "data-testid": "happened" }, h("span", { class: "txt" }, l))));
   };
   const countdown = (deadlineAt) => {
@@ -117,7 +126,19 @@ async function play(table, mine, desc, sess, startIt) {
       clock.classList.toggle("late", left <= 5);
       const mark = left <= 5 ? 5 : left <= 10 ? 10 : null; // screen readers hear the start, 10 s and 5 s
       if (mark !== null && mark !== told && left > 0 && pending) { told = mark; srClock.textContent = `${left} seconds left to decide.`; }
-      if (!left) clearInterval(timer);
+      if (!left) {
+        clearInterval(timer);
+        // no move went out in time: the server now plays the game's default for this seat and
+        // would answer any move "too late", so the form stops offering to send one
+        const send = turnBox.querySelector("[data-testid=send]");
+        if (pending && send && !send.disabled) {
+          send.disabled = true;
+          status.textContent = "Time is up for this turn: the game's default move counts for you, unless the table gives you more time.";
+          status.className = "error";
+          srClock.textContent = status.textContent;
+          document.title = BASE_TITLE;
+        }
+      }
     };
     tick();
     timer = setInterval(tick, 500);
@@ -127,8 +148,11 @@ async function play(table, mine, desc, sess, startIt) {
     pending = turn.turn_id;
     lastView = turn.visible_state ?? lastView;
     document.title = `▶ Your turn · ${BASE_TITLE}`;
-    countdown(turn.deadline_at);
-    srClock.textContent = `Your turn. ${Math.max(0, Math.round((turn.deadline_at - Date.now()) / 1000))} seconds to decide.`;
+    // the time left as the server counts it (`deadline_ms`), on this device's clock: a phone
+    // whose clock is off would count `deadline_at` (server time) down wrongly
+    const due = Number.isFinite(turn.deadline_ms) ? Date.now() + turn.deadline_ms : turn.deadline_at;
+    countdown(due);
+    srClock.textContent = `Your turn. ${Math.max(0, Math.round((due - Date.now()) / 1000))} seconds to decide.`;
     if (again) { // a retry of the same turn: keep what the person entered
       const hint = turnBox.querySelector("[data-testid=hint]");
       hint.textContent = turn.hint ? `Try again: ${turn.hint}` : "A new deadline for the same turn: your entries are kept.";
@@ -170,7 +194,11 @@ async function play(table, mine, desc, sess, startIt) {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/play?table=${encodeURIComponent(table.id)}&seat=${mine.seat}` +
       `&token=${encodeURIComponent(mine.token)}`);
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
+      refusedBox.hidden = true;
+      if (lost) { lost = false; status.textContent = "Connected again."; status.className = "muted"; }
       if (lastSeq) ws.send(JSON.stringify({ type: "resume", last_seq: lastSeq }));
       document.body.dataset.ready = "play";
     };
@@ -192,7 +220,11 @@ async function play(table, mine, desc, sess, startIt) {
       } else if (f.type === "your_turn") showTurn(f, ws);
       else if (f.type === "snapshot" && f.your_turn) showTurn(f.your_turn, ws);
       else if (f.type === "ack") status.textContent = "Move received. Waiting for the others…";
-      else if (f.type === "error") { status.textContent = `Refused: ${f.message}`; status.className = "error"; turnBox.querySelector("[data-testid=send]")?.removeAttribute("disabled"); }
+      else if (f.type === "error") {
+        status.textContent = `Refused: ${f.message}`;
+        status.className = "error";
+        if (f.code !== "too_late") turnBox.querySelector("[data-testid=send]")?.removeAttribute("disabled"); // a late turn takes no other move
+      }
       else if (f.type === "event") showEvent({ kind: f.event, ...f.payload });
       else if (f.type === "ping") ws.send(JSON.stringify({ type: "pong" }));
       else if (f.type === "end") {
@@ -200,10 +232,12 @@ async function play(table, mine, desc, sess, startIt) {
         pending = null;
         clearInterval(timer);
         clock.textContent = "";
+        status.textContent = ""; // "Waiting for the others…" is over: the banner says how it ended
+        status.className = "muted";
         document.title = `Game over · ${BASE_TITLE}`;
         // the whole table's results (public once it ended) rank the seat; the end frame has only its own
         fetchJSON(`/tables/${encodeURIComponent(table.id)}/results`).catch(() => f.results).then((results) => {
-          clear(turnBox).append(endBanner(viewer, results, f.reason, mine.seat, again));
+          clear(turnBox).append(endBanner(viewer, results, f.reason, mine.seat, again, desc?.score_label));
           srClock.textContent = `The game is over. ${turnBox.querySelector("[data-testid=end-standing]")?.textContent ?? ""}`;
           turnBox.querySelector("[data-testid=play-again]")?.focus();
           document.body.dataset.ended = "1";
@@ -212,7 +246,27 @@ async function play(table, mine, desc, sess, startIt) {
         clear(viewBox).append(h("h2", { id: "view-h" }, "Your view"), h("p", { class: "muted" }, "The table is over."));
       }
     };
-    ws.onclose = () => { if (!ended) setTimeout(connect, 1500); };
+    ws.onclose = async () => { // the server went away (or restarts): say so while trying again
+      if (ended) return;
+      // refused at the upgrade while the server answers: not a lost connection but a seat the
+      // server does not take (a token no longer valid, or a table moving between processes)
+      const refused = !opened && await fetch(`/tables/${encodeURIComponent(table.id)}`, { headers: { Accept: "application/json" } })
+        .then((res) => res.ok, () => false);
+      if (refused) {
+        if (!refusedBox.hidden) { setTimeout(connect, RECONNECT_MS); return; } // said already
+        lost = true;
+        status.textContent = `The server does not accept this browser's seat at table ${table.id} (its token may no longer be valid); trying again every ${RECONNECT_MS / 1000} s…`;
+        status.className = "error";
+        refusedBox.hidden = false;
+      } else if (!lost || !refusedBox.hidden) {
+        refusedBox.hidden = true;
+        lost = true;
+        status.textContent = `Connection to the server lost; trying again every ${RECONNECT_MS / 1000} s…`;
+        status.className = "error";
+        turnBox.querySelector("[data-testid=send]")?.setAttribute("disabled", "");
+      }
+      setTimeout(connect, RECONNECT_MS);
+    };
   };
   connect();
 }
@@ -242,8 +296,9 @@ async function main() {
     }
     clear(root).append(joinForm(table, sess, desc, (mine) => play(table, mine, desc, sess, false)));
     document.body.dataset.ready = "join";
-  } catch (err) {
-    clear(root).append(h("div", { class: "error" }, String(err.message || err)));
+  } catch (err) { // e.g. a link to a table this server does not have: say so, and the way back
+    clear(root).append(h("div", { class: "error", "data-testid": "error" }, problemText(err)),
+      h("p", {}, h("a", { href: "/" }, "Back to the Lobby")));
     document.body.dataset.ready = "error";
   }
 }

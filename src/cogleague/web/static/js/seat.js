@@ -81,12 +81,32 @@ export function standing(results, seat) {
   return { score: scores[seat], rank: ranks(scores)[seat], of: scores.length };
 }
 
-/** The end banner: the reason, your rank and score, the game's own lines, "play again". */
-export function endBanner(viewer, results, reason, seat, again) {
+/** How many other seats finished with the seat's score as shown (3 decimals): a shared rank
+ * is a tie, which "1st of 4" alone would read as an outright win. */
+function tiedWith(results, seat, score) {
+  const scores = Array.isArray(results?.scores) ? results.scores
+    : Array.isArray(results?.seats) ? results.seats.map((x) => x?.points ?? x?.score ?? null) : null;
+  if (!scores || typeof score !== "number") return 0;
+  const mine = fmt(score, 3);
+  return scores.filter((x, i) => i !== seat && typeof x === "number" && fmt(x, 3) === mine).length;
+}
+
+/** A score with the game's own word for it (its descriptor's `score_label`): a plural unit
+ * reads "6 points", anything else "a median of 6". */
+function scored(score, label) {
+  const word = typeof label === "string" && label ? label : "points";
+  return word.endsWith("s") ? `${fmt(score, 3)} ${word}` : `a ${word} of ${fmt(score, 3)}`;
+}
+
+/** The end banner: the reason, your rank and score (`label`: what the game calls its score),
+ * the game's own lines, "play again". */
+export function endBanner(viewer, results, reason, seat, again, label = "points") {
   const own = viewer?.seatEnd ? viewer.seatEnd(results, seat) : null;
   const st = own ?? standing(results, seat);
   const lines = own?.lines ?? [];
-  const head = !st ? "The table is over." : st.rank ? `You finished ${ordinal(st.rank)} of ${st.of} with ${fmt(st.score, 3)} points.` : `You finished with ${fmt(st.score, 3)} points.`;
+  const tied = st?.rank ? tiedWith(results, seat, st.score) : 0;
+  const place = st?.rank ? `${ordinal(st.rank)} of ${st.of}${tied ? `, tied with ${tied} other${tied === 1 ? "" : "s"},` : ""}` : "";
+  const head = !st ? "The table is over." : `You finished ${st.rank ? `${place} ` : ""}with ${scored(st.score, label)}.`;
   return h("section", { class: "panel banner endcard", "data-testid": "endcard", "aria-labelledby": "end-h" },
     h("h2", { id: "end-h" }, reason === "complete" ? "Game over" : `Game over (${words(reason)})`),
     h("p", { "data-testid": "end-standing", "data-score": st ? String(st.score) : null, "data-rank": st ? String(st.rank) : null }, head),

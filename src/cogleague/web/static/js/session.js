@@ -16,12 +16,23 @@ export async function session(fresh = false) {
   return current;
 }
 
-/** POST (or `method`) JSON as the signed-in person (or anonymously: sign-in, sign-up). */
+/** POST (or `method`) JSON as the signed-in person (or anonymously: sign-in, sign-up). A 401
+ * means the session ended elsewhere (expired, signed out in another tab): the error says so in
+ * a person's words (`signIn` set, for a link) instead of the API's "send Authorization: Bearer",
+ * and the header's account link turns back into "Sign in". */
 export async function post(url, body, method = "POST") {
   const s = await session();
   const headers = { "Content-Type": "application/json", Accept: "application/json" };
   if (s.csrf) headers["X-CSRF-Token"] = s.csrf;
-  return fetchJSON(url, { method, headers, body: method === "DELETE" ? undefined : JSON.stringify(body ?? {}) });
+  try {
+    return await fetchJSON(url, { method, headers, body: method === "DELETE" ? undefined : JSON.stringify(body ?? {}) });
+  } catch (err) {
+    if (err?.status !== 401 || !(s.signed_in || s.ended)) throw err;
+    current = { signed_in: false, web_signup: s.web_signup, ended: true };
+    document.querySelector("header.top nav [data-nav=me]")?.remove();
+    badge();
+    throw Object.assign(new Error("You are no longer signed in (the session ended): sign in again to go on."), { status: 401, signIn: true });
+  }
 }
 
 /** Sign out: the seats this browser keeps for the person (their tokens, for a reload) and an

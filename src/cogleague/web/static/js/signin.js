@@ -58,11 +58,13 @@ async function main() {
       await session(true);
       if (mode === "signup") {
         clear(root).append(h("div", { class: "panel", "data-testid": "signed-up" },
-          h("h2", {}, `Welcome, ${done.name}`),
+          h("h2", { tabindex: "-1", "data-testid": "welcome" }, `Welcome, ${done.name}`),
           h("p", {}, "Your API key, for bots you run against this server (shown once; you can make a new one on your ",
             h("a", { href: "/me" }, "account page"), "):"),
           h("p", {}, h("code", { class: "key", "data-testid": "api-key" }, done.api_key)),
           h("p", {}, h("a", { class: "button primary", href: next(), "data-testid": "continue" }, "Go and play →"))));
+        // the form that had the focus is gone: the focus goes to what replaced it, not the top
+        root.querySelector("[data-testid=welcome]").focus();
       } else {
         location.assign(next());
       }

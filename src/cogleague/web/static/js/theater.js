@@ -9,7 +9,7 @@
 import { Story } from "./story.js";
 import { Scrubber } from "./scrubber.js";
 import { genericViewer } from "./generic.js";
-import { h, clear, fetchJSON, markNav } from "./util.js";
+import { h, clear, fetchJSON, markNav, problemText } from "./util.js";
 
 let catalog = null;
 /** The installed games, once per page: [{name, title, replay_format, viewer, rule_numbers}]. */
@@ -38,8 +38,12 @@ const bar = document.getElementById("scrubber");
 const title = document.getElementById("title");
 const badges = document.getElementById("badges");
 
-function showError(message) {
-  clear(root).append(h("div", { class: "error", "data-testid": "error" }, message));
+/** What went wrong, in words (without the request path `fetchJSON` puts first), and the way
+ * back to the Lobby. */
+function showError(err) {
+  clear(root).append(h("div", { class: "error", "data-testid": "error" }, problemText(err)),
+    h("p", {}, h("a", { href: "/" }, "Back to the Lobby")));
+  document.body.dataset.ready = "error";
 }
 
 async function gameOfReplay(doc) {
@@ -59,9 +63,11 @@ window.addEventListener("resize", () => {
   resizeTimer = setTimeout(() => current?.redraw(), 120);
 });
 
-/** The badges over the stage: replay, live, or a table that has not started yet. */
+/** The badges over the stage: replay, live, a table that has not started yet, or a live
+ * table out of reach (its socket closed and the page is trying again). */
 function badgeOf(mode) {
   if (mode === "live") return h("span", { class: "pill live", "data-testid": "live" }, "● live");
+  if (mode === "lost") return h("span", { class: "pill", "data-testid": "connection-lost" }, "○ connection lost: trying again…");
   if (mode === "waiting") return h("span", { class: "pill wait", "data-testid": "waiting" }, "◌ not started");
   return h("span", { class: "pill" }, "replay");
 }
@@ -72,7 +78,7 @@ function theaterFor(game, story, { mode = "replay", label = "" } = {}) {
   const meta = story.meta;
   const live = mode !== "replay";
   title.textContent = `${game.title}${meta.variant ? ` · ${meta.variant}` : ""}`;
-  const badge = h("span", {}, badgeOf(mode));
+  const badge = h("span", { "aria-live": "polite" }, badgeOf(mode));
   clear(badges).append(...[
     badge,
     meta.seed !== undefined && meta.seed !== null ? h("span", { class: "pill" }, `seed ${meta.seed}`) : null,
@@ -213,7 +219,10 @@ async function openTable(id) {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/watch?table=${encodeURIComponent(id)}` +
       (lastSeq ? `&last_seq=${lastSeq}` : ""));
-    ws.onopen = () => { document.body.dataset.ready = started ? "live" : "waiting"; };
+    ws.onopen = () => {
+      document.body.dataset.ready = started ? "live" : "waiting";
+      mounted.setMode(started ? "live" : "waiting"); // back from "connection lost"
+    };
     ws.onmessage = (msg) => {
       const frame = JSON.parse(msg.data);
       if (frame.type === "event") {
@@ -233,6 +242,7 @@ async function openTable(id) {
       }
     };
     ws.onclose = () => {
+      if (!ended) mounted.setMode("lost"); // not "● live" over a picture that stopped moving
       if (!ended) setTimeout(async () => {
         try {
           if ((await fetchJSON(tableUrl)).state === "finished") return onEnd();
@@ -253,7 +263,7 @@ function wireDrop() {
     try {
       await openReplay(JSON.parse(await file.text()), file.name);
     } catch (err) {
-      showError(String(err.message || err));
+      showError(err);
     }
   };
   input.addEventListener("change", () => input.files[0] && read(input.files[0]));
@@ -276,7 +286,8 @@ async function main() {
     else wireDrop();
   } catch (err) {
     console.warn(err);
-    showError(String(err.message || err));
+    // a replay address that does not load: name it, since the server's "Not Found" alone does not
+    showError(q.get("replay") && !q.get("table") ? `The replay ${q.get("replay")} could not be loaded: ${problemText(err)}` : err);
   }
 }
 

@@ -88,7 +88,7 @@ export async function fetchJSON(url, options) {
       const body = await res.json();
       detail = body?.error?.message || body?.detail || detail;
     } catch { /* not JSON */ }
-    throw new Error(`${url}: ${detail}`);
+    throw Object.assign(new Error(`${url}: ${detail}`), { status: res.status });
   }
   return res.json();
 }
