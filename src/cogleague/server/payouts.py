@@ -50,12 +50,13 @@ def records_league(settings: Settings) -> bool:
     return True
 
 
-async def record_league(store: Store, row: dict[str, Any], names: list[str],
+async def record_league(store: Store, row: dict[str, Any], seat_list: list[dict[str, Any]],
                         results: dict[str, Any], finished: float) -> None:
     """The finished episode in the league's tables of the same database (a failure is logged:
     the table itself is settled already)."""
     try:
         from cogleague.league.store import (
+            SERVER_LEAGUE,
             STATUS_INFRA,
             STATUS_OK,
             add_policies,
@@ -64,6 +65,7 @@ async def record_league(store: Store, row: dict[str, Any], names: list[str],
     except ImportError:  # the league's optional dependencies are not installed
         return
     duration = finished - (row["started_at"] or finished)
+    names = [s["policy_name"] for s in seat_list]
 
     def record() -> None:
         # a season table a platform fault spoiled is not rated live: not ranked by the
@@ -78,6 +80,9 @@ async def record_league(store: Store, row: dict[str, Any], names: list[str],
         season, book = _season_book(store, season_tables.c.table_id == row["id"])
         if season is not None:  # the Observatory labels each version by its kind and owner
             add_policies(store.engine, season, book)
+        else:  # and each seat of other tables by what sat there
+            add_policies(store.engine, loads(row["info"]).get("league") or SERVER_LEAGUE,
+                         _table_book(store, row, seat_list))
 
     try:  # on the database thread (one writer), until it is stored; a retry is a no-op
         await store.call(record, wait_s=FOREVER)
@@ -117,6 +122,28 @@ def _season_book(store: Store, where: Any) -> tuple[str | None, list[dict[str, A
         {"name": n, "author": r.owner, "kind": r.kind, "ref": n,
          "model": r.model if r.kind == "model" else None}
         for n, r in zip(names, found, strict=True)]
+
+
+def _table_book(store: Store, row: dict[str, Any], seat_list: list[dict[str, Any]]
+                ) -> list[dict[str, Any]]:
+    """A book entry per seat of a table outside a season: its kind (a baseline, a hosted
+    policy file, a model, a remote bot or person), what it runs and the account that seated it
+    (a seat filled at the start: the table's creator, who chose the filler). The first table
+    a name sat at labels it."""
+    owners = {s["account_id"] for s in seat_list} | {row["creator_id"]}
+    with store.engine.connect() as conn:
+        named = dict(conn.execute(select(accounts.c.id, accounts.c.name).where(
+            accounts.c.id.in_([o for o in owners if o is not None]))).tuples().all())
+    book = []
+    for seat in seat_list:
+        name, ref = seat["policy_name"], seat.get("baseline") or seat["policy_name"]
+        kind = {"scripted": "baseline", "llm": "model"}.get(seat["kind"], seat["kind"])
+        if kind == "baseline" and ref.startswith("policy:"):
+            kind = "policy_file"  # an operator's file: the book names it by its file name
+        owner = seat["account_id"] if seat["account_id"] is not None else row["creator_id"]
+        book.append({"name": name, "author": named.get(owner, ""), "kind": kind, "ref": ref,
+                     "model": seat.get("model") if kind == "model" else None})
+    return book
 
 
 def _season_outcome(store: Store, table_id: str) -> str | None:

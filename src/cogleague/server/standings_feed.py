@@ -50,8 +50,7 @@ async def backfill(service: Any, finished_before: float | None = None) -> list[s
             return [(r, seat_rows(conn, t)) for t in ids if (r := table_row(conn, t))]
 
         for row, seat_list in await service.store.tx(read):
-            names = [s["policy_name"] for s in seat_list]
-            await record_league(service.store, row, names, loads(row["results"]),
+            await record_league(service.store, row, seat_list, loads(row["results"]),
                                 row["finished_at"] or row["started_at"] or 0.0)
     if missing:
         log.warning("recorded %d finished table(s) missing from the league standings",

@@ -567,8 +567,7 @@ class TableService:
         self.live.pop(table_id, None)
         self.rooms.pop(table_id, None)
         if self.settings.record_league:
-            names = [s["policy_name"] for s in seat_list]
-            self._spawn(record_league(self.store, row, names, results, finished))
+            self._spawn(record_league(self.store, row, seat_list, results, finished))
 
     async def _store_end(self, live: LiveTable, row: dict[str, Any],
                          seat_list: builtins.list[dict[str, Any]],
