@@ -156,6 +156,27 @@ async def run_full_season(folder: Path, db: str, *, tables: int = 300, max_runni
     return FullSeason(db, path, board, wall, cpu, killed)
 
 
+def same_population(season: FullSeason, folder: Path) -> Path:
+    """The season's league file with its entrants added as offline policies, so that an
+    offline league ranks the scripted policies among the opponents they met live: the
+    remote bots as the same bot class, the policy agents as their files, and the model
+    agents (whose provider answers "cooperate" every turn) as the constant cooperator. A
+    policy's score depends on whom it meets (in Ledger, grim and mirror trade places between
+    the baselines alone and this field), so only the same field can be held to one order."""
+    coop, fair = folder / "files" / "coop.npz", folder / "files" / "ledger.npz"
+    entrants = [(name, f'bot = "{BOT}"', GAMES) for name in REMOTE]
+    entrants += [(name, f'policy = "{coop}"', ["dilemma"]) for name in ("p-coop", "m-fair",
+                                                                      "m-wary")]
+    entrants += [(name, f'policy = "{fair}"', ["ledger"]) for name in ("p-ledger",
+                                                                     "p-ledger-2")]
+    text = season.config.read_text(encoding="utf-8") + "".join(
+        f'\n[[policies]]\nname = "{name}"\n{ref}\ngames = {json.dumps(games)}\n'
+        for name, ref, games in entrants)
+    path = folder / "offline.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def counts(db: str) -> dict[str, Any]:
     """What the full season must get right, counted: every table finished and rated once,
     no account met itself, one league episode per table, and fair shares: agents entered in
