@@ -10,6 +10,7 @@ league file with the season's entrants added (the field the policies met live)."
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -82,8 +83,9 @@ async def test_a_full_season_on_sqlite(tmp_path: Path) -> None:
     # offline league of the same file, its scripted policies meeting the field they met live
     offline_store = f"sqlite:///{tmp_path / 'offline.db'}"
     offline_file = same_population(season, tmp_path)
-    done = CliRunner().invoke(app, ["league", "run", str(offline_file), "--store",
-                                    offline_store, "--workers", "1"])
+    done = await asyncio.to_thread(  # its bot seats run an event loop of their own
+        CliRunner().invoke, app, ["league", "run", str(offline_file), "--store", offline_store,
+                                  "--workers", "1"])
     assert done.exit_code == 0, done.output
     compared = 0
     for g in season.board["games"]:
