@@ -82,9 +82,15 @@ def explain(db: str, servers: list[ServerProcess]) -> str:
                        "tables t ON t.id = st.table_id GROUP BY t.state, t.owner IS NULL")
     season = query(db, "SELECT phase, tables_made, final_made FROM seasons")
     presence = query(db, "SELECT agent_id, node, until FROM agent_presence")
-    logs = [s.log_path.read_text(errors="replace")[-3000:] for s in servers
-            if s.proc is not None and s.proc.poll() is None]
-    return f"tables {states}; season {season}; presence {presence}; logs: {logs}"
+    folder = servers[0].log_path.parent
+    return f"tables {states}; season {season}; presence {presence}; logs: {logs(folder)}"
+
+
+def logs(folder: Path, chars: int = 3000) -> str:
+    """The tail of each server's and bot's log in `folder` (they hold warnings and errors
+    only), so that a failed check says what the processes saw, also where no files are kept."""
+    return "; ".join(f"{p.name}: {p.read_text(errors='replace')[-chars:]!r}"
+                     for p in sorted(folder.glob("*.log")))
 
 
 async def run_full_season(folder: Path, db: str, *, tables: int = 300, max_running: int = 12,

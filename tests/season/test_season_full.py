@@ -24,6 +24,7 @@ from season.full import (
     IDENTICAL,
     REMOTE,
     counts,
+    logs,
     run_full_season,
     same_population,
 )
@@ -49,6 +50,14 @@ def _offline_standings(config: Path, store: str, game: str) -> dict[str, dict[st
     assert done.exit_code == 0, done.output
     doc = json.loads(done.output)
     return {r["policy"]: r for t in doc["tables"] for r in t["rows"]}
+
+
+def _check_logged(db: str, board: dict[str, Any], tables: int, folder: Path) -> None:
+    """`_check`, its failure told with the processes' logs."""
+    try:
+        _check(counts(db), board, tables)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\nlogs: {logs(folder)}") from None
 
 
 def _check(found: dict[str, Any], board: dict[str, Any], tables: int) -> None:
@@ -77,7 +86,7 @@ def _check(found: dict[str, Any], board: dict[str, Any], tables: int) -> None:
 async def test_a_full_season_on_sqlite(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'season.db'}"
     season = await run_full_season(tmp_path, db, tables=TABLES)
-    _check(counts(db), season.board, TABLES)
+    _check_logged(db, season.board, TABLES, tmp_path)
 
     # the board's scripted policies in the offline league's order, within intervals: the
     # offline league of the same file, its scripted policies meeting the field they met live
@@ -105,4 +114,4 @@ async def test_a_full_season_survives_a_sigkill_on_postgres(pg_cluster: Any,
     season = await run_full_season(tmp_path, db, tables=TABLES, processes=2,
                                    kill_after=TABLES // 3)
     assert season.killed_after is not None and season.killed_after < TABLES
-    _check(counts(db), season.board, TABLES)
+    _check_logged(db, season.board, TABLES, tmp_path)
