@@ -33,7 +33,7 @@ async def serving(stop_by: str) -> AgentRunner:
         stopper = asyncio.create_task(runner.stop.wait())
         async with connect(f"ws://127.0.0.1:{port}/", proxy=None) as ws:
             task = asyncio.create_task(runner._serve(ws, stopper))
-            for _ in range(200):
+            for _ in range(3000):
                 if runner.run_state.hello:
                     break
                 await asyncio.sleep(0.01)

@@ -79,7 +79,7 @@ async def test_online_is_said_once_the_server_greeted(caplog: pytest.LogCaptureF
         port = server.sockets[0].getsockname()[1]
         runner = AgentRunner(Bot, f"http://127.0.0.1:{port}", "key", "a1")
         task = asyncio.create_task(runner.run())
-        for _ in range(300):
+        for _ in range(3000):
             if runner.run_state.hello:
                 break
             await asyncio.sleep(0.01)
@@ -114,7 +114,7 @@ async def test_frames_it_cannot_use_are_reported_and_skipped(
         runner = AgentRunner(Bot, f"http://127.0.0.1:{port}", "key", "a1",
                              reconnect_for_s=5)
         task = asyncio.create_task(runner.run())
-        for _ in range(300):
+        for _ in range(3000):
             if runner.run_state.hello or task.done():
                 break
             await asyncio.sleep(0.01)

@@ -104,3 +104,19 @@ def test_nobody_more_than_one_table_ahead_of_the_least_played_is_seated_but_to_f
     if ahead:
         assert table[0].played == least, (table, least)
         assert all(c.free > 0 for c in cands if not c.baseline and c.played == least)
+
+
+def test_a_lifted_table_takes_only_the_seats_the_ceiling_cannot_fill() -> None:
+    """Ledger's eight seats: alice's r4 (least-played) anchors, her r1 may not join, p-ledger
+    and the five baselines (exempt from the ceiling) fill seven. One seat needs an entrant
+    from over the ceiling, so one of r2 and r3 gets it, not both: seating both whenever an
+    alice agent anchored ran them three tables ahead in a 30-table season."""
+    r4, r1 = Candidate(4, 10, 2), Candidate(1, 10, 3)
+    r2, r3 = Candidate(2, 20, 4), Candidate(3, 30, 4)
+    policy = Candidate(5, 40, 3)
+    baselines = [Candidate(10 + i, 0, 8, free=6, baseline=True) for i in range(5)]
+    table = pick([r4, r1, r2, r3, policy, *baselines], 8, same_account=False)
+    assert table is not None
+    ids = {c.id for c in table}
+    assert 4 in ids and 1 not in ids and 5 in ids and {b.id for b in baselines} <= ids, ids
+    assert len(ids & {2, 3}) == 1, ids

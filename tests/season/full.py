@@ -82,9 +82,15 @@ def explain(db: str, servers: list[ServerProcess]) -> str:
                        "tables t ON t.id = st.table_id GROUP BY t.state, t.owner IS NULL")
     season = query(db, "SELECT phase, tables_made, final_made FROM seasons")
     presence = query(db, "SELECT agent_id, node, until FROM agent_presence")
-    logs = [s.log_path.read_text(errors="replace")[-3000:] for s in servers
-            if s.proc is not None and s.proc.poll() is None]
-    return f"tables {states}; season {season}; presence {presence}; logs: {logs}"
+    folder = servers[0].log_path.parent
+    return f"tables {states}; season {season}; presence {presence}; logs: {logs(folder)}"
+
+
+def logs(folder: Path, chars: int = 3000) -> str:
+    """The tail of each server's and bot's log in `folder` (they hold warnings and errors
+    only), so that a failed check says what the processes saw, also where no files are kept."""
+    return "; ".join(f"{p.name}: {p.read_text(errors='replace')[-chars:]!r}"
+                     for p in sorted(folder.glob("*.log")))
 
 
 async def run_full_season(folder: Path, db: str, *, tables: int = 300, max_running: int = 12,
@@ -154,6 +160,27 @@ async def run_full_season(folder: Path, db: str, *, tables: int = 300, max_runni
             for server in servers:
                 server.stop()
     return FullSeason(db, path, board, wall, cpu, killed)
+
+
+def same_population(season: FullSeason, folder: Path) -> Path:
+    """The season's league file with its entrants added as offline policies, so that an
+    offline league ranks the scripted policies among the opponents they met live: the
+    remote bots as the same bot class, the policy agents as their files, and the model
+    agents (whose provider answers "cooperate" every turn) as the constant cooperator. A
+    policy's score depends on whom it meets (in Ledger, grim and mirror trade places between
+    the baselines alone and this field), so only the same field can be held to one order."""
+    coop, fair = folder / "files" / "coop.npz", folder / "files" / "ledger.npz"
+    entrants = [(name, f'bot = "{BOT}"', GAMES) for name in REMOTE]
+    entrants += [(name, f'policy = "{coop}"', ["dilemma"]) for name in ("p-coop", "m-fair",
+                                                                      "m-wary")]
+    entrants += [(name, f'policy = "{fair}"', ["ledger"]) for name in ("p-ledger",
+                                                                     "p-ledger-2")]
+    text = season.config.read_text(encoding="utf-8") + "".join(
+        f'\n[[policies]]\nname = "{name}"\n{ref}\ngames = {json.dumps(games)}\n'
+        for name, ref, games in entrants)
+    path = folder / "offline.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
 
 
 def counts(db: str) -> dict[str, Any]:

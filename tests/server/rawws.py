@@ -23,7 +23,7 @@ async def open_seat(base: str, table: str, seat: int, token: str, last_seq: int 
                          max_size=8 * 1024 * 1024, compression=None)
 
 
-async def next_frame(ws: ClientConnection, kind: str | None = None, timeout: float = 10.0,
+async def next_frame(ws: ClientConnection, kind: str | None = None, timeout: float = 30.0,
                      seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The next frame (of `kind`, skipping others into `seen`)."""
     async def loop() -> dict[str, Any]:

@@ -115,7 +115,7 @@ async def test_join_leave_start_and_their_errors(shared_server: ServerProcess) -
         await creator.start(tid)
         assert await code_of(a.leave(tid)) == "wrong_state"
         assert await code_of(creator.start(tid)) == "wrong_state"
-        for _ in range(200):
+        for _ in range(600):
             if (await creator.table(tid))["state"] == "finished":
                 break
             await asyncio.sleep(0.05)
@@ -142,7 +142,7 @@ async def test_paid_table_holds_and_settles_stakes(shared_server: ServerProcess)
             assert (await p.wallet())["balance"] == 10
     async with LobbyClient(shared_server.url, creator_key) as creator:
         await creator.start(tid)
-        for _ in range(200):
+        for _ in range(600):
             if (await creator.table(tid))["state"] == "finished":
                 break
             await asyncio.sleep(0.05)

@@ -140,7 +140,9 @@ async def test_malformed_input_gets_error_frames_and_nothing_is_lost(
 
 
 async def test_a_late_move_gets_too_late(shared_server: ServerProcess) -> None:
-    tid, creator, joins = await toy_table(shared_server, seats=1, rounds=2, timeout_s=0.3)
+    # ten rounds of 0.3 s: the late move reaches the server while the table still runs (with
+    # two, a loaded machine could let the second turn run out first and the table end)
+    tid, creator, joins = await toy_table(shared_server, seats=1, rounds=10, timeout_s=0.3)
     ws = await open_seat(shared_server.url, tid, 0, joins[0]["token"])
     await next_frame(ws, "snapshot")
     await start(shared_server, tid, creator)
@@ -150,7 +152,7 @@ async def test_a_late_move_gets_too_late(shared_server: ServerProcess) -> None:
     await send(ws, {"type": "move", "turn_id": turn["turn_id"], "n": 9})
     late = await next_frame(ws, "error")
     assert (late["code"], late["turn_id"]) == ("too_late", turn["turn_id"])
-    end = await next_frame(ws, "end")  # the second turn runs out too
+    end = await next_frame(ws, "end")  # the other turns run out too
     assert end["results"]["scores"] == 0  # timeouts scored the game's fallback, 0
 
 

@@ -242,7 +242,7 @@ def test_a_start_timeout_firing_as_the_table_starts_does_not_abort_it(tmp_path: 
         svc.schedule_timeout(table_id, 0.0)  # due now: it fires as the start begins
         started = await svc.start(people[1], table_id)
         assert started["state"] == "running"
-        for _ in range(200):
+        for _ in range(1500):
             row, _ = await svc.row(table_id)
             if row["state"] != "running":
                 break

@@ -79,7 +79,7 @@ def _watch(server: LiveServer, http: httpx.Client, open_page: Any, game: str,
                 # the previous round is on the page (its step opened, its stage redrawn)
                 try:
                     page.wait_for_function("n => window.theater.story.steps.length > n", arg=n,
-                                           timeout=10_000)
+                                           timeout=30_000)
                 except Exception:
                     raise AssertionError(f"round {n} never reached the page; errors: {p.errors}, "
                                          f"steps {_steps(page)}") from None

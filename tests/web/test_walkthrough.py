@@ -83,8 +83,9 @@ def test_an_option_out_of_range_is_named_with_its_range(server: Any, open_page: 
     page.fill("[data-option=rounds]", "500")
     page.click("[data-testid=maker] summary")  # fold the options away again
     page.click("[data-testid=mk-create]")
-    with suppress(PlaywrightTimeout):  # the form answers at once; a silent page gets 3 s
-        page.wait_for_function(f"document.querySelector('{STATUS}').textContent", timeout=3000)
+    with suppress(PlaywrightTimeout):  # the form answers at once; a silent page gets 30 s
+        page.wait_for_function(f"document.querySelector('{STATUS}').textContent",
+                               timeout=30_000)
     text = page.locator(STATUS).inner_text()
     assert "rounds" in text and "1" in text and "100" in text, text
     assert page.evaluate("document.querySelector('[data-testid=maker] details').open")

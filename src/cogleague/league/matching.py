@@ -53,12 +53,13 @@ FAIR_SHARE_SLACK = 1
 """An entrant is seated only while its table count is at most this far above the fewest
 among the game's ready entrants, busy ones included: a slow agent is waited for, a little,
 rather than left behind (baselines are exempt). A table anchored on a least-played entrant
-that the ceiling leaves unfilled (the collusion guard can leave it no peer within reach) takes
-the rest from further ahead: else it could never catch up while the others play on. Only
-while every least-played entrant is free: a busy one would fall further behind the rest. The
-server's matchmaker passes only the free entrants to `pick` once a game has been stuck
-`fill_after_s`, for one table: the others pull ahead of a busy one a table per `fill_after_s`
-(and variant)."""
+that the ceiling leaves unfilled (the collusion guard can leave it no peer within reach) gives
+the seats nobody within reach can take to entrants from further ahead, and only those: else it
+could never catch up while the others play on, and more would run them ahead. Only while every
+least-played entrant is free: a busy one would fall further behind the rest. The server's
+matchmaker passes only the free entrants to `pick` once a game has been stuck `fill_after_s`,
+for one table: the others pull ahead of a busy one a table per `fill_after_s` (and
+variant)."""
 
 
 def _order_key(c: Candidate) -> tuple[int, float, int]:
@@ -102,36 +103,18 @@ def pick(candidates: Sequence[Candidate], seats: int, same_account: bool,
 
 def _pick(pool: list[Candidate], seats: int, same_account: bool, fill: Sequence[Candidate],
           least: int, lift: bool) -> list[Candidate] | None:
-    """`pick` under the fair-share ceiling; `lift`: the seats after an anchor of the `least`
-    count ignore it."""
+    """`pick` under the fair-share ceiling; `lift`: a seat after an anchor of the `least`
+    count that nobody under the ceiling can take goes to an entrant over it (only such a seat:
+    the others still go to those under it, baselines included)."""
     ceiling = least + FAIR_SHARE_SLACK
     bound = UNCERTAINTY_WEIGHT * max((c.sigma for c in pool), default=SIGMA0) / SIGMA0 + 1e-9
     chosen: list[Candidate] = []
     taken: set[int] = set()
     accounts: set[int] = set()
     while len(chosen) < seats:
-        best: Candidate | None = None
-        best_key: tuple[float, int] | None = None
-        weighed: int | None = None  # the count whose first eligible agent was weighed
-        for c in pool:
-            if c.played == weighed:
-                continue
-            if best_key is not None and c.played - bound > best_key[0]:
-                break
-            if c.free <= 0 or c.id in taken or (not same_account and not c.baseline
-                                                 and c.account in accounts):
-                continue
-            if not c.baseline and c.played > ceiling and not (
-                    lift and chosen and chosen[0].played == least):
-                continue
-            if not chosen and c.baseline:
-                continue  # the anchor is an entrant: no table of baselines alone
-            weighed = c.played
-            key = (c.played - UNCERTAINTY_WEIGHT * _uncertainty(c, chosen), c.id)
-            if best_key is None or key < best_key:
-                best, best_key = c, key
-            if not chosen:
-                break  # the anchor: fewest tables, then the most uncertain
+        best = _best(pool, chosen, taken, accounts, same_account, ceiling, bound)
+        if best is None and lift and chosen and chosen[0].played == least:
+            best = _best(pool, chosen, taken, accounts, same_account, None, bound)
         if best is None:
             extra = [f for f in fill if f.id not in taken]
             if len(chosen) + len(extra) < seats or not chosen:
@@ -143,6 +126,34 @@ def _pick(pool: list[Candidate], seats: int, same_account: bool, fill: Sequence[
         if not best.baseline:
             accounts.add(best.account)
     return chosen
+
+
+def _best(pool: list[Candidate], chosen: list[Candidate], taken: set[int], accounts: set[int],
+          same_account: bool, ceiling: int | None, bound: float) -> Candidate | None:
+    """The next seat's agent: the eligible one of lowest key (no `ceiling`: entrants over it
+    are eligible too), or None."""
+    best: Candidate | None = None
+    best_key: tuple[float, int] | None = None
+    weighed: int | None = None  # the count whose first eligible agent was weighed
+    for c in pool:
+        if c.played == weighed:
+            continue
+        if best_key is not None and c.played - bound > best_key[0]:
+            break
+        if c.free <= 0 or c.id in taken or (not same_account and not c.baseline
+                                             and c.account in accounts):
+            continue
+        if not c.baseline and ceiling is not None and c.played > ceiling:
+            continue
+        if not chosen and c.baseline:
+            continue  # the anchor is an entrant: no table of baselines alone
+        weighed = c.played
+        key = (c.played - UNCERTAINTY_WEIGHT * _uncertainty(c, chosen), c.id)
+        if best_key is None or key < best_key:
+            best, best_key = c, key
+        if not chosen:
+            break  # the anchor: fewest tables, then the most uncertain
+    return best
 
 
 def rotate_for_balance(lineup: Sequence[int], seat_counts: dict[tuple[int, int], int]
