@@ -2,11 +2,13 @@
 Python API): the same class that plays on a server, held to the same rules as there.
 
 Same deadline: the runner bounds every attempt by the game's decision timeout. A synchronous
-`on_turn` runs on its own daemon thread so that a slow one is cut off at the deadline like a
-remote bot — the turn gets the game's timeout fallback (cause ``timeout``) and the late answer,
+`on_turn` runs on a daemon thread so that a slow one is cut off at the deadline like a remote
+bot — the turn gets the game's timeout fallback (cause ``timeout``) and the late answer,
 whenever the thread finishes, is thrown away. (Python cannot stop a running thread: a bot
 stuck in a loop keeps its thread busy until the process exits, but it never delays the table.)
-An async `on_turn` is awaited and cancelled at the deadline.
+The threads are kept between turns (`_BotThreads`): a league plays millions of decisions, and
+starting a thread for each cost more than many bots' decisions. An async `on_turn` is awaited
+and cancelled at the deadline.
 
 Same failures: an exception raised by the bot is the bot's own failure — cause ``error`` — with
 its message and the traceback's last frames kept in `errors` (the results' ``faults`` section)
@@ -18,6 +20,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import os
+import queue
 import threading
 import traceback
 from collections.abc import Callable
@@ -153,5 +157,48 @@ def _on_thread(fn: Callable[[TurnInfo], Any], info: TurnInfo) -> asyncio.Future[
         with contextlib.suppress(RuntimeError):  # the loop is gone: the episode ended
             loop.call_soon_threadsafe(settle, ok, value)
 
-    threading.Thread(target=work, name="cogleague-bot", daemon=True).start()
+    _THREADS.run(work)
     return future
+
+
+IDLE_THREADS_KEPT = 64
+"""How many idle bot threads a process keeps (more are started when that many bots decide at
+once, and end when they are done)."""
+
+
+class _BotThreads:
+    """Daemon threads that run bots' synchronous turns, each kept for the next turn once its
+    call returns. A thread whose call is still running (a bot past its deadline, or stuck) is
+    never given another; a process forked from this one starts with none (threads do not
+    cross a fork)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.idle: list[queue.SimpleQueue[Callable[[], None]]] = []
+
+    def run(self, job: Callable[[], None]) -> None:
+        with self.lock:
+            jobs = self.idle.pop() if self.idle else None
+        if jobs is None:
+            jobs = queue.SimpleQueue()
+            threading.Thread(target=self._serve, args=(jobs,), name="cogleague-bot",
+                             daemon=True).start()
+        jobs.put(job)
+
+    def _serve(self, jobs: queue.SimpleQueue[Callable[[], None]]) -> None:
+        while True:
+            jobs.get()()
+            with self.lock:
+                if len(self.idle) >= IDLE_THREADS_KEPT:
+                    return
+                self.idle.append(jobs)
+
+    def forget(self) -> None:
+        """In a forked child: the parent's threads are not there, nor is its lock's holder."""
+        self.lock = threading.Lock()
+        self.idle = []
+
+
+_THREADS = _BotThreads()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_THREADS.forget)
