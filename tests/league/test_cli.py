@@ -6,9 +6,12 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from leaguefiles import HERE, TESTS
 from typer.testing import CliRunner
 
 from cogleague.cli import app
+from cogleague.league import config as league_config
+from cogleague.league import store
 
 cli = CliRunner()
 
@@ -170,3 +173,23 @@ def test_a_store_that_cannot_be_reached_is_one_line_naming_it(
         assert "error: store" in result.output and "127.0.0.1:1" in result.output, (
             command, result.output)
         assert "secret" not in result.output, result.output
+
+
+
+def test_a_run_whose_every_episode_failed_exits_1(write_league: Callable[..., Path]) -> None:
+    """A run that stored only failures (a broken bot in every line-up, a bad game module) has
+    nothing to rank: a script or CI step running it must see that, not exit 0."""
+    policies = "".join(f'[[policies]]\nname = "broken{i}"\nbot = "leaguegames:BrokenBot"\n\n'
+                       for i in range(3))
+    text = (f'[league]\nname = "b"\nseed = 1\npython_path = ["{TESTS}", "{HERE}"]\n\n'
+            f'{policies}[[games]]\nname = "skill"\nmodule = "leaguegames"\n'
+            f'variants = ["standard"]\nepisodes = 4\nseats = 3\n')
+    path = write_league(text)
+    run = cli.invoke(app, ["league", "run", str(path), "--workers", "1"])
+    assert run.exit_code == 1, run.output
+    assert "every episode failed" in run.output
+    stored = store.load_episodes(league_config.load(path).store_url)
+    assert len(stored) == 4 and all(e.status == "failed" for e in stored)  # kept, as ever
+    fine = cli.invoke(app, ["league", "run", str(write_league(filename="fine.toml", episodes=4)),
+                            "--workers", "1"])
+    assert fine.exit_code == 0, fine.output

@@ -157,6 +157,10 @@ def _play(file: Path, config: Any, engine: Any, chunk_size: int | None, retry_in
                       "back for a platform reason (transport, rate budget, disabled provider) "
                       "or a worker process died; excluded from rankings — rerun them with "
                       "--retry-infra", soft_wrap=True)
+    if summary.played and summary.failed == summary.played:
+        console.print("[red]every episode failed[/]: nothing to rank; `league standings "
+                      f"{escape(str(file))} --json` lists each failure's error", soft_wrap=True)
+        raise typer.Exit(1)
 
 
 @contextlib.contextmanager
