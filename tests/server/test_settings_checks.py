@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,7 +17,8 @@ from hypothesis import strategies as st
 from cogleague.core.errors import ConfigError
 from cogleague.server.app import create_app
 from cogleague.server.settings import Settings
-from server.test_cli import COGLEAGUE
+from server.support import free_port
+from server.test_cli import COGLEAGUE, wait_up
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -145,3 +147,25 @@ def test_serve_refuses_a_bad_setting_in_one_line(tmp_path: Path, args: list[str]
     assert done.stderr.startswith("error: "), done.stderr
     assert expected in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_serve_takes_its_limits_from_the_file_and_the_environment(tmp_path: Path) -> None:
+    """The file's and the variables' values are the server's (the variable wins)."""
+    cfg = tmp_path / "server.toml"
+    cfg.write_text("max_body_bytes = 100000\nlease_ttl_s = 4.0\n")
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COGLEAGUE_SERVE_")}
+    proc = subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db",
+                             f"sqlite:///{tmp_path / 'server.db'}", "--log-level", "warning",
+                             "--config", str(cfg)], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env={**env, "COGLEAGUE_SERVE_MAX_BODY_BYTES": "300"})
+    try:
+        wait_up(port)
+        r = httpx.post(f"http://127.0.0.1:{port}/accounts", content=b"x" * 400,
+                       headers={"content-type": "application/json"})
+        assert r.status_code == 413, r.text
+        assert "300" in r.json()["error"]["message"], r.text
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
