@@ -207,7 +207,8 @@ def test_an_open_table_whose_process_went_away_still_times_out(pg_cluster: Any) 
     store_a, store_b = Store(db), Store(db)
     bootstrap(store_a, "operator-key-for-launch-tests")
     people = make_people(store_a)
-    settings = Settings(db_url=db, record_league=False, lease_ttl_s=0.5)
+    settings = Settings(db_url=db, record_league=False, lease_ttl_s=0.5,
+                        lease_renew_s=0.2)  # renewal by hand (`tick`); ttl > renew
 
     async def run() -> tuple[str, list[str]]:
         svc_a = TableService(store_a, Catalog(), settings)

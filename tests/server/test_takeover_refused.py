@@ -37,7 +37,8 @@ async def test_a_seat_reaching_a_failing_take_over_is_told_when_to_retry(
         pg_cluster: Any, make_server: Callable[..., ServerProcess]) -> None:
     db = pg_cluster.new_database()
     owner = make_server(db, lease_ttl_s=1.0, lease_renew_s=0.2)
-    other = make_server(db, lease_ttl_s=1.0, lease_renew_s=3600.0)  # takes over on a seat only
+    # no lease round within the test (the first runs at start): it takes over on a seat only
+    other = make_server(db, lease_ttl_s=7200.0, lease_renew_s=3600.0)
     table, creator, remote = await open_table(
         owner, "toy", [object(), "const1"], ["waiting", "scripted"], seed=1,
         config={"seats": 2, "rounds": 1000, "timeout_s": 60})

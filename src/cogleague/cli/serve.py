@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -18,7 +20,7 @@ LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 @app.command("serve")
 def serve(
     host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port", min=0, max=65535)] = 8000,
+    port: Annotated[int, typer.Option(help="TCP port (0..65535; 0: any free one)")] = 8000,
     db: Annotated[str | None, typer.Option(help="database URL: sqlite:///FILE (default "
                                                 "cogleague-server.db) or postgresql://…")] = None,
     operator_key: Annotated[str | None, typer.Option(
@@ -51,12 +53,17 @@ def serve(
     season: Annotated[str | None, typer.Option(
         "--season", help="a league file with a [season] table: run it as the standing "
                          "league agents join (docs/league.md)")] = None,
+    config: Annotated[Path | None, typer.Option(
+        "--config", envvar="COGLEAGUE_SERVE_CONFIG",
+        help="a TOML file of server limits (Settings fields: timeouts, caps, windows, lease "
+             "times); COGLEAGUE_SERVE_<FIELD> variables win over it (docs/deploy.md)")] = None,
 ) -> None:
     """Serve the HTTP lobby and WebSocket play for every installed game."""
     from cogleague.server import listen, serving
     from cogleague.server.app import create_app
     from cogleague.server.integrity import DatabaseRefused
-    from cogleague.server.settings import DEFAULT_DB_URL, Settings
+    from cogleague.server.settings import DEFAULT_DB_URL
+    from cogleague.server.settings_source import SettingsSourceError, build, read_sources
     from cogleague.server.sqlite_lock import DatabaseInUse
 
     if log_level not in LOG_LEVELS:
@@ -70,17 +77,26 @@ def serve(
             fail(f"{option} {folder} is a file, not a folder")
     if replay_models is not None and not Path(replay_models).is_dir():
         fail(f"--replay-models {replay_models} is not a folder of recordings")
+    if not 0 <= port <= 65535:
+        fail(f"--port must be an integer in 0..65535 (got {port})")
+    try:  # every value judged before a port is bound or a database opened
+        tuned, origin = read_sources(config, os.environ)
+        settings = build({**origin, "node_url": "--node-url"}, **tuned,
+                         db_url=db or DEFAULT_DB_URL, operator_key=operator_key,
+                         open_registration=open_registration, web_signup=web_signup,
+                         model_recording=record_models or replay_models,
+                         model_recording_mode="replay" if replay_models else "record",
+                         node_url=node_url, policy_dir=policy_dir, create_db=create_db,
+                         season=season)
+    except SettingsSourceError as exc:
+        fail(str(exc))
     try:  # bound first: a busy port is one line, and "serving on" comes once it listens
         sock = listen.bind(host, port)
     except listen.CannotListen as exc:
         fail(str(exc))
     port = listen.bound_port(sock)
-    settings = Settings(db_url=db or DEFAULT_DB_URL, operator_key=operator_key,
-                        open_registration=open_registration, web_signup=web_signup,
-                        model_recording=record_models or replay_models,
-                        model_recording_mode="replay" if replay_models else "record",
-                        node_url=node_url or f"http://{host}:{port}", policy_dir=policy_dir,
-                        create_db=create_db, season=season)
+    if node_url is None:
+        settings = replace(settings, node_url=f"http://{host}:{port}")
     try:
         application = create_app(settings)
     except (DatabaseInUse, DatabaseRefused) as exc:

@@ -76,7 +76,8 @@ async def agent_socket(ws: WebSocket) -> None:
         await _deny(ws, 401, found)
         return
     await ws.accept()
-    conn = SocketConn(ws)  # an outbox: a peer that stops reading never blocks the league loop
+    # an outbox: a peer that stops reading never blocks the league loop
+    conn = SocketConn(ws, rt.settings.outbox_max_bytes)
     keys: KeyWatch = ws.app.state.key_watch
     owner = found["account_id"]
     keys.add(owner, digest(key or ""), conn)  # closed when the account gets a new key

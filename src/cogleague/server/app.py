@@ -124,6 +124,7 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    settings.check()  # before anything is opened or stored: a field may have been assigned
     install_log_redaction()
     process_lock = sqlite_lock.lock(settings.db_url)
     try:

@@ -121,7 +121,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     svc: TableService = ws.app.state.tables
     feed = svc.lobby
     await ws.accept()
-    conn = SocketConn(ws)
+    conn = SocketConn(ws, ws.app.state.settings.outbox_max_bytes)
     if len(feed.conns) + len(feed.joining) >= MAX_LOBBY_SOCKETS:
         conn.close(1013, "too many lobby connections; try again later")
         await conn.finish()

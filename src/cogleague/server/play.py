@@ -39,7 +39,7 @@ from cogleague.server.limits import (
 from cogleague.server.live import Room, seat_results
 from cogleague.server.loglimit import Throttled
 from cogleague.server.mirror import mirror_for
-from cogleague.server.settings import Settings
+from cogleague.server.settings import OUTBOX_MAX_BYTES, Settings
 from cogleague.server.store import loads, seats
 from cogleague.server.tables import TableService
 from cogleague.server.transport import RECEIVE_NOW, SEND_NOW
@@ -66,7 +66,12 @@ processes) is told, as HTTP's 503 tells it (app.py)."""
 
 OUTBOX_LIMIT = 10_000
 """Frames queued for one socket before it is deemed dead and closed (a slow reader must not
-hold the table's memory hostage)."""
+hold the table's memory hostage); `Settings.outbox_max_bytes` bounds the same queue's bytes."""
+
+
+def utf8_len(text: str) -> int:
+    """The bytes `text` takes on the wire (no encoding for the usual ASCII frame)."""
+    return len(text) if text.isascii() else len(text.encode())
 
 
 class SocketConn:
@@ -76,10 +81,12 @@ class SocketConn:
     and the peer keeps up (no task switch, no ASGI round trip); otherwise it waits in the
     outbox, in order, as before."""
 
-    def __init__(self, ws: WebSocket) -> None:
+    def __init__(self, ws: WebSocket, max_bytes: int = OUTBOX_MAX_BYTES) -> None:
         self.ws = ws
         self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self.closed = False
+        self.max_bytes = max_bytes
+        self.queued_bytes = 0
         now = ws.scope.get("extensions", {}).get(SEND_NOW)
         self.send_now: Callable[[str], bool] | None = now["send_text"] if now else None
         self.writer = asyncio.create_task(self._write())
@@ -90,9 +97,27 @@ class SocketConn:
         if self.send_now is not None and self.queue.empty() and self.send_now(text):
             return
         if self.queue.qsize() >= OUTBOX_LIMIT:
-            self.close(1008, "too many unread frames")
+            self.overflow("too many unread frames", f"{OUTBOX_LIMIT} frames")
             return
+        size = utf8_len(text)
+        if self.queued_bytes + size > self.max_bytes:
+            self.overflow("too many unread bytes", f"{self.max_bytes} bytes")
+            return
+        self.queued_bytes += size
         self.queue.put_nowait(text)
+
+    def overflow(self, reason: str, bound: str) -> None:
+        """The peer stopped reading: drop what it will never get (the memory goes now, not
+        when the socket finally dies) and close it (1008) as soon as the frame being written
+        is out; a seat reconnects with ``last_seq`` and misses nothing."""
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queued_bytes = 0
+        client = self.ws.client
+        host = client.host if client else "?"
+        frame_log.warn((host, "outbox"), "closed a socket from %s that stopped reading: %s "
+                       "(over %s queued)", host, reason, bound)
+        self.close(1008, reason)
 
     def close(self, code: int, reason: str) -> None:
         if not self.closed:
@@ -106,6 +131,7 @@ class SocketConn:
                 if isinstance(item, tuple):
                     await self.ws.close(item[0], item[1])
                     return
+                self.queued_bytes -= utf8_len(item)
                 await self.ws.send_text(item)
         except Exception:  # the peer went away; the reader notices too
             self.closed = True
@@ -268,7 +294,7 @@ async def watch(ws: WebSocket) -> None:
 async def _serve(ws: WebSocket, room: Room, channel: SeatChannel | WatchChannel,
                  settings: Settings, last_seq: int) -> None:
     await ws.accept()
-    conn = SocketConn(ws)
+    conn = SocketConn(ws, settings.outbox_max_bytes)
     conn.send_text(room.hello(channel))
     for text in channel.events_after(last_seq):
         conn.send_text(text)

@@ -6,7 +6,13 @@ ping interval) lives here once, so tests can shrink it and operators can tune it
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from cogleague.core.config import check_bool, check_choice
+from cogleague.core.errors import ConfigError
 
 DEFAULT_DB_URL = "sqlite:///cogleague-server.db"
 
@@ -19,6 +25,13 @@ frames above it close the socket (1009)."""
 
 PING_INTERVAL_S = 15.0
 """protocol.md §3: the server pings every 15 s."""
+
+OUTBOX_MAX_BYTES = 4 * 1024 * 1024
+"""The bytes of frames one socket may have queued and unread (about a hundred Ledger frames)
+before it is deemed dead and closed (`play.SocketConn`)."""
+
+RECORDING_MODES = ("record", "replay", "replay_or_live")
+SQLITE_SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 
 
 @dataclass
@@ -37,6 +50,10 @@ class Settings:
     max_frame_bytes: int = MAX_FRAME_BYTES
     moves_per_second: float = 50.0
     move_burst: int = 100
+    outbox_max_bytes: int = OUTBOX_MAX_BYTES
+    """The bytes of frames one socket may have queued and unread before it is closed (1008),
+    as it is past 10,000 frames (`play.OUTBOX_LIMIT`): a reader that stopped must not hold
+    the process's memory."""
     max_open_tables_per_account: int = 20
     sign_in_failures: int = 5
     sign_in_window_s: float = 900.0
@@ -111,3 +128,82 @@ class Settings:
     season: str | None = None
     """A league file with a ``[season]`` table: the standing season this server runs
     (agents, matchmaker, live ratings; docs/league.md). None: agents only, no matchmaking."""
+
+    def __post_init__(self) -> None:
+        self.check()
+
+    def check(self) -> None:
+        """Refuse a bad value at once, naming the field and its range (`ConfigError`): an
+        operator's typo must fail at start-up, not as a busy loop or a lease that never
+        holds. Called when Settings are made and again by `create_app` (a test or an
+        embedding application may have assigned a field since)."""
+        for name in POSITIVE_NUMBERS:
+            _positive_number(name, getattr(self, name))
+        for name in POSITIVE_COUNTS:
+            _positive_count(name, getattr(self, name))
+        for name in FLAGS:
+            check_bool(name, getattr(self, name))
+        if not isinstance(self.session_sweep_every_s, int | float) or isinstance(
+                self.session_sweep_every_s, bool) or not math.isfinite(
+                self.session_sweep_every_s) or self.session_sweep_every_s < 0:
+            raise ConfigError("session_sweep_every_s", "session_sweep_every_s must be a "
+                              f"number of 0 or more (got {self.session_sweep_every_s!r})")
+        if self.lease_ttl_s <= self.lease_renew_s:
+            raise ConfigError("lease_ttl_s", "lease_ttl_s must be a number above lease_renew_s "
+                              f"({self.lease_renew_s:g}) (got {self.lease_ttl_s!r})")
+        if self.max_start_timeout_s < self.start_timeout_s:
+            raise ConfigError("max_start_timeout_s", "max_start_timeout_s must be a number of "
+                              f"start_timeout_s ({self.start_timeout_s:g}) or more "
+                              f"(got {self.max_start_timeout_s!r})")
+        if self.max_frame_bytes > TRANSPORT_MAX_FRAME_BYTES:
+            raise ConfigError("max_frame_bytes", "max_frame_bytes must be an integer in "
+                              f"1..{TRANSPORT_MAX_FRAME_BYTES} (got {self.max_frame_bytes!r})")
+        if self.max_connections_per_client > self.max_connections:
+            raise ConfigError("max_connections_per_client", "max_connections_per_client must "
+                              f"be an integer in 1..max_connections ({self.max_connections}) "
+                              f"(got {self.max_connections_per_client!r})")
+        check_choice("sqlite_synchronous", self.sqlite_synchronous, SQLITE_SYNCHRONOUS)
+        check_choice("model_recording_mode", self.model_recording_mode, RECORDING_MODES)
+        if not isinstance(self.db_url, str) or not self.db_url:
+            raise ConfigError("db_url", f"db_url must be a database URL (got {self.db_url!r})")
+        if self.node_url is not None:
+            _node_url(self.node_url)
+
+
+POSITIVE_NUMBERS = ("start_timeout_s", "max_start_timeout_s", "ping_interval_s",
+                    "moves_per_second", "sign_in_window_s", "sign_up_window_s", "key_recheck_s",
+                    "lease_ttl_s", "lease_renew_s", "header_timeout_s", "body_timeout_s",
+                    "ws_ping_interval_s", "ws_ping_timeout_s")
+"""Seconds and rates: above 0 (a zero interval is a busy loop, a zero timeout refuses all)."""
+POSITIVE_COUNTS = ("max_frame_bytes", "move_burst", "outbox_max_bytes",
+                   "max_open_tables_per_account", "sign_in_failures", "sign_ins_per_client",
+                   "sign_ups_per_client", "max_connections", "max_connections_per_client",
+                   "max_body_bytes")
+FLAGS = ("open_registration", "web_signup", "record_league", "tune_gc", "create_db")
+
+
+def _positive_number(name: str, value: Any) -> float:
+    if (isinstance(value, bool) or not isinstance(value, int | float)
+            or not math.isfinite(value) or value <= 0):
+        raise ConfigError(name, f"{name} must be a number above 0 (got {value!r})")
+    return float(value)
+
+
+def _positive_count(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(name, f"{name} must be an integer of 1 or more (got {value!r})")
+    return value
+
+
+def _node_url(url: Any) -> None:
+    """``http://host:port`` with a port in 1..65535: other processes send seats there."""
+    try:
+        parts = urlsplit(url) if isinstance(url, str) else None
+        port = parts.port if parts is not None else None
+        fine = (parts is not None and parts.scheme in ("http", "https")
+                and bool(parts.hostname) and (port is None or 1 <= port <= 65535))
+    except ValueError:  # urlsplit's answer to a port out of range or not a number
+        fine = False
+    if not fine:
+        raise ConfigError("node_url", "node_url must be http://HOST:PORT with a port in "
+                          f"1..65535 (got {url!r})")
