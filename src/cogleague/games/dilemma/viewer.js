@@ -286,10 +286,20 @@ function moveMark(letter, promise) {
   return `${letter} (promised, ${letter === "C" ? "kept" : "broken"})`;
 }
 
-/** Who you face, what they said, your points and rank, and your three pairings apart. */
+/** Your points and place in words: a shared place is told as a tie, as the end banner tells
+ * it ("2nd of 4, tied with 1 other"), and before anyone has scored there is no place at all
+ * (everyone level at 0 is no lead). */
+export function standingText(points, standings) {
+  const all = standings ?? [];
+  if (all.every((x) => x.points === 0) && points === 0) return `You have 0 points; nobody has scored yet`;
+  const rank = 1 + all.filter((x) => x.points > points).length;
+  const tied = all.filter((x) => x.points === points).length - 1;
+  return `You have ${points} points, ${ord(rank)} of ${all.length}${tied > 0 ? `, tied with ${tied} other${tied === 1 ? "" : "s"}` : ""}`;
+}
+
+/** Who you face, what they said, your points and place, and your three pairings apart. */
 export function seatView(v, ctx) {
   const me = v.your_seat ?? ctx.seat;
-  const rank = 1 + (v.standings ?? []).filter((x) => x.points > v.your_points).length;
   const p = v.payoffs ?? {};
   const them = alias(ctx, v.opponent);
   const rows = (v.pairings ?? []).map((pr) => h("tr", { class: pr.opponent === v.opponent ? "now-row" : "" },
@@ -299,7 +309,7 @@ export function seatView(v, ctx) {
   return [
     h("p", { "data-testid": "seat-now" }, `Round ${v.round} of ${v.rounds_total}: you face ${them}. `,
       v.you_move_first ? `You move first: ${them} sees your choice and message before deciding.` : `${them} moved first and wrote ${said(v.opponent_promise)}${isPromise(v.opponent_promise) ? " (a promise to cooperate)" : ""}.`),
-    h("p", {}, `You have ${v.your_points} points, ${ord(rank)} of ${(v.standings ?? []).length} (you are ${alias(ctx, me)}).`),
+    h("p", { "data-testid": "seat-standing" }, `${standingText(v.your_points, v.standings)} (you are ${alias(ctx, me)}).`),
     h("p", { class: "muted" }, `Both cooperate: ${p.reward} each. Both defect: ${p.punishment} each. One defects on a cooperator: ${p.temptation} to the defector, ${p.sucker} to the cooperator.`),
     h("div", { class: "scroll-x" }, h("table", { class: "data" }, h("caption", { class: "sr-only" }, "Your pairings"),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "opponent"), h("th", { scope: "col" }, "rounds (C cooperate, D defect)"), h("th", { scope: "col", class: "num" }, "points you – them"))),

@@ -28,33 +28,75 @@ function isScalar(v) {
   return v === null || ["string", "number", "boolean"].includes(typeof v);
 }
 
-/** An array of flat objects as a small table; other arrays as a comma list or nested facts. */
-function listNode(arr, depth) {
+/** Fields a view may use for the seat's own index: told as "You are seat N", not "you 0". */
+const SELF_KEYS = ["you", "your_seat", "my_seat", "self", "me"];
+
+/** Field names people read better in other words. */
+const LABELS = { aliases: "players" };
+
+/** The seats as the generic view names them (`who`: aliases by seat and the seat's own). */
+function seatName(who, i) {
+  return `${who.aliases[i] ?? `seat ${i + 1}`}${i === who.me ? " (you)" : ""}`;
+}
+
+/** A list with one number (or yes/no, or nothing) per seat, as the table's seats in order. */
+function perSeat(arr, who) {
+  return who.aliases.length > 1 && arr.length === who.aliases.length
+    && arr.every((x) => x === null || typeof x === "number" || typeof x === "boolean");
+}
+
+/** An array of flat objects as a small table; a per-seat list named by seat ("Ash (you): 2,
+ * Birch: 3"); other arrays as a comma list or nested facts. */
+function listNode(arr, depth, who) {
   if (!arr.length) return h("span", { class: "muted" }, "none");
+  if (perSeat(arr, who)) return h("span", {}, arr.map((x, i) => `${seatName(who, i)}: ${plain(x)}`).join(", "));
   if (arr.every(isScalar)) return h("span", {}, arr.map(plain).join(", "));
   if (arr.every((x) => x && typeof x === "object" && !Array.isArray(x))) {
     const cols = [...new Set(arr.flatMap((x) => Object.keys(x)))];
     return h("div", { class: "scroll-x" }, h("table", { class: "data" },
-      h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, words(c))))),
-      h("tbody", {}, arr.map((x) => h("tr", {}, cols.map((c) => h("td", {}, cell(shown(c, x[c]), depth))))))));
+      h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, label(c))))),
+      h("tbody", {}, arr.map((x) => h("tr", {}, cols.map((c) => h("td", {}, cell(shown(c, x[c]), depth, who))))))));
   }
-  return h("ul", {}, arr.map((x) => h("li", {}, cell(x, depth + 1))));
+  return h("ul", {}, arr.map((x) => h("li", {}, cell(x, depth + 1, who))));
 }
 
-function cell(v, depth) {
+function cell(v, depth, who) {
   if (isScalar(v)) return plain(v);
-  if (Array.isArray(v)) return depth > 2 ? `${v.length} items` : listNode(v, depth + 1);
-  return depth > 2 ? `${Object.keys(v).length} fields` : facts(v, depth + 1);
+  if (Array.isArray(v)) return depth > 2 ? `${v.length} items` : listNode(v, depth + 1, who);
+  return depth > 2 ? `${Object.keys(v).length} fields` : facts(v, depth + 1, who);
 }
 
-/** An object as a definition list of its fields. */
-export function facts(obj, depth = 0) {
-  return h("dl", { class: "facts" }, Object.entries(obj || {}).flatMap(([k, v]) => [h("dt", {}, words(k)), h("dd", {}, cell(shown(k, v), depth))]));
+const label = (k) => LABELS[k] ?? words(k);
+
+/** The players' aliases as one line, the seat's own marked. */
+function players(v, who) {
+  return Array.isArray(v) && v.every((x) => typeof x === "string") ? v.map((a, i) => `${a}${i === who.me ? " (you)" : ""}`).join(", ") : null;
+}
+
+/** An object as a definition list of its fields (`who`: how seats are named). */
+export function facts(obj, depth = 0, who = { aliases: [], me: null }) {
+  return h("dl", { class: "facts" }, Object.entries(obj || {}).flatMap(([k, v]) => [h("dt", {}, label(k)),
+    h("dd", {}, (k === "aliases" && players(v, who)) || cell(shown(k, v), depth, who))]));
+}
+
+/** The generic seat view: who you are in a sentence, then the view's fields labelled, with
+ * per-seat lists named by seat. The seat's own index (`you`, `your_seat`…) is said, not shown
+ * as a bare number. */
+export function genericSeatView(view, ctx = {}) {
+  const v = view && typeof view === "object" ? view : {};
+  const aliases = Array.isArray(ctx.aliases) && ctx.aliases.length ? ctx.aliases
+    : Array.isArray(v.aliases) ? v.aliases : [];
+  const own = SELF_KEYS.find((k) => Number.isInteger(v[k]));
+  const me = own ? v[own] : Number.isInteger(ctx.seat) ? ctx.seat : null;
+  const who = { aliases, me };
+  const rest = Object.fromEntries(Object.entries(v).filter(([k]) => k !== own));
+  return [me === null ? null : h("p", { "data-testid": "seat-who" }, `You are seat ${me + 1}${aliases[me] ? ` (${aliases[me]})` : ""}.`),
+    facts(rest, 0, who)];
 }
 
 /** The seat's view: the game's own renderer, else the generic one. */
 export function seatPanel(viewer, view, mine) {
-  const nodes = viewer?.seatView ? viewer.seatView(view, mine) : [facts(view)];
+  const nodes = viewer?.seatView ? viewer.seatView(view, mine) : genericSeatView(view, mine);
   return h("div", { class: "seatview", "data-testid": "view" }, nodes);
 }
 
