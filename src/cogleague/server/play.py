@@ -85,6 +85,9 @@ class SocketConn:
         self.ws = ws
         self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self.closed = False
+        self.token_digest: str | None = None
+        """The seat token's digest this socket was opened with (reclaim.py closes it when
+        the seat is taken back with a new one); None for spectators."""
         self.max_bytes = max_bytes
         self.queued_bytes = 0
         now = ws.scope.get("extensions", {}).get(SEND_NOW)
@@ -265,7 +268,7 @@ async def play(ws: WebSocket) -> None:
             return
     room = svc.rooms.get(table_id) or svc.room(row)
     channel = room.channels[seat]
-    await _serve(ws, room, channel, svc.settings, last_seq or 0)
+    await _serve(ws, room, channel, svc.settings, last_seq or 0, stored)
 
 
 @router.websocket("/ws/watch")
@@ -292,9 +295,10 @@ async def watch(ws: WebSocket) -> None:
 
 
 async def _serve(ws: WebSocket, room: Room, channel: SeatChannel | WatchChannel,
-                 settings: Settings, last_seq: int) -> None:
+                 settings: Settings, last_seq: int, token_digest: str | None = None) -> None:
     await ws.accept()
     conn = SocketConn(ws, settings.outbox_max_bytes)
+    conn.token_digest = token_digest
     conn.send_text(room.hello(channel))
     for text in channel.events_after(last_seq):
         conn.send_text(text)
