@@ -11,10 +11,10 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import OPERATOR_KEY, LiveServer
+from .conftest import OPERATOR_KEY, LiveServer, account
 from .test_audit import audit, overflow
 from .test_people import sign_up
-from .test_play import _play, _table
+from .test_play import _play
 
 pytestmark = pytest.mark.browser
 CONFIG = {"rounds_total": 1, "turn_deadline_ms": 90_000}
@@ -32,6 +32,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
         yield live
 
 
+def new_table(server: Any, host: str) -> tuple[str, dict[str, str]]:
+    """A dilemma table of one round, its empty seats cooperating baselines; its creator."""
+    creator = account(server.http, host)
+    res = server.http.post("/tables", headers=creator, json={
+        "game": "dilemma", "seed": 8, "pacing": False, "config": CONFIG,
+        "fill_with": "always_cooperate"})
+    assert res.status_code == 201, res.text
+    return res.json()["id"], creator
+
+
 def forget_token(page: Any, tid: str) -> None:
     page.evaluate("(id) => localStorage.removeItem(`cogleague.seat.${id}`)", tid)
 
@@ -42,7 +52,7 @@ def cooperate(page: Any) -> None:
 
 
 def test_a_person_takes_back_their_seat_on_this_device(server: Any, open_page: Any) -> None:
-    tid, creator = _table(server, "dilemma", None, CONFIG, "always_cooperate")
+    tid, creator = new_table(server, "reclaim-host")
     p = open_page(1280, 900)
     page = p.page
     sign_up(page, server.url, "reclaimer")
@@ -74,7 +84,7 @@ def test_a_person_takes_back_their_seat_on_this_device(server: Any, open_page: A
 
 def test_a_running_table_offers_the_seat_back_only_to_its_holder(server: Any,
                                                                   open_page: Any) -> None:
-    tid, creator = _table(server, "dilemma", None, CONFIG, "always_cooperate")
+    tid, creator = new_table(server, "running-host")
     p = open_page(1280, 900)
     page = p.page
     sign_up(page, server.url, "runner")

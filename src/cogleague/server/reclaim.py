@@ -12,6 +12,7 @@ once, on the others when they hear the ``seat:<table id>:<seat>`` notice (Postgr
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, select, update
@@ -64,9 +65,33 @@ async def reclaim(svc: TableService, account: Account, table_id: str) -> dict[st
             return seat, kind
 
         seat, kind = await svc.store.tx(write)
+    count(svc, f"{table_id}:{seat}")
     close_stale(svc, table_id, seat, token_digest)
     return {"table": table_id, "seat": seat, "alias": loads(row["info"])["aliases"][seat],
             "token": token, "kind": kind}
+
+
+def count(svc: TableService, payload: str) -> None:
+    """Note that the seat ``<table id>:<seat>`` was taken back (here or, by its notice, on
+    another process): a socket let in on a token read before this note checks again once it
+    is attached (`since`), as it may have been let in on the old token."""
+    table_id, _, seat_text = payload.rpartition(":")
+    if seat_text.isdigit():
+        key = (table_id, int(seat_text))
+        svc.reclaims[key] = svc.reclaims.get(key, 0) + 1
+
+
+def since(svc: TableService, table_id: str, seat: int) -> Callable[[], None]:
+    """Called before a seat socket's token is read: returns what to call once the socket is
+    attached, which checks the seat's token again when it was taken back in between (the
+    close of `close_stale` ran before this socket was there to be closed)."""
+    before = svc.reclaims.get((table_id, seat), 0)
+
+    def attached() -> None:
+        if svc.reclaims.get((table_id, seat), 0) != before:
+            svc._spawn(heard(svc, f"{table_id}:{seat}"))
+
+    return attached
 
 
 def close_stale(svc: TableService, table_id: str, seat: int, current: str | None) -> None:

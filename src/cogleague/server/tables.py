@@ -118,6 +118,8 @@ class TableService:
         self.node_id = secrets.token_hex(8)
         store.node_id = self.node_id
         self.mirrors: dict[str, Any] = {}  # table id -> mirror.Mirror (spectators elsewhere)
+        self.reclaims: dict[tuple[str, int], int] = {}
+        """(table id, seat) -> how often this process saw it taken back (reclaim.py)."""
         self.lobby = LobbyFeed(self)
         self.finish_hooks: builtins.list[Callable[[Connection, LiveTable, EpisodeOutcome],
                                                   None]] = []
@@ -778,6 +780,7 @@ class TableService:
         elif kind == "lobby":
             self.lobby.changed(rest.split(","))
         elif kind == "seat":  # a seat taken back with a new token: its old socket closes
+            reclaim.count(self, rest)
             self._spawn(reclaim.heard(self, rest))
 
     async def _on_state(self, table_id: str) -> None:
