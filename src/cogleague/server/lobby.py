@@ -30,6 +30,7 @@ from cogleague.server.people import (
     name_taken,
     new_account,
 )
+from cogleague.server.reclaim import reclaim
 from cogleague.server.store import accounts, now
 from cogleague.server.tables import MIN_START_TIMEOUT_S, Account, TableService
 
@@ -314,6 +315,12 @@ async def join(table_id: str, body: Join, who: Who, svc: Svc) -> dict[str, Any]:
 @router.post("/tables/{table_id}/leave", responses=responses(401, 404, 409))
 async def leave(table_id: str, who: Who, svc: Svc) -> dict[str, Any]:
     return await svc.leave(who, table_id)
+
+
+@router.post("/tables/{table_id}/reclaim", responses=responses(401, 404, 409))
+async def reclaim_seat(table_id: str, who: Who, svc: Svc) -> dict[str, Any]:
+    """A fresh token for the seat this account holds (the old token stops working)."""
+    return await reclaim(svc, who, table_id)
 
 
 @router.post("/tables/{table_id}/start", responses=responses(401, 403, 404, 409))

@@ -4,7 +4,9 @@ One listening connection per process, on a thread of its own; each notice is han
 event loop (`TableService.on_notice`). Notices: ``log:<id>,<id>…`` (log rows committed:
 mirrors refresh), ``state:<id>`` (a table started, ended or changed owner: local rooms and
 live tables follow, Lobby sockets get the table) and ``lobby:<id>`` (a table was created or a
-seat taken or given back: Lobby sockets get it, lobby_feed.py); ``keys:<account id>`` (a person
+seat taken or given back: Lobby sockets get it, lobby_feed.py); ``seat:<id>:<seat>`` (a seat
+taken back with a new token: the process holding a socket opened with the old one closes it,
+reclaim.py); ``keys:<account id>`` (a person
 made a new API key, or a process started with a new operator key: every process forgets the
 accounts it cached by key and closes the agent sockets opened with the old key, so it stops
 working everywhere, people.py, key_watch.py).

@@ -24,7 +24,7 @@ from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 
 from cogleague.core import jsonio
-from cogleague.server import frames, textguard
+from cogleague.server import frames, reclaim, textguard
 from cogleague.server.auth import matches
 from cogleague.server.channels import SeatChannel, Stream, WatchChannel
 from cogleague.server.dbretry import Unavailable
@@ -85,6 +85,9 @@ class SocketConn:
         self.ws = ws
         self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self.closed = False
+        self.token_digest: str | None = None
+        """The seat token's digest this socket was opened with (reclaim.py closes it when
+        the seat is taken back with a new one); None for spectators."""
         self.max_bytes = max_bytes
         self.queued_bytes = 0
         now = ws.scope.get("extensions", {}).get(SEND_NOW)
@@ -232,6 +235,8 @@ async def play(ws: WebSocket) -> None:
         await _deny(ws, 503, "the database is unavailable")
         return
 
+    recheck = reclaim.since(svc, table_id, seat if seat is not None else -1)
+
     def read_digest(conn: DbConnection) -> str | None:
         return conn.execute(select(seats.c.token_digest).where(
             seats.c.table_id == table_id, seats.c.seat == seat)).scalar_one_or_none()
@@ -265,7 +270,7 @@ async def play(ws: WebSocket) -> None:
             return
     room = svc.rooms.get(table_id) or svc.room(row)
     channel = room.channels[seat]
-    await _serve(ws, room, channel, svc.settings, last_seq or 0)
+    await _serve(ws, room, channel, svc.settings, last_seq or 0, stored, recheck)
 
 
 @router.websocket("/ws/watch")
@@ -292,9 +297,11 @@ async def watch(ws: WebSocket) -> None:
 
 
 async def _serve(ws: WebSocket, room: Room, channel: SeatChannel | WatchChannel,
-                 settings: Settings, last_seq: int) -> None:
+                 settings: Settings, last_seq: int, token_digest: str | None = None,
+                 attached: Callable[[], None] | None = None) -> None:
     await ws.accept()
     conn = SocketConn(ws, settings.outbox_max_bytes)
+    conn.token_digest = token_digest
     conn.send_text(room.hello(channel))
     for text in channel.events_after(last_seq):
         conn.send_text(text)
@@ -304,6 +311,8 @@ async def _serve(ws: WebSocket, room: Room, channel: SeatChannel | WatchChannel,
         return
     conn.send_text(room.snapshot(channel))
     channel.attach(conn)
+    if attached is not None:  # a seat taken back since its token was read: check it again
+        attached()
     pinger = asyncio.create_task(_ping(conn, channel, settings.ping_interval_s))
     try:
         await _read(ws, conn, channel, settings, lambda: room.snapshot(channel))

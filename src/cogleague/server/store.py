@@ -389,7 +389,8 @@ class LeaseLost(RuntimeError):
 NOTIFY_CHANNEL = "cogleague"
 """PostgreSQL `LISTEN/NOTIFY` channel: ``log:<id>,<id>…`` after log rows commit,
 ``state:<id>`` after a table changes state, ``lobby:<id>`` after a create, join or leave,
-``keys:<account id>`` after a new API key (notify.py)."""
+``seat:<id>:<seat>`` after a seat is taken back with a new token, ``keys:<account id>``
+after a new API key (notify.py)."""
 
 
 def notify(conn: Connection, payload: str) -> None:

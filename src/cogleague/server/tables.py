@@ -29,7 +29,7 @@ from cogleague.core.options import scalar_fields, validate_options
 from cogleague.core.replay import EpisodeLog
 from cogleague.core.rng import SEED_MAX, random_seed
 from cogleague.core.text import text_fault
-from cogleague.server import forfeit, wallets
+from cogleague.server import forfeit, reclaim, wallets
 from cogleague.server.auth import digest, new_seat_token
 from cogleague.server.cache import SharedReads
 from cogleague.server.catalog import Catalog
@@ -118,6 +118,8 @@ class TableService:
         self.node_id = secrets.token_hex(8)
         store.node_id = self.node_id
         self.mirrors: dict[str, Any] = {}  # table id -> mirror.Mirror (spectators elsewhere)
+        self.reclaims: dict[tuple[str, int], int] = {}
+        """(table id, seat) -> how often this process saw it taken back (reclaim.py)."""
         self.lobby = LobbyFeed(self)
         self.finish_hooks: builtins.list[Callable[[Connection, LiveTable, EpisodeOutcome],
                                                   None]] = []
@@ -777,6 +779,9 @@ class TableService:
             self._spawn(self._on_state(rest))
         elif kind == "lobby":
             self.lobby.changed(rest.split(","))
+        elif kind == "seat":  # a seat taken back with a new token: its old socket closes
+            reclaim.count(self, rest)
+            self._spawn(reclaim.heard(self, rest))
 
     async def _on_state(self, table_id: str) -> None:
         """A table started, ended or changed owner somewhere: follow it here. A process that

@@ -4,7 +4,9 @@
 //   /play?table=ID&start=1   … and start it once the seat is connected (a table made here)
 // A signed-in person joins with their session (kind human); without one, an account API key
 // works as for programs. The seat's token is kept in this browser (localStorage, per table),
-// so a reload reconnects to the same seat and resumes its stream.
+// so a reload reconnects to the same seat and resumes its stream. A person whose browser lost
+// it (storage cleared, another device) takes their seat back here: POST /tables/ID/reclaim
+// gives a new token, and the old one stops working wherever it was.
 // What the person sees comes from the game's viewer module through seat.js (plain language,
 // no raw JSON); the controls from each turn's legal actions (or the module's `playControls`).
 // A retry of the same turn (a new deadline after a refusal or a missed first deadline) keeps
@@ -23,6 +25,34 @@ const RECONNECT_MS = 1500;
 
 function field(label, input) {
   return h("div", { class: "field" }, h("label", { for: input.id }, label), input);
+}
+
+/** Take back the seat this account holds at `tableId` (its token lost from this browser): a new
+ * token, kept here; the old one is refused from now on. `key`: an API key, else the session. */
+async function reclaimSeat(tableId, key) {
+  const url = `/tables/${encodeURIComponent(tableId)}/reclaim`;
+  const got = key ? await fetchJSON(url, { method: "POST", headers: { Accept: "application/json", Authorization: `Bearer ${key}` } })
+    : await post(url, {});
+  const mine = { seat: got.seat, token: got.token };
+  localStorage.setItem(seatStore(tableId), JSON.stringify(mine));
+  return mine;
+}
+
+/** A button that takes the person's seat back on this device, then `onBack(mine)`; a refusal
+ * (no seat held here, the table over) is said next to it. */
+function reclaimButton(tableId, key, onBack) {
+  const problem = h("p", { class: "error", "data-testid": "reclaim-problem", hidden: true });
+  const button = h("button", { type: "button", class: "primary", "data-testid": "reclaim-seat", on: { click: async () => {
+    button.disabled = true;
+    try {
+      onBack(await reclaimSeat(tableId, key));
+    } catch (err) {
+      problem.textContent = problemText(err);
+      problem.hidden = false;
+      button.disabled = false;
+    }
+  } } }, "Take my seat back on this device");
+  return h("div", { class: "reclaim" }, button, problem);
 }
 
 /** The join form: a free seat, taken with the session (or, signed out, an account key). */
@@ -60,6 +90,10 @@ function joinForm(table, sess, desc, onJoin) {
     } catch (err) {
       status.textContent = problemText(err);
       status.className = "error";
+      if (err?.code === "already_seated") { // this account's seat, its token not in this browser
+        status.textContent = "You already hold a seat at this table, but this browser does not have its token (you joined from another browser or device, or this one's storage was cleared). Take it back here: the other browser's connection to it ends.";
+        status.after(reclaimButton(table.id, key?.value, onJoin));
+      }
     }
   });
   return form;
@@ -290,7 +324,11 @@ async function main() {
     if (table.state !== "open") { // no seat to take: say so, and where to watch it instead of a dead end
       clear(root).append(h("div", { class: "error", "data-testid": "not-open" }, `Table ${id} is ${table.state}: seats are taken only while it is open.`),
         h("p", {}, h("a", { href: `/theater?table=${encodeURIComponent(id)}`, "data-testid": "watch-instead" },
-          table.state === "running" ? "Watch it live →" : "Watch the replay →"), " · ", h("a", { href: "/" }, "Back to the Lobby")));
+          table.state === "running" ? "Watch it live →" : "Watch the replay →"), " · ", h("a", { href: "/" }, "Back to the Lobby")),
+        table.state === "running" && sess.signed_in
+          ? h("div", { class: "panel" }, h("p", {}, "Playing at this table from another browser or device, or lost this one's seat? Take your seat back here (the other connection to it ends)."),
+            reclaimButton(id, null, (mine) => play(table, mine, desc, sess, false)))
+          : null);
       document.body.dataset.ready = "error";
       return;
     }

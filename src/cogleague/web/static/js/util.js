@@ -83,12 +83,13 @@ export function seatColour(i) {
 export async function fetchJSON(url, options) {
   const res = await fetch(url, { headers: { Accept: "application/json" }, ...options });
   if (!res.ok) {
-    let detail = `${res.status} ${res.statusText}`;
+    let detail = `${res.status} ${res.statusText}`, code;
     try {
       const body = await res.json();
       detail = body?.error?.message || body?.detail || detail;
+      code = body?.error?.code;
     } catch { /* not JSON */ }
-    throw Object.assign(new Error(`${url}: ${detail}`), { status: res.status });
+    throw Object.assign(new Error(`${url}: ${detail}`), { status: res.status, code });
   }
   return res.json();
 }
