@@ -35,7 +35,7 @@ def test_a_bots_turns_share_a_few_kept_threads() -> None:
         result = cogleague.play("dilemma", [bot, "tit_for_tat", "pavlov"], seed=seed,
                                 rounds_total=20)
         assert result.results["reason"] == "complete"
-    assert len(bot.threads) <= 2  # 60 turns: one thread, another only if a turn overlapped
+    assert len(bot.threads) == 1  # 60 turns, one after another: one thread
     assert len(bot_threads()) <= inprocess.IDLE_THREADS_KEPT
 
 

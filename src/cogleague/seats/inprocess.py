@@ -147,15 +147,19 @@ def _on_thread(fn: Callable[[TurnInfo], Any], info: TurnInfo) -> asyncio.Future[
         else:
             future.set_exception(value)
 
-    def work() -> None:
+    def work() -> Callable[[], None]:
         try:
             result = fn(info)
         except BaseException as exc:  # handed to the loop, raised there
             ok, value = False, exc
         else:
             ok, value = True, result
-        with contextlib.suppress(RuntimeError):  # the loop is gone: the episode ended
-            loop.call_soon_threadsafe(settle, ok, value)
+
+        def deliver() -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is gone: the episode ended
+                loop.call_soon_threadsafe(settle, ok, value)
+
+        return deliver
 
     _THREADS.run(work)
     return future
@@ -166,6 +170,10 @@ IDLE_THREADS_KEPT = 64
 once, and end when they are done)."""
 
 
+Job = Callable[[], Callable[[], None]]
+"""A bot's turn: it runs the bot and returns what hands its answer to the event loop."""
+
+
 class _BotThreads:
     """Daemon threads that run bots' synchronous turns, each kept for the next turn once its
     call returns. A thread whose call is still running (a bot past its deadline, or stuck) is
@@ -174,9 +182,9 @@ class _BotThreads:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.idle: list[queue.SimpleQueue[Callable[[], None]]] = []
+        self.idle: list[queue.SimpleQueue[Job]] = []
 
-    def run(self, job: Callable[[], None]) -> None:
+    def run(self, job: Job) -> None:
         with self.lock:
             jobs = self.idle.pop() if self.idle else None
         if jobs is None:
@@ -185,13 +193,16 @@ class _BotThreads:
                              daemon=True).start()
         jobs.put(job)
 
-    def _serve(self, jobs: queue.SimpleQueue[Callable[[], None]]) -> None:
+    def _serve(self, jobs: queue.SimpleQueue[Job]) -> None:
         while True:
-            jobs.get()()
-            with self.lock:
-                if len(self.idle) >= IDLE_THREADS_KEPT:
-                    return
-                self.idle.append(jobs)
+            deliver = jobs.get()()
+            with self.lock:  # idle before the answer is out: the bot's next turn finds it
+                kept = len(self.idle) < IDLE_THREADS_KEPT
+                if kept:
+                    self.idle.append(jobs)
+            deliver()
+            if not kept:
+                return
 
     def forget(self) -> None:
         """In a forked child: the parent's threads are not there, nor is its lock's holder."""
