@@ -274,3 +274,44 @@ def test_a_worker_sends_a_chunks_rows_without_waiting_for_the_driver_to_read() -
     finally:
         driver.close()
         worker.close()
+
+
+def test_the_driver_goes_on_without_waiting_for_its_workers_to_stop(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once every chunk is back and stored the run is over: the workers are told to stop and
+    the driver returns while they are still closing their pipes (their exit is not on the
+    run's clock); they then exit on their own, never terminated."""
+    import os
+
+    from cogleague.league.backends import local
+
+    release_read, release_write = os.pipe()
+    real_serve = local.serve
+
+    def serve_slow_to_close(chunks: Any, conn: Any, playing: Any,
+                            inherited: Any = ()) -> None:
+        real_close = conn.close
+
+        def close_when_released() -> None:
+            os.read(release_read, 1)  # a worker slow to wake up and close its pipe
+            real_close()
+
+        conn.close = close_when_released
+        real_serve(chunks, conn, playing, inherited)
+
+    monkeypatch.setattr(local, "serve", serve_slow_to_close)  # what the forked workers run
+    chunks = [specs(8)[i:i + 2] for i in range(0, 8, 2)]
+    got: list[str] = []
+    try:
+        LocalBackend(2, "fork").run(chunks, lambda recs: got.extend(r.id for r in recs))
+        workers = multiprocessing.active_children()
+        assert len(got) == 8
+        assert len(workers) == 2 and all(w.is_alive() for w in workers)
+        assert not [t for t in threading.enumerate() if t.name == "league-pool-reader"]
+    finally:
+        os.write(release_write, b"..")
+    for worker in workers:
+        worker.join(30.0)
+    assert [w.exitcode for w in workers] == [0, 0]  # exited on their own, not terminated
+    os.close(release_read)
+    os.close(release_write)

@@ -37,6 +37,8 @@ from __future__ import annotations
 import contextlib
 import gc
 import multiprocessing
+import multiprocessing.popen_fork  # imported with the pool, not while its first worker waits
+import multiprocessing.sharedctypes
 import os
 import queue
 import signal
@@ -211,7 +213,9 @@ class _Pool:
 
     def _read(self, live: list[Connection]) -> None:
         """Take every reply as it arrives and give its worker the next chunk (a worker never
-        waits on the driver's commit); None after a worker's pipe closes (it exited or died)."""
+        waits on the driver's commit); None after a worker's pipe closes (it exited or died).
+        Once every chunk is back the reader is done: the driver then tells the workers to stop
+        and goes on without waiting for them to wake up, close their pipes and exit."""
         while live:
             for conn in wait(live):
                 assert isinstance(conn, Connection)
@@ -226,6 +230,8 @@ class _Pool:
                     self.in_flight[conn].remove(reply[0])
                     if reply[2] is None:  # a worker that failed a chunk gets no more
                         self._give(conn)
+                    if not self.todo and not any(self.in_flight.values()):
+                        return  # every chunk is back
 
     def _give(self, conn: Connection) -> None:
         """Send `conn`'s worker chunks until it holds its share (with `lock` held)."""
@@ -319,14 +325,17 @@ class _Pool:
 
     def close(self, *, graceful: bool) -> None:
         """Stop the workers: told to finish after a clean run, terminated otherwise. A worker
-        that was told closes its pipe and exits on its own; the driver does not wait for its
-        exit (about 4 ms of tearing down its memory), multiprocessing reaps it."""
+        that was told closes its pipe and exits on its own; the driver waits neither for that
+        nor for its exit (a few milliseconds of waking up and tearing down its memory, on the
+        run's clock), multiprocessing reaps it."""
         if graceful:
             for conn in self.conns:
                 with contextlib.suppress(OSError):  # already gone
                     conn.send(None)
             for reader in self.readers:
-                reader.join(STOP_GRACE_S)  # every worker has closed its pipe
+                # done once every chunk was back; a replacement's reader, when its worker's
+                # pipe closes
+                reader.join(STOP_GRACE_S)
             graceful = not any(reader.is_alive() for reader in self.readers)
         if not graceful:
             for proc in self.procs:
