@@ -5,6 +5,10 @@
 - `ParallelVectorEnv` (`parallel_vector_env`): the PettingZoo parallel API over `num_envs`
   tables, every seat an agent, each value a (num_envs, …) array.
 
+Both follow Gymnasium's vector convention: `observation_space` / `action_space` are the
+batched spaces of the values exchanged (`batch_space` of one table's), `single_observation_space`
+/ `single_action_space` one table's (per agent, as methods, in the PettingZoo face).
+
 Observations, masks and rewards are the game's RL encoding (`extras["rl"]`), so a policy file
 trained here plays at a rules-engine table (`policy:PATH`). Episodes of one configuration all
 take the kernel's `steps_per_episode`; after the step that ends them every table is reset on
@@ -254,7 +258,8 @@ class BatchVectorEnv(VectorEnv):
 class ParallelVectorEnv(ParallelEnv):
     """Every seat an agent at `num_envs` tables (the PettingZoo parallel API, each value a
     (num_envs, …) array): ``reset`` → (observations, infos), ``step(actions)`` →
-    (observations, rewards, terminations, truncations, infos), keyed by agent name; and
+    (observations, rewards, terminations, truncations, infos), keyed by agent name;
+    ``observation_space(agent)`` / ``action_space(agent)`` batched, ``single_…`` one table's;
     PettingZoo's `close`, `render`, `num_agents`, `max_num_agents`, `unwrapped`."""
 
     render_mode = None
@@ -271,6 +276,10 @@ class ParallelVectorEnv(ParallelEnv):
         self.num_envs = self.tables.num_envs
         self.possible_agents = [agent_name(s) for s in range(probe.num_seats)]
         self.agents: list[str] = []
+        obs_space = batch_space(self.tables.spec.observation_space, self.num_envs)
+        act_space = batch_space(self.tables.spec.action_space, self.num_envs)
+        assert isinstance(obs_space, spaces.Box) and isinstance(act_space, spaces.MultiDiscrete)
+        self._observation_space, self._action_space = obs_space, act_space
         self._pending_reset = False
 
     def render(self) -> None:
@@ -281,10 +290,19 @@ class ParallelVectorEnv(ParallelEnv):
         self.tables.close()
         self.agents = []
 
+    # Gymnasium's vector convention, per agent: `observation_space` / `action_space` describe
+    # the (num_envs, …) values `reset` and `step` exchange (`batch_space` of one table's), the
+    # `single_*` spaces one table's; built once, the same object on every call (PettingZoo).
     def observation_space(self, agent: str) -> spaces.Box:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.MultiDiscrete:
+        return self._action_space
+
+    def single_observation_space(self, agent: str) -> spaces.Box:
         return self.tables.spec.observation_space
 
-    def action_space(self, agent: str) -> spaces.Discrete:
+    def single_action_space(self, agent: str) -> spaces.Discrete:
         return self.tables.spec.action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
