@@ -67,7 +67,7 @@ class CogleagueParallelEnv(ParallelEnv):
         seed = plain_int(seed)
         before = rng_state(self._rng)
         if seed is not None:
-            game = self.spec_.new_game(seed)  # first: the game names a bad seed and its range
+            game = self.spec_.seeded_game(seed)  # first: a bad seed is named with its range
             self._rng = np.random.default_rng(seed)
         else:
             game = self.spec_.drawn_game(int(self._rng.integers(SEED_SPACE)))

@@ -133,7 +133,7 @@ class SingleAgentEnv(gym.Env):
             names = [self.pool[int(i)] for i in picks]
             names.insert(self.seat, self.agent_policy)
             self.spec_.policy_names = names
-        game = self.spec_.new_game(seed) if seed is not None else self.spec_.drawn_game(drawn)
+        game = self.spec_.seeded_game(seed) if seed is not None else self.spec_.drawn_game(drawn)
         return game, {s: make_seat(game, s, game.policy_names[s])
                       for s in range(game.num_seats) if s != self.seat}
 

@@ -14,8 +14,9 @@ trained here plays at a rules-engine table (`policy:PATH`). Episodes of one conf
 take the kernel's `steps_per_episode`; after the step that ends them every table is reset on
 the next `step` (Gymnasium's next-step autoreset: that step's actions are ignored, its rewards
 are zero). Table i of ``reset(seed=s)`` plays seed s + i, each a seed the rules engine plays
-(the game's range; a variant that fixes its seed plays only that one, at every table); later
-episodes draw their seeds from the environment's generator. A copy (`pickle`,
+(the game's range; a variant that fixes its seed plays only that one, at every table, and
+``reset(seed=s)`` then seeds only the generator); later episodes draw their seeds from the
+environment's generator. A copy (`pickle`,
 `copy.deepcopy`) replays the running episodes and continues as the original (`snapshot.py`).
 """
 
@@ -71,8 +72,7 @@ class KernelTables:
                          if name is not None}
         self.num_envs = num_envs
         self.rng = np.random.default_rng()
-        probe = self.spec.drawn_game(0)  # a variant that fixes its seed plays it, as here
-        self.fixed_seed = probe.seed if probe.seed != 0 else None
+        self.fixed_seed = self.spec.fixed_seed  # such a variant plays it at every table
         self.state: Any = None
         self._masks: Array | None = None
         self.steps = 0
@@ -83,12 +83,16 @@ class KernelTables:
     def reset(self, seed: int | None) -> None:
         seed = plain_int(seed)
         before = rng_state(self.rng)
-        if seed is not None:  # table i plays seed + i: each a seed the rules engine plays
-            spec = self.spec
-            check_int("seed", seed, 0, spec.desc.seed_max - (self.num_envs - 1))
-            seeds = [seed + i for i in range(self.num_envs)]
-            check_seeds(spec.desc, spec.variant, spec.overrides, spec.policy_names, seeds,
-                        "seed")
+        spec = self.spec
+        if seed is not None:
+            if self.fixed_seed is not None:  # as `TableSpec.seeded_game`: any seed in range
+                check_int("seed", seed, 0, spec.desc.seed_max)
+                seeds = [self.fixed_seed] * self.num_envs
+            else:  # table i plays seed + i: each a seed the rules engine plays
+                check_int("seed", seed, 0, spec.desc.seed_max - (self.num_envs - 1))
+                seeds = [seed + i for i in range(self.num_envs)]
+                check_seeds(spec.desc, spec.variant, spec.overrides, spec.policy_names, seeds,
+                            "seed")
             self.rng = np.random.default_rng(seed)
         elif self.fixed_seed is not None:
             seeds = [self.fixed_seed] * self.num_envs
