@@ -10,6 +10,9 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test
 
 from cogleague.envs import aec_env, parallel_env, single_agent_env
+from envs.support import CHECKERS_DUMMY_OPTION
+
+pytestmark = CHECKERS_DUMMY_OPTION
 
 # (game, variant, options): short episodes so that every check plays several to the end.
 TABLES: list[tuple[str, str | None, dict[str, Any]]] = [

@@ -26,6 +26,7 @@ from cogleague.envs.table import (
     SEED_SPACE,
     TableSpec,
     agent_name,
+    check_reset_options,
     check_seat,
     default_opponents,
     default_refused,
@@ -105,6 +106,7 @@ class SingleAgentEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        check_reset_options(options)  # none applies: an unknown key warns, never silent
         seed = plain_int(seed)
         if seed is not None:  # ours first: Gymnasium's own check names no range
             check_int("seed", seed, 0, self.spec_.desc.seed_max)

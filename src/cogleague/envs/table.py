@@ -3,6 +3,7 @@ descriptor, its spaces, observations, masks, infos and rewards."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,6 +30,33 @@ def plain_int(value: Any) -> Any:
     """A numpy integer as the Python int it is (seeds, seats and counts computed with numpy);
     anything else as given, for its own check to accept or refuse naming the field."""
     return int(value) if isinstance(value, np.integer) else value
+
+
+RESET_OPTIONS: tuple[str, ...] = ()
+"""The keys `reset(options=…)` applies: none (a table's options are the constructor's)."""
+
+
+class ResetOptionWarning(UserWarning):
+    """A `reset` option this environment does not apply. A warning, not an error, because
+    PettingZoo's own API checkers reset with a made-up option and expect the reset to go on;
+    ``warnings.simplefilter("error", ResetOptionWarning)`` makes it one."""
+
+
+def check_reset_options(options: Any) -> None:
+    """`reset`'s options, never silently ignored: None or a dict; each key that is not one of
+    `RESET_OPTIONS` warns naming it and the allowed ones (the reset goes on without it).
+    Options that are not a dict are a `ConfigError`, raised before the reset changes
+    anything."""
+    if options is None:
+        return
+    if not isinstance(options, Mapping):
+        raise ConfigError("options", f"options must be a dict or None (got {options!r})")
+    for key in options:
+        if key not in RESET_OPTIONS:
+            allowed = ", ".join(RESET_OPTIONS) or "none"
+            warnings.warn(f"options: {key!r} is not a reset option and is not applied "
+                          f"(allowed: {allowed}; a table's own options, as rounds or variant, "
+                          "are the constructor's keywords)", ResetOptionWarning, stacklevel=3)
 
 
 def check_seat(seat: Any, seats: int) -> int:

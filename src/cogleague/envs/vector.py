@@ -41,6 +41,7 @@ from cogleague.envs.table import (
     SEED_SPACE,
     TableSpec,
     agent_name,
+    check_reset_options,
     check_seat,
     default_opponents,
     default_refused,
@@ -211,6 +212,7 @@ class BatchVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Array, dict[str, Any]]:
+        check_reset_options(options)  # none applies: an unknown key warns, never silent
         seed = plain_int(seed)
         self.tables.reset(seed)  # first: it names a bad seed and its range, Gymnasium would not
         super().reset(seed=seed)
@@ -311,6 +313,7 @@ class ParallelVectorEnv(ParallelEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Array], dict[str, dict[str, Any]]]:
+        check_reset_options(options)  # none applies: an unknown key warns, never silent
         self.tables.reset(seed)
         self.agents = list(self.possible_agents)
         self._pending_reset = False
