@@ -6,8 +6,9 @@
   tables, every seat an agent, each value a (num_envs, …) array.
 
 Both follow Gymnasium's vector convention: `observation_space` / `action_space` are the
-batched spaces of the values exchanged (`batch_space` of one table's), `single_observation_space`
-/ `single_action_space` one table's (per agent, as methods, in the PettingZoo face).
+batched spaces of the values exchanged (`batch_space` of one table's),
+`single_observation_space` / `single_action_space` one table's (per agent, as methods, in the
+PettingZoo face).
 
 Observations, masks and rewards are the game's RL encoding (`extras["rl"]`), so a policy file
 trained here plays at a rules-engine table (`policy:PATH`). Episodes of one configuration all
@@ -16,8 +17,8 @@ the next `step` (Gymnasium's next-step autoreset: that step's actions are ignore
 are zero). Table i of ``reset(seed=s)`` plays seed s + i, each a seed the rules engine plays
 (the game's range; a variant that fixes its seed plays only that one, at every table, and
 ``reset(seed=s)`` then seeds only the generator); later episodes draw their seeds from the
-environment's generator. A copy (`pickle`,
-`copy.deepcopy`) replays the running episodes and continues as the original (`snapshot.py`).
+environment's generator. A copy (`pickle`, `copy.deepcopy`) replays the running episodes and
+continues as the original (`snapshot.py`).
 """
 
 from __future__ import annotations
