@@ -154,7 +154,7 @@ def test_parallel_vector_env(game: str) -> None:
     total = np.zeros((5, len(env.possible_agents)))
     while True:
         for agent in env.agents:
-            assert obs[agent].shape == (5, *env.observation_space(agent).shape)
+            assert obs[agent].shape == (5, *env.single_observation_space(agent).shape)
         actions = {a: _legal(rng, infos[a]["action_mask"]) for a in env.agents}
         obs, rewards, term, trunc, infos = env.step(actions)
         assert not any(t.any() for t in trunc.values())

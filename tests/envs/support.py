@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from cogleague.core import jsonio
 from cogleague.core.episode import play_headless
 from cogleague.envs import parallel_env
 from cogleague.envs.encoding import encoding_of
 from cogleague.games import registry
 from cogleague.seats.factory import make_seats
+
+# PettingZoo's checkers reset once with a made-up option, {"options": 1}, which the
+# environments warn about (`ResetOptionWarning`) and do not apply: tests that run them mark it.
+CHECKERS_DUMMY_OPTION = pytest.mark.filterwarnings(
+    "ignore:options. 'options' is not a reset option:cogleague.envs.table.ResetOptionWarning")
 
 # Per game: a variant, options and a line-up of baselines that write no free text (the numeric
 # action has no notes, promises or chat), so their episodes can be replayed through an env.

@@ -14,6 +14,7 @@ from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Action, Game, Turn
 from cogleague.envs import aec_env, parallel_env, single_agent_env
 from cogleague.games import registry
+from envs.support import CHECKERS_DUMMY_OPTION
 from server.toyinfo import GAME as TOY
 
 
@@ -62,6 +63,7 @@ class ToyEncoding:
 PLUGIN = registry.register(dataclasses.replace(TOY, name="toyrl", extras={"rl": ToyEncoding()}))
 
 
+@CHECKERS_DUMMY_OPTION
 def test_a_plugin_game_passes_the_ecosystem_checks_with_no_env_code() -> None:
     parallel_api_test(parallel_env("toyrl", rounds=4), num_cycles=100)
     parallel_seed_test(lambda: parallel_env(PLUGIN, rounds=4), num_cycles=50)

@@ -26,7 +26,13 @@ from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Turn
 from cogleague.envs.driver import EpisodeDriver, answer_with, finished_replay, taken
 from cogleague.envs.snapshot import Construction, Episode, rng_from, rng_state
-from cogleague.envs.table import SEED_SPACE, TableSpec, agent_name, plain_int
+from cogleague.envs.table import (
+    SEED_SPACE,
+    TableSpec,
+    agent_name,
+    check_reset_options,
+    plain_int,
+)
 
 
 class CogleagueParallelEnv(ParallelEnv):
@@ -63,11 +69,13 @@ class CogleagueParallelEnv(ParallelEnv):
     def reset(self, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """A new episode. `seed` is the game's seed (its replay records it); without one the
-        environment draws it from its own generator (seeded by the last seeded reset)."""
+        environment draws it from its own generator (seeded by the last seeded reset). No
+        `options` key applies: each warns naming it (`check_reset_options`)."""
+        check_reset_options(options)
         seed = plain_int(seed)
         before = rng_state(self._rng)
         if seed is not None:
-            game = self.spec_.new_game(seed)  # first: the game names a bad seed and its range
+            game = self.spec_.seeded_game(seed)  # first: a bad seed is named with its range
             self._rng = np.random.default_rng(seed)
         else:
             game = self.spec_.drawn_game(int(self._rng.integers(SEED_SPACE)))

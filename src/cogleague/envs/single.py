@@ -26,6 +26,7 @@ from cogleague.envs.table import (
     SEED_SPACE,
     TableSpec,
     agent_name,
+    check_reset_options,
     check_seat,
     default_opponents,
     default_refused,
@@ -105,6 +106,7 @@ class SingleAgentEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        check_reset_options(options)  # none applies: an unknown key warns, never silent
         seed = plain_int(seed)
         if seed is not None:  # ours first: Gymnasium's own check names no range
             check_int("seed", seed, 0, self.spec_.desc.seed_max)
@@ -133,7 +135,7 @@ class SingleAgentEnv(gym.Env):
             names = [self.pool[int(i)] for i in picks]
             names.insert(self.seat, self.agent_policy)
             self.spec_.policy_names = names
-        game = self.spec_.new_game(seed) if seed is not None else self.spec_.drawn_game(drawn)
+        game = self.spec_.seeded_game(seed) if seed is not None else self.spec_.drawn_game(drawn)
         return game, {s: make_seat(game, s, game.policy_names[s])
                       for s in range(game.num_seats) if s != self.seat}
 

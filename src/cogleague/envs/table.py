@@ -3,12 +3,14 @@ descriptor, its spaces, observations, masks, infos and rewards."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
+from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game, Turn
@@ -28,6 +30,33 @@ def plain_int(value: Any) -> Any:
     """A numpy integer as the Python int it is (seeds, seats and counts computed with numpy);
     anything else as given, for its own check to accept or refuse naming the field."""
     return int(value) if isinstance(value, np.integer) else value
+
+
+RESET_OPTIONS: tuple[str, ...] = ()
+"""The keys `reset(options=…)` applies: none (a table's options are the constructor's)."""
+
+
+class ResetOptionWarning(UserWarning):
+    """A `reset` option this environment does not apply. A warning, not an error, because
+    PettingZoo's own API checkers reset with a made-up option and expect the reset to go on;
+    ``warnings.simplefilter("error", ResetOptionWarning)`` makes it one."""
+
+
+def check_reset_options(options: Any) -> None:
+    """`reset`'s options, never silently ignored: None or a dict; each key that is not one of
+    `RESET_OPTIONS` warns naming it and the allowed ones (the reset goes on without it).
+    Options that are not a dict are a `ConfigError`, raised before the reset changes
+    anything."""
+    if options is None:
+        return
+    if not isinstance(options, Mapping):
+        raise ConfigError("options", f"options must be a dict or None (got {options!r})")
+    for key in options:
+        if key not in RESET_OPTIONS:
+            allowed = ", ".join(RESET_OPTIONS) or "none"
+            warnings.warn(f"options: {key!r} is not a reset option and is not applied "
+                          f"(allowed: {allowed}; a table's own options, as rounds or variant, "
+                          "are the constructor's keywords)", ResetOptionWarning, stacklevel=3)
 
 
 def check_seat(seat: Any, seats: int) -> int:
@@ -78,6 +107,7 @@ class TableSpec:
                                        f"{len(policy_names)}")
         self.policy_names = list(policy_names)
         self.views = views
+        self.fixed_seed = self._fixed_seed()
         probe = self.new_game(None)  # sizes only (a variant may fix its own seed)
         self.num_seats = probe.num_seats
         self.obs_size = self.enc.obs_size(probe)
@@ -95,15 +125,35 @@ class TableSpec:
     def new_game(self, seed: int | None) -> Game:
         return self.desc.make(self.variant, dict(self.overrides), seed, self.policy_names, None)
 
-    def drawn_game(self, seed: int) -> Game:
-        """A game for a seed the environment drew itself; a variant that fixes its own seed
-        (Ledger's certification) refuses it and plays its own."""
+    def _fixed_seed(self) -> int | None:
+        """The seed of a variant that fixes its own (Ledger's certification: 7), None where
+        any seed plays: such a variant refuses seed 0 and plays one seed when given none."""
         try:
-            return self.new_game(seed)
+            self.new_game(0)
+            return None
         except ConfigError as exc:
             if exc.field != "seed":
                 raise
-            return self.new_game(None)
+        seeds = {self.new_game(None).seed for _ in range(2)}
+        if len(seeds) != 1:
+            raise ConfigError("seed", f"variant {self.variant!r} refuses seed 0 but fixes "
+                                      "no seed of its own")
+        return seeds.pop()
+
+    def seeded_game(self, seed: int) -> Game:
+        """The game of ``reset(seed=seed)``: that seed's game. A variant that fixes its seed
+        plays its own whatever the seed (in the game's range; it then seeds only the
+        environment's generator), so the ecosystem's checkers, which reset with any seed,
+        run on it too."""
+        if self.fixed_seed is None:
+            return self.new_game(seed)
+        check_int("seed", seed, 0, self.desc.seed_max)
+        return self.new_game(None)
+
+    def drawn_game(self, seed: int) -> Game:
+        """A game for a seed the environment drew itself (a variant that fixes its own seed
+        plays its own)."""
+        return self.new_game(seed if self.fixed_seed is None else None)
 
     def observation(self, game: Game, turn: Turn | None) -> ObsArray:
         if turn is None:

@@ -5,14 +5,20 @@
 - `ParallelVectorEnv` (`parallel_vector_env`): the PettingZoo parallel API over `num_envs`
   tables, every seat an agent, each value a (num_envs, …) array.
 
+Both follow Gymnasium's vector convention: `observation_space` / `action_space` are the
+batched spaces of the values exchanged (`batch_space` of one table's),
+`single_observation_space` / `single_action_space` one table's (per agent, as methods, in the
+PettingZoo face).
+
 Observations, masks and rewards are the game's RL encoding (`extras["rl"]`), so a policy file
 trained here plays at a rules-engine table (`policy:PATH`). Episodes of one configuration all
 take the kernel's `steps_per_episode`; after the step that ends them every table is reset on
 the next `step` (Gymnasium's next-step autoreset: that step's actions are ignored, its rewards
 are zero). Table i of ``reset(seed=s)`` plays seed s + i, each a seed the rules engine plays
-(the game's range; a variant that fixes its seed plays only that one, at every table); later
-episodes draw their seeds from the environment's generator. A copy (`pickle`,
-`copy.deepcopy`) replays the running episodes and continues as the original (`snapshot.py`).
+(the game's range; a variant that fixes its seed plays only that one, at every table, and
+``reset(seed=s)`` then seeds only the generator); later episodes draw their seeds from the
+environment's generator. A copy (`pickle`, `copy.deepcopy`) replays the running episodes and
+continues as the original (`snapshot.py`).
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from cogleague.envs.table import (
     SEED_SPACE,
     TableSpec,
     agent_name,
+    check_reset_options,
     check_seat,
     default_opponents,
     default_refused,
@@ -67,8 +74,7 @@ class KernelTables:
                          if name is not None}
         self.num_envs = num_envs
         self.rng = np.random.default_rng()
-        probe = self.spec.drawn_game(0)  # a variant that fixes its seed plays it, as here
-        self.fixed_seed = probe.seed if probe.seed != 0 else None
+        self.fixed_seed = self.spec.fixed_seed  # such a variant plays it at every table
         self.state: Any = None
         self._masks: Array | None = None
         self.steps = 0
@@ -79,12 +85,16 @@ class KernelTables:
     def reset(self, seed: int | None) -> None:
         seed = plain_int(seed)
         before = rng_state(self.rng)
-        if seed is not None:  # table i plays seed + i: each a seed the rules engine plays
-            spec = self.spec
-            check_int("seed", seed, 0, spec.desc.seed_max - (self.num_envs - 1))
-            seeds = [seed + i for i in range(self.num_envs)]
-            check_seeds(spec.desc, spec.variant, spec.overrides, spec.policy_names, seeds,
-                        "seed")
+        spec = self.spec
+        if seed is not None:
+            if self.fixed_seed is not None:  # as `TableSpec.seeded_game`: any seed in range
+                check_int("seed", seed, 0, spec.desc.seed_max)
+                seeds = [self.fixed_seed] * self.num_envs
+            else:  # table i plays seed + i: each a seed the rules engine plays
+                check_int("seed", seed, 0, spec.desc.seed_max - (self.num_envs - 1))
+                seeds = [seed + i for i in range(self.num_envs)]
+                check_seeds(spec.desc, spec.variant, spec.overrides, spec.policy_names, seeds,
+                            "seed")
             self.rng = np.random.default_rng(seed)
         elif self.fixed_seed is not None:
             seeds = [self.fixed_seed] * self.num_envs
@@ -203,6 +213,7 @@ class BatchVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Array, dict[str, Any]]:
+        check_reset_options(options)  # none applies: an unknown key warns, never silent
         seed = plain_int(seed)
         self.tables.reset(seed)  # first: it names a bad seed and its range, Gymnasium would not
         super().reset(seed=seed)
@@ -254,7 +265,8 @@ class BatchVectorEnv(VectorEnv):
 class ParallelVectorEnv(ParallelEnv):
     """Every seat an agent at `num_envs` tables (the PettingZoo parallel API, each value a
     (num_envs, …) array): ``reset`` → (observations, infos), ``step(actions)`` →
-    (observations, rewards, terminations, truncations, infos), keyed by agent name; and
+    (observations, rewards, terminations, truncations, infos), keyed by agent name;
+    ``observation_space(agent)`` / ``action_space(agent)`` batched, ``single_…`` one table's;
     PettingZoo's `close`, `render`, `num_agents`, `max_num_agents`, `unwrapped`."""
 
     render_mode = None
@@ -271,6 +283,10 @@ class ParallelVectorEnv(ParallelEnv):
         self.num_envs = self.tables.num_envs
         self.possible_agents = [agent_name(s) for s in range(probe.num_seats)]
         self.agents: list[str] = []
+        obs_space = batch_space(self.tables.spec.observation_space, self.num_envs)
+        act_space = batch_space(self.tables.spec.action_space, self.num_envs)
+        assert isinstance(obs_space, spaces.Box) and isinstance(act_space, spaces.MultiDiscrete)
+        self._observation_space, self._action_space = obs_space, act_space
         self._pending_reset = False
 
     def render(self) -> None:
@@ -281,14 +297,24 @@ class ParallelVectorEnv(ParallelEnv):
         self.tables.close()
         self.agents = []
 
+    # Gymnasium's vector convention, per agent: `observation_space` / `action_space` describe
+    # the (num_envs, …) values `reset` and `step` exchange (`batch_space` of one table's), the
+    # `single_*` spaces one table's; built once, the same object on every call (PettingZoo).
     def observation_space(self, agent: str) -> spaces.Box:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.MultiDiscrete:
+        return self._action_space
+
+    def single_observation_space(self, agent: str) -> spaces.Box:
         return self.tables.spec.observation_space
 
-    def action_space(self, agent: str) -> spaces.Discrete:
+    def single_action_space(self, agent: str) -> spaces.Discrete:
         return self.tables.spec.action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Array], dict[str, dict[str, Any]]]:
+        check_reset_options(options)  # none applies: an unknown key warns, never silent
         self.tables.reset(seed)
         self.agents = list(self.possible_agents)
         self._pending_reset = False
