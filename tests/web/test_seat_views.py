@@ -147,3 +147,62 @@ def test_generic_seat_view_names_per_seat_lists_in_tables(site: Any, open_page: 
     assert f"{aliases[0]} (you): 2, {aliases[1]}: 3" in text, text
     assert "2, 3, 4, 5" not in text, text
     assert p.errors == []
+
+
+LABELS = """async ([view, ctx]) => {
+    const seat = await import('/static/js/seat.js');
+    const el = seat.seatPanel(null, view, ctx);
+    document.body.append(el);
+    return [...el.querySelectorAll(':scope > dl.facts > dt')].map(
+        (dt) => [dt.textContent, dt.getAttribute('title')]);
+}"""
+
+
+@pytest.mark.parametrize(("key", "label"), [
+    ("my_total_points", "My total points"),
+    ("myTotalPoints", "My total points"),
+    ("MyTotalPoints", "My total points"),
+    ("my-total-points", "My total points"),
+    ("round2Score", "Round 2 score"),
+    ("round_2_score", "Round 2 score"),
+    ("seat3", "Seat 3"),
+    ("top_3_seats", "Top 3 seats"),
+    ("2nd_place", "2nd place"),
+    ("HTTPStatus", "HTTP status"),
+    ("numAIPlayers", "Num AI players"),
+    ("api_URL", "Api URL"),
+    ("playerA", "Player A"),
+    ("fair_share", "Fair share"),
+    ("__private_note", "Private note"),
+    ("aliases", "Players"),
+])
+def test_generic_seat_view_labels_field_names_as_words(site: Any, open_page: Any, key: str,
+                                                      label: str) -> None:
+    """A plugin's field name reads as words whatever its style: snake_case, kebab-case,
+    camelCase and PascalCase split, digits apart from letters (an ordinal stays whole), an
+    acronym kept in capitals, the first word capitalized."""
+    p = _page(open_page, site)
+    shown = p.page.evaluate(LABELS, [{key: 1}, {"seat": 0, "aliases": ["Ash", "Birch"]}])
+    assert [x[0] for x in shown] == [label], shown
+    assert p.errors == []
+
+
+def test_generic_seat_view_explains_fields_with_the_games_own_words(site: Any,
+                                                                    open_page: Any) -> None:
+    """Threshold's view, labelled: its fields read as words, and a field that is one of the
+    game's options (the descriptor's JSON Schema, GET /api/games) carries that option's own
+    description on hover — only where the value is of the option's type (the view's
+    ``pledges`` is this round's list of pledges, the option ``pledges`` a yes/no)."""
+    aliases, views = _first_views("threshold", None, ["fair_share"] * 4, 8)
+    p = _page(open_page, site)
+    games = p.page.evaluate("async () => (await (await fetch('/api/games')).json()).games")
+    options = next(g for g in games if g["name"] == "threshold")["options"]["properties"]
+    ctx = {**_ctx(aliases, 1), "options": options}
+    shown = dict(p.page.evaluate(LABELS, [views[1], ctx]))
+    assert {"Round", "Rounds", "Endowment", "Fair share", "Players", "Scores"} <= set(shown)
+    assert shown["Endowment"] == options["endowment"]["description"]
+    assert shown["Bonus"] == options["bonus"]["description"]
+    assert shown["Fair share"] is None and shown["Scores"] is None  # no option of that name
+    assert views[1]["pledges"] is None or isinstance(views[1]["pledges"], list)
+    assert shown["Pledges"] is None  # the view's pledges are not the option's yes/no
+    assert p.errors == []

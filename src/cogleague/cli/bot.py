@@ -33,6 +33,9 @@ def run(
                                              )] = None,
     start: Annotated[bool, typer.Option(help="start the table once connected (creator only)"
                                         )] = False,
+    reclaim: Annotated[bool, typer.Option(
+        "--reclaim", help="if this account already holds a seat at TABLE (the bot restarted), "
+                          "take it back with a new token; the old token stops working")] = False,
 ) -> None:
     """Join TABLE as a remote seat and play it with BOT until the table ends."""
     import httpx
@@ -43,8 +46,11 @@ def run(
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     try:
         outcome = asyncio.run(join_and_play(instance, server, key, table, seat=seat, name=name,
-                                            start=start))
+                                            start=start, reclaim=reclaim))
     except LobbyError as exc:
+        if exc.code == "already_seated" or (exc.code == "wrong_state" and not reclaim):
+            held = "that seat" if exc.code == "already_seated" else "a seat this account holds"
+            fail(f"{server}: {exc}; --reclaim takes {held} back with a new token")
         fail(f"{server}: {exc}")
     except httpx.HTTPError as exc:
         fail(f"--server {server}: cannot reach it ({exc})")

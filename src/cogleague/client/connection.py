@@ -21,7 +21,7 @@ import inspect
 import json
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
@@ -233,9 +233,14 @@ async def play_seat(bot: Bot, server: str, table: str, seat: int, token: str, *,
 
 async def join_and_play(bot: Bot, server: str, key: str, table: str, *, seat: int | None = None,
                         name: str | None = None, start: bool = False,
-                        reconnect_for_s: float = 60.0) -> SeatOutcome:
-    """Take a remote seat with an API key, connect, optionally start the table, and play."""
-    from cogleague.client.lobby import LobbyClient
+                        reconnect_for_s: float = 60.0, reclaim: bool = False) -> SeatOutcome:
+    """Take a remote seat with an API key, connect, optionally start the table, and play.
+
+    `reclaim`: when the account already holds a seat at the table (a bot that restarted and
+    lost its token), take that seat back with a fresh token (`LobbyClient.reclaim`; the old
+    token stops working), before or after the start; else join as usual. `start` is skipped
+    for a table already running."""
+    from cogleague.client.lobby import LobbyClient, LobbyError
     from cogleague.seats.botref import check_bot_game
 
     async with LobbyClient(server, key) as lobby:
@@ -244,12 +249,23 @@ async def join_and_play(bot: Bot, server: str, key: str, table: str, *, seat: in
             fields["seat"] = seat
         if name is not None:
             fields["name"] = name
-        check_bot_game(bot, str((await lobby.table(table))["game"]), type(bot).__name__,
+        info = await lobby.table(table)
+        check_bot_game(bot, str(info["game"]), type(bot).__name__,
                        field="bot")  # refused before it takes a seat
-        joined = await lobby.join(table, "remote", **fields)
-        session = SeatSession(bot, server, table, joined["seat"], joined["token"])
+        granted: Mapping[str, Any] | None = None
+        if reclaim:
+            try:
+                granted = await lobby.reclaim(table)
+                log.warning("table %s: took back seat %s (%s) with a new token", table,
+                            granted["seat"], granted["alias"])
+            except LobbyError as exc:
+                if exc.code != "not_found":  # not_found: no seat held here, so join
+                    raise
+        if granted is None:
+            granted = await lobby.join(table, "remote", **fields)
+        session = SeatSession(bot, server, table, int(granted["seat"]), str(granted["token"]))
         task = asyncio.create_task(session.run(reconnect_for_s))
-        if start:
+        if start and info.get("state") == "open":
             await asyncio.sleep(0.2)  # let the socket connect before the first turn is sent
             await lobby.start(table)
         return await task

@@ -3,9 +3,20 @@ the tests and the load benchmark. Errors come back as `LobbyError` with the prot
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict, cast
 
 import httpx
+
+
+class SeatGrant(TypedDict):
+    """A seat and the token that plays it (`POST /tables/{id}/reclaim`): the token is shown
+    once, and the seat's earlier token stops working."""
+
+    table: str
+    seat: int
+    alias: str
+    token: str
+    kind: str
 
 
 class LobbyError(RuntimeError):
@@ -74,6 +85,13 @@ class LobbyClient:
 
     async def join(self, table_id: str, kind: str = "remote", **fields: Any) -> dict[str, Any]:
         return await self.request("POST", f"/tables/{table_id}/join", {"kind": kind, **fields})
+
+    async def reclaim(self, table_id: str) -> SeatGrant:
+        """Take back the seat this account holds at an open or running table with a fresh
+        token (a bot that restarted without its token); the old token is refused from now on.
+        `LobbyError` ``not_found`` when the account holds no seat there, ``wrong_state`` once
+        the table ended."""
+        return cast(SeatGrant, await self.request("POST", f"/tables/{table_id}/reclaim"))
 
     async def leave(self, table_id: str) -> dict[str, Any]:
         return await self.request("POST", f"/tables/{table_id}/leave")

@@ -356,6 +356,12 @@ Events = list[Event] | EventRenderer
 """What `Game.apply_step` returns: the step's events, or a renderer of them."""
 
 
+DECISION_RETRIES = 1
+"""Further attempts after a reply that cannot be used (or a failed attempt), each told why:
+every game's `Timing.retries`, and what a model seat gives itself where its game's runner
+gives no retry (the dilemma, whose deadlines are the rules' own)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Timing:
     """The rule numbers the runner needs to own time for a game. Seconds throughout.
@@ -371,7 +377,7 @@ class Timing:
     """
 
     decision_timeout_s: float
-    retries: int = 1
+    retries: int = DECISION_RETRIES
     play_budget_s: float | None = None
     reserve_s: float = 0.0
     reserve_scripted_s: float = 0.0

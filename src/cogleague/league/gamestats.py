@@ -23,6 +23,16 @@ def _game(name: str) -> GameDescriptor | None:
         return None
 
 
+def played_variant(game: str, variant: str | None) -> str | None:
+    """The variant an episode played: the recorded one, else (a table created without naming
+    one) the game's default; None only when neither is known (no default, or the game is not
+    installed here)."""
+    if variant:
+        return variant
+    desc = _game(game)
+    return desc.default_variant if desc else None
+
+
 def columns(game: str) -> tuple[Column, ...]:
     desc = _game(game)
     return desc.standings_columns if desc else ()

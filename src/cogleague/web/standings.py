@@ -32,8 +32,10 @@ def store_url(app: Any) -> str | None:
 
 def standings(url: str | None, game: str | None, season: str | None = None,
               hidden: Collection[str] = ()) -> dict[str, Any]:
-    """`{games: [{game, title, episodes, no_players, tables, overall}], source}` for one game
-    or all (`no_players`: episodes nobody connected to, counted apart and never ranked).
+    """`{games: [{game, title, variants, default_variant, episodes, no_players, tables,
+    overall}], source}` for one game or all (`no_players`: episodes nobody connected to,
+    counted apart and never ranked; `variants` and `default_variant` tell a page whether a
+    table's null variant is a game without variants or one not known).
 
     `tables` and `overall` are the league document's (see `league/rankings/standings.py`).
     `hidden` names the running `season`'s held-out agents: the tables they sat at are left
@@ -45,7 +47,9 @@ def standings(url: str | None, game: str | None, season: str | None = None,
     for name in [game] if game else games:
         doc = (_document(url, name, season, hidden) if url
                else {"episodes": {"ok": 0}, "tables": [], "overall": None})
-        out.append({"game": name, "title": registry.get(name).title,
+        desc = registry.get(name)
+        out.append({"game": name, "title": desc.title, "variants": list(desc.variants),
+                    "default_variant": desc.default_variant,
                     "episodes": doc["episodes"]["ok"],
                     "no_players": doc["episodes"].get("no_players", 0),
                     "tables": doc["tables"],

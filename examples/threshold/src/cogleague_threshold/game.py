@@ -15,6 +15,7 @@ from cogleague.core import rng
 from cogleague.core.brief import brief
 from cogleague.core.errors import GameStateError, IllegalAction, SeatInputRejected
 from cogleague.core.game import (
+    DECISION_RETRIES,
     Action,
     Decision,
     Event,
@@ -34,7 +35,7 @@ from cogleague_threshold.views import prompt_text, seat_view, system_text
 
 NAMES = ("Beacon", "Harbor", "Keel", "Tide", "Anchor", "Gull", "Reef", "Buoy", "Pier", "Mast")
 PHASES = ("pledge", "contribute")  # the steps of a round; each names its action's one field
-TIMING = Timing(decision_timeout_s=10.0, retries=1, min_step_s=0.4)
+TIMING = Timing(decision_timeout_s=10.0, retries=DECISION_RETRIES, min_step_s=0.4)
 
 
 def deal_aliases(seed: int, seats: int) -> list[str]:

@@ -15,7 +15,17 @@ from operator import add
 from typing import Any
 
 from cogleague.core.errors import ConfigError, GameStateError, IllegalAction
-from cogleague.core.game import Action, Event, Game, Parsed, Step, StepDecisions, Timing, Turn
+from cogleague.core.game import (
+    DECISION_RETRIES,
+    Action,
+    Event,
+    Game,
+    Parsed,
+    Step,
+    StepDecisions,
+    Timing,
+    Turn,
+)
 from cogleague.games.commons import observation as obs_mod
 from cogleague.games.commons import records
 from cogleague.games.commons.actions import PARSE_HINT, PASS_MOVE, Validator, first_json_object
@@ -229,7 +239,8 @@ class CommonsGame(Game):
     def timing(self) -> Timing:
         cfg = self.config
         reserve = float(max(cfg.round_seconds, cfg.min_round_seconds))
-        return Timing(decision_timeout_s=float(cfg.decision_timeout_seconds), retries=1,
+        return Timing(decision_timeout_s=float(cfg.decision_timeout_seconds),
+                      retries=DECISION_RETRIES,
                       play_budget_s=PLAY_BUDGET_SHARE * cfg.episode_timeout_seconds,
                       reserve_s=reserve, reserve_scripted_s=reserve, first_round_exempt=True,
                       step_deadline_s=float(cfg.round_seconds),

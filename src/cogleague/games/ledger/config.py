@@ -14,7 +14,7 @@ from typing import Any
 
 from cogleague.core.config import check_choice, check_int, check_number, check_str, reject_unknown
 from cogleague.core.errors import ConfigError
-from cogleague.core.game import Timing
+from cogleague.core.game import DECISION_RETRIES, Timing
 from cogleague.core.rng import random_seed
 from cogleague.games.ledger.aliases import SEATS
 from cogleague.games.ledger.baselines import BASELINES, baseline_key
@@ -40,7 +40,6 @@ DEFAULT_LINEUP = ("mirror", "shark", "grim", "saint", "opportunist", "mirror", "
 # §11: the round reserve is the worst-case round duration for the seats present.
 RESERVE_SCRIPTED_S = 2.0
 RESERVE_MARGIN_S = 10.0  # added to two decision timeouts (an attempt and its retry)
-DECISION_RETRIES = 1
 
 DRIVER_MODEL, DRIVER_REMOTE, DRIVER_SCRIPTED = "model", "remote", "scripted"
 KNOWN_SETTINGS = ("seed", "rounds", "episode_timeout_s", "play_budget_fraction",

@@ -11,8 +11,8 @@ table and the HTML report render the same document. Shape (all numbers are plain
                    "no_players": 3},         # nobody connected in time: counted, never ranked
       "failures": [{"id", "league", "game", "variant", "seed", "lineup", "attempts",
                     "error"}],               # failed for infrastructure reasons: never ranked
-      "tables": [{                           # one per game and variant
-        "game": "<game>", "variant": "standard" | null, "episodes": 240,
+      "tables": [{                 # one per game and variant (unnamed: the game's default)
+        "game": "<game>", "variant": "standard" | null, "episodes": 240,  # null: not known
         "statistic": "mean episode score",
         "columns": [{"key": "cooperation_rate", "label": "cooperation",
                      "format": "percent" | "number"}],
@@ -148,12 +148,13 @@ def standings(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str,
     ok = [ep for ep in ok if not gamestats.nobody_came(ep.game, ep.results)]
     evaluation = [ep for ep in everything if ep.source == heldout.SOURCE]
     failed = [ep for ep in episodes if ep.status != store.STATUS_OK]
+    # one table per variant played: an episode recorded without one played the default
     groups: dict[tuple[str, str], list[EpisodeRecord]] = defaultdict(list)
     for ep in ok:
-        groups[(ep.game, ep.variant or "")].append(ep)
+        groups[(ep.game, gamestats.played_variant(ep.game, ep.variant) or "")].append(ep)
     eval_groups: dict[tuple[str, str], list[EpisodeRecord]] = defaultdict(list)
     for ep in evaluation:
-        eval_groups[(ep.game, ep.variant or "")].append(ep)
+        eval_groups[(ep.game, gamestats.played_variant(ep.game, ep.variant) or "")].append(ep)
     tables = []
     for (g, v), eps in sorted(groups.items()):
         table = _game_table(g, v or None, eps, book, resamples, seed)

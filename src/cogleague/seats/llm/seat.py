@@ -8,6 +8,11 @@ What cannot succeed this time raises `SeatUnavailable` so the runner falls back 
 retry: ``disabled`` (no provider configured — zero network calls — or the endpoint answered
 401/403 earlier in the episode) and ``rate_budget`` (no slot before the deadline). Any other
 failure (`ProviderFailure`) propagates; the runner records ``transport`` and retries once.
+
+A reply the game refuses is retried with the refusal's reason (`DECISION_RETRIES` times), by
+the runner where the game's `Timing` gives retries; where it gives fewer (the dilemma, whose
+rules give every seat one deadline per turn), the seat asks again itself within the same
+attempt, so a model is told why in every game and no deadline grows.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from typing import Any
 from cogleague.core.clock import Clock, MonotonicClock
 from cogleague.core.episode import PARSE_CODES, current_attempt
 from cogleague.core.errors import IllegalAction, SeatUnavailable
-from cogleague.core.game import Decision, Game, Turn
+from cogleague.core.game import DECISION_RETRIES, Decision, Game, Turn
 from cogleague.core.seat import FallbackCause
 from cogleague.seats.llm import prompting
 from cogleague.seats.llm.accounting import SeatStats
@@ -65,6 +70,8 @@ class ModelSeat:
             self._provider = self._new_provider(endpoint)
         self._system: str | None = None
         self._attempts: dict[str, list[AttemptRecord]] = {}
+        self._own_retries = max(0, DECISION_RETRIES - game.timing().retries)
+        """Retries of a refused reply the seat asks for itself (those the runner does not)."""
         self._dropped: str | None = None
         """What the game dropped from this seat's last decided reply (`Parsed.reason`): told
         to the model in its next turn's prompt. Read from the recorded reply text, so a replay
@@ -80,6 +87,8 @@ class ModelSeat:
 
     # -- one attempt -------------------------------------------------------------------------
     async def decide(self, turn: Turn, hint: str | None) -> str:
+        """One attempt of the runner's: a request, and where the runner gives fewer retries
+        than `DECISION_RETRIES`, the rest asked here with the refusal's reason."""
         attempt = current_attempt()
         if attempt is not None:
             clock: Clock = attempt.clock
@@ -87,6 +96,16 @@ class ModelSeat:
         else:  # called outside the runner: bound by the game's own decision timeout
             clock = MonotonicClock()
             deadline, number = clock.now() + self.game.timing().decision_timeout_s, 1
+        text, refused = await self._ask(turn, hint, clock, deadline, number)
+        for extra in range(1, self._own_retries + 1):
+            if refused is None:
+                break
+            text, refused = await self._ask(turn, refused, clock, deadline, number + extra)
+        return text
+
+    async def _ask(self, turn: Turn, hint: str | None, clock: Clock, deadline: float,
+                   number: int) -> tuple[str, str | None]:
+        """One request: the reply's text and, when the game refuses it, the refusal's hint."""
         records = self._attempts.setdefault(turn.turn_id, [])
         last_reply = records[-1].reply if records else None
         cut = bool(records) and records[-1].cut
@@ -117,15 +136,16 @@ class ModelSeat:
         finally:
             reset_turn(token)
         record.reply = text
-        try:  # for the transcript only: the runner parses the text again and decides
+        try:  # for the transcript (and our own retry): the runner parses again and decides
             parsed = self.game.parse(turn, text)
             record.action, record.dropped = parsed.action, parsed.reason
         except IllegalAction as illegal:
             record.cause = (FallbackCause.PARSE if illegal.code in PARSE_CODES
                             else FallbackCause.ILLEGAL)
+            return text, illegal.hint
         except Exception:  # a broken parser must surface in the runner's own call, not here
             record.cause = None
-        return text
+        return text, None
 
     async def _send(self, state: EndpointState, turns: list[dict[str, str]], clock: Clock,
                     deadline: float, record: AttemptRecord) -> str:

@@ -4,7 +4,7 @@
 // process). GET /tables is read only while that socket is down (every REFRESH_MS) and as a
 // slow resync (rounds played) while it is up.
 
-import { h, clear, fetchJSON, markNav, problemText } from "./util.js";
+import { h, clear, fetchJSON, markNav, playedVariant, problemText } from "./util.js";
 import { session, badge } from "./session.js";
 import { playNowSection, makerSection, cardActions } from "./tablemaker.js";
 
@@ -34,6 +34,8 @@ function copyable(text) {
 
 // The example bot of each game, as its descriptor names it (GET /games `example_bot`).
 let exampleBots = {};
+// Each game's GET /games entry by name (its default variant names an unnamed table's).
+let gameInfo = {};
 
 /** The command that seats the game's example bot at this table. */
 export function joinCommand(table, origin, bots = exampleBots) {
@@ -51,8 +53,9 @@ function seatChip(x) {
 function tableCard(t, titles) {
   const free = t.seats.filter((x) => !x.taken).length;
   const open = t.state === "open";
+  const variant = playedVariant(t.variant, gameInfo[t.game]); // unnamed: the game's default
   return h("article", { class: "panel table-card", "data-testid": `table-${t.id}` },
-    h("h3", {}, titles[t.game] ?? t.game, t.variant ? h("span", { class: "pill" }, t.variant) : null,
+    h("h3", {}, titles[t.game] ?? t.game, variant ? h("span", { class: "pill", "data-testid": "variant" }, variant) : null,
       h("span", { class: `pill ${t.state === "running" ? "live" : open ? "ok" : ""}` }, t.state)),
     h("div", { class: "sub" }, `table ${t.id}`, t.stake ? ` · stake ${t.stake} credits` : " · free table",
       t.rounds_played !== undefined ? ` · ${t.rounds_played} rounds played` : ""),
@@ -180,6 +183,7 @@ async function loadTitles() {
   const list = games.games || [];
   sess = s;
   titles = Object.fromEntries(list.map((g) => [g.name, g.title]));
+  gameInfo = Object.fromEntries(list.map((g) => [g.name, g]));
   exampleBots = Object.fromEntries(list.filter((g) => g.example_bot).map((g) => [g.name, g.example_bot]));
   if (list.length) root.before(problem, playNowSection(list, sess, showProblem), makerSection(list, sess, showProblem) ?? "");
   badge();

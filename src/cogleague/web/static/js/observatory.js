@@ -4,7 +4,7 @@
 // ("level a–b" otherwise), and the game's own extra columns; across games, Bradley–Terry and
 // OpenSkill ratings with their intervals.
 
-import { h, clear, fetchJSON, fmt, markNav, problemText } from "./util.js";
+import { h, clear, fetchJSON, fmt, markNav, playedVariant, problemText } from "./util.js";
 
 const tabs = document.getElementById("tabs");
 const out = document.getElementById("standings");
@@ -37,9 +37,13 @@ function kindTag(row) {
     KIND_WORD[kind] ?? kind);
 }
 
-/** A standings table's variant: the recorded one, or say plainly that none was recorded. */
-export function variantLabel(variant) {
-  return variant === null || variant === undefined || variant === "" ? "variant not recorded" : variant;
+/** A standings table's variant: the one it played (an unnamed one: the game's default); for a
+ * game without variants nothing; "variant not recorded" only when it cannot be known (a game
+ * with variants but no default, or one this server does not have). */
+export function variantLabel(variant, game) {
+  const played = playedVariant(variant, game);
+  if (played !== null) return played;
+  return game && Array.isArray(game.variants) && !game.variants.length ? null : "variant not recorded";
 }
 
 function scoreTable(game, table) {
@@ -83,7 +87,8 @@ function gamePanel(game) {
     return h("div", {}, h("p", { class: "muted" }, `No finished ${game.title} episode yet.`), note);
   }
   const parts = game.tables.map((t) => h("section", {},
-    h("h3", { "data-testid": "variant" }, `${variantLabel(t.variant)} · ${t.episodes} episode${t.episodes === 1 ? "" : "s"} · ${t.statistic}`),
+    h("h3", { "data-testid": "variant" }, [variantLabel(t.variant, game), `${t.episodes} episode${t.episodes === 1 ? "" : "s"}`,
+      t.statistic].filter((x) => x !== null).join(" · ")),
     scoreTable(game.game, t)));
   if (game.overall) {
     parts.push(overallTable("Bradley–Terry strength (within-episode pairwise outcomes)", game.overall.bradley_terry.rows,

@@ -123,7 +123,7 @@ function soundToggle() {
 async function play(table, mine, desc, sess, startIt) {
   const viewer = desc?.viewer ? await import(desc.viewer) : null;
   const ctx = { seat: mine.seat, alias: table.seats[mine.seat]?.alias ?? null, aliases: table.seats.map((x) => x.alias),
-    rules: desc?.rule_numbers ?? {}, config: table.config ?? {} };
+    rules: desc?.rule_numbers ?? {}, config: table.config ?? {}, options: desc?.options?.properties ?? {} };
   const turnBox = h("div", { class: "panel", "data-testid": "turn" }, h("p", { class: "muted" }, "Waiting for the table to start…"));
   const viewBox = h("section", { class: "panel", "aria-labelledby": "view-h" }, h("h2", { id: "view-h" }, "Your view"), h("p", { class: "muted" }, "Your view appears with your first turn."));
   const clock = h("p", { class: "deadline", "data-testid": "deadline" });

@@ -4,13 +4,37 @@
 //   seatHappened(event, view, mine)  → one or two sentences for this seat, or null to skip;
 //   seatMove(action, view, mine)     → the move just sent, in words;
 //   seatEnd(results, seat)           → {score, rank, lines[]} for the end banner.
-// (`mine`: {seat, alias, aliases by seat, rules: the descriptor's rule_numbers, config}.)
+// (`mine`: {seat, alias, aliases by seat, rules: the descriptor's rule_numbers, config,
+// options: the descriptor's option schema properties}.)
 // The generic renderer below is the fallback (plugins without a seat renderer): it lays the
 // view out as labelled facts and small tables — never raw JSON — with numbers rounded.
 
 import { h, fmt, ranks } from "./util.js";
 
-const words = (k) => String(k).replaceAll("_", " ");
+/** A field name's words, whatever its style: snake_case, kebab-case, camelCase and PascalCase
+ * split, digits apart from letters (an ordinal such as "2nd" stays whole), an acronym written
+ * in capitals kept in capitals ("HTTPStatus" → HTTP, status), every other word lower case.
+ * Views carry no labels of their own (the protocol's `visible_state` is the game's JSON), so
+ * names are all there is to read. */
+export function fieldWords(key) {
+  return String(key)
+    .replace(/([a-z])([A-Z])/g, "$1 $2") // myTotal → my Total
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2") // HTTPStatus → HTTP Status
+    .replace(/([A-Za-z])(\d)/g, "$1 $2") // round2 → round 2
+    .replace(/(\d)(?!(?:st|nd|rd|th)(?![a-z]))([A-Za-z])/g, "$1 $2") // 2x → 2 x, but 2nd stays
+    .split(/[\s_\-.]+/)
+    .filter(Boolean)
+    .map((w) => (/^[A-Z][A-Z0-9]*$/.test(w) ? w : w.toLowerCase())); // "A" of playerA too
+}
+
+/** Words for running text ("round settled: total 14"). */
+const words = (k) => fieldWords(k).join(" ");
+
+/** A field's label: its words, the first capitalized ("my_total_points" → "My total points"). */
+export function fieldLabel(k) {
+  const text = words(k);
+  return text ? text[0].toUpperCase() + text.slice(1) : String(k);
+}
 
 /** A field's value as text shows it: a `round` counts from 0 in the data and from 1 in text
  * (as the turn's heading counts it). */
@@ -32,7 +56,7 @@ function isScalar(v) {
 const SELF_KEYS = ["you", "your_seat", "my_seat", "self", "me"];
 
 /** Field names people read better in other words. */
-const LABELS = { aliases: "players" };
+const LABELS = { aliases: "Players" };
 
 /** The seats as the generic view names them (`who`: aliases by seat and the seat's own). */
 function seatName(who, i) {
@@ -66,7 +90,36 @@ function cell(v, depth, who) {
   return depth > 2 ? `${Object.keys(v).length} fields` : facts(v, depth + 1, who);
 }
 
-const label = (k) => LABELS[k] ?? words(k);
+const label = (k) => LABELS[k] ?? fieldLabel(k);
+
+/** JSON Schema types of a value, as a game's option schema names them. */
+function schemaType(v) {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
+  return typeof v; // string, boolean, object
+}
+
+/** The types one option's JSON Schema allows (`type`, or each `anyOf` branch's). */
+function optionTypes(prop) {
+  const branches = Array.isArray(prop?.anyOf) ? prop.anyOf : [prop ?? {}];
+  return branches.flatMap((b) => (Array.isArray(b.type) ? b.type : b.type ? [b.type] : []));
+}
+
+/** What the game says of a view's top-level fields: the description of the game's option of
+ * the same name (its descriptor's JSON Schema, GET /api/games `options.properties`), where the
+ * value is of a type that option takes (a view's list of pledges is not the yes/no option). */
+export function fieldHelp(view, options) {
+  const help = {};
+  for (const [k, v] of Object.entries(view || {})) {
+    const prop = options?.[k];
+    if (!prop || typeof prop.description !== "string" || v === null) continue;
+    const types = optionTypes(prop);
+    const t = schemaType(v);
+    if (types.includes(t) || (t === "integer" && types.includes("number"))) help[k] = prop.description;
+  }
+  return help;
+}
 
 /** The players' aliases as one line, the seat's own marked. */
 function players(v, who) {
@@ -75,21 +128,23 @@ function players(v, who) {
 
 /** An object as a definition list of its fields (`who`: how seats are named). */
 export function facts(obj, depth = 0, who = { aliases: [], me: null }) {
-  return h("dl", { class: "facts" }, Object.entries(obj || {}).flatMap(([k, v]) => [h("dt", {}, label(k)),
+  const help = depth === 0 ? who.help ?? {} : {}; // the game's words for its top-level fields
+  return h("dl", { class: "facts" }, Object.entries(obj || {}).flatMap(([k, v]) => [h("dt", { title: help[k] ?? null }, label(k)),
     h("dd", {}, (k === "aliases" && players(v, who)) || cell(shown(k, v), depth, who))]));
 }
 
 /** The generic seat view: who you are in a sentence, then the view's fields labelled, with
  * per-seat lists named by seat. The seat's own index (`you`, `your_seat`…) is said, not shown
- * as a bare number. */
+ * as a bare number. `ctx.options`: the game's option schema properties, whose descriptions
+ * explain the fields of the same name on hover. */
 export function genericSeatView(view, ctx = {}) {
   const v = view && typeof view === "object" ? view : {};
   const aliases = Array.isArray(ctx.aliases) && ctx.aliases.length ? ctx.aliases
     : Array.isArray(v.aliases) ? v.aliases : [];
   const own = SELF_KEYS.find((k) => Number.isInteger(v[k]));
   const me = own ? v[own] : Number.isInteger(ctx.seat) ? ctx.seat : null;
-  const who = { aliases, me };
   const rest = Object.fromEntries(Object.entries(v).filter(([k]) => k !== own));
+  const who = { aliases, me, help: fieldHelp(rest, ctx.options) };
   return [me === null ? null : h("p", { "data-testid": "seat-who" }, `You are seat ${me + 1}${aliases[me] ? ` (${aliases[me]})` : ""}.`),
     facts(rest, 0, who)];
 }

@@ -9,7 +9,7 @@
 import { Story } from "./story.js";
 import { Scrubber } from "./scrubber.js";
 import { genericViewer } from "./generic.js";
-import { h, clear, fetchJSON, markNav, problemText } from "./util.js";
+import { h, clear, fetchJSON, markNav, playedVariant, problemText } from "./util.js";
 
 let catalog = null;
 /** The installed games, once per page: [{name, title, replay_format, viewer, rule_numbers}]. */
@@ -27,6 +27,7 @@ async function viewerOf(desc) {
 function withRules(meta, desc) {
   meta.rules = { ...(desc.rule_numbers || {}) };
   meta.game = desc.name;
+  meta.defaultVariant = desc.default_variant ?? null; // what a table naming none plays
   return meta;
 }
 
@@ -77,7 +78,8 @@ function theaterFor(game, story, { mode = "replay", label = "" } = {}) {
   current?.scrubber.destroy();
   const meta = story.meta;
   const live = mode !== "replay";
-  title.textContent = `${game.title}${meta.variant ? ` · ${meta.variant}` : ""}`;
+  const variant = playedVariant(meta.variant, { default_variant: meta.defaultVariant });
+  title.textContent = `${game.title}${variant ? ` · ${variant}` : ""}`;
   const badge = h("span", { "aria-live": "polite" }, badgeOf(mode));
   clear(badges).append(...[
     badge,

@@ -148,3 +148,12 @@ if (typeof document !== "undefined" && typeof MutationObserver !== "undefined") 
   };
   if (document.body) start(); else document.addEventListener("DOMContentLoaded", start);
 }
+
+/** The variant a table plays (`game`: its GET /api/games entry, or a standings game with
+ * `variants` and `default_variant`): the named one, else the game's default — a table created
+ * without naming one plays it. Null when there is none to name (a game without variants, or
+ * one whose default is not known). */
+export function playedVariant(variant, game) {
+  if (variant !== null && variant !== undefined && variant !== "") return variant;
+  return game?.default_variant ?? null;
+}
