@@ -35,6 +35,29 @@ name = "dilemma"
 overrides = { seats = "four" }
 """
 
+THREE = """
+[league]
+name = "d"
+
+[[policies]]
+name = "a"
+baseline = { dilemma = "tit_for_tat", commons = "steward" }
+
+[[policies]]
+name = "b"
+baseline = { dilemma = "always_defect", commons = "free_rider" }
+
+[[policies]]
+name = "c"
+baseline = { dilemma = "pavlov", commons = "steward" }
+
+[[games]]
+"""
+SEATS_TWICE = THREE + 'name = "dilemma"\nseats = 3\noverrides = { seats = 4 }\n'
+SEATS_TWICE_DEFAULT = THREE + 'name = "dilemma"\nseats = 4\noverrides = { seats = 3 }\n'
+PLAYERS_TWICE = THREE + 'name = "commons"\nseats = 3\noverrides = { num_players = 6 }\n'
+NAME_TOO_MANY = THREE + 'name = "commons"\nseats = 3\noverrides = { names = ["p", "q", "r", "s"] }\n'
+
 TWICE = league_text(variants='["standard", "long"]') + """
 [[games]]
 name = "skill"
@@ -54,6 +77,16 @@ GAME_TYPO = league_text().replace('baseline = "s2"', 'baseline = "s2"\ngames = [
     (TWICE, "games[1].variants", "games[1].variants lists skill long again (games[0] has it)"),
     (SAME_LIST, "games[0].variants", "games[0].variants lists skill long again"),
     (SEATS_OPTION, "games[0].overrides.seats", "seats must be an integer in 3..8 (got 'four')"),
+    (SEATS_TWICE, "games[0].seats", "games[0].seats is 3 but games[0].overrides.seats is 4: "
+                                    "name the seat count once, either games[0].seats (3..8) "
+                                    "or games[0].overrides.seats"),
+    (SEATS_TWICE_DEFAULT, "games[0].seats", "games[0].seats is 4 but "
+                                            "games[0].overrides.seats is 3"),
+    (PLAYERS_TWICE, "games[0].seats", "games[0].seats is 3 but games[0].overrides.num_players "
+                                      "is 6: name the seat count once, either games[0].seats "),
+    (NAME_TOO_MANY, "games[0].overrides.names", "games[0].overrides.names: names must be a "
+                                                "list of 3 strings (got ['p', 'q', 'r', 's']); "
+                                                "a table has 3 seats here (games[0].seats)"),
     (OTHER_NAME, "games[0].name", "games[0].name is 'chess' but module leaguegames's game is "
                                   "'skill'"),
     (GAME_TYPO, "policies[0].games", "policies[0].games names 'skil', which is not a game of "
