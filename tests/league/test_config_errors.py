@@ -103,3 +103,23 @@ def test_the_error_names_the_dotted_field_and_nothing_is_written(
     assert result.exit_code == 2 and message in result.output.replace("\n", " ")
     assert "Traceback" not in result.output
     assert not list(tmp_path.glob("*.db*"))
+
+
+@pytest.mark.parametrize(("bot", "says"), [
+    ("broken_bot.py:Broken", "bot file {dir}/broken_bot.py fails to import: "
+                             "ModuleNotFoundError: No module named 'no_such_dependency'"),
+    ("no_such_bot_module:Broken", "bot module 'no_such_bot_module' cannot be imported "
+                                  "(No module named 'no_such_bot_module')"),
+])
+def test_a_bot_that_fails_to_import_names_its_policy_field_and_the_import_error(
+        write_league: Callable[..., Path], tmp_path: Path, bot: str, says: str) -> None:
+    (tmp_path / "broken_bot.py").write_text("import no_such_dependency\n", encoding="utf-8")
+    path = write_league(league_text(extra_policies=f'[[policies]]\nname = "tit_for_tat"\n'
+                                                   f'bot = "{bot}"\n'))
+    with pytest.raises(ConfigError) as info:
+        league_config.load(path)
+    field = "policies[4].bot"  # the fifth [[policies]] table
+    assert info.value.field == field
+    assert str(info.value) == f"{field} (tit_for_tat): {says.format(dir=tmp_path)}"
+    result = cli.invoke(app, ["league", "run", str(path), "--workers", "1"])
+    assert result.exit_code == 2 and field in result.output

@@ -187,7 +187,7 @@ def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
                                                      "twice; policy names must be unique")
         seen.add(p.name)
         if p.kind == "bot":
-            import_bot(p.bot or "", python_path, where=f"policies.{p.name}.bot")
+            import_bot(p.bot or "", python_path, where=f"policies[{i}].bot", name=p.name)
     add_python_path(python_path)
     games = [_parse_game(g, f"games[{i}]", policies, default_episodes, duplicates, seed)
              for i, g in enumerate(_array(doc, "games"))]
