@@ -144,3 +144,14 @@ def test_play_refuses_a_recording_it_cannot_read_in_one_line(content: bytes,
     recording.write_bytes(content)
     err = refused(*args, cwd=tmp_path)
     assert err.strip().splitlines()[-1].startswith("error:") and recording.name in err, err
+
+
+@pytest.mark.parametrize(("port", "shown"), [
+    ("abc", "'abc'"), ("8000.5", "'8000.5'"), ("-1", "-1"), ("65536", "65536"), ("", "''"),
+])
+def test_serve_refuses_a_bad_port_in_one_line_naming_the_option_and_range(
+        port: str, shown: str, tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    err = refused("serve", "--port", port, "--db", f"sqlite:///{db}", cwd=tmp_path)
+    assert err == f"error: --port must be an integer in 0..65535 (got {shown})\n", err
+    assert not db.exists()
