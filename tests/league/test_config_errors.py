@@ -56,7 +56,8 @@ baseline = { dilemma = "pavlov", commons = "steward" }
 SEATS_TWICE = THREE + 'name = "dilemma"\nseats = 3\noverrides = { seats = 4 }\n'
 SEATS_TWICE_DEFAULT = THREE + 'name = "dilemma"\nseats = 4\noverrides = { seats = 3 }\n'
 PLAYERS_TWICE = THREE + 'name = "commons"\nseats = 3\noverrides = { num_players = 6 }\n'
-NAME_TOO_MANY = THREE + 'name = "commons"\nseats = 3\noverrides = { names = ["p", "q", "r", "s"] }\n'
+NAME_TOO_MANY = (THREE + 'name = "commons"\nseats = 3\n'
+                 'overrides = { names = ["p", "q", "r", "s"] }\n')
 
 TWICE = league_text(variants='["standard", "long"]') + """
 [[games]]
