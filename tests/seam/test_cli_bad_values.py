@@ -155,3 +155,11 @@ def test_serve_refuses_a_bad_port_in_one_line_naming_the_option_and_range(
     err = refused("serve", "--port", port, "--db", f"sqlite:///{db}", cwd=tmp_path)
     assert err == f"error: --port must be an integer in 0..65535 (got {shown})\n", err
     assert not db.exists()
+
+
+def test_bot_run_names_the_bot_argument_when_its_file_fails_to_import(tmp_path: Path) -> None:
+    (tmp_path / "broken_bot.py").write_text("import no_such_dependency\n", encoding="utf-8")
+    err = refused("bot", "run", "broken_bot.py:Broken", "--server", UNREACHABLE, "--key", "k",
+                  "--table", "t", cwd=tmp_path)
+    assert err.startswith("error: BOT: bot file broken_bot.py fails to import: "
+                          "ModuleNotFoundError: No module named 'no_such_dependency'"), err

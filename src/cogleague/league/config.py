@@ -351,7 +351,7 @@ def _seat_count_keys(info: GameDescriptor, variant: str | None,
         try:
             if info.seats_of(variant, {key: lo}) != info.seats_of(variant, {key: hi}):
                 keys.append(key)
-        except (ConfigError, TypeError, ValueError):
+        except Exception:  # a game's `seats_for` that cannot read this probe: not a count
             continue
     return keys
 
