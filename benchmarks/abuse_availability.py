@@ -14,8 +14,9 @@ attacker process runs the scenario against the same server:
     spectators      200 spectators joining the honest tables mid-play
 
 Per scenario it prints honest moves/s and the p99 from `your_turn` to `ack` (and the ratio to
-the baseline), the server's RSS and open files at the end, log bytes added, tracebacks in
-the log, honest tables whose results differ from the baseline's, and tables not finished.
+the baseline), the p99 of an honest client's `GET /healthz` polled meanwhile, the server's
+RSS and open files at the end, log bytes added, tracebacks in the log, honest tables whose
+results differ from the baseline's, and tables not finished.
 
     .venv/bin/python benchmarks/abuse_availability.py
     .venv/bin/python benchmarks/abuse_availability.py --scenarios baseline,chunked,nested
@@ -156,6 +157,22 @@ async def honest(url: str, tag: str, tables: int, rounds: int, timeout_s: float
     p99 = latencies[int(0.99 * (len(latencies) - 1))] if latencies else float("nan")
     return {"moves_per_s": len(latencies) / took if took else 0.0, "p99_ms": p99 * 1000,
             "results": results, "stuck": stuck, "ids": ids}
+
+
+async def healthz_latencies(url: str, stop: asyncio.Event) -> list[float]:
+    """An honest client's `GET /healthz` every 50 ms until `stop`: each answer's seconds
+    (a failure counts as infinite, so it shows in the p99)."""
+    latencies: list[float] = []
+    async with httpx.AsyncClient(base_url=url, timeout=5.0) as c:
+        while not stop.is_set():
+            t0 = time.monotonic()
+            try:
+                ok = (await c.get("/healthz")).status_code == 200
+            except httpx.HTTPError:
+                ok = False
+            latencies.append(time.monotonic() - t0 if ok else float("inf"))
+            await asyncio.sleep(0.05)
+    return latencies
 
 
 # -- attacks (each in its own process, so the honest clients' loop is not the attacker's) ------
@@ -327,7 +344,13 @@ async def _scenario(name: str, url: str, pid: int, log: Path, args: argparse.Nam
         attacker.start()
         figures = await play
     else:
+        stop = asyncio.Event()
+        polling = asyncio.create_task(healthz_latencies(url, stop))
         figures = await honest(url, name, args.honest_tables, args.rounds, 120)
+        stop.set()
+        health = sorted(await polling)
+        figures["healthz_p99_ms"] = (health[int(0.99 * (len(health) - 1))] * 1000
+                                     if health else float("nan"))
     if attacker is not None:
         await asyncio.get_running_loop().run_in_executor(None, attacker.join, 300)
         note = out.get() if not out.empty() else ""
@@ -337,7 +360,9 @@ async def _scenario(name: str, url: str, pid: int, log: Path, args: argparse.Nam
         changed = sum(1 for t, r in figures["results"].items()
                       if baseline["results"].get(t) != r)
     row = {"scenario": name, "moves_per_s": round(figures["moves_per_s"], 1),
-           "p99_ms": round(figures["p99_ms"], 1), "rss_mb": round(rss_mb(pid), 1),
+           "p99_ms": round(figures["p99_ms"], 1),
+           "healthz_p99_ms": round(figures.get("healthz_p99_ms", float("nan")), 1),
+           "rss_mb": round(rss_mb(pid), 1),
            "open_files": open_files(pid), "log_bytes": len(added),
            "tracebacks": added.count(b"Traceback"), "results_changed": changed,
            "stuck": figures["stuck"], "attack": note}
@@ -380,11 +405,13 @@ async def _run(args: argparse.Namespace) -> list[dict[str, Any]]:
 def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     """Every chosen scenario; one row per scenario (also printed as it completes)."""
     rows = asyncio.run(_run(args))
-    print(f"\n{'scenario':12} {'moves/s':>8} {'×base':>6} {'p99 ms':>8} {'RSS MB':>7} "
+    print(f"\n{'scenario':12} {'moves/s':>8} {'×base':>6} {'p99 ms':>8} {'hz p99':>7} "
+          f"{'RSS MB':>7} "
           f"{'files':>6} {'log B':>7} {'tb':>3} {'changed':>7} {'stuck':>5}")
     for r in rows:
         print(f"{r['scenario']:12} {r['moves_per_s']:8.1f} {r.get('moves_vs_baseline', 1.0):6.2f} "
-              f"{r['p99_ms']:8.1f} {r['rss_mb']:7.1f} {r['open_files']:6d} {r['log_bytes']:7d} "
+              f"{r['p99_ms']:8.1f} {r['healthz_p99_ms']:7.1f} {r['rss_mb']:7.1f} "
+              f"{r['open_files']:6d} {r['log_bytes']:7d} "
               f"{r['tracebacks']:3d} {r['results_changed']:7d} {r['stuck']:5d}")
     return rows
 

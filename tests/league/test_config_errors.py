@@ -35,6 +35,30 @@ name = "dilemma"
 overrides = { seats = "four" }
 """
 
+THREE = """
+[league]
+name = "d"
+
+[[policies]]
+name = "a"
+baseline = { dilemma = "tit_for_tat", commons = "steward" }
+
+[[policies]]
+name = "b"
+baseline = { dilemma = "always_defect", commons = "free_rider" }
+
+[[policies]]
+name = "c"
+baseline = { dilemma = "pavlov", commons = "steward" }
+
+[[games]]
+"""
+SEATS_TWICE = THREE + 'name = "dilemma"\nseats = 3\noverrides = { seats = 4 }\n'
+SEATS_TWICE_DEFAULT = THREE + 'name = "dilemma"\nseats = 4\noverrides = { seats = 3 }\n'
+PLAYERS_TWICE = THREE + 'name = "commons"\nseats = 3\noverrides = { num_players = 6 }\n'
+NAME_TOO_MANY = (THREE + 'name = "commons"\nseats = 3\n'
+                 'overrides = { names = ["p", "q", "r", "s"] }\n')
+
 TWICE = league_text(variants='["standard", "long"]') + """
 [[games]]
 name = "skill"
@@ -54,6 +78,16 @@ GAME_TYPO = league_text().replace('baseline = "s2"', 'baseline = "s2"\ngames = [
     (TWICE, "games[1].variants", "games[1].variants lists skill long again (games[0] has it)"),
     (SAME_LIST, "games[0].variants", "games[0].variants lists skill long again"),
     (SEATS_OPTION, "games[0].overrides.seats", "seats must be an integer in 3..8 (got 'four')"),
+    (SEATS_TWICE, "games[0].seats", "games[0].seats is 3 but games[0].overrides.seats is 4: "
+                                    "name the seat count once, either games[0].seats (3..8) "
+                                    "or games[0].overrides.seats"),
+    (SEATS_TWICE_DEFAULT, "games[0].seats", "games[0].seats is 4 but "
+                                            "games[0].overrides.seats is 3"),
+    (PLAYERS_TWICE, "games[0].seats", "games[0].seats is 3 but games[0].overrides.num_players "
+                                      "is 6: name the seat count once, either games[0].seats "),
+    (NAME_TOO_MANY, "games[0].overrides.names", "games[0].overrides.names: names must be a "
+                                                "list of 3 strings (got ['p', 'q', 'r', 's']); "
+                                                "a table has 3 seats here (games[0].seats)"),
     (OTHER_NAME, "games[0].name", "games[0].name is 'chess' but module leaguegames's game is "
                                   "'skill'"),
     (GAME_TYPO, "policies[0].games", "policies[0].games names 'skil', which is not a game of "
@@ -70,3 +104,23 @@ def test_the_error_names_the_dotted_field_and_nothing_is_written(
     assert result.exit_code == 2 and message in result.output.replace("\n", " ")
     assert "Traceback" not in result.output
     assert not list(tmp_path.glob("*.db*"))
+
+
+@pytest.mark.parametrize(("bot", "says"), [
+    ("broken_bot.py:Broken", "bot file {dir}/broken_bot.py fails to import: "
+                             "ModuleNotFoundError: No module named 'no_such_dependency'"),
+    ("no_such_bot_module:Broken", "bot module 'no_such_bot_module' cannot be imported "
+                                  "(No module named 'no_such_bot_module')"),
+])
+def test_a_bot_that_fails_to_import_names_its_policy_field_and_the_import_error(
+        write_league: Callable[..., Path], tmp_path: Path, bot: str, says: str) -> None:
+    (tmp_path / "broken_bot.py").write_text("import no_such_dependency\n", encoding="utf-8")
+    path = write_league(league_text(extra_policies=f'[[policies]]\nname = "tit_for_tat"\n'
+                                                   f'bot = "{bot}"\n'))
+    with pytest.raises(ConfigError) as info:
+        league_config.load(path)
+    field = "policies[4].bot"  # the fifth [[policies]] table
+    assert info.value.field == field
+    assert str(info.value) == f"{field} (tit_for_tat): {says.format(dir=tmp_path)}"
+    result = cli.invoke(app, ["league", "run", str(path), "--workers", "1"])
+    assert result.exit_code == 2 and field in result.output

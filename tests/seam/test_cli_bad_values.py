@@ -144,3 +144,22 @@ def test_play_refuses_a_recording_it_cannot_read_in_one_line(content: bytes,
     recording.write_bytes(content)
     err = refused(*args, cwd=tmp_path)
     assert err.strip().splitlines()[-1].startswith("error:") and recording.name in err, err
+
+
+@pytest.mark.parametrize(("port", "shown"), [
+    ("abc", "'abc'"), ("8000.5", "'8000.5'"), ("-1", "-1"), ("65536", "65536"), ("", "''"),
+])
+def test_serve_refuses_a_bad_port_in_one_line_naming_the_option_and_range(
+        port: str, shown: str, tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    err = refused("serve", "--port", port, "--db", f"sqlite:///{db}", cwd=tmp_path)
+    assert err == f"error: --port must be an integer in 0..65535 (got {shown})\n", err
+    assert not db.exists()
+
+
+def test_bot_run_names_the_bot_argument_when_its_file_fails_to_import(tmp_path: Path) -> None:
+    (tmp_path / "broken_bot.py").write_text("import no_such_dependency\n", encoding="utf-8")
+    err = refused("bot", "run", "broken_bot.py:Broken", "--server", UNREACHABLE, "--key", "k",
+                  "--table", "t", cwd=tmp_path)
+    assert err.startswith("error: BOT: bot file broken_bot.py fails to import: "
+                          "ModuleNotFoundError: No module named 'no_such_dependency'"), err

@@ -10,9 +10,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from typing import Any
 
+import pytest
 from sqlalchemy import Connection, select, text
 
 from cogleague.core.episode import EpisodeOutcome
@@ -24,7 +26,7 @@ from cogleague.server.leases import LeaseKeeper
 from cogleague.server.live import LiveTable
 from cogleague.server.settings import Settings
 from cogleague.server.store import Store, table_row, wallet_entries
-from cogleague.server.tables import TableService
+from cogleague.server.tables import SETTLE_ROUNDS, TableService
 from server.test_wallets import check_ledger, make_people
 
 STAKE = 10
@@ -183,6 +185,68 @@ def test_a_table_started_after_its_failed_abort_is_left_running(db_url: str) -> 
         assert parked  # the start timeout's abort was refused, and left for the lease rounds
         assert playing  # the lease round did not stop the table that started meanwhile
         assert row["state"] == "aborted"
+        check_ledger(store)
+    finally:
+        store.close()
+
+
+def test_an_abort_refused_for_ever_is_given_up_loudly_once_and_kept(
+        db_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A database that never takes the abort: after `SETTLE_ROUNDS` lease rounds the process
+    stops retrying it, says so once at CRITICAL, and keeps the table listed; nothing stored
+    changes (the table still running, every stake still held, no refund). Once the database
+    takes it, an operator's abort settles it and the list empties."""
+    store = Store(db_url)
+    bootstrap(store, "operator-key-for-abort-tests")
+    people = make_people(store)[1:]
+    _ddl(store, PG_REFUSE if store.is_postgres else SQLITE_REFUSE)
+
+    async def run() -> tuple[str, dict[str, Any], list[str], int, int, list[str], list[str]]:
+        settings = Settings(db_url=store.url, record_league=False)
+        svc = TableService(store, Catalog(), settings)
+        svc.finish_hooks.append(_bug)
+        made = await svc.create(people[0], {"game": "dilemma", "stake": STAKE, "pacing": False,
+                                            "config": {"seats": 3, "rounds_total": 2}})
+        table = str(made["id"])
+        for p in people:
+            await svc.join(p, table, {"kind": "scripted", "baseline": "pavlov"})
+        await svc.start(people[0], table)
+        live = svc.live[table]
+        deadline = time.monotonic() + 60
+        while live.task is not None and not live.task.done() and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        keeper = LeaseKeeper(svc)
+        for _ in range(SETTLE_ROUNDS + 5):
+            await keeper.tick()
+        stuck = await store.tx(table_row, table)
+        assert stuck is not None
+        listed = sorted(svc.given_up)
+        rounds = svc.settle_rounds[table]
+        parked = int(table in svc.unsettled)
+        _ddl(store, ["DROP TRIGGER refuse_abort ON tables", "DROP FUNCTION refuse_abort()"]
+             if store.is_postgres else ["DROP TRIGGER refuse_abort"])
+        await keeper.tick()  # still given up: no lease round retries it
+        after_tick = sorted(svc.given_up)
+        await svc.abort(table, "operator")
+        cleared = sorted(svc.given_up)
+        await svc.shutdown()
+        return table, stuck, listed, rounds, parked, after_tick, cleared
+
+    try:
+        with caplog.at_level(logging.WARNING, logger="cogleague.server"):
+            table, stuck, listed, rounds, parked, after_tick, cleared = asyncio.run(run())
+        assert stuck["state"] == "running"  # the refused abort changed nothing stored
+        assert listed == [table] and parked == 1
+        assert rounds == SETTLE_ROUNDS  # the rounds after it did not try again
+        loud = [r for r in caplog.records if r.levelno == logging.CRITICAL]
+        assert len(loud) == 1 and table in loud[0].getMessage()
+        assert "aborts refused" in loud[0].getMessage()
+        assert after_tick == [table] and cleared == []
+        row = store.tx_sync(table_row, table)
+        assert row is not None and row["state"] == "aborted"
+        kinds = sorted(store.tx_sync(lambda c: c.execute(select(wallet_entries.c.kind).where(
+            wallet_entries.c.table_id == table)).scalars().all()))
+        assert kinds == ["refund"] * 3 + ["stake_hold"] * 3, kinds
         check_ledger(store)
     finally:
         store.close()

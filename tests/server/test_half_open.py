@@ -4,8 +4,10 @@ clients on another address play a table and poll `/healthz`.
 
 The server raises its soft limit to the hard one at start (and logs it), refuses that address
 past its connection cap with a 503, and closes each request head that does not arrive within
-`header_timeout_s`; honest `/healthz` stays under 1 s at p99 and the honest table ends with the
-results of a headless run.
+`header_timeout_s`; every honest `/healthz` is answered 200, many of them while the attacker
+holds most of its heads, and the honest table ends with the results of a headless run. (How
+fast honest clients are answered meanwhile is a benchmark's figure:
+`benchmarks/abuse_availability.py`, scenario ``half_open``.)
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ async def _attack(port: int, stop: asyncio.Event, counts: dict[str, int]) -> Non
                 await asyncio.sleep(0.1)
                 continue
             counts["opened"] += 1
+            counts["held"] += 1
             writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
             with contextlib.suppress(Exception):
                 await writer.drain()
@@ -67,6 +70,7 @@ async def _attack(port: int, stop: asyncio.Event, counts: dict[str, int]) -> Non
             stopping = asyncio.create_task(stop.wait())
             done, _ = await asyncio.wait({waiting, stopping},
                                          return_when=asyncio.FIRST_COMPLETED)
+            counts["held"] -= 1
             if waiting in done:
                 data = waiting.result() if not waiting.exception() else b""
                 refused = data.startswith(b"HTTP/1.1 503")
@@ -82,18 +86,20 @@ async def _attack(port: int, stop: asyncio.Event, counts: dict[str, int]) -> Non
     await asyncio.gather(*(one() for _ in range(HALF_OPEN)))
 
 
-async def _health(url: str, stop: asyncio.Event, latencies: list[float],
+async def _health(url: str, stop: asyncio.Event, counts: dict[str, int], held: list[int],
                   failures: list[str]) -> None:
+    """Poll `/healthz` until `stop`; each answer records how many heads the attacker held as
+    it came (`held`), each failure what it was."""
     async with httpx.AsyncClient(timeout=5.0) as client:
         while not stop.is_set():
-            t0 = time.monotonic()
             try:
                 r = await client.get(f"{url}/healthz")
                 if r.status_code != 200:
                     failures.append(str(r.status_code))
+                else:
+                    held.append(counts["held"])
             except httpx.HTTPError as exc:
                 failures.append(type(exc).__name__)
-            latencies.append(time.monotonic() - t0)
             await asyncio.sleep(0.05)
 
 
@@ -103,12 +109,12 @@ async def test_half_open_requests_do_not_starve_honest_clients(
     log = server.log_path.read_text()
     assert "open files limit raised from 256" in log, log[-2000:]
     stop = asyncio.Event()
-    counts = {"opened": 0, "closed": 0, "refused_503": 0, "connect_failed": 0}
-    latencies: list[float] = []
+    counts = {"opened": 0, "held": 0, "closed": 0, "refused_503": 0, "connect_failed": 0}
+    held: list[int] = []  # per honest answer: the heads the attacker held as it came
     failures: list[str] = []
     attack = asyncio.create_task(_attack(server.port, stop, counts))
     await asyncio.sleep(1.0)  # the attacker holds its connections
-    health = asyncio.create_task(_health(server.url, stop, latencies, failures))
+    health = asyncio.create_task(_health(server.url, stop, counts, held, failures))
     lineup = [PromiseKeeper(), "tit_for_tat", PromiseKeeper(), "always_defect"]
     config = {"rounds_total": 10}
     played = await play_table(server, "dilemma", lineup, seed=11, config=config)
@@ -123,12 +129,9 @@ async def test_half_open_requests_do_not_starve_honest_clients(
                                                "always_defect"], seed=11, config=config)
     assert {k: v for k, v in played.results.items() if k != "generated_at"} == \
         {k: v for k, v in headless.items() if k != "generated_at"}
-    latencies.sort()
-    p99 = latencies[int(0.99 * (len(latencies) - 1))]
-    print(f"\nhalf-open: {counts}; honest /healthz n={len(latencies)} "
-          f"p50={latencies[len(latencies) // 2] * 1000:.0f} ms p99={p99 * 1000:.0f} ms")
-    assert not failures, failures[:10]
-    assert p99 < 1.0, p99
+    assert not failures, failures[:10]  # every honest request answered 200
+    under_attack = [h for h in held if h >= HALF_OPEN // 2]
+    assert len(under_attack) >= 10, (counts, held)  # answered while the heads were held
     assert counts["refused_503"] > 0  # past the per-address cap
     assert counts["closed"] > 0  # heads that did not arrive in time
     assert server.alive()

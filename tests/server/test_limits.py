@@ -38,8 +38,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     started.stop()
 
 
-def _raw(server: ServerProcess, data: bytes, wait_s: float = 3.0) -> bytes:
-    """Send `data` on a fresh connection and read until the server closes it (or `wait_s`)."""
+def _exchange(server: ServerProcess, data: bytes, wait_s: float = 3.0) -> tuple[bytes, bool]:
+    """Send `data` on a fresh connection and read until the server closes it (or `wait_s`, a
+    bound far past the server's own timeouts): what came, and whether the server closed it."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=wait_s) as s:
         s.sendall(data)
         out = b""
@@ -48,11 +49,18 @@ def _raw(server: ServerProcess, data: bytes, wait_s: float = 3.0) -> bytes:
             try:
                 chunk = s.recv(65536)
             except TimeoutError:
-                break
+                return out, False
+            except ConnectionResetError:
+                return out, True
             if not chunk:
-                break
+                return out, True
             out += chunk
-        return out
+        return out, False
+
+
+def _raw(server: ServerProcess, data: bytes, wait_s: float = 3.0) -> bytes:
+    """What the server sent for `data` on a fresh connection (`_exchange`)."""
+    return _exchange(server, data, wait_s)[0]
 
 
 def test_json_depth_is_counted_outside_strings() -> None:
@@ -118,17 +126,17 @@ def test_chunked_bodies_over_the_limit_get_413(server: ServerProcess) -> None:
 def test_a_body_that_does_not_arrive_gets_408(server: ServerProcess) -> None:
     head = (b"POST /accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b"Content-Length: 100\r\n\r\n{\"name\":")
-    t0 = time.monotonic()
-    out = _raw(server, head, wait_s=5.0)
+    out, closed = _exchange(server, head, wait_s=60.0)
     assert out.startswith(b"HTTP/1.1 408"), out[:200]
-    assert time.monotonic() - t0 < 4.0
+    assert closed  # by the server's body timeout, not by this test giving up
 
 
 def test_a_request_head_that_does_not_arrive_is_closed(server: ServerProcess) -> None:
-    t0 = time.monotonic()
-    out = _raw(server, b"GET /healthz HTTP/1.1\r\nHost: x\r\n", wait_s=6.0)
-    took = time.monotonic() - t0
-    assert out == b"" and took < 4.0, (out, took)
+    out, closed = _exchange(server, b"GET /healthz HTTP/1.1\r\nHost: x\r\n", wait_s=60.0)
+    assert out == b"" and closed, out  # by the server's header timeout, not by this test
+    complete = _exchange(server, b"GET /healthz HTTP/1.1\r\nHost: x\r\n"
+                                 b"Connection: close\r\n\r\n", wait_s=60.0)
+    assert complete[0].startswith(b"HTTP/1.1 200") and complete[1]  # a whole head is answered
 
 
 def test_one_address_may_hold_only_so_many_connections(server: ServerProcess) -> None:

@@ -110,7 +110,8 @@ CLI_BAD: list[tuple[list[str], dict[str, str], str, str]] = [
     (["--node-url", "http://h:99999"], {}, "",
      "--node-url: node_url must be http://HOST:PORT with a port in 1..65535"),
     ([], {"COGLEAGUE_SERVE_LEASE_TTL_S": "0.5"}, "",
-     "COGLEAGUE_SERVE_LEASE_TTL_S: lease_ttl_s must be a number above lease_renew_s (1)"),
+     "lease_ttl_s must be a number above lease_renew_s (1) (got 0.5): lease_ttl_s from "
+     "COGLEAGUE_SERVE_LEASE_TTL_S, lease_renew_s from its default"),
     ([], {"COGLEAGUE_SERVE_HEADER_TIMEOUT_S": "-3"}, "",
      "COGLEAGUE_SERVE_HEADER_TIMEOUT_S: header_timeout_s must be a number above 0 (got -3.0)"),
     ([], {"COGLEAGUE_SERVE_MAX_CONNECTIONS": "lots"}, "",
@@ -129,7 +130,23 @@ CLI_BAD: list[tuple[list[str], dict[str, str], str, str]] = [
     (["--config", "CFG"], {}, "outbox_max_bytes = 0\n",
      "outbox_max_bytes must be an integer of 1 or more (got 0)"),
     (["--config", "CFG"], {}, "lease_renew_s = 0.5\nlease_ttl_s = 0.5\n",
-     "lease_ttl_s must be a number above lease_renew_s (0.5) (got 0.5)"),
+     "lease_ttl_s must be a number above lease_renew_s (0.5) (got 0.5): lease_ttl_s from CFG, "
+     "lease_renew_s from CFG"),
+    # a clash of two fields names where each value came from
+    (["--config", "CFG"], {}, "lease_renew_s = 10\n",
+     "lease_ttl_s must be a number above lease_renew_s (10) (got 5.0): lease_ttl_s from its "
+     "default, lease_renew_s from CFG"),
+    (["--config", "CFG"], {"COGLEAGUE_SERVE_LEASE_RENEW_S": "4"}, "lease_ttl_s = 3\n",
+     "lease_ttl_s must be a number above lease_renew_s (4) (got 3): lease_ttl_s from CFG, "
+     "lease_renew_s from COGLEAGUE_SERVE_LEASE_RENEW_S"),
+    ([], {"COGLEAGUE_SERVE_START_TIMEOUT_S": "999999999"}, "",
+     "max_start_timeout_s must be a number of start_timeout_s (1e+09) or more (got 604800.0): "
+     "max_start_timeout_s from its default, start_timeout_s from "
+     "COGLEAGUE_SERVE_START_TIMEOUT_S"),
+    (["--config", "CFG"], {"COGLEAGUE_SERVE_MAX_CONNECTIONS": "5"},
+     "max_connections_per_client = 10\n",
+     "max_connections_per_client must be an integer in 1..max_connections (5) (got 10): "
+     "max_connections_per_client from CFG, max_connections from COGLEAGUE_SERVE_MAX_CONNECTIONS"),
     (["--config", "CFG"], {}, "lease_tll_s = 3\n", "lease_tll_s is not a server setting"),
     (["--config", "CFG"], {}, "lease_ttl_s = [\n", "is not TOML"),
     (["--config", "CFG"], {"COGLEAGUE_SERVE_BODY_TIMEOUT_S": "0"}, "body_timeout_s = 30\n",
@@ -145,7 +162,7 @@ def test_serve_refuses_a_bad_setting_in_one_line(tmp_path: Path, args: list[str]
     cfg.write_text(config)
     done = _serve(tmp_path, *[str(cfg) if a == "CFG" else a for a in args], env=env)
     assert done.stderr.startswith("error: "), done.stderr
-    assert expected in done.stderr, done.stderr
+    assert expected.replace("CFG", str(cfg)) in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
 
 

@@ -210,11 +210,12 @@ def _read_standings(file: Path, config: Any, store: str | None, game: str | None
 
 
 def _season_over(config: Any) -> bool:
-    """The season ends when every scheduled episode is finished (held-out names show then)."""
+    """The season ends when every scheduled episode is settled (held-out names show then): an
+    ``infra_error`` episode is not, since ``league run --retry-infra`` plays it again."""
     from cogleague.league.runner import pending
 
     try:
-        return not pending(config)[0]
+        return not pending(config, retry_infra=True)[0]
     except ConfigError as exc:
         fail(str(exc))
 

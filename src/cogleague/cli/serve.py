@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from cogleague.cli import app
-from cogleague.cli.common import console, fail
+from cogleague.cli.common import console, fail, int_option
 from cogleague.core.errors import ConfigError
 
 # uvicorn's level names (`uvicorn.config.LOG_LEVELS`; importing uvicorn would slow `--help`).
@@ -20,7 +20,8 @@ LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 @app.command("serve")
 def serve(
     host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port (0..65535; 0: any free one)")] = 8000,
+    port_text: Annotated[str, typer.Option(
+        "--port", metavar="<int>", help="TCP port (0..65535; 0: any free one)")] = "8000",
     db: Annotated[str | None, typer.Option(help="database URL: sqlite:///FILE (default "
                                                 "cogleague-server.db) or postgresql://…")] = None,
     operator_key: Annotated[str | None, typer.Option(
@@ -77,8 +78,7 @@ def serve(
             fail(f"{option} {folder} is a file, not a folder")
     if replay_models is not None and not Path(replay_models).is_dir():
         fail(f"--replay-models {replay_models} is not a folder of recordings")
-    if not 0 <= port <= 65535:
-        fail(f"--port must be an integer in 0..65535 (got {port})")
+    port = int_option("--port", port_text, 0, 65535)
     try:  # every value judged before a port is bound or a database opened
         tuned, origin = read_sources(config, os.environ)
         settings = build({**origin, "node_url": "--node-url"}, **tuned,

@@ -187,7 +187,7 @@ def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
                                                      "twice; policy names must be unique")
         seen.add(p.name)
         if p.kind == "bot":
-            import_bot(p.bot or "", python_path, where=f"policies.{p.name}.bot")
+            import_bot(p.bot or "", python_path, where=f"policies[{i}].bot", name=p.name)
     add_python_path(python_path)
     games = [_parse_game(g, f"games[{i}]", policies, default_episodes, duplicates, seed)
              for i, g in enumerate(_array(doc, "games"))]
@@ -298,6 +298,11 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
     lo, hi = info.seat_range
     seats = {v: (check_int(f"{where}.seats", doc["seats"], lo, hi) if "seats" in doc
                  else info.seats_of(v, overrides)) for v in variants}
+    if "seats" in doc:
+        _check_seat_count_once(where, info, overrides, seats)
+    seats_from = f"{where}.seats" if "seats" in doc else next(
+        (f"{where}.overrides.{k}" for k in _seat_count_keys(info, variants[0], overrides)),
+        f"{name}'s default")
 
     book = {p.name: p for p in policies}
     if "policies" in doc:
@@ -323,7 +328,7 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
             raise ConfigError("seating.duplicates", f"seating.duplicates is false but {where} "
                               f"has {len(chosen)} policies for {seats[v]} seats")
         _check_buildable(where, info, v, overrides, derive_seed(seed, name, v, 0),
-                         [book[n] for n in chosen], seats[v])
+                         [book[n] for n in chosen], seats[v], seats_from)
     evaluation = check_int(f"{where}.evaluation_episodes",
                            doc.get("evaluation_episodes", episodes), 0, EPISODES_MAX)
     held = [n for n in chosen if book[n].held_out]
@@ -336,11 +341,42 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
                      evaluation_episodes=evaluation)
 
 
+def _seat_count_keys(info: GameDescriptor, variant: str | None,
+                     overrides: Mapping[str, Any]) -> list[str]:
+    """The given overrides that set a table's seat count: those whose value moves the game's
+    `seats_of` (probed at both ends of its seat range, so a game need not declare them)."""
+    lo, hi = info.seat_range
+    keys = []
+    for key in overrides:
+        try:
+            if info.seats_of(variant, {key: lo}) != info.seats_of(variant, {key: hi}):
+                keys.append(key)
+        except Exception:  # a game's `seats_for` that cannot read this probe: not a count
+            continue
+    return keys
+
+
+def _check_seat_count_once(where: str, info: GameDescriptor, overrides: Mapping[str, Any],
+                           seats: Mapping[str | None, int]) -> None:
+    """A seat count given both as ``seats`` and as a game option must agree; otherwise the
+    game's own complaint (about its line-up) would hide which two fields clash."""
+    lo, hi = info.seat_range
+    for v, n in seats.items():
+        for key in _seat_count_keys(info, v, overrides):
+            if overrides[key] != n:
+                raise ConfigError(f"{where}.seats",
+                                  f"{where}.seats is {n} but {where}.overrides.{key} is "
+                                  f"{overrides[key]!r}: name the seat count once, either "
+                                  f"{where}.seats ({lo}..{hi}) or {where}.overrides.{key}")
+
+
 def _check_buildable(where: str, info: GameDescriptor, variant: str | None,
                      overrides: Mapping[str, Any], seed: int, policies: Sequence[Policy],
-                     seats: int) -> None:
+                     seats: int, seats_from: str) -> None:
     """Build one table of this game and variant now, so a bad override or baseline is a config
-    error before the run instead of a thousand failed episodes."""
+    error before the run instead of a thousand failed episodes. A game's complaint about an
+    option given in ``overrides`` names that path, and the seat count it was checked
+    against (most such complaints are per-seat lists of the wrong length)."""
     from cogleague.seats.factory import make_seat
 
     names = [policies[i % len(policies)].seat_ref(info.name) for i in range(seats)]
@@ -350,4 +386,8 @@ def _check_buildable(where: str, info: GameDescriptor, variant: str | None,
             if p.kind in ("baseline", "policy"):
                 make_seat(game, 0, p.seat_ref(info.name))
     except ConfigError as exc:
+        if exc.field in overrides:
+            path = f"{where}.overrides.{exc.field}"
+            raise ConfigError(path, f"{path}: {exc}; a table has {seats} seats here "
+                                    f"({seats_from})") from exc
         raise ConfigError(f"{where}.{exc.field}", f"{where}: {exc}") from exc

@@ -8,7 +8,8 @@ show each public policy's mean score against the public pool (its public episode
 against the held-out pool (its evaluation episodes), the difference (held-out − public) and a
 95% percentile bootstrap interval of the difference (both samples resampled independently).
 A policy is held out when it plays evaluation episodes and no public episode; until the
-season ends (every scheduled episode finished) its name reads ``held-out #k``.
+season ends (every scheduled episode stored ``ok``: ``failed`` and ``infra_error`` ones are
+played again) its name reads ``held-out #k``.
 """
 
 from __future__ import annotations

@@ -216,11 +216,18 @@ def _parse_baseline(where: str, value: Any) -> Mapping[str, str] | str:
                                            f"of game = baseline name (got {value!r})")
 
 
-def import_bot(ref: str, python_path: Sequence[str] = (), where: str = "bot") -> type:
+def import_bot(ref: str, python_path: Sequence[str] = (), where: str = "bot",
+               name: str | None = None) -> type:
     """Load a bot reference (after putting `python_path` first on ``sys.path``); the one
-    loader of `seats/botref.py`, its errors naming `where`."""
+    loader of `seats/botref.py`, its errors naming `where` (and the policy's `name`) whatever
+    field the loader itself put first (its file loader names its default one)."""
     add_python_path(python_path)
-    return load_bot_class(ref, field=where)
+    try:
+        return load_bot_class(ref, field=where)
+    except ConfigError as exc:
+        label = where if name is None else f"{where} ({name})"
+        error = exc.renamed(label)
+        raise ConfigError(where, str(error)) from exc
 
 
 def add_python_path(paths: Sequence[str]) -> None:

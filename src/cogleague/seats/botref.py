@@ -37,9 +37,9 @@ SEAT_PREFIXES = ("llm", "policy", "axelrod", "human", "remote")
 """Prefixes other seat kinds use (``llm:PROMPT``…): never read as a module."""
 
 
-def _load_file(path: Path) -> Any:
+def _load_file(path: Path, field: str = FIELD) -> Any:
     """Import a bot file under a name derived from its absolute path (two files called
-    ``bot.py`` in different folders do not collide)."""
+    ``bot.py`` in different folders do not collide); errors name `field`."""
     resolved = path.resolve()
     digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:10]
     name = f"cogleague_bot_{resolved.stem}_{digest}"
@@ -47,7 +47,7 @@ def _load_file(path: Path) -> Any:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, resolved)
     if spec is None or spec.loader is None:
-        raise ConfigError(FIELD, f"{FIELD}: {path} is not a Python file")
+        raise ConfigError(field, f"{field}: {path} is not a Python file")
     module = importlib.util.module_from_spec(spec)
     folder = str(resolved.parent)
     if folder not in sys.path:
@@ -57,7 +57,7 @@ def _load_file(path: Path) -> Any:
         spec.loader.exec_module(module)
     except Exception as exc:
         del sys.modules[name]
-        raise ConfigError(FIELD, f"{FIELD}: bot file {path} fails to import: "
+        raise ConfigError(field, f"{field}: bot file {path} fails to import: "
                                  f"{type(exc).__name__}: {exc}") from exc
     return module
 
@@ -77,7 +77,7 @@ def load_bot_class(ref: str, base_dir: Path | None = None, field: str = FIELD) -
             path = base_dir / path
         if not path.is_file():
             raise ConfigError(field, f"{field}: bot file {path} does not exist")
-        module = _load_file(path)
+        module = _load_file(path, field)
     else:
         cwd = str(Path.cwd())
         if cwd not in sys.path:

@@ -112,6 +112,8 @@ class LeaseKeeper:
                 log.warning("table %s: lease taken over by this process", table_id)
         self.takeovers += taken
         for table_id in await svc.store.tx(overdue, svc.settings.lease_ttl_s):
+            if table_id in svc.unsettled:  # its refused abort: `settle_unsettled`'s, bounded
+                continue
             try:  # of two processes doing so at once, one aborts it (a conditional UPDATE)
                 await svc.abort(table_id, "start timeout", states=(OPEN,))
                 log.warning("table %s: start timeout enforced by this process", table_id)

@@ -163,8 +163,10 @@ Operator = Annotated[Account, Depends(operator)]
 
 # -- meta ------------------------------------------------------------------------------------------
 @router.get("/healthz")
-async def healthz() -> dict[str, str]:
-    return {"status": "ok"}
+async def healthz(svc: Svc) -> dict[str, Any]:
+    """Ready; and the tables whose abort this process gave up retrying (`SETTLE_ROUNDS`
+    refusals), so a monitor sees what needs an operator."""
+    return {"status": "ok", "aborts_given_up": sorted(svc.given_up)}
 
 
 @router.get("/games")

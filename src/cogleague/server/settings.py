@@ -34,6 +34,16 @@ RECORDING_MODES = ("record", "replay", "replay_or_live")
 SQLITE_SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 
 
+class SettingsClash(ConfigError):
+    """Two fields each in range but not together: `field`, refused, and the `others` its range
+    depends on, so a caller that knows where each value came from can name it
+    (`settings_source.build`)."""
+
+    def __init__(self, field: str, message: str, others: tuple[str, ...]) -> None:
+        super().__init__(field, message)
+        self.others = others
+
+
 @dataclass
 class Settings:
     """Everything `create_app` needs. Times are seconds, limits are per connection/account."""
@@ -149,19 +159,22 @@ class Settings:
             raise ConfigError("session_sweep_every_s", "session_sweep_every_s must be a "
                               f"number of 0 or more (got {self.session_sweep_every_s!r})")
         if self.lease_ttl_s <= self.lease_renew_s:
-            raise ConfigError("lease_ttl_s", "lease_ttl_s must be a number above lease_renew_s "
-                              f"({self.lease_renew_s:g}) (got {self.lease_ttl_s!r})")
+            raise SettingsClash("lease_ttl_s", "lease_ttl_s must be a number above lease_renew_s "
+                                f"({self.lease_renew_s:g}) (got {self.lease_ttl_s!r})",
+                                ("lease_renew_s",))
         if self.max_start_timeout_s < self.start_timeout_s:
-            raise ConfigError("max_start_timeout_s", "max_start_timeout_s must be a number of "
-                              f"start_timeout_s ({self.start_timeout_s:g}) or more "
-                              f"(got {self.max_start_timeout_s!r})")
+            raise SettingsClash("max_start_timeout_s", "max_start_timeout_s must be a number of "
+                                f"start_timeout_s ({self.start_timeout_s:g}) or more "
+                                f"(got {self.max_start_timeout_s!r})", ("start_timeout_s",))
         if self.max_frame_bytes > TRANSPORT_MAX_FRAME_BYTES:
             raise ConfigError("max_frame_bytes", "max_frame_bytes must be an integer in "
                               f"1..{TRANSPORT_MAX_FRAME_BYTES} (got {self.max_frame_bytes!r})")
         if self.max_connections_per_client > self.max_connections:
-            raise ConfigError("max_connections_per_client", "max_connections_per_client must "
-                              f"be an integer in 1..max_connections ({self.max_connections}) "
-                              f"(got {self.max_connections_per_client!r})")
+            raise SettingsClash("max_connections_per_client", "max_connections_per_client "
+                                "must be an integer in 1..max_connections "
+                                f"({self.max_connections}) "
+                                f"(got {self.max_connections_per_client!r})",
+                                ("max_connections",))
         check_choice("sqlite_synchronous", self.sqlite_synchronous, SQLITE_SYNCHRONOUS)
         check_choice("model_recording_mode", self.model_recording_mode, RECORDING_MODES)
         if not isinstance(self.db_url, str) or not self.db_url:

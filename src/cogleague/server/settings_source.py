@@ -13,7 +13,13 @@ from typing import Any
 
 from cogleague.core.config import reject_unknown
 from cogleague.core.errors import ConfigError
-from cogleague.server.settings import FLAGS, POSITIVE_COUNTS, POSITIVE_NUMBERS, Settings
+from cogleague.server.settings import (
+    FLAGS,
+    POSITIVE_COUNTS,
+    POSITIVE_NUMBERS,
+    Settings,
+    SettingsClash,
+)
 
 ENV_PREFIX = "COGLEAGUE_SERVE_"
 
@@ -49,12 +55,24 @@ def read_sources(config: Path | None, env: Mapping[str, str]) -> tuple[dict[str,
 
 
 def build(origin: Mapping[str, str], **values: Any) -> Settings:
-    """`Settings(**values)`; a refusal names the file or variable the field came from."""
+    """`Settings(**values)`; a refusal names the file or variable the field came from, and a
+    clash of two fields (`SettingsClash`) where each of them came from: a file, a variable,
+    an option (`origin`), the caller's code, or the field's default."""
     try:
         return Settings(**values)
+    except SettingsClash as exc:
+        sources = ", ".join(f"{name} from {_source(name, origin, values)}"
+                            for name in (exc.field, *exc.others))
+        raise SettingsSourceError(f"{exc}: {sources}") from exc
     except ConfigError as exc:
         where = origin.get(exc.field)
         raise SettingsSourceError(f"{where}: {exc}" if where else str(exc)) from exc
+
+
+def _source(name: str, origin: Mapping[str, str], values: Mapping[str, Any]) -> str:
+    if name in origin:
+        return origin[name]
+    return "the caller" if name in values else "its default"
 
 
 def _read_file(path: Path) -> dict[str, Any]:

@@ -84,6 +84,12 @@ ABORT_ATTEMPTS = 3
 left to the lease rounds (`TableService.settle_unsettled`)."""
 ABORT_RETRY_S = 0.2
 """The wait before the second try (then twice that, ...)."""
+SETTLE_ROUNDS = 30
+"""Lease rounds that retry one parked abort (`TableService.settle_unsettled`) before this
+process gives up on it: logged once at CRITICAL, kept in `unsettled` and listed by
+`/healthz` (``aborts_given_up``), its row and stakes left exactly as stored; only an
+operator's abort (or a restart) tries it again. A database that refuses an abort this long
+needs a person, not another retry."""
 
 
 class LaunchFailed(RuntimeError):
@@ -114,6 +120,10 @@ class TableService:
         self.unsettled: dict[str, tuple[dict[str, Any], str, int | None, tuple[str, ...]]] = {}
         """Tables whose abort could not be stored: row, detail, culprit, states (retried at
         each lease round, `settle_unsettled`)."""
+        self.settle_rounds: dict[str, int] = {}
+        """Table id -> lease rounds that retried its parked abort (`SETTLE_ROUNDS`)."""
+        self.given_up: dict[str, str] = {}
+        """Parked aborts no lease round retries any more: table id -> the last refusal."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self.node_id = secrets.token_hex(8)
         store.node_id = self.node_id
@@ -642,7 +652,7 @@ class TableService:
         for attempt in range(ABORT_ATTEMPTS):
             try:
                 await self._write_abort(row, detail, culprit, states)
-                self.unsettled.pop(table_id, None)
+                self._settled(table_id)
                 return True
             except LeaseLost:
                 raise
@@ -665,7 +675,9 @@ class TableService:
         table this process no longer holds (`mine`: its leases) is left to its new owner."""
         for table_id, (row, detail, culprit, states) in builtins.list(self.unsettled.items()):
             if row["state"] == RUNNING and table_id not in mine:
-                self.unsettled.pop(table_id, None)
+                self._settled(table_id)
+                continue
+            if table_id in self.given_up:  # `SETTLE_ROUNDS` refusals: left to an operator
                 continue
             async with self.lock(table_id):
                 if table_id not in self.unsettled:
@@ -673,15 +685,36 @@ class TableService:
                 try:
                     now_row, _ = await self.row(table_id)
                     if now_row["state"] not in states:  # started or ended meanwhile: it is
-                        self.unsettled.pop(table_id, None)  # what it is now (not forgotten
+                        self._settled(table_id)  # what it is now (not forgotten
                         continue  # here: this process may run it)
                     await self._write_abort(row, detail, culprit, states)
                 except Exception as exc:
-                    throttle.warn(("abort", table_id), "table %s: its abort still cannot be "
-                                  "stored (%s: %s)", table_id, type(exc).__name__, exc)
+                    self._refused(table_id, exc)
                     continue
-                self.unsettled.pop(table_id, None)
+                self._settled(table_id)
                 log.warning("table %s: aborted by a lease round", table_id)
+
+    def _refused(self, table_id: str, exc: Exception) -> None:
+        """One more lease round whose retry of a parked abort failed; at `SETTLE_ROUNDS` the
+        abort is given up on, loudly and once."""
+        rounds = self.settle_rounds[table_id] = self.settle_rounds.get(table_id, 0) + 1
+        reason = f"{type(exc).__name__}: {exc}"
+        if rounds < SETTLE_ROUNDS:
+            throttle.warn(("abort", table_id), "table %s: its abort still cannot be stored "
+                          "(lease round %d of %d; %s)", table_id, rounds, SETTLE_ROUNDS, reason)
+            return
+        self.given_up[table_id] = reason
+        log.critical("table %s: its abort was refused by the database %d lease rounds running "
+                     "(%s); no longer retried: the table and its held stakes stay as stored, "
+                     "listed by /healthz (aborts_given_up) until an operator aborts it "
+                     "(POST /tables/%s/abort) once the database accepts it", table_id,
+                     rounds, reason, table_id)
+
+    def _settled(self, table_id: str) -> None:
+        """A parked abort that is stored now, or no longer this process's to store."""
+        self.unsettled.pop(table_id, None)
+        self.settle_rounds.pop(table_id, None)
+        self.given_up.pop(table_id, None)
 
     async def _write_abort(self, row: dict[str, Any], detail: str, culprit: int | None,
                            states: tuple[str, ...]) -> None:
