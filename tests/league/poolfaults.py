@@ -43,6 +43,8 @@ def first(records):
     print(" ".join(map(str, pids)), flush=True)
     os.kill(os.getpid(), 9)  # the driver dies (the out-of-memory killer, kill -9)
 
-LocalBackend(2, {method!r}).run([specs(64)[i:i + 2] for i in range(0, 64, 2)], first)
+# ten commits' worth: both workers are still playing at the first commit (a worker with nothing
+# left to play exits before the end)
+LocalBackend(2, {method!r}).run([specs(640)[i:i + 2] for i in range(0, 640, 2)], first)
 """
-"""A driver that starts a pool, prints its workers' ids once a chunk is back and is killed."""
+"""A driver that starts a pool, prints its workers' ids at its first commit and is killed."""

@@ -16,6 +16,7 @@ from cogleague.league import runner, store
 from cogleague.league.backends.local import LocalBackend
 from cogleague.league.episodes import EpisodeSpec, SeatRef
 from cogleague.league.worker import play_chunk
+from helpers.waiting import until
 
 LINEUP = ("tit_for_tat", "pavlov", "always_defect", "grim_trigger")
 
@@ -315,3 +316,33 @@ def test_the_driver_goes_on_without_waiting_for_its_workers_to_stop(
     assert [w.exitcode for w in workers] == [0, 0]  # exited on their own, not terminated
     os.close(release_read)
     os.close(release_write)
+
+
+def test_a_worker_left_with_nothing_to_play_exits_while_the_others_finish(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A worker is told to stop as soon as nothing is left for it — not once every chunk is
+    back — so its exit overlaps the other workers' last chunks and the driver's last commit.
+    The run's last chunk waits until another worker has left its loop."""
+    import os
+
+    from cogleague.league.backends import local
+
+    real_serve = local.serve
+
+    def serve_and_say_so(chunks: Any, conn: Any, playing: Any, inherited: Any = ()) -> None:
+        real_serve(chunks, conn, playing, inherited)
+        (tmp_path / f"left-{os.getpid()}").touch()
+
+    def play_last_after_another_left(chunk: Any) -> Any:
+        if chunk[0].seed == 6:  # the last chunk: the first worker's two came back long ago
+            seen = any(tmp_path.glob("left-*")) or until(
+                lambda: any(tmp_path.glob("left-*")), "another worker to leave its loop")
+            (tmp_path / f"saw-{bool(seen)}").touch()
+        return play_chunk(chunk)
+
+    monkeypatch.setattr(local, "serve", serve_and_say_so)  # what the forked workers run
+    monkeypatch.setattr(local, "play_chunk", play_last_after_another_left)
+    chunks = [specs(8)[i:i + 2] for i in range(0, 8, 2)]
+    got: list[str] = []
+    LocalBackend(2, "fork").run(chunks, lambda recs: got.extend(r.id for r in recs))
+    assert len(got) == 8 and (tmp_path / "saw-True").exists()

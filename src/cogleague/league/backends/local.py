@@ -162,6 +162,7 @@ class _Pool:
         self.procs: list[Any] = []
         self.playing: list[Any] = []  # each worker's chunk at play (shared memory), or IDLE
         self.dead: set[Connection] = set()
+        self.stopped: set[Connection] = set()  # told to exit: nothing was left for them
         self.in_flight: dict[Connection, deque[int]] = {}
         self.replies: queue.SimpleQueue[tuple[Connection, Reply | None]] = queue.SimpleQueue()
         self.taken: deque[tuple[Connection, Reply | None]] = deque()  # out of it, not handled
@@ -214,8 +215,9 @@ class _Pool:
     def _read(self, live: list[Connection]) -> None:
         """Take every reply as it arrives and give its worker the next chunk (a worker never
         waits on the driver's commit); None after a worker's pipe closes (it exited or died).
-        Once every chunk is back the reader is done: the driver then tells the workers to stop
-        and goes on without waiting for them to wake up, close their pipes and exit."""
+        A worker that has nothing left to play is told to stop at once, so it exits while the
+        others finish and the driver stores the last rows, not after; once every chunk is back
+        the reader is done."""
         while live:
             for conn in wait(live):
                 assert isinstance(conn, Connection)
@@ -230,6 +232,8 @@ class _Pool:
                     self.in_flight[conn].remove(reply[0])
                     if reply[2] is None:  # a worker that failed a chunk gets no more
                         self._give(conn)
+                    if not self.todo and not self.in_flight[conn]:
+                        self._stop(conn)
                     if not self.todo and not any(self.in_flight.values()):
                         return  # every chunk is back
 
@@ -244,6 +248,13 @@ class _Pool:
                 self.todo.appendleft(index)
                 return
             queued.append(index)
+
+    def _stop(self, conn: Connection) -> None:
+        """Tell `conn`'s worker to exit (with `lock` held, or once the readers are done)."""
+        if conn not in self.stopped:
+            self.stopped.add(conn)
+            with contextlib.suppress(OSError):  # already gone
+                conn.send(None)
 
     def play(self, on_chunk: OnChunk) -> None:
         """Hand out every chunk and store what comes back (`HeldRows`: what is back, in one
@@ -292,8 +303,9 @@ class _Pool:
         the queue, and a replacement takes its place — at most one per chunk, after which what
         no worker is left to play is infra_error too."""
         self.dead.add(dead)
-        if not self.in_flight[dead] and not self.todo:
-            return  # it had nothing left to do (a reader gives only to a live pipe)
+        if dead in self.stopped or (not self.in_flight[dead] and not self.todo):
+            return  # it was told to exit, or had nothing left to do (a reader gives only to
+            # a live pipe)
         slot = self.conns.index(dead)
         proc = self.procs[slot]
         proc.join(1.0)
@@ -311,7 +323,7 @@ class _Pool:
             self._listen([self._start(self.replacement())])
         with self.lock:
             for conn in self.conns:  # a live worker left idle takes its share of the rest
-                if conn not in self.dead:
+                if conn not in self.dead and conn not in self.stopped:
                     self._give(conn)
             if self.todo and not any(self.in_flight.values()):
                 for index in self.todo:
@@ -330,8 +342,7 @@ class _Pool:
         run's clock), multiprocessing reaps it."""
         if graceful:
             for conn in self.conns:
-                with contextlib.suppress(OSError):  # already gone
-                    conn.send(None)
+                self._stop(conn)  # those the readers have not told yet
             for reader in self.readers:
                 # done once every chunk was back; a replacement's reader, when its worker's
                 # pipe closes
