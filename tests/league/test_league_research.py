@@ -9,6 +9,7 @@ import itertools
 import json
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -239,3 +240,28 @@ def test_the_example_profiles_league_is_valid() -> None:
     path = Path(__file__).parents[2] / "examples" / "profiles-league.toml"
     cfg = league_config.load(path, store_url="sqlite://")
     assert cfg.profiles is not None and cfg.held_out == ["secret-pavlov", "secret-gtft"]
+
+
+def test_the_reports_score_plots_hold_every_episode_of_a_game_played_at_its_default_variant(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A league that names no variant plays the game's default, and the standings table names
+    it: the report's per-episode plots must find that table's episodes all the same."""
+    from cogleague.league import report
+
+    path = held_out_league(tmp_path, episodes=4)
+    cfg = league_config.load(path)
+    runner.run(cfg, LocalBackend(1))
+    doc = standings_json(cfg.store_url, league=cfg.name)
+    episodes = store.load_episodes(cfg.store_url, league=cfg.name, status=store.STATUS_OK)
+    assert {ep.variant for ep in episodes} == {None}  # the league names no variant
+    plotted: dict[str, int] = {}
+    real_plot = report.plot_scores
+
+    def counting(table: dict[str, Any], eps: Any, out: Path) -> str:
+        plotted[f"{table['game']}/{table['variant']}"] = len(eps)
+        return real_plot(table, eps, out)
+
+    monkeypatch.setattr(report, "plot_scores", counting)
+    report.write_report(doc, episodes, tmp_path / "report", title="t")
+    assert plotted == {f"{t['game']}/{t['variant']}": t["episodes"] for t in doc["tables"]}
+    assert all(plotted.values())

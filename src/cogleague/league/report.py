@@ -23,6 +23,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
+from cogleague.league import gamestats
 from cogleague.league.episodes import EpisodeRecord
 from cogleague.league.rankings.ranks import LEVEL_NOTE
 
@@ -264,7 +265,8 @@ def write_report(doc: dict[str, Any], episodes: Sequence[EpisodeRecord], out: st
     by_table: dict[tuple[str, str | None], list[EpisodeRecord]] = defaultdict(list)
     for ep in episodes:
         if ep.source != "evaluation":  # held-out evaluations have their own section
-            by_table[(ep.game, ep.variant)].append(ep)
+            # grouped as the standings group them: unnamed, the game's default variant
+            by_table[(ep.game, gamestats.played_variant(ep.game, ep.variant))].append(ep)
     sections = []
     for table in doc["tables"]:
         eps = by_table[(table["game"], table["variant"])]
