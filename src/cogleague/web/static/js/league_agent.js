@@ -3,7 +3,7 @@
 // `cogleague profile` traits (baselines and policy files), its owner and versions. From
 // GET /leagues/ID/agents/NAME; no key needed.
 
-import { h, clear, fmt, fetchJSON, markNav, seatColour, problemText } from "./util.js";
+import { h, clear, fmt, fetchJSON, gameCatalog, markNav, seatColour, problemText, variantCell } from "./util.js";
 import { lineChart } from "./chart.js";
 
 const out = document.getElementById("agent");
@@ -38,9 +38,11 @@ function recent(doc) {
       h("td", {}, t.state === "finished" ? h("a", { href: t.replay }, "replay") : "–"))))));
 }
 
-function traits(doc) {
+/** The behaviour traits' table; `catalog`: the installed games by name (a row that names no
+ * variant played its game's default). */
+export function traits(doc, catalog = {}) {
   const rows = Object.entries(doc.traits).flatMap(([game, list]) => list.flatMap((r) =>
-    Object.entries(r.extras || {}).map(([k, v]) => [game, r.variant ?? "–", k, v])));
+    Object.entries(r.extras || {}).map(([k, v]) => [game, variantCell(r.variant, catalog[game]), k, v])));
   if (!rows.length) return h("p", { class: "muted" }, "No behaviour traits yet (they come with the batch refit).");
   return h("div", { class: "scroll-x" }, h("h3", {}, "Behaviour traits (the games' stat columns over its tables)"),
     h("table", { class: "data", "data-testid": "traits" },
@@ -71,12 +73,13 @@ async function main() {
   const id = q.get("id"), name = q.get("name");
   try {
     if (!id || !name) throw new Error("the address needs ?id=SEASON&name=AGENT");
-    const doc = await fetchJSON(`/leagues/${encodeURIComponent(id)}/agents/${encodeURIComponent(name)}`);
+    const [doc, catalog] = await Promise.all([
+      fetchJSON(`/leagues/${encodeURIComponent(id)}/agents/${encodeURIComponent(name)}`), gameCatalog()]);
     document.getElementById("title").textContent = name;
     const v = doc.versions[0];
     document.getElementById("about").textContent = `${v.baseline ? "baseline" : v.kind} agent of ${doc.owner} · ` +
       `season ${id} · fallbacks: ${Object.entries(doc.faults).map(([c, n]) => `${n} ${c}`).join(", ") || "none"}`;
-    clear(out).append(h("div", { class: "panel" }, ratingPlot(doc), versions(doc), traits(doc), profile(doc), recent(doc),
+    clear(out).append(h("div", { class: "panel" }, ratingPlot(doc), versions(doc), traits(doc, catalog), profile(doc), recent(doc),
       h("p", {}, h("a", { href: `/league?id=${encodeURIComponent(id)}` }, "← the board"))));
     document.body.dataset.ready = "agent";
   } catch (err) {

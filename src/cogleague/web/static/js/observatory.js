@@ -4,7 +4,7 @@
 // ("level a–b" otherwise), and the game's own extra columns; across games, Bradley–Terry and
 // OpenSkill ratings with their intervals.
 
-import { h, clear, fetchJSON, fmt, markNav, playedVariant, problemText } from "./util.js";
+import { h, clear, fetchJSON, fmt, markNav, problemText, variantLabel } from "./util.js";
 
 const tabs = document.getElementById("tabs");
 const out = document.getElementById("standings");
@@ -37,14 +37,7 @@ function kindTag(row) {
     KIND_WORD[kind] ?? kind);
 }
 
-/** A standings table's variant: the one it played (an unnamed one: the game's default); for a
- * game without variants nothing; "variant not recorded" only when it cannot be known (a game
- * with variants but no default, or one this server does not have). */
-export function variantLabel(variant, game) {
-  const played = playedVariant(variant, game);
-  if (played !== null) return played;
-  return game && Array.isArray(game.variants) && !game.variants.length ? null : "variant not recorded";
-}
+export { variantLabel }; // its home is util.js, shared with the season pages
 
 function scoreTable(game, table) {
   const lows = table.rows.map((r) => r.low ?? r.mean);

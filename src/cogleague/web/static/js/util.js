@@ -157,3 +157,24 @@ export function playedVariant(variant, game) {
   if (variant !== null && variant !== undefined && variant !== "") return variant;
   return game?.default_variant ?? null;
 }
+
+/** A variant in words: the one played (an unnamed one: the game's default); for a game without
+ * variants null; "variant not recorded" only when it cannot be known (a game with variants but
+ * no default, or one this server does not have). */
+export function variantLabel(variant, game) {
+  const played = playedVariant(variant, game);
+  if (played !== null) return played;
+  return game && Array.isArray(game.variants) && !game.variants.length ? null : "variant not recorded";
+}
+
+/** A variant in a table's cell, where something must be said: a game without variants plays
+ * its one standard set of rules (as the table maker names it). */
+export function variantCell(variant, game) {
+  return variantLabel(variant, game) ?? "standard";
+}
+
+/** The installed games by name (GET /api/games), for the pages that name a default variant. */
+export async function gameCatalog() {
+  const doc = await fetchJSON("/api/games");
+  return Object.fromEntries(doc.games.map((g) => [g.name, g]));
+}
