@@ -322,13 +322,13 @@ async function main() {
     const saved = JSON.parse(localStorage.getItem(seatStore(id)) || "null");
     if (saved) return play(table, saved, desc, sess, query.get("start") === "1"); // a reload: the same seat, resumed
     if (table.state !== "open") { // no seat to take: say so, and where to watch it instead of a dead end
-      clear(root).append(h("div", { class: "error", "data-testid": "not-open" }, `Table ${id} is ${table.state}: seats are taken only while it is open.`),
+      clear(root).append(...[h("div", { class: "error", "data-testid": "not-open" }, `Table ${id} is ${table.state}: seats are taken only while it is open.`),
         h("p", {}, h("a", { href: `/theater?table=${encodeURIComponent(id)}`, "data-testid": "watch-instead" },
           table.state === "running" ? "Watch it live →" : "Watch the replay →"), " · ", h("a", { href: "/" }, "Back to the Lobby")),
         table.state === "running" && sess.signed_in
           ? h("div", { class: "panel" }, h("p", {}, "Playing at this table from another browser or device, or lost this one's seat? Take your seat back here (the other connection to it ends)."),
             reclaimButton(id, null, (mine) => play(table, mine, desc, sess, false)))
-          : null);
+          : null].filter(Boolean)); // Element.append writes a null as the word "null"
       document.body.dataset.ready = "error";
       return;
     }
