@@ -14,7 +14,7 @@ import pytest
 
 from .conftest import OPERATOR_KEY, LiveServer, account
 from .test_audit import audit, overflow
-from .test_people import sign_up
+from .test_people import PASSWORD, sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -55,3 +55,47 @@ def test_a_finished_table_on_the_play_page_says_no_null(server: Any, open_page: 
     assert "finished" in text
     assert not re.search(r"\bnull\b|undefined", text), text
     assert p.errors == []
+
+
+def test_the_lobby_leads_back_to_the_seat_this_browser_holds(server: Any, browser: Any,
+                                                              open_page: Any) -> None:
+    """Mid-game, a person follows the header's Lobby link: the card of their running table
+    must lead back to their seat, not only to watching it. Signed in on another device (no
+    seat kept there), the card offers to take a person's seat back; signed out, it does not."""
+    p = open_page(360, 740)
+    page = p.page
+    sign_up(page, server.url, "wanderer")
+    page.click("[data-testid=play-now-dilemma]")
+    page.wait_for_selector("body[data-ready=play]")
+    page.wait_for_selector("[data-testid=send]")
+    tid = re.search(r"table=(t_[0-9a-f]+)", page.url).group(1)  # type: ignore[union-attr]
+    page.click("header nav a[data-nav=lobby]")
+    card = page.locator(f"[data-testid=table-{tid}]")
+    card.wait_for()
+    back = card.get_by_role("link", name=re.compile("back to my seat", re.I))
+    assert back.count() == 1, card.inner_text()
+    assert audit(page) == [] and overflow(page) <= 0
+    back.click()
+    page.wait_for_selector("[data-testid=send]")  # the same seat, its turn still open
+    assert page.url.endswith(f"/play?table={tid}")
+
+    other = open_page(360, 740)  # the same person on another device: no seat kept there
+    other.page.goto(f"{server.url}/signin")
+    other.page.wait_for_selector("body[data-ready=signin]")
+    other.page.fill("[data-testid=name]", "wanderer")
+    other.page.fill("[data-testid=password]", PASSWORD)
+    other.page.click("[data-testid=submit]")
+    other.page.wait_for_selector("body[data-ready=lobby]")
+    card = other.page.locator(f"[data-testid=table-{tid}]")
+    card.wait_for()
+    take = card.get_by_role("link", name=re.compile("take (it|your seat) back", re.I))
+    assert take.count() == 1, card.inner_text()
+    take.click()
+    other.page.wait_for_selector("[data-testid=reclaim-seat]")
+
+    stranger = open_page(360, 740)  # signed out: only watching
+    stranger.page.goto(f"{server.url}/")
+    card = stranger.page.locator(f"[data-testid=table-{tid}]")
+    card.wait_for()
+    assert card.get_by_role("link", name=re.compile("seat", re.I)).count() == 0
+    assert p.errors == [] and other.errors == [] and stranger.errors == []
