@@ -99,3 +99,32 @@ def test_the_lobby_leads_back_to_the_seat_this_browser_holds(server: Any, browse
     card.wait_for()
     assert card.get_by_role("link", name=re.compile("seat", re.I)).count() == 0
     assert p.errors == [] and other.errors == [] and stranger.errors == []
+
+
+def test_standings_of_one_episode_say_why_there_is_no_interval(tmp_path: Any,
+                                                                open_page: Any) -> None:
+    """The first finished table on a server: one episode, so no bootstrap interval can be
+    drawn. Each such cell says why in words, never a bare "–"."""
+    from fastapi import FastAPI
+
+    from cogleague.league.store import record_episode
+    from cogleague.web import routes
+    from cogleague.web.standings import STORE_URL_STATE
+
+    url = f"sqlite:///{tmp_path / 'league.db'}"
+    record_episode(url, game="dilemma", variant=None, seed=1, table_id="t1",
+                   policy_names=["tft", "defector", "pavlov"],
+                   results={"scores": [10, 4, 7], "reason": "complete"})
+    app = FastAPI()
+    app.include_router(routes.router)
+    setattr(app.state, STORE_URL_STATE, url)
+    with LiveServer(app) as server:
+        p = open_page(1440, 900)
+        page = p.page
+        page.goto(f"{server.url}/observatory?game=dilemma")
+        page.wait_for_selector("[data-testid=standings-dilemma]")
+        cells = page.locator("#standings td").all_inner_texts()
+        assert cells and "–" not in [c.strip() for c in cells], cells
+        assert any("2 episodes" in c for c in cells), cells
+        assert audit(page) == [] and overflow(page) <= 0
+        assert p.errors == []

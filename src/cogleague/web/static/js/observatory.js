@@ -10,8 +10,17 @@ const tabs = document.getElementById("tabs");
 const out = document.getElementById("standings");
 
 function extra(value, column) {
-  if (value === null || value === undefined) return "–";
+  if (value === null || value === undefined) { // e.g. promises kept where none was made
+    return h("abbr", { title: `not applicable: nothing to measure for “${column.label}” in these episodes` }, "n/a");
+  }
   return column.format === "percent" ? `${Math.round(value * 100)} %` : fmt(value, 2);
+}
+
+/** A 95 % interval in words; where there is none, why: the bootstrap needs two episodes (and
+ * a pairwise rating two policies). */
+function intervalText(row, policies = 2) {
+  if (row.low !== null && row.low !== undefined) return `${fmt(row.low, 2)} – ${fmt(row.high, 2)}`;
+  return policies < 2 ? "needs 2 policies" : "needs 2 episodes";
 }
 
 function intervalBar(row, lo, hi) {
@@ -51,7 +60,7 @@ function scoreTable(game, table) {
       h("td", {}, h("span", { class: "alias" }, r.policy), " ", kindTag(r)),
       h("td", { class: "num" }, r.games),
       h("td", { class: "num", "data-field": "mean" }, fmt(r.mean, 3)),
-      h("td", { class: "num" }, r.low === null ? "–" : `${fmt(r.low, 2)} – ${fmt(r.high, 2)}`),
+      h("td", { class: "num" }, intervalText(r)),
       table.columns.map((c) => h("td", { class: "num" }, extra(r.extras[c.key], c))),
       h("td", { style: { width: "24%", minWidth: "90px" } }, intervalBar(r, lo, hi)))))));
 }
@@ -62,7 +71,7 @@ function overallTable(title, rows, value) {
     h("tbody", {}, rows.map((r) => h("tr", {},
       h("td", { class: "num" }, r.rank_label), h("td", { class: "alias" }, r.policy),
       h("td", { class: "num" }, fmt(r[value.key], 2)),
-      h("td", { class: "num" }, r.low === null ? "–" : `${fmt(r.low, 2)} – ${fmt(r.high, 2)}`))))));
+      h("td", { class: "num" }, intervalText(r, rows.length)))))));
 }
 
 /** Episodes nobody connected to (the game's connect timeout): counted, never ranked. */
