@@ -2,7 +2,7 @@
 // pushes a new document after every rating update). No key needed: it shows what spectators
 // may see (held-out agents stay hidden until the season ends).
 
-import { h, clear, fmt, fetchJSON, gameCatalog, markNav, problemText, variantCell } from "./util.js";
+import { h, clear, fmt, fetchJSON, gameCatalog, markNav, problemText, variantCell, KIND_WORD } from "./util.js";
 
 const out = document.getElementById("board");
 const tabs = document.getElementById("tabs");
@@ -11,7 +11,7 @@ let current = null;
 
 function faults(counts) {
   const parts = Object.entries(counts || {}).map(([cause, n]) => `${n} ${cause}`);
-  return parts.length ? parts.join(", ") : "–";
+  return parts.length ? parts.join(", ") : "none";
 }
 
 function agentLink(id, r) {
@@ -25,7 +25,7 @@ function boardTable(id, game) {
     h("thead", {}, h("tr", {}, head.map((x, k) => h("th", { class: [0, 5, 6, 7, 8].includes(k) ? "num" : "" }, x)))),
     h("tbody", {}, game.rows.map((r) => h("tr", { "data-testid": `agent-${r.agent}` },
       h("td", { class: "num" }, r.rank), h("td", { class: "alias" }, agentLink(id, r)),
-      h("td", {}, `v${r.version}`), h("td", {}, r.baseline ? "baseline" : r.kind),
+      h("td", {}, `v${r.version}`), h("td", {}, r.baseline ? "baseline" : KIND_WORD[r.kind] ?? r.kind),
       h("td", {}, r.owner), h("td", { class: "num" }, fmt(r.rating, 2)),
       h("td", { class: "num" }, fmt(r.mu, 2)), h("td", { class: "num" }, `${fmt(r.low, 1)} – ${fmt(r.high, 1)}`),
       h("td", { class: "num" }, r.games), h("td", {}, faults(r.faults)),
@@ -44,7 +44,7 @@ export function refitTable(game, catalog = {}) {
         h("td", { class: "num" }, r.rank_label), h("td", { class: "alias" }, r.policy),
         h("td", {}, variantCell(r.variant, catalog[game.game])), h("td", { class: "num" }, r.games),
         h("td", { class: "num" }, fmt(r.mean, 2)),
-        h("td", { class: "num" }, r.low === null ? "–" : `${fmt(r.low, 2)} – ${fmt(r.high, 2)}`))))));
+        h("td", { class: "num" }, r.low === null ? "needs 2 episodes" : `${fmt(r.low, 2)} – ${fmt(r.high, 2)}`))))));
 }
 
 /** Where the focus is on the board (a game's tab, an agent's link), so that a pushed re-render

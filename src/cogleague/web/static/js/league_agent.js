@@ -3,7 +3,7 @@
 // `cogleague profile` traits (baselines and policy files), its owner and versions. From
 // GET /leagues/ID/agents/NAME; no key needed.
 
-import { h, clear, fmt, fetchJSON, gameCatalog, markNav, seatColour, problemText, variantCell } from "./util.js";
+import { h, clear, fmt, fetchJSON, gameCatalog, markNav, seatColour, problemText, variantCell, KIND_WORD, notApplicable } from "./util.js";
 import { lineChart } from "./chart.js";
 
 const out = document.getElementById("agent");
@@ -12,9 +12,9 @@ function versions(doc) {
   return h("div", { class: "scroll-x" }, h("h3", {}, "Versions"), h("table", { class: "data" },
     h("thead", {}, h("tr", {}, ["version", "kind", "games", "cap", "state", "description"].map((x) => h("th", {}, x)))),
     h("tbody", {}, doc.versions.map((v) => h("tr", {},
-      h("td", {}, `v${v.version}${v.current ? "" : " (old)"}`), h("td", {}, v.baseline ? "baseline" : v.kind),
+      h("td", {}, `v${v.version}${v.current ? "" : " (old)"}`), h("td", {}, v.baseline ? "baseline" : KIND_WORD[v.kind] ?? v.kind),
       h("td", {}, v.games.join(", ")), h("td", { class: "num" }, v.cap),
-      h("td", {}, v.reason ? `${v.state}: ${v.reason}` : v.state), h("td", {}, v.description || "–"))))));
+      h("td", {}, v.reason ? `${v.state}: ${v.reason}` : v.state), h("td", {}, v.description || h("span", { class: "muted" }, "no description")))))));
 }
 
 function ratingPlot(doc) {
@@ -32,10 +32,10 @@ function recent(doc) {
     h("thead", {}, h("tr", {}, ["table", "game", "phase", "state", "score", "rated", "fallbacks", "replay"].map((x) => h("th", {}, x)))),
     h("tbody", {}, doc.recent.map((t) => h("tr", {},
       h("td", {}, h("a", { href: t.watch }, t.table)), h("td", {}, t.game), h("td", {}, t.phase),
-      h("td", {}, t.reason ? `${t.state} (${t.reason})` : t.state), h("td", { class: "num" }, t.score === null ? "–" : fmt(t.score, 2)),
+      h("td", {}, t.reason ? `${t.state} (${t.reason})` : t.state), h("td", { class: "num" }, t.score === null ? (t.state === "running" ? "playing" : "none") : fmt(t.score, 2)),
       h("td", {}, t.outcome ?? "playing"),
-      h("td", {}, Object.entries(t.faults).map(([c, n]) => `${n} ${c}`).join(", ") || "–"),
-      h("td", {}, t.state === "finished" ? h("a", { href: t.replay }, "replay") : "–"))))));
+      h("td", {}, Object.entries(t.faults).map(([c, n]) => `${n} ${c}`).join(", ") || "none"),
+      h("td", {}, t.state === "finished" ? h("a", { href: t.replay }, "replay") : t.state === "running" ? "after the end" : "none"))))));
 }
 
 /** The behaviour traits' table; `catalog`: the installed games by name (a row that names no
@@ -48,7 +48,7 @@ export function traits(doc, catalog = {}) {
     h("table", { class: "data", "data-testid": "traits" },
       h("thead", {}, h("tr", {}, ["game", "variant", "trait", "value"].map((x) => h("th", {}, x)))),
       h("tbody", {}, rows.map(([g, v, k, x]) => h("tr", {}, h("td", {}, g), h("td", {}, v), h("td", {}, k),
-        h("td", { class: "num" }, x === null ? "–" : fmt(x, 3)))))));
+        h("td", { class: "num" }, x === null ? notApplicable(`nothing to measure for ${k} in these tables`) : fmt(x, 3)))))));
 }
 
 function profile(doc) {
@@ -62,9 +62,9 @@ function profile(doc) {
     h("table", { class: "data", "data-testid": "profile" },
       h("thead", {}, h("tr", {}, ["game", "trait", "value", "95 % interval", "verdict"].map((x) => h("th", {}, x)))),
       h("tbody", {}, rows.map(([g, t]) => h("tr", {}, h("td", {}, g), h("td", {}, t.label),
-        h("td", { class: "num" }, t.value === null ? "–" : fmt(t.value, 2)),
-        h("td", { class: "num" }, t.low === null ? "–" : `${fmt(t.low, 2)} – ${fmt(t.high, 2)}`),
-        h("td", {}, t.verdict ?? "–"))))));
+        h("td", { class: "num" }, t.value === null ? notApplicable("no table gave this situation yet") : fmt(t.value, 2)),
+        h("td", { class: "num" }, t.low === null ? notApplicable("no interval without data") : `${fmt(t.low, 2)} – ${fmt(t.high, 2)}`),
+        h("td", {}, t.verdict ?? notApplicable(t.kind === "rate" ? "no verdict without data" : "a verdict is given for rates only")))))));
 }
 
 async function main() {
@@ -77,7 +77,8 @@ async function main() {
       fetchJSON(`/leagues/${encodeURIComponent(id)}/agents/${encodeURIComponent(name)}`), gameCatalog()]);
     document.getElementById("title").textContent = name;
     const v = doc.versions[0];
-    document.getElementById("about").textContent = `${v.baseline ? "baseline" : v.kind} agent of ${doc.owner} · ` +
+    const kind = v.baseline ? "baseline" : KIND_WORD[v.kind] ?? v.kind;
+    document.getElementById("about").textContent = `${kind}${kind.endsWith("agent") ? "" : " agent"} of ${doc.owner} · ` +
       `season ${id} · fallbacks: ${Object.entries(doc.faults).map(([c, n]) => `${n} ${c}`).join(", ") || "none"}`;
     clear(out).append(h("div", { class: "panel" }, ratingPlot(doc), versions(doc), traits(doc, catalog), profile(doc), recent(doc),
       h("p", {}, h("a", { href: `/league?id=${encodeURIComponent(id)}` }, "← the board"))));

@@ -4,14 +4,14 @@
 // ("level a–b" otherwise), and the game's own extra columns; across games, Bradley–Terry and
 // OpenSkill ratings with their intervals.
 
-import { h, clear, fetchJSON, fmt, markNav, problemText, variantLabel } from "./util.js";
+import { h, clear, fetchJSON, fmt, markNav, problemText, variantLabel, KIND_WORD, notApplicable } from "./util.js";
 
 const tabs = document.getElementById("tabs");
 const out = document.getElementById("standings");
 
 function extra(value, column) {
   if (value === null || value === undefined) { // e.g. promises kept where none was made
-    return h("abbr", { title: `not applicable: nothing to measure for “${column.label}” in these episodes` }, "n/a");
+    return notApplicable(`nothing to measure for “${column.label}” in these episodes`);
   }
   return column.format === "percent" ? `${Math.round(value * 100)} %` : fmt(value, 2);
 }
@@ -34,11 +34,6 @@ function intervalBar(row, lo, hi) {
       background: "var(--gold)", left: `calc(${x(row.mean)} - 4px)` } }));
 }
 
-// Where a policy name comes from: a server account's seat, a built-in baseline, a league
-// entry, a season's agent version (remote agent, model, hosted policy, baseline)... Named in
-// words next to the name, so they are never mistaken for each other.
-const KIND_WORD = { server: "server account", baseline: "baseline", scripted: "baseline", league: "league policy",
-  model: "model", bot: "bot", remote: "remote agent", policy: "hosted policy", policy_file: "policy file" };
 
 function kindTag(row) {
   const kind = row.kind ?? "server";

@@ -178,3 +178,14 @@ export async function gameCatalog() {
   const doc = await fetchJSON("/api/games");
   return Object.fromEntries(doc.games.map((g) => [g.name, g]));
 }
+
+// Where a policy name comes from: a server account's seat, a built-in baseline, a league
+// entry, a season's agent version (remote agent, model, hosted policy, baseline)... Named in
+// words next to the name, so they are never mistaken for each other.
+export const KIND_WORD = { server: "server account", baseline: "baseline", scripted: "baseline", league: "league policy",
+  model: "model", bot: "bot", remote: "remote agent", policy: "hosted policy", policy_file: "policy file" };
+
+/** A "nothing here" cell in words, with the reason on hover (never a bare "–"). */
+export function notApplicable(reason) {
+  return h("abbr", { title: reason }, "n/a");
+}

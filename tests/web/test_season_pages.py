@@ -99,3 +99,18 @@ def test_a_refit_row_without_a_variant_is_named_in_words(
     p.page.goto(f"{site.url}/league/agent?id=ci-season&name=tft")
     p.page.wait_for_selector("body[data-ready=agent]")
     assert p.page.evaluate(TRAITS, [variant, game]) == want
+
+
+@pytest.mark.parametrize("path", ["/league", "/league/agent?id=ci-season&name=bot-v",
+                                  "/league/agent?id=ci-season&name=tft"])
+def test_the_season_pages_say_in_words_what_has_no_value(site: Any, open_page: Any,
+                                                          path: str) -> None:
+    """No fallback yet, no description, a table still playing: words, never a bare "–"."""
+    p = open_page(1440, 900)
+    p.page.goto(f"{site.url}/league")  # the board's read computes the refit
+    p.page.wait_for_selector("body[data-ready=league]")
+    p.page.goto(f"{site.url}{path}")
+    p.page.wait_for_selector("body[data-ready=league], body[data-ready=agent]")
+    cells = [c.strip() for c in p.page.locator("main td").all_inner_texts()]
+    assert cells and "–" not in cells, cells
+    assert p.errors == []
