@@ -128,3 +128,54 @@ def test_standings_of_one_episode_say_why_there_is_no_interval(tmp_path: Any,
         assert any("2 episodes" in c for c in cells), cells
         assert audit(page) == [] and overflow(page) <= 0
         assert p.errors == []
+
+
+def test_a_live_commons_table_shows_no_false_zero_under_each_cog(server: Any,
+                                                                 open_page: Any) -> None:
+    """Watching Commons live, a round's per-cog gains are restricted (the watch stream drops
+    them): each cog's label must not claim a gain of 0 while the ledger beside it shows the
+    points it took. It shows what a spectator may know: the cog's score."""
+    import json
+
+    from websockets.sync.client import connect
+
+    http = server.http
+    creator = account(http, "commons-live-host")
+    res = http.post("/tables", headers=creator, json={
+        "game": "commons", "seed": 3, "pacing": False, "config": {"rounds": 4},
+        "fill_with": "steward"})
+    assert res.status_code == 201, res.text
+    tid = res.json()["id"]
+    joined = http.post(f"/tables/{tid}/join", headers=account(http, "commons-live-me"),
+                       json={"kind": "remote", "seat": 0, "name": "the-test"}).json()
+    p = open_page(1440, 900)
+    page = p.page
+    page.goto(f"{server.url}/theater?table={tid}")
+    page.wait_for_selector("body[data-ready=waiting]")
+    ws_url = server.url.replace("http://", "ws://")
+    with connect(f"{ws_url}/ws/play?table={tid}&seat=0&token={joined['token']}") as ws:
+        http.post(f"/tables/{tid}/start", headers=creator).raise_for_status()
+        turns = 0
+        while turns < 3:
+            frame = json.loads(ws.recv(timeout=30))
+            if frame["type"] == "snapshot" and frame.get("your_turn"):
+                frame = frame["your_turn"]
+            if frame["type"] != "your_turn":
+                continue
+            turns += 1
+            if turns == 3:  # two rounds played: the stage has its scores (the ledger's points)
+                page.wait_for_function("""() => [...document.querySelectorAll(
+                    '[data-testid^=ledger-] [data-field=scores]')].some((c) => Number(c.textContent) > 0)""",
+                                       timeout=30_000)
+                page.wait_for_timeout(300)
+                cogs = page.locator("[data-testid^=cog-]")
+                assert cogs.count() == 6
+                for k in range(cogs.count()):
+                    texts = cogs.nth(k).locator("text").all_text_contents()
+                    title = cogs.nth(k).locator("title").text_content() or ""
+                    score = re.search(r"score (\S+)$", title).group(1)  # type: ignore[union-attr]
+                    assert float(score) > 0, title
+                    assert texts[-1] == f"{score} pts", (texts, title)
+            ws.send(json.dumps({"type": "move", "turn_id": frame["turn_id"], "harvest": 1,
+                                "clean": 1}))
+    assert p.errors == []

@@ -128,6 +128,7 @@ export function apply(state, ev, meta) {
       state.messages = [];
       state.sanctions = [];
       state.gains = Array(state.n).fill(0);
+      state.gainsKnown = false; // until this round's resolve (restricted live: never)
       return [];
     case "decision": {
       const slot = slotOf(ev, meta);
@@ -145,6 +146,7 @@ export function apply(state, ev, meta) {
       // the spectator state and the round's residual
       if (!Array.isArray(ev.extracted) || !Array.isArray(ev.effort)) return [];
       state.gains = ev.gains ?? state.gains;
+      state.gainsKnown = Array.isArray(ev.gains);
       ev.extracted.forEach((x, i) => { state.extracted[i] += x; });
       ev.effort.forEach((x, i) => { state.effort[i] += x; });
       const took = ev.extracted.reduce((a, b) => a + b, 0), kept = ev.effort.reduce((a, b) => a + b, 0);
@@ -265,6 +267,9 @@ function drawCogs(svg, st, meta, W, H, compact) {
     const x = cogX(place.get(slot), n, W);
     const frozen = st.r !== null && st.r < st.frozen[slot];
     const gain = st.gains[slot] ?? 0;
+    // the round's gain where it is known; live it is restricted, so the score (never a false 0)
+    const label = st.gainsKnown ? `${gain > 0 ? "+" : ""}${fmt(gain, 2)}` : `${fmt(round(st.scores[slot], SCORE_DP), SCORE_DP)} pts`;
+    const policy = meta.names?.[slot] ? ` (${meta.names[slot]})` : "";
     const fav = meta.seats?.[slot]?.favorite;
     svg.append(s("g", { "data-testid": `cog-${slot}` },
       cogPath(x, y, R, seatColour(slot), frozen),
@@ -272,9 +277,9 @@ function drawCogs(svg, st, meta, W, H, compact) {
       fav && meta.module === "allelopathic" ? s("circle", { cx: x + R * 0.8, cy: y - R * 0.8, r: 5, fill: HUE[fav], stroke: "#0e1320", "stroke-width": 1.5 }) : null,
       s("text", { x, y: y + R + 16, "text-anchor": "middle", "font-size": compact ? 11 : 12.5, "font-weight": 700, fill: "#e7ebf3" }, meta.aliases[slot]),
       s("text", { x, y: y + R + (compact ? 29 : 31), "text-anchor": "middle", "font-size": compact ? 10 : 11.5, fill: "#f5c451" },
-        `${gain > 0 ? "+" : ""}${fmt(gain, 2)}`),
+        label),
       frozen ? s("text", { x, y: y - R - 6, "text-anchor": "middle", "font-size": 10, fill: "#9ecbff" }, "digesting") : null,
-      s("title", {}, `${meta.aliases[slot]} (${meta.names[slot]}): score ${fmt(st.scores[slot], SCORE_DP)}`)));
+      s("title", {}, `${meta.aliases[slot]}${policy}: score ${fmt(st.scores[slot], SCORE_DP)}`)));
   }
 }
 
