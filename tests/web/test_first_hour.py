@@ -134,7 +134,8 @@ def test_a_live_commons_table_shows_no_false_zero_under_each_cog(server: Any,
                                                                  open_page: Any) -> None:
     """Watching Commons live, a round's per-cog gains are restricted (the watch stream drops
     them): each cog's label must not claim a gain of 0 while the ledger beside it shows the
-    points it took. It shows what a spectator may know: the cog's score."""
+    points it took. It shows what a spectator may know: the cog's score. And "What happened"
+    tells each round's end, not only the table's opening line, for the whole game."""
     import json
 
     from websockets.sync.client import connect
@@ -176,6 +177,9 @@ def test_a_live_commons_table_shows_no_false_zero_under_each_cog(server: Any,
                     score = re.search(r"score (\S+)$", title).group(1)  # type: ignore[union-attr]
                     assert float(score) > 0, title
                     assert texts[-1] == f"{score} pts", (texts, title)
+                # what happened says each round that ended, not only the opening line
+                feed = page.locator("[data-testid=feed]").inner_text()
+                assert re.search(r"Round 1 ended with [\d.]+ apples left", feed), feed
             ws.send(json.dumps({"type": "move", "turn_id": frame["turn_id"], "harvest": 1,
                                 "clean": 1}))
     assert p.errors == []

@@ -183,12 +183,16 @@ export function apply(state, ev, meta) {
     case "fallback":
     case "no_submission":
       return [{ tag, bad: true, text: [{ b: ev.alias }, ev.kind === "fallback" ? ` fell back (${ev.cause})` : " sent nothing (pass)"] }];
-    case "round_end":
+    case "round_end": {
       if (Array.isArray(ev.scores)) state.scores = ev.scores;
       if (ev.state_after) state.resource = ev.state_after;
       state.series.resource.push(ev.residual);
       state.series.maintenance.push(state.roundEffort);
-      return [];
+      // live, the round's resolve is restricted: its end is all a spectator's feed can say
+      if (state.gainsKnown || !Number.isFinite(ev.residual)) return [];
+      const left = state.module === "cleanup" ? "apples" : "of the resource";
+      return [{ tag, text: [`Round ${(ev.r ?? 0) + 1} ended with ${fmt(round(ev.residual, 1), 1)} ${left} left.`] }];
+    }
     case "deadline":
       return [{ tag, bad: true, text: [`The episode stops early (${ev.cause}).`] }];
     case "episode_end":
