@@ -183,3 +183,28 @@ def test_a_live_commons_table_shows_no_false_zero_under_each_cog(server: Any,
             ws.send(json.dumps({"type": "move", "turn_id": frame["turn_id"], "harvest": 1,
                                 "clean": 1}))
     assert p.errors == []
+
+
+def test_an_empty_lobby_says_how_a_person_makes_a_table(tmp_path: Any, open_page: Any) -> None:
+    """A new server has no open table. Signed out, the Lobby offered "Create one above
+    (signed in), or with POST /tables" — an API call, and no form above; it must say to sign
+    in (with the link), and, signed in, where the form is."""
+    from cogleague.server.app import create_app
+    from cogleague.server.settings import Settings
+
+    app = create_app(Settings(db_url=f"sqlite:///{tmp_path / 'empty.db'}",
+                              operator_key=OPERATOR_KEY))
+    with LiveServer(app) as live:
+        p = open_page(360, 740)
+        page = p.page
+        page.goto(f"{live.url}/")
+        page.wait_for_selector("body[data-ready=lobby]")
+        empty = page.locator("[data-testid=section-open] p.muted")
+        text = empty.inner_text()
+        assert "POST" not in text and "sign in" in text.lower(), text
+        assert empty.locator("a[href^='/signin']").count() == 1
+        assert audit(page) == [] and overflow(page) <= 0
+        sign_up(page, live.url, "first-comer")
+        text = page.locator("[data-testid=section-open] p.muted").inner_text()
+        assert "POST" not in text and "Create a table" in text, text
+        assert p.errors == []
