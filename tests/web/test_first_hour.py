@@ -208,3 +208,25 @@ def test_an_empty_lobby_says_how_a_person_makes_a_table(tmp_path: Any, open_page
         text = page.locator("[data-testid=section-open] p.muted").inner_text()
         assert "POST" not in text and "Create a table" in text, text
         assert p.errors == []
+
+
+def test_the_dilemma_replay_says_cooperation_as_a_percentage_everywhere(server: Any,
+                                                                        open_page: Any) -> None:
+    """The end card said "C rate 1" beside the standings' "100%", and the standings said
+    "–" for promises kept where the end card said "0/0": one reading of each, in both."""
+    tid = finished_table(server, "percent-host", rounds=3)
+    results = server.http.get(f"/tables/{tid}/results").json()
+    p = open_page(1440, 900)
+    page = p.page
+    page.goto(f"{server.url}/theater?table={tid}")
+    page.wait_for_selector("body[data-ready=replay]")
+    page.keyboard.press("End")
+    page.wait_for_selector("[data-testid=endcard]")
+    for seat in results["seats"]:
+        final = page.locator(f"[data-testid=final-{seat['seat']}]")
+        side = page.locator(f"[data-testid=score-{seat['seat']}]")
+        want = f"{round(100 * seat['cooperation_rate'], 1):g}%"
+        assert final.locator("[data-field=cooperation_rate]").inner_text() == want
+        cells = [c.strip() for c in side.locator("td").all_inner_texts()]
+        assert want in cells and "–" not in cells, cells
+    assert p.errors == []
