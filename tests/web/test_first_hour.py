@@ -230,3 +230,22 @@ def test_the_dilemma_replay_says_cooperation_as_a_percentage_everywhere(server: 
         cells = [c.strip() for c in side.locator("td").all_inner_texts()]
         assert want in cells and "–" not in cells, cells
     assert p.errors == []
+
+
+@pytest.mark.parametrize("width", [360, 1440])
+def test_the_empty_theater_is_laid_out_cleanly(server: Any, open_page: Any, width: int) -> None:
+    """The Theater from the header, nothing chosen yet: the drop zone (an inline label with
+    padding) was drawn over the sentence above it, and the hidden scrubber still showed as an
+    empty bar across the page."""
+    p = open_page(width, 800)
+    page = p.page
+    page.goto(f"{server.url}/theater")
+    page.wait_for_selector("#drop")
+    page.wait_for_timeout(300)
+    text = page.locator("#theater .panel > p").bounding_box()
+    drop = page.locator("#drop").bounding_box()
+    assert text and drop
+    assert drop["y"] >= text["y"] + text["height"], (text, drop)
+    assert not page.locator("#scrubber").is_visible()
+    assert audit(page) == [] and overflow(page) <= 0
+    assert p.errors == []
