@@ -249,3 +249,19 @@ def test_the_empty_theater_is_laid_out_cleanly(server: Any, open_page: Any, widt
     assert not page.locator("#scrubber").is_visible()
     assert audit(page) == [] and overflow(page) <= 0
     assert p.errors == []
+
+
+def test_a_ledger_seat_after_one_meeting_reads_in_the_singular(server: Any,
+                                                               open_page: Any) -> None:
+    """Round 2 of every Ledger game said "1 kind / 0 harsh in 1 meetings"."""
+    p = open_page(1000, 900)
+    page = p.page
+    sign_up(page, server.url, "ledger-counter")
+    page.click("[data-testid=play-now-ledger]")
+    page.wait_for_selector("[data-testid=send]")
+    page.click("[data-testid=send]")
+    page.wait_for_function("/Round 2 of/.test(document.querySelector('[data-testid=view]')"
+                           "?.innerText ?? '')")
+    text = page.inner_text("[data-testid=view]")
+    assert "in 1 meeting," in text and "1 meetings" not in text, text
+    assert p.errors == []
