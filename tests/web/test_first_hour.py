@@ -265,3 +265,18 @@ def test_a_ledger_seat_after_one_meeting_reads_in_the_singular(server: Any,
     text = page.inner_text("[data-testid=view]")
     assert "in 1 meeting," in text and "1 meetings" not in text, text
     assert p.errors == []
+
+
+def test_a_commons_round_ends_in_the_games_own_words(server: Any, open_page: Any) -> None:
+    """The seat view speaks of apples; "what happened" said "62.2 of the resource left"."""
+    p = open_page(1000, 900)
+    page = p.page
+    sign_up(page, server.url, "orchard-keeper")
+    page.click("[data-testid=play-now-commons]")
+    page.wait_for_selector("[data-testid=send]")
+    page.click("[data-testid=send]")
+    page.wait_for_function("/Round 1 ended/.test(document.querySelector("
+                           "'[data-testid=last-round]')?.innerText ?? '')")
+    text = page.inner_text("[data-testid=last-round]")
+    assert re.search(r"Round 1 ended with [\d.]+ apples left\.", text), text
+    assert p.errors == []

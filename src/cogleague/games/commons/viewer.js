@@ -84,6 +84,9 @@ function slotOf(ev, meta, key = "slot", aliasKey = "alias") {
   return i < 0 ? null : i;
 }
 
+/** What a module's residual counts, in its own picture ("62.2 apples left"). */
+const LEFT = { cleanup: "apples", harvest: "fish", allelopathic: "ripe berries", mushrooms: "mushrooms" };
+
 export function apply(state, ev, meta) {
   const tag = `R${(ev.r ?? 0) + 1}`;
   switch (ev.kind) {
@@ -190,8 +193,7 @@ export function apply(state, ev, meta) {
       state.series.maintenance.push(state.roundEffort);
       // live, the round's resolve is restricted: its end is all a spectator's feed can say
       if (state.gainsKnown || !Number.isFinite(ev.residual)) return [];
-      const left = state.module === "cleanup" ? "apples" : "of the resource";
-      return [{ tag, text: [`Round ${(ev.r ?? 0) + 1} ended with ${fmt(round(ev.residual, 1), 1)} ${left} left.`] }];
+      return [{ tag, text: [`Round ${(ev.r ?? 0) + 1} ended with ${fmt(round(ev.residual, 1), 1)} ${LEFT[state.module] ?? "of the resource"} left.`] }];
     }
     case "deadline":
       return [{ tag, bad: true, text: [`The episode stops early (${ev.cause}).`] }];
@@ -613,7 +615,7 @@ export function seatHappened(ev, view, ctx) {
     if (ev.sanction) parts.push(`sanctioned ${ev.sanction}`);
     return `Round ${r}: you ${parts.length ? parts.join(", ") : "put in no effort"}.`;
   }
-  if (ev.kind === "round_end") return `Round ${r} ended${Number.isFinite(ev.residual) ? ` with ${fmt(round(ev.residual, 1), 1)} of the resource left` : ""}.`;
+  if (ev.kind === "round_end") return `Round ${r} ended${Number.isFinite(ev.residual) ? ` with ${fmt(round(ev.residual, 1), 1)} ${LEFT[view?.module] ?? "of the resource"} left` : ""}.`;
   if (ev.kind === "sanction" && ev.target === ctx.alias) return `Round ${r}: ${ev.alias ?? "a cog"} sanctioned you.`;
   return null;
 }
