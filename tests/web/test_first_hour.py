@@ -280,3 +280,29 @@ def test_a_commons_round_ends_in_the_games_own_words(server: Any, open_page: Any
     text = page.inner_text("[data-testid=last-round]")
     assert re.search(r"Round 1 ended with [\d.]+ apples left\.", text), text
     assert p.errors == []
+
+
+def test_a_called_off_table_says_why_and_offers_no_replay(server: Any, open_page: Any) -> None:
+    """A table nobody started in time is aborted. The Theater said "was aborted (aborted)",
+    and the Play page offered "Watch the replay →" to a table that has none."""
+    creator = account(server.http, "abort-host")
+    tid = server.http.post("/tables", headers=creator, json={
+        "game": "dilemma", "seed": 1, "pacing": False}).json()["id"]
+    res = server.http.post(f"/tables/{tid}/abort", json={"detail": "start timeout"},
+                           headers={"Authorization": f"Bearer {OPERATOR_KEY}"})
+    assert res.status_code == 200, res.text
+    assert server.http.get(f"/tables/{tid}/replay").status_code == 404
+    p = open_page(360, 740)
+    page = p.page
+    page.goto(f"{server.url}/theater?table={tid}")
+    page.wait_for_selector("body[data-ready=error]")
+    text = page.inner_text("main")
+    assert "(aborted)" not in text and "start" in text and "deadline" in text, text
+    page.goto(f"{server.url}/play?table={tid}")
+    page.wait_for_selector("body[data-ready=error]")
+    text = page.inner_text("#play")
+    assert "deadline" in text, text
+    assert page.get_by_role("link", name=re.compile("replay|watch", re.I)).count() == 0
+    assert page.get_by_role("link", name=re.compile("lobby", re.I)).count() >= 1
+    assert audit(page) == [] and overflow(page) <= 0
+    assert p.errors == []

@@ -12,7 +12,7 @@
 // A retry of the same turn (a new deadline after a refusal or a missed first deadline) keeps
 // the form and what was typed in it.
 
-import { h, clear, fetchJSON, markNav, problemText } from "./util.js";
+import { h, clear, calledOff, fetchJSON, markNav, problemText } from "./util.js";
 import { controlsOf, buildForm } from "./controls.js";
 import { session, post, badge, seatStore, KEY_STORE } from "./session.js";
 import { seatPanel, happened, moveText, endBanner } from "./seat.js";
@@ -321,6 +321,12 @@ async function main() {
     document.getElementById("title").textContent = `Play ${desc?.title ?? table.game}`;
     const saved = JSON.parse(localStorage.getItem(seatStore(id)) || "null");
     if (saved) return play(table, saved, desc, sess, query.get("start") === "1"); // a reload: the same seat, resumed
+    if (table.state === "aborted") { // nothing was played out: say why, and no replay to offer
+      clear(root).append(h("div", { class: "error", "data-testid": "not-open" }, await calledOff(id)),
+        h("p", {}, h("a", { href: "/" }, "Back to the Lobby")));
+      document.body.dataset.ready = "error";
+      return;
+    }
     if (table.state !== "open") { // no seat to take: say so, and where to watch it instead of a dead end
       clear(root).append(...[h("div", { class: "error", "data-testid": "not-open" }, `Table ${id} is ${table.state}: seats are taken only while it is open.`),
         h("p", {}, h("a", { href: `/theater?table=${encodeURIComponent(id)}`, "data-testid": "watch-instead" },

@@ -189,3 +189,15 @@ export const KIND_WORD = { server: "server account", baseline: "baseline", scrip
 export function notApplicable(reason) {
   return h("abbr", { title: reason }, "n/a");
 }
+
+// Why a table was called off, in words: its results' `detail` (the server's abort reasons).
+const ABORT_WORDS = { "start timeout": "nobody started it before its start deadline",
+  operator: "the server's operator called it off" };
+
+/** "Table ID was called off before it was played out: why." (GET /tables/ID/results). */
+export async function calledOff(id) {
+  const results = await fetchJSON(`/tables/${encodeURIComponent(id)}/results`).catch(() => null);
+  const detail = results?.detail;
+  const why = detail ? ABORT_WORDS[detail] ?? detail : "no reason was recorded";
+  return `Table ${id} was called off before it was played out: ${why}. There is nothing to watch.`;
+}
