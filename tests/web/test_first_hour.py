@@ -130,6 +130,10 @@ def test_standings_of_one_episode_say_why_there_is_no_interval(tmp_path: Any,
         assert p.errors == []
 
 
+SCORED = """() => [...document.querySelectorAll('[data-testid^=ledger-] [data-field=scores]')]
+    .some((c) => Number(c.textContent) > 0)"""
+
+
 def test_a_live_commons_table_shows_no_false_zero_under_each_cog(server: Any,
                                                                  open_page: Any) -> None:
     """Watching Commons live, a round's per-cog gains are restricted (the watch stream drops
@@ -165,9 +169,7 @@ def test_a_live_commons_table_shows_no_false_zero_under_each_cog(server: Any,
                 continue
             turns += 1
             if turns == 3:  # two rounds played: the stage has its scores (the ledger's points)
-                page.wait_for_function("""() => [...document.querySelectorAll(
-                    '[data-testid^=ledger-] [data-field=scores]')].some((c) => Number(c.textContent) > 0)""",
-                                       timeout=30_000)
+                page.wait_for_function(SCORED, timeout=30_000)
                 page.wait_for_timeout(300)
                 cogs = page.locator("[data-testid^=cog-]")
                 assert cogs.count() == 6
