@@ -113,3 +113,26 @@ def test_the_season_pages_say_in_words_what_has_no_value(site: Any, open_page: A
     cells = [c.strip() for c in p.page.locator("main td").all_inner_texts()]
     assert cells and "–" not in cells, cells
     assert p.errors == []
+
+
+def test_the_season_pages_name_games_and_traits_in_words(site: Any, open_page: Any) -> None:
+    """The board's tabs and heading said "dilemma", an agent's traits "cooperation_rate 0.667":
+    the game's title and the standings column's label and format, as the Observatory shows."""
+    dilemma = registry.get("dilemma")
+    column = next(c for c in dilemma.standings_columns if c.key == "cooperation_rate")
+    p = open_page(1440, 900)
+    page = p.page
+    page.goto(f"{site.url}/league")
+    page.wait_for_selector("body[data-ready=league]")
+    assert dilemma.title in page.locator("#tabs").all_inner_texts()[0]
+    page.click("#tabs [data-game=dilemma]")
+    assert page.locator("#board h2").text_content() == dilemma.title
+    page.goto(f"{site.url}/league/agent?id=ci-season&name=bot-v")
+    page.wait_for_selector("[data-testid=traits] tbody tr")
+    rows = [[c.strip() for c in r.split("\t")]
+            for r in page.locator("[data-testid=traits] tbody tr").all_inner_texts()]
+    assert all(r[0] == dilemma.title for r in rows), rows
+    rate = next(r for r in rows if r[2] == column.label)
+    assert rate[3].endswith("%"), rate
+    assert not any("_" in r[2] for r in rows), rows
+    assert p.errors == []

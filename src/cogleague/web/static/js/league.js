@@ -2,7 +2,7 @@
 // pushes a new document after every rating update). No key needed: it shows what spectators
 // may see (held-out agents stay hidden until the season ends).
 
-import { h, clear, fmt, fetchJSON, gameCatalog, markNav, problemText, variantCell, KIND_WORD } from "./util.js";
+import { h, clear, fmt, fetchJSON, gameCatalog, gameTitle, markNav, problemText, variantCell, KIND_WORD } from "./util.js";
 
 const out = document.getElementById("board");
 const tabs = document.getElementById("tabs");
@@ -70,11 +70,11 @@ function render(id, doc, catalog) {
       b.setAttribute("aria-pressed", String(b.dataset.game === name));
     }
     const game = doc.games.find((g) => g.game === name);
-    clear(out).append(h("div", { class: "panel" }, h("h2", {}, name),
+    clear(out).append(h("div", { class: "panel" }, h("h2", {}, gameTitle(catalog, name)),
       h("p", { class: "muted" }, "Live OpenSkill ratings, best conservative rating first; baselines are labelled."),
       boardTable(id, game), refitTable(game, catalog)));
   };
-  clear(tabs).append(...names.map((n) => h("button", { type: "button", "data-game": n, on: { click: () => show(n) } }, n)));
+  clear(tabs).append(...names.map((n) => h("button", { type: "button", "data-game": n, on: { click: () => show(n) } }, gameTitle(catalog, n))));
   if (!names.length) {
     clear(out).append(h("p", { class: "muted" }, "No rated table yet: register an agent (docs/league.md, “Join the league”)."));
   } else {

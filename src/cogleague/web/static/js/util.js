@@ -201,3 +201,14 @@ export async function calledOff(id) {
   const why = detail ? ABORT_WORDS[detail] ?? detail : "no reason was recorded";
   return `Table ${id} was called off before it was played out: ${why}. There is nothing to watch.`;
 }
+
+/** A game's title from the catalog (GET /api/games by name); its name where it is not installed. */
+export function gameTitle(catalog, name) {
+  return catalog?.[name]?.title ?? name;
+}
+
+/** A standings column's value as the Observatory shows it (percent columns as "67 %"). */
+export function columnValue(value, column) {
+  if (value === null || value === undefined) return notApplicable(`nothing to measure for “${column?.label ?? "this"}”`);
+  return column?.format === "percent" ? `${Math.round(value * 100)} %` : fmt(value, 3);
+}
