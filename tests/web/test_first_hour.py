@@ -308,3 +308,31 @@ def test_a_called_off_table_says_why_and_offers_no_replay(server: Any, open_page
     assert page.get_by_role("link", name=re.compile("lobby", re.I)).count() >= 1
     assert audit(page) == [] and overflow(page) <= 0
     assert p.errors == []
+
+
+def test_the_play_link_in_the_header_leads_back_to_the_game(server: Any,
+                                                            open_page: Any) -> None:
+    """Mid-game, a person clicks "Play" in the header (they are playing, after all): the page
+    said only "pick a game in the Lobby". It must lead back to the table they are seated at."""
+    p = open_page(360, 740)
+    page = p.page
+    sign_up(page, server.url, "header-player")
+    page.click("[data-testid=play-now-ledger]")
+    page.wait_for_selector("[data-testid=send]")
+    tid = re.search(r"table=(t_[0-9a-f]+)", page.url).group(1)  # type: ignore[union-attr]
+    page.click("header nav a[data-nav=play]")
+    page.wait_for_selector("body[data-ready=play]")
+    back = page.get_by_role("link", name=re.compile("back to my seat", re.I))
+    back.first.wait_for()
+    assert back.count() == 1 and back.get_attribute("href") == f"/play?table={tid}"
+    assert "Ledger" in page.inner_text("#play")
+    assert audit(page) == [] and overflow(page) <= 0
+    back.click()
+    page.wait_for_selector("[data-testid=send]")
+    fresh = open_page(360, 740)  # a browser seated nowhere: only the way to the Lobby
+    fresh.page.goto(f"{server.url}/play")
+    fresh.page.wait_for_selector("body[data-ready=play]")
+    text = fresh.page.inner_text("#play")
+    assert "Lobby" in text and "seat" in text and not re.search(r"\bnull\b", text), text
+    assert fresh.page.locator("[data-testid=back-to-seat]").count() == 0
+    assert p.errors == [] and fresh.errors == []

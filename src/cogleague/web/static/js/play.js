@@ -305,13 +305,29 @@ async function play(table, mine, desc, sess, startIt) {
   connect();
 }
 
+/** The open or running tables this browser keeps a seat at (a person who left mid-game through
+ * the header's "Play"): a way back to each. */
+async function keptSeats() {
+  const ids = Object.keys(localStorage).filter((k) => k.startsWith(seatStore(""))).map((k) => k.slice(seatStore("").length));
+  const [games, tables] = await Promise.all([fetchJSON("/api/games").catch(() => ({ games: [] })),
+    Promise.all(ids.map((t) => fetchJSON(`/tables/${encodeURIComponent(t)}`).catch(() => null)))]);
+  return tables.filter((t) => t && (t.state === "open" || t.state === "running")).map((t) => {
+    const title = games.games.find((g) => g.name === t.game)?.title ?? t.game;
+    return h("li", {}, `${title}, ${t.state === "open" ? "not started yet" : `${t.rounds_played ?? 0} rounds played`}: `,
+      h("a", { href: `/play?table=${encodeURIComponent(t.id)}`, "data-testid": "back-to-seat" }, "Back to my seat →"));
+  });
+}
+
 async function main() {
   markNav();
   badge();
   const query = new URLSearchParams(location.search);
   const id = query.get("table");
   if (!id) {
-    clear(root).append(h("p", {}, "Pick a game under “Play now” in the ", h("a", { href: "/" }, "Lobby"), ", or an open table there, and take a seat."));
+    const seated = await keptSeats();
+    clear(root).append(...(seated.length ? [h("section", { class: "panel", "aria-labelledby": "seated-h" },
+      h("h2", { id: "seated-h" }, "Your games"), h("ul", {}, seated))] : []),
+    h("p", {}, "Pick a game under “Play now” in the ", h("a", { href: "/" }, "Lobby"), ", or an open table there, and take a seat."));
     document.body.dataset.ready = "play";
     return;
   }
