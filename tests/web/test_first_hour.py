@@ -336,3 +336,17 @@ def test_the_play_link_in_the_header_leads_back_to_the_game(server: Any,
     assert "Lobby" in text and "seat" in text and not re.search(r"\bnull\b", text), text
     assert fresh.page.locator("[data-testid=back-to-seat]").count() == 0
     assert p.errors == [] and fresh.errors == []
+
+
+def test_a_table_id_in_a_heading_keeps_its_case(server: Any, open_page: Any) -> None:
+    """Headings are set in capitals; the join form's "Take a seat · table t_…" showed the id as
+    "T_F2AB…", which is not the table's id (a person reading it out or typing it gets it wrong)."""
+    creator = account(server.http, "case-host")
+    tid = server.http.post("/tables", headers=creator, json={
+        "game": "dilemma", "seed": 1, "pacing": False}).json()["id"]
+    p = open_page(360, 740)
+    page = p.page
+    page.goto(f"{server.url}/play?table={tid}")
+    page.wait_for_selector("body[data-ready=join]")
+    assert tid in page.locator("#play h2").first.inner_text()
+    assert p.errors == []

@@ -66,7 +66,7 @@ function joinForm(table, sess, desc, onJoin) {
     required: true, "data-testid": "key" });
   const name = sess.signed_in ? null : h("input", { id: "name", type: "text", value: "a person", maxlength: 60, "data-testid": "name" });
   const form = h("form", { class: "panel join", "data-testid": "join" },
-    h("h2", {}, `Take a seat · table ${table.id}`), intro,
+    h("h2", {}, "Take a seat · table ", h("span", { class: "id" }, table.id)), intro,
     sess.signed_in ? h("p", {}, `You play as ${sess.name}.`)
       : h("p", {}, h("a", { href: `/signin?next=${encodeURIComponent(location.pathname + location.search)}` }, "Sign in"), " to play with your account, or use an API key:"),
     key ? field("Account API key", key) : null, name ? field("Your name (shown to spectators)", name) : null, field("Seat", seat),
