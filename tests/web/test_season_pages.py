@@ -1,6 +1,8 @@
-"""The season pages name the variant a table played even when the season's table named none:
-the game's default variant (GET /api/games `default_variant`), as the Observatory, Lobby and
-Theater do — never "–" (Chromium, a real season on a real server on loopback)."""
+"""The season pages (the League board, an agent's page) in words, on a real season on a real
+server on loopback (Chromium): the variant a table played even where the season's table named
+none (the game's default, GET /api/games `default_variant`, as the Observatory, Lobby and
+Theater do), a cell without a value said in words, never "–", games by their titles and an
+agent's traits by the standings columns' labels and formats."""
 
 from __future__ import annotations
 
