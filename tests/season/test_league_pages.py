@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from cogleague.client.agent import run_agent
+from cogleague.games import registry
 from cogleague.server.app import create_app
 from cogleague.server.settings import Settings
 from season.bots import Either
@@ -80,7 +81,8 @@ def test_the_board_keeps_the_focus_when_a_rating_arrives(site: Any, open_page: A
     page.keyboard.press("Enter")
     page.wait_for_selector("[data-testid=board-dilemma]")
     # which tab is chosen is told to a screen reader too, not by its colour alone
-    assert page.get_by_role("button", pressed=True).all_inner_texts() == ["dilemma"]
+    assert page.get_by_role("button", pressed=True).all_inner_texts() == \
+        [registry.get("dilemma").title]
 
     async def more() -> None:
         key = await account(site.url, OPERATOR_KEY, "bea")

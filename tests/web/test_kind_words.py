@@ -9,14 +9,13 @@ from pathlib import Path
 from cogleague.league import policies
 from cogleague.server import agents
 
-OBSERVATORY = (Path(__file__).resolve().parents[2] / "src" / "cogleague" / "web" / "static" / "js"
-               / "observatory.js")
+UTIL = (Path(__file__).resolve().parents[2] / "src" / "cogleague" / "web" / "static" / "js"
+        / "util.js")
 
 
 def kind_words() -> dict[str, str]:
-    table = re.search(r"const KIND_WORD = \{(.*?)\};", OBSERVATORY.read_text(encoding="utf-8"),
-                      re.S)
-    assert table is not None, "observatory.js defines no KIND_WORD table"
+    table = re.search(r"const KIND_WORD = \{(.*?)\};", UTIL.read_text(encoding="utf-8"), re.S)
+    assert table is not None, "util.js defines no KIND_WORD table"
     return dict(re.findall(r'(\w+): "([^"]+)"', table.group(1)))
 
 

@@ -42,8 +42,9 @@ def test_dilemma_replay(tmp_path: Path, open_page: Any, shots: Path) -> None:
             assert row.locator("[data-field=rank]").inner_text() == str(seat["rank"])
             assert row.locator("[data-field=promises]").inner_text() == \
                 f"{seat['promises_kept']}/{seat['promises_made']}"
-            assert float(row.locator("[data-field=cooperation_rate]").inner_text()) == \
-                pytest.approx(seat["cooperation_rate"], abs=1e-4)
+            rate = row.locator("[data-field=cooperation_rate]").inner_text()
+            assert rate.endswith("%") and float(rate[:-1]) == \
+                pytest.approx(100 * seat["cooperation_rate"], abs=0.05)
         assert p.errors == []
         page.keyboard.press("Escape")  # the grid of the final round, without the card
         assert page.locator("[data-testid=endcard]").count() == 0

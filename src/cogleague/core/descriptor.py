@@ -51,6 +51,11 @@ class Column:
     label: str
     fmt: str = "{:.2f}"
 
+    def to_json(self) -> dict[str, str]:
+        """For the web pages: its key, its label, and whether its values are percentages."""
+        return {"key": self.key, "label": self.label,
+                "format": "percent" if "%" in self.fmt else "number"}
+
     def render(self, value: Any) -> str:
         if value is None:
             return "—"

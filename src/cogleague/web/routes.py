@@ -78,8 +78,11 @@ async def game_viewer(name: str) -> FileResponse:
 @router.get("/api/games", tags=["web"])
 async def api_games() -> JSONResponse:
     """Every installed game's public description: replay format, viewer module, rule numbers,
-    and what its score is called (`score_label`: the Play page's end banner names the unit)."""
-    return JSONResponse({"games": [{**d.describe(), "score_label": d.score_label}
+    what its score is called (`score_label`: the Play page's end banner names the unit) and its
+    standings columns (the season pages label and format an agent's traits with them)."""
+    return JSONResponse({"games": [{**d.describe(), "score_label": d.score_label,
+                                    "standings_columns": [c.to_json()
+                                                          for c in d.standings_columns]}
                                    for d in registry.available()]})
 
 

@@ -84,6 +84,9 @@ function slotOf(ev, meta, key = "slot", aliasKey = "alias") {
   return i < 0 ? null : i;
 }
 
+/** What a module's residual counts, in its own picture ("62.2 apples left"). */
+const LEFT = { cleanup: "apples", harvest: "fish", allelopathic: "ripe berries", mushrooms: "mushrooms" };
+
 export function apply(state, ev, meta) {
   const tag = `R${(ev.r ?? 0) + 1}`;
   switch (ev.kind) {
@@ -128,6 +131,7 @@ export function apply(state, ev, meta) {
       state.messages = [];
       state.sanctions = [];
       state.gains = Array(state.n).fill(0);
+      state.gainsKnown = false; // until this round's resolve (restricted live: never)
       return [];
     case "decision": {
       const slot = slotOf(ev, meta);
@@ -145,6 +149,7 @@ export function apply(state, ev, meta) {
       // the spectator state and the round's residual
       if (!Array.isArray(ev.extracted) || !Array.isArray(ev.effort)) return [];
       state.gains = ev.gains ?? state.gains;
+      state.gainsKnown = Array.isArray(ev.gains);
       ev.extracted.forEach((x, i) => { state.extracted[i] += x; });
       ev.effort.forEach((x, i) => { state.effort[i] += x; });
       const took = ev.extracted.reduce((a, b) => a + b, 0), kept = ev.effort.reduce((a, b) => a + b, 0);
@@ -181,12 +186,15 @@ export function apply(state, ev, meta) {
     case "fallback":
     case "no_submission":
       return [{ tag, bad: true, text: [{ b: ev.alias }, ev.kind === "fallback" ? ` fell back (${ev.cause})` : " sent nothing (pass)"] }];
-    case "round_end":
+    case "round_end": {
       if (Array.isArray(ev.scores)) state.scores = ev.scores;
       if (ev.state_after) state.resource = ev.state_after;
       state.series.resource.push(ev.residual);
       state.series.maintenance.push(state.roundEffort);
-      return [];
+      // live, the round's resolve is restricted: its end is all a spectator's feed can say
+      if (state.gainsKnown || !Number.isFinite(ev.residual)) return [];
+      return [{ tag, text: [`Round ${(ev.r ?? 0) + 1} ended with ${fmt(round(ev.residual, 1), 1)} ${LEFT[state.module] ?? "of the resource"} left.`] }];
+    }
     case "deadline":
       return [{ tag, bad: true, text: [`The episode stops early (${ev.cause}).`] }];
     case "episode_end":
@@ -265,6 +273,9 @@ function drawCogs(svg, st, meta, W, H, compact) {
     const x = cogX(place.get(slot), n, W);
     const frozen = st.r !== null && st.r < st.frozen[slot];
     const gain = st.gains[slot] ?? 0;
+    // the round's gain where it is known; live it is restricted, so the score (never a false 0)
+    const label = st.gainsKnown ? `${gain > 0 ? "+" : ""}${fmt(gain, 2)}` : `${fmt(round(st.scores[slot], SCORE_DP), SCORE_DP)} pts`;
+    const policy = meta.names?.[slot] ? ` (${meta.names[slot]})` : "";
     const fav = meta.seats?.[slot]?.favorite;
     svg.append(s("g", { "data-testid": `cog-${slot}` },
       cogPath(x, y, R, seatColour(slot), frozen),
@@ -272,9 +283,9 @@ function drawCogs(svg, st, meta, W, H, compact) {
       fav && meta.module === "allelopathic" ? s("circle", { cx: x + R * 0.8, cy: y - R * 0.8, r: 5, fill: HUE[fav], stroke: "#0e1320", "stroke-width": 1.5 }) : null,
       s("text", { x, y: y + R + 16, "text-anchor": "middle", "font-size": compact ? 11 : 12.5, "font-weight": 700, fill: "#e7ebf3" }, meta.aliases[slot]),
       s("text", { x, y: y + R + (compact ? 29 : 31), "text-anchor": "middle", "font-size": compact ? 10 : 11.5, fill: "#f5c451" },
-        `${gain > 0 ? "+" : ""}${fmt(gain, 2)}`),
+        label),
       frozen ? s("text", { x, y: y - R - 6, "text-anchor": "middle", "font-size": 10, fill: "#9ecbff" }, "digesting") : null,
-      s("title", {}, `${meta.aliases[slot]} (${meta.names[slot]}): score ${fmt(st.scores[slot], SCORE_DP)}`)));
+      s("title", {}, `${meta.aliases[slot]}${policy}: score ${fmt(st.scores[slot], SCORE_DP)}`)));
   }
 }
 
@@ -604,7 +615,7 @@ export function seatHappened(ev, view, ctx) {
     if (ev.sanction) parts.push(`sanctioned ${ev.sanction}`);
     return `Round ${r}: you ${parts.length ? parts.join(", ") : "put in no effort"}.`;
   }
-  if (ev.kind === "round_end") return `Round ${r} ended${Number.isFinite(ev.residual) ? ` with ${fmt(round(ev.residual, 1), 1)} of the resource left` : ""}.`;
+  if (ev.kind === "round_end") return `Round ${r} ended${Number.isFinite(ev.residual) ? ` with ${fmt(round(ev.residual, 1), 1)} ${LEFT[view?.module] ?? "of the resource"} left` : ""}.`;
   if (ev.kind === "sanction" && ev.target === ctx.alias) return `Round ${r}: ${ev.alias ?? "a cog"} sanctioned you.`;
   return null;
 }

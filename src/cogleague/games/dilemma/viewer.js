@@ -239,6 +239,9 @@ function drawChart(el, st, meta, step) {
       at: step.round === null ? null : step.round }));
 }
 
+/** A cooperation rate as people read it, the same on the standings and the end card. */
+const percent = (x) => `${fmt(round(100 * x, 1), 1)}%`;
+
 function drawTable(el, stats, meta) {
   const pts = stats.map((x) => x.points);
   const rk = ranks(pts);
@@ -250,8 +253,8 @@ function drawTable(el, stats, meta) {
       h("td", {}, h("i", { class: "sw", style: { background: seatColour(i) } }), " ", h("span", { class: "alias" }, meta.aliases[i]),
         h("div", { class: "policy" }, meta.names[i])),
       h("td", { class: "num", "data-field": "points" }, stats[i].points),
-      h("td", { class: "num" }, `${Math.round(stats[i].coop * 100)}%`),
-      h("td", { class: "num" }, stats[i].made ? `${stats[i].kept}/${stats[i].made}` : "–"),
+      h("td", { class: "num" }, percent(stats[i].coop)),
+      h("td", { class: "num" }, `${stats[i].kept}/${stats[i].made}`),
       h("td", { class: "num" }, stats[i].timeouts)))))));
 }
 
@@ -268,7 +271,7 @@ function endCard(st, stats, meta) {
     h("tbody", {}, best.map((i) => h("tr", { "data-testid": `final-${i}` },
       h("td", { class: "num", "data-field": "rank" }, rk[i]), h("td", { class: "alias" }, meta.aliases[i]),
       h("td", { class: "num", "data-field": "points" }, stats[i].points),
-      h("td", { class: "num", "data-field": "cooperation_rate" }, fmt(round(stats[i].coop, 4), 4)),
+      h("td", { class: "num", "data-field": "cooperation_rate" }, percent(stats[i].coop)),
       h("td", { class: "num", "data-field": "promises" }, `${stats[i].kept}/${stats[i].made}`),
       h("td", { class: "num wide-only", "data-field": "timeouts" }, stats[i].timeouts)))))];
 }

@@ -421,7 +421,7 @@ function askText(m) {
   return `${m.partner} offers part of a ${r.pie}-coin pie. Name the least you accept (0–${r.maxFloor}); below it, both get 0.`;
 }
 
-const rep = (x) => `halo ${fmt(x.halo, 2)}, ${x.kind} kind / ${x.harsh} harsh in ${x.meetings} meetings, median ${fmt(x.median, 1)}`;
+const rep = (x) => `halo ${fmt(x.halo, 2)}, ${x.kind} kind / ${x.harsh} harsh in ${x.meetings} meeting${x.meetings === 1 ? "" : "s"}, median ${fmt(x.median, 1)}`;
 
 /** Your meeting, partner, halo and record, the table, the gossip board and your memo. */
 export function seatView(v, ctx) {

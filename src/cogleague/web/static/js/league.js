@@ -2,7 +2,7 @@
 // pushes a new document after every rating update). No key needed: it shows what spectators
 // may see (held-out agents stay hidden until the season ends).
 
-import { h, clear, fmt, fetchJSON, markNav, problemText } from "./util.js";
+import { h, clear, fmt, fetchJSON, gameCatalog, gameTitle, markNav, problemText, variantCell, KIND_WORD } from "./util.js";
 
 const out = document.getElementById("board");
 const tabs = document.getElementById("tabs");
@@ -11,7 +11,7 @@ let current = null;
 
 function faults(counts) {
   const parts = Object.entries(counts || {}).map(([cause, n]) => `${n} ${cause}`);
-  return parts.length ? parts.join(", ") : "–";
+  return parts.length ? parts.join(", ") : "none";
 }
 
 function agentLink(id, r) {
@@ -25,14 +25,16 @@ function boardTable(id, game) {
     h("thead", {}, h("tr", {}, head.map((x, k) => h("th", { class: [0, 5, 6, 7, 8].includes(k) ? "num" : "" }, x)))),
     h("tbody", {}, game.rows.map((r) => h("tr", { "data-testid": `agent-${r.agent}` },
       h("td", { class: "num" }, r.rank), h("td", { class: "alias" }, agentLink(id, r)),
-      h("td", {}, `v${r.version}`), h("td", {}, r.baseline ? "baseline" : r.kind),
+      h("td", {}, `v${r.version}`), h("td", {}, r.baseline ? "baseline" : KIND_WORD[r.kind] ?? r.kind),
       h("td", {}, r.owner), h("td", { class: "num" }, fmt(r.rating, 2)),
       h("td", { class: "num" }, fmt(r.mu, 2)), h("td", { class: "num" }, `${fmt(r.low, 1)} – ${fmt(r.high, 1)}`),
       h("td", { class: "num" }, r.games), h("td", {}, faults(r.faults)),
       h("td", {}, r.reason ? `${r.state} (${r.reason})` : r.state))))));
 }
 
-function refitTable(game) {
+/** The batch refit's table; `catalog`: the installed games by name (a row that names no
+ * variant played its game's default). */
+export function refitTable(game, catalog = {}) {
   const fit = game.refit;
   if (!fit || !fit.rows.length) return null;
   return h("div", { class: "scroll-x" }, h("h3", {}, "Batch refit: mean episode score, 95 % bootstrap interval"),
@@ -40,9 +42,9 @@ function refitTable(game) {
       h("thead", {}, h("tr", {}, ["rank", "agent", "variant", "tables", "mean", "95 % interval"].map((x) => h("th", {}, x)))),
       h("tbody", {}, fit.rows.map((r) => h("tr", {},
         h("td", { class: "num" }, r.rank_label), h("td", { class: "alias" }, r.policy),
-        h("td", {}, r.variant ?? "–"), h("td", { class: "num" }, r.games),
+        h("td", {}, variantCell(r.variant, catalog[game.game])), h("td", { class: "num" }, r.games),
         h("td", { class: "num" }, fmt(r.mean, 2)),
-        h("td", { class: "num" }, r.low === null ? "–" : `${fmt(r.low, 2)} – ${fmt(r.high, 2)}`))))));
+        h("td", { class: "num" }, r.low === null ? "needs 2 episodes" : `${fmt(r.low, 2)} – ${fmt(r.high, 2)}`))))));
 }
 
 /** Where the focus is on the board (a game's tab, an agent's link), so that a pushed re-render
@@ -55,7 +57,7 @@ function focusFinder() {
   return href ? () => out.querySelector(`a[href="${CSS.escape(href)}"]`) : null;
 }
 
-function render(id, doc) {
+function render(id, doc, catalog) {
   const refocus = focusFinder();
   const tables = Object.entries(doc.tables || {}).map(([k, n]) => `${n} ${k}`).join(", ") || "none yet";
   summary.textContent = `Season ${doc.league} · ${doc.phase}${doc.frozen ? " (final standings, frozen)" : ""} · ` +
@@ -68,11 +70,11 @@ function render(id, doc) {
       b.setAttribute("aria-pressed", String(b.dataset.game === name));
     }
     const game = doc.games.find((g) => g.game === name);
-    clear(out).append(h("div", { class: "panel" }, h("h2", {}, name),
+    clear(out).append(h("div", { class: "panel" }, h("h2", {}, gameTitle(catalog, name)),
       h("p", { class: "muted" }, "Live OpenSkill ratings, best conservative rating first; baselines are labelled."),
-      boardTable(id, game), refitTable(game)));
+      boardTable(id, game), refitTable(game, catalog)));
   };
-  clear(tabs).append(...names.map((n) => h("button", { type: "button", "data-game": n, on: { click: () => show(n) } }, n)));
+  clear(tabs).append(...names.map((n) => h("button", { type: "button", "data-game": n, on: { click: () => show(n) } }, gameTitle(catalog, n))));
   if (!names.length) {
     clear(out).append(h("p", { class: "muted" }, "No rated table yet: register an agent (docs/league.md, “Join the league”)."));
   } else {
@@ -92,10 +94,11 @@ async function main() {
       if (!leagues.length) throw new Error("this server runs no season (cogleague serve --season FILE)");
       id = leagues[0].id;
     }
-    render(id, await fetchJSON(`/leagues/${encodeURIComponent(id)}/standings`));
+    const [doc, catalog] = await Promise.all([fetchJSON(`/leagues/${encodeURIComponent(id)}/standings`), gameCatalog()]);
+    render(id, doc, catalog);
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/leagues/${encodeURIComponent(id)}`);
-    ws.onmessage = (msg) => render(id, JSON.parse(msg.data).standings);
+    ws.onmessage = (msg) => render(id, JSON.parse(msg.data).standings, catalog);
   } catch (err) {
     clear(out).append(h("div", { class: "error" }, `The board is not available: ${problemText(err)}`));
   }

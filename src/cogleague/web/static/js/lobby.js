@@ -125,11 +125,18 @@ const pushedAt = new Map(); // table id -> when its last pushed document arrived
 let pushed = false; // the lobby socket is open and has sent the list
 const KEEP_ENDED = 100; // finished and aborted tables kept in memory (the page shows 12)
 
+/** What an empty "Open tables" says: how this person makes one (the form is for people signed in). */
+function openEmpty() {
+  if (sess.signed_in) return "No table is waiting for players. Make one under “Create a table” above, or play now against the baselines.";
+  return ["No table is waiting for players. ", h("a", { href: `/signin?next=${encodeURIComponent(location.pathname)}` }, "Sign in"),
+    " to create one, or play now against the baselines."];
+}
+
 function render() {
   const all = [...tables.values()].sort((a, b) => b.created_at - a.created_at);
   const group = (state) => all.filter((t) => t.state === state);
   if (root.querySelector(".error, .loading")) clear(root);
-  const spec = [["open", "Open tables", group("open"), "No table is waiting for players. Create one above (signed in), or with POST /tables."],
+  const spec = [["open", "Open tables", group("open"), openEmpty()],
     ["running", "Playing now", group("running"), "No table is being played right now."],
     ["finished", "Finished", group("finished").slice(0, 12), "No finished table yet."]];
   const seen = new Set();

@@ -4,14 +4,23 @@
 // ("level a–b" otherwise), and the game's own extra columns; across games, Bradley–Terry and
 // OpenSkill ratings with their intervals.
 
-import { h, clear, fetchJSON, fmt, markNav, playedVariant, problemText } from "./util.js";
+import { h, clear, fetchJSON, fmt, markNav, problemText, variantLabel, KIND_WORD, notApplicable } from "./util.js";
 
 const tabs = document.getElementById("tabs");
 const out = document.getElementById("standings");
 
 function extra(value, column) {
-  if (value === null || value === undefined) return "–";
+  if (value === null || value === undefined) { // e.g. promises kept where none was made
+    return notApplicable(`nothing to measure for “${column.label}” in these episodes`);
+  }
   return column.format === "percent" ? `${Math.round(value * 100)} %` : fmt(value, 2);
+}
+
+/** A 95 % interval in words; where there is none, why: the bootstrap needs two episodes (and
+ * a pairwise rating two policies). */
+function intervalText(row, policies = 2) {
+  if (row.low !== null && row.low !== undefined) return `${fmt(row.low, 2)} – ${fmt(row.high, 2)}`;
+  return policies < 2 ? "needs 2 policies" : "needs 2 episodes";
 }
 
 function intervalBar(row, lo, hi) {
@@ -25,11 +34,6 @@ function intervalBar(row, lo, hi) {
       background: "var(--gold)", left: `calc(${x(row.mean)} - 4px)` } }));
 }
 
-// Where a policy name comes from: a server account's seat, a built-in baseline, a league
-// entry, a season's agent version (remote agent, model, hosted policy, baseline)... Named in
-// words next to the name, so they are never mistaken for each other.
-const KIND_WORD = { server: "server account", baseline: "baseline", scripted: "baseline", league: "league policy",
-  model: "model", bot: "bot", remote: "remote agent", policy: "hosted policy", policy_file: "policy file" };
 
 function kindTag(row) {
   const kind = row.kind ?? "server";
@@ -37,14 +41,7 @@ function kindTag(row) {
     KIND_WORD[kind] ?? kind);
 }
 
-/** A standings table's variant: the one it played (an unnamed one: the game's default); for a
- * game without variants nothing; "variant not recorded" only when it cannot be known (a game
- * with variants but no default, or one this server does not have). */
-export function variantLabel(variant, game) {
-  const played = playedVariant(variant, game);
-  if (played !== null) return played;
-  return game && Array.isArray(game.variants) && !game.variants.length ? null : "variant not recorded";
-}
+export { variantLabel }; // its home is util.js, shared with the season pages
 
 function scoreTable(game, table) {
   const lows = table.rows.map((r) => r.low ?? r.mean);
@@ -58,7 +55,7 @@ function scoreTable(game, table) {
       h("td", {}, h("span", { class: "alias" }, r.policy), " ", kindTag(r)),
       h("td", { class: "num" }, r.games),
       h("td", { class: "num", "data-field": "mean" }, fmt(r.mean, 3)),
-      h("td", { class: "num" }, r.low === null ? "–" : `${fmt(r.low, 2)} – ${fmt(r.high, 2)}`),
+      h("td", { class: "num" }, intervalText(r)),
       table.columns.map((c) => h("td", { class: "num" }, extra(r.extras[c.key], c))),
       h("td", { style: { width: "24%", minWidth: "90px" } }, intervalBar(r, lo, hi)))))));
 }
@@ -69,7 +66,7 @@ function overallTable(title, rows, value) {
     h("tbody", {}, rows.map((r) => h("tr", {},
       h("td", { class: "num" }, r.rank_label), h("td", { class: "alias" }, r.policy),
       h("td", { class: "num" }, fmt(r[value.key], 2)),
-      h("td", { class: "num" }, r.low === null ? "–" : `${fmt(r.low, 2)} – ${fmt(r.high, 2)}`))))));
+      h("td", { class: "num" }, intervalText(r, rows.length)))))));
 }
 
 /** Episodes nobody connected to (the game's connect timeout): counted, never ranked. */

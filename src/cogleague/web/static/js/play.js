@@ -12,7 +12,7 @@
 // A retry of the same turn (a new deadline after a refusal or a missed first deadline) keeps
 // the form and what was typed in it.
 
-import { h, clear, fetchJSON, markNav, problemText } from "./util.js";
+import { h, clear, calledOff, fetchJSON, markNav, problemText } from "./util.js";
 import { controlsOf, buildForm } from "./controls.js";
 import { session, post, badge, seatStore, KEY_STORE } from "./session.js";
 import { seatPanel, happened, moveText, endBanner } from "./seat.js";
@@ -66,7 +66,7 @@ function joinForm(table, sess, desc, onJoin) {
     required: true, "data-testid": "key" });
   const name = sess.signed_in ? null : h("input", { id: "name", type: "text", value: "a person", maxlength: 60, "data-testid": "name" });
   const form = h("form", { class: "panel join", "data-testid": "join" },
-    h("h2", {}, `Take a seat · table ${table.id}`), intro,
+    h("h2", {}, "Take a seat · table ", h("span", { class: "id" }, table.id)), intro,
     sess.signed_in ? h("p", {}, `You play as ${sess.name}.`)
       : h("p", {}, h("a", { href: `/signin?next=${encodeURIComponent(location.pathname + location.search)}` }, "Sign in"), " to play with your account, or use an API key:"),
     key ? field("Account API key", key) : null, name ? field("Your name (shown to spectators)", name) : null, field("Seat", seat),
@@ -305,13 +305,29 @@ async function play(table, mine, desc, sess, startIt) {
   connect();
 }
 
+/** The open or running tables this browser keeps a seat at (a person who left mid-game through
+ * the header's "Play"): a way back to each. */
+async function keptSeats() {
+  const ids = Object.keys(localStorage).filter((k) => k.startsWith(seatStore(""))).map((k) => k.slice(seatStore("").length));
+  const [games, tables] = await Promise.all([fetchJSON("/api/games").catch(() => ({ games: [] })),
+    Promise.all(ids.map((t) => fetchJSON(`/tables/${encodeURIComponent(t)}`).catch(() => null)))]);
+  return tables.filter((t) => t && (t.state === "open" || t.state === "running")).map((t) => {
+    const title = games.games.find((g) => g.name === t.game)?.title ?? t.game;
+    return h("li", {}, `${title}, ${t.state === "open" ? "not started yet" : `${t.rounds_played ?? 0} rounds played`}: `,
+      h("a", { href: `/play?table=${encodeURIComponent(t.id)}`, "data-testid": "back-to-seat" }, "Back to my seat →"));
+  });
+}
+
 async function main() {
   markNav();
   badge();
   const query = new URLSearchParams(location.search);
   const id = query.get("table");
   if (!id) {
-    clear(root).append(h("p", {}, "Pick a game under “Play now” in the ", h("a", { href: "/" }, "Lobby"), ", or an open table there, and take a seat."));
+    const seated = await keptSeats();
+    clear(root).append(...(seated.length ? [h("section", { class: "panel", "aria-labelledby": "seated-h" },
+      h("h2", { id: "seated-h" }, "Your games"), h("ul", {}, seated))] : []),
+    h("p", {}, "Pick a game under “Play now” in the ", h("a", { href: "/" }, "Lobby"), ", or an open table there, and take a seat."));
     document.body.dataset.ready = "play";
     return;
   }
@@ -321,14 +337,20 @@ async function main() {
     document.getElementById("title").textContent = `Play ${desc?.title ?? table.game}`;
     const saved = JSON.parse(localStorage.getItem(seatStore(id)) || "null");
     if (saved) return play(table, saved, desc, sess, query.get("start") === "1"); // a reload: the same seat, resumed
+    if (table.state === "aborted") { // nothing was played out: say why, and no replay to offer
+      clear(root).append(h("div", { class: "error", "data-testid": "not-open" }, await calledOff(id)),
+        h("p", {}, h("a", { href: "/" }, "Back to the Lobby")));
+      document.body.dataset.ready = "error";
+      return;
+    }
     if (table.state !== "open") { // no seat to take: say so, and where to watch it instead of a dead end
-      clear(root).append(h("div", { class: "error", "data-testid": "not-open" }, `Table ${id} is ${table.state}: seats are taken only while it is open.`),
+      clear(root).append(...[h("div", { class: "error", "data-testid": "not-open" }, `Table ${id} is ${table.state}: seats are taken only while it is open.`),
         h("p", {}, h("a", { href: `/theater?table=${encodeURIComponent(id)}`, "data-testid": "watch-instead" },
           table.state === "running" ? "Watch it live →" : "Watch the replay →"), " · ", h("a", { href: "/" }, "Back to the Lobby")),
         table.state === "running" && sess.signed_in
           ? h("div", { class: "panel" }, h("p", {}, "Playing at this table from another browser or device, or lost this one's seat? Take your seat back here (the other connection to it ends)."),
             reclaimButton(id, null, (mine) => play(table, mine, desc, sess, false)))
-          : null);
+          : null].filter(Boolean)); // Element.append writes a null as the word "null"
       document.body.dataset.ready = "error";
       return;
     }

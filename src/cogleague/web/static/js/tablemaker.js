@@ -153,14 +153,23 @@ export function makerSection(games, sess, report) {
     h("details", { class: "panel" }, h("summary", { id: "maker-h" }, "Create a table"), form));
 }
 
-/** A card's buttons for a signed-in person: take a free seat; start a table made here. */
+/** A card's buttons: back to the seat this browser keeps (a person who left mid-game); signed
+ * in, take a free seat, start a table made here, or take back a person's seat at a running
+ * table from another device. */
 export function cardActions(t, sess, report) {
-  if (!sess.signed_in || t.state !== "open") return null;
+  const play = `/play?table=${encodeURIComponent(t.id)}`;
   const out = [];
+  if (localStorage.getItem(seatStore(t.id)) && (t.state === "open" || t.state === "running")) {
+    out.push(h("a", { class: "button", href: play, "data-testid": "back-to-seat", "data-focus-key": "back" }, "Back to my seat →"));
+  } else if (sess.signed_in && t.state === "running" && t.seats.some((x) => x.person)) {
+    out.push(h("a", { href: play, "data-testid": "seat-elsewhere", "data-focus-key": "elsewhere" },
+      "Your seat, played on another device? Take it back →"));
+  }
+  if (!sess.signed_in || t.state !== "open") return out.length ? h("p", { class: "actions" }, out) : null;
   if (t.seats.some((x) => !x.taken) && !localStorage.getItem(seatStore(t.id))) {
     const take = h("button", { type: "button", class: "primary", "data-testid": "take-seat", "data-focus-key": "take" }, "Take a seat and play");
     take.addEventListener("click", async () => {
-      try { await takeSeat(t.id); location.assign(`/play?table=${encodeURIComponent(t.id)}`); } catch (err) { report(err); }
+      try { await takeSeat(t.id); location.assign(play); } catch (err) { report(err); }
     });
     out.push(take);
   }

@@ -9,7 +9,7 @@
 import { Story } from "./story.js";
 import { Scrubber } from "./scrubber.js";
 import { genericViewer } from "./generic.js";
-import { h, clear, fetchJSON, markNav, playedVariant, problemText } from "./util.js";
+import { h, clear, calledOff, fetchJSON, markNav, playedVariant, problemText } from "./util.js";
 
 let catalog = null;
 /** The installed games, once per page: [{name, title, replay_format, viewer, rule_numbers}]. */
@@ -154,7 +154,7 @@ async function openTable(id) {
   const info = await fetchJSON(tableUrl);
   const finish = async () => openReplay(await fetchJSON(`${tableUrl}/replay`), `table ${id}`, { atEnd: true });
   if (info.state === "finished") return finish(); // the full replay: promises and memos too
-  if (info.state === "aborted") throw new Error(`table ${id} was aborted (${info.reason ?? "no reason given"})`);
+  if (info.state === "aborted") throw new Error(await calledOff(id));
   const desc = (await games()).find((g) => g.name === info.game);
   if (!desc) throw new Error(`table ${id} plays an unknown game ${JSON.stringify(info.game)}`);
   const game = await viewerOf(desc);

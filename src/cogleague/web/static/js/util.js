@@ -157,3 +157,58 @@ export function playedVariant(variant, game) {
   if (variant !== null && variant !== undefined && variant !== "") return variant;
   return game?.default_variant ?? null;
 }
+
+/** A variant in words: the one played (an unnamed one: the game's default); for a game without
+ * variants null; "variant not recorded" only when it cannot be known (a game with variants but
+ * no default, or one this server does not have). */
+export function variantLabel(variant, game) {
+  const played = playedVariant(variant, game);
+  if (played !== null) return played;
+  return game && Array.isArray(game.variants) && !game.variants.length ? null : "variant not recorded";
+}
+
+/** A variant in a table's cell, where something must be said: a game without variants plays
+ * its one standard set of rules (as the table maker names it). */
+export function variantCell(variant, game) {
+  return variantLabel(variant, game) ?? "standard";
+}
+
+/** The installed games by name (GET /api/games), for the pages that name a default variant. */
+export async function gameCatalog() {
+  const doc = await fetchJSON("/api/games");
+  return Object.fromEntries(doc.games.map((g) => [g.name, g]));
+}
+
+// Where a policy name comes from: a server account's seat, a built-in baseline, a league
+// entry, a season's agent version (remote agent, model, hosted policy, baseline)... Named in
+// words next to the name, so they are never mistaken for each other.
+export const KIND_WORD = { server: "server account", baseline: "baseline", scripted: "baseline", league: "league policy",
+  model: "model", bot: "bot", remote: "remote agent", policy: "hosted policy", policy_file: "policy file" };
+
+/** A "nothing here" cell in words, with the reason on hover (never a bare "–"). */
+export function notApplicable(reason) {
+  return h("abbr", { title: reason }, "n/a");
+}
+
+// Why a table was called off, in words: its results' `detail` (the server's abort reasons).
+const ABORT_WORDS = { "start timeout": "nobody started it before its start deadline",
+  operator: "the server's operator called it off" };
+
+/** "Table ID was called off before it was played out: why." (GET /tables/ID/results). */
+export async function calledOff(id) {
+  const results = await fetchJSON(`/tables/${encodeURIComponent(id)}/results`).catch(() => null);
+  const detail = results?.detail;
+  const why = detail ? ABORT_WORDS[detail] ?? detail : "no reason was recorded";
+  return `Table ${id} was called off before it was played out: ${why}. There is nothing to watch.`;
+}
+
+/** A game's title from the catalog (GET /api/games by name); its name where it is not installed. */
+export function gameTitle(catalog, name) {
+  return catalog?.[name]?.title ?? name;
+}
+
+/** A standings column's value as the Observatory shows it (percent columns as "67 %"). */
+export function columnValue(value, column) {
+  if (value === null || value === undefined) return notApplicable(`nothing to measure for “${column?.label ?? "this"}”`);
+  return column?.format === "percent" ? `${Math.round(value * 100)} %` : fmt(value, 3);
+}
