@@ -120,7 +120,11 @@ def run(file: FileArg,
             backend, workers if workers is not None else os.cpu_count() or 1, ray_address)
     except ConfigError as exc:
         fail(str(exc))
-    with _store_errors(config.store_url):
+    with _store_errors(config.store_url), contextlib.ExitStack() as held:
+        try:  # from the first read: two runs started together never both make the store
+            held.enter_context(runner.writer_lock(config.store_url, config.name))
+        except ConfigError as exc:
+            fail(str(exc))
         _play(file, config, engine, chunk_size, retry_infra, play_engine)
 
 

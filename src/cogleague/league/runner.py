@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import math
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from cogleague.league import identity, store
 from cogleague.league.backends import Backend
 from cogleague.league.config import LeagueConfig
 from cogleague.league.episodes import EncodedRecord, EpisodeSpec
+from cogleague.server.sqlite_lock import DatabaseInUse, lock, sqlite_file
 
 BACKENDS = ("local", "ray")
 CHUNKS_PER_WORKER = 4
@@ -183,8 +185,8 @@ def run(config: LeagueConfig, backend: Backend, *, progress: Progress | None = N
     `league/batch.py`), the rest through the rules engine; holding the store's one-writer
     lock (an SQLite file a server is writing is refused); refused (`check_season`) in a
     server's database that hosts a season of the league's name."""
-    check_season(config)
-    with writer_lock(config.store_url, config.name):
+    with writer_lock(config.store_url, config.name):  # first: check_season makes the store
+        check_season(config)
         return _run(config, backend, progress, chunk_size, limit, retry_infra, engine)
 
 
@@ -193,19 +195,58 @@ def writer_lock(store_url: str, league: str) -> Iterator[None]:
     """For the length of a run: on SQLite the lock `cogleague serve` holds on its file
     (`server/sqlite_lock.py`), so two writers never share a file; on PostgreSQL, which serves
     many, a session advisory lock on the league's name, so two runs of one league never play
-    and store the same episodes (it ends with its session, even on SIGKILL)."""
-    from cogleague.server.sqlite_lock import DatabaseInUse, lock
+    and store the same episodes (it ends with its session, even on SIGKILL). Re-entrant in one
+    process: the CLI holds it from its first read of the store, around `run`."""
+    key = (store_url, league)
+    if _HELD.get(key):
+        _HELD[key] += 1
+        try:
+            yield
+        finally:
+            _HELD[key] -= 1
+        return
+    _HELD[key] = 1
+    try:
+        with _sqlite_lock(store_url) as held:
+            if held:
+                yield
+            else:
+                with _advisory_lock(store_url, league):
+                    yield
+    finally:
+        del _HELD[key]
 
+
+_HELD: dict[tuple[str, str], int] = {}
+"""The writer locks this process holds, by store and league, with how deep they are nested."""
+
+
+@contextlib.contextmanager
+def _sqlite_lock(store_url: str) -> Iterator[bool]:
+    """Hold an SQLite store's process lock (yields False for another database). A new file is
+    made (empty, which SQLite reads as a new database) before the lock is taken, so the lock
+    covers the file's identity from its first moment, not only the name it was given: a run on
+    another name of the file (a hard link) is refused too."""
+    file = sqlite_file(store_url)
+    if file is not None:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(file, os.O_RDONLY | os.O_CREAT, 0o644))  # an existing file: untouched
     try:
         handle = lock(store_url)
     except DatabaseInUse as exc:
         raise ConfigError("store", f"store: {exc}") from None
-    if handle is not None:
-        try:
-            yield
-        finally:
-            handle.close()
+    if handle is None:
+        yield False
         return
+    try:
+        yield True
+    finally:
+        handle.close()
+
+
+@contextlib.contextmanager
+def _advisory_lock(store_url: str, league: str) -> Iterator[None]:
+    """On PostgreSQL a session advisory lock on the league's name; elsewhere nothing."""
     engine = store.engine_for(store_url)
     if engine.dialect.name != "postgresql":
         yield
