@@ -245,6 +245,8 @@ TABLE_WIDTH = 132
 
 
 def _print_standings(doc: dict[str, Any]) -> None:
+    from cogleague.league import summary
+
     out = console if console.is_terminal else Console(width=TABLE_WIDTH)
     for table in doc["tables"]:
         title = (f"{table['game']} · {table['variant'] or 'default'} — {table['statistic']}, "
@@ -265,6 +267,9 @@ def _print_standings(doc: dict[str, Any]) -> None:
                       str(row["games"]),
                       _interval(row, "mean"), *extras)
         out.print(t)
+        fell_back = summary.fallback_line(table)
+        if fell_back:
+            out.print(f"[yellow]{escape(fell_back)}[/]", soft_wrap=True)
     overall = doc["overall"]
     bt = overall["bradley_terry"]
     t = Table(title=f"all games — Bradley–Terry on {bt['matches']} within-episode pairs "
@@ -283,8 +288,6 @@ def _print_standings(doc: dict[str, Any]) -> None:
                   f"{row['sigma']:.2f}",
                   f"{row['ordinal']:.2f}")
     out.print(t)
-    from cogleague.league import summary
-
     for extra in [*summary.held_out_tables(doc), summary.cost_table(doc)]:
         if extra is not None:
             out.print(extra)

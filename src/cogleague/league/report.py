@@ -26,6 +26,7 @@ from matplotlib.ticker import MaxNLocator
 from cogleague.league import gamestats
 from cogleague.league.episodes import EpisodeRecord
 from cogleague.league.rankings.ranks import LEVEL_NOTE
+from cogleague.league.summary import fallback_line
 
 HORIZONTAL: dict[str, Any] = (
     {"orientation": "horizontal"}
@@ -210,7 +211,12 @@ def _game_html(table: dict[str, Any], images: list[str]) -> str:
             f"bootstrap interval (episodes resampled).</p>"
             f"<table><tr><th class=l>rank</th><th class=l>policy</th><th class=l>author</th>"
             f"<th>games</th><th>mean [95% CI]</th>{head}</tr>{''.join(body)}</table>"
-            f"{_level_note(table['rows'])}<div class=plots>{imgs}</div>")
+            f"{_level_note(table['rows'])}{_fallback_note(table)}<div class=plots>{imgs}</div>")
+
+
+def _fallback_note(table: dict[str, Any]) -> str:
+    line = fallback_line(table)
+    return "" if line is None else f"<p class=fail>{_e(line)}</p>"
 
 
 def _level_note(rows: list[dict[str, Any]]) -> str:

@@ -1,4 +1,5 @@
-"""Text views of the standings' held-out comparison and model costs (`league standings`)."""
+"""Text views of the standings' held-out comparison, model costs and fallbacks (`league
+standings`, the report)."""
 
 from __future__ import annotations
 
@@ -60,3 +61,19 @@ def cost_table(doc: dict[str, Any]) -> Table | None:
     t.add_row("league", "", "", "", str(costs["total_input_tokens"]),
               str(costs["total_output_tokens"]), costs["total_cost"] or "—")
     return t
+
+
+def fallback_line(table: dict[str, Any]) -> str | None:
+    """One game table's fallbacks, per policy with its causes (None: no decision fell back):
+    a bot that raised on every turn scored what the game's fallback played, not what it
+    would have, so the standings say so beside its row."""
+    parts = []
+    for row in table["rows"]:
+        causes = row.get("fallbacks") or {}
+        if causes:
+            detail = ", ".join(f"{cause} {n}" for cause, n in causes.items())
+            parts.append(f"{row['policy']} {sum(causes.values())} ({detail})")
+    if not parts:
+        return None
+    return ("decisions that fell back (the game played its fallback instead; causes: "
+            "docs/api.md, faults) — fell back: " + "; ".join(parts))

@@ -19,7 +19,9 @@ table and the HTML report render the same document. Shape (all numbers are plain
         "rows": [{"policy", "author", "kind", "model", "games",
                   "mean", "low", "high",         # bootstrap 95% interval over episodes
                   "rank", "rank_best", "rank_worst", "separated", "rank_label",
-                  "extras": {"cooperation_rate": 0.81, ...}}]   # sorted by mean, best first
+                  "extras": {"cooperation_rate": 0.81, ...},
+                  "fallbacks": {"error": 24}}]  # decisions that fell back, by cause
+                                                # ({}: none); sorted by mean, best first
       }],
       "overall": {
         "bradley_terry": {"episodes", "matches", "rows": [{"policy", "strength", "low",
@@ -68,6 +70,14 @@ def _policy_fields(name: str, book: Mapping[str, Mapping[str, Any]]) -> dict[str
             "kind": entry.get("kind", "server"), "model": entry.get("model")}
 
 
+def _seat_fallbacks(results: Mapping[str, Any]) -> list[dict[str, int]]:
+    """Per seat, its decisions that fell back by cause (the results' ``faults``): a policy
+    that never played a decision of its own must not rank silently as if it had."""
+    seats = (results.get("faults") or {}).get("seats") or []
+    return [{str(k): int(v) for k, v in (s.get("fallbacks") or {}).items() if v}
+            for s in seats]
+
+
 def _game_table(game: str, variant: str | None, episodes: Sequence[EpisodeRecord],
                 book: Mapping[str, Mapping[str, Any]], resamples: int,
                 seed: int) -> dict[str, Any]:
@@ -75,10 +85,14 @@ def _game_table(game: str, variant: str | None, episodes: Sequence[EpisodeRecord
     over its episodes with a bootstrap interval, and the game's extra columns."""
     per_episode: dict[str, list[float]] = defaultdict(list)
     extras: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    fallbacks: dict[str, dict[str, int]] = defaultdict(dict)
     for ep in episodes:
         seats: dict[str, list[float]] = defaultdict(list)
+        faults = _seat_fallbacks(ep.results or {})
         for seat, (policy, score) in enumerate(zip(ep.policies, ep.scores, strict=True)):
             seats[policy].append(score)
+            for cause, count in (faults[seat] if seat < len(faults) else {}).items():
+                fallbacks[policy][cause] = fallbacks[policy].get(cause, 0) + count
             for key, value in gamestats.seat_extras(game, ep.results or {}, seat).items():
                 if value is not None:
                     extras[policy][key].append(value)
@@ -91,7 +105,8 @@ def _game_table(game: str, variant: str | None, episodes: Sequence[EpisodeRecord
         row = {**_policy_fields(policy, book), "games": interval.n, "mean": interval.estimate,
                "low": interval.low, "high": interval.high,
                "extras": {c.key: (sum(extras[policy][c.key]) / len(extras[policy][c.key])
-                                  if extras[policy][c.key] else None) for c in columns}}
+                                  if extras[policy][c.key] else None) for c in columns},
+               "fallbacks": dict(sorted(fallbacks[policy].items()))}
         rows.append(row)
     infos = rank_rows([r["mean"] for r in rows], [r["low"] for r in rows],
                       [r["high"] for r in rows])
