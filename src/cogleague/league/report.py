@@ -250,12 +250,15 @@ def _first_line(text: str | None) -> str:
 def _failures_html(failures: Sequence[dict[str, Any]]) -> str:
     if not failures:
         return ""
-    items = "".join(f"<li><code>{_e(f['id'])}</code> {_e(f['game'])}/{_e(f['variant'])} "
+    items = "".join(f"<li><code>{_e(f['id'])}</code> [{_e(f['status'])}] "
+                    f"{_e(f['game'])}/{_e(f['variant'] or 'default')} "
                     f"seed {f['seed']}: {_e(_first_line(f['error']))}</li>"
                     for f in failures[:50])
     more = f"<li>… and {len(failures) - 50} more</li>" if len(failures) > 50 else ""
-    return (f"<h2 class=fail>{len(failures)} episodes failed (infrastructure)</h2><p>Stored and "
-            f"excluded from every ranking; <code>cogleague league run</code> retries them.</p>"
+    return (f"<h2 class=fail>{len(failures)} episodes failed or hit platform faults</h2><p>"
+            "Stored and excluded from every ranking; <code>cogleague league run</code> plays "
+            "the failed ones again, <code>cogleague league run --retry-infra</code> the "
+            "infra_error ones.</p>"
             f"<ul>{items}{more}</ul>")
 
 

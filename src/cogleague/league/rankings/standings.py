@@ -10,7 +10,8 @@ table and the HTML report render the same document. Shape (all numbers are plain
       "episodes": {"ok": 480, "failed": 2, "infra_error": 0,
                    "no_players": 3},         # nobody connected in time: counted, never ranked
       "failures": [{"id", "league", "game", "variant", "seed", "lineup", "attempts",
-                    "error"}],               # failed for infrastructure reasons: never ranked
+                    "status", "error"}],     # failed or infra_error: never ranked; variant
+                                             # as the tables name it (the played default)
       "tables": [{                 # one per game and variant (unnamed: the game's default)
         "game": "<game>", "variant": "standard" | null, "episodes": 240,  # null: not known
         "statistic": "mean episode score",
@@ -176,7 +177,8 @@ def standings(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str,
         table["held_out"] = heldout.section(eps, eval_groups.get((g, v), []), held,
                                             resamples=resamples, seed=seed)
         tables.append(table)
-    failures = [{"id": ep.id, "league": ep.league, "game": ep.game, "variant": ep.variant,
+    failures = [{"id": ep.id, "league": ep.league, "game": ep.game,
+                 "variant": gamestats.played_variant(ep.game, ep.variant),  # as tables name it
                  "seed": ep.seed, "lineup": ep.lineup, "attempts": ep.attempts,
                  "status": ep.status, "error": ep.error} for ep in failed]
     heldout.mask_failures(failures, names)
