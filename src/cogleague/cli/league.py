@@ -303,8 +303,9 @@ def _print_standings(doc: dict[str, Any]) -> None:
                       "`league run --retry-infra` the infra_error ones):[/]")
         for f in failures[:10]:
             first_line = (f["error"] or "").splitlines()[0] if f["error"] else ""
-            out.print(f"  {f['id']} [{f['status']}] {f['game']}/{f['variant'] or 'default'} seed {f['seed']} "
-                      f"{','.join(f['lineup'])}: {first_line}", highlight=False, markup=False)
+            out.print(f"  {f['id']} [{f['status']}] {f['game']}/{f['variant'] or 'default'} "
+                      f"seed {f['seed']} {','.join(f['lineup'])}: {first_line}",
+                      highlight=False, markup=False)
         if len(failures) > 10:
             out.print(f"  … and {len(failures) - 10} more")
 
