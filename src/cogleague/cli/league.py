@@ -179,7 +179,8 @@ def progress_bar(total: int, out: Console | None = None) -> Iterator[Callable[[i
 
         def update(done: int, failed: int) -> None:
             progress.update(task, completed=done,
-                            failed=f"[red]{failed} failed[/]" if failed else "", refresh=True)
+                            failed=f"[red]{failed} failed or infra_error[/]" if failed else "",
+                            refresh=True)  # the summary then says which is which
 
         yield update
 

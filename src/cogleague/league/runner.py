@@ -36,7 +36,8 @@ MIN_CHUNK = 2
 WORKERS_MAX = 1024
 
 Progress = Callable[[int, int], None]
-"""Called after each stored chunk with (episodes done so far in this run, of which failed)."""
+"""Called after each stored chunk with (episodes done so far in this run, of which not ``ok``:
+failed or infra_error)."""
 
 
 @dataclass
