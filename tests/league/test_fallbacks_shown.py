@@ -55,6 +55,7 @@ def test_a_bot_that_always_falls_back_is_named_in_standings_and_report(tmp_path:
     league.write_text(LEAGUE, encoding="utf-8")
     ran = cli.invoke(app, ["league", "run", str(league), "--workers", "1"])
     assert ran.exit_code == 0, ran.output
+    assert "fell back: crash 24 (error 24)" in " ".join(ran.output.split())
 
     doc = cli.invoke(app, ["league", "standings", str(league), "--json"])
     assert doc.exit_code == 0, doc.output

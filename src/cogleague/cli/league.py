@@ -156,6 +156,11 @@ def _play(file: Path, config: Any, engine: Any, chunk_size: int | None, retry_in
                   f"({summary.rate:.1f} ep/s); {summary.failed} failed"
                   + (" (stored, shown by `league standings`, excluded from rankings; "
                      "a new run retries them)" if summary.failed else ""))
+    from cogleague.league.summary import fallback_text
+
+    fell_back = fallback_text(dict(sorted(summary.fallbacks.items())))
+    if fell_back:
+        console.print(f"[yellow]{escape(fell_back)}[/]", soft_wrap=True)
     if summary.infra:
         console.print(f"[yellow]{summary.infra} episodes stored as infra_error[/]: a seat fell "
                       "back for a platform reason (transport, rate budget, disabled provider) "

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import math
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import inspect, select, text
@@ -48,6 +49,8 @@ class RunSummary:
     failed: int  # did not play to an end (retried by the next run)
     seconds: float
     infra: int = 0  # played, but the platform failed a seat (rerun with retry_infra)
+    fallbacks: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per policy, its decisions in this run that the game's fallback played, by cause."""
 
     @property
     def rate(self) -> float:
@@ -283,12 +286,16 @@ def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
     store.save_options(config.store_url, config.name, game_options(config))
     store.save_facts(config.store_url, config.name, identity.facts(config))
     counts = {"done": 0, "failed": 0, "infra": 0}
+    fallbacks: dict[str, dict[str, int]] = {}
 
     def on_chunk(records: list[EncodedRecord]) -> None:
         store.save_records(config.store_url, records)
         counts["done"] += len(records)
         counts["failed"] += sum(1 for r in records if r.status != store.STATUS_OK)
         counts["infra"] += sum(1 for r in records if r.status == store.STATUS_INFRA)
+        for r in records:  # a results document keeps `faults` only when a seat fell back
+            if r.results is not None and '"faults":' in r.results:
+                _add_fallbacks(fallbacks, r.policies, json.loads(r.results))
         if progress is not None:
             progress(counts["done"], counts["failed"])
 
@@ -300,4 +307,17 @@ def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
     backend.run(chunks, on_chunk)
     return RunSummary(scheduled=scheduled, skipped=skipped, played=counts["done"],
                       failed=counts["failed"] - counts["infra"],
-                      seconds=time.perf_counter() - started, infra=counts["infra"])
+                      seconds=time.perf_counter() - started, infra=counts["infra"],
+                      fallbacks=fallbacks)
+
+
+def _add_fallbacks(into: dict[str, dict[str, int]], policies: Sequence[str],
+                   results: dict[str, Any]) -> None:
+    """Add an episode's fallbacks (its results' ``faults``) to `into`, per policy and cause."""
+    for seat in (results.get("faults") or {}).get("seats") or []:
+        index = seat.get("seat")
+        if not isinstance(index, int) or not 0 <= index < len(policies):
+            continue
+        mine = into.setdefault(policies[index], {})
+        for cause, count in (seat.get("fallbacks") or {}).items():
+            mine[cause] = mine.get(cause, 0) + int(count)

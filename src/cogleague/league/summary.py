@@ -3,6 +3,7 @@ standings`, the report)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.markup import escape
@@ -67,12 +68,16 @@ def fallback_line(table: dict[str, Any]) -> str | None:
     """One game table's fallbacks, per policy with its causes (None: no decision fell back):
     a bot that raised on every turn scored what the game's fallback played, not what it
     would have, so the standings say so beside its row."""
+    return fallback_text({row["policy"]: row.get("fallbacks") or {} for row in table["rows"]})
+
+
+def fallback_text(by_policy: Mapping[str, Mapping[str, int]]) -> str | None:
+    """``… fell back: crash 24 (error 24); …`` for the policies with any fallback, or None."""
     parts = []
-    for row in table["rows"]:
-        causes = row.get("fallbacks") or {}
+    for policy, causes in by_policy.items():
         if causes:
-            detail = ", ".join(f"{cause} {n}" for cause, n in causes.items())
-            parts.append(f"{row['policy']} {sum(causes.values())} ({detail})")
+            detail = ", ".join(f"{cause} {n}" for cause, n in sorted(causes.items()))
+            parts.append(f"{policy} {sum(causes.values())} ({detail})")
     if not parts:
         return None
     return ("decisions that fell back (the game played its fallback instead; causes: "
