@@ -193,3 +193,14 @@ def test_a_run_whose_every_episode_failed_exits_1(write_league: Callable[..., Pa
     fine = cli.invoke(app, ["league", "run", str(write_league(filename="fine.toml", episodes=4)),
                             "--workers", "1"])
     assert fine.exit_code == 0, fine.output
+
+
+def test_init_template_names_every_kind_of_policy(tmp_path: Path) -> None:
+    """The template lists each policy kind docs/league.md's table lists — a trained policy
+    file (`policy = "….npz"`) too, which an RL researcher otherwise only finds in rl.md."""
+    target = tmp_path / "league.toml"
+    assert cli.invoke(app, ["league", "init", str(target)]).exit_code == 0
+    text = target.read_text(encoding="utf-8")
+    for key in ("baseline = ", "prompt = ", "bot = ", "policy = "):
+        assert f"#   {key}" in text, key
+    assert '# policy = "' in text  # and a commented example of one
