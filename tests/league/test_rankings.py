@@ -159,3 +159,22 @@ def test_rank_rows_treats_estimates_equal_to_rounding_as_ties() -> None:
     infos = rank_rows([a, b, -2.1], [a, b, -2.1], [a, b, -2.1])
     assert [i.rank for i in infos] == [1, 1, 3]
     assert [i.label for i in infos] == ["level 1–2", "level 1–2", "3"]
+
+
+def test_the_held_out_pool_is_listed_in_its_numbering_order() -> None:
+    """``held-out #1, held-out #2`` — not in the order the episodes first showed them."""
+    from cogleague.league import heldout
+    from cogleague.league.episodes import EpisodeRecord
+    from cogleague.league.rankings.standings import standings
+
+    def ep(i: int, lineup: list[str], source: str) -> EpisodeRecord:
+        return EpisodeRecord(id=f"e{i}", league="L", game="skill", variant=None, seed=i,
+                             policies=lineup, index=i, source=source,
+                             results={"scores": [float(k) for k in range(len(lineup))]})
+
+    episodes = [ep(0, ["a", "b"], "league"), ep(1, ["a", "zeta"], heldout.SOURCE),
+                ep(2, ["b", "alpha"], heldout.SOURCE)]
+    hidden = standings(episodes, resamples=100)["held_out"]
+    assert hidden["policies"] == ["held-out #1", "held-out #2"]
+    shown = standings(episodes, resamples=100, reveal_held_out=True)["held_out"]
+    assert shown["policies"] == ["alpha", "zeta"]

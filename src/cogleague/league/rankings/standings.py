@@ -192,7 +192,7 @@ def standings(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str,
         "tables": tables,
         "overall": _overall(ok, book, resamples, seed),
         "held_out": {"revealed": reveal_held_out,
-                     "policies": [names[n] for n in held]} if held else None,
+                     "policies": [names[n] for n in sorted(held)]} if held else None,
         "costs": cost_section(everything, prices, names),
     }
 
