@@ -26,6 +26,7 @@ from cogleague.envs.table import (
     SEED_SPACE,
     TableSpec,
     agent_name,
+    check_opponent_count,
     check_reset_options,
     check_seat,
     default_opponents,
@@ -61,9 +62,8 @@ class SingleAgentEnv(gym.Env):
         defaulted = opponents is None and pool is None
         if defaulted:
             opponents = default_opponents(probe, seat)
-        if opponents is not None and len(opponents) != n - 1:
-            raise ConfigError("opponents", f"opponents must list {n - 1} policies for the other "
-                                           f"seats (got {len(opponents)})")
+        if opponents is not None:
+            check_opponent_count(probe, opponents, "policies")
         self.seat = seat
         self.agent_policy = name or f"rl:{agent_name(seat)}"
         self.opponents = None if opponents is None else list(opponents)
