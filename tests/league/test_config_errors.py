@@ -124,3 +124,14 @@ def test_a_bot_that_fails_to_import_names_its_policy_field_and_the_import_error(
     assert str(info.value) == f"{field} (tit_for_tat): {says.format(dir=tmp_path)}"
     result = cli.invoke(app, ["league", "run", str(path), "--workers", "1"])
     assert result.exit_code == 2 and field in result.output
+
+
+def test_evaluation_episodes_without_a_held_out_policy_is_refused(
+        write_league: Callable[..., Path]) -> None:
+    """`evaluation_episodes` schedules episodes against the held-out pool; with no held-out
+    policy in the game it would be silently ignored (no evaluation is played)."""
+    path = write_league(league_text().replace("seats = 3", "seats = 3\nevaluation_episodes = 5"))
+    with pytest.raises(ConfigError) as err:
+        league_config.load(path)
+    assert str(err.value).startswith("games[0].evaluation_episodes")
+    assert "held_out = true" in str(err.value)

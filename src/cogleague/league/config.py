@@ -332,6 +332,11 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
     evaluation = check_int(f"{where}.evaluation_episodes",
                            doc.get("evaluation_episodes", episodes), 0, EPISODES_MAX)
     held = [n for n in chosen if book[n].held_out]
+    if "evaluation_episodes" in doc and evaluation and not held:  # else silently not played
+        raise ConfigError(f"{where}.evaluation_episodes",
+                          f"{where}.evaluation_episodes: episodes against the held-out pool, "
+                          f"but no policy of {name} is held out (mark one held_out = true, or "
+                          "leave evaluation_episodes out)")
     if held:  # the schedule's own checks, now: an evaluation needs a subject and opponents
         public = [n for n in chosen if not book[n].held_out]
         for v in variants:
