@@ -204,3 +204,20 @@ def test_init_template_names_every_kind_of_policy(tmp_path: Path) -> None:
     for key in ("baseline = ", "prompt = ", "bot = ", "policy = "):
         assert f"#   {key}" in text, key
     assert '# policy = "' in text  # and a commented example of one
+
+
+def test_a_run_whose_every_episode_hit_a_platform_fault_exits_1(
+        write_league: Callable[..., Path]) -> None:
+    """Every episode stored as infra_error (each worker playing one died) leaves nothing to
+    rank, as a run of failures does: a script or CI step must see it, not exit 0."""
+    policies = "".join(f'[[policies]]\nname = "killer{i}"\nbot = "leaguegames:KillerBot"\n\n'
+                       for i in range(3))
+    text = (f'[league]\nname = "k"\nseed = 1\npython_path = ["{TESTS}", "{HERE}"]\n\n'
+            f'{policies}[[games]]\nname = "skill"\nmodule = "leaguegames"\n'
+            f'variants = ["standard"]\nepisodes = 2\nseats = 3\n')
+    path = write_league(text)
+    run = cli.invoke(app, ["league", "run", str(path), "--workers", "2"])
+    stored = store.load_episodes(league_config.load(path).store_url)
+    assert len(stored) == 2 and all(e.status == "infra_error" for e in stored), run.output
+    assert run.exit_code == 1, run.output
+    assert "nothing to rank" in run.output and "--retry-infra" in run.output

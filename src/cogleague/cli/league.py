@@ -166,8 +166,11 @@ def _play(file: Path, config: Any, engine: Any, chunk_size: int | None, retry_in
                       "back for a platform reason (transport, rate budget, disabled provider) "
                       "or a worker process died; excluded from rankings — rerun them with "
                       "--retry-infra", soft_wrap=True)
-    if summary.played and summary.failed == summary.played:
-        console.print("[red]every episode failed[/]: nothing to rank; `league standings "
+    if summary.played and summary.failed + summary.infra == summary.played:
+        what = ("every episode failed" if not summary.infra else
+                "every episode failed or hit a platform fault (`league run --retry-infra` "
+                "plays the infra_error ones again)")
+        console.print(f"[red]{escape(what)}[/]: nothing to rank; `league standings "
                       f"{escape(str(file))} --json` lists each failure's error", soft_wrap=True)
         raise typer.Exit(1)
 
