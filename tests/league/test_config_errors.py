@@ -135,3 +135,20 @@ def test_evaluation_episodes_without_a_held_out_policy_is_refused(
         league_config.load(path)
     assert str(err.value).startswith("games[0].evaluation_episodes")
     assert "held_out = true" in str(err.value)
+
+
+def test_a_model_policy_without_a_key_points_at_the_league_files_base_url(
+        write_league: Callable[..., Path], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A league has no ``--base-url`` flag: the hint names the policy's ``base_url`` key."""
+    from cogleague.league.runner import check_models
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    (tmp_path / "fair.txt").write_text("Play fair.", encoding="utf-8")
+    model = '[[policies]]\nname = "fair"\nprompt = "fair.txt"\nmodel = "gpt-4o-mini"\n'
+    cfg = league_config.load(write_league(league_text(extra_policies=model)))
+    with pytest.raises(ConfigError) as err:
+        check_models(cfg)
+    text = str(err.value)
+    assert text.startswith("policy fair: OPENAI_API_KEY"), text
+    assert "--base-url" not in text and "base_url" in text, text

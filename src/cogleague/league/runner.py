@@ -113,8 +113,10 @@ def check_models(config: LeagueConfig) -> None:
         seen.add(tuple(options.values()))
         try:
             check_provider(ModelOptions(**options))
-        except ConfigError as exc:
-            raise ConfigError(f"policies.{policy.name}", f"policy {policy.name}: {exc}") from exc
+        except ConfigError as exc:  # the provider check speaks of play's flag; a league has keys
+            words = str(exc).replace("--base-url", "base_url = \"…\" in the policy")
+            raise ConfigError(f"policies.{policy.name}", f"policy {policy.name}: {words}"
+                              ) from exc
 
 
 def game_options(config: LeagueConfig) -> dict[tuple[str, str | None], str]:
