@@ -63,12 +63,16 @@ def test_a_bot_that_always_falls_back_is_named_in_standings_and_report(tmp_path:
     # 6 episodes, 2 rounds, 2 pairings a seat: 4 decisions an episode, every one fell back
     assert rows["crash"]["fallbacks"] == {"error": 24}
     assert rows["tft"]["fallbacks"] == {} and rows["ad"]["fallbacks"] == {}
+    assert rows["crash"]["fallback_error"] == "ValueError: boom"  # the first, its first line
+    assert rows["tft"]["fallback_error"] is None
 
     text = cli.invoke(app, ["league", "standings", str(league)])
     assert text.exit_code == 0, text.output
-    assert "fell back: crash 24 (error 24)" in " ".join(text.output.split())
+    assert "fell back: crash 24 (error 24; first: ValueError: boom)" in " ".join(
+        text.output.split())
 
     out = tmp_path / "report"
     report = cli.invoke(app, ["league", "report", str(league), "--out", str(out)])
     assert report.exit_code == 0, report.output
-    assert "fell back: crash 24 (error 24)" in (out / "index.html").read_text()
+    assert "fell back: crash 24 (error 24; first: ValueError: boom)" in " ".join(
+        (out / "index.html").read_text().split())

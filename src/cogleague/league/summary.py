@@ -68,15 +68,21 @@ def fallback_line(table: dict[str, Any]) -> str | None:
     """One game table's fallbacks, per policy with its causes (None: no decision fell back):
     a bot that raised on every turn scored what the game's fallback played, not what it
     would have, so the standings say so beside its row."""
-    return fallback_text({row["policy"]: row.get("fallbacks") or {} for row in table["rows"]})
+    return fallback_text({row["policy"]: row.get("fallbacks") or {} for row in table["rows"]},
+                         {row["policy"]: row.get("fallback_error") for row in table["rows"]})
 
 
-def fallback_text(by_policy: Mapping[str, Mapping[str, int]]) -> str | None:
-    """``… fell back: crash 24 (error 24); …`` for the policies with any fallback, or None."""
+def fallback_text(by_policy: Mapping[str, Mapping[str, int]],
+                  first_error: Mapping[str, str | None] | None = None) -> str | None:
+    """``… fell back: crash 24 (error 24; first: ValueError: boom); …`` for the policies with
+    any fallback, or None."""
     parts = []
     for policy, causes in by_policy.items():
         if causes:
             detail = ", ".join(f"{cause} {n}" for cause, n in sorted(causes.items()))
+            error = (first_error or {}).get(policy)
+            if error:
+                detail += f"; first: {error}"
             parts.append(f"{policy} {sum(causes.values())} ({detail})")
     if not parts:
         return None

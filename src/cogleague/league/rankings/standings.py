@@ -21,8 +21,9 @@ table and the HTML report render the same document. Shape (all numbers are plain
                   "mean", "low", "high",         # bootstrap 95% interval over episodes
                   "rank", "rank_best", "rank_worst", "separated", "rank_label",
                   "extras": {"cooperation_rate": 0.81, ...},
-                  "fallbacks": {"error": 24}}]  # decisions that fell back, by cause
-                                                # ({}: none); sorted by mean, best first
+                  "fallbacks": {"error": 24},   # decisions that fell back, by cause ({}:
+                                                # none), and the first line of the first
+                  "fallback_error": "ValueError: boom" | null}]  # error; best mean first
       }],
       "overall": {
         "bradley_terry": {"episodes", "matches", "rows": [{"policy", "strength", "low",
@@ -71,12 +72,17 @@ def _policy_fields(name: str, book: Mapping[str, Mapping[str, Any]]) -> dict[str
             "kind": entry.get("kind", "server"), "model": entry.get("model")}
 
 
-def _seat_fallbacks(results: Mapping[str, Any]) -> list[dict[str, int]]:
-    """Per seat, its decisions that fell back by cause (the results' ``faults``): a policy
-    that never played a decision of its own must not rank silently as if it had."""
-    seats = (results.get("faults") or {}).get("seats") or []
-    return [{str(k): int(v) for k, v in (s.get("fallbacks") or {}).items() if v}
-            for s in seats]
+def _seat_fallbacks(results: Mapping[str, Any]) -> list[tuple[dict[str, int], str | None]]:
+    """Per seat, its decisions that fell back by cause (the results' ``faults``) and the first
+    line of its first error: a policy that never played a decision of its own must not rank
+    silently as if it had."""
+    out = []
+    for s in (results.get("faults") or {}).get("seats") or []:
+        errors = s.get("errors") or []
+        first = str(errors[0].get("error") or "").splitlines() if errors else []
+        out.append(({str(k): int(v) for k, v in (s.get("fallbacks") or {}).items() if v},
+                    first[0] if first else None))
+    return out
 
 
 def _game_table(game: str, variant: str | None, episodes: Sequence[EpisodeRecord],
@@ -87,13 +93,17 @@ def _game_table(game: str, variant: str | None, episodes: Sequence[EpisodeRecord
     per_episode: dict[str, list[float]] = defaultdict(list)
     extras: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     fallbacks: dict[str, dict[str, int]] = defaultdict(dict)
+    first_error: dict[str, str] = {}
     for ep in episodes:
         seats: dict[str, list[float]] = defaultdict(list)
         faults = _seat_fallbacks(ep.results or {})
         for seat, (policy, score) in enumerate(zip(ep.policies, ep.scores, strict=True)):
             seats[policy].append(score)
-            for cause, count in (faults[seat] if seat < len(faults) else {}).items():
+            causes, error = faults[seat] if seat < len(faults) else ({}, None)
+            for cause, count in causes.items():
                 fallbacks[policy][cause] = fallbacks[policy].get(cause, 0) + count
+            if error is not None:
+                first_error.setdefault(policy, error)
             for key, value in gamestats.seat_extras(game, ep.results or {}, seat).items():
                 if value is not None:
                     extras[policy][key].append(value)
@@ -107,7 +117,8 @@ def _game_table(game: str, variant: str | None, episodes: Sequence[EpisodeRecord
                "low": interval.low, "high": interval.high,
                "extras": {c.key: (sum(extras[policy][c.key]) / len(extras[policy][c.key])
                                   if extras[policy][c.key] else None) for c in columns},
-               "fallbacks": dict(sorted(fallbacks[policy].items()))}
+               "fallbacks": dict(sorted(fallbacks[policy].items())),
+               "fallback_error": first_error.get(policy)}
         rows.append(row)
     infos = rank_rows([r["mean"] for r in rows], [r["low"] for r in rows],
                       [r["high"] for r in rows])
