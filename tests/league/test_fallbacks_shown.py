@@ -76,3 +76,4 @@ def test_a_bot_that_always_falls_back_is_named_in_standings_and_report(tmp_path:
     assert report.exit_code == 0, report.output
     assert "fell back: crash 24 (error 24; first: ValueError: boom)" in " ".join(
         (out / "index.html").read_text().split())
+

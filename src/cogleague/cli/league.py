@@ -244,9 +244,11 @@ def _num(value: float | None, fmt: str = "{:.2f}") -> str:
 
 
 def _interval(row: dict[str, Any], key: str) -> str:
+    from cogleague.league.summary import two
+
     if row["low"] is None:
-        return f"{row[key]:.2f} (one episode: no interval)"
-    return f"{row[key]:.2f} [{row['low']:.2f}, {row['high']:.2f}]"
+        return f"{two(row[key])} (one episode: no interval)"
+    return f"{two(row[key])} [{two(row['low'])}, {two(row['high'])}]"
 
 
 TABLE_WIDTH = 132

@@ -26,7 +26,7 @@ from matplotlib.ticker import MaxNLocator
 from cogleague.league import gamestats
 from cogleague.league.episodes import EpisodeRecord
 from cogleague.league.rankings.ranks import LEVEL_NOTE
-from cogleague.league.summary import fallback_line
+from cogleague.league.summary import fallback_line, two
 
 HORIZONTAL: dict[str, Any] = (
     {"orientation": "horizontal"}
@@ -182,13 +182,14 @@ def _e(value: Any) -> str:
 def _fmt(value: float | None, percent: bool = False) -> str:
     if value is None:
         return "—"
-    return f"{value:.0%}" if percent else f"{value:.2f}"
+    return f"{value:.0%}" if percent else two(value)
 
 
 def _ci(row: dict[str, Any], key: str) -> str:
     if row["low"] is None:
-        return f"{row[key]:.2f} <span class=level>(no interval)</span>"
-    return f"{row[key]:.2f} <span class=level>[{row['low']:.2f}, {row['high']:.2f}]</span>"
+        return f"{two(row[key])} <span class=level>(no interval)</span>"
+    return (f"{two(row[key])} <span class=level>[{two(row['low'])}, {two(row['high'])}]"
+            "</span>")
 
 
 def _rank(row: dict[str, Any]) -> str:

@@ -10,8 +10,14 @@ from rich.markup import escape
 from rich.table import Table
 
 
+def two(value: float) -> str:
+    """A number to two decimals, never ``-0.00`` (a centred strength of -1e-17 is 0)."""
+    text = f"{value:.2f}"
+    return "0.00" if text == "-0.00" else text
+
+
 def _num(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}"
+    return "—" if value is None else two(value)
 
 
 def held_out_tables(doc: dict[str, Any]) -> list[Table]:
