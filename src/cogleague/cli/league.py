@@ -204,7 +204,7 @@ def _read_standings(file: Path, config: Any, store: str | None, game: str | None
                     with_server: bool, resamples: int) -> dict[str, Any]:
     from sqlalchemy.engine import make_url
 
-    from cogleague.league.rankings import standings_json
+    from cogleague.league.api import standings_of
     from cogleague.league.store import SERVER_LEAGUE
     from cogleague.server.sqlite_lock import sqlite_file
 
@@ -217,26 +217,21 @@ def _read_standings(file: Path, config: Any, store: str | None, game: str | None
         fail(f"--game {game!r} is not a game of league {config.name!r} (its games: "
              f"{', '.join(games)})")
     leagues = [config.name, SERVER_LEAGUE] if with_server else [config.name]
-    return standings_json(config.store_url, game=game, leagues=leagues, resamples=resamples,
-                          reveal_held_out=_season_over(config), prices=_prices(config),
-                          held_out=config.held_out)
+    try:  # the same document as `cogleague.league_standings`
+        return standings_of(config, game=game, leagues=leagues, resamples=resamples)
+    except ConfigError as exc:  # a league file edited in a way the store refuses
+        fail(str(exc))
 
 
 def _season_over(config: Any) -> bool:
     """The season ends when every scheduled episode is settled (held-out names show then): an
     ``infra_error`` episode is not, since ``league run --retry-infra`` plays it again."""
-    from cogleague.league.runner import pending
+    from cogleague.league.api import season_over
 
     try:
-        return not pending(config, retry_infra=True)[0]
+        return season_over(config)
     except ConfigError as exc:
         fail(str(exc))
-
-
-def _prices(config: Any) -> Any:
-    from cogleague.seats.llm.pricing import load_prices
-
-    return load_prices(config.prices) if config.prices else None
 
 
 def _num(value: float | None, fmt: str = "{:.2f}") -> str:
