@@ -221,3 +221,12 @@ def test_a_run_whose_every_episode_hit_a_platform_fault_exits_1(
     assert len(stored) == 2 and all(e.status == "infra_error" for e in stored), run.output
     assert run.exit_code == 1, run.output
     assert "nothing to rank" in run.output and "--retry-infra" in run.output
+    # the standings count them as the run did: infra_error, not also failed
+    doc = json.loads(cli.invoke(app, ["league", "standings", str(path), "--json"]).output)
+    assert doc["episodes"]["infra_error"] == 2 and doc["episodes"]["failed"] == 0
+    out = path.parent / "report"
+    report = cli.invoke(app, ["league", "report", str(path), "--out", str(out)])
+    assert report.exit_code == 0, report.output
+    page = (out / "index.html").read_text()
+    assert "0 failed, 2 infra_error" in page and "--retry-infra" in page
+    assert "Bradley–Terry on 0" not in page  # no empty ranking tables

@@ -342,7 +342,7 @@ def report(file: FileArg, out: Annotated[Path, typer.Option("--out", help="outpu
     from cogleague.league import store as store_mod
 
     doc = _standings(file, store, None, with_server, 2000)
-    if not doc["tables"]:
+    if not doc["tables"] and not doc["failures"]:  # failures only: a page that lists them
         fail(f"no finished episodes in the store for this league yet (run: cogleague league "
              f"run {file})")
     config = _load(file, store)

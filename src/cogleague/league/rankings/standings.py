@@ -7,7 +7,8 @@ table and the HTML report render the same document. Shape (all numbers are plain
     {
       "leagues": ["demo"] | null,          # null: every league and server table in the store
       "game": "<game>" | null,
-      "episodes": {"ok": 480, "failed": 2, "infra_error": 0,
+      "episodes": {"ok": 480, "failed": 2,   # failed and infra_error are apart (no episode
+                   "infra_error": 0,         # counts in both)
                    "no_players": 3},         # nobody connected in time: counted, never ranked
       "failures": [{"id", "league", "game", "variant", "seed", "lineup", "attempts",
                     "status", "error"}],     # failed or infra_error: never ranked; variant
@@ -196,7 +197,8 @@ def standings(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str,
     return {
         "leagues": None if leagues is None else list(leagues),
         "game": game,
-        "episodes": {"ok": len(ok), "failed": len(failed),
+        "episodes": {"ok": len(ok),  # failed and infra_error apart, as `league run` counts
+                     "failed": sum(ep.status == store.STATUS_FAILED for ep in failed),
                      "infra_error": sum(ep.status == store.STATUS_INFRA for ep in failed),
                      "no_players": len(unplayed)},
         "failures": failures,
