@@ -304,7 +304,8 @@ def write_report(doc: dict[str, Any], episodes: Sequence[EpisodeRecord], out: st
     counts = doc["episodes"]
     page = (f"<!doctype html><html lang=en><meta charset=utf-8><title>{_e(title)}</title>"
             f"<style>{CSS}</style><h1>{_e(title)}</h1><p>{counts['ok']} finished episodes, "
-            f"{counts['failed']} failed, {counts.get('infra_error', 0)} infra_error. A rank is shown only where the intervals separate a "
+            f"{counts['failed']} failed, {counts.get('infra_error', 0)} infra_error. "
+            "A rank is shown only where the intervals separate a "
             f"policy from every other; otherwise it reads <em>level</em> with the ranks its "
             f"interval allows. Ties share a rank.</p>"
             f"{_overall_html(overall, overall_images) if doc['tables'] else ''}"
