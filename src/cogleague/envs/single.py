@@ -18,9 +18,16 @@ import gymnasium as gym
 
 from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
-from cogleague.core.errors import ConfigError
+from cogleague.core.errors import ConfigError, IllegalAction
 from cogleague.core.game import Game, Turn
-from cogleague.envs.driver import EpisodeDriver, SyncSeat, answer_with, finished_replay, taken
+from cogleague.envs.driver import (
+    ILLEGAL_ACTION,
+    EpisodeDriver,
+    SyncSeat,
+    answer_with,
+    finished_replay,
+    taken,
+)
 from cogleague.envs.snapshot import Construction, Episode, rng_from, rng_state
 from cogleague.envs.table import (
     SEED_SPACE,
@@ -159,7 +166,7 @@ class SingleAgentEnv(gym.Env):
         assert turn is not None and self._episode is not None
         index = taken(action)
         self._episode.steps.append(index)
-        driver.answers[turn.turn_id] = answer_with(
+        answer = driver.answers[turn.turn_id] = answer_with(
             lambda t, i: enc.decode(game, t, i), turn, index)
         self._sub += 1
         if self._sub >= len(driver.turns[self.seat]):
@@ -171,6 +178,8 @@ class SingleAgentEnv(gym.Env):
         if driver.done:
             assert driver.outcome is not None
             info = self.spec_.final_info(driver.outcome.results, self.seat)
+        if isinstance(answer, IllegalAction):  # replaced by the fallback: said, not silent
+            info = {**info, ILLEGAL_ACTION: str(answer)}
         return obs, reward, driver.done, False, info
 
     @property
