@@ -84,3 +84,14 @@ def test_two_runs_started_together_on_a_new_file_one_is_refused(tmp_path: Path) 
     assert all("already served" in err for err in refused), outs
     played = [out for out, _ in outs if "played 2 episodes" in out]
     assert len(played) == 1, outs
+
+
+def test_a_store_that_cannot_be_made_is_a_one_line_store_error(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("not a folder", encoding="utf-8")
+    league = tmp_path / "league.toml"
+    league.write_text(LEAGUE.format(store="afile/x.db"), encoding="utf-8")
+    done = subprocess.run([*CLI, "league", "run", str(league), "--workers", "1"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert done.stderr.startswith("error: store: cannot make the SQLite database"), done.stderr

@@ -235,8 +235,12 @@ def _sqlite_lock(store_url: str) -> Iterator[bool]:
     another name of the file (a hard link) is refused too."""
     file = sqlite_file(store_url)
     if file is not None:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        os.close(os.open(file, os.O_RDONLY | os.O_CREAT, 0o644))  # an existing file: untouched
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            os.close(os.open(file, os.O_RDONLY | os.O_CREAT, 0o644))  # an existing one: as is
+        except OSError as exc:
+            raise ConfigError("store", f"store: cannot make the SQLite database {file} "
+                                       f"({exc.strerror or exc})") from None
     try:
         handle = lock(store_url)
     except DatabaseInUse as exc:
