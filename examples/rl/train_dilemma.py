@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from cogleague.core.config import int_arg, number_arg
 from cogleague.core.episode import play_headless
 from cogleague.envs import single_agent_env
 from cogleague.envs.encoding import encoding_of
@@ -215,15 +216,20 @@ def plot(curve: list[dict[str, float]], reference: float, path: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--generations", type=int, default=40)
-    ap.add_argument("--population", type=int, default=16, help="perturbations per generation")
-    ap.add_argument("--episodes", type=int, default=6, help="training seeds per perturbation")
-    ap.add_argument("--sigma", type=float, default=0.1)
-    ap.add_argument("--lr", type=float, default=0.05)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--hidden", type=int, default=HIDDEN, help="hidden units (0: linear)")
-    ap.add_argument("--tables", type=int, default=400, help="held-out evaluation tables")
-    ap.add_argument("--probe", type=int, default=24, help="tables the learning curve is drawn on")
+    ap.add_argument("--generations", type=int_arg(1, 100_000), default=40)
+    ap.add_argument("--population", type=int_arg(2, 10_000, even=True), default=16,
+                    help="perturbations per generation")
+    ap.add_argument("--episodes", type=int_arg(1, 100_000), default=6,
+                    help="training seeds per perturbation")
+    ap.add_argument("--sigma", type=number_arg(0, 10, above=True), default=0.1)
+    ap.add_argument("--lr", type=number_arg(0, 10, above=True), default=0.05)
+    ap.add_argument("--seed", type=int_arg(0, 2**63 - 1), default=0)
+    ap.add_argument("--hidden", type=int_arg(0, 4096), default=HIDDEN,
+                    help="hidden units (0: linear)")
+    ap.add_argument("--tables", type=int_arg(2, 100_000), default=400,
+                    help="held-out evaluation tables")
+    ap.add_argument("--probe", type=int_arg(1, 100_000), default=24,
+                    help="tables the learning curve is drawn on")
     ap.add_argument("--out", type=Path, default=Path("runs/rl/dilemma.npz"))
     ap.add_argument("--curve", type=Path, default=None, help="learning-curve PNG")
     ap.add_argument("--report", type=Path, default=None, help="evaluation JSON")

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 import cogleague
+from cogleague.core.config import int_arg, number_arg
 from cogleague.envs import vector_env
 from cogleague.seats.policy import load_policy, save_policy
 
@@ -138,14 +139,17 @@ def both_engines(path: Path, opponents: list[str], tables: int) -> tuple[list[fl
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--generations", type=int, default=60)
-    parser.add_argument("--population", type=int, default=32)
-    parser.add_argument("--tables", type=int, default=16, help="tables per candidate")
-    parser.add_argument("--lineups", type=int, default=4, help="line-ups per generation")
-    parser.add_argument("--sigma", type=float, default=0.1)
-    parser.add_argument("--lr", type=float, default=0.05)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--check", type=int, default=20, help="held-out tables per line-up")
+    parser.add_argument("--generations", type=int_arg(1, 100_000), default=60)
+    parser.add_argument("--population", type=int_arg(2, 10_000, even=True), default=32)
+    parser.add_argument("--tables", type=int_arg(1, 100_000), default=16,
+                        help="tables per candidate")
+    parser.add_argument("--lineups", type=int_arg(1, 1_000), default=4,
+                        help="line-ups per generation")
+    parser.add_argument("--sigma", type=number_arg(0, 10, above=True), default=0.1)
+    parser.add_argument("--lr", type=number_arg(0, 10, above=True), default=0.05)
+    parser.add_argument("--seed", type=int_arg(0, 2**63 - 1), default=0)
+    parser.add_argument("--check", type=int_arg(1, 100_000), default=20,
+                        help="held-out tables per line-up")
     parser.add_argument("--out", type=Path, default=Path("runs/rl/dilemma-vector.npz"))
     args = parser.parse_args(argv)
     shapes, theta = train(args.generations, args.population, args.tables, args.lineups,

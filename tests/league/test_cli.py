@@ -193,3 +193,40 @@ def test_a_run_whose_every_episode_failed_exits_1(write_league: Callable[..., Pa
     fine = cli.invoke(app, ["league", "run", str(write_league(filename="fine.toml", episodes=4)),
                             "--workers", "1"])
     assert fine.exit_code == 0, fine.output
+
+
+def test_init_template_names_every_kind_of_policy(tmp_path: Path) -> None:
+    """The template lists each policy kind docs/league.md's table lists — a trained policy
+    file (`policy = "….npz"`) too, which an RL researcher otherwise only finds in rl.md."""
+    target = tmp_path / "league.toml"
+    assert cli.invoke(app, ["league", "init", str(target)]).exit_code == 0
+    text = target.read_text(encoding="utf-8")
+    for key in ("baseline = ", "prompt = ", "bot = ", "policy = "):
+        assert f"#   {key}" in text, key
+    assert '# policy = "' in text  # and a commented example of one
+
+
+def test_a_run_whose_every_episode_hit_a_platform_fault_exits_1(
+        write_league: Callable[..., Path]) -> None:
+    """Every episode stored as infra_error (each worker playing one died) leaves nothing to
+    rank, as a run of failures does: a script or CI step must see it, not exit 0."""
+    policies = "".join(f'[[policies]]\nname = "killer{i}"\nbot = "leaguegames:KillerBot"\n\n'
+                       for i in range(3))
+    text = (f'[league]\nname = "k"\nseed = 1\npython_path = ["{TESTS}", "{HERE}"]\n\n'
+            f'{policies}[[games]]\nname = "skill"\nmodule = "leaguegames"\n'
+            f'variants = ["standard"]\nepisodes = 2\nseats = 3\n')
+    path = write_league(text)
+    run = cli.invoke(app, ["league", "run", str(path), "--workers", "2"])
+    stored = store.load_episodes(league_config.load(path).store_url)
+    assert len(stored) == 2 and all(e.status == "infra_error" for e in stored), run.output
+    assert run.exit_code == 1, run.output
+    assert "nothing to rank" in run.output and "--retry-infra" in run.output
+    # the standings count them as the run did: infra_error, not also failed
+    doc = json.loads(cli.invoke(app, ["league", "standings", str(path), "--json"]).output)
+    assert doc["episodes"]["infra_error"] == 2 and doc["episodes"]["failed"] == 0
+    out = path.parent / "report"
+    report = cli.invoke(app, ["league", "report", str(path), "--out", str(out)])
+    assert report.exit_code == 0, report.output
+    page = (out / "index.html").read_text()
+    assert "0 failed, 2 infra_error" in page and "--retry-infra" in page
+    assert "Bradley–Terry on 0" not in page  # no empty ranking tables

@@ -124,3 +124,90 @@ def test_a_bot_that_fails_to_import_names_its_policy_field_and_the_import_error(
     assert str(info.value) == f"{field} (tit_for_tat): {says.format(dir=tmp_path)}"
     result = cli.invoke(app, ["league", "run", str(path), "--workers", "1"])
     assert result.exit_code == 2 and field in result.output
+
+
+def test_evaluation_episodes_without_a_held_out_policy_is_refused(
+        write_league: Callable[..., Path]) -> None:
+    """`evaluation_episodes` schedules episodes against the held-out pool; with no held-out
+    policy in the game it would be silently ignored (no evaluation is played)."""
+    path = write_league(league_text().replace("seats = 3", "seats = 3\nevaluation_episodes = 5"))
+    with pytest.raises(ConfigError) as err:
+        league_config.load(path)
+    assert str(err.value).startswith("games[0].evaluation_episodes")
+    assert "held_out = true" in str(err.value)
+
+
+def test_a_model_policy_without_a_key_points_at_the_league_files_base_url(
+        write_league: Callable[..., Path], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A league has no ``--base-url`` flag: the hint names the policy's ``base_url`` key."""
+    from cogleague.league.runner import check_models
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    (tmp_path / "fair.txt").write_text("Play fair.", encoding="utf-8")
+    model = '[[policies]]\nname = "fair"\nprompt = "fair.txt"\nmodel = "gpt-4o-mini"\n'
+    cfg = league_config.load(write_league(league_text(extra_policies=model)))
+    with pytest.raises(ConfigError) as err:
+        check_models(cfg)
+    text = str(err.value)
+    assert text.startswith("policy fair: OPENAI_API_KEY"), text
+    assert "--base-url" not in text and "base_url" in text, text
+
+
+TWO_GAME_BOT = '''
+import cogleague
+
+
+class Mine(cogleague.Bot):
+    game = "dilemma"
+
+    def on_turn(self, turn):
+        return {"action": "cooperate"}
+'''
+
+TWO_GAMES = '''
+[league]
+name = "two"
+episodes = 2
+
+[[policies]]
+name = "me"
+bot = "mine.py:Mine"
+{games}
+[[policies]]
+name = "base"
+baseline = {{ dilemma = "tit_for_tat", commons = "steward" }}
+
+[[games]]
+name = "dilemma"
+seats = 3
+
+[[games]]
+name = "commons"
+'''
+
+
+def test_a_bot_written_for_one_game_plays_only_that_game(tmp_path: Path) -> None:
+    """A bot class that declares its game (`Bot.game`, as `cogleague bot new` writes it) sits
+    only at that game's tables, as a policy file does: seated at the others, every episode
+    failed (the seat refuses the table) and every later run played them again."""
+    (tmp_path / "mine.py").write_text(TWO_GAME_BOT, encoding="utf-8")
+    path = tmp_path / "league.toml"
+    path.write_text(TWO_GAMES.format(games=""), encoding="utf-8")
+    cfg = league_config.load(path)
+    assert cfg.policy["me"].games == ("dilemma",)
+    assert {s.game for s in cfg.schedule() if "me" in s.policies} == {"dilemma"}
+    ran = cli.invoke(app, ["league", "run", str(path), "--workers", "1"])
+    assert ran.exit_code == 0 and "0 failed" in ran.output, ran.output
+
+
+def test_a_bot_listed_for_a_game_it_was_not_written_for_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "mine.py").write_text(TWO_GAME_BOT, encoding="utf-8")
+    path = tmp_path / "league.toml"
+    path.write_text(TWO_GAMES.format(games='games = ["dilemma", "commons"]\n'),
+                    encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        league_config.load(path)
+    text = str(err.value)
+    assert text.startswith("policies[0].games"), text
+    assert "'commons'" in text and "written for dilemma" in text, text

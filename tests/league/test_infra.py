@@ -68,8 +68,10 @@ def test_platform_failures_are_infra_errors_never_ranked_and_retried(tmp_path: P
         provider.script = lambda req: Reply(fault="500")
         path = league(tmp_path, provider.openai_url)
         ran = cli("league", "run", str(path), "--workers", "1", cwd=elsewhere)
-        assert ran.returncode == 0, ran.stderr
+        # every episode infra_error: nothing to rank, which a script or CI step must see
+        assert ran.returncode == 1, ran.stderr
         assert "episodes stored as infra_error" in ran.stdout
+        assert "nothing to rank" in ran.stdout
         doc = json.loads(cli("league", "standings", str(path), "--json", cwd=elsewhere).stdout)
         infra = [f for f in doc["failures"] if f["status"] == "infra_error"]
         assert infra and doc["episodes"]["infra_error"] == len(infra)

@@ -130,3 +130,51 @@ def test_policies_with_the_same_scores_in_another_order_share_a_rank() -> None:
     rows = {r["policy"]: r for r in table["rows"]}
     assert rows["a"]["mean"] == rows["b"]["mean"]
     assert rows["a"]["rank"] == rows["b"]["rank"] == 1
+
+
+def test_equal_strengths_up_to_rounding_share_a_rank() -> None:
+    """Bradley–Terry is fitted by Newton's method: two policies with the same outcomes come out
+    equal only up to the last bits of a float. They share a rank (1, 1, 3), and degenerate
+    intervals (every resample the same) do not separate them."""
+    from cogleague.league.episodes import EpisodeRecord
+    from cogleague.league.rankings.standings import standings
+
+    lineups = [["me", "ad", "tft"], ["tft", "me", "ad"], ["ad", "tft", "me"],
+               ["me", "tft", "ad"], ["ad", "me", "tft"]]
+    points = {"me": 19.0, "tft": 19.0, "ad": 18.0}
+    episodes = [EpisodeRecord(id=f"e{i}", league="L", game="skill", variant=None, seed=i,
+                              policies=lineup, index=i,
+                              results={"scores": [points[p] for p in lineup]})
+                for i, lineup in enumerate(lineups)]
+    rows = {r["policy"]: r for r in
+            standings(episodes, resamples=200)["overall"]["bradley_terry"]["rows"]}
+    assert rows["me"]["strength"] == pytest.approx(rows["tft"]["strength"])
+    assert rows["me"]["rank"] == rows["tft"]["rank"] == 1
+    assert rows["me"]["rank_label"] == rows["tft"]["rank_label"] == "level 1–2"
+    assert rows["ad"]["rank_label"] == "3"
+
+
+def test_rank_rows_treats_estimates_equal_to_rounding_as_ties() -> None:
+    a, b = 1.0523949000659552, 1.0523949000659547
+    infos = rank_rows([a, b, -2.1], [a, b, -2.1], [a, b, -2.1])
+    assert [i.rank for i in infos] == [1, 1, 3]
+    assert [i.label for i in infos] == ["level 1–2", "level 1–2", "3"]
+
+
+def test_the_held_out_pool_is_listed_in_its_numbering_order() -> None:
+    """``held-out #1, held-out #2`` — not in the order the episodes first showed them."""
+    from cogleague.league import heldout
+    from cogleague.league.episodes import EpisodeRecord
+    from cogleague.league.rankings.standings import standings
+
+    def ep(i: int, lineup: list[str], source: str) -> EpisodeRecord:
+        return EpisodeRecord(id=f"e{i}", league="L", game="skill", variant=None, seed=i,
+                             policies=lineup, index=i, source=source,
+                             results={"scores": [float(k) for k in range(len(lineup))]})
+
+    episodes = [ep(0, ["a", "b"], "league"), ep(1, ["a", "zeta"], heldout.SOURCE),
+                ep(2, ["b", "alpha"], heldout.SOURCE)]
+    hidden = standings(episodes, resamples=100)["held_out"]
+    assert hidden["policies"] == ["held-out #1", "held-out #2"]
+    shown = standings(episodes, resamples=100, reveal_held_out=True)["held_out"]
+    assert shown["policies"] == ["alpha", "zeta"]

@@ -120,7 +120,11 @@ def run(file: FileArg,
             backend, workers if workers is not None else os.cpu_count() or 1, ray_address)
     except ConfigError as exc:
         fail(str(exc))
-    with _store_errors(config.store_url):
+    with _store_errors(config.store_url), contextlib.ExitStack() as held:
+        try:  # from the first read: two runs started together never both make the store
+            held.enter_context(runner.writer_lock(config.store_url, config.name))
+        except ConfigError as exc:
+            fail(str(exc))
         _play(file, config, engine, chunk_size, retry_infra, play_engine)
 
 
@@ -152,13 +156,21 @@ def _play(file: Path, config: Any, engine: Any, chunk_size: int | None, retry_in
                   f"({summary.rate:.1f} ep/s); {summary.failed} failed"
                   + (" (stored, shown by `league standings`, excluded from rankings; "
                      "a new run retries them)" if summary.failed else ""))
+    from cogleague.league.summary import fallback_text
+
+    fell_back = fallback_text(dict(sorted(summary.fallbacks.items())))
+    if fell_back:
+        console.print(f"[yellow]{escape(fell_back)}[/]", soft_wrap=True)
     if summary.infra:
         console.print(f"[yellow]{summary.infra} episodes stored as infra_error[/]: a seat fell "
                       "back for a platform reason (transport, rate budget, disabled provider) "
                       "or a worker process died; excluded from rankings — rerun them with "
                       "--retry-infra", soft_wrap=True)
-    if summary.played and summary.failed == summary.played:
-        console.print("[red]every episode failed[/]: nothing to rank; `league standings "
+    if summary.played and summary.failed + summary.infra == summary.played:
+        what = ("every episode failed" if not summary.infra else
+                "every episode failed or hit a platform fault (`league run --retry-infra` "
+                "plays the infra_error ones again)")
+        console.print(f"[red]{escape(what)}[/]: nothing to rank; `league standings "
                       f"{escape(str(file))} --json` lists each failure's error", soft_wrap=True)
         raise typer.Exit(1)
 
@@ -175,7 +187,8 @@ def progress_bar(total: int, out: Console | None = None) -> Iterator[Callable[[i
 
         def update(done: int, failed: int) -> None:
             progress.update(task, completed=done,
-                            failed=f"[red]{failed} failed[/]" if failed else "", refresh=True)
+                            failed=f"[red]{failed} failed or infra_error[/]" if failed else "",
+                            refresh=True)  # the summary then says which is which
 
         yield update
 
@@ -191,7 +204,7 @@ def _read_standings(file: Path, config: Any, store: str | None, game: str | None
                     with_server: bool, resamples: int) -> dict[str, Any]:
     from sqlalchemy.engine import make_url
 
-    from cogleague.league.rankings import standings_json
+    from cogleague.league.api import standings_of
     from cogleague.league.store import SERVER_LEAGUE
     from cogleague.server.sqlite_lock import sqlite_file
 
@@ -204,26 +217,21 @@ def _read_standings(file: Path, config: Any, store: str | None, game: str | None
         fail(f"--game {game!r} is not a game of league {config.name!r} (its games: "
              f"{', '.join(games)})")
     leagues = [config.name, SERVER_LEAGUE] if with_server else [config.name]
-    return standings_json(config.store_url, game=game, leagues=leagues, resamples=resamples,
-                          reveal_held_out=_season_over(config), prices=_prices(config),
-                          held_out=config.held_out)
+    try:  # the same document as `cogleague.league_standings`
+        return standings_of(config, game=game, leagues=leagues, resamples=resamples)
+    except ConfigError as exc:  # a league file edited in a way the store refuses
+        fail(str(exc))
 
 
 def _season_over(config: Any) -> bool:
     """The season ends when every scheduled episode is settled (held-out names show then): an
     ``infra_error`` episode is not, since ``league run --retry-infra`` plays it again."""
-    from cogleague.league.runner import pending
+    from cogleague.league.api import season_over
 
     try:
-        return not pending(config, retry_infra=True)[0]
+        return season_over(config)
     except ConfigError as exc:
         fail(str(exc))
-
-
-def _prices(config: Any) -> Any:
-    from cogleague.seats.llm.pricing import load_prices
-
-    return load_prices(config.prices) if config.prices else None
 
 
 def _num(value: float | None, fmt: str = "{:.2f}") -> str:
@@ -231,9 +239,11 @@ def _num(value: float | None, fmt: str = "{:.2f}") -> str:
 
 
 def _interval(row: dict[str, Any], key: str) -> str:
+    from cogleague.league.summary import two
+
     if row["low"] is None:
-        return f"{row[key]:.2f} (one episode: no interval)"
-    return f"{row[key]:.2f} [{row['low']:.2f}, {row['high']:.2f}]"
+        return f"{two(row[key])} (one episode: no interval)"
+    return f"{two(row[key])} [{two(row['low'])}, {two(row['high'])}]"
 
 
 TABLE_WIDTH = 132
@@ -241,6 +251,8 @@ TABLE_WIDTH = 132
 
 
 def _print_standings(doc: dict[str, Any]) -> None:
+    from cogleague.league import summary
+
     out = console if console.is_terminal else Console(width=TABLE_WIDTH)
     for table in doc["tables"]:
         title = (f"{table['game']} · {table['variant'] or 'default'} — {table['statistic']}, "
@@ -261,6 +273,9 @@ def _print_standings(doc: dict[str, Any]) -> None:
                       str(row["games"]),
                       _interval(row, "mean"), *extras)
         out.print(t)
+        fell_back = summary.fallback_line(table)
+        if fell_back:
+            out.print(f"[yellow]{escape(fell_back)}[/]", soft_wrap=True)
     overall = doc["overall"]
     bt = overall["bradley_terry"]
     t = Table(title=f"all games — Bradley–Terry on {bt['matches']} within-episode pairs "
@@ -279,8 +294,6 @@ def _print_standings(doc: dict[str, Any]) -> None:
                   f"{row['sigma']:.2f}",
                   f"{row['ordinal']:.2f}")
     out.print(t)
-    from cogleague.league import summary
-
     for extra in [*summary.held_out_tables(doc), summary.cost_table(doc)]:
         if extra is not None:
             out.print(extra)
@@ -296,8 +309,9 @@ def _print_standings(doc: dict[str, Any]) -> None:
                       "`league run --retry-infra` the infra_error ones):[/]")
         for f in failures[:10]:
             first_line = (f["error"] or "").splitlines()[0] if f["error"] else ""
-            out.print(f"  {f['id']} [{f['status']}] {f['game']}/{f['variant']} seed {f['seed']} "
-                      f"{','.join(f['lineup'])}: {first_line}", highlight=False, markup=False)
+            out.print(f"  {f['id']} [{f['status']}] {f['game']}/{f['variant'] or 'default'} "
+                      f"seed {f['seed']} {','.join(f['lineup'])}: {first_line}",
+                      highlight=False, markup=False)
         if len(failures) > 10:
             out.print(f"  … and {len(failures) - 10} more")
 
@@ -328,7 +342,7 @@ def report(file: FileArg, out: Annotated[Path, typer.Option("--out", help="outpu
     from cogleague.league import store as store_mod
 
     doc = _standings(file, store, None, with_server, 2000)
-    if not doc["tables"]:
+    if not doc["tables"] and not doc["failures"]:  # failures only: a page that lists them
         fail(f"no finished episodes in the store for this league yet (run: cogleague league "
              f"run {file})")
     config = _load(file, store)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from cogleague.cli import app
@@ -83,6 +84,11 @@ def profile_command(
     for t in doc["traits"]:
         table.add_row(t["label"], cell(t), str(t["n"]))
     console.print(table)
+    if doc["fallbacks"]:
+        causes = ", ".join(f"{cause} {n}" for cause, n in doc["fallbacks"].items())
+        console.print(f"[yellow]{escape(policy)} fell back on {sum(doc['fallbacks'].values())} "
+                      f"decisions ({causes}): the game's fallback played them, so these traits "
+                      "measure the fallback as much as the policy[/]", soft_wrap=True)
     if explain:
         for trait in probes_for(desc).traits:
             console.print(f"[bold]{trait.label}[/]: {trait.definition}", highlight=False)

@@ -6,8 +6,9 @@ e.g. ``rounds must be an integer in 4..28 (got 3)``.
 
 from __future__ import annotations
 
+import argparse
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from cogleague.core.errors import ConfigError
@@ -72,3 +73,39 @@ def reject_unknown(section: str, given: Mapping[str, Any], known: Iterable[str])
             unknown[0],
             f"{unknown[0]} is not a {section} setting (known: {', '.join(sorted(allowed))})",
         )
+
+
+def int_arg(lo: int, hi: int, *, even: bool = False) -> Callable[[str], int]:
+    """An argparse ``type``: an integer in lo..hi (even, where pairs are drawn), else the
+    usage error ``argument --tables: must be an integer in 2..100000 (got '0')`` (scripts such
+    as the RL examples: a bad flag is refused before anything runs, not met as a traceback or
+    a NaN later)."""
+    kind = "an even integer" if even else "an integer"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not lo <= value <= hi or (even and value % 2):
+            raise argparse.ArgumentTypeError(f"must be {kind} in {lo}..{hi} (got {text!r})")
+        return value
+
+    return parse
+
+
+def number_arg(lo: float, hi: float, *, above: bool = False) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number in lo..hi (``above``: strictly above lo)."""
+    where = f"above {lo:g} and at most {hi:g}" if above else f"in {lo:g}..{hi:g}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or not (lo < value if above else lo <= value) \
+                or value > hi:
+            raise argparse.ArgumentTypeError(f"must be a number {where} (got {text!r})")
+        return value
+
+    return parse

@@ -41,6 +41,9 @@ class _Pause:
 
 _PAUSE = _Pause()
 
+ILLEGAL_ACTION = "illegal_action"
+"""The info key of a step whose action was illegal (why), so the game's fallback played it."""
+
 
 class AgentSeat:
     """A seat the environment plays: it answers from the environment's decoded actions. An

@@ -24,7 +24,13 @@ from pettingzoo import ParallelEnv
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Turn
-from cogleague.envs.driver import EpisodeDriver, answer_with, finished_replay, taken
+from cogleague.envs.driver import (
+    ILLEGAL_ACTION,
+    EpisodeDriver,
+    answer_with,
+    finished_replay,
+    taken,
+)
 from cogleague.envs.snapshot import Construction, Episode, rng_from, rng_state
 from cogleague.envs.table import (
     SEED_SPACE,
@@ -128,9 +134,12 @@ class CogleagueParallelEnv(ParallelEnv):
         assert self._episode is not None
         self._episode.steps.append(chosen)
         answers = driver.answers
+        illegal: dict[str, str] = {}
         for agent, turn in zip(self.possible_agents, self._now, strict=True):
             if turn is not None:
-                answers[turn.turn_id] = answer_with(decode, turn, chosen[agent])
+                answer = answers[turn.turn_id] = answer_with(decode, turn, chosen[agent])
+                if isinstance(answer, IllegalAction):
+                    illegal[agent] = str(answer)
         self._sub += 1
         if not any(self._sub < len(ts) for ts in driver.turns.values()):
             driver.resume()
@@ -147,6 +156,8 @@ class CogleagueParallelEnv(ParallelEnv):
             infos = {a: self.spec_.final_info(results, s)
                      for s, a in enumerate(self.possible_agents)}
             self.agents = []
+        for agent, why in illegal.items():  # replaced by the fallback: said, not silent
+            infos[agent] = {**infos[agent], ILLEGAL_ACTION: why}
         terminations = {a: done for a in self.possible_agents}
         truncations = {a: False for a in self.possible_agents}
         return obs, rewards, terminations, truncations, infos

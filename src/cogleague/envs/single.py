@@ -18,14 +18,22 @@ import gymnasium as gym
 
 from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
-from cogleague.core.errors import ConfigError
+from cogleague.core.errors import ConfigError, IllegalAction
 from cogleague.core.game import Game, Turn
-from cogleague.envs.driver import EpisodeDriver, SyncSeat, answer_with, finished_replay, taken
+from cogleague.envs.driver import (
+    ILLEGAL_ACTION,
+    EpisodeDriver,
+    SyncSeat,
+    answer_with,
+    finished_replay,
+    taken,
+)
 from cogleague.envs.snapshot import Construction, Episode, rng_from, rng_state
 from cogleague.envs.table import (
     SEED_SPACE,
     TableSpec,
     agent_name,
+    check_opponent_count,
     check_reset_options,
     check_seat,
     default_opponents,
@@ -61,9 +69,8 @@ class SingleAgentEnv(gym.Env):
         defaulted = opponents is None and pool is None
         if defaulted:
             opponents = default_opponents(probe, seat)
-        if opponents is not None and len(opponents) != n - 1:
-            raise ConfigError("opponents", f"opponents must list {n - 1} policies for the other "
-                                           f"seats (got {len(opponents)})")
+        if opponents is not None:
+            check_opponent_count(probe, opponents, "policies")
         self.seat = seat
         self.agent_policy = name or f"rl:{agent_name(seat)}"
         self.opponents = None if opponents is None else list(opponents)
@@ -159,7 +166,7 @@ class SingleAgentEnv(gym.Env):
         assert turn is not None and self._episode is not None
         index = taken(action)
         self._episode.steps.append(index)
-        driver.answers[turn.turn_id] = answer_with(
+        answer = driver.answers[turn.turn_id] = answer_with(
             lambda t, i: enc.decode(game, t, i), turn, index)
         self._sub += 1
         if self._sub >= len(driver.turns[self.seat]):
@@ -171,6 +178,8 @@ class SingleAgentEnv(gym.Env):
         if driver.done:
             assert driver.outcome is not None
             info = self.spec_.final_info(driver.outcome.results, self.seat)
+        if isinstance(answer, IllegalAction):  # replaced by the fallback: said, not silent
+            info = {**info, ILLEGAL_ACTION: str(answer)}
         return obs, reward, driver.done, False, info
 
     @property

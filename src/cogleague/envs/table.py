@@ -67,6 +67,22 @@ def check_seat(seat: Any, seats: int) -> int:
     return seat
 
 
+def check_opponent_count(spec: TableSpec, opponents: Sequence[str], kind: str) -> None:
+    """`opponents` fills the table's other seats, or a `ConfigError` that says how many; for a
+    game with a seat range, that ``seats=`` sets the table's size."""
+    need, got = spec.num_seats - 1, len(opponents)
+    if got == need:
+        return
+    lo, hi = spec.desc.seat_range
+    hint = ""
+    if lo < hi:
+        hint = (f"; this table has {spec.num_seats} seats, the game seats {lo}..{hi}"
+                + (f": pass seats={got + 1} for a table of {got + 1}" if lo <= got + 1 <= hi
+                   else ""))
+    raise ConfigError("opponents", f"opponents must list {need} {kind} for the other seats "
+                                   f"(got {got}){hint}")
+
+
 def default_opponents(spec: TableSpec, seat: int) -> list[str]:
     """The variant's line-up without `seat` (repeated to fill a larger table): the opponents
     an environment seats when the caller names none."""

@@ -42,6 +42,7 @@ from cogleague.envs.table import (
     SEED_SPACE,
     TableSpec,
     agent_name,
+    check_opponent_count,
     check_reset_options,
     check_seat,
     default_opponents,
@@ -192,9 +193,7 @@ class BatchVectorEnv(VectorEnv):
         defaulted = opponents is None
         if opponents is None:
             opponents = default_opponents(probe, seat)
-        if len(opponents) != n - 1:
-            raise ConfigError("opponents", f"opponents must list {n - 1} baselines for the "
-                                           f"other seats (got {len(opponents)})")
+        check_opponent_count(probe, opponents, "baselines")
         names: list[str | None] = list(opponents)
         names.insert(seat, None)
         self.seat = seat

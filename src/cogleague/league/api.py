@@ -17,20 +17,45 @@ from cogleague.league import runner
 
 def run_league(path: str | Path, *, backend: str = "local", workers: int | None = None,
                ray_address: str | None = None, store: str | None = None,
-               chunk_size: int | None = None, engine: str = "auto") -> runner.RunSummary:
-    """Play every episode of the league file not yet finished; `ConfigError` naming the field
-    for a bad file. `engine`: auto (baselines with a batch twin through the game's kernel),
-    batch (all of them, or refuse) or rules."""
+               chunk_size: int | None = None, engine: str = "auto",
+               retry_infra: bool = False) -> runner.RunSummary:
+    """Play every episode of the league file not yet finished (with `retry_infra`, those
+    stored as ``infra_error`` too); `ConfigError` naming the field for a bad file. `engine`:
+    auto (baselines with a batch twin through the game's kernel), batch (all of them, or
+    refuse) or rules. `workers` None: every core."""
     cfg = league_config.load(Path(path), store_url=store)
-    pool = runner.make_backend(backend, workers or os.cpu_count() or 1, ray_address)
-    return runner.run(cfg, pool, chunk_size=chunk_size, engine=engine)
+    pool = runner.make_backend(backend, os.cpu_count() or 1 if workers is None else workers,
+                               ray_address)
+    return runner.run(cfg, pool, chunk_size=chunk_size, engine=engine, retry_infra=retry_infra)
 
 
 def league_standings(path: str | Path, *, game: str | None = None, store: str | None = None,
                      resamples: int = 2000) -> dict[str, Any]:
     """The standings document (`league/rankings/standings.py`) the CLI, report and
-    Observatory render."""
+    Observatory render: the one `league standings --json` prints, held-out names revealed
+    once the season is over and model costs priced by the file's ``prices``."""
+    cfg = league_config.load(Path(path), store_url=store)
+    return standings_of(cfg, game=game, leagues=[cfg.name], resamples=resamples)
+
+
+def standings_of(cfg: league_config.LeagueConfig, *, game: str | None, leagues: list[str],
+                 resamples: int) -> dict[str, Any]:
+    """`cfg`'s standings document, as every view of an offline league reads it."""
     from cogleague.league.rankings import standings_json
 
-    cfg = league_config.load(Path(path), store_url=store)
-    return standings_json(cfg.store_url, game=game, leagues=[cfg.name], resamples=resamples)
+    return standings_json(cfg.store_url, game=game, leagues=leagues, resamples=resamples,
+                          reveal_held_out=season_over(cfg), prices=prices_of(cfg),
+                          held_out=cfg.held_out)
+
+
+def season_over(cfg: league_config.LeagueConfig) -> bool:
+    """The season ends when every scheduled episode is settled (held-out names show then): an
+    ``infra_error`` episode is not, since ``league run --retry-infra`` plays it again."""
+    return not runner.pending(cfg, retry_infra=True)[0]
+
+
+def prices_of(cfg: league_config.LeagueConfig) -> Any:
+    """The league's price table (``league.prices``), or None."""
+    from cogleague.seats.llm.pricing import load_prices
+
+    return load_prices(cfg.prices) if cfg.prices else None

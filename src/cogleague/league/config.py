@@ -7,6 +7,7 @@ documented, with comments, in `example.toml` (``cogleague league init`` writes i
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -187,7 +188,8 @@ def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
                                                      "twice; policy names must be unique")
         seen.add(p.name)
         if p.kind == "bot":
-            import_bot(p.bot or "", python_path, where=f"policies[{i}].bot", name=p.name)
+            cls = import_bot(p.bot or "", python_path, where=f"policies[{i}].bot", name=p.name)
+            policies[i] = _bot_games(p, cls, f"policies[{i}]")
     add_python_path(python_path)
     games = [_parse_game(g, f"games[{i}]", policies, default_episodes, duplicates, seed)
              for i, g in enumerate(_array(doc, "games"))]
@@ -332,6 +334,11 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
     evaluation = check_int(f"{where}.evaluation_episodes",
                            doc.get("evaluation_episodes", episodes), 0, EPISODES_MAX)
     held = [n for n in chosen if book[n].held_out]
+    if "evaluation_episodes" in doc and evaluation and not held:  # else silently not played
+        raise ConfigError(f"{where}.evaluation_episodes",
+                          f"{where}.evaluation_episodes: episodes against the held-out pool, "
+                          f"but no policy of {name} is held out (mark one held_out = true, or "
+                          "leave evaluation_episodes out)")
     if held:  # the schedule's own checks, now: an evaluation needs a subject and opponents
         public = [n for n in chosen if not book[n].held_out]
         for v in variants:
@@ -339,6 +346,24 @@ def _parse_game(doc: Mapping[str, Any], where: str, policies: Sequence[Policy],
     return GameEntry(name=name, variants=variants, episodes=episodes, seats=seats,
                      policies=chosen, overrides=dict(overrides), module=module,
                      evaluation_episodes=evaluation)
+
+
+def _bot_games(policy: Policy, cls: type, where: str) -> Policy:
+    """A bot class that declares its game (`Bot.game`) plays only that game, as a policy file
+    plays the game its header names: at another game's table its seat refuses the table, so
+    every such episode would fail and be played again by every run. Listed in `games` for
+    another game: a `ConfigError`."""
+    written_for = getattr(cls, "game", None)
+    if not isinstance(written_for, str):
+        return policy
+    if policy.games is None:
+        return dataclasses.replace(policy, games=(written_for,))
+    other = [g for g in policy.games if g != written_for]
+    if other:
+        raise ConfigError(f"{where}.games", f"{where}.games lists {other[0]!r}, but bot "
+                          f"{policy.bot} was written for {written_for} (its class's game); "
+                          f"list {written_for!r} only")
+    return policy
 
 
 def _seat_count_keys(info: GameDescriptor, variant: str | None,

@@ -26,6 +26,7 @@ from matplotlib.ticker import MaxNLocator
 from cogleague.league import gamestats
 from cogleague.league.episodes import EpisodeRecord
 from cogleague.league.rankings.ranks import LEVEL_NOTE
+from cogleague.league.summary import fallback_line, two
 
 HORIZONTAL: dict[str, Any] = (
     {"orientation": "horizontal"}
@@ -181,13 +182,14 @@ def _e(value: Any) -> str:
 def _fmt(value: float | None, percent: bool = False) -> str:
     if value is None:
         return "—"
-    return f"{value:.0%}" if percent else f"{value:.2f}"
+    return f"{value:.0%}" if percent else two(value)
 
 
 def _ci(row: dict[str, Any], key: str) -> str:
     if row["low"] is None:
-        return f"{row[key]:.2f} <span class=level>(no interval)</span>"
-    return f"{row[key]:.2f} <span class=level>[{row['low']:.2f}, {row['high']:.2f}]</span>"
+        return f"{two(row[key])} <span class=level>(no interval)</span>"
+    return (f"{two(row[key])} <span class=level>[{two(row['low'])}, {two(row['high'])}]"
+            "</span>")
 
 
 def _rank(row: dict[str, Any]) -> str:
@@ -210,7 +212,12 @@ def _game_html(table: dict[str, Any], images: list[str]) -> str:
             f"bootstrap interval (episodes resampled).</p>"
             f"<table><tr><th class=l>rank</th><th class=l>policy</th><th class=l>author</th>"
             f"<th>games</th><th>mean [95% CI]</th>{head}</tr>{''.join(body)}</table>"
-            f"{_level_note(table['rows'])}<div class=plots>{imgs}</div>")
+            f"{_level_note(table['rows'])}{_fallback_note(table)}<div class=plots>{imgs}</div>")
+
+
+def _fallback_note(table: dict[str, Any]) -> str:
+    line = fallback_line(table)
+    return "" if line is None else f"<p class=fail>{_e(line)}</p>"
 
 
 def _level_note(rows: list[dict[str, Any]]) -> str:
@@ -244,12 +251,15 @@ def _first_line(text: str | None) -> str:
 def _failures_html(failures: Sequence[dict[str, Any]]) -> str:
     if not failures:
         return ""
-    items = "".join(f"<li><code>{_e(f['id'])}</code> {_e(f['game'])}/{_e(f['variant'])} "
+    items = "".join(f"<li><code>{_e(f['id'])}</code> [{_e(f['status'])}] "
+                    f"{_e(f['game'])}/{_e(f['variant'] or 'default')} "
                     f"seed {f['seed']}: {_e(_first_line(f['error']))}</li>"
                     for f in failures[:50])
     more = f"<li>… and {len(failures) - 50} more</li>" if len(failures) > 50 else ""
-    return (f"<h2 class=fail>{len(failures)} episodes failed (infrastructure)</h2><p>Stored and "
-            f"excluded from every ranking; <code>cogleague league run</code> retries them.</p>"
+    return (f"<h2 class=fail>{len(failures)} episodes failed or hit platform faults</h2><p>"
+            "Stored and excluded from every ranking; <code>cogleague league run</code> plays "
+            "the failed ones again, <code>cogleague league run --retry-infra</code> the "
+            "infra_error ones.</p>"
             f"<ul>{items}{more}</ul>")
 
 
@@ -294,10 +304,12 @@ def write_report(doc: dict[str, Any], episodes: Sequence[EpisodeRecord], out: st
     counts = doc["episodes"]
     page = (f"<!doctype html><html lang=en><meta charset=utf-8><title>{_e(title)}</title>"
             f"<style>{CSS}</style><h1>{_e(title)}</h1><p>{counts['ok']} finished episodes, "
-            f"{counts['failed']} failed. A rank is shown only where the intervals separate a "
+            f"{counts['failed']} failed, {counts.get('infra_error', 0)} infra_error. "
+            "A rank is shown only where the intervals separate a "
             f"policy from every other; otherwise it reads <em>level</em> with the ranks its "
             f"interval allows. Ties share a rank.</p>"
-            f"{_overall_html(overall, overall_images)}{''.join(sections)}"
+            f"{_overall_html(overall, overall_images) if doc['tables'] else ''}"
+            f"{''.join(sections)}"
             f"{report_extras.profiles_html(profiles, out_dir)}"
             f"{report_extras.costs_html(doc)}{_failures_html(doc['failures'])}</html>")
     path = out_dir / "index.html"

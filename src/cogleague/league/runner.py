@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import math
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import inspect, select, text
@@ -26,6 +28,7 @@ from cogleague.league import identity, store
 from cogleague.league.backends import Backend
 from cogleague.league.config import LeagueConfig
 from cogleague.league.episodes import EncodedRecord, EpisodeSpec
+from cogleague.server.sqlite_lock import DatabaseInUse, lock, sqlite_file
 
 BACKENDS = ("local", "ray")
 CHUNKS_PER_WORKER = 4
@@ -34,7 +37,8 @@ MIN_CHUNK = 2
 WORKERS_MAX = 1024
 
 Progress = Callable[[int, int], None]
-"""Called after each stored chunk with (episodes done so far in this run, of which failed)."""
+"""Called after each stored chunk with (episodes done so far in this run, of which not ``ok``:
+failed or infra_error)."""
 
 
 @dataclass
@@ -45,6 +49,8 @@ class RunSummary:
     failed: int  # did not play to an end (retried by the next run)
     seconds: float
     infra: int = 0  # played, but the platform failed a seat (rerun with retry_infra)
+    fallbacks: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per policy, its decisions in this run that the game's fallback played, by cause."""
 
     @property
     def rate(self) -> float:
@@ -107,8 +113,10 @@ def check_models(config: LeagueConfig) -> None:
         seen.add(tuple(options.values()))
         try:
             check_provider(ModelOptions(**options))
-        except ConfigError as exc:
-            raise ConfigError(f"policies.{policy.name}", f"policy {policy.name}: {exc}") from exc
+        except ConfigError as exc:  # the provider check speaks of play's flag; a league has keys
+            words = str(exc).replace("--base-url", "base_url = \"…\" in the policy")
+            raise ConfigError(f"policies.{policy.name}", f"policy {policy.name}: {words}"
+                              ) from exc
 
 
 def game_options(config: LeagueConfig) -> dict[tuple[str, str | None], str]:
@@ -183,8 +191,8 @@ def run(config: LeagueConfig, backend: Backend, *, progress: Progress | None = N
     `league/batch.py`), the rest through the rules engine; holding the store's one-writer
     lock (an SQLite file a server is writing is refused); refused (`check_season`) in a
     server's database that hosts a season of the league's name."""
-    check_season(config)
-    with writer_lock(config.store_url, config.name):
+    with writer_lock(config.store_url, config.name):  # first: check_season makes the store
+        check_season(config)
         return _run(config, backend, progress, chunk_size, limit, retry_infra, engine)
 
 
@@ -193,19 +201,62 @@ def writer_lock(store_url: str, league: str) -> Iterator[None]:
     """For the length of a run: on SQLite the lock `cogleague serve` holds on its file
     (`server/sqlite_lock.py`), so two writers never share a file; on PostgreSQL, which serves
     many, a session advisory lock on the league's name, so two runs of one league never play
-    and store the same episodes (it ends with its session, even on SIGKILL)."""
-    from cogleague.server.sqlite_lock import DatabaseInUse, lock
+    and store the same episodes (it ends with its session, even on SIGKILL). Re-entrant in one
+    process: the CLI holds it from its first read of the store, around `run`."""
+    key = (store_url, league)
+    if _HELD.get(key):
+        _HELD[key] += 1
+        try:
+            yield
+        finally:
+            _HELD[key] -= 1
+        return
+    _HELD[key] = 1
+    try:
+        with _sqlite_lock(store_url) as held:
+            if held:
+                yield
+            else:
+                with _advisory_lock(store_url, league):
+                    yield
+    finally:
+        del _HELD[key]
 
+
+_HELD: dict[tuple[str, str], int] = {}
+"""The writer locks this process holds, by store and league, with how deep they are nested."""
+
+
+@contextlib.contextmanager
+def _sqlite_lock(store_url: str) -> Iterator[bool]:
+    """Hold an SQLite store's process lock (yields False for another database). A new file is
+    made (empty, which SQLite reads as a new database) before the lock is taken, so the lock
+    covers the file's identity from its first moment, not only the name it was given: a run on
+    another name of the file (a hard link) is refused too."""
+    file = sqlite_file(store_url)
+    if file is not None:
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            os.close(os.open(file, os.O_RDONLY | os.O_CREAT, 0o644))  # an existing one: as is
+        except OSError as exc:
+            raise ConfigError("store", f"store: cannot make the SQLite database {file} "
+                                       f"({exc.strerror or exc})") from None
     try:
         handle = lock(store_url)
     except DatabaseInUse as exc:
         raise ConfigError("store", f"store: {exc}") from None
-    if handle is not None:
-        try:
-            yield
-        finally:
-            handle.close()
+    if handle is None:
+        yield False
         return
+    try:
+        yield True
+    finally:
+        handle.close()
+
+
+@contextlib.contextmanager
+def _advisory_lock(store_url: str, league: str) -> Iterator[None]:
+    """On PostgreSQL a session advisory lock on the league's name; elsewhere nothing."""
     engine = store.engine_for(store_url)
     if engine.dialect.name != "postgresql":
         yield
@@ -241,12 +292,16 @@ def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
     store.save_options(config.store_url, config.name, game_options(config))
     store.save_facts(config.store_url, config.name, identity.facts(config))
     counts = {"done": 0, "failed": 0, "infra": 0}
+    fallbacks: dict[str, dict[str, int]] = {}
 
     def on_chunk(records: list[EncodedRecord]) -> None:
         store.save_records(config.store_url, records)
         counts["done"] += len(records)
         counts["failed"] += sum(1 for r in records if r.status != store.STATUS_OK)
         counts["infra"] += sum(1 for r in records if r.status == store.STATUS_INFRA)
+        for r in records:  # a results document keeps `faults` only when a seat fell back
+            if r.results is not None and '"faults":' in r.results:
+                _add_fallbacks(fallbacks, r.policies, json.loads(r.results))
         if progress is not None:
             progress(counts["done"], counts["failed"])
 
@@ -258,4 +313,17 @@ def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
     backend.run(chunks, on_chunk)
     return RunSummary(scheduled=scheduled, skipped=skipped, played=counts["done"],
                       failed=counts["failed"] - counts["infra"],
-                      seconds=time.perf_counter() - started, infra=counts["infra"])
+                      seconds=time.perf_counter() - started, infra=counts["infra"],
+                      fallbacks=fallbacks)
+
+
+def _add_fallbacks(into: dict[str, dict[str, int]], policies: Sequence[str],
+                   results: dict[str, Any]) -> None:
+    """Add an episode's fallbacks (its results' ``faults``) to `into`, per policy and cause."""
+    for seat in (results.get("faults") or {}).get("seats") or []:
+        index = seat.get("seat")
+        if not isinstance(index, int) or not 0 <= index < len(policies):
+            continue
+        mine = into.setdefault(policies[index], {})
+        for cause, count in (seat.get("fallbacks") or {}).items():
+            mine[cause] = mine.get(cause, 0) + int(count)

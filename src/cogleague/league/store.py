@@ -24,12 +24,14 @@ simply played again), and an fsync per chunk was a fifth of the driver's store t
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import os
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+import traceback
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from itertools import repeat
 from pathlib import Path
@@ -319,6 +321,23 @@ def _stored(conn: Any, ids: Sequence[str]) -> dict[str, tuple[str, int]]:
     return stored
 
 
+@contextlib.contextmanager
+def _released_on_interrupt() -> Iterator[None]:
+    """Ctrl-C (or another exception that is no `Exception`) in the middle of a write:
+    SQLAlchemy closes the connection, but SQLite keeps its handle, with the write lock, until
+    the interrupted statement is finalized, and the traceback's frames keep that cursor alive:
+    the next write (an interrupted run stores what came back) waited out the 30 s busy timeout
+    and failed "database is locked". The frames' locals are cleared here (the traceback still
+    says where it stopped), which frees the cursor, the handle and the lock at once."""
+    try:
+        yield
+    except Exception:
+        raise
+    except BaseException as exc:
+        traceback.clear_frames(exc.__traceback__)
+        raise
+
+
 def save_records(engine_or_url: Engine | str,
                  records: Iterable[EpisodeRecord | EncodedRecord]) -> int:
     """Write outcomes in one transaction; returns how many rows changed.
@@ -334,7 +353,7 @@ def save_records(engine_or_url: Engine | str,
         return 0
     batch = [r if isinstance(r, EncodedRecord) else r.encoded() for r in given]
     engine = engine_for(engine_or_url)
-    with engine.begin() as conn:
+    with _released_on_interrupt(), engine.begin() as conn:
         now = (_finished_at(conn),)
         ids = list(dict.fromkeys(r.id for r in batch))
         stored = _stored(conn, ids)

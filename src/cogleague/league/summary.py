@@ -1,15 +1,23 @@
-"""Text views of the standings' held-out comparison and model costs (`league standings`)."""
+"""Text views of the standings' held-out comparison, model costs and fallbacks (`league
+standings`, the report)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.markup import escape
 from rich.table import Table
 
 
+def two(value: float) -> str:
+    """A number to two decimals, never ``-0.00`` (a centred strength of -1e-17 is 0)."""
+    text = f"{value:.2f}"
+    return "0.00" if text == "-0.00" else text
+
+
 def _num(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}"
+    return "—" if value is None else two(value)
 
 
 def held_out_tables(doc: dict[str, Any]) -> list[Table]:
@@ -60,3 +68,29 @@ def cost_table(doc: dict[str, Any]) -> Table | None:
     t.add_row("league", "", "", "", str(costs["total_input_tokens"]),
               str(costs["total_output_tokens"]), costs["total_cost"] or "—")
     return t
+
+
+def fallback_line(table: dict[str, Any]) -> str | None:
+    """One game table's fallbacks, per policy with its causes (None: no decision fell back):
+    a bot that raised on every turn scored what the game's fallback played, not what it
+    would have, so the standings say so beside its row."""
+    return fallback_text({row["policy"]: row.get("fallbacks") or {} for row in table["rows"]},
+                         {row["policy"]: row.get("fallback_error") for row in table["rows"]})
+
+
+def fallback_text(by_policy: Mapping[str, Mapping[str, int]],
+                  first_error: Mapping[str, str | None] | None = None) -> str | None:
+    """``… fell back: crash 24 (error 24; first: ValueError: boom); …`` for the policies with
+    any fallback, or None."""
+    parts = []
+    for policy, causes in by_policy.items():
+        if causes:
+            detail = ", ".join(f"{cause} {n}" for cause, n in sorted(causes.items()))
+            error = (first_error or {}).get(policy)
+            if error:
+                detail += f"; first: {error}"
+            parts.append(f"{policy} {sum(causes.values())} ({detail})")
+    if not parts:
+        return None
+    return ("decisions that fell back (the game played its fallback instead; causes: "
+            "docs/api.md, faults) — fell back: " + "; ".join(parts))

@@ -79,6 +79,9 @@ def play_spec(spec: EpisodeSpec, restarts: Restarts | None = None) -> EpisodeRec
         outcome = play_headless(game, seats)
         # canonical JSON round trip: what every backend stores is byte-for-byte the same
         results = dict(outcome.results)
+        faults = faults_section(outcome.faults, seats, outcome.reasons)
+        if faults["fallbacks"]:  # kept, as results.json keeps it: the standings count them
+            results["faults"] = faults
         if any(getattr(s, "kind", None) == "model" for s in seats):
             from cogleague.seats.llm import accounting_for
 
@@ -88,7 +91,6 @@ def play_spec(spec: EpisodeSpec, restarts: Restarts | None = None) -> EpisodeRec
         if len(record.scores) != len(seats):
             raise ValueError(f"results.scores has {len(record.scores)} entries for "
                              f"{len(seats)} seats")
-        faults = faults_section(outcome.faults, seats, outcome.reasons)
         if platform_failures(faults):  # the platform failed a seat: never score the policy
             record.status = STATUS_INFRA
             record.error = summary_line(faults)

@@ -55,10 +55,14 @@ class Profile:
     episodes: int
     seed: int
     traits: list[TraitValue] = field(default_factory=list)
+    fallbacks: dict[str, int] = field(default_factory=dict)
+    """The subject's decisions the game's fallback played, by cause: where there are any, the
+    traits measure the fallback as much as the policy."""
 
     def to_json(self) -> dict[str, Any]:
         return {"policy": self.policy, "game": self.game, "episodes": self.episodes,
-                "seed": self.seed, "traits": [t.to_json() for t in self.traits]}
+                "seed": self.seed, "traits": [t.to_json() for t in self.traits],
+                "fallbacks": dict(sorted(self.fallbacks.items()))}
 
     def value(self, name: str) -> TraitValue:
         return next(t for t in self.traits if t.trait.name == name)
@@ -98,6 +102,7 @@ def profile(desc: GameDescriptor, policy: str, *, episodes: int = 10, seed: int 
             raise ConfigError("opponents", f"opponents: {name} is a probe of the battery, "
                                            "already seated in every episode")
     observed: dict[str, list[float]] = defaultdict(list)
+    fallbacks: dict[str, int] = defaultdict(int)
     for spec in probes.episodes(policy, episodes, seed, list(opponents)):
         game = desc.make(spec.variant, dict(spec.overrides), spec.seed, list(spec.lineup), None)
         seats = []
@@ -106,7 +111,11 @@ def profile(desc: GameDescriptor, policy: str, *, episodes: int = 10, seed: int 
             seats.append(probe if probe is not None else _seat(game, i, name, model,
                                                                 opponent=i != spec.subject_seat))
         outcome = asyncio.run(run_episode(game, seats))
+        if spec.subject_seat < len(outcome.faults):
+            for cause, count in outcome.faults[spec.subject_seat].items():
+                fallbacks[cause] += count
         for name, values in probes.measure(game, outcome, spec).items():
             observed[name].extend(values)
     return Profile(policy, desc.name, episodes, seed,
-                   [aggregate(t, observed.get(t.name, [])) for t in probes.traits])
+                   [aggregate(t, observed.get(t.name, [])) for t in probes.traits],
+                   {cause: n for cause, n in fallbacks.items() if n})

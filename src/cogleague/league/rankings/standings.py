@@ -7,10 +7,12 @@ table and the HTML report render the same document. Shape (all numbers are plain
     {
       "leagues": ["demo"] | null,          # null: every league and server table in the store
       "game": "<game>" | null,
-      "episodes": {"ok": 480, "failed": 2, "infra_error": 0,
+      "episodes": {"ok": 480, "failed": 2,   # failed and infra_error are apart (no episode
+                   "infra_error": 0,         # counts in both)
                    "no_players": 3},         # nobody connected in time: counted, never ranked
       "failures": [{"id", "league", "game", "variant", "seed", "lineup", "attempts",
-                    "error"}],               # failed for infrastructure reasons: never ranked
+                    "status", "error"}],     # failed or infra_error: never ranked; variant
+                                             # as the tables name it (the played default)
       "tables": [{                 # one per game and variant (unnamed: the game's default)
         "game": "<game>", "variant": "standard" | null, "episodes": 240,  # null: not known
         "statistic": "mean episode score",
@@ -19,7 +21,10 @@ table and the HTML report render the same document. Shape (all numbers are plain
         "rows": [{"policy", "author", "kind", "model", "games",
                   "mean", "low", "high",         # bootstrap 95% interval over episodes
                   "rank", "rank_best", "rank_worst", "separated", "rank_label",
-                  "extras": {"cooperation_rate": 0.81, ...}}]   # sorted by mean, best first
+                  "extras": {"cooperation_rate": 0.81, ...},
+                  "fallbacks": {"error": 24},   # decisions that fell back, by cause ({}:
+                                                # none), and the first line of the first
+                  "fallback_error": "ValueError: boom" | null}]  # error; best mean first
       }],
       "overall": {
         "bradley_terry": {"episodes", "matches", "rows": [{"policy", "strength", "low",
@@ -68,6 +73,19 @@ def _policy_fields(name: str, book: Mapping[str, Mapping[str, Any]]) -> dict[str
             "kind": entry.get("kind", "server"), "model": entry.get("model")}
 
 
+def _seat_fallbacks(results: Mapping[str, Any]) -> list[tuple[dict[str, int], str | None]]:
+    """Per seat, its decisions that fell back by cause (the results' ``faults``) and the first
+    line of its first error: a policy that never played a decision of its own must not rank
+    silently as if it had."""
+    out = []
+    for s in (results.get("faults") or {}).get("seats") or []:
+        errors = s.get("errors") or []
+        first = str(errors[0].get("error") or "").splitlines() if errors else []
+        out.append(({str(k): int(v) for k, v in (s.get("fallbacks") or {}).items() if v},
+                    first[0] if first else None))
+    return out
+
+
 def _game_table(game: str, variant: str | None, episodes: Sequence[EpisodeRecord],
                 book: Mapping[str, Mapping[str, Any]], resamples: int,
                 seed: int) -> dict[str, Any]:
@@ -75,10 +93,18 @@ def _game_table(game: str, variant: str | None, episodes: Sequence[EpisodeRecord
     over its episodes with a bootstrap interval, and the game's extra columns."""
     per_episode: dict[str, list[float]] = defaultdict(list)
     extras: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    fallbacks: dict[str, dict[str, int]] = defaultdict(dict)
+    first_error: dict[str, str] = {}
     for ep in episodes:
         seats: dict[str, list[float]] = defaultdict(list)
+        faults = _seat_fallbacks(ep.results or {})
         for seat, (policy, score) in enumerate(zip(ep.policies, ep.scores, strict=True)):
             seats[policy].append(score)
+            causes, error = faults[seat] if seat < len(faults) else ({}, None)
+            for cause, count in causes.items():
+                fallbacks[policy][cause] = fallbacks[policy].get(cause, 0) + count
+            if error is not None:
+                first_error.setdefault(policy, error)
             for key, value in gamestats.seat_extras(game, ep.results or {}, seat).items():
                 if value is not None:
                     extras[policy][key].append(value)
@@ -91,7 +117,9 @@ def _game_table(game: str, variant: str | None, episodes: Sequence[EpisodeRecord
         row = {**_policy_fields(policy, book), "games": interval.n, "mean": interval.estimate,
                "low": interval.low, "high": interval.high,
                "extras": {c.key: (sum(extras[policy][c.key]) / len(extras[policy][c.key])
-                                  if extras[policy][c.key] else None) for c in columns}}
+                                  if extras[policy][c.key] else None) for c in columns},
+               "fallbacks": dict(sorted(fallbacks[policy].items())),
+               "fallback_error": first_error.get(policy)}
         rows.append(row)
     infos = rank_rows([r["mean"] for r in rows], [r["low"] for r in rows],
                       [r["high"] for r in rows])
@@ -161,21 +189,23 @@ def standings(episodes: Sequence[EpisodeRecord], book: Mapping[str, Mapping[str,
         table["held_out"] = heldout.section(eps, eval_groups.get((g, v), []), held,
                                             resamples=resamples, seed=seed)
         tables.append(table)
-    failures = [{"id": ep.id, "league": ep.league, "game": ep.game, "variant": ep.variant,
+    failures = [{"id": ep.id, "league": ep.league, "game": ep.game,
+                 "variant": gamestats.played_variant(ep.game, ep.variant),  # as tables name it
                  "seed": ep.seed, "lineup": ep.lineup, "attempts": ep.attempts,
                  "status": ep.status, "error": ep.error} for ep in failed]
     heldout.mask_failures(failures, names)
     return {
         "leagues": None if leagues is None else list(leagues),
         "game": game,
-        "episodes": {"ok": len(ok), "failed": len(failed),
+        "episodes": {"ok": len(ok),  # failed and infra_error apart, as `league run` counts
+                     "failed": sum(ep.status == store.STATUS_FAILED for ep in failed),
                      "infra_error": sum(ep.status == store.STATUS_INFRA for ep in failed),
                      "no_players": len(unplayed)},
         "failures": failures,
         "tables": tables,
         "overall": _overall(ok, book, resamples, seed),
         "held_out": {"revealed": reveal_held_out,
-                     "policies": [names[n] for n in held]} if held else None,
+                     "policies": [names[n] for n in sorted(held)]} if held else None,
         "costs": cost_section(everything, prices, names),
     }
 
