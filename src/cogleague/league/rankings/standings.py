@@ -127,8 +127,7 @@ def _game_table(game: str, variant: str | None, episodes: Sequence[EpisodeRecord
         row.update(_rank_fields(info))
     rows.sort(key=lambda r: (-r["mean"], r["policy"]))
     return {"game": game, "variant": variant, "episodes": len(episodes), "statistic": STATISTIC,
-            "columns": [{"key": c.key, "label": c.label,
-                         "format": "percent" if "%" in c.fmt else "number"} for c in columns],
+            "columns": [c.to_json() for c in columns],
             "rows": rows}
 
 
