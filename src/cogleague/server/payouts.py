@@ -132,8 +132,9 @@ def _table_book(store: Store, row: dict[str, Any], seat_list: list[dict[str, Any
     a name sat at labels it."""
     owners = {s["account_id"] for s in seat_list} | {row["creator_id"]}
     with store.engine.connect() as conn:
-        named = dict(conn.execute(select(accounts.c.id, accounts.c.name).where(
-            accounts.c.id.in_([o for o in owners if o is not None]))).tuples().all())
+        named = {account: name for account, name in conn.execute(
+            select(accounts.c.id, accounts.c.name).where(
+                accounts.c.id.in_([o for o in owners if o is not None])))}
     book = []
     for seat in seat_list:
         name, ref = seat["policy_name"], seat.get("baseline") or seat["policy_name"]
