@@ -388,6 +388,10 @@ class FrameHandler:
             if fault is None:
                 move = frames.fast_move(doc)
                 frame = frames.parse_client_frame(doc) if move is None else None
+        except json.JSONDecodeError as exc:
+            conn.send_text(channel_error(channel, "bad_frame",
+                                         f"bad frame: {frames.not_json(exc, text)}"))
+            return
         except (ValueError, RecursionError, frames.BadFrame) as exc:
             conn.send_text(channel_error(channel, "bad_frame", f"bad frame: {exc}"))
             return
@@ -419,6 +423,11 @@ class FrameHandler:
             self.refuse("rate_limited", f"at most {RESUME_BURST} resumes at once, then one "
                                         f"every {RESUME_EVERY_S:g} s; reconnect with last_seq "
                                         "to get every missed event")
+            return
+        if last_seq > self.channel.seq:  # not a number this stream sent: a client's mix-up
+            self.refuse("bad_frame", f"bad frame: last_seq: must be an integer in "
+                                     f"0..{self.channel.seq}, the seq of the last event this "
+                                     f"stream sent (got {frames.excerpt(str(last_seq))})")
             return
         after = max(last_seq, self.channel.seq - WATCH_TAIL)
         for event_text in self.channel.events_after(after):
