@@ -6,7 +6,11 @@ read as another number. Real server on loopback, real WebSocket seat."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 from cogleague.client import LobbyClient
 from server.rawws import next_frame, open_seat, send
@@ -41,3 +45,26 @@ async def test_a_malformed_frame_names_the_field_and_what_it_accepts(
     await send(ws, {"type": "ping"})  # the socket stays open
     await next_frame(ws, "pong")
     await ws.close()
+
+
+@pytest.mark.parametrize("last_seq", ["abc", "-4", "1.5", "9" * 5000])
+@pytest.mark.parametrize("path", ["play", "watch"])
+async def test_a_malformed_last_seq_on_the_url_is_refused_naming_it(
+        shared_server: ServerProcess, last_seq: str, path: str) -> None:
+    """`&last_seq=abc` was read as 0 (every event again) and `-4` as 0: a silent fallback.
+    The upgrade is refused with 400 `bad_request` naming the parameter and the value."""
+    _, key = await new_account(shared_server)
+    async with LobbyClient(shared_server.url, key) as lobby:
+        table = await lobby.create_table("dilemma", pacing=False)
+        token = (await lobby.join(table["id"], "remote", seat=0))["token"]
+    url = (f"{shared_server.url.replace('http://', 'ws://')}/ws/{path}?table={table['id']}"
+           f"&seat=0&token={token}&last_seq={last_seq}")
+    with pytest.raises(InvalidStatus) as refused:
+        async with connect(url, proxy=None):
+            pass
+    response = refused.value.response
+    assert response.status_code == 400, response.status_code
+    error = json.loads(response.body)["error"]
+    assert error["code"] == "bad_request", error
+    assert "last_seq: must be an integer" in error["message"], error
+    assert f"(got '{last_seq[:20]}" in error["message"], error
