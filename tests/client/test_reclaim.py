@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from cogleague.client import Bot, LobbyClient, LobbyError, join_and_play
+from cogleague.client import Bot, LobbyClient, LobbyError, SeatRefused, join_and_play, play_seat
 from cogleague.seats.botref import load_bot_class
 from server.rawws import next_frame, open_seat
 from server.support import ServerProcess, new_account
@@ -125,3 +125,42 @@ def test_bot_run_reclaim_takes_the_seat_back_after_a_restart(server: ServerProce
     done = _bot_run(server, tid, key, "--reclaim", "--start")
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"table {tid} ended (complete); seat {seat} " in done.stdout, done.stdout
+
+
+def test_a_bot_whose_seat_was_taken_back_stops_saying_so(server: ServerProcess) -> None:
+    """The old bot (still running when a new one took its seat back with `--reclaim`) stops
+    with the server's reason, not a bare "refused (HTTP 401)" after retrying its dead
+    token."""
+    async def go() -> None:
+        _, key = await new_account(server)
+        async with LobbyClient(server.url, key) as lobby:
+            tid = (await lobby.create_table("dilemma", config=CONFIG, seed=3, pacing=False,
+                                            fill_with="always_cooperate"))["id"]
+            old = await lobby.join(tid, "remote", seat=0)
+            greeted = asyncio.Event()
+
+            def seen(frame: dict[str, object]) -> None:
+                if frame.get("type") == "snapshot":
+                    greeted.set()
+
+            playing = asyncio.create_task(play_seat(_bot(), server.url, tid, 0, old["token"],
+                                                    on_frame=seen))
+            await asyncio.wait_for(greeted.wait(), 30)
+            await lobby.reclaim(tid)
+            with pytest.raises(SeatRefused) as caught:
+                await asyncio.wait_for(playing, 30)
+        text = str(caught.value)
+        assert "taken back with a new token" in text and f"table {tid}" in text, text
+
+    asyncio.run(go())
+
+
+def test_a_wrong_token_is_refused_with_the_servers_reason(server: ServerProcess) -> None:
+    async def go() -> None:
+        tid, _, seat = await _held_table(server, started=False)
+        with pytest.raises(SeatRefused) as caught:
+            await play_seat(_bot(), server.url, tid, seat, "cls_not-the-token")
+        text = str(caught.value)
+        assert "HTTP 401" in text and "wrong seat or token" in text, text
+
+    asyncio.run(go())

@@ -119,3 +119,67 @@ async def test_a_seat_reclaimed_on_another_process_closes_the_old_socket(
     db = pg_cluster.new_database()
     a, b = make_server(db), make_server(db)
     await lose_and_reclaim(a, b, start_first)
+
+
+class ListenerKiller:
+    """Keeps every server process's LISTEN connection down (terminated as soon as it is
+    back) while it runs, so a notice sent meanwhile is missed, as it is when a process's
+    listener is reconnecting after a network fault."""
+
+    def __init__(self, db: str) -> None:
+        self.db = db
+        self.stop = asyncio.Event()
+        self.killed = 0
+
+    def _kill(self) -> int:
+        import psycopg
+
+        with psycopg.connect(self.db, autocommit=True) as conn:
+            return len(conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name = 'cogleague-listen'").fetchall())
+
+    async def run(self) -> None:
+        while not self.stop.is_set():
+            self.killed += await asyncio.to_thread(self._kill)
+            await asyncio.sleep(0.02)
+
+
+@pytest.mark.postgres
+async def test_an_old_token_socket_closes_when_its_process_missed_the_seat_notice(
+        pg_cluster: Any, make_server: Callable[..., ServerProcess]) -> None:
+    """The process serving the old socket hears no ``seat:`` notice (its listener was
+    reconnecting when the reclaim committed on another process): once its listener is back
+    it checks its seat sockets' tokens and closes the old one. Before, it stayed open and
+    played on with the replaced token."""
+    db = pg_cluster.new_database()
+    a, b = make_server(db), make_server(db)
+    _, key = await new_account(a)
+    async with LobbyClient(a.url, key) as lobby:
+        table = await lobby.create_table("dilemma", config=CONFIG, seed=3, pacing=False,
+                                         fill_with="always_cooperate")
+        tid = table["id"]
+        old_token = (await lobby.join(tid, "remote", seat=0))["token"]
+        old = await open_seat(a.url, tid, 0, old_token)
+        await next_frame(old, "snapshot")
+        await lobby.start(tid)
+        await next_frame(old, "your_turn")
+
+        killer = ListenerKiller(db)
+        killing = asyncio.create_task(killer.run())
+        async def both_down() -> None:
+            while killer.killed < 2:  # both processes' listeners are down
+                await asyncio.sleep(0.02)
+
+        await asyncio.wait_for(both_down(), 10.0)
+        got = await asyncio.to_thread(reclaim, b.url, key, tid)
+        assert got.status_code == 200, got.text
+        await asyncio.sleep(1.0)  # the notice is long gone
+        killer.stop.set()
+        await killing
+
+        code, reason = await closed_with(old)
+        assert (code, "taken back" in reason) == (1008, True), (code, reason)
+        new = await open_seat(a.url, tid, 0, got.json()["token"])
+        end = await play_out(new)
+        assert "forfeit" not in str(end["reason"]), end

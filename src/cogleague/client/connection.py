@@ -36,6 +36,9 @@ log = logging.getLogger("cogleague.bot")
 """Refused moves are logged here at WARNING by default (`cogleague bot run` shows them)."""
 
 REPLACED_CLOSE_CODE = 4001
+POLICY_CLOSE_CODE = 1008
+"""A socket the server closed on purpose: its seat was taken back with a new token (then the
+reconnect is refused, and the refusal repeats this reason) or it fell behind reading."""
 RETRY_STATUSES = frozenset({502, 503, 504})
 """Upgrade refusals that mean "try again" (a table moving between processes, a proxy whose
 upstream is restarting); any other status refuses the seat."""
@@ -61,6 +64,15 @@ class SeatOutcome:
     errors: list[dict[str, Any]] = field(default_factory=list)
     faults: FaultLog = field(default_factory=FaultLog)
     """Exceptions the bot raised (each reported once); its turns fell back by the rules."""
+
+
+def _says(body: bytes | bytearray | None) -> str:
+    """``: <message>`` of a refused upgrade's error document, or nothing when it has none."""
+    try:
+        message = json.loads(body or b"")["error"]["message"]
+    except (ValueError, TypeError, KeyError):
+        return ""
+    return f": {message}" if isinstance(message, str) else ""
 
 
 def ws_url(server: str) -> str:
@@ -104,6 +116,7 @@ class SeatSession:
     async def run(self, reconnect_for_s: float = 60.0) -> SeatOutcome:
         pause = 0.05
         down_since: float | None = None
+        closed_for = ""
         while True:
             self.greeted = False
             try:
@@ -116,11 +129,16 @@ class SeatSession:
                 if exc.response.status_code in RETRY_STATUSES:
                     pass
                 else:
+                    why = f"; it had closed the last socket: {closed_for}" if closed_for else ""
                     raise SeatRefused(f"the server refused seat {self.seat} at table {self.table} "
-                                  f"(HTTP {exc.response.status_code})") from None
+                                      f"(HTTP {exc.response.status_code}"
+                                      f"{_says(exc.response.body)}){why}") from None
             except ConnectionClosed as exc:
                 if exc.rcvd is not None and exc.rcvd.code == REPLACED_CLOSE_CODE:
                     raise SeatRefused("another connection took over this seat") from None
+                if exc.rcvd is not None and exc.rcvd.code == POLICY_CLOSE_CODE:
+                    closed_for = exc.rcvd.reason  # a lagging socket reconnects; a seat taken
+                                                  # back is refused next, and this says why
             except (TimeoutError, OSError, WebSocketException):
                 pass
             if self.greeted:  # a socket closed before the table's hello is no server either

@@ -23,6 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 from cogleague.core import jsonio
 from cogleague.core.text import text_fault
 from cogleague.server.auth import bearer, digest
+from cogleague.server.frames import excerpt
 from cogleague.server.key_watch import KeyWatch
 from cogleague.server.league_schema import agents
 from cogleague.server.limits import (
@@ -111,22 +112,17 @@ async def agent_socket(ws: WebSocket) -> None:
                 await send({"type": "error", "code": frame[0], "message": frame[1]})
                 continue
             kind = frame["type"]
-            if kind == "ready" and not attached:
-                playing = frame.get("playing") or []
-                if not isinstance(playing, list):
-                    await send({"type": "error", "code": "bad_frame",
-                                "message": "playing must be a list of table ids"})
-                    continue
-                link.playing = {str(t) for t in playing if isinstance(t, str)}
+            fault = _fault(frame, attached)
+            if fault is not None:
+                await send({"type": "error", "code": "bad_frame", "message": fault})
+            elif kind == "ready":
+                link.playing = set(frame.get("playing") or [])
                 rt.attach(link)
                 attached = True
             elif kind == "done":
-                link.playing.discard(str(frame.get("table")))
+                link.playing.discard(frame["table"])
             elif kind == "ping":
                 await send({"type": "pong"})
-            elif kind != "pong":
-                await send({"type": "error", "code": "bad_frame", "message":
-                            f"type must be ready, done, ping or pong (got {kind[:40]!r})"})
     finally:
         keys.remove(owner, conn)
         pinger.cancel()
@@ -152,8 +148,36 @@ def _frame(text: str | None, max_bytes: int) -> dict[str, Any] | tuple[str, str]
     except (ValueError, RecursionError):
         frame = None
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-        return "bad_frame", "frames are JSON objects with a type"
+        return "bad_frame", (f"frames are JSON objects with a type, one of {TYPES} "
+                             f"(got {excerpt(repr(text))})")
     return frame
+
+
+TYPES = "ready, done, ping, pong"
+"""What an agent sends (module docstring)."""
+
+
+def _fault(frame: dict[str, Any], attached: bool) -> str | None:
+    """Why a JSON frame with a `type` cannot be used, naming the field and what it accepts
+    (None when it can): nothing an agent sends is dropped without a word."""
+    kind = frame["type"]
+    if kind == "ready":
+        playing = frame.get("playing")
+        if attached:
+            return ("ready: already sent on this socket (it is sent once, after hello; "
+                    "reconnect to send it again)")
+        bad = next((t for t in playing if not isinstance(t, str)), None) \
+            if isinstance(playing, list) else playing
+        if playing is not None and (not isinstance(playing, list) or bad is not None):
+            return (f"playing: must be a list of table ids, the tables this agent still plays "
+                    f"(got {excerpt(repr(bad))})")
+    elif kind == "done":
+        if not isinstance(frame.get("table"), str):
+            got = f" (got {excerpt(repr(frame['table']))})" if "table" in frame else ""
+            return f"table: required; must be the table id of a finished assign{got}"
+    elif kind not in ("ping", "pong"):
+        return f"type must be one of {TYPES} (got {excerpt(repr(kind))})"
+    return None
 
 
 async def _ping(send: Any, interval: float, keys: KeyWatch) -> None:

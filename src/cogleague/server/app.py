@@ -165,7 +165,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 else:
                     service.on_notice(payload)
 
-            listener = Listener(settings.db_url, on_notice, asyncio.get_running_loop())
+            def on_reconnect() -> None:  # the notices sent while LISTEN was down are lost
+                service.listen_resumed()
+                checks.add(task := asyncio.create_task(keys.recheck(force=True)))
+                task.add_done_callback(checks.discard)
+
+            listener = Listener(settings.db_url, on_notice, asyncio.get_running_loop(),
+                                on_reconnect)
             listener.start()
         resumed = await recover(service)
         await backfill(service)  # finished tables a crash kept out of the standings

@@ -15,6 +15,9 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
+
+from cogleague.server.validation import allowed, got
 
 PROTOCOL = "table.v1"
 
@@ -108,7 +111,7 @@ class Move(BaseModel):
 class Resume(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["resume"]
-    last_seq: int = Field(ge=0)
+    last_seq: int = Field(ge=0, strict=True)  # `true` or `1.0` is refused, not read as 1
 
 
 class ClientPong(BaseModel):
@@ -153,10 +156,32 @@ def parse_client_frame(doc: Any) -> Move | Resume | ClientPong | ClientPing:
     try:
         return model.model_validate(doc)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        # an unknown field is named by its own key, as long as the client made it
-        where = excerpt(".".join(str(p) for p in first["loc"]) or "frame")
-        raise BadFrame(f"{where}: {first['msg']}") from None
+        raise BadFrame(_words(str(kind), model, exc.errors()[0])) from None
+
+
+def _words(kind: str, model: type[BaseModel], error: ErrorDetails) -> str:
+    """``field: must be … (got …)``, read from the frame's own declaration, as the HTTP
+    refusals say it (validation.py); pydantic's words only where the declaration says nothing.
+    An unknown field is named by its own key, cut to `EXCERPT_CHARS` like the value."""
+    loc = error["loc"]
+    where = excerpt(".".join(str(p) for p in loc) or "frame")
+    fields = {k: v for k, v in model.model_json_schema().get("properties", {}).items()
+              if k != "type"}
+    if error["type"] == "extra_forbidden":
+        return f"{where}: not a field of {kind} (its fields are {', '.join(fields)})"
+    node = fields.get(str(loc[0])) if len(loc) == 1 else None
+    says = allowed(node) if isinstance(node, dict) else None
+    if says is None:
+        return f"{where}: {error['msg']}"
+    if error["type"] == "missing":
+        return f"{where}: required; must be {says}"
+    return f"{where}: must be {says} (got {excerpt(got(error))})"
+
+
+def not_json(exc: ValueError, text: str) -> str:
+    """The refusal of a frame that is not JSON at all: what a frame is, and what was sent."""
+    return (f"not JSON ({exc}); a frame is a JSON object with a type, one of "
+            f"{', '.join(_CLIENT_TYPES)} (got {excerpt(repr(text))})")
 
 
 MAX_TURN_ID_CHARS = 200

@@ -72,10 +72,11 @@ class KeyWatch:
                 self.remove(account_id, sock)
                 sock.close(1008, REVOKED)
 
-    async def recheck(self) -> None:
+    async def recheck(self, force: bool = False) -> None:
         """`check` every account with an open socket, when `recheck_s` has passed since the
-        last time (a failed read is logged and tried at the next period)."""
-        if not self.open or not self.rechecks.due():
+        last time or when `force`d (this process's listener missed notices); a failed read
+        is logged and tried at the next period."""
+        if not self.open or not (self.rechecks.due() or force):
             return
         seen = {account_id: dict(socks) for account_id, socks in self.open.items()}
         ids = list(seen)

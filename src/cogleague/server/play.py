@@ -176,10 +176,23 @@ def _int_param(ws: WebSocket, name: str, default: int | None = None) -> int | No
         return None
 
 
+def _last_seq(ws: WebSocket) -> int | str:
+    """The `last_seq` query parameter (0 when absent), or why it is refused: read as 0 it
+    would replay every event to a client that asked for something else."""
+    raw = ws.query_params.get("last_seq")
+    if raw is None:
+        return 0
+    if raw.isascii() and raw.isdigit() and len(raw) <= 18:  # no stream is longer
+        return int(raw)
+    return ("last_seq: must be an integer of at least 0, the seq of the last event received "
+            f"(got {frames.excerpt(repr(raw))})")
+
+
 async def _deny(ws: WebSocket, status: int, message: str) -> None:
     """Refuse at the upgrade: HTTP `status` when the server supports it, else close 1008.
     A 503 is passing trouble: it says when to come back (`Retry-After`, and in words)."""
-    code = {401: "unauthorized", 503: "unavailable"}.get(status, "not_found")  # as HTTP says
+    code = {400: "bad_request", 401: "unauthorized", 503: "unavailable"}.get(
+        status, "not_found")  # as HTTP says
     headers = {}
     if status == 503:
         message = f"{message}; reconnect in {RETRY_AFTER_S} s"
@@ -225,7 +238,10 @@ async def play(ws: WebSocket) -> None:
     table_id = ws.query_params.get("table", "")
     seat = _int_param(ws, "seat")
     token = ws.query_params.get("token")
-    last_seq = _int_param(ws, "last_seq", 0)
+    last_seq = _last_seq(ws)
+    if isinstance(last_seq, str):
+        await _deny(ws, 400, last_seq)
+        return
     try:
         row, _ = await svc.row(table_id)
     except ApiError:
@@ -270,13 +286,17 @@ async def play(ws: WebSocket) -> None:
             return
     room = svc.rooms.get(table_id) or svc.room(row)
     channel = room.channels[seat]
-    await _serve(ws, room, channel, svc.settings, last_seq or 0, stored, recheck)
+    await _serve(ws, room, channel, svc.settings, last_seq, stored, recheck)
 
 
 @router.websocket("/ws/watch")
 async def watch(ws: WebSocket) -> None:
     svc: TableService = ws.app.state.tables
     table_id = ws.query_params.get("table", "")
+    last_seq = _last_seq(ws)
+    if isinstance(last_seq, str):
+        await _deny(ws, 400, last_seq)
+        return
     try:
         row, _ = await svc.row(table_id)
     except ApiError:
@@ -292,7 +312,7 @@ async def watch(ws: WebSocket) -> None:
         room = svc.rooms.get(table_id) or svc.room(row)
     else:  # run by another process: its public stream, rebuilt from the database
         room = (await mirror_for(svc, table_id)).room
-    last_seq = _int_param(ws, "last_seq", 0) or 0  # a late spectator: the snapshot + a tail
+    # a late spectator: the snapshot + a tail
     await _serve(ws, room, room.watch, svc.settings, max(last_seq, room.watch.seq - WATCH_TAIL))
 
 
@@ -388,6 +408,10 @@ class FrameHandler:
             if fault is None:
                 move = frames.fast_move(doc)
                 frame = frames.parse_client_frame(doc) if move is None else None
+        except json.JSONDecodeError as exc:
+            conn.send_text(channel_error(channel, "bad_frame",
+                                         f"bad frame: {frames.not_json(exc, text)}"))
+            return
         except (ValueError, RecursionError, frames.BadFrame) as exc:
             conn.send_text(channel_error(channel, "bad_frame", f"bad frame: {exc}"))
             return
@@ -419,6 +443,11 @@ class FrameHandler:
             self.refuse("rate_limited", f"at most {RESUME_BURST} resumes at once, then one "
                                         f"every {RESUME_EVERY_S:g} s; reconnect with last_seq "
                                         "to get every missed event")
+            return
+        if last_seq > self.channel.seq:  # not a number this stream sent: a client's mix-up
+            self.refuse("bad_frame", f"bad frame: last_seq: must be an integer in "
+                                     f"0..{self.channel.seq}, the seq of the last event this "
+                                     f"stream sent (got {frames.excerpt(str(last_seq))})")
             return
         after = max(last_seq, self.channel.seq - WATCH_TAIL)
         for event_text in self.channel.events_after(after):

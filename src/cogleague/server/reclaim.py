@@ -6,7 +6,9 @@ it (a second join answers `already_seated`). The account that holds the seat may
 token while the table is open or running: the seat's stored digest is replaced, so the old
 token is refused at its next connect on every process (tokens are checked against the
 database), and a socket still open with it is closed with `RECLAIMED` — on this process at
-once, on the others when they hear the ``seat:<table id>:<seat>`` notice (PostgreSQL).
+once, on the others when they hear the ``seat:<table id>:<seat>`` notice (PostgreSQL). A
+process whose listener was down when the notice was sent never hears it: once its listener is
+back it checks the token of every seat socket it holds (`recheck_all`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ log = logging.getLogger("cogleague.server")
 RECLAIMED = "this seat was taken back with a new token; this token no longer works"
 """The close reason (1008) of a socket opened with a seat token that was replaced."""
 CLOSE_CODE = 1008
+CHUNK = 500
+"""Tables read per query by `recheck_all` (bounded bound parameters)."""
 
 
 async def reclaim(svc: TableService, account: Account, table_id: str) -> dict[str, Any]:
@@ -85,10 +89,10 @@ def since(svc: TableService, table_id: str, seat: int) -> Callable[[], None]:
     """Called before a seat socket's token is read: returns what to call once the socket is
     attached, which checks the seat's token again when it was taken back in between (the
     close of `close_stale` ran before this socket was there to be closed)."""
-    before = svc.reclaims.get((table_id, seat), 0)
+    before = svc.reclaims.get((table_id, seat), 0), svc.listen_gaps
 
-    def attached() -> None:
-        if svc.reclaims.get((table_id, seat), 0) != before:
+    def attached() -> None:  # a reclaim heard, or a listener gap (a notice maybe missed)
+        if (svc.reclaims.get((table_id, seat), 0), svc.listen_gaps) != before:
             svc._spawn(heard(svc, f"{table_id}:{seat}"))
 
     return attached
@@ -131,3 +135,34 @@ async def heard(svc: TableService, payload: str) -> None:
                     table_id, seat, exc)
         return
     close_stale(svc, table_id, seat, current)
+
+
+async def recheck_all(svc: TableService) -> None:
+    """Close every seat socket of this process opened with a token its seat no longer has
+    (one read for all of them): run when the listener is back, as a ``seat:`` notice sent
+    while it was down was lost (a failed read is logged: nobody waits on this task)."""
+    open_seats = [(table_id, seat) for table_id, room in list(svc.rooms.items())
+                  for seat, channel in enumerate(room.channels)
+                  if getattr(channel.conn, "token_digest", None) is not None]
+    if not open_seats:
+        return
+    ids = sorted({table_id for table_id, _ in open_seats})
+
+    def read(conn: Connection) -> dict[tuple[str, int], str | None]:
+        found: dict[tuple[str, int], str | None] = {}
+        for at in range(0, len(ids), CHUNK):
+            rows = conn.execute(select(seats.c.table_id, seats.c.seat, seats.c.token_digest)
+                                .where(seats.c.table_id.in_(ids[at:at + CHUNK])))
+            for table_id, seat, token_digest in rows.tuples():
+                found[(table_id, seat)] = token_digest
+        return found
+
+    try:
+        current = await svc.store.tx(read)
+    except Exception as exc:
+        log.warning("could not check %d seat socket(s) after the listener came back: %s",
+                    len(open_seats), exc)
+        return
+    for key in open_seats:
+        if key in current:  # a seat given back has no row: not a reclaim
+            close_stale(svc, *key, current[key])

@@ -130,6 +130,9 @@ class TableService:
         self.mirrors: dict[str, Any] = {}  # table id -> mirror.Mirror (spectators elsewhere)
         self.reclaims: dict[tuple[str, int], int] = {}
         """(table id, seat) -> how often this process saw it taken back (reclaim.py)."""
+        self.listen_gaps = 0
+        """How often this process's LISTEN connection came back after a loss (notify.py):
+        a seat socket let in across one has its token checked again (reclaim.py)."""
         self.lobby = LobbyFeed(self)
         self.finish_hooks: builtins.list[Callable[[Connection, LiveTable, EpisodeOutcome],
                                                   None]] = []
@@ -815,6 +818,12 @@ class TableService:
         elif kind == "seat":  # a seat taken back with a new token: its old socket closes
             reclaim.count(self, rest)
             self._spawn(reclaim.heard(self, rest))
+
+    def listen_resumed(self) -> None:
+        """This process's LISTEN connection is back after a loss: a ``seat:`` notice sent
+        meanwhile was missed, so every open seat socket's token is checked again."""
+        self.listen_gaps += 1
+        self._spawn(reclaim.recheck_all(self))
 
     async def _on_state(self, table_id: str) -> None:
         """A table started, ended or changed owner somewhere: follow it here. A process that
