@@ -107,4 +107,4 @@ def _keys(conn: Connection, ids: list[int]) -> Iterable[tuple[int, str]]:
     for at in range(0, len(ids), RECHECK_CHUNK):
         chunk = ids[at:at + RECHECK_CHUNK]
         yield from conn.execute(select(accounts.c.id, accounts.c.key_digest)
-                                .where(accounts.c.id.in_(chunk))).tuples()
+                                .where(accounts.c.id.in_(chunk)))

@@ -153,7 +153,7 @@ async def recheck_all(svc: TableService) -> None:
         for at in range(0, len(ids), CHUNK):
             rows = conn.execute(select(seats.c.table_id, seats.c.seat, seats.c.token_digest)
                                 .where(seats.c.table_id.in_(ids[at:at + CHUNK])))
-            for table_id, seat, token_digest in rows.tuples():
+            for table_id, seat, token_digest in rows:
                 found[(table_id, seat)] = token_digest
         return found
 
