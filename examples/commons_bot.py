@@ -14,6 +14,7 @@ class Steward(Bot):
     """Harvest one unit a round and spend the rest of the effort budget on upkeep."""
 
     name = "steward"
+    game = "commons"  # only commons tables, and a league's commons games, seat it
 
     def on_turn(self, turn: TurnInfo) -> dict[str, Any]:
         obs = turn.visible_state

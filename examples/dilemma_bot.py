@@ -16,6 +16,7 @@ class PromiseKeeper(Bot):
     """Promise to cooperate, keep the promise, and copy whatever the opponent did last."""
 
     name = "promise-keeper"
+    game = "dilemma"  # only dilemma tables, and a league's dilemma games, seat it
 
     def on_turn(self, turn: TurnInfo) -> dict[str, Any]:
         state = turn.visible_state

@@ -16,6 +16,7 @@ HARSH = {"EITHER": 1, "INVESTOR": 0, "TRUSTEE": 0, "PROPOSER": 3, "RESPONDER": 8
 
 class FairDealer(Bot):
     name = "fair-dealer"
+    game = "ledger"  # only ledger tables, and a league's ledger games, seat it
 
     def on_turn(self, turn: TurnInfo) -> dict[str, Any]:
         obs = turn.visible_state
