@@ -28,6 +28,7 @@ from cogleague.league import identity, store
 from cogleague.league.backends import Backend
 from cogleague.league.config import LeagueConfig
 from cogleague.league.episodes import EncodedRecord, EpisodeSpec
+from cogleague.seats.faults import seat_fallbacks
 from cogleague.server.sqlite_lock import DatabaseInUse, lock, sqlite_file
 
 BACKENDS = ("local", "ray")
@@ -320,10 +321,7 @@ def _run(config: LeagueConfig, backend: Backend, progress: Progress | None,
 def _add_fallbacks(into: dict[str, dict[str, int]], policies: Sequence[str],
                    results: dict[str, Any]) -> None:
     """Add an episode's fallbacks (its results' ``faults``) to `into`, per policy and cause."""
-    for seat in (results.get("faults") or {}).get("seats") or []:
-        index = seat.get("seat")
-        if not isinstance(index, int) or not 0 <= index < len(policies):
-            continue
-        mine = into.setdefault(policies[index], {})
-        for cause, count in (seat.get("fallbacks") or {}).items():
-            mine[cause] = mine.get(cause, 0) + int(count)
+    for policy, (causes, _) in zip(policies, seat_fallbacks(results), strict=False):
+        mine = into.setdefault(policy, {})
+        for cause, count in causes.items():
+            mine[cause] = mine.get(cause, 0) + count

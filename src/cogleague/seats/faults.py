@@ -8,7 +8,7 @@ league keeps the two apart (`PLATFORM_CAUSES`): a platform failure is never scor
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 SEAT_CAUSES = ("parse", "illegal", "timeout", "error", "no_submission", "wrong_shape")
@@ -34,6 +34,18 @@ def faults_section(faults: Sequence[dict[str, int]], seats: Sequence[Any],
         rows.append(row)
     total = sum(sum(r["fallbacks"].values()) for r in rows)
     return {"fallbacks": total, "seats": rows}
+
+
+def seat_fallbacks(results: Mapping[str, Any]) -> list[tuple[dict[str, int], str | None]]:
+    """Read back from an episode's results (its ``faults`` section, `faults_section`): per
+    seat, its decisions that fell back by cause and the first line of its first error."""
+    out = []
+    for s in (results.get("faults") or {}).get("seats") or []:
+        errors = s.get("errors") or []
+        first = str(errors[0].get("error") or "").splitlines() if errors else []
+        out.append(({str(k): int(v) for k, v in (s.get("fallbacks") or {}).items() if v},
+                    first[0] if first else None))
+    return out
 
 
 def summary_line(section: dict[str, Any]) -> str | None:

@@ -58,6 +58,7 @@ from cogleague.league.episodes import EpisodeRecord
 from cogleague.league.rankings import bradley_terry, openskill_rating
 from cogleague.league.rankings.bootstrap import mean_interval
 from cogleague.league.rankings.ranks import RankInfo, rank_rows
+from cogleague.seats.faults import seat_fallbacks
 
 STATISTIC = "mean episode score"
 
@@ -73,19 +74,6 @@ def _policy_fields(name: str, book: Mapping[str, Mapping[str, Any]]) -> dict[str
             "kind": entry.get("kind", "server"), "model": entry.get("model")}
 
 
-def _seat_fallbacks(results: Mapping[str, Any]) -> list[tuple[dict[str, int], str | None]]:
-    """Per seat, its decisions that fell back by cause (the results' ``faults``) and the first
-    line of its first error: a policy that never played a decision of its own must not rank
-    silently as if it had."""
-    out = []
-    for s in (results.get("faults") or {}).get("seats") or []:
-        errors = s.get("errors") or []
-        first = str(errors[0].get("error") or "").splitlines() if errors else []
-        out.append(({str(k): int(v) for k, v in (s.get("fallbacks") or {}).items() if v},
-                    first[0] if first else None))
-    return out
-
-
 def _game_table(game: str, variant: str | None, episodes: Sequence[EpisodeRecord],
                 book: Mapping[str, Mapping[str, Any]], resamples: int,
                 seed: int) -> dict[str, Any]:
@@ -97,7 +85,8 @@ def _game_table(game: str, variant: str | None, episodes: Sequence[EpisodeRecord
     first_error: dict[str, str] = {}
     for ep in episodes:
         seats: dict[str, list[float]] = defaultdict(list)
-        faults = _seat_fallbacks(ep.results or {})
+        # a policy that never played a decision of its own must not rank silently
+        faults = seat_fallbacks(ep.results or {})
         for seat, (policy, score) in enumerate(zip(ep.policies, ep.scores, strict=True)):
             seats[policy].append(score)
             causes, error = faults[seat] if seat < len(faults) else ({}, None)
