@@ -250,7 +250,7 @@ class _Pool:
             queued.append(index)
 
     def _stop(self, conn: Connection) -> None:
-        """Tell `conn`'s worker to exit (with `lock` held, or once the readers are done)."""
+        """Tell `conn`'s worker to exit, once (with `lock` held)."""
         if conn not in self.stopped:
             self.stopped.add(conn)
             with contextlib.suppress(OSError):  # already gone
@@ -341,8 +341,9 @@ class _Pool:
         nor for its exit (a few milliseconds of waking up and tearing down its memory, on the
         run's clock), multiprocessing reaps it."""
         if graceful:
-            for conn in self.conns:
-                self._stop(conn)  # those the readers have not told yet
+            with self.lock:  # a replacement's reader may still be telling its worker
+                for conn in self.conns:
+                    self._stop(conn)  # those the readers have not told yet
             for reader in self.readers:
                 # done once every chunk was back; a replacement's reader, when its worker's
                 # pipe closes
