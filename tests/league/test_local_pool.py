@@ -346,3 +346,25 @@ def test_a_worker_left_with_nothing_to_play_exits_while_the_others_finish(
     got: list[str] = []
     LocalBackend(2, "fork").run(chunks, lambda recs: got.extend(r.id for r in recs))
     assert len(got) == 8 and (tmp_path / "saw-True").exists()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_run_keeps_what_was_alive_at_its_start_out_of_its_collections(workers: int) -> None:
+    """Collections during a run never walk the package, the config and the specs again (a
+    full one was a tenth of a small league in one process): they are frozen for the run and
+    thawed after it, whichever way it ends."""
+    import gc
+
+    assert gc.get_freeze_count() == 0
+    frozen: list[int] = []
+    LocalBackend(workers).run([specs(4)[:2], specs(4)[2:]],
+                              lambda recs: frozen.append(gc.get_freeze_count()))
+    assert len(frozen) >= 1 and all(n > 0 for n in frozen)
+    assert gc.get_freeze_count() == 0
+
+    def fail(recs: object) -> None:
+        raise RuntimeError("the store is gone")
+
+    with pytest.raises(RuntimeError, match="the store is gone"):
+        LocalBackend(workers).run([specs(2)], fail)
+    assert gc.get_freeze_count() == 0

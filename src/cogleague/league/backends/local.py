@@ -45,7 +45,7 @@ import signal
 import socket
 import threading
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -121,31 +121,35 @@ class LocalBackend:
         return context
 
     def run(self, chunks: Sequence[Sequence[EpisodeSpec]], on_chunk: OnChunk) -> None:
-        if self.workers == 1:
-            for chunk in chunks:
-                on_chunk(play_chunk(chunk))
-            return
-        chunks = list(chunks)
-        if not chunks:
-            return
-        context = self._context()
-        forked = context.get_start_method() == "fork"
-        if forked:
-            # Everything alive now moves to the permanent generation: a forked worker's
-            # collections never walk (and never write to) the objects it inherited, so the
-            # driver's heap stays shared instead of being copied page by page into each worker
-            # (about 70 % of the workers' page faults in a 600-episode league), and each
-            # collection is shorter.
-            gc.freeze()
-        try:
+        with frozen_heap():
+            if self.workers == 1:
+                for chunk in chunks:
+                    on_chunk(play_chunk(chunk))
+                return
+            chunks = list(chunks)
+            if not chunks:
+                return
+            context = self._context()
             # a replacement for a dead worker: never forked while the pool's readers run
-            replacement = (lambda: self._context(default_method())) if forked else (
-                lambda: context)
+            replacement = ((lambda: self._context(default_method()))
+                           if context.get_start_method() == "fork" else (lambda: context))
             with _Pool(context, min(self.workers, len(chunks)), chunks, replacement) as pool:
                 pool.play(on_chunk)
-        finally:
-            if forked:
-                gc.unfreeze()
+
+
+@contextlib.contextmanager
+def frozen_heap() -> Iterator[None]:
+    """For a run: everything alive when it starts (the package, the config, the run's specs)
+    moves to the garbage collector's permanent generation, so no collection during the run
+    walks it again — a full one took 30 ms of a 0.26 s league in one process — and a forked
+    worker's collections never write to the objects it inherited: the driver's heap stays
+    shared instead of being copied page by page into each worker (about 70 % of the workers'
+    page faults in a 600-episode league)."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 class _Pool:
