@@ -24,8 +24,7 @@ CLI = str(Path(sys.executable).with_name("cogleague"))
 CASES: list[tuple[str, list[str], bool]] = [  # label, argv, held to the target
     ("python -c pass", [sys.executable, "-c", "pass"], False),
     ("cogleague --help", [CLI, "--help"], True),
-    ("cogleague play ledger --seed x (argument error)", [CLI, "play", "ledger", "--seed", "x"],
-     True),
+    ("cogleague play ledger --seed (argument error)", [CLI, "play", "ledger", "--seed"], True),
     ("cogleague play nosuch (unknown game)", [CLI, "play", "nosuch"], True),
     ("cogleague play ledger --rounds 99 (out of range)", [CLI, "play", "ledger", "--rounds",
                                                           "99"], True),

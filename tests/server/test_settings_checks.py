@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from cogleague.core.errors import ConfigError
 from cogleague.server.app import create_app
-from cogleague.server.settings import Settings
+from cogleague.server.settings import WS_PING_MAX_S, Settings
 from server.support import free_port
 from server.test_cli import COGLEAGUE, wait_up
 
@@ -186,3 +186,14 @@ def test_serve_takes_its_limits_from_the_file_and_the_environment(tmp_path: Path
     finally:
         proc.terminate()
         proc.communicate(timeout=30)
+
+
+@pytest.mark.parametrize("name", ["ws_ping_interval_s", "ws_ping_timeout_s"])
+def test_the_websocket_pings_have_a_top_so_a_dead_peer_is_let_go_in_bounded_time(
+        name: str) -> None:
+    # their sum bounds how long a silently dead socket is held (`test_dead_sockets.py`)
+    assert getattr(Settings(**{name: WS_PING_MAX_S}), name) == WS_PING_MAX_S
+    with pytest.raises(ConfigError) as caught:
+        Settings(**{name: WS_PING_MAX_S + 1})
+    assert str(caught.value) == (f"{name} must be a number above 0 and at most "
+                                 f"{WS_PING_MAX_S:g} (got {WS_PING_MAX_S + 1!r})")

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from cogleague.cli import COMMANDS, app
-from cogleague.cli.common import err_console
+from cogleague.cli.common import err_console, int_in
 from cogleague.cli.remote import DEFAULT_SERVER, ServerOpt, call
 
 account_app = typer.Typer(no_args_is_help=True, help=COMMANDS["account"][1])
@@ -22,7 +22,8 @@ def new(
         "--operator-key", envvar="COGLEAGUE_OPERATOR_KEY",
         help="the server's operator key (not needed on an --open-registration server)")] = None,
     credits: Annotated[int, typer.Option(
-        help="credits granted at creation (paid tables hold them)")] = 0,
+        help="credits granted at creation (paid tables hold them)",
+        parser=int_in("--credits", 0))] = 0,
     server: ServerOpt = DEFAULT_SERVER,
     wait: Annotated[float, typer.Option(
         help="seconds to wait for a server that is still starting", min=0, max=600)] = 0.0,

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from cogleague.cli import COMMANDS, app
-from cogleague.cli.common import console, fail, guarded
+from cogleague.cli.common import console, fail, guarded, int_in
 
 agent_app = typer.Typer(no_args_is_help=True, help=COMMANDS["agent"][1])
 app.add_typer(agent_app, name="agent")
@@ -55,12 +55,14 @@ def register(
     server: Server, key: Key,
     games: Annotated[str, typer.Option(help="comma-separated games it plays")],
     kind: Annotated[str, typer.Option(help="remote | model | policy | baseline")] = "remote",
-    cap: Annotated[int, typer.Option(help="most tables it plays at once")] = 1,
+    cap: Annotated[int, typer.Option(help="most tables it plays at once",
+                                     parser=int_in("--cap", 1))] = 1,
     description: Annotated[str, typer.Option(help="free text shown on its page")] = "",
     prompt: Annotated[Path | None, typer.Option(help="kind model: the prompt file")] = None,
     model: Annotated[str | None, typer.Option(help="kind model: one of the server's "
                                                    "allowed models")] = None,
-    token_budget: Annotated[int | None, typer.Option(help="kind model: tokens per day")
+    token_budget: Annotated[int | None, typer.Option(help="kind model: tokens per day",
+                                                     parser=int_in("--token-budget", 1))
                             ] = None,
     policy: Annotated[Path | None, typer.Option(help="kind policy: a .npz policy file")
                       ] = None,
@@ -149,7 +151,8 @@ def run(
     agent: Annotated[str, typer.Option(help="the registered agent's name")],
     max_tables: Annotated[int | None, typer.Option(help="stop after this many tables, ended "
                                                         "or failed (default: run until "
-                                                        "stopped)", min=1)
+                                                        "stopped)",
+                                                   parser=int_in("--max-tables", 1))
                           ] = None,
     also: Annotated[list[str] | None, typer.Option(
         "--also", help="another process of the same deployment, to reconnect to when "

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from cogleague.cli import COMMANDS, app
-from cogleague.cli.common import console, err_console, fail, guarded
+from cogleague.cli.common import console, err_console, fail, guarded, int_in
 from cogleague.core.errors import ConfigError
 from cogleague.games import registry
 from cogleague.seats.botref import load_bot_class
@@ -27,8 +27,9 @@ def run(
                                         help="server URL, e.g. http://127.0.0.1:8000")],
     key: Annotated[str, typer.Option(envvar="COGLEAGUE_KEY", help="your account's API key")],
     table: Annotated[str, typer.Option(help="table id")],
-    seat: Annotated[int | None, typer.Option(help="ask for this seat (default: the first free)"
-                                             )] = None,
+    seat: Annotated[int | None, typer.Option(
+        help="ask for this seat, 0 or more (default: the first free)",
+        parser=int_in("--seat", 0))] = None,
     name: Annotated[str | None, typer.Option(help="policy name (spectators and league only)"
                                              )] = None,
     start: Annotated[bool, typer.Option(help="start the table once connected (creator only)"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
@@ -13,6 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cogleague.cli.recording_opts import recording_params
+from cogleague.core.config import read_int
 from cogleague.core.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -48,15 +48,25 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def int_option(option: str, text: str, lo: int, hi: int) -> int:
+def int_option(option: str, text: str | int, lo: int, hi: int | None = None) -> int:
     """An integer option taken as text and judged here, so a value that is no integer gets the
-    same one line (`fail`) as one out of range; click's own answer is three lines."""
-    if re.fullmatch(r"[+-]?[0-9]+", text.strip()) is None:
-        fail(f"{option} must be an integer in {lo}..{hi} (got {text!r})")
-    value = int(text)
-    if not lo <= value <= hi:
-        fail(f"{option} must be an integer in {lo}..{hi} (got {value})")
-    return value
+    same one line (`fail`) as one out of range; click's own answer is three lines without the
+    range. Worded by `core/config.read_int`, as argparse scripts' `int_arg` is."""
+    try:
+        return read_int(text, lo, hi)
+    except ValueError as exc:
+        fail(f"{option} {exc}")
+
+
+def int_in(option: str, lo: int, hi: int | None = None) -> Callable[[str | int], int]:
+    """A typer ``parser=`` for an integer option: `int_option` at parse time, before the
+    command runs (typer also hands it the option's int default). ``hi`` None: the server
+    judges the top (a table's seat count, a season's token cap)."""
+
+    def parse(text: str | int) -> int:
+        return int_option(option, text, lo, hi)
+
+    return parse
 
 
 def split_seats(arg: str | None, option: str = "--seats") -> list[str] | None:

@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cogleague.cli import app
-from cogleague.cli.common import console, fail
+from cogleague.cli.common import console, fail, int_in, int_option
 from cogleague.core.errors import ConfigError
 from cogleague.league.rankings.ranks import LEVEL_NOTE
 
@@ -92,15 +92,24 @@ def init(path: Annotated[Path, typer.Argument(help="where to write it")] = Path(
     console.print(escape(f"wrote {path} — next: cogleague league run {path}"))
 
 
+def _workers(text: str | int) -> int:
+    """`--workers`, in the range the runner takes (its module is loaded only to run)."""
+    from cogleague.league.runner import WORKERS_MAX
+
+    return int_option("--workers", text, 1, WORKERS_MAX)
+
+
 @league_app.command("run")
 def run(file: FileArg,
         backend: Annotated[str, typer.Option("--backend", help="local | ray")] = "local",
         workers: Annotated[int | None, typer.Option(
-            "--workers", help="processes (local) or CPUs (ray); default: all cores")] = None,
+            "--workers", help="processes (local) or CPUs (ray); default: all cores",
+            parser=_workers)] = None,
         ray_address: Annotated[str | None, typer.Option(
             "--ray-address", help="join a Ray cluster (e.g. ray://head:10001 or auto)")] = None,
         chunk_size: Annotated[int | None, typer.Option(
-            "--chunk-size", min=1, help="episodes per task (default: automatic)")] = None,
+            "--chunk-size", help="episodes per task (default: automatic)",
+            parser=int_in("--chunk-size", 1))] = None,
         retry_infra: Annotated[bool, typer.Option(
             "--retry-infra", help="play again the episodes stored as infra_error")] = False,
         play_engine: Annotated[str, typer.Option(
@@ -321,8 +330,9 @@ def standings(file: FileArg, game: Annotated[str | None, typer.Option(
                   "--game", help="one game only")] = None,
               as_json: Annotated[bool, typer.Option("--json", help="print the JSON document")]
               = False, with_server: ServerOpt = False, store: StoreOpt = None,
-              resamples: Annotated[int, typer.Option("--resamples", min=100, max=100_000,
-                                                     help="bootstrap resamples")] = 2000) -> None:
+              resamples: Annotated[int, typer.Option(
+                  "--resamples", help="bootstrap resamples (100..100000)",
+                  parser=int_in("--resamples", 100, 100_000))] = 2000) -> None:
     """Rank the league's policies per game and variant, and across games."""
     doc = _standings(file, store, game, with_server, resamples)
     if as_json:

@@ -11,8 +11,9 @@ that is played is loaded, so an argument error answers at once.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from typer import _click as click  # typer vendors click (>= 0.29); its own classes
@@ -22,8 +23,15 @@ from cogleague.cli import app
 from cogleague.cli.precheck import SHARED
 from cogleague.cli.recording_opts import recording_params
 from cogleague.cli.root import resolve_suggesting
+from cogleague.core.config import read_int
 from cogleague.core.descriptor import GameDescriptor
-from cogleague.core.options import base_type, cli_name, field_choices, scalar_fields
+from cogleague.core.options import (
+    base_type,
+    cli_name,
+    describe_range,
+    field_choices,
+    scalar_fields,
+)
 from cogleague.games import registry
 
 # The options every game's command takes (`cli/precheck.py` checks them without typer).
@@ -50,9 +58,49 @@ def _option_params(desc: GameDescriptor) -> tuple[list[inspect.Parameter], dict[
         if choices:
             help_text += " (" + " | ".join(str(c) for c in choices) + ")"
         decls = [f"{flag}/--no-{flag[2:]}"] if kind is bool else [flag]
-        params.append(_param(field, kind | None, typer.Option(*decls, help=help_text)))
+        parser = _int_field(desc, field, flag) if kind is int else None
+        params.append(_param(field, kind | None, typer.Option(*decls, help=help_text,
+                                                              parser=parser)))
         flags[field] = flag
     return params, flags
+
+
+def _int_field(desc: GameDescriptor, field: str, flag: str) -> Callable[[str | int], int]:
+    """A game's integer option read at parse time in the range its config model declares, so
+    ``--rounds abc`` is one line naming that range; the game's own checks (a range that
+    depends on the variant) still follow, in the same words."""
+    lo = hi = None
+    for meta in desc.options.model_fields[field].metadata:
+        lo = getattr(meta, "ge", lo)
+        hi = getattr(meta, "le", hi)
+
+    def parse(text: str | int) -> int:
+        try:
+            if lo is not None:
+                return read_int(text, int(lo), None if hi is None else int(hi))
+            return read_int(text, -(2**63), None)
+        except ValueError as exc:
+            if lo is None:
+                _refuse(f"{flag} must be {describe_range(desc.options, field)} (got {text!r})")
+            _refuse(f"{flag} {exc}")
+
+    return parse
+
+
+def _seed(desc: GameDescriptor) -> Callable[[str | int], int]:
+    def parse(text: str | int) -> int:
+        try:
+            return read_int(text, 0, desc.seed_max)
+        except ValueError as exc:
+            _refuse(f"--seed {exc}")
+
+    return parse
+
+
+def _refuse(message: str) -> NoReturn:
+    """`cli/common.fail` without rich, which an argument error here does not load (0.2 s)."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
 
 
 def _seats_help(desc: GameDescriptor) -> str:
@@ -70,7 +118,7 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
             "--variant", help=" | ".join(desc.variants) + f" (default: {desc.default_variant})")),
         _param("seed", int | None, typer.Option(
             "--seed", help=f"0..{desc.seed_max} (default: random, "
-                           "or the variant's)")),
+                           "or the variant's)", parser=_seed(desc))),
         _param("seats", str | None, typer.Option("--seats", help=_seats_help(desc))),
         _param("out", Path | None, typer.Option("--out", help="directory for results.json and "
                                                               "replay.json")),

@@ -5,9 +5,10 @@ descriptor (its config model, baselines): half a second before click may say tha
 wrong. `answer` decides the errors it can from what costs nothing to know — the command names
 (`COMMANDS`), the installed games' names (entry points, no game loaded) and the options every
 `play GAME` command shares (`SHARED`) — and returns click's own message for them: an unknown
-command or game, a value that is no integer, an option without its value, a flag given one.
-Anything else (a game's own options, `--help`, a line with no error) it leaves to typer, which
-reads it as before. `tests/seam/test_cli_startup.py` holds every answer equal to click's.
+command or game, an option without its value, a flag given one. Anything else (a game's own
+options, a `--seed` that is no integer: its message names the game's seed range, `--help`, a
+line with no error) it leaves to typer, which reads it as before.
+`tests/seam/test_cli_startup.py` holds every answer equal to click's.
 A game is taken as installed when its entry point is listed: one whose code fails to load is
 reported (`No such command`, `cogleague games` says why) once its arguments are right.
 """
@@ -20,8 +21,8 @@ import sys
 from cogleague.cli import COMMANDS, no_such_command
 
 # The options of every `cogleague play GAME` (`cli/play.py` builds them; a game's own options
-# are skipped when they share a name): flag -> "int" (an integer value), "text" (any value) or
-# "flag" (no value).
+# are skipped when they share a name): flag -> "int" (an integer value, judged by typer in the
+# game's range), "text" (any value) or "flag" (no value).
 SHARED: dict[str, str] = {
     "--variant": "text", "--seed": "int", "--seats": "text", "--out": "text",
     "--model": "text", "--base-url": "text", "--provider": "text", "--transcript": "text",
@@ -30,7 +31,6 @@ SHARED: dict[str, str] = {
 }
 
 GROUP = "cogleague.games"  # the registry's entry-point group (`games/registry.py`)
-NOT_AN_INTEGER = "Input should be a valid integer, unable to parse string as an integer"
 
 
 def answer(argv: list[str], prog: str | None = None) -> str | None:
@@ -119,7 +119,6 @@ def _declared(text: str) -> list[str]:
 
 def _play_error(path: str, args: list[str]) -> str | None:
     """The first error click finds in a game's arguments that name only `SHARED` options."""
-    given: dict[str, str] = {}  # in the order first given, each its last value (click's)
     i = 0
     while i < len(args):
         flag, has_value, value = args[i].partition("=")
@@ -138,25 +137,7 @@ def _play_error(path: str, args: list[str]) -> str | None:
             if value.startswith("-"):  # click's reading of `--seed -1 …` is typer's to give
                 return None
             i += 1
-        given[flag] = value
-    for flag, value in given.items():  # click converts in the order the options came
-        if SHARED[flag] == "int" and _clearly_not_an_integer(value):
-            return _usage(path, "[OPTIONS]", f"Invalid value for {flag!r}: {NOT_AN_INTEGER}")
     return None
-
-
-def _clearly_not_an_integer(value: str) -> bool:
-    """Letters and no digit (``x``, ``ten``): no reading of it is an integer. Anything
-    nearer (``2.5``, ``1e3``, ``inf``, other scripts' digits) is left to pydantic's own
-    reading."""
-    if not value.isascii() or any(c.isdigit() for c in value) or not any(
-            c.isalpha() for c in value):
-        return False
-    try:
-        float(value)
-    except ValueError:
-        return True
-    return False
 
 
 def _usage(path: str, pieces: str, message: str) -> str:

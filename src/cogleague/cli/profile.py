@@ -23,6 +23,7 @@ from cogleague.cli.common import (
     console,
     fail,
     guarded,
+    int_in,
     model_options,
     replaying,
     split_seats,
@@ -32,6 +33,7 @@ from cogleague.core import jsonio
 from cogleague.games import registry
 from cogleague.profiles import probes_for, profile
 from cogleague.profiles.render import cell
+from cogleague.profiles.runner import EPISODES_MAX
 
 
 @app.command("profile")
@@ -39,8 +41,11 @@ def profile_command(
     policy: Annotated[str, typer.Argument(help="seat string: baseline, llm:PROMPT, "
                                                "MODULE:CLASS or axelrod:NAME")],
     game: Annotated[str, typer.Option("--game", help="an installed game with a probe battery")],
-    episodes: Annotated[int, typer.Option("--episodes", help="battery episodes (1..10000)")] = 10,
-    seed: Annotated[int, typer.Option("--seed", help="first episode's seed")] = 0,
+    episodes: Annotated[int, typer.Option(
+        "--episodes", help=f"battery episodes (1..{EPISODES_MAX})",
+        parser=int_in("--episodes", 1, EPISODES_MAX))] = 10,
+    seed: Annotated[int, typer.Option("--seed", help="first episode's seed",
+                                      parser=int_in("--seed", 0))] = 0,
     opponents: Annotated[str | None, typer.Option(
         "--opponents", help="extra comma-separated opponents seated beside the probes "
                             "(e.g. axelrod:Random)")] = None,

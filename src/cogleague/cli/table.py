@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from cogleague.cli import COMMANDS, app
-from cogleague.cli.common import err_console, fail
+from cogleague.cli.common import err_console, fail, int_in
 from cogleague.cli.remote import DEFAULT_SERVER, ServerOpt, call
 
 table_app = typer.Typer(no_args_is_help=True, help=COMMANDS["table"][1])
@@ -29,26 +29,25 @@ def new(
                        ] = None,
     fill: Annotated[str | None, typer.Option(
         "--fill", help="a baseline that takes every seat no bot has taken at the start")] = None,
-    open_seats: Annotated[int, typer.Option(
+    open_seats: Annotated[int | None, typer.Option(
         "--open", help="seats left for bots (default: 1 with --fill, else every seat); "
                        "without --fill the table starts as the last bot joins",
-        show_default=False)] = 0,
-    seed: Annotated[int | None, typer.Option(help="the episode's seed (default: random)")
-                    ] = None,
+        show_default=False, parser=int_in("--open", 1))] = None,
+    seed: Annotated[int | None, typer.Option(help="the episode's seed (default: random)",
+                                             parser=int_in("--seed", 0))] = None,
     pacing: Annotated[bool, typer.Option(
         help="honour the game's minimum time per step (off: play as fast as the bots answer)")
                       ] = True,
     server: ServerOpt = DEFAULT_SERVER,
 ) -> None:
     """Create a table for GAME and print its id and the command that seats a bot."""
-    if open_seats < 0:
-        fail(f"--open must be at least 1 (got {open_seats})")
-    if fill is None and open_seats:
+    if fill is None and open_seats is not None:
         fail("--open needs --fill BASELINE (without it every seat is for a bot)")
 
     async def create(lobby: Any) -> dict[str, Any]:
         games = {g["name"]: g for g in await lobby.games()}
-        if game in games and open_seats > games[game]["seat_range"][1]:
+        if game in games and open_seats is not None \
+                and open_seats > games[game]["seat_range"][1]:
             return {"problem": f"--open must be in 1..{games[game]['seat_range'][1]} for "
                                f"{game} (got {open_seats})"}
         body: dict[str, Any] = {"variant": variant, "fill_with": fill, "pacing": pacing,
@@ -71,8 +70,9 @@ def new(
     filled = f", {n - bots} filled with {fill} at the start" if bots < n else ""
     auto = fill is None
     how = "the last bot to join starts it" if auto else "your bot's --start starts it"
+    played = " ".join(part for part in (made["game"], made.get("variant")) if part)
     err_console.print(
-        f"table {table_id}: {made['game']} {made.get('variant') or ''} — {n} seats, "
+        f"table {table_id}: {played} — {n} seats, "
         f"{bots} for bots{filled}; {how}.\nseat a bot:\n  cogleague bot run BOT_FILE.py:CLASS "
         f"--server {server} --key {key} --table {table_id}" + ("" if auto else " --start"),
         highlight=False, soft_wrap=True, markup=False)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from cogleague.cli.common import fail
+from cogleague.cli.common import fail, int_in
 from cogleague.cli.replay_cmd import replay_app, replay_file
 
 
@@ -15,7 +15,8 @@ def open_replay(
     file: Path = typer.Argument(..., help="a replay.json written by cogleague, or its run "
                                           "folder"),
     host: str = typer.Option("127.0.0.1", "--host", help="loopback address to listen on"),
-    port: int = typer.Option(0, "--port", min=0, max=65535, help="port (0: any free port)"),
+    port: int = typer.Option(0, "--port", help="port (0..65535; 0: any free port)",
+                             parser=int_in("--port", 0, 65535)),
     no_browser: bool = typer.Option(False, "--no-browser", help="only print the URL"),
 ) -> None:
     """Serve the Theater for FILE (or a run folder's replay.json) on loopback and print its

@@ -11,6 +11,7 @@ make the same match's replay differ from run to run).
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Mapping
 from typing import Any
 
 LONG_BITS = 4000  # under the 4,300-digit limit (about 13,000 bits), far over any legal number
@@ -48,3 +49,12 @@ def brief(value: Any) -> str:
         return _BRIEF.repr(value)
     except Exception:  # a container subclass whose own methods raise
         return f"<{type(value).__name__}>"
+
+
+def refused_field(doc: Mapping[str, Any], field: str, allowed: str) -> str:
+    """A move's refusal for one field, in one wording across games: ``action must be
+    cooperate or defect (got 'maybe')``, or, when the field is absent, ``action is missing:
+    it must be cooperate or defect`` (``(got None)`` would read as a null the seat sent)."""
+    if field not in doc:
+        return f"{field} is missing: it must be {allowed}"
+    return f"{field} must be {allowed} (got {brief(doc[field])})"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -23,13 +24,39 @@ def plain_scalar(value: Any) -> Any:
     return value
 
 
+def must_be_int(lo: int, hi: int | None, got: Any, *, even: bool = False) -> str:
+    """The one wording of an integer refusal, less the name its caller puts in front (argparse
+    puts ``argument --tables:`` there itself): ``must be an integer in 1..9 (got 'x')``.
+    ``hi`` None: no upper bound is known here (a server checks the rest)."""
+    kind = "an even integer" if even else "an integer"
+    where = f"in {lo}..{hi}" if hi is not None else f"of at least {lo}"
+    return f"must be {kind} {where} (got {got!r})"
+
+
 def check_int(field: str, value: Any, lo: int, hi: int) -> int:
     """An int in lo..hi. Booleans and fractional numbers are refused, never rounded."""
     value = plain_scalar(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(field, f"{field} must be an integer in {lo}..{hi} (got {value!r})")
-    if not lo <= value <= hi:
-        raise ConfigError(field, f"{field} must be an integer in {lo}..{hi} (got {value!r})")
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ConfigError(field, f"{field} {must_be_int(lo, hi, value)}")
+    return value
+
+
+_INTEGER_TEXT = re.compile(r"\s*[+-]?[0-9]+\s*")  # ASCII digits: what a user types
+
+
+def read_int(text: str | int, lo: int, hi: int | None = None, *, even: bool = False) -> int:
+    """An integer typed on a command line (or an option's int default), in lo..hi; else
+    ValueError worded by `must_be_int`: the text as given when it is no integer
+    (``(got 'abc')``), the number when it is out of range (``(got 0)``). The command line's
+    two parsers (`int_arg` here for argparse, `cli/common.int_option` for typer) both use it."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        value = text
+    elif isinstance(text, str) and _INTEGER_TEXT.fullmatch(text):
+        value = int(text)
+    else:
+        raise ValueError(must_be_int(lo, hi, text, even=even))
+    if value < lo or (hi is not None and value > hi) or (even and value % 2):
+        raise ValueError(must_be_int(lo, hi, value, even=even))
     return value
 
 
@@ -77,19 +104,15 @@ def reject_unknown(section: str, given: Mapping[str, Any], known: Iterable[str])
 
 def int_arg(lo: int, hi: int, *, even: bool = False) -> Callable[[str], int]:
     """An argparse ``type``: an integer in lo..hi (even, where pairs are drawn), else the
-    usage error ``argument --tables: must be an integer in 2..100000 (got '0')`` (scripts such
+    usage error ``argument --tables: must be an integer in 2..100000 (got 0)`` (scripts such
     as the RL examples: a bad flag is refused before anything runs, not met as a traceback or
-    a NaN later)."""
-    kind = "an even integer" if even else "an integer"
+    a NaN later). Worded by `read_int`, as the `cogleague` command's own options are."""
 
     def parse(text: str) -> int:
         try:
-            value = int(text)
-        except ValueError:
-            value = None
-        if value is None or not lo <= value <= hi or (even and value % 2):
-            raise argparse.ArgumentTypeError(f"must be {kind} in {lo}..{hi} (got {text!r})")
-        return value
+            return read_int(text, lo, hi, even=even)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
 
     return parse
 

@@ -61,10 +61,11 @@ class EpisodeOutcome:
     faults: list[dict[str, int]] = field(default_factory=list)
     """Per seat, how many of its decisions fell back, by cause (``{"timeout": 2}``)."""
     reasons: list[dict[str, str]] = field(default_factory=list)
-    """Per seat, the first refusal's reason by cause (``{"illegal": "action must be …"}``)."""
+    """Per seat, the first refusal's reason by cause (``{"illegal": "action must be …"}``);
+    under ``timeout``, why the attempt that ran out of time was a retry (`_retry_timed_out`)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Attempt:
     """What the runner tells a seat about the attempt it is in (read with `current_attempt()`).
 
@@ -75,6 +76,10 @@ class Attempt:
     clock: Clock
     deadline: float  # clock time at which this attempt is cut off
     number: int  # 1 for the first attempt, 2 for the retry
+    refused: str | None = None
+    """Set by a seat that asks again itself within this attempt (the dilemma's model seat):
+    ``parse: <the refusal's words>``. If the attempt is then cut off, the timeout's reason in
+    the results says the retry of a refused reply ran out of time (the seat's own field)."""
 
 
 _ATTEMPT: contextvars.ContextVar[Attempt | None] = contextvars.ContextVar("attempt", default=None)
@@ -89,9 +94,17 @@ class _Timeout(Exception):
     pass
 
 
-_Started = tuple[float, Any]
+_Started = tuple[float, Any, Attempt]
 """One attempt as `EpisodeRunner._start` began it: (its timeout, a future, `_TIMED_OUT` or
-the exception the seat's `decide` raised)."""
+the exception the seat's `decide` raised, and the `Attempt` the seat was told)."""
+
+
+def _retry_timed_out(refused: str) -> str:
+    """The results' reason for a ``timeout`` that cut off the retry of a refused reply
+    (``refused``: ``parse: <the refusal's words>``): an author learns the first answer was
+    unusable, not only that the seat was slow."""
+    cause, _, words = refused.partition(": ")
+    return f"its retry of a reply refused as {cause} ({words}) ran out of time"
 
 
 _TIMED_OUT: Any = object()
@@ -218,15 +231,17 @@ class EpisodeRunner:
             await self._record("stop", self.game.stop(connect.reason), reason=connect.reason)
 
     def _fallback(self, turn: Turn, cause: FallbackCause | None, attempts: int = 1,
-                  timeouts: int = 0, reason: str | None = None) -> Decision:
+                  timeouts: int = 0, reason: str | None = None,
+                  fault_reason: str | None = None) -> Decision:
         """The game's fallback for `turn`, counted against its seat by cause; a refused reply's
         `reason` goes into the decision (the replay) and the seat's first one per cause into
-        the outcome (the results' faults, the console line)."""
+        the outcome (the results' faults, the console line). `fault_reason` goes into the
+        outcome only (a replay's decision carries a parse or illegal fallback's reason alone)."""
         key = cause or "unknown"
         counts = self.faults[turn.seat]
         counts[key] = counts.get(key, 0) + 1
-        if reason is not None:
-            self.reasons[turn.seat].setdefault(key, reason)
+        if reason is not None or fault_reason is not None:
+            self.reasons[turn.seat].setdefault(key, reason or fault_reason or "")
         return Decision(self.game.fallback(turn), source="fallback", cause=cause,
                         attempts=attempts, timeouts=timeouts, reason=reason)
 
@@ -338,16 +353,17 @@ class EpisodeRunner:
         timeout = timing.decision_timeout_s
         if timing.step_deadline_s is not None:
             timeout = min(timeout, step_started + timing.step_deadline_s - clock.now())
-        token = _ATTEMPT.set(Attempt(clock, clock.now() + timeout, number))
+        attempt = Attempt(clock, clock.now() + timeout, number)
+        token = _ATTEMPT.set(attempt)
         try:
             awaitable = seat.decide(turn, hint)
             if timeout <= 0:
                 if asyncio.iscoroutine(awaitable):
                     awaitable.close()
-                return timeout, _TIMED_OUT
-            return timeout, asyncio.ensure_future(awaitable)
+                return timeout, _TIMED_OUT, attempt
+            return timeout, asyncio.ensure_future(awaitable), attempt
         except Exception as exc:
-            return timeout, exc
+            return timeout, exc, attempt
         finally:
             _ATTEMPT.reset(token)
 
@@ -357,14 +373,16 @@ class EpisodeRunner:
         hint: str | None = None
         cause: FallbackCause | None = None
         refused: str | None = None  # the game's words for the last refused reply
+        retry_of: str | None = None  # ``cause: words`` of a refusal whose retry timed out
         timeouts = 0
         attempts = 0
         for _ in range(1 + timing.retries):
             attempts += 1
             if first is not None:
-                (timeout, started), first = first, None
+                (timeout, started, attempt), first = first, None
             else:
-                timeout, started = self._start(seat, turn, hint, attempts, step_started)
+                timeout, started, attempt = self._start(seat, turn, hint, attempts,
+                                                        step_started)
             try:
                 if isinstance(started, Exception):
                     raise started
@@ -373,6 +391,10 @@ class EpisodeRunner:
                 raw = await _wait(clock, started, timeout)
             except _Timeout:
                 timeouts += 1
+                if attempt.refused is not None:  # the seat's own retry was cut off
+                    retry_of = attempt.refused
+                elif cause in (FallbackCause.PARSE, FallbackCause.ILLEGAL):  # ours was
+                    retry_of = f"{cause}: {refused}"
                 cause = FallbackCause.TIMEOUT
                 hint = "no reply arrived before the deadline; answer faster"
                 continue
@@ -403,7 +425,10 @@ class EpisodeRunner:
             return Decision(parsed.action, source="seat", attempts=attempts, timeouts=timeouts,
                             clamped=parsed.clamped)
         refused_now = cause in (FallbackCause.PARSE, FallbackCause.ILLEGAL)
-        return self._fallback(turn, cause, attempts, timeouts, refused if refused_now else None)
+        timed_out_retry = (_retry_timed_out(retry_of) if retry_of is not None
+                           and cause == FallbackCause.TIMEOUT else None)
+        return self._fallback(turn, cause, attempts, timeouts, refused if refused_now else None,
+                              timed_out_retry)
 
 
 def _applied(events: Events, decisions: StepDecisions) -> LogEntry:

@@ -20,7 +20,8 @@ def faults_section(faults: Sequence[dict[str, int]], seats: Sequence[Any],
     """``{"fallbacks": n, "seats": [{seat, policy, fallbacks: {cause: n}, reasons: {cause:
     why}, errors: […]}]}`` — every seat listed (an empty ``fallbacks`` is a clean seat);
     ``reasons`` holds the first refusal's words per cause (``illegal``, ``parse``,
-    ``wrong_shape``)."""
+    ``wrong_shape``), and under ``timeout`` why a timed-out attempt was a retry (``its retry
+    of a reply refused as parse (…) ran out of time``); a plain timeout has none."""
     rows = []
     for i, seat in enumerate(seats):
         counts = dict(sorted(faults[i].items())) if i < len(faults) else {}

@@ -19,6 +19,9 @@ DEFAULT_DB_URL = "sqlite:///cogleague-server.db"
 MAX_FRAME_BYTES = 64 * 1024
 """protocol.md §3: a frame over 64 KiB is refused with `too_large`."""
 
+WS_PING_MAX_S = 600.0
+"""The top of `ws_ping_interval_s` and `ws_ping_timeout_s`: a silently dead socket is let go
+within 20 minutes whatever the configuration (40 s by default)."""
 TRANSPORT_MAX_FRAME_BYTES = 4 * 1024 * 1024
 """What uvicorn accepts at all; frames between the two limits get a `too_large` error frame,
 frames above it close the socket (1009)."""
@@ -128,9 +131,13 @@ class Settings:
     max_body_bytes: int = 1024 * 1024
     """A request body may be at most this long, chunked or not, else 413 (`limits.py`)."""
     ws_ping_interval_s: float = 20.0
-    """The WebSocket protocol's own pings (below the table protocol's `ping` frames)."""
+    """The WebSocket protocol's own pings (below the table protocol's `ping` frames): how a
+    peer that died silently (half-open TCP, a frozen program) is found. At most
+    `WS_PING_MAX_S`."""
     ws_ping_timeout_s: float = 20.0
-    """A WebSocket whose pong is this late is closed."""
+    """A WebSocket whose pong is this late is closed, and its app side let go (an agent goes
+    offline): within ``ws_ping_interval_s + ws_ping_timeout_s`` of the peer's last pong. At
+    most `WS_PING_MAX_S`."""
     create_db: bool = False
     """Create the schema in a database that exists but is empty (a zero-byte SQLite file, or
     tables without data); without it such a database is refused at start (`integrity.py`)."""
@@ -166,6 +173,10 @@ class Settings:
             raise SettingsClash("max_start_timeout_s", "max_start_timeout_s must be a number of "
                                 f"start_timeout_s ({self.start_timeout_s:g}) or more "
                                 f"(got {self.max_start_timeout_s!r})", ("start_timeout_s",))
+        for name in ("ws_ping_interval_s", "ws_ping_timeout_s"):
+            if getattr(self, name) > WS_PING_MAX_S:
+                raise ConfigError(name, f"{name} must be a number above 0 and at most "
+                                        f"{WS_PING_MAX_S:g} (got {getattr(self, name)!r})")
         if self.max_frame_bytes > TRANSPORT_MAX_FRAME_BYTES:
             raise ConfigError("max_frame_bytes", "max_frame_bytes must be an integer in "
                               f"1..{TRANSPORT_MAX_FRAME_BYTES} (got {self.max_frame_bytes!r})")

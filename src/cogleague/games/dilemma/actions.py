@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogleague.core.brief import brief
+from cogleague.core.brief import refused_field
 from cogleague.core.errors import IllegalAction
 from cogleague.core.text import clean_note, first_object
 from cogleague.games.dilemma.config import MAX_MESSAGE_CHARS
@@ -42,7 +42,7 @@ def normalize(raw: Any, promises: bool) -> tuple[bool, str | None]:
     action = raw.get("action")
     word = action.strip().lower() if isinstance(action, str) else None  # never compare others
     if word not in ACTIONS:
-        raise IllegalAction(f"action must be cooperate or defect (got {brief(action)})",
+        raise IllegalAction(refused_field(raw, "action", "cooperate or defect"),
                             hint=hint(promises))
     message = raw.get("message")
     if message is None:

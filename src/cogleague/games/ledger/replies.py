@@ -16,7 +16,7 @@ import re
 from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, ROUND_FLOOR, Context, Decimal, InvalidOperation
 from typing import Any
 
-from cogleague.core.brief import brief
+from cogleague.core.brief import refused_field
 from cogleague.core.errors import IllegalAction
 from cogleague.core.game import Parsed
 from cogleague.core.text import loads_reply
@@ -98,8 +98,8 @@ def parse_reply(raw: Any, slot: Slot, target: str | None) -> Parsed:
     doc = extract_object(raw, slot, target)
     move = read_move(doc.get("move"), slot.subgame)
     if move is None:
-        raise IllegalAction(f"move must be an integer {slot.lo}..{slot.hi} "
-                            f"(got {brief(doc.get('move'))})", hint=hint(slot, target))
+        raise IllegalAction(refused_field(doc, "move", f"an integer {slot.lo}..{slot.hi}"),
+                            hint=hint(slot, target))
     clamped = min(max(move, slot.lo), slot.hi)
     action: dict[str, Any] = {"move": clamped}
     note = clean_note_text(doc.get("note"))

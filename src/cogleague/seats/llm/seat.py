@@ -142,6 +142,9 @@ class ModelSeat:
         except IllegalAction as illegal:
             record.cause = (FallbackCause.PARSE if illegal.code in PARSE_CODES
                             else FallbackCause.ILLEGAL)
+            attempt = current_attempt()
+            if attempt is not None and self._own_retries:  # we ask again within the attempt:
+                attempt.refused = f"{record.cause}: {illegal}"  # a cut-off then says why
             return text, illegal.hint
         except Exception:  # a broken parser must surface in the runner's own call, not here
             record.cause = None
