@@ -26,6 +26,8 @@ CASES: list[tuple[str, list[str], bool]] = [  # label, argv, held to the target
     ("cogleague --help", [CLI, "--help"], True),
     ("cogleague play ledger --seed (argument error)", [CLI, "play", "ledger", "--seed"], True),
     ("cogleague play nosuch (unknown game)", [CLI, "play", "nosuch"], True),
+    ("cogleague play ledger --seed x (no integer: the game's seed range)",
+     [CLI, "play", "ledger", "--seed", "x"], True),
     ("cogleague play ledger --rounds 99 (out of range)", [CLI, "play", "ledger", "--rounds",
                                                           "99"], True),
     ("cogleague play --help", [CLI, "play", "--help"], False),
