@@ -193,3 +193,37 @@ def test_generic_replay(server: Any, open_page: Any, tmp_path: Path) -> None:
         row = page.locator(f"[data-testid=final-{seat}]")
         assert float(row.locator("[data-field=score]").inner_text()) == score
     assert p.errors == []
+
+
+def test_a_late_spectators_upkeep_chart_holds_no_made_up_rounds(server: Any,
+                                                                  open_page: Any) -> None:
+    """A spectator who opens a live Commons table after some rounds cannot know their upkeep
+    (the public ledger is a running total): those rounds are left blank, not drawn as 0 with
+    the whole total lumped into one round; every round drawn matches the replay."""
+    creator = account(server.http, "late-creator")
+    tid = server.http.post("/tables", headers=creator, json={
+        "game": "commons", "variant": "cleanup", "seed": 6, "pacing": False,
+        "config": {"rounds": 5}, "fill_with": "steward"}).json()["id"]
+    joined = server.http.post(f"/tables/{tid}/join", headers=account(server.http, "late-me"),
+                              json={"kind": "remote", "seat": 0, "name": "t"}).json()
+    p = open_page(1440, 900)
+    tail = "window.theater.story.tail.state"
+    ws_url = server.url.replace("http://", "ws://")
+    with connect(f"{ws_url}/ws/play?table={tid}&seat=0&token={joined['token']}") as ws:
+        server.http.post(f"/tables/{tid}/start", headers=creator).raise_for_status()
+        turns = _turns(ws)
+        for n, turn in enumerate(turns):
+            if n == 3:  # rounds 1-3 played unwatched: the spectator arrives
+                p.page.goto(f"{server.url}/theater?table={tid}")
+                p.page.wait_for_function(f"() => window.theater?.story && {tail}.ledgerRounds === 3")
+            if n == 4:  # round 4 seen from its start to its end
+                p.page.wait_for_function(f"() => {tail}.ledgerRounds === 4")
+                live = p.page.evaluate(f"{tail}.series.maintenance")
+                assert p.page.locator("[data-testid=effort-unknown]").is_visible()
+            ws.send(json.dumps({"type": "move", "turn_id": turn["turn_id"],
+                                **_commons_move(turn["legal_actions"])}))
+    replay = server.http.get(f"/tables/{tid}/replay").json()
+    truth = {e["r"]: sum(e["effort"]) for e in replay["events"] if e["kind"] == "resolve"}
+    assert len(live) == 4 and live[3] == truth[3], (live, truth)
+    assert all(v is None or v == truth[r] for r, v in enumerate(live)), (live, truth)
+    assert p.errors == []
