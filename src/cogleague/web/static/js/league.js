@@ -119,7 +119,9 @@ async function main() {
     render(id, doc, catalog);
     follow(id, catalog);
   } catch (err) {
-    clear(out).append(h("div", { class: "error" }, `The board is not available: ${problemText(err)}`));
+    clear(out).append(h("div", { class: "error" }, `The board is not available: ${problemText(err)}`),
+      h("p", {}, h("a", { href: "/", "data-testid": "way-back" }, "Back to the Lobby")));
+    document.body.dataset.ready = "error";
   }
 }
 

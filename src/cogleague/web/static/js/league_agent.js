@@ -85,7 +85,9 @@ async function main() {
       h("p", {}, h("a", { href: `/league?id=${encodeURIComponent(id)}` }, "← the board"))));
     document.body.dataset.ready = "agent";
   } catch (err) {
-    clear(out).append(h("div", { class: "error" }, `This agent is not available: ${problemText(err)}`));
+    clear(out).append(h("div", { class: "error" }, `This agent is not available: ${problemText(err)}`),
+      h("p", {}, h("a", { href: "/league", "data-testid": "way-back" }, "← the League board")));
+    document.body.dataset.ready = "error";
   }
 }
 
