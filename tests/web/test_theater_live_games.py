@@ -192,7 +192,15 @@ def test_generic_replay(server: Any, open_page: Any, tmp_path: Path) -> None:
     for seat, score in enumerate(doc["results"]["scores"]):
         row = page.locator(f"[data-testid=final-{seat}]")
         assert float(row.locator("[data-field=score]").inner_text()) == score
+        # an event's per-seat list (here `round_end`'s scores) is each seat's own line too:
+        # its feed tells its part of every round, not only events that name one seat
+        feed = page.locator(f"[data-testid=seat-feed-{seat}]").inner_text()
+        assert f"scores {fmt(score)}" in feed, feed
     assert p.errors == []
+
+
+def fmt(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
 
 
 def test_a_late_spectators_upkeep_chart_holds_no_made_up_rounds(server: Any,
