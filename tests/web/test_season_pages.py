@@ -134,3 +134,17 @@ def test_the_season_pages_name_games_and_traits_in_words(site: Any, open_page: A
     assert rate[3].endswith("%"), rate
     assert not any("_" in r[2] for r in rows), rows
     assert p.errors == []
+
+
+def test_an_agents_replay_link_opens_the_theater(site: Any, open_page: Any) -> None:
+    """"replay" in an agent's recent tables opened the table's replay document as raw JSON:
+    it opens the replay in the Theater, as the Lobby's "Watch the replay" does."""
+    p = open_page(1440, 900)
+    page = p.page
+    page.goto(f"{site.url}/league/agent?id=ci-season&name=bot-v")
+    page.wait_for_selector("body[data-ready=agent]")
+    link = page.locator("[data-testid=recent] tbody tr a", has_text="replay").first
+    link.click()
+    page.wait_for_selector("body[data-ready=replay]")
+    assert page.url.startswith(f"{site.url}/theater?"), page.url
+    assert p.errors == []
