@@ -7,6 +7,7 @@ stream withholds the restricted fields its fold used to need) and a game with no
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -234,4 +235,42 @@ def test_a_late_spectators_upkeep_chart_holds_no_made_up_rounds(server: Any,
     truth = {e["r"]: sum(e["effort"]) for e in replay["events"] if e["kind"] == "resolve"}
     assert len(live) == 4 and live[3] == truth[3], (live, truth)
     assert all(v is None or v == truth[r] for r, v in enumerate(live)), (live, truth)
+    assert p.errors == []
+
+
+def test_a_late_spectator_of_a_long_dilemma_table_sees_the_true_standings(
+        server: Any, open_page: Any) -> None:
+    """A spectator joining late gets the last 500 events, not the table's whole history: the
+    standings must still be the table's (from its `tournament_standings` and the spectator
+    state), not the points of the rounds that happened to be in the tail, and the chart's
+    rounds are the table's rounds."""
+    creator = account(server.http, "long-creator")
+    tid = server.http.post("/tables", headers=creator, json={
+        "game": "dilemma", "seed": 2, "pacing": False, "fill_with": "always_defect",
+        "config": {"seats": 8, "rounds_total": 30, "turn_deadline_ms": 90_000}}).json()["id"]
+    joined = server.http.post(f"/tables/{tid}/join", headers=account(server.http, "long-me"),
+                              json={"kind": "remote", "seat": 0, "name": "t"}).json()
+    p = open_page(1440, 900)
+    page = p.page
+    ws_url = server.url.replace("http://", "ws://")
+    with connect(f"{ws_url}/ws/play?table={tid}&seat=0&token={joined['token']}") as ws:
+        server.http.post(f"/tables/{tid}/start", headers=creator).raise_for_status()
+        for turn in _turns(ws):
+            if turn["visible_state"]["round"] == 25:  # 24 rounds: 28 meetings each, > 500 events
+                break
+            ws.send(json.dumps({"type": "move", "turn_id": turn["turn_id"],
+                                "action": "cooperate"}))
+            time.sleep(0.03)  # under the socket's frame rate (50 a second)
+        truth = {s["seat"]: s["points"] for s in
+                 server.http.get(f"/tables/{tid}/spectator").json()["standings"]}
+        page.goto(f"{server.url}/theater?table={tid}")
+        page.wait_for_selector("body[data-ready=live]")
+        page.wait_for_function("() => window.theater?.story?.events >= 500")
+        page.wait_for_timeout(300)  # the spectator state's fold
+        shown = {seat: int(page.locator(f"[data-testid=score-{seat}] [data-field=points]")
+                           .inner_text()) for seat in range(8)}
+        assert shown == truth
+        history = page.evaluate("window.theater.story.tail.state.history")
+        assert len(history) == 24 and history[-1] == [truth[s] for s in range(8)], history[-1]
+        assert history[0] is None  # round 1 was not in the tail: blank, not round 1's points
     assert p.errors == []
