@@ -224,7 +224,8 @@ def test_a_late_spectators_upkeep_chart_holds_no_made_up_rounds(server: Any,
         for n, turn in enumerate(turns):
             if n == 3:  # rounds 1-3 played unwatched: the spectator arrives
                 p.page.goto(f"{server.url}/theater?table={tid}")
-                p.page.wait_for_function(f"() => window.theater?.story && {tail}.ledgerRounds === 3")
+                p.page.wait_for_function(
+                    f"() => window.theater?.story && {tail}.ledgerRounds === 3")
             if n == 4:  # round 4 seen from its start to its end
                 p.page.wait_for_function(f"() => {tail}.ledgerRounds === 4")
                 live = p.page.evaluate(f"{tail}.series.maintenance")
