@@ -21,6 +21,10 @@ from .tally import TALLY
 pytestmark = pytest.mark.browser
 
 
+SLOW_SEAT = {"round_seconds": 90, "decision_timeout_seconds": 90}
+"""Commons deadlines long enough that the test's seat never times out while a page loads."""
+
+
 def _ledger_move(legal: dict[str, Any]) -> dict[str, Any]:
     return {"move": legal["move"]["max"] // 2}
 
@@ -274,4 +278,35 @@ def test_a_late_spectator_of_a_long_dilemma_table_sees_the_true_standings(
         history = page.evaluate("window.theater.story.tail.state.history")
         assert len(history) == 24 and history[-1] == [truth[s] for s in range(8)], history[-1]
         assert history[0] is None  # round 1 was not in the tail: blank, not round 1's points
+    assert p.errors == []
+
+
+def test_a_late_spectators_commons_charts_keep_the_tables_round_numbers(
+        server: Any, open_page: Any) -> None:
+    """Joining a long Commons table late (the last 500 events only), the charts' rounds are
+    the table's: the rounds before the first one seen are blank, not the seen ones renumbered
+    from 1."""
+    creator = account(server.http, "lc-creator")
+    tid = server.http.post("/tables", headers=creator, json={
+        "game": "commons", "variant": "cleanup", "seed": 7, "pacing": False,
+        "config": {"rounds": 60, "num_players": 12, **SLOW_SEAT},
+        "fill_with": "steward"}).json()["id"]
+    joined = server.http.post(f"/tables/{tid}/join", headers=account(server.http, "lc-me"),
+                              json={"kind": "remote", "seat": 0, "name": "t"}).json()
+    p = open_page(1440, 900)
+    page = p.page
+    ws_url = server.url.replace("http://", "ws://")
+    with connect(f"{ws_url}/ws/play?table={tid}&seat=0&token={joined['token']}") as ws:
+        server.http.post(f"/tables/{tid}/start", headers=creator).raise_for_status()
+        for turn in _turns(ws):
+            if turn["visible_state"]["round"] == 50:  # far more than 500 events
+                break
+            ws.send(json.dumps({"type": "move", "turn_id": turn["turn_id"],
+                                **_commons_move(turn["legal_actions"])}))
+        page.goto(f"{server.url}/theater?table={tid}")
+        page.wait_for_selector("body[data-ready=live]")
+        page.wait_for_function("() => window.theater?.story?.events >= 500")
+        series = page.evaluate("window.theater.story.tail.state.series")
+    assert len(series["resource"]) == 50, series
+    assert series["resource"][0] is None and series["resource"][-1] is not None, series
     assert p.errors == []

@@ -198,8 +198,12 @@ export function apply(state, ev, meta) {
     case "round_end": {
       if (Array.isArray(ev.scores)) state.scores = ev.scores;
       if (ev.state_after) state.resource = ev.state_after;
-      state.series.resource.push(ev.residual);
-      state.series.maintenance.push(state.roundEffort ?? state.liveUpkeep[ev.r] ?? null);
+      // indexed by the table's round: a spectator who joined a long table late (its last 500
+      // events) has the rounds before the first one seen blank, not the seen ones renumbered
+      const at = Number.isInteger(ev.r) ? ev.r : state.series.resource.length;
+      while (state.series.resource.length < at) { state.series.resource.push(null); state.series.maintenance.push(null); }
+      state.series.resource[at] = ev.residual;
+      state.series.maintenance[at] = state.roundEffort ?? state.liveUpkeep[at] ?? null;
       // live, the round's resolve is restricted: its end is all a spectator's feed can say
       if (state.gainsKnown || !Number.isFinite(ev.residual)) return [];
       return [{ tag, text: [`Round ${(ev.r ?? 0) + 1} ended with ${fmt(round(ev.residual, 1), 1)} ${LEFT[state.module] ?? "of the resource"} left.`] }];
