@@ -310,3 +310,31 @@ def test_a_late_spectators_commons_charts_keep_the_tables_round_numbers(
     assert len(series["resource"]) == 50, series
     assert series["resource"][0] is None and series["resource"][-1] is not None, series
     assert p.errors == []
+
+
+def test_a_table_called_off_while_watched_says_so(server: Any, open_page: Any) -> None:
+    """A live table the operator aborts stopped at "● live" with a picture that no longer
+    moved: the Theater says it was called off, and why, and drops the live badge."""
+    creator = account(server.http, "off-creator")
+    tid = server.http.post("/tables", headers=creator, json={
+        "game": "dilemma", "seed": 2, "pacing": False, "fill_with": "always_defect",
+        "config": {"seats": 3, "rounds_total": 5, "turn_deadline_ms": 90_000}}).json()["id"]
+    joined = server.http.post(f"/tables/{tid}/join", headers=account(server.http, "off-me"),
+                              json={"kind": "remote", "seat": 0, "name": "t"}).json()
+    p = open_page(1280, 900)
+    page = p.page
+    ws_url = server.url.replace("http://", "ws://")
+    with connect(f"{ws_url}/ws/play?table={tid}&seat=0&token={joined['token']}") as ws:
+        server.http.post(f"/tables/{tid}/start", headers=creator).raise_for_status()
+        next(_turns(ws))
+        page.goto(f"{server.url}/theater?table={tid}")
+        page.wait_for_selector("body[data-ready=live]")
+        res = server.http.post(f"/tables/{tid}/abort",
+                               headers={"Authorization": f"Bearer {OPERATOR_KEY}"})
+        assert res.status_code == 200, res.text
+        notice = page.locator("[data-testid=called-off]")
+        notice.wait_for(timeout=30_000)
+        assert "called off" in notice.inner_text() and "operator" in notice.inner_text()
+        assert page.locator("[data-testid=live]").count() == 0
+        assert page.evaluate("document.body.dataset.ready") == "aborted"
+    assert p.errors == []
