@@ -70,6 +70,16 @@ def test_a_tie_is_told_and_the_game_over_status_waits_for_nobody(server: Any,
     assert "with 2 others" in standing, standing
     status = page.locator("[data-testid=status]").inner_text()
     assert "Waiting for the others" not in status, status
+    # the banner takes the turn's place, in the page's flow: it is not the Theater's end card
+    # laid over the whole page, hiding what happened and the person's moves
+    for panel in ("last-round", "moves"):
+        hit = page.evaluate("""(id) => { const el = document.querySelector(`[data-testid=${id}]`);
+            el.scrollIntoView(); const r = el.getBoundingClientRect();
+            const top = document.elementFromPoint(r.left + r.width / 2, r.top + 4);
+            return !!top && !top.closest('[data-testid=endcard]'); }""", panel)
+        assert hit, f"the end banner covers {panel}"
+    assert page.locator("[data-testid=endcard]").evaluate(
+        "el => getComputedStyle(el).position") == "static"
     assert audit(page) == [] and overflow(page) == 0
     assert p.errors == []
 

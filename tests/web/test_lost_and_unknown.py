@@ -184,6 +184,9 @@ def test_an_unknown_season_says_so_without_the_path(server: Any, open_page: Any,
     error.wait_for()
     text = error.inner_text()
     assert "/leagues/" not in text and text.strip(), text
+    # not a dead end: a way on, and the page tells it is done
+    assert page.locator("main a[data-testid=way-back]").count() == 1
+    assert page.evaluate("document.body.dataset.ready") == "error"
     assert audit(page) == [] and overflow(page) == 0
 
 

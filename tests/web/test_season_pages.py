@@ -58,8 +58,6 @@ def test_the_board_names_the_default_variant_of_the_refit(site: Any, open_page: 
 
 def test_an_agents_traits_name_the_default_variant(site: Any, open_page: Any) -> None:
     p = open_page(1440, 900)
-    p.page.goto(f"{site.url}/league")  # the board's read computes the refit the traits come from
-    p.page.wait_for_selector("body[data-ready=league]")
     p.page.goto(f"{site.url}/league/agent?id=ci-season&name=bot-v")
     p.page.wait_for_selector("body[data-ready=agent]")
     rows = p.page.locator("[data-testid=traits] tbody tr")
@@ -108,8 +106,6 @@ def test_the_season_pages_say_in_words_what_has_no_value(site: Any, open_page: A
                                                           path: str) -> None:
     """No fallback yet, no description, a table still playing: words, never a bare "–"."""
     p = open_page(1440, 900)
-    p.page.goto(f"{site.url}/league")  # the board's read computes the refit
-    p.page.wait_for_selector("body[data-ready=league]")
     p.page.goto(f"{site.url}{path}")
     p.page.wait_for_selector("body[data-ready=league], body[data-ready=agent]")
     cells = [c.strip() for c in p.page.locator("main td").all_inner_texts()]
@@ -137,4 +133,18 @@ def test_the_season_pages_name_games_and_traits_in_words(site: Any, open_page: A
     rate = next(r for r in rows if r[2] == column.label)
     assert rate[3].endswith("%"), rate
     assert not any("_" in r[2] for r in rows), rows
+    assert p.errors == []
+
+
+def test_an_agents_replay_link_opens_the_theater(site: Any, open_page: Any) -> None:
+    """"replay" in an agent's recent tables opened the table's replay document as raw JSON:
+    it opens the replay in the Theater, as the Lobby's "Watch the replay" does."""
+    p = open_page(1440, 900)
+    page = p.page
+    page.goto(f"{site.url}/league/agent?id=ci-season&name=bot-v")
+    page.wait_for_selector("body[data-ready=agent]")
+    link = page.locator("[data-testid=recent] tbody tr a", has_text="replay").first
+    link.click()
+    page.wait_for_selector("body[data-ready=replay]")
+    assert page.url.startswith(f"{site.url}/theater?"), page.url
     assert p.errors == []

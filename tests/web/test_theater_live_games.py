@@ -7,6 +7,7 @@ stream withholds the restricted fields its fold used to need) and a game with no
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,10 @@ from .conftest import OPERATOR_KEY, LiveServer, account
 from .tally import TALLY
 
 pytestmark = pytest.mark.browser
+
+
+SLOW_SEAT = {"round_seconds": 90, "decision_timeout_seconds": 90}
+"""Commons deadlines long enough that the test's seat never times out while a page loads."""
 
 
 def _ledger_move(legal: dict[str, Any]) -> dict[str, Any]:
@@ -192,4 +197,144 @@ def test_generic_replay(server: Any, open_page: Any, tmp_path: Path) -> None:
     for seat, score in enumerate(doc["results"]["scores"]):
         row = page.locator(f"[data-testid=final-{seat}]")
         assert float(row.locator("[data-field=score]").inner_text()) == score
+        # an event's per-seat list (here `round_end`'s scores) is each seat's own line too:
+        # its feed tells its part of every round, not only events that name one seat
+        feed = page.locator(f"[data-testid=seat-feed-{seat}]").inner_text()
+        assert f"scores {fmt(score)}" in feed, feed
+    assert p.errors == []
+
+
+def fmt(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def test_a_late_spectators_upkeep_chart_holds_no_made_up_rounds(server: Any,
+                                                                  open_page: Any) -> None:
+    """A spectator who opens a live Commons table after some rounds cannot know their upkeep
+    (the public ledger is a running total): those rounds are left blank, not drawn as 0 with
+    the whole total lumped into one round; every round drawn matches the replay."""
+    creator = account(server.http, "late-creator")
+    tid = server.http.post("/tables", headers=creator, json={
+        "game": "commons", "variant": "cleanup", "seed": 6, "pacing": False,
+        "config": {"rounds": 5}, "fill_with": "steward"}).json()["id"]
+    joined = server.http.post(f"/tables/{tid}/join", headers=account(server.http, "late-me"),
+                              json={"kind": "remote", "seat": 0, "name": "t"}).json()
+    p = open_page(1440, 900)
+    tail = "window.theater.story.tail.state"
+    ws_url = server.url.replace("http://", "ws://")
+    with connect(f"{ws_url}/ws/play?table={tid}&seat=0&token={joined['token']}") as ws:
+        server.http.post(f"/tables/{tid}/start", headers=creator).raise_for_status()
+        turns = _turns(ws)
+        for n, turn in enumerate(turns):
+            if n == 3:  # rounds 1-3 played unwatched: the spectator arrives
+                p.page.goto(f"{server.url}/theater?table={tid}")
+                p.page.wait_for_function(
+                    f"() => window.theater?.story && {tail}.ledgerRounds === 3")
+            if n == 4:  # round 4 seen from its start to its end
+                p.page.wait_for_function(f"() => {tail}.ledgerRounds === 4")
+                live = p.page.evaluate(f"{tail}.series.maintenance")
+                assert p.page.locator("[data-testid=effort-unknown]").is_visible()
+            ws.send(json.dumps({"type": "move", "turn_id": turn["turn_id"],
+                                **_commons_move(turn["legal_actions"])}))
+    replay = server.http.get(f"/tables/{tid}/replay").json()
+    truth = {e["r"]: sum(e["effort"]) for e in replay["events"] if e["kind"] == "resolve"}
+    assert len(live) == 4 and live[3] == truth[3], (live, truth)
+    assert all(v is None or v == truth[r] for r, v in enumerate(live)), (live, truth)
+    assert p.errors == []
+
+
+def test_a_late_spectator_of_a_long_dilemma_table_sees_the_true_standings(
+        server: Any, open_page: Any) -> None:
+    """A spectator joining late gets the last 500 events, not the table's whole history: the
+    standings must still be the table's (from its `tournament_standings` and the spectator
+    state), not the points of the rounds that happened to be in the tail, and the chart's
+    rounds are the table's rounds."""
+    creator = account(server.http, "long-creator")
+    tid = server.http.post("/tables", headers=creator, json={
+        "game": "dilemma", "seed": 2, "pacing": False, "fill_with": "always_defect",
+        "config": {"seats": 8, "rounds_total": 30, "turn_deadline_ms": 90_000}}).json()["id"]
+    joined = server.http.post(f"/tables/{tid}/join", headers=account(server.http, "long-me"),
+                              json={"kind": "remote", "seat": 0, "name": "t"}).json()
+    p = open_page(1440, 900)
+    page = p.page
+    ws_url = server.url.replace("http://", "ws://")
+    with connect(f"{ws_url}/ws/play?table={tid}&seat=0&token={joined['token']}") as ws:
+        server.http.post(f"/tables/{tid}/start", headers=creator).raise_for_status()
+        for turn in _turns(ws):
+            if turn["visible_state"]["round"] == 25:  # 24 rounds: 28 meetings each, > 500 events
+                break
+            ws.send(json.dumps({"type": "move", "turn_id": turn["turn_id"],
+                                "action": "cooperate"}))
+            time.sleep(0.03)  # under the socket's frame rate (50 a second)
+        truth = {s["seat"]: s["points"] for s in
+                 server.http.get(f"/tables/{tid}/spectator").json()["standings"]}
+        page.goto(f"{server.url}/theater?table={tid}")
+        page.wait_for_selector("body[data-ready=live]")
+        page.wait_for_function("() => window.theater?.story?.events >= 500")
+        page.wait_for_timeout(300)  # the spectator state's fold
+        shown = {seat: int(page.locator(f"[data-testid=score-{seat}] [data-field=points]")
+                           .inner_text()) for seat in range(8)}
+        assert shown == truth
+        history = page.evaluate("window.theater.story.tail.state.history")
+        assert len(history) == 24 and history[-1] == [truth[s] for s in range(8)], history[-1]
+        assert history[0] is None  # round 1 was not in the tail: blank, not round 1's points
+    assert p.errors == []
+
+
+def test_a_late_spectators_commons_charts_keep_the_tables_round_numbers(
+        server: Any, open_page: Any) -> None:
+    """Joining a long Commons table late (the last 500 events only), the charts' rounds are
+    the table's: the rounds before the first one seen are blank, not the seen ones renumbered
+    from 1."""
+    creator = account(server.http, "lc-creator")
+    tid = server.http.post("/tables", headers=creator, json={
+        "game": "commons", "variant": "cleanup", "seed": 7, "pacing": False,
+        "config": {"rounds": 60, "num_players": 12, **SLOW_SEAT},
+        "fill_with": "steward"}).json()["id"]
+    joined = server.http.post(f"/tables/{tid}/join", headers=account(server.http, "lc-me"),
+                              json={"kind": "remote", "seat": 0, "name": "t"}).json()
+    p = open_page(1440, 900)
+    page = p.page
+    ws_url = server.url.replace("http://", "ws://")
+    with connect(f"{ws_url}/ws/play?table={tid}&seat=0&token={joined['token']}") as ws:
+        server.http.post(f"/tables/{tid}/start", headers=creator).raise_for_status()
+        for turn in _turns(ws):
+            if turn["visible_state"]["round"] == 50:  # far more than 500 events
+                break
+            ws.send(json.dumps({"type": "move", "turn_id": turn["turn_id"],
+                                **_commons_move(turn["legal_actions"])}))
+        page.goto(f"{server.url}/theater?table={tid}")
+        page.wait_for_selector("body[data-ready=live]")
+        page.wait_for_function("() => window.theater?.story?.events >= 500")
+        series = page.evaluate("window.theater.story.tail.state.series")
+    assert len(series["resource"]) == 50, series
+    assert series["resource"][0] is None and series["resource"][-1] is not None, series
+    assert p.errors == []
+
+
+def test_a_table_called_off_while_watched_says_so(server: Any, open_page: Any) -> None:
+    """A live table the operator aborts stopped at "● live" with a picture that no longer
+    moved: the Theater says it was called off, and why, and drops the live badge."""
+    creator = account(server.http, "off-creator")
+    tid = server.http.post("/tables", headers=creator, json={
+        "game": "dilemma", "seed": 2, "pacing": False, "fill_with": "always_defect",
+        "config": {"seats": 3, "rounds_total": 5, "turn_deadline_ms": 90_000}}).json()["id"]
+    joined = server.http.post(f"/tables/{tid}/join", headers=account(server.http, "off-me"),
+                              json={"kind": "remote", "seat": 0, "name": "t"}).json()
+    p = open_page(1280, 900)
+    page = p.page
+    ws_url = server.url.replace("http://", "ws://")
+    with connect(f"{ws_url}/ws/play?table={tid}&seat=0&token={joined['token']}") as ws:
+        server.http.post(f"/tables/{tid}/start", headers=creator).raise_for_status()
+        next(_turns(ws))
+        page.goto(f"{server.url}/theater?table={tid}")
+        page.wait_for_selector("body[data-ready=live]")
+        res = server.http.post(f"/tables/{tid}/abort",
+                               headers={"Authorization": f"Bearer {OPERATOR_KEY}"})
+        assert res.status_code == 200, res.text
+        notice = page.locator("[data-testid=called-off]")
+        notice.wait_for(timeout=30_000)
+        assert "called off" in notice.inner_text() and "operator" in notice.inner_text()
+        assert page.locator("[data-testid=live]").count() == 0
+        assert page.evaluate("document.body.dataset.ready") == "aborted"
     assert p.errors == []

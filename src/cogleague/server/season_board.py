@@ -245,7 +245,9 @@ async def agent_page(season: str, name: str, request: Request) -> dict[str, Any]
         raise ApiError(404, "not_found", f"agent {name!r} is held out until the season ends")
     versions = await rt.book.get(name)
     doc = await rt.store.tx(_agent_detail, season, [v["id"] for v in versions])
-    refit = rt.refit or {}
+    # the refit as the board shows it now (computed when due, the frozen one after the end):
+    # the page must not wait for someone to open the board first
+    refit = {g["game"]: g["refit"] for g in (await board(rt))["games"] if g.get("refit")}
     traits = {g: [r for r in fit.get("rows", []) if r["policy"].split("@")[0] == name]
               for g, fit in refit.items()}
     try:

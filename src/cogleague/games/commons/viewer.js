@@ -49,7 +49,10 @@ export function initialState(meta) {
   const zeros = () => Array(n).fill(0);
   return { n, module: meta.module, r: null, resource: null, scores: zeros(), gains: zeros(), extracted: zeros(),
     effort: zeros(), given: zeros(), received: zeros(), recent: Array.from({ length: n }, () => []),
-    decisions: [], messages: [], sanctions: [], frozen: zeros(), roundEffort: 0, series: { resource: [], maintenance: [] },
+    decisions: [], messages: [], sanctions: [], frozen: zeros(), roundEffort: null, series: { resource: [], maintenance: [] },
+    // live: the public ledger's upkeep total at the last look and the rounds it covered (none
+    // played: 0), and each round's upkeep learnt from its growth (null: not knowable here)
+    ledgerRounds: 0, ledgerEffort: 0, liveUpkeep: [],
     collapseRound: null, deadPatches: [], done: false, reason: null };
 }
 
@@ -98,7 +101,6 @@ export function apply(state, ev, meta) {
       if (Array.isArray(v.scores) && v.scores.length === state.n) state.scores = [...v.scores];
       if (v.state) state.resource = v.state;
       if (v.ledger) { // the public ledger per cog (ledger_public): what each took and kept up so far
-        const before = state.effort.reduce((x, y) => x + y, 0);
         meta.aliases.forEach((a, i) => {
           const row = v.ledger[a];
           if (!row) return;
@@ -107,12 +109,18 @@ export function apply(state, ev, meta) {
           state.given[i] = row.sanctions_given;
           state.received[i] = row.sanctions_received;
         });
-        // live, the round's upkeep is restricted: the ledger's growth since the last look is it
-        const m = state.series.maintenance;
-        if (Number.isInteger(v.rounds_played) && v.rounds_played > (state.ledgerRounds ?? 0) && m.length === v.rounds_played) {
-          m[m.length - 1] = state.effort.reduce((x, y) => x + y, 0) - before;
+        // live, the round's upkeep is restricted: the ledger's growth over exactly one round
+        // is it; growth over several (rounds played before this spectator came, or between two
+        // looks) cannot be split, so those rounds stay unknown rather than 0 and one lump
+        const total = state.effort.reduce((x, y) => x + y, 0), played = v.rounds_played;
+        if (Number.isInteger(played) && played > state.ledgerRounds) {
+          for (let r = state.ledgerRounds; r < played; r++) state.liveUpkeep[r] = null;
+          if (played === state.ledgerRounds + 1) state.liveUpkeep[played - 1] = total - state.ledgerEffort;
+          state.ledgerRounds = played;
+          state.ledgerEffort = total;
+          const m = state.series.maintenance;
+          for (let r = 0; r < m.length; r++) if (r < played && state.liveUpkeep[r] !== undefined) m[r] = state.liveUpkeep[r];
         }
-        state.ledgerRounds = v.rounds_played;
       }
       return [];
     }
@@ -132,6 +140,7 @@ export function apply(state, ev, meta) {
       state.sanctions = [];
       state.gains = Array(state.n).fill(0);
       state.gainsKnown = false; // until this round's resolve (restricted live: never)
+      state.roundEffort = null; // likewise: live, the ledger's growth tells it (or nothing)
       return [];
     case "decision": {
       const slot = slotOf(ev, meta);
@@ -189,8 +198,12 @@ export function apply(state, ev, meta) {
     case "round_end": {
       if (Array.isArray(ev.scores)) state.scores = ev.scores;
       if (ev.state_after) state.resource = ev.state_after;
-      state.series.resource.push(ev.residual);
-      state.series.maintenance.push(state.roundEffort);
+      // indexed by the table's round: a spectator who joined a long table late (its last 500
+      // events) has the rounds before the first one seen blank, not the seen ones renumbered
+      const at = Number.isInteger(ev.r) ? ev.r : state.series.resource.length;
+      while (state.series.resource.length < at) { state.series.resource.push(null); state.series.maintenance.push(null); }
+      state.series.resource[at] = ev.residual;
+      state.series.maintenance[at] = state.roundEffort ?? state.liveUpkeep[at] ?? null;
       // live, the round's resolve is restricted: its end is all a spectator's feed can say
       if (state.gainsKnown || !Number.isFinite(ev.residual)) return [];
       return [{ tag, text: [`Round ${(ev.r ?? 0) + 1} ended with ${fmt(round(ev.residual, 1), 1)} ${LEFT[state.module] ?? "of the resource"} left.`] }];
@@ -434,7 +447,10 @@ function drawCharts(el, st, step) {
       lineChart({ series: [{ name: "resource left (residual value)", colour: "#f5c451", values: st.series.resource }],
         width: w > 700 ? w / 2 - 8 : w, height: 170, at, testid: "resource-chart" }),
       lineChart({ series: [{ name: "maintenance effort (units)", colour: "#4fd1c5", values: st.series.maintenance }],
-        width: w > 700 ? w / 2 - 8 : w, height: 170, at, yMin: 0, testid: "effort-chart" })));
+        width: w > 700 ? w / 2 - 8 : w, height: 170, at, yMin: 0, testid: "effort-chart" })),
+    ...(st.series.maintenance.some((v) => v === null) // Element.append writes a null as "null"
+      ? [h("p", { class: "muted", "data-testid": "effort-unknown" }, "Upkeep is public only as a running total: rounds played before you started watching (or between two updates) are left blank here; the replay has every round.")]
+      : []));
 }
 
 function drawLedger(el, st, meta) {

@@ -64,6 +64,14 @@ export function opensStep(ev, state, meta) {
   return null;
 }
 
+/** Each seat's points from a standings list ({seat, points, rank}), when it has them all. */
+function takeStandings(state, standings) {
+  if (!Array.isArray(standings) || standings.length !== state.n) return;
+  for (const row of standings) {
+    if (Number.isInteger(row?.seat) && row.seat >= 0 && row.seat < state.n && typeof row.points === "number") state.points[row.seat] = row.points;
+  }
+}
+
 export function apply(state, ev, meta) {
   const A = (i) => meta.aliases[i] ?? `Seat ${i}`;
   switch (ev.kind) {
@@ -113,8 +121,16 @@ export function apply(state, ev, meta) {
       return items;
     }
     case "tournament_standings":
+      // the table's own totals: a spectator who joined late folded only the last events, so
+      // the points are taken from here, and the chart keeps the table's round numbers (the
+      // rounds before the first one seen stay blank)
       state.played = ev.round;
-      state.history.push([...state.points]);
+      takeStandings(state, ev.standings);
+      while (state.history.length < ev.round - 1) state.history.push(null);
+      state.history[ev.round - 1] = [...state.points];
+      return [];
+    case "spectator_state": // what a live spectator may see now (GET /tables/ID/spectator)
+      takeStandings(state, ev.state?.standings);
       return [];
     case "tournament_end":
       state.done = true;
@@ -233,7 +249,7 @@ function drawGrid(el, v, meta) {
 function drawChart(el, st, meta, step) {
   const n = st.n;
   const series = Array.from({ length: n }, (_, i) => ({ name: meta.aliases[i], colour: seatColour(i),
-    values: st.history.map((row) => row[i]) }));
+    values: st.history.map((row) => (row ? row[i] : null)) }));
   clear(el).append(h("h2", {}, "Standings over time"),
     lineChart({ series, width: Math.max(260, el.clientWidth - 28), height: 190, testid: "standings-chart",
       at: step.round === null ? null : step.round }));

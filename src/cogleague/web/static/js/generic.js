@@ -2,7 +2,8 @@
 // (`viewer: null` in GET /api/games). It knows no rules, only the shape every game's events
 // share: a `kind`, often a round (`round` or `r`), often a seat (`seat`, `slot` or `alias`),
 // and sometimes per-seat scores (`scores`, or `points` next to `seats`). It draws a timeline of
-// the rounds, the scores, and one feed per seat; the end card comes from the replay's results.
+// the rounds, the scores, and one feed per seat (events naming the seat, and each seat's entry
+// of an event's per-seat lists); the end card comes from the replay's results.
 
 import { h, clear, fmt, order, ranks, seatColour } from "./util.js";
 import { renderFeed } from "./feed.js";
@@ -128,6 +129,15 @@ export function genericViewer(desc) {
     const seat = seatOf(ev, meta);
     const item = { tag, text: seat === null ? [describe(ev, aliasOf)] : [{ b: aliasOf(seat) }, " ", describe(ev, aliasOf)] };
     if (seat !== null) state.perSeat[seat] = [...state.perSeat[seat], { round: r, text: describe(ev, aliasOf) }].slice(-6);
+    else { // an event's per-seat lists (one entry per seat: contributions, payoffs, scores…) are each seat's part of it
+      const lists = Object.entries(ev).filter(([k, v]) => k !== "aliases" && Array.isArray(v) && v.length === state.n
+        && v.every((x) => x !== null && typeof x !== "object"));
+      if (lists.length) {
+        const kind = ev.kind.replaceAll("_", " ");
+        state.perSeat = state.perSeat.map((feed, i) => [...feed, { round: r,
+          text: `${kind}: ${lists.map(([k, v]) => `${k} ${typeof v[i] === "number" ? fmt(v[i], 3) : v[i]}`).join(", ")}` }].slice(-6));
+      }
+    }
     return [item];
   }
 

@@ -8,6 +8,7 @@ const out = document.getElementById("board");
 const tabs = document.getElementById("tabs");
 const summary = document.getElementById("summary");
 let current = null;
+const RECONNECT_MS = 3000;
 
 function faults(counts) {
   const parts = Object.entries(counts || {}).map(([cause, n]) => `${n} ${cause}`);
@@ -85,6 +86,26 @@ function render(id, doc, catalog) {
   document.body.dataset.version = String(doc.version);
 }
 
+/** The board's pushes (each one the whole standings). A socket that closes — the server
+ * restarting, a network drop — is said and opened again until it is back, so the board never
+ * sits on standings that stopped moving; the server sends the standings first on each socket. */
+function follow(id, catalog) {
+  const lost = h("p", { class: "error", role: "status", "data-testid": "board-lost", hidden: true });
+  summary.after(lost);
+  const connect = () => {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/ws/leagues/${encodeURIComponent(id)}`);
+    ws.onopen = () => { lost.hidden = true; lost.textContent = ""; };
+    ws.onmessage = (msg) => render(id, JSON.parse(msg.data).standings, catalog);
+    ws.onclose = () => {
+      lost.textContent = `Connection to the server lost: the board is not updating; trying again every ${RECONNECT_MS / 1000} s…`;
+      lost.hidden = false;
+      setTimeout(connect, RECONNECT_MS);
+    };
+  };
+  connect();
+}
+
 async function main() {
   markNav();
   try {
@@ -96,11 +117,11 @@ async function main() {
     }
     const [doc, catalog] = await Promise.all([fetchJSON(`/leagues/${encodeURIComponent(id)}/standings`), gameCatalog()]);
     render(id, doc, catalog);
-    const proto = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${proto}://${location.host}/ws/leagues/${encodeURIComponent(id)}`);
-    ws.onmessage = (msg) => render(id, JSON.parse(msg.data).standings, catalog);
+    follow(id, catalog);
   } catch (err) {
-    clear(out).append(h("div", { class: "error" }, `The board is not available: ${problemText(err)}`));
+    clear(out).append(h("div", { class: "error" }, `The board is not available: ${problemText(err)}`),
+      h("p", {}, h("a", { href: "/", "data-testid": "way-back" }, "Back to the Lobby")));
+    document.body.dataset.ready = "error";
   }
 }
 

@@ -27,6 +27,8 @@ function ratingPlot(doc, catalog) {
         values: doc.history.filter((p) => p.game === g).map((p) => p.rating) })) }));
 }
 
+/** The agent's recent tables; a finished one's replay opens in the Theater (the API's
+ * `replay` path is the JSON document itself). */
 function recent(doc, catalog) {
   return h("div", { class: "scroll-x" }, h("h3", {}, "Recent tables"), h("table", { class: "data", "data-testid": "recent" },
     h("thead", {}, h("tr", {}, ["table", "game", "phase", "state", "score", "rated", "fallbacks", "replay"].map((x) => h("th", {}, x)))),
@@ -35,7 +37,7 @@ function recent(doc, catalog) {
       h("td", {}, t.reason ? `${t.state} (${t.reason})` : t.state), h("td", { class: "num" }, t.score === null ? (t.state === "running" ? "playing" : "none") : fmt(t.score, 2)),
       h("td", {}, t.outcome ?? "playing"),
       h("td", {}, Object.entries(t.faults).map(([c, n]) => `${n} ${c}`).join(", ") || "none"),
-      h("td", {}, t.state === "finished" ? h("a", { href: t.replay }, "replay") : t.state === "running" ? "after the end" : "none"))))));
+      h("td", {}, t.state === "finished" ? h("a", { href: `/theater?replay=${encodeURIComponent(t.replay)}` }, "replay") : t.state === "running" ? "after the end" : "none"))))));
 }
 
 /** The behaviour traits' table; `catalog`: the installed games by name (a row that names no
@@ -85,7 +87,9 @@ async function main() {
       h("p", {}, h("a", { href: `/league?id=${encodeURIComponent(id)}` }, "← the board"))));
     document.body.dataset.ready = "agent";
   } catch (err) {
-    clear(out).append(h("div", { class: "error" }, `This agent is not available: ${problemText(err)}`));
+    clear(out).append(h("div", { class: "error" }, `This agent is not available: ${problemText(err)}`),
+      h("p", {}, h("a", { href: "/league", "data-testid": "way-back" }, "← the League board")));
+    document.body.dataset.ready = "error";
   }
 }
 

@@ -143,6 +143,36 @@ async function play(table, mine, desc, sess, startIt) {
       h("section", { class: "panel", "aria-labelledby": "moves-h" }, h("h2", { id: "moves-h" }, "Your moves"), moves, h("p", {}, soundToggle())))));
   let lastSeq = 0, timer = null, ended = false, pending = null, lastView = null, lost = false;
   const lines = [];
+  // "Your moves" lists what the table holds: a move is listed once the server acknowledged it,
+  // and a turn asked again (a server that restarted before the step was recorded, a move lost
+  // on a dropped socket) takes that move and every later one off the list
+  // (kept with the seat in this browser, so a reload shows them again)
+  const sentText = new Map(); // turn id -> the move's line, until its ack
+  const listed = []; // [{ turn, text, li }] in the order played
+  const keep = () => {
+    if (ended || !localStorage.getItem(seatStore(table.id))) return; // forgotten or over
+    localStorage.setItem(seatStore(table.id), JSON.stringify({ ...mine, moves: listed.map(({ turn, text }) => ({ turn, text })) }));
+  };
+  const list = (turn, text) => {
+    const li = h("li", { "data-turn": turn }, text);
+    moves.append(li);
+    listed.push({ turn, text, li });
+  };
+  for (const m of Array.isArray(mine.moves) ? mine.moves : []) list(m.turn, m.text);
+  const unlist = (turnId) => {
+    const at = listed.findIndex((m) => m.turn === turnId);
+    if (at < 0) return false;
+    for (const m of listed.splice(at)) m.li.remove();
+    keep();
+    return true;
+  };
+  const acked = (turnId) => {
+    const text = sentText.get(turnId);
+    sentText.delete(turnId);
+    if (text === undefined || listed.some((m) => m.turn === turnId)) return;
+    list(turnId, text);
+    keep();
+  };
   const showEvent = (ev) => {
     const line = happened(viewer, ev, lastView, ctx);
     if (!line) return;
@@ -179,6 +209,12 @@ async function play(table, mine, desc, sess, startIt) {
   };
   const showTurn = (turn, ws) => {
     const again = pending === turn.turn_id && turnBox.querySelector("[data-testid=move-form]");
+    const relost = unlist(turn.turn_id);
+    const sayLost = () => {
+      if (!relost) return;
+      status.textContent = "The table did not keep your move for this turn (the server restarted or the connection dropped before it was recorded): send it again.";
+      status.className = "error";
+    };
     pending = turn.turn_id;
     lastView = turn.visible_state ?? lastView;
     document.title = `▶ Your turn · ${BASE_TITLE}`;
@@ -195,6 +231,7 @@ async function play(table, mine, desc, sess, startIt) {
       status.textContent = "";
       document.body.dataset.turn = turn.turn_id;
       document.body.dataset.retries = String(Number(document.body.dataset.retries || 0) + 1);
+      sayLost();
       return;
     }
     const controls = viewer?.playControls ? viewer.playControls(turn.legal_actions, turn.visible_state, ctx.rules) : controlsOf(turn.legal_actions);
@@ -207,8 +244,9 @@ async function play(table, mine, desc, sess, startIt) {
       ws.send(JSON.stringify({ type: "move", turn_id: turn.turn_id, ...action }));
       send.disabled = true;
       status.textContent = "Move sent.";
+      status.className = "muted";
       document.title = BASE_TITLE;
-      moves.append(h("li", {}, moveText(viewer, action, turn.visible_state, ctx)));
+      sentText.set(turn.turn_id, moveText(viewer, action, turn.visible_state, ctx));
     });
     const when = viewer?.playTurnTitle ? viewer.playTurnTitle(turn.visible_state) : Number.isInteger(turn.visible_state?.round) ? `round ${turn.visible_state.round + 1}` : "";
     status.textContent = ""; // the last turn's "Move received" is not this turn's
@@ -218,6 +256,7 @@ async function play(table, mine, desc, sess, startIt) {
     clear(viewBox).append(h("h2", { id: "view-h" }, "Your view"), seatPanel(viewer, turn.visible_state, ctx));
     el.querySelector("input, select, textarea")?.focus();
     document.body.dataset.turn = turn.turn_id;
+    sayLost();
     chime();
   };
   const again = h("p", {}, sess.signed_in && desc
@@ -253,7 +292,11 @@ async function play(table, mine, desc, sess, startIt) {
         }
       } else if (f.type === "your_turn") showTurn(f, ws);
       else if (f.type === "snapshot" && f.your_turn) showTurn(f.your_turn, ws);
-      else if (f.type === "ack") status.textContent = "Move received. Waiting for the others…";
+      else if (f.type === "ack") {
+        acked(f.turn_id);
+        status.textContent = "Move received. Waiting for the others…";
+        status.className = "muted";
+      }
       else if (f.type === "error") {
         status.textContent = `Refused: ${f.message}`;
         status.className = "error";

@@ -204,7 +204,8 @@ export function endBanner(viewer, results, reason, seat, again, label = "points"
   const tied = st?.rank ? tiedWith(results, seat, st.score) : 0;
   const place = st?.rank ? `${ordinal(st.rank)} of ${st.of}${tied ? `, tied with ${tied} other${tied === 1 ? "" : "s"},` : ""}` : "";
   const head = !st ? "The table is over." : `You finished ${st.rank ? `${place} ` : ""}with ${scored(st.score, label)}.`;
-  return h("section", { class: "panel banner endcard", "data-testid": "endcard", "aria-labelledby": "end-h" },
+  // not the Theater's `.endcard` (an overlay over its stage): the banner stays in the page's flow
+  return h("section", { class: "panel banner play-end", "data-testid": "endcard", "aria-labelledby": "end-h" },
     h("h2", { id: "end-h" }, reason === "complete" ? "Game over" : `Game over (${words(reason)})`),
     h("p", { "data-testid": "end-standing", "data-score": st ? String(st.score) : null, "data-rank": st ? String(st.rank) : null }, head),
     lines.map((l) => h("p", {}, l)), again);

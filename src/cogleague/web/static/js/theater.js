@@ -70,6 +70,7 @@ function badgeOf(mode) {
   if (mode === "live") return h("span", { class: "pill live", "data-testid": "live" }, "● live");
   if (mode === "lost") return h("span", { class: "pill", "data-testid": "connection-lost" }, "○ connection lost: trying again…");
   if (mode === "waiting") return h("span", { class: "pill wait", "data-testid": "waiting" }, "◌ not started");
+  if (mode === "aborted") return h("span", { class: "pill", "data-testid": "aborted" }, "■ called off");
   return h("span", { class: "pill" }, "replay");
 }
 
@@ -205,6 +206,13 @@ async function openTable(id) {
     queued = true;
     requestAnimationFrame(() => { queued = false; mounted.scrubber.refresh(); });
   };
+  // a table called off while watched (an operator's abort, a table that could not go on):
+  // no replay follows, so the picture stops with a word why instead of "● live"
+  const calledOffHere = async () => {
+    mounted.setMode("aborted");
+    root.prepend(h("div", { class: "error", role: "status", "data-testid": "called-off" }, await calledOff(id)));
+    document.body.dataset.ready = "aborted";
+  };
   const onEnd = async () => {
     if (ended) return;
     ended = true;
@@ -212,7 +220,9 @@ async function openTable(id) {
     // The replay is written when the table is marked finished: ask for it only then.
     for (let tries = 0; tries < FINISH_POLLS; tries++) {
       try {
-        if ((await fetchJSON(tableUrl)).state === "finished") return await finish();
+        const state = (await fetchJSON(tableUrl)).state;
+        if (state === "finished") return await finish();
+        if (state === "aborted") return await calledOffHere();
       } catch (err) { console.warn(err); }
       await new Promise((ok) => setTimeout(ok, FINISH_POLL_MS));
     }
@@ -247,7 +257,8 @@ async function openTable(id) {
       if (!ended) mounted.setMode("lost"); // not "● live" over a picture that stopped moving
       if (!ended) setTimeout(async () => {
         try {
-          if ((await fetchJSON(tableUrl)).state === "finished") return onEnd();
+          const state = (await fetchJSON(tableUrl)).state;
+          if (state === "finished" || state === "aborted") return onEnd();
         } catch { /* the server is away: try the socket again */ }
         connect();
       }, RECONNECT_MS);
