@@ -76,3 +76,22 @@ async def test_a_pause_says_who_paused_the_agent(make_server: Any, tmp_path: Pat
             assert (await lobby.request("POST", "/agents/bot/pause"))["reason"] == reason
         shown = httpx.get(f"{url}/agents/bot", timeout=10).json()["versions"][0]
         assert (shown["state"], shown["reason"]) == ("paused", reason)
+
+
+async def test_an_operators_change_answers_with_the_agents_owner(make_server: Any,
+                                                                 tmp_path: Path) -> None:
+    """The operator pausing, resuming or versioning someone's agent changes its state, not its
+    owner: the answer names the account that owns it, as `GET /agents/NAME` does."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    url = server.url
+    key = await account(url, OPERATOR_KEY, "ann")
+    await register(url, key, name="mind", kind="model", games=["dilemma"], prompt="Cooperate.",
+                   model="m")
+    async with LobbyClient(url, OPERATOR_KEY) as lobby:
+        answers = [await lobby.request("POST", "/agents/mind/pause"),
+                   await lobby.request("POST", "/agents/mind/resume"),
+                   await lobby.request("POST", "/agents/mind/versions", {"prompt": "Defect."})]
+    assert [a["owner"] for a in answers] == ["ann", "ann", "ann"], answers
+    shown = httpx.get(f"{url}/agents/mind", timeout=10).json()["versions"]
+    assert {v["owner"] for v in shown} == {"ann"}

@@ -220,7 +220,7 @@ class AgentBook:
             self.rt.open_in(conn)  # last: agent rows, then the season's (a finish's order)
             return {**row, "id": key[0]}
 
-        return describe(await _stored(self.rt, write, fields, name), who.name)
+        return describe(await _stored(self.rt, write, fields, name), old["owner"])
 
     async def set_state(self, who: Account, name: str, action: str) -> dict[str, Any]:
         row = await self._mine(who, name)
@@ -244,7 +244,7 @@ class AgentBook:
                                                    "once the season has ended (pause stops it "
                                                    "meanwhile)")
         await self.rt.store.tx(write)
-        return describe({**row, "state": state, "reason": reason}, who.name)
+        return describe({**row, "state": state, "reason": reason}, row["owner"])
 
     def _finalist(self, conn: Connection, name: str) -> bool:
         """A version of `name` sits in a final line-up still to play (the matchmaker waits
@@ -259,7 +259,7 @@ class AgentBook:
 
     async def _mine(self, who: Account, name: str) -> dict[str, Any]:
         # a name from the path: no agent's holds a NUL (PostgreSQL cannot even look it up)
-        row = None if text_fault(name) is not None else await self.rt.store.tx(_latest, name)
+        row = None if text_fault(name) is not None else await self.rt.store.tx(_owned, name)
         if row is None:
             raise ApiError(404, "not_found", f"agent {name!r} does not exist")
         if row["account_id"] != who.id and not who.is_operator:
@@ -313,6 +313,16 @@ def _latest(conn: Connection, name: str, lock: bool = False) -> dict[str, Any] |
     q = select(agents).where(agents.c.name == name).order_by(agents.c.version.desc()).limit(1)
     row = conn.execute(q.with_for_update() if lock else q).mappings().first()
     return dict(row) if row is not None else None
+
+
+def _owned(conn: Connection, name: str) -> dict[str, Any] | None:
+    """The latest version and, as `owner`, its account's name: an answer to the operator's
+    change names the agent's owner, not the operator."""
+    row = _latest(conn, name)
+    if row is not None:
+        row["owner"] = conn.execute(select(accounts.c.name).where(
+            accounts.c.id == row["account_id"])).scalar_one()
+    return row
 
 
 def count_agents(conn: Connection) -> int:
