@@ -230,3 +230,14 @@ def test_a_run_whose_every_episode_hit_a_platform_fault_exits_1(
     page = (out / "index.html").read_text()
     assert "0 failed, 2 infra_error" in page and "--retry-infra" in page
     assert "Bradley–Terry on 0" not in page  # no empty ranking tables
+
+
+def test_a_refusal_keeps_the_toml_table_it_names(tmp_path: Path) -> None:
+    """`fail` prints through rich: a message naming `[league]` or `[season]` must show them,
+    not take them for markup (it printed "bogus is not a  setting")."""
+    path = tmp_path / "league.toml"
+    path.write_text('[league]\nname = "x"\nbogus = 1\n[[policies]]\nname = "a"\n'
+                    'baseline = "tit_for_tat"\n[[games]]\nname = "dilemma"\n')
+    result = cli.invoke(app, ["league", "run", str(path)])
+    assert result.exit_code == 2
+    assert "bogus is not a [league] setting" in result.output, result.output

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cogleague.cli.recording_opts import recording_params
@@ -43,8 +44,9 @@ err_console = _console(stderr=True)
 
 
 def fail(message: str) -> NoReturn:
-    """One clear line on stderr and exit code 2: the CLI's answer to any bad argument."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    """One clear line on stderr and exit code 2: the CLI's answer to any bad argument. The
+    message is escaped: `[league]`, `[season]` in it are TOML tables, not rich markup."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(2)
 
 
