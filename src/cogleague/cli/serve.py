@@ -81,7 +81,7 @@ def serve(
     port = int_option("--port", port_text, 0, 65535)
     try:  # every value judged before a port is bound or a database opened
         tuned, origin = read_sources(config, os.environ)
-        settings = build({**origin, "node_url": "--node-url"}, **tuned,
+        settings = build({**origin, "node_url": "--node-url", "db_url": "--db"}, **tuned,
                          db_url=db or DEFAULT_DB_URL, operator_key=operator_key,
                          open_registration=open_registration, web_signup=web_signup,
                          model_recording=record_models or replay_models,

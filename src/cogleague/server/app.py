@@ -39,7 +39,7 @@ from cogleague.server.catalog import Catalog
 from cogleague.server.dbretry import Unavailable
 from cogleague.server.errors import ApiError
 from cogleague.server.every import Every
-from cogleague.server.integrity import DatabaseRefused, check_database
+from cogleague.server.integrity import DatabaseRefused, check_database, check_folder
 from cogleague.server.key_watch import KeyWatch
 from cogleague.server.leases import LeaseKeeper
 from cogleague.server.limits import BodyLimit
@@ -126,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     settings.check()  # before anything is opened or stored: a field may have been assigned
     install_log_redaction()
+    check_folder(settings.db_url)
     process_lock = sqlite_lock.lock(settings.db_url)
     try:
         found = check_database(settings.db_url, settings.create_db)
