@@ -208,3 +208,14 @@ async def test_a_refused_stake_names_the_field_and_changes_nothing(
         assert "stake is 20 credits" in err.value.message and "holds 19" in err.value.message
         assert await poor.wallet() == before
         assert [s["taken"] for s in (await poor.table(tid))["seats"]] == [False] * 3
+
+
+async def test_an_account_asked_for_without_a_key_is_told_it_needs_the_operator_key(
+        shared_server: ServerProcess) -> None:
+    """`cogleague account new NAME` without --operator-key: the refusal says what is missing
+    (the operator key), not the generic "send a key or sign in" of other requests."""
+    async with LobbyClient(shared_server.url) as anon:
+        with pytest.raises(LobbyError) as caught:
+            await anon.create_account("someone")
+    assert caught.value.status == 401
+    assert "needs the operator key" in caught.value.message, caught.value.message

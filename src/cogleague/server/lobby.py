@@ -221,6 +221,10 @@ async def create_account(body: CreateAccount, request: Request, svc: Svc,
                          authorization: Annotated[str | None, Header()] = None
                          ) -> dict[str, Any]:
     if not request.app.state.settings.open_registration:
+        if bearer(authorization) is None and await cookie_account(request) is None:
+            raise ApiError(401, "unauthorized", "creating accounts needs the operator key "
+                                                "(Authorization: Bearer <operator key>): "
+                                                "this server has no open registration")
         caller = await account(request, authorization)
         if not caller.is_operator:
             raise ApiError(403, "forbidden", "creating accounts needs the operator key")
