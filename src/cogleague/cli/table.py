@@ -4,6 +4,7 @@ stderr, the command that seats a bot there."""
 
 from __future__ import annotations
 
+import os
 from typing import Annotated, Any
 
 import typer
@@ -29,10 +30,10 @@ def new(
                        ] = None,
     fill: Annotated[str | None, typer.Option(
         "--fill", help="a baseline that takes every seat no bot has taken at the start")] = None,
-    open_seats: Annotated[int, typer.Option(
+    open_seats: Annotated[int | None, typer.Option(
         "--open", help="seats left for bots (default: 1 with --fill, else every seat); "
                        "without --fill the table starts as the last bot joins",
-        show_default=False)] = 0,
+        show_default=False)] = None,
     seed: Annotated[int | None, typer.Option(help="the episode's seed (default: random)")
                     ] = None,
     pacing: Annotated[bool, typer.Option(
@@ -41,14 +42,15 @@ def new(
     server: ServerOpt = DEFAULT_SERVER,
 ) -> None:
     """Create a table for GAME and print its id and the command that seats a bot."""
-    if open_seats < 0:
+    if open_seats is not None and open_seats < 1:
         fail(f"--open must be at least 1 (got {open_seats})")
-    if fill is None and open_seats:
+    if fill is None and open_seats is not None:
         fail("--open needs --fill BASELINE (without it every seat is for a bot)")
 
     async def create(lobby: Any) -> dict[str, Any]:
         games = {g["name"]: g for g in await lobby.games()}
-        if game in games and open_seats > games[game]["seat_range"][1]:
+        if game in games and open_seats is not None \
+                and open_seats > games[game]["seat_range"][1]:
             return {"problem": f"--open must be in 1..{games[game]['seat_range'][1]} for "
                                f"{game} (got {open_seats})"}
         body: dict[str, Any] = {"variant": variant, "fill_with": fill, "pacing": pacing,
@@ -68,11 +70,14 @@ def new(
         fail(made["problem"])
     table_id, n, bots = made["id"], made["num_seats"], made["open"]
     typer.echo(table_id)
+    # a table made without --variant plays its game's default one: its config names it
+    shown_variant = made.get("variant") or made.get("config", {}).get("variant") or ""
+    shown_key = '"$COGLEAGUE_KEY"' if os.environ.get("COGLEAGUE_KEY") == key else key
     filled = f", {n - bots} filled with {fill} at the start" if bots < n else ""
     auto = fill is None
     how = "the last bot to join starts it" if auto else "your bot's --start starts it"
     err_console.print(
-        f"table {table_id}: {made['game']} {made.get('variant') or ''} — {n} seats, "
+        f"table {table_id}: {made['game']} {shown_variant} — {n} seats, "
         f"{bots} for bots{filled}; {how}.\nseat a bot:\n  cogleague bot run BOT_FILE.py:CLASS "
-        f"--server {server} --key {key} --table {table_id}" + ("" if auto else " --start"),
+        f"--server {server} --key {shown_key} --table {table_id}" + ("" if auto else " --start"),
         highlight=False, soft_wrap=True, markup=False)

@@ -1,0 +1,39 @@
+"""`cogleague table new` as an operator runs it against a real server: what it prints names
+the table's variant, and a refused option makes no table."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+from typer.testing import CliRunner
+
+from cogleague.cli import app
+from server.support import ServerProcess, new_account
+
+cli = CliRunner()
+
+
+def _tables(url: str) -> int:
+    return len(httpx.get(f"{url}/tables", timeout=10).json()["tables"])
+
+
+def test_open_zero_is_refused_before_a_table_is_made(shared_server: ServerProcess) -> None:
+    """`--open 0` was taken as "the default" (one seat for a bot) without a word."""
+    _, key = asyncio.run(new_account(shared_server))
+    before = _tables(shared_server.url)
+    done = cli.invoke(app, ["table", "new", "dilemma", "--fill", "tit_for_tat", "--open", "0",
+                            "--key", key, "--server", shared_server.url])
+    assert done.exit_code == 2, done.output
+    assert "--open must be at least 1 (got 0)" in done.output, done.output
+    assert _tables(shared_server.url) == before
+
+
+def test_the_line_names_the_default_variant(shared_server: ServerProcess) -> None:
+    """Without `--variant` the table plays its game's default variant: the line says which
+    (it printed "dilemma  — 4 seats")."""
+    _, key = asyncio.run(new_account(shared_server))
+    done = cli.invoke(app, ["table", "new", "dilemma", "--fill", "tit_for_tat", "--key", key,
+                            "--server", shared_server.url])
+    assert done.exit_code == 0, done.output
+    assert "dilemma standard — 4 seats" in done.output, done.output
