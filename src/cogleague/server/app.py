@@ -95,9 +95,15 @@ def bootstrap(store: Store, operator_key: str | None) -> str | None:
             conn.execute(update(accounts).where(accounts.c.id == op["id"])
                          .values(key_digest=digest(key)))
             store.notify(f"keys:{op['id']}")(conn)  # the running processes drop the old key
+            replaced.append(True)
         return generated
 
-    return store.tx_sync(run)
+    replaced: list[bool] = []
+    generated = store.tx_sync(run)
+    if replaced:  # after the commit: a retried transaction logs once
+        log.warning("the operator key was replaced by the one this process was started with "
+                    "(--operator-key): the previous key no longer works, on any process")
+    return generated
 
 
 def shown_url(url: str) -> str:
