@@ -193,10 +193,23 @@ class LeagueRuntime:
         assert self.config is not None
         operator = conn.execute(select(accounts.c.id).where(accounts.c.role == "operator")
                                 ).scalar_one()
-        if conn.execute(select(seasons.c.id).where(seasons.c.id == self.id)).first() is None:
+        row = conn.execute(select(seasons.c.config_text, seasons.c.phase).where(
+            seasons.c.id == self.id)).first()
+        if row is None:
             conn.execute(insert(seasons).values(id=self.id, config_text=self.config_text,
                                                 phase=RUNNING_PHASE, started_at=now(),
                                                 tables_made=0, final_made=0, version=0))
+        elif row.config_text != self.config_text and row.phase != ENDED:
+            # this process runs the edited file: /config (the file rerun offline) serves it
+            conn.execute(update(seasons).where(seasons.c.id == self.id)
+                         .values(config_text=self.config_text))
+            log.warning("season %s: the league file changed since the season's last start; "
+                        "it runs, and GET /leagues/%s/config serves, the edited file",
+                        self.id, self.id)
+        elif row.config_text != self.config_text:
+            log.warning("season %s has ended: GET /leagues/%s/config keeps the file it ran "
+                        "with, not the edited one this process was started with",
+                        self.id, self.id)
         if conn.execute(select(league_leases.c.name).where(league_leases.c.name == self.id)
                         ).first() is None:
             conn.execute(insert(league_leases).values(name=self.id, owner=None, until=0.0))
