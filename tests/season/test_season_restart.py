@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from season.season import season_file
 
@@ -25,3 +26,18 @@ def test_a_restart_with_an_edited_file_serves_the_edited_file(make_server: Any,
     served = httpx.get(f"{second.url}/leagues/ci-season/config", timeout=10).text
     assert served == path.read_text(encoding="utf-8")
     assert "the league file changed" in second.log_path.read_text()
+
+
+def test_a_restart_that_redefines_a_baseline_agent_is_refused(make_server: Any,
+                                                               tmp_path: Path) -> None:
+    """The file's baseline `tft` now names another baseline: its agent, registered at the
+    first start, went on playing tit_for_tat under the name without a word (its ratings would
+    mix two policies). The start is refused naming the policy, what it plays and the file's
+    new value."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    path = season_file(tmp_path, tables=100000, final_top=0)
+    make_server(db, season=str(path)).stop()
+    path.write_text(path.read_text().replace('baseline = "tit_for_tat"', 'baseline = "pavlov"'))
+    with pytest.raises(RuntimeError) as caught:
+        make_server(db, season=str(path))
+    assert "policies.tft" in str(caught.value) and "pavlov" in str(caught.value), caught.value

@@ -23,6 +23,7 @@ from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException
 
+from cogleague.core.errors import ConfigError
 from cogleague.server import (
     agent_api,
     agent_socket,
@@ -46,7 +47,12 @@ from cogleague.server.limits import BodyLimit
 from cogleague.server.notify import Listener
 from cogleague.server.openapi import truthful_openapi
 from cogleague.server.recovery import recover
-from cogleague.server.season_runtime import LeagueRuntime, install_openapi, load_season
+from cogleague.server.season_runtime import (
+    LeagueRuntime,
+    check_baselines,
+    install_openapi,
+    load_season,
+)
 from cogleague.server.settings import Settings
 from cogleague.server.sign_in_guard import SignInGuard
 from cogleague.server.standings_feed import backfill
@@ -153,6 +159,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise
     catalog = Catalog(settings.extra_games, settings.games)
     season = load_season(settings.season) if settings.season else (None, None)
+    if season[0] is not None:
+        try:  # a restart's file may not redefine the baselines the season registered
+            check_baselines(store, season[0])
+        except ConfigError:
+            store.close()
+            if process_lock is not None:
+                process_lock.close()
+            raise
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

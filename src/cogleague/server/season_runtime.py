@@ -421,6 +421,33 @@ def install_openapi(app: Any, config: LeagueConfig | None, catalog: Catalog,
                           MAX_PROMPT_CHARS)
 
 
+def check_baselines(store: Any, config: LeagueConfig) -> None:
+    """A restart's league file must not redefine the baseline agents its season registered:
+    the start (`_install`) keeps an agent already there, so a baseline renamed to another
+    policy, or a name an account's agent holds, would play on under the name without a word
+    (its rating mixing two policies). Refused before the server starts, naming the policy."""
+    def read(conn: Connection) -> dict[str, Any]:
+        return {r["name"]: r for r in conn.execute(
+            select(agents.c.name, agents.c.kind, agents.c.baseline).where(
+                agents.c.current)).mappings()}
+
+    held = store.tx_sync(read)
+    for p in config.policies:
+        row = held.get(p.name)
+        if p.kind != "baseline" or row is None:
+            continue
+        games = [g.name for g in config.games if p.name in g.policies]
+        wanted = p.seat_ref(games[0]) if games else None
+        if row["kind"] != "baseline":
+            raise ConfigError(f"policies.{p.name}", f"policies.{p.name}: the name is a "
+                              f"{row['kind']} agent's in this season; give the baseline "
+                              "another name")
+        if wanted is not None and row["baseline"] != wanted:
+            raise ConfigError(f"policies.{p.name}", f"policies.{p.name} must stay baseline "
+                              f"{row['baseline']} (got baseline {wanted}): the season "
+                              "registered it so; give another baseline another name")
+
+
 def load_season(path: str) -> tuple[LeagueConfig, str]:
     """The league file a server runs as its season (it must have a ``[season]`` table)."""
     config = load_league(path)
