@@ -6,9 +6,11 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 from typer.testing import CliRunner
 
 from cogleague.cli import app
+from cogleague.client import LobbyError
 from server.support import ServerProcess, new_account
 
 cli = CliRunner()
@@ -37,3 +39,30 @@ def test_the_line_names_the_default_variant(shared_server: ServerProcess) -> Non
                             "--server", shared_server.url])
     assert done.exit_code == 0, done.output
     assert "dilemma standard — 4 seats" in done.output, done.output
+
+
+def test_account_new_names_the_id_grants_are_made_to(shared_server: ServerProcess) -> None:
+    """`POST /accounts/{id}/credits` takes the account's id, which `account new` did not
+    print anywhere (only the key and the name)."""
+    from server.support import OPERATOR_KEY
+
+    done = cli.invoke(app, ["account", "new", "granted-later", "--operator-key", OPERATOR_KEY,
+                            "--server", shared_server.url])
+    assert done.exit_code == 0, done.output
+    key = done.output.splitlines()[0]
+    me = httpx.get(f"{shared_server.url}/account", headers={"authorization": f"Bearer {key}"},
+                   timeout=10).json()
+    assert f"account granted-later (id {me['id']}) created" in done.output, done.output
+
+
+async def test_a_grant_to_the_operator_says_whose_account_it_is(shared_server: ServerProcess
+                                                                ) -> None:
+    """The operator's own account exists: a grant to it said "account N does not exist"."""
+    from server.support import operator
+
+    async with operator(shared_server) as op:
+        me = await op.request("GET", "/account")
+        with pytest.raises(LobbyError) as caught:
+            await op.grant(me["id"], 5, "to-myself")
+    assert "does not exist" not in caught.value.message, caught.value.message
+    assert "operator" in caught.value.message and "player" in caught.value.message

@@ -36,6 +36,7 @@ def new(
     made = call(server, operator_key, create, {"name": "NAME", "credits": "--credits"},
                 wait=wait)
     typer.echo(made["api_key"])
-    err_console.print(f"account {made.get('name', name)} created on {server} with "
+    err_console.print(f"account {made.get('name', name)} (id {made.get('id')}) created on "
+                      f"{server} with "
                       f"{made.get('balance', credits)} credits; its key (above) is shown once",
                       highlight=False, soft_wrap=True)

@@ -279,8 +279,11 @@ async def grant(account_id: Annotated[int, Path(ge=1, le=ID_MAX)], body: Grant, 
     attempt did, `applied: true`, with `replayed: true`."""
     def write(conn: Connection) -> dict[str, Any]:
         row = conn.execute(select(accounts).where(accounts.c.id == account_id)).mappings().first()
-        if row is None or row["role"] != "player":
+        if row is None:
             raise ApiError(404, "not_found", f"account {account_id} does not exist")
+        if row["role"] != "player":  # the house holds rakes; the operator plays no stakes
+            raise ApiError(409, "wrong_state", f"account {account_id} is the {row['role']}'s: "
+                                               "credits are granted to player accounts only")
         new = wallets.apply(conn, settlement.deposit(
             wallets.ledger_name(account_id), body.amount,
             f"grant:{account_id}:{body.idempotency_key}"))
