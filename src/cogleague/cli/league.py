@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cogleague.cli import app
-from cogleague.cli.common import console, fail
+from cogleague.cli.common import console, fail, int_option
 from cogleague.core.errors import ConfigError
 from cogleague.league.rankings.ranks import LEVEL_NOTE
 
@@ -95,12 +95,14 @@ def init(path: Annotated[Path, typer.Argument(help="where to write it")] = Path(
 @league_app.command("run")
 def run(file: FileArg,
         backend: Annotated[str, typer.Option("--backend", help="local | ray")] = "local",
-        workers: Annotated[int | None, typer.Option(
-            "--workers", help="processes (local) or CPUs (ray); default: all cores")] = None,
+        workers_text: Annotated[str | None, typer.Option(
+            "--workers", metavar="<int>",
+            help="processes (local) or CPUs (ray), 1..1024; default: all cores")] = None,
         ray_address: Annotated[str | None, typer.Option(
             "--ray-address", help="join a Ray cluster (e.g. ray://head:10001 or auto)")] = None,
-        chunk_size: Annotated[int | None, typer.Option(
-            "--chunk-size", min=1, help="episodes per task (default: automatic)")] = None,
+        chunk_text: Annotated[str | None, typer.Option(
+            "--chunk-size", metavar="<int>",
+            help="episodes per task, 1..1000000 (default: automatic)")] = None,
         retry_infra: Annotated[bool, typer.Option(
             "--retry-infra", help="play again the episodes stored as infra_error")] = False,
         play_engine: Annotated[str, typer.Option(
@@ -112,6 +114,10 @@ def run(file: FileArg,
     from cogleague.league import runner
     from cogleague.league.batch import ENGINES
 
+    workers = None if workers_text is None else int_option("--workers", workers_text, 1,
+                                                            runner.WORKERS_MAX)
+    chunk_size = None if chunk_text is None else int_option("--chunk-size", chunk_text, 1,
+                                                             runner.CHUNK_SIZE_MAX)
     config = _load(file, store)
     if play_engine not in ENGINES:  # before anything is written to the store
         fail(f"engine must be one of {', '.join(ENGINES)} (got {play_engine!r})")
@@ -321,9 +327,11 @@ def standings(file: FileArg, game: Annotated[str | None, typer.Option(
                   "--game", help="one game only")] = None,
               as_json: Annotated[bool, typer.Option("--json", help="print the JSON document")]
               = False, with_server: ServerOpt = False, store: StoreOpt = None,
-              resamples: Annotated[int, typer.Option("--resamples", min=100, max=100_000,
-                                                     help="bootstrap resamples")] = 2000) -> None:
+              resamples_text: Annotated[str, typer.Option(
+                  "--resamples", metavar="<int>",
+                  help="bootstrap resamples, 100..100000")] = "2000") -> None:
     """Rank the league's policies per game and variant, and across games."""
+    resamples = int_option("--resamples", resamples_text, 100, 100_000)
     doc = _standings(file, store, game, with_server, resamples)
     if as_json:
         typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
