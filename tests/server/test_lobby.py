@@ -219,3 +219,15 @@ async def test_an_account_asked_for_without_a_key_is_told_it_needs_the_operator_
             await anon.create_account("someone")
     assert caught.value.status == 401
     assert "needs the operator key" in caught.value.message, caught.value.message
+
+
+def test_an_agent_registered_on_a_server_without_a_season_is_refused(
+        shared_server: ServerProcess) -> None:
+    """Without `--season` nothing matches agents: a registration was stored and answered
+    201, and the agent then waited online for tables that never come."""
+    made = httpx.post(f"{shared_server.url}/agents", timeout=10,
+                      headers={"authorization": f"Bearer {OPERATOR_KEY}"},
+                      json={"name": "waits-for-ever", "games": ["dilemma"]})
+    assert made.status_code == 409, made.text
+    assert "--season" in made.json()["error"]["message"], made.text
+    assert httpx.get(f"{shared_server.url}/agents", timeout=10).json() == {"agents": []}

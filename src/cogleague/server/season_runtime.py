@@ -115,6 +115,10 @@ class LeagueRuntime:
             make_seat(build_game(info, s.variant, s.overrides, 0, None), 0, ref)
 
     async def check_open(self) -> None:
+        if self.id is None:  # nothing would ever match the agent
+            raise ApiError(409, "wrong_state", "this server runs no season: agents are "
+                                               "registered on a server started with "
+                                               "cogleague serve --season FILE")
         await self.store.tx(self.open_in)
 
     def open_in(self, conn: Connection) -> None:
