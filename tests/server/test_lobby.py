@@ -231,3 +231,32 @@ def test_an_agent_registered_on_a_server_without_a_season_is_refused(
     assert made.status_code == 409, made.text
     assert "--season" in made.json()["error"]["message"], made.text
     assert httpx.get(f"{shared_server.url}/agents", timeout=10).json() == {"agents": []}
+
+
+async def test_the_operator_reads_the_house_rake_in_its_wallet(shared_server: ServerProcess
+                                                               ) -> None:
+    """A paid table's rake goes to the house account, which has no key: the operator's
+    `GET /wallet` showed only its own (empty) wallet, so nobody could read what the house
+    took. It now carries the house's statement too."""
+    keys = [(await new_account(shared_server, credits=100))[1] for _ in range(3)]
+    async with operator(shared_server) as op:
+        before = (await op.wallet())["house"]["balance"]
+    async with LobbyClient(shared_server.url, keys[0]) as first:
+        table = await first.create_table("dilemma", stake=10, auto_start=True, pacing=False,
+                                         config={"seats": 3, "rounds_total": 2})
+    for key in keys:
+        async with LobbyClient(shared_server.url, key) as player:
+            await player.join(table["id"], "scripted", baseline="always_defect")
+    async with LobbyClient(shared_server.url) as anyone:
+        for _ in range(300):
+            if (await anyone.table(table["id"]))["state"] == "finished":
+                break
+            await asyncio.sleep(0.1)
+        rake = (await anyone.results(table["id"]))["rake"]
+    async with operator(shared_server) as op:
+        house = (await op.wallet())["house"]
+    assert rake > 0 and house["balance"] == before + rake
+    assert house["entries"][0] == {**house["entries"][0], "kind": "rake", "amount": rake,
+                                   "table": table["id"]}
+    async with LobbyClient(shared_server.url, keys[0]) as player:
+        assert "house" not in await player.wallet()

@@ -295,7 +295,17 @@ async def grant(account_id: Annotated[int, Path(ge=1, le=ID_MAX)], body: Grant, 
 
 @router.get("/wallet", responses=responses(401))
 async def wallet(who: Who, svc: Svc) -> dict[str, Any]:
-    return {"account": who.id, **await svc.store.tx(wallets.statement, who.id)}
+    """The caller's balance and entries; the operator's also carries the house account's
+    (paid tables' rakes), which has no key of its own to ask with."""
+    def read(conn: Connection) -> dict[str, Any]:
+        doc = {"account": who.id, **wallets.statement(conn, who.id)}
+        if who.is_operator:
+            house = conn.execute(select(accounts.c.id).where(accounts.c.role == "house")
+                                 ).scalar_one()
+            doc["house"] = {"account": house, **wallets.statement(conn, house)}
+        return doc
+
+    return await svc.store.tx(read)
 
 
 # -- tables ----------------------------------------------------------------------------------------
