@@ -47,6 +47,10 @@ MAX_POLICY_BYTES = 700 * 1024
 """A policy file, base64 in a JSON body under the server's 1 MiB body limit."""
 
 
+BY_OPERATOR = "paused by the operator"
+"""The reason an operator's pause stores (`set_state`): only the operator lifts it."""
+
+
 def bad(message: str) -> ApiError:
     return ApiError(400, "bad_request", message)
 
@@ -232,6 +236,12 @@ class AgentBook:
             raise ApiError(409, "wrong_state", f"agent {name} is over its token budget: "
                                                f"{row['tokens_used']} of {row['token_budget']} "
                                                f"tokens used on {row['tokens_day']} (UTC)")
+        if row["state"] == PAUSED and row["reason"] == BY_OPERATOR and not who.is_operator:
+            if state == PAUSED:  # already paused: not re-marked as the owner's own pause
+                return describe(row, row["owner"])
+            if state == ACTIVE:  # moderation the owner cannot undo
+                raise ApiError(403, "forbidden", f"agent {name} was paused by the operator; "
+                                                 "only the operator resumes it")
         by = "its owner" if row["account_id"] == who.id else "the operator"
         reason = f"paused by {by}" if state == PAUSED else None
 
