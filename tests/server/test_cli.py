@@ -95,3 +95,29 @@ def test_agent_refusals_name_the_option_not_the_api_field(tmp_path: Path) -> Non
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+def test_serve_shows_the_servers_own_info_lines_at_its_log_level(tmp_path: Path) -> None:
+    """`--log-level info` (the default) showed uvicorn's lines only: the server's own info
+    lines (a new database's schema, a table resumed after a restart) went nowhere, and its
+    warnings reached stderr only through Python's last-resort handler, whatever the level."""
+    db, port = tmp_path / "s.db", free_port()
+    proc = subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db", f"sqlite:///{db}",
+                             "--operator-key", "k" * 20, "--log-level", "info"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_up(port)
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=20)[0]
+    assert "creating the schema" in out, out
+    quiet = subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db",
+                              f"sqlite:///{tmp_path / 'q.db'}", "--operator-key", "k" * 20,
+                              "--log-level", "warning"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_up(port)
+    finally:
+        quiet.terminate()
+        out = quiet.communicate(timeout=20)[0]
+    assert "creating the schema" not in out, out

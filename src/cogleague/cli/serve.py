@@ -97,6 +97,7 @@ def serve(
     port = listen.bound_port(sock)
     if node_url is None:
         settings = replace(settings, node_url=f"http://{host}:{port}")
+    serving.install_logging(log_level)  # before create_app: its start-up lines show too
     try:
         application = create_app(settings)
     except (DatabaseInUse, DatabaseRefused) as exc:
