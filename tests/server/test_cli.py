@@ -121,3 +121,30 @@ def test_serve_shows_the_servers_own_info_lines_at_its_log_level(tmp_path: Path)
         quiet.terminate()
         out = quiet.communicate(timeout=20)[0]
     assert "creating the schema" not in out, out
+
+
+def test_serve_logs_the_seasons_close_and_end(tmp_path: Path) -> None:
+    """An operator reading the log could not tell when registration closed or the season
+    ended (only the board said so): both are info lines now."""
+    root = Path(__file__).resolve().parents[2]
+    season = tmp_path / "season.toml"
+    season.write_text((root / "examples" / "season.toml").read_text().replace(
+        "# hours = 24", "hours = 0.001").replace("final_top = 4", "final_top = 0"))
+    db, port, out = tmp_path / "s.db", free_port(), tmp_path / "out.txt"
+    with out.open("w") as sink:
+        proc = subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db",
+                                 f"sqlite:///{db}", "--operator-key", "k" * 20, "--season",
+                                 str(season)], stdout=sink, stderr=subprocess.STDOUT, text=True)
+        try:
+            wait_up(port)
+            for _ in range(600):  # the season of 3.6 s closes, then ends (nothing to play)
+                if httpx.get(f"http://127.0.0.1:{port}/leagues/season-demo/standings",
+                             timeout=5).json()["phase"] == "ended":
+                    break
+                time.sleep(0.1)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+    text = out.read_text()
+    assert "season season-demo: registration closed" in text, text
+    assert "season season-demo has ended" in text, text

@@ -254,6 +254,11 @@ class LeagueRuntime:
         await self._take_tables()
         if self.matchmaker is not None and await self.store.tx(self._lease):
             made = await self.store.tx(self.matchmaker.tick, now())
+            for change in self.matchmaker.phase_changes:
+                if change == "ended":
+                    log.info("season %s has ended: its standings are frozen", self.id)
+                else:
+                    log.info("season %s: %s", self.id, change)
             if made:
                 await self._take_tables()
             if self.sweeps.due():
