@@ -66,3 +66,12 @@ async def test_a_grant_to_the_operator_says_whose_account_it_is(shared_server: S
             await op.grant(me["id"], 5, "to-myself")
     assert "does not exist" not in caught.value.message, caught.value.message
     assert "operator" in caught.value.message and "player" in caught.value.message
+
+
+@pytest.mark.parametrize("wait", ["700", "-1", "soon", "nan"])
+def test_account_new_refuses_a_wait_out_of_range_in_one_line(wait: str) -> None:
+    done = cli.invoke(app, ["account", "new", "x", "--operator-key", "k" * 20, "--server",
+                            "http://127.0.0.1:9", "--wait", wait])
+    assert done.exit_code == 2, done.output
+    assert done.output.strip().splitlines() == [
+        f"error: --wait must be a number in 0..600 (got {wait!r})"], done.output

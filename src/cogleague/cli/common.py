@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -58,6 +59,18 @@ def int_option(option: str, text: str, lo: int, hi: int) -> int:
     value = int(text)
     if not lo <= value <= hi:
         fail(f"{option} must be an integer in {lo}..{hi} (got {value})")
+    return value
+
+
+def number_option(option: str, text: str, lo: float, hi: float) -> float:
+    """A number option taken as text and judged here, in one line (`fail`) like `int_option`;
+    not a number, not finite or out of range are all refused with the range."""
+    try:
+        value = float(text.strip())
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not lo <= value <= hi:
+        fail(f"{option} must be a number in {lo:g}..{hi:g} (got {text!r})")
     return value
 
 
