@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -148,3 +149,17 @@ def test_serve_logs_the_seasons_close_and_end(tmp_path: Path) -> None:
     text = out.read_text()
     assert "season season-demo: registration closed" in text, text
     assert "season season-demo has ended" in text, text
+
+
+def test_serve_warns_of_a_wildcard_node_url_on_postgres(tmp_path: Path) -> None:
+    """`--host 0.0.0.0` without `--node-url` made the address other processes redirect
+    seats to http://0.0.0.0:PORT, which no bot on another host can reach: said at once."""
+    done = subprocess.run([*COGLEAGUE, "serve", "--host", "0.0.0.0", "--port", "0", "--db",
+                           "postgresql://nobody@127.0.0.1:9/none"], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "COLUMNS": "400"})
+    assert "--node-url" in done.stderr and "0.0.0.0" in done.stderr, done.stderr
+    assert "reach" in done.stderr, done.stderr
+    sqlite = subprocess.run([*COGLEAGUE, "serve", "--host", "0.0.0.0", "--port", "0", "--db",
+                             f"sqlite:///{tmp_path / 'no-folder' / 's.db'}"],
+                            capture_output=True, text=True, timeout=60)
+    assert "--node-url" not in sqlite.stderr, sqlite.stderr  # one process: no redirects

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from cogleague.cli import app
-from cogleague.cli.common import console, fail, int_option
+from cogleague.cli.common import console, err_console, fail, int_option
 from cogleague.core.errors import ConfigError
 
 # uvicorn's level names (`uvicorn.config.LOG_LEVELS`; importing uvicorn would slow `--help`).
@@ -97,6 +97,12 @@ def serve(
     port = listen.bound_port(sock)
     if node_url is None:
         settings = replace(settings, node_url=f"http://{host}:{port}")
+        if host in ("0.0.0.0", "::", "") and not settings.db_url.startswith("sqlite"):
+            err_console.print(  # other processes send seats to node_url: this one is nowhere
+                f"warning: --node-url defaults to http://{host}:{port}, which bots on other "
+                "hosts cannot reach when another process redirects a seat here; pass "
+                "--node-url http://THIS_HOST:PORT (docs/deploy.md)", highlight=False,
+                soft_wrap=True, markup=False)
     serving.install_logging(log_level)  # before create_app: its start-up lines show too
     try:
         application = create_app(settings)
