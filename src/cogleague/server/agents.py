@@ -277,11 +277,13 @@ class AgentBook:
         return row
 
     # -- reads -------------------------------------------------------------------------------
-    async def all(self, account_id: int | None = None) -> list[dict[str, Any]]:
-        """Every agent version (`account_id`: that account's); the public list (no account)
-        leaves out the season's held-out agents until it has ended, as the board does."""
+    async def all(self, account_id: int | None = None, reveal: bool = False
+                  ) -> list[dict[str, Any]]:
+        """Every agent version (`account_id`: that account's); the public list (no account,
+        not `reveal`: the operator's) leaves out the season's held-out agents until it has
+        ended, as the board does."""
         def read(conn: Connection) -> list[dict[str, Any]]:
-            hidden = self.rt.hidden_now(conn) if account_id is None else set()
+            hidden = self.rt.hidden_now(conn) if account_id is None and not reveal else set()
             q = select(agents, accounts.c.name.label("owner")).join(
                 accounts, accounts.c.id == agents.c.account_id).order_by(agents.c.name,
                                                                           agents.c.version)

@@ -233,7 +233,7 @@ async def create_account(body: CreateAccount, request: Request, svc: Svc,
         if not caller.is_operator:
             what = "grants credits" if body.credits else "sets a password"
             raise ApiError(403, "forbidden", f"only the operator {what}")
-    elif not await _by_operator(request, authorization):
+    elif not await by_operator(request, authorization):
         await count_sign_up(request)  # anyone's accounts: a few per client address
     key = new_api_key()
     password = None if body.password is None else await hashed(body.password)
@@ -255,7 +255,7 @@ async def create_account(body: CreateAccount, request: Request, svc: Svc,
     return await new_account(svc.store, body.name, write)
 
 
-async def _by_operator(request: Request, authorization: str | None) -> bool:
+async def by_operator(request: Request, authorization: str | None) -> bool:
     """Whether the request carries the operator's key (any other, or none: False)."""
     if bearer(authorization) is None:
         return False
