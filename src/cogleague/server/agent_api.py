@@ -62,7 +62,7 @@ async def list_agents(request: Request, mine: bool = False) -> dict[str, Any]:
     """Every agent version; ``mine=true`` with a key: only this account's. The operator's
     key lists the season's held-out agents too (it manages them); the public list leaves them
     out until the season ends."""
-    from cogleague.server.lobby import by_operator, account
+    from cogleague.server.lobby import account, by_operator
 
     rt = _rt(request)
     authorization = request.headers.get("authorization")
