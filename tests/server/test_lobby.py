@@ -4,6 +4,7 @@ the table lifecycle and its errors."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import httpx
 import pytest
@@ -260,3 +261,21 @@ async def test_the_operator_reads_the_house_rake_in_its_wallet(shared_server: Se
                                    "table": table["id"]}
     async with LobbyClient(shared_server.url, keys[0]) as player:
         assert "house" not in await player.wallet()
+
+
+async def test_the_table_list_says_when_it_left_tables_out(tmp_path: Path) -> None:
+    """`GET /tables` answers the 500 newest tables: beyond them it dropped the rest without
+    a word. `more` says whether older tables were left out, and `limit` how many it lists."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 's.db'}", tmp_path / "s.log").start()
+    try:
+        doc = httpx.get(f"{server.url}/tables", timeout=10).json()
+        assert (doc["tables"], doc["more"], doc["limit"]) == ([], False, 500)
+        async with operator(server) as op:
+            for _ in range(501):
+                await op.create_table("dilemma")
+        doc = httpx.get(f"{server.url}/tables", timeout=10).json()
+        assert (len(doc["tables"]), doc["more"]) == (500, True)
+        doc = httpx.get(f"{server.url}/tables?state=finished", timeout=10).json()
+        assert (doc["tables"], doc["more"]) == ([], False)
+    finally:
+        server.stop()

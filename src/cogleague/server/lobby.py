@@ -317,7 +317,8 @@ async def create_table(body: CreateTable, who: Who, svc: Svc) -> dict[str, Any]:
 @router.get("/tables", responses=responses(400))
 async def list_tables(svc: Svc, state: Annotated[TableState | None, Query()] = None
                       ) -> dict[str, Any]:
-    return {"tables": await svc.list_reads.get(state, lambda: svc.list(state))}
+    page: dict[str, Any] = await svc.list_reads.get(state, lambda: svc.page(state))
+    return page
 
 
 @router.get("/tables/{table_id}", responses=responses(404))
