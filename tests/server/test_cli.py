@@ -163,3 +163,23 @@ def test_serve_warns_of_a_wildcard_node_url_on_postgres(tmp_path: Path) -> None:
                              f"sqlite:///{tmp_path / 'no-folder' / 's.db'}"],
                             capture_output=True, text=True, timeout=60)
     assert "--node-url" not in sqlite.stderr, sqlite.stderr  # one process: no redirects
+
+
+def test_serve_takes_the_operator_key_from_the_environment(tmp_path: Path) -> None:
+    """`--operator-key KEY` on a command line is readable by every local user (`ps`); the
+    variable `account new` reads, COGLEAGUE_OPERATOR_KEY, gives it to `serve` too."""
+    db, port = tmp_path / "s.db", free_port()
+    key = "operator-key-from-the-environment"
+    proc = subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db", f"sqlite:///{db}",
+                             "--log-level", "warning"], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "COGLEAGUE_OPERATOR_KEY": key})
+    try:
+        wait_up(port)
+        made = httpx.post(f"http://127.0.0.1:{port}/accounts", json={"name": "ann"},
+                          headers={"authorization": f"Bearer {key}"})
+        assert made.status_code == 201, made.text
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=20)[0]
+    assert "operator key (shown once" not in out, out

@@ -25,8 +25,9 @@ def serve(
     db: Annotated[str | None, typer.Option(help="database URL: sqlite:///FILE (default "
                                                 "cogleague-server.db) or postgresql://…")] = None,
     operator_key: Annotated[str | None, typer.Option(
-        "--operator-key", help="the operator's API key (generated and printed at the first "
-                               "start when not given)")] = None,
+        "--operator-key", envvar="COGLEAGUE_OPERATOR_KEY",
+        help="the operator's API key (generated and printed at the first start when not "
+             "given); the variable keeps it out of the process list")] = None,
     open_registration: Annotated[bool, typer.Option(
         help="let anyone create an account without the operator key")] = False,
     web_signup: Annotated[bool, typer.Option(
