@@ -183,3 +183,35 @@ def test_serve_takes_the_operator_key_from_the_environment(tmp_path: Path) -> No
         proc.terminate()
         out = proc.communicate(timeout=20)[0]
     assert "operator key (shown once" not in out, out
+
+
+def test_serve_takes_the_model_provider_for_llm_seats(tmp_path: Path) -> None:
+    """`cogleague serve` had no option for the model provider: every `llm` seat and every
+    season model agent on a served table fell back to the game's baseline ("no model
+    provider configured"), with no way for the operator to configure one."""
+    db, port = tmp_path / "s.db", free_port()
+    url = f"http://127.0.0.1:{port}"
+    proc = serve(db, port, "--operator-key", "k" * 20, "--model-provider", "openai",
+                 "--model", "m", "--model-base-url", "http://127.0.0.1:9/v1")
+    try:
+        wait_up(port)
+        op = {"authorization": f"Bearer {'k' * 20}"}
+        table = httpx.post(f"{url}/tables", json={"game": "dilemma"}, headers=op).json()["id"]
+        joined = httpx.post(f"{url}/tables/{table}/join", headers=op,
+                            json={"kind": "llm", "prompt": "Cooperate."}).json()
+        assert joined["kind"] == "llm" and joined["note"] is None, joined
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    bad = subprocess.run([*COGLEAGUE, "serve", "--port", "0", "--db",
+                          f"sqlite:///{tmp_path / 'b.db'}", "--model-provider", "grok"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2, bad.stderr
+    assert "--model-provider: model_provider must be one of anthropic, openai (got 'grok')" \
+        in bad.stderr, bad.stderr
+    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+    keyless = subprocess.run([*COGLEAGUE, "serve", "--port", "0", "--db",
+                              f"sqlite:///{tmp_path / 'c.db'}", "--model-provider", "openai"],
+                             capture_output=True, text=True, timeout=60, env=env)
+    assert keyless.returncode == 2, keyless.stderr
+    assert "OPENAI_API_KEY is not set" in keyless.stderr, keyless.stderr

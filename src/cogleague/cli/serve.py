@@ -52,6 +52,17 @@ def serve(
     policy_dir: Annotated[str | None, typer.Option(
         "--policy-dir", help="a folder of trained policy files (.npz) the operator may seat "
                              "at tables (join kind policy)")] = None,
+    model_provider: Annotated[str | None, typer.Option(
+        "--model-provider", help="openai | anthropic: the provider llm seats and season model "
+                                 "agents play through (its key from OPENAI_API_KEY / "
+                                 "ANTHROPIC_API_KEY); without it they play the game's "
+                                 "baseline")] = None,
+    model_name: Annotated[str | None, typer.Option(
+        "--model", help="the model of llm seats that name none (and of model agents when the "
+                        "season lists no models)")] = None,
+    model_base_url: Annotated[str | None, typer.Option(
+        "--model-base-url", help="an OpenAI-compatible endpoint (a local server such as "
+                                 "Ollama)")] = None,
     season: Annotated[str | None, typer.Option(
         "--season", help="a league file with a [season] table: run it as the standing "
                          "league agents join (docs/league.md)")] = None,
@@ -80,13 +91,23 @@ def serve(
     if replay_models is not None and not Path(replay_models).is_dir():
         fail(f"--replay-models {replay_models} is not a folder of recordings")
     port = int_option("--port", port_text, 0, 65535)
+    if model_provider in ("openai", "anthropic") and model_base_url is None:
+        from cogleague.seats.llm.providers import API_KEY_ENV
+
+        if not os.environ.get(API_KEY_ENV[model_provider]):  # every model turn would fail
+            fail(f"--model-provider {model_provider}: {API_KEY_ENV[model_provider]} is not "
+                 "set (model seats need a key, or --model-base-url for a local "
+                 "OpenAI-compatible server)")
     try:  # every value judged before a port is bound or a database opened
         tuned, origin = read_sources(config, os.environ)
-        settings = build({**origin, "node_url": "--node-url", "db_url": "--db"}, **tuned,
+        settings = build({**origin, "node_url": "--node-url", "db_url": "--db",
+                          "model_provider": "--model-provider"}, **tuned,
                          db_url=db or DEFAULT_DB_URL, operator_key=operator_key,
                          open_registration=open_registration, web_signup=web_signup,
                          model_recording=record_models or replay_models,
                          model_recording_mode="replay" if replay_models else "record",
+                         model_provider=model_provider, model_name=model_name,
+                         model_base_url=model_base_url,
                          node_url=node_url, policy_dir=policy_dir, create_db=create_db,
                          season=season)
     except SettingsSourceError as exc:

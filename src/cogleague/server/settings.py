@@ -177,6 +177,8 @@ class Settings:
                                 ("max_connections",))
         check_choice("sqlite_synchronous", self.sqlite_synchronous, SQLITE_SYNCHRONOUS)
         check_choice("model_recording_mode", self.model_recording_mode, RECORDING_MODES)
+        if self.model_provider is not None:
+            check_choice("model_provider", self.model_provider, MODEL_PROVIDERS)
         _db_url(self.db_url)
         if self.node_url is not None:
             _node_url(self.node_url)
@@ -207,6 +209,8 @@ def _positive_count(name: str, value: Any) -> int:
     return value
 
 
+MODEL_PROVIDERS = ("anthropic", "openai")
+"""The providers a served model seat may play through (`seats/llm`)."""
 DB_URL_FORMS = "sqlite:///FILE or postgresql://USER@HOST/DATABASE"
 
 
