@@ -129,6 +129,9 @@ async def test_the_operator_lists_held_out_agents(make_server: Any, tmp_path: Pa
         f"{url}/agents", timeout=10, headers={"Authorization": f"Bearer {OPERATOR_KEY}"}
     ).json()["agents"]}
     assert "hidden" in listed, listed
+    one = httpx.get(f"{url}/agents/hidden", timeout=10,
+                    headers={"Authorization": f"Bearer {OPERATOR_KEY}"})
+    assert one.status_code == 200 and one.json()["versions"][0]["name"] == "hidden", one.text
     other = await account(url, OPERATOR_KEY, "eve")
     for headers in ({}, {"Authorization": f"Bearer {other}"}):
         public = httpx.get(f"{url}/agents", timeout=10, headers=headers).json()["agents"]

@@ -73,7 +73,12 @@ async def list_agents(request: Request, mine: bool = False) -> dict[str, Any]:
 
 @router.get("/agents/{name}", responses=responses(404))
 async def get_agent(name: str, request: Request) -> dict[str, Any]:
-    return {"versions": await _rt(request).book.get(name)}
+    """Every version of one agent, newest first (a held-out one: to the operator only, until
+    the season ends)."""
+    from cogleague.server.lobby import by_operator
+
+    reveal = await by_operator(request, request.headers.get("authorization"))
+    return {"versions": await _rt(request).book.get(name, reveal)}
 
 
 @router.post("/agents/{name}/versions", status_code=201,

@@ -295,9 +295,9 @@ class AgentBook:
                     for r in conn.execute(q).mappings() if r["name"] not in hidden]
         return await self.rt.store.tx(read)
 
-    async def get(self, name: str) -> list[dict[str, Any]]:
+    async def get(self, name: str, reveal: bool = False) -> list[dict[str, Any]]:
         """Every version of one agent, newest first."""
-        rows = [a for a in await self.all() if a["name"] == name]
+        rows = [a for a in await self.all(reveal=reveal) if a["name"] == name]
         if not rows:
             raise ApiError(404, "not_found", f"agent {name!r} does not exist")
         return sorted(rows, key=lambda a: -a["version"])
