@@ -155,6 +155,12 @@ CLI_BAD: list[tuple[list[str], dict[str, str], str, str]] = [
     (["--db", "mysql://u@h/d"], {}, "",
      "--db: db_url must be sqlite:///FILE or postgresql://USER@HOST/DATABASE (got "
      "'mysql://u@h/d')"),
+    (["--db", "sqlite://"], {}, "",
+     "--db: db_url must name an SQLite file (sqlite:///FILE): an in-memory database is not "
+     "shared by the server's connections and keeps nothing (got 'sqlite://')"),
+    (["--db", "sqlite:///:memory:"], {}, "",
+     "--db: db_url must name an SQLite file (sqlite:///FILE): an in-memory database is not "
+     "shared by the server's connections and keeps nothing (got 'sqlite:///:memory:')"),
     (["--db", "sqlite:////no-such-folder-cogleague/x.db"], {}, "",
      "the folder /no-such-folder-cogleague of the SQLite database "
      "/no-such-folder-cogleague/x.db does not exist"),

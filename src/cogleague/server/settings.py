@@ -226,6 +226,12 @@ def _db_url(url: Any) -> None:
         driver = ""
     if driver.split("+")[0] not in ("sqlite", "postgresql", "postgres"):
         raise ConfigError("db_url", f"db_url must be {DB_URL_FORMS} (got {url!r})")
+    from cogleague.server.sqlite_lock import sqlite_file
+
+    if driver.startswith("sqlite") and sqlite_file(url) is None:  # each connection its own
+        raise ConfigError("db_url", "db_url must name an SQLite file (sqlite:///FILE): an "
+                          "in-memory database is not shared by the server's connections and "
+                          f"keeps nothing (got {url!r})")
 
 
 def _node_url(url: Any) -> None:
