@@ -121,3 +121,21 @@ async def test_an_agent_the_operator_paused_stays_paused_for_its_owner(make_serv
     async with LobbyClient(url, key) as owner:
         await owner.request("POST", "/agents/bot/pause")
         assert (await owner.request("POST", "/agents/bot/resume"))["state"] == "active"
+
+
+async def test_a_model_agent_on_a_season_without_models_is_told_how_to_allow_one(
+        make_server: Any, tmp_path: Path) -> None:
+    """It read "model must be one of (none: the operator allows no model) (got 'm')": the
+    refusal now names the settings that allow one."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    path = season_file(tmp_path, tables=100000, final_top=0)
+    path.write_text(path.read_text().replace('models = ["m"]\n', ""))
+    url = make_server(db, season=str(path)).url
+    key = await account(url, OPERATOR_KEY, "mo")
+    with pytest.raises(LobbyError) as caught:
+        await register(url, key, name="mind", kind="model", games=["dilemma"],
+                       prompt="Cooperate.", model="m")
+    assert caught.value.status == 400
+    assert caught.value.message == (
+        "model: this season allows no model agents (the operator lists them in [season] "
+        "models, or serves one with cogleague serve --model) (got 'm')"), caught.value.message

@@ -118,9 +118,12 @@ class AgentBook:
                 raise bad(f"prompt must be a text of 1..{MAX_PROMPT_CHARS} characters")
             allowed = self.rt.allowed_models()
             model = body.get("model")
+            if not allowed:
+                raise bad("model: this season allows no model agents (the operator lists them "
+                          "in [season] models, or serves one with cogleague serve --model) "
+                          f"(got {model!r})")
             if model not in allowed:
-                raise bad(f"model must be one of {', '.join(allowed) or '(none: the operator '}"
-                          f"{'' if allowed else 'allows no model)'} (got {model!r})")
+                raise bad(f"model must be one of {', '.join(allowed)} (got {model!r})")
             cap = self.rt.season.token_budget
             budget = body.get("token_budget", cap)
             if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= cap:
