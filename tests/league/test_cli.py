@@ -269,7 +269,11 @@ def test_league_number_options_are_refused_in_one_line_naming_the_range(
             (["run", str(path), "--workers", "0"], "error: --workers must be an integer in "
                                                    "1..1024 (got 0)"),
             (["standings", str(path), "--resamples", "5"], "error: --resamples must be an "
-                                                           "integer in 100..100000 (got 5)")):
+                                                           "integer in 100..100000 (got 5)"),
+            (["run", str(path), "--backend", "nope"], "error: --backend must be one of local, "
+                                                      "ray (got 'nope')"),
+            (["run", str(path), "--engine", "fast"], "error: --engine must be one of auto, "
+                                                     "batch, rules (got 'fast')")):
         result = cli.invoke(app, ["league", *args])
         assert result.exit_code == 2, (args, result.output)
         assert result.output.strip() == line, (args, result.output)

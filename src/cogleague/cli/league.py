@@ -120,12 +120,12 @@ def run(file: FileArg,
                                                              runner.CHUNK_SIZE_MAX)
     config = _load(file, store)
     if play_engine not in ENGINES:  # before anything is written to the store
-        fail(f"engine must be one of {', '.join(ENGINES)} (got {play_engine!r})")
+        fail(f"--engine must be one of {', '.join(ENGINES)} (got {play_engine!r})")
     try:
         engine = runner.make_backend(
             backend, workers if workers is not None else os.cpu_count() or 1, ray_address)
-    except ConfigError as exc:
-        fail(str(exc))
+    except ConfigError as exc:  # named as the option the user typed
+        fail(str(exc.renamed(f"--{exc.field.replace('_', '-')}")))
     with _store_errors(config.store_url), contextlib.ExitStack() as held:
         try:  # from the first read: two runs started together never both make the store
             held.enter_context(runner.writer_lock(config.store_url, config.name))
