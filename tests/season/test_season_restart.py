@@ -41,3 +41,18 @@ def test_a_restart_that_redefines_a_baseline_agent_is_refused(make_server: Any,
     with pytest.raises(RuntimeError) as caught:
         make_server(db, season=str(path))
     assert "policies.tft" in str(caught.value) and "pavlov" in str(caught.value), caught.value
+
+
+def test_a_season_named_server_is_refused(tmp_path: Path) -> None:
+    """The server records every table outside a season under the league name `server`: a
+    season of that name was served, and its standings would have ranked every lobby table
+    with its own."""
+    from cogleague.core.errors import ConfigError
+    from cogleague.server.season_runtime import load_season
+
+    path = season_file(tmp_path, tables=10, final_top=0)
+    path.write_text(path.read_text().replace('name = "ci-season"', 'name = "server"'))
+    with pytest.raises(ConfigError) as caught:
+        load_season(str(path))
+    assert caught.value.field == "league.name"
+    assert "'server'" in str(caught.value) and "outside a season" in str(caught.value)

@@ -459,8 +459,14 @@ def check_baselines(store: Any, config: LeagueConfig) -> None:
 
 def load_season(path: str) -> tuple[LeagueConfig, str]:
     """The league file a server runs as its season (it must have a ``[season]`` table)."""
+    from cogleague.league.store import SERVER_LEAGUE
+
     config = load_league(path)
     if config.season is None:
         raise ConfigError("season", f"{path} has no [season] table (see examples/season.toml)")
+    if config.name == SERVER_LEAGUE:  # its standings would rank every lobby table too
+        raise ConfigError("league.name", f"league.name must not be {SERVER_LEAGUE!r} for a "
+                          "season: the server records every table outside a season under "
+                          "that name")
     return config, Path(path).read_text(encoding="utf-8")
 
