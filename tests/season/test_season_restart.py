@@ -56,3 +56,21 @@ def test_a_season_named_server_is_refused(tmp_path: Path) -> None:
         load_season(str(path))
     assert caught.value.field == "league.name"
     assert "'server'" in str(caught.value) and "outside a season" in str(caught.value)
+
+
+def test_a_season_file_policy_that_is_not_a_baseline_is_named_at_start(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The season registers the file's baseline policies only: a bot or model policy in it
+    (which `league run` plays offline) was left out of the season without a word."""
+    import logging
+
+    from cogleague.server.season_runtime import load_season
+
+    path = season_file(tmp_path, tables=10, final_top=0)
+    bot = Path(__file__).resolve().parents[2] / "examples" / "dilemma_bot.py"
+    path.write_text(path.read_text() + f'\n[[policies]]\nname = "keeper"\nbot = "{bot}:'
+                    'PromiseKeeper"\ngames = ["dilemma"]\n')
+    with caplog.at_level(logging.WARNING, logger="cogleague.server"):
+        load_season(str(path))
+    lines = [r.getMessage() for r in caplog.records if "keeper" in r.getMessage()]
+    assert len(lines) == 1 and "not a baseline" in lines[0] and "agent" in lines[0], lines

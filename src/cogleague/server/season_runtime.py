@@ -468,5 +468,11 @@ def load_season(path: str) -> tuple[LeagueConfig, str]:
         raise ConfigError("league.name", f"league.name must not be {SERVER_LEAGUE!r} for a "
                           "season: the server records every table outside a season under "
                           "that name")
+    others = [p.name for p in config.policies if p.kind != "baseline"]
+    if others:  # `league run` plays them offline; the season seats registered agents only
+        log.warning("season %s: %s %s not a baseline policy, so the season does not seat "
+                    "it; register it as an agent (POST /agents, cogleague agent register) to "
+                    "enter it", config.name, ", ".join(others),
+                    "is" if len(others) == 1 else "are")
     return config, Path(path).read_text(encoding="utf-8")
 
