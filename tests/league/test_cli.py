@@ -230,3 +230,50 @@ def test_a_run_whose_every_episode_hit_a_platform_fault_exits_1(
     page = (out / "index.html").read_text()
     assert "0 failed, 2 infra_error" in page and "--retry-infra" in page
     assert "Bradley–Terry on 0" not in page  # no empty ranking tables
+
+
+def test_a_refusal_keeps_the_toml_table_it_names(tmp_path: Path) -> None:
+    """`fail` prints through rich: a message naming `[league]` or `[season]` must show them,
+    not take them for markup (it printed "bogus is not a  setting")."""
+    path = tmp_path / "league.toml"
+    path.write_text('[league]\nname = "x"\nbogus = 1\n[[policies]]\nname = "a"\n'
+                    'baseline = "tit_for_tat"\n[[games]]\nname = "dilemma"\n')
+    result = cli.invoke(app, ["league", "run", str(path)])
+    assert result.exit_code == 2
+    assert "bogus is not a [league] setting" in result.output, result.output
+
+
+def test_run_league_refuses_a_chunk_size_below_one(write_league: Callable[..., Path]) -> None:
+    """`chunk_size=0` was taken as automatic and `-1` made no chunks: nothing was played
+    and the run said so as if the league were done."""
+    import pytest
+
+    import cogleague
+    from cogleague.core.errors import ConfigError
+
+    path = write_league(episodes=4)
+    for bad in (0, -1):
+        with pytest.raises(ConfigError, match=rf"chunk_size must be an integer in 1\.\.\d+ "
+                                              rf"\(got {bad}\)"):
+            cogleague.run_league(path, workers=1, chunk_size=bad)
+
+
+def test_league_number_options_are_refused_in_one_line_naming_the_range(
+        write_league: Callable[..., Path]) -> None:
+    path = write_league(episodes=4)
+    for args, line in (
+            (["run", str(path), "--chunk-size", "0"], "error: --chunk-size must be an integer "
+                                                      "in 1..1000000 (got 0)"),
+            (["run", str(path), "--workers", "abc"], "error: --workers must be an integer in "
+                                                     "1..1024 (got 'abc')"),
+            (["run", str(path), "--workers", "0"], "error: --workers must be an integer in "
+                                                   "1..1024 (got 0)"),
+            (["standings", str(path), "--resamples", "5"], "error: --resamples must be an "
+                                                           "integer in 100..100000 (got 5)"),
+            (["run", str(path), "--backend", "nope"], "error: --backend must be one of local, "
+                                                      "ray (got 'nope')"),
+            (["run", str(path), "--engine", "fast"], "error: --engine must be one of auto, "
+                                                     "batch, rules (got 'fast')")):
+        result = cli.invoke(app, ["league", *args])
+        assert result.exit_code == 2, (args, result.output)
+        assert result.output.strip() == line, (args, result.output)

@@ -76,3 +76,66 @@ async def test_a_pause_says_who_paused_the_agent(make_server: Any, tmp_path: Pat
             assert (await lobby.request("POST", "/agents/bot/pause"))["reason"] == reason
         shown = httpx.get(f"{url}/agents/bot", timeout=10).json()["versions"][0]
         assert (shown["state"], shown["reason"]) == ("paused", reason)
+
+
+async def test_an_operators_change_answers_with_the_agents_owner(make_server: Any,
+                                                                 tmp_path: Path) -> None:
+    """The operator pausing, resuming or versioning someone's agent changes its state, not its
+    owner: the answer names the account that owns it, as `GET /agents/NAME` does."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    url = server.url
+    key = await account(url, OPERATOR_KEY, "ann")
+    await register(url, key, name="mind", kind="model", games=["dilemma"], prompt="Cooperate.",
+                   model="m")
+    async with LobbyClient(url, OPERATOR_KEY) as lobby:
+        answers = [await lobby.request("POST", "/agents/mind/pause"),
+                   await lobby.request("POST", "/agents/mind/resume"),
+                   await lobby.request("POST", "/agents/mind/versions", {"prompt": "Defect."})]
+    assert [a["owner"] for a in answers] == ["ann", "ann", "ann"], answers
+    shown = httpx.get(f"{url}/agents/mind", timeout=10).json()["versions"]
+    assert {v["owner"] for v in shown} == {"ann"}
+
+
+async def test_an_agent_the_operator_paused_stays_paused_for_its_owner(make_server: Any,
+                                                                      tmp_path: Path) -> None:
+    """The operator pauses an agent (a misbehaving bot, a complaint): its owner's
+    `cogleague agent resume` undid that at once. Only the operator resumes it now; a pause
+    of the owner's own the owner still resumes."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    url = server.url
+    key = await account(url, OPERATOR_KEY, "bo")
+    await register(url, key, name="bot", games=["dilemma"])
+    async with LobbyClient(url, OPERATOR_KEY) as op:
+        await op.request("POST", "/agents/bot/pause")
+    async with LobbyClient(url, key) as owner:
+        await owner.request("POST", "/agents/bot/pause")  # not a pause of its own to lift
+        with pytest.raises(LobbyError) as caught:
+            await owner.request("POST", "/agents/bot/resume")
+    assert caught.value.status == 403 and "operator" in caught.value.message
+    shown = httpx.get(f"{url}/agents/bot", timeout=10).json()["versions"][0]
+    assert (shown["state"], shown["reason"]) == ("paused", "paused by the operator")
+    async with LobbyClient(url, OPERATOR_KEY) as op:
+        assert (await op.request("POST", "/agents/bot/resume"))["state"] == "active"
+    async with LobbyClient(url, key) as owner:
+        await owner.request("POST", "/agents/bot/pause")
+        assert (await owner.request("POST", "/agents/bot/resume"))["state"] == "active"
+
+
+async def test_a_model_agent_on_a_season_without_models_is_told_how_to_allow_one(
+        make_server: Any, tmp_path: Path) -> None:
+    """It read "model must be one of (none: the operator allows no model) (got 'm')": the
+    refusal now names the settings that allow one."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    path = season_file(tmp_path, tables=100000, final_top=0)
+    path.write_text(path.read_text().replace('models = ["m"]\n', ""))
+    url = make_server(db, season=str(path)).url
+    key = await account(url, OPERATOR_KEY, "mo")
+    with pytest.raises(LobbyError) as caught:
+        await register(url, key, name="mind", kind="model", games=["dilemma"],
+                       prompt="Cooperate.", model="m")
+    assert caught.value.status == 400
+    assert caught.value.message == (
+        "model: this season allows no model agents (the operator lists them in [season] "
+        "models, or serves one with cogleague serve --model) (got 'm')"), caught.value.message

@@ -114,3 +114,25 @@ async def test_a_held_out_agent_is_not_named_by_its_tables_documents(make_server
     observatory = httpx.get(f"{url}/api/standings", params={"game": "dilemma"}, timeout=30)
     assert observatory.status_code == 200 and "hidden@v" not in observatory.text, \
         observatory.text[:300]
+
+
+async def test_the_operator_lists_held_out_agents(make_server: Any, tmp_path: Path) -> None:
+    """The operator manages every agent, held-out ones too (pause, retire), but the only
+    list it could read was the public one, which leaves them out until the season ends: with
+    the operator's key `GET /agents` lists them; anyone else's list still does not."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    season = season_file(tmp_path, tables=100000, final_top=0, held_out=("hidden",))
+    url = make_server(db, season=str(season)).url
+    key = await account(url, OPERATOR_KEY, "hal")
+    await register(url, key, name="hidden", games=["dilemma"])
+    listed = {a["name"] for a in httpx.get(
+        f"{url}/agents", timeout=10, headers={"Authorization": f"Bearer {OPERATOR_KEY}"}
+    ).json()["agents"]}
+    assert "hidden" in listed, listed
+    one = httpx.get(f"{url}/agents/hidden", timeout=10,
+                    headers={"Authorization": f"Bearer {OPERATOR_KEY}"})
+    assert one.status_code == 200 and one.json()["versions"][0]["name"] == "hidden", one.text
+    other = await account(url, OPERATOR_KEY, "eve")
+    for headers in ({}, {"Authorization": f"Bearer {other}"}):
+        public = httpx.get(f"{url}/agents", timeout=10, headers=headers).json()["agents"]
+        assert "hidden" not in {a["name"] for a in public}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -95,3 +96,122 @@ def test_agent_refusals_name_the_option_not_the_api_field(tmp_path: Path) -> Non
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+def test_serve_shows_the_servers_own_info_lines_at_its_log_level(tmp_path: Path) -> None:
+    """`--log-level info` (the default) showed uvicorn's lines only: the server's own info
+    lines (a new database's schema, a table resumed after a restart) went nowhere, and its
+    warnings reached stderr only through Python's last-resort handler, whatever the level."""
+    db, port = tmp_path / "s.db", free_port()
+    proc = subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db", f"sqlite:///{db}",
+                             "--operator-key", "k" * 20, "--log-level", "info"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_up(port)
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=20)[0]
+    assert "creating the schema" in out, out
+    quiet = subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db",
+                              f"sqlite:///{tmp_path / 'q.db'}", "--operator-key", "k" * 20,
+                              "--log-level", "warning"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_up(port)
+    finally:
+        quiet.terminate()
+        out = quiet.communicate(timeout=20)[0]
+    assert "creating the schema" not in out, out
+
+
+def test_serve_logs_the_seasons_close_and_end(tmp_path: Path) -> None:
+    """An operator reading the log could not tell when registration closed or the season
+    ended (only the board said so): both are info lines now."""
+    root = Path(__file__).resolve().parents[2]
+    season = tmp_path / "season.toml"
+    season.write_text((root / "examples" / "season.toml").read_text().replace(
+        "# hours = 24", "hours = 0.001").replace("final_top = 4", "final_top = 0"))
+    db, port, out = tmp_path / "s.db", free_port(), tmp_path / "out.txt"
+    with out.open("w") as sink:
+        proc = subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db",
+                                 f"sqlite:///{db}", "--operator-key", "k" * 20, "--season",
+                                 str(season)], stdout=sink, stderr=subprocess.STDOUT, text=True)
+        try:
+            wait_up(port)
+            for _ in range(600):  # the season of 3.6 s closes, then ends (nothing to play)
+                if httpx.get(f"http://127.0.0.1:{port}/leagues/season-demo/standings",
+                             timeout=5).json()["phase"] == "ended":
+                    break
+                time.sleep(0.1)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+    text = out.read_text()
+    assert "season season-demo: registration closed" in text, text
+    assert "season season-demo has ended" in text, text
+
+
+def test_serve_warns_of_a_wildcard_node_url_on_postgres(tmp_path: Path) -> None:
+    """`--host 0.0.0.0` without `--node-url` made the address other processes redirect
+    seats to http://0.0.0.0:PORT, which no bot on another host can reach: said at once."""
+    done = subprocess.run([*COGLEAGUE, "serve", "--host", "0.0.0.0", "--port", "0", "--db",
+                           "postgresql://nobody@127.0.0.1:9/none"], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "COLUMNS": "400"})
+    assert "--node-url" in done.stderr and "0.0.0.0" in done.stderr, done.stderr
+    assert "reach" in done.stderr, done.stderr
+    sqlite = subprocess.run([*COGLEAGUE, "serve", "--host", "0.0.0.0", "--port", "0", "--db",
+                             f"sqlite:///{tmp_path / 'no-folder' / 's.db'}"],
+                            capture_output=True, text=True, timeout=60)
+    assert "--node-url" not in sqlite.stderr, sqlite.stderr  # one process: no redirects
+
+
+def test_serve_takes_the_operator_key_from_the_environment(tmp_path: Path) -> None:
+    """`--operator-key KEY` on a command line is readable by every local user (`ps`); the
+    variable `account new` reads, COGLEAGUE_OPERATOR_KEY, gives it to `serve` too."""
+    db, port = tmp_path / "s.db", free_port()
+    key = "operator-key-from-the-environment"
+    proc = subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db", f"sqlite:///{db}",
+                             "--log-level", "warning"], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "COGLEAGUE_OPERATOR_KEY": key})
+    try:
+        wait_up(port)
+        made = httpx.post(f"http://127.0.0.1:{port}/accounts", json={"name": "ann"},
+                          headers={"authorization": f"Bearer {key}"})
+        assert made.status_code == 201, made.text
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=20)[0]
+    assert "operator key (shown once" not in out, out
+
+
+def test_serve_takes_the_model_provider_for_llm_seats(tmp_path: Path) -> None:
+    """`cogleague serve` had no option for the model provider: every `llm` seat and every
+    season model agent on a served table fell back to the game's baseline ("no model
+    provider configured"), with no way for the operator to configure one."""
+    db, port = tmp_path / "s.db", free_port()
+    url = f"http://127.0.0.1:{port}"
+    proc = serve(db, port, "--operator-key", "k" * 20, "--model-provider", "openai",
+                 "--model", "m", "--model-base-url", "http://127.0.0.1:9/v1")
+    try:
+        wait_up(port)
+        op = {"authorization": f"Bearer {'k' * 20}"}
+        table = httpx.post(f"{url}/tables", json={"game": "dilemma"}, headers=op).json()["id"]
+        joined = httpx.post(f"{url}/tables/{table}/join", headers=op,
+                            json={"kind": "llm", "prompt": "Cooperate."}).json()
+        assert joined["kind"] == "llm" and joined["note"] is None, joined
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    bad = subprocess.run([*COGLEAGUE, "serve", "--port", "0", "--db",
+                          f"sqlite:///{tmp_path / 'b.db'}", "--model-provider", "grok"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2, bad.stderr
+    assert "--model-provider: model_provider must be one of anthropic, openai (got 'grok')" \
+        in bad.stderr, bad.stderr
+    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+    keyless = subprocess.run([*COGLEAGUE, "serve", "--port", "0", "--db",
+                              f"sqlite:///{tmp_path / 'c.db'}", "--model-provider", "openai"],
+                             capture_output=True, text=True, timeout=60, env=env)
+    assert keyless.returncode == 2, keyless.stderr
+    assert "OPENAI_API_KEY is not set" in keyless.stderr, keyless.stderr

@@ -4,6 +4,7 @@ the table lifecycle and its errors."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import httpx
 import pytest
@@ -208,3 +209,73 @@ async def test_a_refused_stake_names_the_field_and_changes_nothing(
         assert "stake is 20 credits" in err.value.message and "holds 19" in err.value.message
         assert await poor.wallet() == before
         assert [s["taken"] for s in (await poor.table(tid))["seats"]] == [False] * 3
+
+
+async def test_an_account_asked_for_without_a_key_is_told_it_needs_the_operator_key(
+        shared_server: ServerProcess) -> None:
+    """`cogleague account new NAME` without --operator-key: the refusal says what is missing
+    (the operator key), not the generic "send a key or sign in" of other requests."""
+    async with LobbyClient(shared_server.url) as anon:
+        with pytest.raises(LobbyError) as caught:
+            await anon.create_account("someone")
+    assert caught.value.status == 401
+    assert "needs the operator key" in caught.value.message, caught.value.message
+
+
+def test_an_agent_registered_on_a_server_without_a_season_is_refused(
+        shared_server: ServerProcess) -> None:
+    """Without `--season` nothing matches agents: a registration was stored and answered
+    201, and the agent then waited online for tables that never come."""
+    made = httpx.post(f"{shared_server.url}/agents", timeout=10,
+                      headers={"authorization": f"Bearer {OPERATOR_KEY}"},
+                      json={"name": "waits-for-ever", "games": ["dilemma"]})
+    assert made.status_code == 409, made.text
+    assert "--season" in made.json()["error"]["message"], made.text
+    assert httpx.get(f"{shared_server.url}/agents", timeout=10).json() == {"agents": []}
+
+
+async def test_the_operator_reads_the_house_rake_in_its_wallet(shared_server: ServerProcess
+                                                               ) -> None:
+    """A paid table's rake goes to the house account, which has no key: the operator's
+    `GET /wallet` showed only its own (empty) wallet, so nobody could read what the house
+    took. It now carries the house's statement too."""
+    keys = [(await new_account(shared_server, credits=100))[1] for _ in range(3)]
+    async with operator(shared_server) as op:
+        before = (await op.wallet())["house"]["balance"]
+    async with LobbyClient(shared_server.url, keys[0]) as first:
+        table = await first.create_table("dilemma", stake=10, auto_start=True, pacing=False,
+                                         config={"seats": 3, "rounds_total": 2})
+    for key in keys:
+        async with LobbyClient(shared_server.url, key) as player:
+            await player.join(table["id"], "scripted", baseline="always_defect")
+    async with LobbyClient(shared_server.url) as anyone:
+        for _ in range(300):
+            if (await anyone.table(table["id"]))["state"] == "finished":
+                break
+            await asyncio.sleep(0.1)
+        rake = (await anyone.results(table["id"]))["rake"]
+    async with operator(shared_server) as op:
+        house = (await op.wallet())["house"]
+    assert rake > 0 and house["balance"] == before + rake
+    assert house["entries"][0] == {**house["entries"][0], "kind": "rake", "amount": rake,
+                                   "table": table["id"]}
+    async with LobbyClient(shared_server.url, keys[0]) as player:
+        assert "house" not in await player.wallet()
+
+
+async def test_the_table_list_says_when_it_left_tables_out(tmp_path: Path) -> None:
+    """`GET /tables` answers the 500 newest tables: beyond them it dropped the rest without
+    a word. `more` says whether older tables were left out, and `limit` how many it lists."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 's.db'}", tmp_path / "s.log").start()
+    try:
+        doc = httpx.get(f"{server.url}/tables", timeout=10).json()
+        assert (doc["tables"], doc["more"], doc["limit"]) == ([], False, 500)
+        async with operator(server) as op:
+            for _ in range(501):
+                await op.create_table("dilemma")
+        doc = httpx.get(f"{server.url}/tables", timeout=10).json()
+        assert (len(doc["tables"]), doc["more"]) == (500, True)
+        doc = httpx.get(f"{server.url}/tables?state=finished", timeout=10).json()
+        assert (doc["tables"], doc["more"]) == ([], False)
+    finally:
+        server.stop()

@@ -53,3 +53,27 @@ async def test_a_policy_that_does_not_fit_the_game_is_refused(make_server: objec
     async with LobbyClient(server.url) as anonymous:
         with pytest.raises(LobbyError):
             await anonymous.join(table["id"], "policy", policy="trained.npz")
+
+
+async def test_a_refused_policy_seat_names_what_the_operator_may_seat(make_server: object,
+                                                                      tmp_path: Path) -> None:
+    """A misspelt policy file: the refusal lists the folder's policy files (the allowed
+    values); a server started without a policy folder names the option that gives it one
+    (it said "(Settings.policy_dir)", a name the operator never typed)."""
+    folder = tmp_path / "policies"
+    folder.mkdir()
+    shutil.copy(POLICY, folder / "trained.npz")
+    hosting: ServerProcess = make_server(  # type: ignore[operator]
+        f"sqlite:///{tmp_path / 'r.db'}", policy_dir=str(folder))
+    async with operator(hosting) as op:
+        table = await op.create_table("dilemma", fill_with="tit_for_tat", pacing=False)
+        with pytest.raises(LobbyError) as caught:
+            await op.join(table["id"], "policy", policy="trainde.npz")
+    assert "policy: 'trainde.npz' is not a file" in caught.value.message, caught.value.message
+    assert "(its policy files: trained.npz)" in caught.value.message, caught.value.message
+    bare: ServerProcess = make_server(f"sqlite:///{tmp_path / 's.db'}")  # type: ignore[operator]
+    async with operator(bare) as op:
+        table = await op.create_table("dilemma", fill_with="tit_for_tat", pacing=False)
+        with pytest.raises(LobbyError) as caught:
+            await op.join(table["id"], "policy", policy="trained.npz")
+    assert "cogleague serve --policy-dir" in caught.value.message, caught.value.message

@@ -148,6 +148,22 @@ CLI_BAD: list[tuple[list[str], dict[str, str], str, str]] = [
      "max_connections_per_client must be an integer in 1..max_connections (5) (got 10): "
      "max_connections_per_client from CFG, max_connections from COGLEAGUE_SERVE_MAX_CONNECTIONS"),
     (["--config", "CFG"], {}, "lease_tll_s = 3\n", "lease_tll_s is not a server setting"),
+    # a file path or another database is named as such, not as SQLAlchemy's parse failure
+    (["--db", "/tmp/cogleague-plain-path.db"], {}, "",
+     "--db: db_url must be sqlite:///FILE or postgresql://USER@HOST/DATABASE (got "
+     "'/tmp/cogleague-plain-path.db')"),
+    (["--db", "mysql://u@h/d"], {}, "",
+     "--db: db_url must be sqlite:///FILE or postgresql://USER@HOST/DATABASE (got "
+     "'mysql://u@h/d')"),
+    (["--db", "sqlite://"], {}, "",
+     "--db: db_url must name an SQLite file (sqlite:///FILE): an in-memory database is not "
+     "shared by the server's connections and keeps nothing (got 'sqlite://')"),
+    (["--db", "sqlite:///:memory:"], {}, "",
+     "--db: db_url must name an SQLite file (sqlite:///FILE): an in-memory database is not "
+     "shared by the server's connections and keeps nothing (got 'sqlite:///:memory:')"),
+    (["--db", "sqlite:////no-such-folder-cogleague/x.db"], {}, "",
+     "the folder /no-such-folder-cogleague of the SQLite database "
+     "/no-such-folder-cogleague/x.db does not exist"),
     (["--config", "CFG"], {}, "lease_ttl_s = [\n", "is not TOML"),
     (["--config", "CFG"], {"COGLEAGUE_SERVE_BODY_TIMEOUT_S": "0"}, "body_timeout_s = 30\n",
      "COGLEAGUE_SERVE_BODY_TIMEOUT_S: body_timeout_s must be a number above 0"),

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from cogleague.cli import COMMANDS, app
-from cogleague.cli.common import err_console, int_in
+from cogleague.cli.common import err_console, int_in, number_option
 from cogleague.cli.remote import DEFAULT_SERVER, ServerOpt, call
 
 account_app = typer.Typer(no_args_is_help=True, help=COMMANDS["account"][1])
@@ -25,10 +25,12 @@ def new(
         help="credits granted at creation (paid tables hold them)",
         parser=int_in("--credits", 0))] = 0,
     server: ServerOpt = DEFAULT_SERVER,
-    wait: Annotated[float, typer.Option(
-        help="seconds to wait for a server that is still starting", min=0, max=600)] = 0.0,
+    wait_text: Annotated[str, typer.Option(
+        "--wait", metavar="<seconds>",
+        help="seconds to wait for a server that is still starting, 0..600")] = "0",
 ) -> None:
     """Create an account and print its API key (shown once: keep it)."""
+    wait = number_option("--wait", wait_text, 0, 600)
 
     async def create(lobby: Any) -> dict[str, Any]:
         made: dict[str, Any] = await lobby.create_account(name, credits)
@@ -37,6 +39,7 @@ def new(
     made = call(server, operator_key, create, {"name": "NAME", "credits": "--credits"},
                 wait=wait)
     typer.echo(made["api_key"])
-    err_console.print(f"account {made.get('name', name)} created on {server} with "
+    err_console.print(f"account {made.get('name', name)} (id {made.get('id')}) created on "
+                      f"{server} with "
                       f"{made.get('balance', credits)} credits; its key (above) is shown once",
                       highlight=False, soft_wrap=True)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cogleague.cli.recording_opts import recording_params
@@ -43,8 +45,9 @@ err_console = _console(stderr=True)
 
 
 def fail(message: str) -> NoReturn:
-    """One clear line on stderr and exit code 2: the CLI's answer to any bad argument."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    """One clear line on stderr and exit code 2: the CLI's answer to any bad argument. The
+    message is escaped: `[league]`, `[season]` in it are TOML tables, not rich markup."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(2)
 
 
@@ -67,6 +70,18 @@ def int_in(option: str, lo: int, hi: int | None = None) -> Callable[[str | int],
         return int_option(option, text, lo, hi)
 
     return parse
+
+
+def number_option(option: str, text: str, lo: float, hi: float) -> float:
+    """A number option taken as text and judged here, in one line (`fail`) like `int_option`;
+    not a number, not finite or out of range are all refused with the range."""
+    try:
+        value = float(text.strip())
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not lo <= value <= hi:
+        fail(f"{option} must be a number in {lo:g}..{hi:g} (got {text!r})")
+    return value
 
 
 def split_seats(arg: str | None, option: str = "--seats") -> list[str] | None:

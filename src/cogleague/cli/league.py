@@ -99,17 +99,24 @@ def _workers(text: str | int) -> int:
     return int_option("--workers", text, 1, WORKERS_MAX)
 
 
+def _chunk_size(text: str | int) -> int:
+    """`--chunk-size`, in the range the runner takes."""
+    from cogleague.league.runner import CHUNK_SIZE_MAX
+
+    return int_option("--chunk-size", text, 1, CHUNK_SIZE_MAX)
+
+
 @league_app.command("run")
 def run(file: FileArg,
         backend: Annotated[str, typer.Option("--backend", help="local | ray")] = "local",
         workers: Annotated[int | None, typer.Option(
-            "--workers", help="processes (local) or CPUs (ray); default: all cores",
+            "--workers", help="processes (local) or CPUs (ray), 1..1024; default: all cores",
             parser=_workers)] = None,
         ray_address: Annotated[str | None, typer.Option(
             "--ray-address", help="join a Ray cluster (e.g. ray://head:10001 or auto)")] = None,
         chunk_size: Annotated[int | None, typer.Option(
-            "--chunk-size", help="episodes per task (default: automatic)",
-            parser=int_in("--chunk-size", 1))] = None,
+            "--chunk-size", help="episodes per task, 1..1000000 (default: automatic)",
+            parser=_chunk_size)] = None,
         retry_infra: Annotated[bool, typer.Option(
             "--retry-infra", help="play again the episodes stored as infra_error")] = False,
         play_engine: Annotated[str, typer.Option(
@@ -123,12 +130,12 @@ def run(file: FileArg,
 
     config = _load(file, store)
     if play_engine not in ENGINES:  # before anything is written to the store
-        fail(f"engine must be one of {', '.join(ENGINES)} (got {play_engine!r})")
+        fail(f"--engine must be one of {', '.join(ENGINES)} (got {play_engine!r})")
     try:
         engine = runner.make_backend(
             backend, workers if workers is not None else os.cpu_count() or 1, ray_address)
-    except ConfigError as exc:
-        fail(str(exc))
+    except ConfigError as exc:  # named as the option the user typed
+        fail(str(exc.renamed(f"--{exc.field.replace('_', '-')}")))
     with _store_errors(config.store_url), contextlib.ExitStack() as held:
         try:  # from the first read: two runs started together never both make the store
             held.enter_context(runner.writer_lock(config.store_url, config.name))

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from cogleague.cli import app
-from cogleague.cli.common import console, fail, int_option
+from cogleague.cli.common import console, err_console, fail, int_option
 from cogleague.core.errors import ConfigError
 
 # uvicorn's level names (`uvicorn.config.LOG_LEVELS`; importing uvicorn would slow `--help`).
@@ -25,8 +25,9 @@ def serve(
     db: Annotated[str | None, typer.Option(help="database URL: sqlite:///FILE (default "
                                                 "cogleague-server.db) or postgresql://…")] = None,
     operator_key: Annotated[str | None, typer.Option(
-        "--operator-key", help="the operator's API key (generated and printed at the first "
-                               "start when not given)")] = None,
+        "--operator-key", envvar="COGLEAGUE_OPERATOR_KEY",
+        help="the operator's API key (generated and printed at the first start when not "
+             "given); the variable keeps it out of the process list")] = None,
     open_registration: Annotated[bool, typer.Option(
         help="let anyone create an account without the operator key")] = False,
     web_signup: Annotated[bool, typer.Option(
@@ -51,6 +52,17 @@ def serve(
     policy_dir: Annotated[str | None, typer.Option(
         "--policy-dir", help="a folder of trained policy files (.npz) the operator may seat "
                              "at tables (join kind policy)")] = None,
+    model_provider: Annotated[str | None, typer.Option(
+        "--model-provider", help="openai | anthropic: the provider llm seats and season model "
+                                 "agents play through (its key from OPENAI_API_KEY / "
+                                 "ANTHROPIC_API_KEY); without it they play the game's "
+                                 "baseline")] = None,
+    model_name: Annotated[str | None, typer.Option(
+        "--model", help="the model of llm seats that name none (and of model agents when the "
+                        "season lists no models)")] = None,
+    model_base_url: Annotated[str | None, typer.Option(
+        "--model-base-url", help="an OpenAI-compatible endpoint (a local server such as "
+                                 "Ollama)")] = None,
     season: Annotated[str | None, typer.Option(
         "--season", help="a league file with a [season] table: run it as the standing "
                          "league agents join (docs/league.md)")] = None,
@@ -79,13 +91,23 @@ def serve(
     if replay_models is not None and not Path(replay_models).is_dir():
         fail(f"--replay-models {replay_models} is not a folder of recordings")
     port = int_option("--port", port_text, 0, 65535)
+    if model_provider in ("openai", "anthropic") and model_base_url is None:
+        from cogleague.seats.llm.providers import API_KEY_ENV
+
+        if not os.environ.get(API_KEY_ENV[model_provider]):  # every model turn would fail
+            fail(f"--model-provider {model_provider}: {API_KEY_ENV[model_provider]} is not "
+                 "set (model seats need a key, or --model-base-url for a local "
+                 "OpenAI-compatible server)")
     try:  # every value judged before a port is bound or a database opened
         tuned, origin = read_sources(config, os.environ)
-        settings = build({**origin, "node_url": "--node-url"}, **tuned,
+        settings = build({**origin, "node_url": "--node-url", "db_url": "--db",
+                          "model_provider": "--model-provider"}, **tuned,
                          db_url=db or DEFAULT_DB_URL, operator_key=operator_key,
                          open_registration=open_registration, web_signup=web_signup,
                          model_recording=record_models or replay_models,
                          model_recording_mode="replay" if replay_models else "record",
+                         model_provider=model_provider, model_name=model_name,
+                         model_base_url=model_base_url,
                          node_url=node_url, policy_dir=policy_dir, create_db=create_db,
                          season=season)
     except SettingsSourceError as exc:
@@ -97,6 +119,13 @@ def serve(
     port = listen.bound_port(sock)
     if node_url is None:
         settings = replace(settings, node_url=f"http://{host}:{port}")
+        if host in ("0.0.0.0", "::", "") and not settings.db_url.startswith("sqlite"):
+            err_console.print(  # other processes send seats to node_url: this one is nowhere
+                f"warning: --node-url defaults to http://{host}:{port}, which bots on other "
+                "hosts cannot reach when another process redirects a seat here; pass "
+                "--node-url http://THIS_HOST:PORT (docs/deploy.md)", highlight=False,
+                soft_wrap=True, markup=False)
+    serving.install_logging(log_level)  # before create_app: its start-up lines show too
     try:
         application = create_app(settings)
     except (DatabaseInUse, DatabaseRefused) as exc:

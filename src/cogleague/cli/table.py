@@ -4,6 +4,7 @@ stderr, the command that seats a bot there."""
 
 from __future__ import annotations
 
+import os
 from typing import Annotated, Any
 
 import typer
@@ -67,12 +68,15 @@ def new(
         fail(made["problem"])
     table_id, n, bots = made["id"], made["num_seats"], made["open"]
     typer.echo(table_id)
+    # a table made without --variant plays its game's default one: its config names it
+    shown_variant = made.get("variant") or made.get("config", {}).get("variant") or ""
+    shown_key = '"$COGLEAGUE_KEY"' if os.environ.get("COGLEAGUE_KEY") == key else key
     filled = f", {n - bots} filled with {fill} at the start" if bots < n else ""
     auto = fill is None
     how = "the last bot to join starts it" if auto else "your bot's --start starts it"
-    played = " ".join(part for part in (made["game"], made.get("variant")) if part)
+    played = " ".join(part for part in (made["game"], shown_variant) if part)
     err_console.print(
         f"table {table_id}: {played} — {n} seats, "
         f"{bots} for bots{filled}; {how}.\nseat a bot:\n  cogleague bot run BOT_FILE.py:CLASS "
-        f"--server {server} --key {key} --table {table_id}" + ("" if auto else " --start"),
+        f"--server {server} --key {shown_key} --table {table_id}" + ("" if auto else " --start"),
         highlight=False, soft_wrap=True, markup=False)

@@ -36,6 +36,8 @@ CHUNKS_PER_WORKER = 4
 MAX_CHUNK = 64
 MIN_CHUNK = 2
 WORKERS_MAX = 1024
+CHUNK_SIZE_MAX = 1_000_000
+"""A chunk is held whole by one worker and sent back at once: this bounds its memory."""
 
 Progress = Callable[[int, int], None]
 """Called after each stored chunk with (episodes done so far in this run, of which not ``ok``:
@@ -192,6 +194,10 @@ def run(config: LeagueConfig, backend: Backend, *, progress: Progress | None = N
     `league/batch.py`), the rest through the rules engine; holding the store's one-writer
     lock (an SQLite file a server is writing is refused); refused (`check_season`) in a
     server's database that hosts a season of the league's name."""
+    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(
+            chunk_size, int) or not 1 <= chunk_size <= CHUNK_SIZE_MAX):  # 0 was "automatic"
+        raise ConfigError("chunk_size", f"chunk_size must be an integer in 1..{CHUNK_SIZE_MAX} "
+                                        f"(got {chunk_size!r})")
     with writer_lock(config.store_url, config.name):  # first: check_season makes the store
         check_season(config)
         return _run(config, backend, progress, chunk_size, limit, retry_infra, engine)

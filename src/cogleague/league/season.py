@@ -74,7 +74,7 @@ def parse_season(doc: Any) -> SeasonSettings:
                                   0.0, 86_400.0),
         max_running=check_int("season.max_running", doc.get("max_running", 50), 1, 100_000),
         held_out=held,
-        final_top=check_int("season.final_top", doc.get("final_top", 0), 0, 1000),
+        final_top=_final_top(doc.get("final_top", 0)),
         final_tables_per_pair=check_int("season.final_tables_per_pair",
                                         doc.get("final_tables_per_pair", 1), 1, 1000),
         pacing=check_bool("season.pacing", doc.get("pacing", True)),
@@ -83,6 +83,16 @@ def parse_season(doc: Any) -> SeasonSettings:
                                TOKEN_BUDGET_MAX),
         refit_every_s=check_number("season.refit_every_s", doc.get("refit_every_s", 10.0),
                                    0.0, 86_400.0))
+
+
+def _final_top(value: Any) -> int:
+    """0 (no final) or 2..1000: a final of one agent has no pair to seat, so it would play
+    nothing (`Matchmaker._final_lineups`)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not (
+            value == 0 or 2 <= value <= 1000):
+        raise ConfigError("season.final_top", "season.final_top must be 0 (no final "
+                          f"evaluation) or an integer in 2..1000 (got {value!r})")
+    return value
 
 
 def _names(field: str, value: Any) -> tuple[str, ...]:

@@ -59,19 +59,26 @@ async def register(body: AgentBody, who: Who, request: Request) -> dict[str, Any
 
 @router.get("/agents", responses=responses(401))
 async def list_agents(request: Request, mine: bool = False) -> dict[str, Any]:
-    """Every agent version; ``mine=true`` with a key: only this account's."""
-    rt = _rt(request)
-    account_id = None
-    if mine:
-        from cogleague.server.lobby import account
+    """Every agent version; ``mine=true`` with a key: only this account's. The operator's
+    key lists the season's held-out agents too (it manages them); the public list leaves them
+    out until the season ends."""
+    from cogleague.server.lobby import account, by_operator
 
-        account_id = (await account(request, request.headers.get("authorization"))).id
-    return {"agents": await rt.book.all(account_id)}
+    rt = _rt(request)
+    authorization = request.headers.get("authorization")
+    if mine:
+        return {"agents": await rt.book.all((await account(request, authorization)).id)}
+    return {"agents": await rt.book.all(reveal=await by_operator(request, authorization))}
 
 
 @router.get("/agents/{name}", responses=responses(404))
 async def get_agent(name: str, request: Request) -> dict[str, Any]:
-    return {"versions": await _rt(request).book.get(name)}
+    """Every version of one agent, newest first (a held-out one: to the operator only, until
+    the season ends)."""
+    from cogleague.server.lobby import by_operator
+
+    reveal = await by_operator(request, request.headers.get("authorization"))
+    return {"versions": await _rt(request).book.get(name, reveal)}
 
 
 @router.post("/agents/{name}/versions", status_code=201,

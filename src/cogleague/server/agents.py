@@ -47,6 +47,10 @@ MAX_POLICY_BYTES = 700 * 1024
 """A policy file, base64 in a JSON body under the server's 1 MiB body limit."""
 
 
+BY_OPERATOR = "paused by the operator"
+"""The reason an operator's pause stores (`set_state`): only the operator lifts it."""
+
+
 def bad(message: str) -> ApiError:
     return ApiError(400, "bad_request", message)
 
@@ -114,9 +118,12 @@ class AgentBook:
                 raise bad(f"prompt must be a text of 1..{MAX_PROMPT_CHARS} characters")
             allowed = self.rt.allowed_models()
             model = body.get("model")
+            if not allowed:
+                raise bad("model: this season allows no model agents (the operator lists them "
+                          "in [season] models, or serves one with cogleague serve --model) "
+                          f"(got {model!r})")
             if model not in allowed:
-                raise bad(f"model must be one of {', '.join(allowed) or '(none: the operator '}"
-                          f"{'' if allowed else 'allows no model)'} (got {model!r})")
+                raise bad(f"model must be one of {', '.join(allowed)} (got {model!r})")
             cap = self.rt.season.token_budget
             budget = body.get("token_budget", cap)
             if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= cap:
@@ -220,7 +227,7 @@ class AgentBook:
             self.rt.open_in(conn)  # last: agent rows, then the season's (a finish's order)
             return {**row, "id": key[0]}
 
-        return describe(await _stored(self.rt, write, fields, name), who.name)
+        return describe(await _stored(self.rt, write, fields, name), old["owner"])
 
     async def set_state(self, who: Account, name: str, action: str) -> dict[str, Any]:
         row = await self._mine(who, name)
@@ -232,6 +239,12 @@ class AgentBook:
             raise ApiError(409, "wrong_state", f"agent {name} is over its token budget: "
                                                f"{row['tokens_used']} of {row['token_budget']} "
                                                f"tokens used on {row['tokens_day']} (UTC)")
+        if row["state"] == PAUSED and row["reason"] == BY_OPERATOR and not who.is_operator:
+            if state == PAUSED:  # already paused: not re-marked as the owner's own pause
+                return describe(row, row["owner"])
+            if state == ACTIVE:  # moderation the owner cannot undo
+                raise ApiError(403, "forbidden", f"agent {name} was paused by the operator; "
+                                                 "only the operator resumes it")
         by = "its owner" if row["account_id"] == who.id else "the operator"
         reason = f"paused by {by}" if state == PAUSED else None
 
@@ -244,7 +257,7 @@ class AgentBook:
                                                    "once the season has ended (pause stops it "
                                                    "meanwhile)")
         await self.rt.store.tx(write)
-        return describe({**row, "state": state, "reason": reason}, who.name)
+        return describe({**row, "state": state, "reason": reason}, row["owner"])
 
     def _finalist(self, conn: Connection, name: str) -> bool:
         """A version of `name` sits in a final line-up still to play (the matchmaker waits
@@ -259,7 +272,7 @@ class AgentBook:
 
     async def _mine(self, who: Account, name: str) -> dict[str, Any]:
         # a name from the path: no agent's holds a NUL (PostgreSQL cannot even look it up)
-        row = None if text_fault(name) is not None else await self.rt.store.tx(_latest, name)
+        row = None if text_fault(name) is not None else await self.rt.store.tx(_owned, name)
         if row is None:
             raise ApiError(404, "not_found", f"agent {name!r} does not exist")
         if row["account_id"] != who.id and not who.is_operator:
@@ -267,11 +280,13 @@ class AgentBook:
         return row
 
     # -- reads -------------------------------------------------------------------------------
-    async def all(self, account_id: int | None = None) -> list[dict[str, Any]]:
-        """Every agent version (`account_id`: that account's); the public list (no account)
-        leaves out the season's held-out agents until it has ended, as the board does."""
+    async def all(self, account_id: int | None = None, reveal: bool = False
+                  ) -> list[dict[str, Any]]:
+        """Every agent version (`account_id`: that account's); the public list (no account,
+        not `reveal`: the operator's) leaves out the season's held-out agents until it has
+        ended, as the board does."""
         def read(conn: Connection) -> list[dict[str, Any]]:
-            hidden = self.rt.hidden_now(conn) if account_id is None else set()
+            hidden = self.rt.hidden_now(conn) if account_id is None and not reveal else set()
             q = select(agents, accounts.c.name.label("owner")).join(
                 accounts, accounts.c.id == agents.c.account_id).order_by(agents.c.name,
                                                                           agents.c.version)
@@ -283,9 +298,9 @@ class AgentBook:
                     for r in conn.execute(q).mappings() if r["name"] not in hidden]
         return await self.rt.store.tx(read)
 
-    async def get(self, name: str) -> list[dict[str, Any]]:
+    async def get(self, name: str, reveal: bool = False) -> list[dict[str, Any]]:
         """Every version of one agent, newest first."""
-        rows = [a for a in await self.all() if a["name"] == name]
+        rows = [a for a in await self.all(reveal=reveal) if a["name"] == name]
         if not rows:
             raise ApiError(404, "not_found", f"agent {name!r} does not exist")
         return sorted(rows, key=lambda a: -a["version"])
@@ -313,6 +328,16 @@ def _latest(conn: Connection, name: str, lock: bool = False) -> dict[str, Any] |
     q = select(agents).where(agents.c.name == name).order_by(agents.c.version.desc()).limit(1)
     row = conn.execute(q.with_for_update() if lock else q).mappings().first()
     return dict(row) if row is not None else None
+
+
+def _owned(conn: Connection, name: str) -> dict[str, Any] | None:
+    """The latest version and, as `owner`, its account's name: an answer to the operator's
+    change names the agent's owner, not the operator."""
+    row = _latest(conn, name)
+    if row is not None:
+        row["owner"] = conn.execute(select(accounts.c.name).where(
+            accounts.c.id == row["account_id"])).scalar_one()
+    return row
 
 
 def count_agents(conn: Connection) -> int:

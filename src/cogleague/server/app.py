@@ -23,6 +23,7 @@ from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException
 
+from cogleague.core.errors import ConfigError
 from cogleague.server import (
     agent_api,
     agent_socket,
@@ -39,14 +40,19 @@ from cogleague.server.catalog import Catalog
 from cogleague.server.dbretry import Unavailable
 from cogleague.server.errors import ApiError
 from cogleague.server.every import Every
-from cogleague.server.integrity import DatabaseRefused, check_database
+from cogleague.server.integrity import DatabaseRefused, check_database, check_folder
 from cogleague.server.key_watch import KeyWatch
 from cogleague.server.leases import LeaseKeeper
 from cogleague.server.limits import BodyLimit
 from cogleague.server.notify import Listener
 from cogleague.server.openapi import truthful_openapi
 from cogleague.server.recovery import recover
-from cogleague.server.season_runtime import LeagueRuntime, install_openapi, load_season
+from cogleague.server.season_runtime import (
+    LeagueRuntime,
+    check_baselines,
+    install_openapi,
+    load_season,
+)
 from cogleague.server.settings import Settings
 from cogleague.server.sign_in_guard import SignInGuard
 from cogleague.server.standings_feed import backfill
@@ -95,9 +101,15 @@ def bootstrap(store: Store, operator_key: str | None) -> str | None:
             conn.execute(update(accounts).where(accounts.c.id == op["id"])
                          .values(key_digest=digest(key)))
             store.notify(f"keys:{op['id']}")(conn)  # the running processes drop the old key
+            replaced.append(True)
         return generated
 
-    return store.tx_sync(run)
+    replaced: list[bool] = []
+    generated = store.tx_sync(run)
+    if replaced:  # after the commit: a retried transaction logs once
+        log.warning("the operator key was replaced by the one this process was started with "
+                    "(--operator-key): the previous key no longer works, on any process")
+    return generated
 
 
 def shown_url(url: str) -> str:
@@ -126,6 +138,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     settings.check()  # before anything is opened or stored: a field may have been assigned
     install_log_redaction()
+    check_folder(settings.db_url)
     process_lock = sqlite_lock.lock(settings.db_url)
     try:
         found = check_database(settings.db_url, settings.create_db)
@@ -146,6 +159,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise
     catalog = Catalog(settings.extra_games, settings.games)
     season = load_season(settings.season) if settings.season else (None, None)
+    if season[0] is not None:
+        try:  # a restart's file may not redefine the baselines the season registered
+            check_baselines(store, season[0])
+        except ConfigError:
+            store.close()
+            if process_lock is not None:
+                process_lock.close()
+            raise
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

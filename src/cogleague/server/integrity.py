@@ -28,6 +28,15 @@ class DatabaseRefused(RuntimeError):
     """The database is not one to serve from; the message is the one line to print."""
 
 
+def check_folder(url: str) -> None:
+    """An SQLite file's folder must exist: the server makes the file, not its folders (a
+    mistyped path would otherwise fail on the lock file, as a FileNotFoundError)."""
+    path = sqlite_file(url)
+    if path is not None and not path.parent.is_dir():
+        raise DatabaseRefused(f"the folder {path.parent} of the SQLite database {path} does "
+                              "not exist: make it first, or name a file in an existing folder")
+
+
 def check_database(url: str, create: bool = False) -> str:
     """Raise `DatabaseRefused` for a database not to serve from; else say what was found
     (``new``, ``created-on-request`` or ``ok``)."""

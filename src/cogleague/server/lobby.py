@@ -221,6 +221,10 @@ async def create_account(body: CreateAccount, request: Request, svc: Svc,
                          authorization: Annotated[str | None, Header()] = None
                          ) -> dict[str, Any]:
     if not request.app.state.settings.open_registration:
+        if bearer(authorization) is None and await cookie_account(request) is None:
+            raise ApiError(401, "unauthorized", "creating accounts needs the operator key "
+                                                "(Authorization: Bearer <operator key>): "
+                                                "this server has no open registration")
         caller = await account(request, authorization)
         if not caller.is_operator:
             raise ApiError(403, "forbidden", "creating accounts needs the operator key")
@@ -229,7 +233,7 @@ async def create_account(body: CreateAccount, request: Request, svc: Svc,
         if not caller.is_operator:
             what = "grants credits" if body.credits else "sets a password"
             raise ApiError(403, "forbidden", f"only the operator {what}")
-    elif not await _by_operator(request, authorization):
+    elif not await by_operator(request, authorization):
         await count_sign_up(request)  # anyone's accounts: a few per client address
     key = new_api_key()
     password = None if body.password is None else await hashed(body.password)
@@ -251,7 +255,7 @@ async def create_account(body: CreateAccount, request: Request, svc: Svc,
     return await new_account(svc.store, body.name, write)
 
 
-async def _by_operator(request: Request, authorization: str | None) -> bool:
+async def by_operator(request: Request, authorization: str | None) -> bool:
     """Whether the request carries the operator's key (any other, or none: False)."""
     if bearer(authorization) is None:
         return False
@@ -275,8 +279,11 @@ async def grant(account_id: Annotated[int, Path(ge=1, le=ID_MAX)], body: Grant, 
     attempt did, `applied: true`, with `replayed: true`."""
     def write(conn: Connection) -> dict[str, Any]:
         row = conn.execute(select(accounts).where(accounts.c.id == account_id)).mappings().first()
-        if row is None or row["role"] != "player":
+        if row is None:
             raise ApiError(404, "not_found", f"account {account_id} does not exist")
+        if row["role"] != "player":  # the house holds rakes; the operator plays no stakes
+            raise ApiError(409, "wrong_state", f"account {account_id} is the {row['role']}'s: "
+                                               "credits are granted to player accounts only")
         new = wallets.apply(conn, settlement.deposit(
             wallets.ledger_name(account_id), body.amount,
             f"grant:{account_id}:{body.idempotency_key}"))
@@ -288,7 +295,17 @@ async def grant(account_id: Annotated[int, Path(ge=1, le=ID_MAX)], body: Grant, 
 
 @router.get("/wallet", responses=responses(401))
 async def wallet(who: Who, svc: Svc) -> dict[str, Any]:
-    return {"account": who.id, **await svc.store.tx(wallets.statement, who.id)}
+    """The caller's balance and entries; the operator's also carries the house account's
+    (paid tables' rakes), which has no key of its own to ask with."""
+    def read(conn: Connection) -> dict[str, Any]:
+        doc = {"account": who.id, **wallets.statement(conn, who.id)}
+        if who.is_operator:
+            house = conn.execute(select(accounts.c.id).where(accounts.c.role == "house")
+                                 ).scalar_one()
+            doc["house"] = {"account": house, **wallets.statement(conn, house)}
+        return doc
+
+    return await svc.store.tx(read)
 
 
 # -- tables ----------------------------------------------------------------------------------------
@@ -300,7 +317,8 @@ async def create_table(body: CreateTable, who: Who, svc: Svc) -> dict[str, Any]:
 @router.get("/tables", responses=responses(400))
 async def list_tables(svc: Svc, state: Annotated[TableState | None, Query()] = None
                       ) -> dict[str, Any]:
-    return {"tables": await svc.list_reads.get(state, lambda: svc.list(state))}
+    page: dict[str, Any] = await svc.list_reads.get(state, lambda: svc.page(state))
+    return page
 
 
 @router.get("/tables/{table_id}", responses=responses(404))

@@ -117,6 +117,8 @@ class Matchmaker:
         of its free entrants, their fair share counted without the busy ones, and waits again
         (a game of many seats would wait for ever; the busy fall behind a table per
         `fill_after_s`, not all at once)."""
+        self.phase_changes: list[str] = []
+        """What the last tick changed of the season's phase, for the log once it committed."""
         self.number = 0
         """Season tables made so far (read at each tick; the seed of the next derives from
         it)."""
@@ -125,6 +127,7 @@ class Matchmaker:
     def tick(self, conn: Connection, at: float) -> list[str]:
         """One round of matchmaking; returns the tables made."""
         plan, s = self.plan, self.plan.settings
+        self.phase_changes = []  # a retried transaction starts over
         season = conn.execute(select(seasons).where(seasons.c.id == plan.id)
                               .with_for_update()).mappings().one()
         if season["phase"] == ENDED:
@@ -338,6 +341,9 @@ class Matchmaker:
                     lineups.append({"slot": i, "agents": lineup})
         conn.execute(update(seasons).where(seasons.c.id == self.plan.id).values(
             phase=FINAL, closed_at=at, frozen=jsonio.dumps({"final_plan": lineups})))
+        self.phase_changes.append(
+            f"registration closed; {len(lineups)} final table(s) to play" if s.final_top
+            else "registration closed (no final evaluation)")
         return FINAL
 
     def _final_lineups(self, conn: Connection, slot: Slot) -> list[list[int]]:
@@ -435,6 +441,7 @@ class Matchmaker:
         conn.execute(update(seasons).where(seasons.c.id == self.plan.id).values(
             phase=ENDED, ended_at=at, version=seasons.c.version + 1,
             frozen=jsonio.dumps({**old, "standings": frozen})))
+        self.phase_changes.append("ended")
 
 
     def _unrecorded(self, conn: Connection) -> int:

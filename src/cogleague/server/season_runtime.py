@@ -115,6 +115,10 @@ class LeagueRuntime:
             make_seat(build_game(info, s.variant, s.overrides, 0, None), 0, ref)
 
     async def check_open(self) -> None:
+        if self.id is None:  # nothing would ever match the agent
+            raise ApiError(409, "wrong_state", "this server runs no season: agents are "
+                                               "registered on a server started with "
+                                               "cogleague serve --season FILE")
         await self.store.tx(self.open_in)
 
     def open_in(self, conn: Connection) -> None:
@@ -193,10 +197,23 @@ class LeagueRuntime:
         assert self.config is not None
         operator = conn.execute(select(accounts.c.id).where(accounts.c.role == "operator")
                                 ).scalar_one()
-        if conn.execute(select(seasons.c.id).where(seasons.c.id == self.id)).first() is None:
+        row = conn.execute(select(seasons.c.config_text, seasons.c.phase).where(
+            seasons.c.id == self.id)).first()
+        if row is None:
             conn.execute(insert(seasons).values(id=self.id, config_text=self.config_text,
                                                 phase=RUNNING_PHASE, started_at=now(),
                                                 tables_made=0, final_made=0, version=0))
+        elif row.config_text != self.config_text and row.phase != ENDED:
+            # this process runs the edited file: /config (the file rerun offline) serves it
+            conn.execute(update(seasons).where(seasons.c.id == self.id)
+                         .values(config_text=self.config_text))
+            log.warning("season %s: the league file changed since the season's last start; "
+                        "it runs, and GET /leagues/%s/config serves, the edited file",
+                        self.id, self.id)
+        elif row.config_text != self.config_text:
+            log.warning("season %s has ended: GET /leagues/%s/config keeps the file it ran "
+                        "with, not the edited one this process was started with",
+                        self.id, self.id)
         if conn.execute(select(league_leases.c.name).where(league_leases.c.name == self.id)
                         ).first() is None:
             conn.execute(insert(league_leases).values(name=self.id, owner=None, until=0.0))
@@ -237,6 +254,11 @@ class LeagueRuntime:
         await self._take_tables()
         if self.matchmaker is not None and await self.store.tx(self._lease):
             made = await self.store.tx(self.matchmaker.tick, now())
+            for change in self.matchmaker.phase_changes:
+                if change == "ended":
+                    log.info("season %s has ended: its standings are frozen", self.id)
+                else:
+                    log.info("season %s: %s", self.id, change)
             if made:
                 await self._take_tables()
             if self.sweeps.due():
@@ -408,10 +430,49 @@ def install_openapi(app: Any, config: LeagueConfig | None, catalog: Catalog,
                           MAX_PROMPT_CHARS)
 
 
+def check_baselines(store: Any, config: LeagueConfig) -> None:
+    """A restart's league file must not redefine the baseline agents its season registered:
+    the start (`_install`) keeps an agent already there, so a baseline renamed to another
+    policy, or a name an account's agent holds, would play on under the name without a word
+    (its rating mixing two policies). Refused before the server starts, naming the policy."""
+    def read(conn: Connection) -> dict[str, Any]:
+        return {r["name"]: r for r in conn.execute(
+            select(agents.c.name, agents.c.kind, agents.c.baseline).where(
+                agents.c.current)).mappings()}
+
+    held = store.tx_sync(read)
+    for p in config.policies:
+        row = held.get(p.name)
+        if p.kind != "baseline" or row is None:
+            continue
+        games = [g.name for g in config.games if p.name in g.policies]
+        wanted = p.seat_ref(games[0]) if games else None
+        if row["kind"] != "baseline":
+            raise ConfigError(f"policies.{p.name}", f"policies.{p.name}: the name is a "
+                              f"{row['kind']} agent's in this season; give the baseline "
+                              "another name")
+        if wanted is not None and row["baseline"] != wanted:
+            raise ConfigError(f"policies.{p.name}", f"policies.{p.name} must stay baseline "
+                              f"{row['baseline']} (got baseline {wanted}): the season "
+                              "registered it so; give another baseline another name")
+
+
 def load_season(path: str) -> tuple[LeagueConfig, str]:
     """The league file a server runs as its season (it must have a ``[season]`` table)."""
+    from cogleague.league.store import SERVER_LEAGUE
+
     config = load_league(path)
     if config.season is None:
         raise ConfigError("season", f"{path} has no [season] table (see examples/season.toml)")
+    if config.name == SERVER_LEAGUE:  # its standings would rank every lobby table too
+        raise ConfigError("league.name", f"league.name must not be {SERVER_LEAGUE!r} for a "
+                          "season: the server records every table outside a season under "
+                          "that name")
+    others = [p.name for p in config.policies if p.kind != "baseline"]
+    if others:  # `league run` plays them offline; the season seats registered agents only
+        log.warning("season %s: %s %s not a baseline policy, so the season does not seat "
+                    "it; register it as an agent (POST /agents, cogleague agent register) to "
+                    "enter it", config.name, ", ".join(others),
+                    "is" if len(others) == 1 else "are")
     return config, Path(path).read_text(encoding="utf-8")
 

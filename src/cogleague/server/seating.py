@@ -99,15 +99,25 @@ def policy_fields(catalog: Catalog, settings: Settings, row: dict[str, Any], acc
         raise ApiError(403, "forbidden", "policy seats are hosted by the operator")
     folder = settings.policy_dir
     if folder is None:
-        raise ApiError(409, "wrong_state", "this server hosts no policy files "
-                                           "(Settings.policy_dir)")
+        raise ApiError(409, "wrong_state", "policy: this server hosts no policy files "
+                                           "(start it with cogleague serve --policy-dir)")
     name = check_str("policy", body.get("policy"), MAX_NAME_CHARS, 1)
     base = Path(folder).resolve()
     path = (base / name).resolve()
     if not path.is_relative_to(base) or not path.is_file():
-        raise ApiError(404, "not_found", f"policy {name!r} is not a file in the "
-                                         "server's policy folder")
+        raise ApiError(404, "not_found", f"policy: {name!r} is not a file in the server's "
+                                         f"policy folder ({_policy_files(base)})")
     ref = f"policy:{path}"
     make_seat(game_of(catalog, row), 0, ref)  # refuses a file that does not fit the game
     return {"policy_name": check_str("name", body.get("name", f"policy:{name}"),
                                      MAX_NAME_CHARS, 1), "baseline": ref}
+
+
+def _policy_files(folder: Path, shown: int = 20) -> str:
+    """The policy files an operator may seat (the allowed values of `policy`), for a refusal."""
+    names = sorted(p.name for p in folder.glob("*.npz") if p.is_file()) \
+        if folder.is_dir() else []
+    if not names:
+        return "it holds no .npz policy file" if folder.is_dir() else f"{folder} does not exist"
+    more = f", … {len(names) - shown} more" if len(names) > shown else ""
+    return "its policy files: " + ", ".join(names[:shown]) + more

@@ -235,6 +235,24 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
             "timeout_keep_alive": min(5, int(settings.header_timeout_s) or 1)}
 
 
+def install_logging(log_level: str) -> None:
+    """The server's own lines (``cogleague.*``: a new database's schema, tables resumed, lease
+    take-overs, outages) at `cogleague serve --log-level`, worded as uvicorn's are. Without a
+    handler its info lines went nowhere and its warnings reached stderr only through Python's
+    last-resort handler."""
+    from uvicorn.config import LOG_LEVELS
+    from uvicorn.logging import DefaultFormatter
+
+    logger = logging.getLogger("cogleague")
+    if any(getattr(h, "cogleague_serve", False) for h in logger.handlers):
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(DefaultFormatter("%(levelprefix)s %(message)s"))
+    handler.cogleague_serve = True  # type: ignore[attr-defined]
+    logger.addHandler(handler)
+    logger.setLevel(LOG_LEVELS[log_level])
+
+
 def run(app: Any, settings: Settings, sock: socket.socket, log_level: str = "info") -> None:
     """Serve `app` (made from `settings`) on the bound `sock` until interrupted."""
     import uvicorn

@@ -188,8 +188,9 @@ class Settings:
                                 ("max_connections",))
         check_choice("sqlite_synchronous", self.sqlite_synchronous, SQLITE_SYNCHRONOUS)
         check_choice("model_recording_mode", self.model_recording_mode, RECORDING_MODES)
-        if not isinstance(self.db_url, str) or not self.db_url:
-            raise ConfigError("db_url", f"db_url must be a database URL (got {self.db_url!r})")
+        if self.model_provider is not None:
+            check_choice("model_provider", self.model_provider, MODEL_PROVIDERS)
+        _db_url(self.db_url)
         if self.node_url is not None:
             _node_url(self.node_url)
 
@@ -217,6 +218,31 @@ def _positive_count(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ConfigError(name, f"{name} must be an integer of 1 or more (got {value!r})")
     return value
+
+
+MODEL_PROVIDERS = ("anthropic", "openai")
+"""The providers a served model seat may play through (`seats/llm`)."""
+DB_URL_FORMS = "sqlite:///FILE or postgresql://USER@HOST/DATABASE"
+
+
+def _db_url(url: Any) -> None:
+    """An SQLite or PostgreSQL URL (a bare file path is the likeliest mistake: SQLAlchemy's
+    own answer to it, "Could not parse SQLAlchemy URL", does not say what to write)."""
+    from sqlalchemy.engine import make_url  # SQLAlchemy is the store's: loaded anyway
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        driver = make_url(url).drivername if isinstance(url, str) and url else ""
+    except (ArgumentError, ValueError):
+        driver = ""
+    if driver.split("+")[0] not in ("sqlite", "postgresql", "postgres"):
+        raise ConfigError("db_url", f"db_url must be {DB_URL_FORMS} (got {url!r})")
+    from cogleague.server.sqlite_lock import sqlite_file
+
+    if driver.startswith("sqlite") and sqlite_file(url) is None:  # each connection its own
+        raise ConfigError("db_url", "db_url must name an SQLite file (sqlite:///FILE): an "
+                          "in-memory database is not shared by the server's connections and "
+                          f"keeps nothing (got {url!r})")
 
 
 def _node_url(url: Any) -> None:

@@ -73,6 +73,8 @@ from cogleague.server.store import (
 )
 
 log = logging.getLogger("cogleague.server")
+LIST_LIMIT = 500
+"""`GET /tables` lists at most this many tables, the newest first."""
 throttle = Throttled(log, every_s=60.0)
 
 MAX_TABLE_ID_CHARS = 40
@@ -204,17 +206,26 @@ class TableService:
         return doc
 
     async def list(self, state: str | None) -> list[dict[str, Any]]:
+        """The `LIST_LIMIT` newest tables (in `state`)."""
+        return (await self.page(state))["tables"]
+
+    async def page(self, state: str | None) -> dict[str, Any]:
+        """`GET /tables`: the `LIST_LIMIT` newest tables (in `state`), and whether older ones
+        were left out (`more`), so a long-running server's list never passes for all."""
         def read(conn: Connection) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
-            q = select(tables).order_by(tables.c.created_at.desc()).limit(500)
+            q = select(tables).order_by(tables.c.created_at.desc()).limit(LIST_LIMIT + 1)
             if state is not None:
                 q = q.where(tables.c.state == state)
             rows = [dict(r) for r in conn.execute(q).mappings().all()]
-            return [(r, seat_rows(conn, r["id"])) for r in rows]
+            return [(r, seat_rows(conn, r["id"]) if i < LIST_LIMIT else [])
+                    for i, r in enumerate(rows)]
 
         if state is not None and state not in (OPEN, RUNNING, FINISHED, ABORTED):
             raise ApiError(400, "bad_request",
                            f"state must be one of open, running, finished, aborted (got {state!r})")
-        return [self.describe(r, s) for r, s in await self.store.tx(read)]
+        found = await self.store.tx(read)
+        return {"tables": [self.describe(r, s) for r, s in found[:LIST_LIMIT]],
+                "more": len(found) > LIST_LIMIT, "limit": LIST_LIMIT}
 
     async def withheld(self, table_id: str) -> str | None:
         """Why the table's documents are not served yet (`document_guards`), or None."""
