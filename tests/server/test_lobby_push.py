@@ -62,7 +62,12 @@ async def _lobby_flow(maker: ServerProcess, watched: ServerProcess) -> None:
         while states[-1] != "finished":
             doc = await sock.next_where(lambda t: t["id"] == tid)
             states.append(doc["state"])
-        assert states == ["open", "running", "finished"]
+        # a process reads a changed table back when the notice arrives: a 3-round table of
+        # baselines may have ended by then, and is pushed once, as finished (the Lobby shows
+        # what is, not every state it passed through), but never out of order
+        order = ["open", "running", "finished"]
+        assert states[0] == "open" and states[-1] == "finished"
+        assert states == sorted(states, key=order.index) and len(set(states)) == len(states)
         assert all(s["taken"] for s in doc["seats"])
         assert "secret-p" not in json.dumps(sock.frames)  # public documents only
         async with LobbyClient(maker.url, creator) as lobby:  # one more, aborted
