@@ -309,3 +309,21 @@ async def test_a_reply_cut_at_the_length_limit_replays_with_the_same_retry(
         assert any("cut off" in m["content"] for r in live.requests for m in r.messages)
     replay = dataclasses.replace(options, recording_mode="replay", api_key=None)
     assert await run(replay) == [recorded[0], [0], [3]]
+
+
+async def test_replay_with_another_model_names_the_recorded_one(
+        tmp_path: Path, server: ProviderServer) -> None:
+    """`--replay` with a different `--model` (or provider) cannot match a single request: say
+    which model the recording holds for the seat, not just that a request is missing."""
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    options = options_for(server, recording=str(tmp_path), recording_mode="record")
+    await play(options)
+    other = dataclasses.replace(options, model="another-model", recording_mode="replay")
+    with pytest.raises(ConfigError) as error:
+        await play(other)
+    text = str(error.value)
+    assert error.value.field == "replay"
+    assert "openai/test-openai" in text and "openai/another-model" in text and "seat 0" in text
+    # replay_or_live may send the new model's requests live: no error there
+    server.reset(lambda _req: Reply('{"action": "cooperate"}'))
+    await play(dataclasses.replace(other, recording_mode="replay_or_live"))

@@ -170,6 +170,16 @@ class EpisodeRecording:
                                         f"{self.path}, but no model provider is configured "
                                         "(replay with the recorded provider and model)")
 
+    def require_same_model(self, seat: int, provider: str, model: str) -> None:
+        """Refuse to replay a seat's calls on another provider or model: no request of it
+        could match (the key holds both), so the first turn would stop with a bare miss."""
+        recorded = self.recorded_models.get(seat)
+        if recorded is not None and recorded != f"{provider}/{model}":
+            raise ConfigError("replay", f"replay: seat {seat} made {recorded} calls in "
+                                        f"{self.path}, not {provider}/{model} (replay with "
+                                        "the recorded provider and model, or use "
+                                        "--replay-or-live to send the new model's calls)")
+
     def next_answer(self, seat: int, key: str, error: str | None = None
                     ) -> dict[str, Any] | None:
         """The next recorded answer to this seat's request (with `error`: only if it is that
