@@ -69,6 +69,35 @@ async def test_timeouts_and_disabled_seats_are_recorded_too(server: ProviderServ
     assert row["decision"]["cause"] == "disabled"
 
 
+async def test_a_failed_call_says_why_in_its_row(server: ProviderServer,
+                                                 tmp_path: Path) -> None:
+    """A `transport` or `disabled` attempt has no reply to read: its row keeps the provider's
+    error (the HTTP status and body, or the refused key), so a prompt writer can tell a 500
+    from a wrong model name; a plain timeout and a success say nothing there."""
+    server.script = lambda _req: Reply(fault="500")
+    path = tmp_path / "t.jsonl"
+    game = TextToyGame(seats=1, rounds=1)
+    await run_episode(game, model_seats(game, options_for(server, transcript=str(path))))
+    rows = rows_of(path)
+    assert [r["cause"] for r in rows] == ["transport", "transport"]
+    assert all("500" in r["error"] and "scripted 500" in r["error"] for r in rows)
+    server.script = lambda _req: Reply(fault="401")
+    await run_episode(game := TextToyGame(seats=1, rounds=1),
+                      model_seats(game, options_for(server, transcript=str(path))))
+    (row,) = rows_of(path)
+    assert row["cause"] == "disabled" and "refused the key" in row["error"]
+    assert "401" in row["error"]
+    await run_episode(game := TextToyGame(seats=1, rounds=1),
+                      model_seats(game, ModelOptions(transcript=str(path))))
+    (row,) = rows_of(path)
+    assert row["error"] == "no model provider configured"
+    server.script = lambda _req: Reply('{"n": 1}')
+    await run_episode(game := TextToyGame(seats=1, rounds=1),
+                      model_seats(game, options_for(server, transcript=str(path))))
+    (row,) = rows_of(path)
+    assert row["cause"] is None and row["error"] is None
+
+
 def test_a_chat_example_is_an_accepted_reply_with_earlier_mistakes_weighted_zero() -> None:
     prompt = [{"role": "system", "content": "rules"}, {"role": "user", "content": "view"},
               {"role": "assistant", "content": "oops"}, {"role": "user", "content": "hint"}]

@@ -26,6 +26,7 @@ from cogleague.core.episode import PARSE_CODES, current_attempt
 from cogleague.core.errors import IllegalAction, SeatUnavailable
 from cogleague.core.game import DECISION_RETRIES, Decision, Game, Turn
 from cogleague.core.seat import FallbackCause
+from cogleague.core.text import cut_with_ellipsis
 from cogleague.seats.llm import prompting
 from cogleague.seats.llm.accounting import SeatStats
 from cogleague.seats.llm.budget import MAX_RATE_LIMITED_SENDS
@@ -120,6 +121,7 @@ class ModelSeat:
         if state is None or state.disabled:
             record.cause = FallbackCause.DISABLED
             why = "no model provider configured" if state is None else "provider refused the key"
+            record.error = why
             raise SeatUnavailable(FallbackCause.DISABLED, why)
         token = set_turn(turn.turn_id)
         try:
@@ -128,10 +130,10 @@ class ModelSeat:
             record.cause = FallbackCause.TIMEOUT
             raise
         except SeatUnavailable as unavailable:
-            record.cause = unavailable.cause
+            record.cause, record.error = unavailable.cause, _said(unavailable)
             raise
-        except Exception:
-            record.cause = FallbackCause.TRANSPORT
+        except Exception as exc:
+            record.cause, record.error = FallbackCause.TRANSPORT, _said(exc)
             raise
         finally:
             reset_turn(token)
@@ -248,3 +250,12 @@ class ModelSeat:
 
     def __repr__(self) -> str:
         return f"ModelSeat(seat={self.seat}, name={self.name!r}, endpoint={self.endpoint})"
+
+
+MAX_ERROR_CHARS = 500
+"""A failed call's error in its transcript row, cut to this many code points (an SDK's message
+quotes the provider's error body)."""
+
+
+def _said(exc: BaseException) -> str:
+    return cut_with_ellipsis(str(exc) or type(exc).__name__, MAX_ERROR_CHARS)

@@ -7,7 +7,9 @@ chat messages sent, system first), ``reply`` (raw text, or null when none came b
 succeeded), ``requests`` (HTTP requests it took, 429s included), ``input_tokens``,
 ``output_tokens``, ``latency_ms``, ``dropped`` (what the game dropped from a reply it accepted,
 such as a note with the wrong subject, and why: `Parsed.reason`, told to the model in its
-next turn's prompt; null when nothing was dropped). The last row of each turn also carries
+next turn's prompt; null when nothing was dropped), ``error`` (why a ``transport``,
+``disabled`` or ``rate_budget`` attempt failed, in the provider's or the seat's words; null
+otherwise). The last row of each turn also carries
 ``decision``: the runner's final `Decision` (so a fallback shows with its cause).
 
 Rows are written when the runner settles a step, in turn order, so a transcript's order is
@@ -51,6 +53,9 @@ class AttemptRecord:
     """The previous turn's `dropped`, told to the model in this attempt's prompt."""
     cut: bool = False
     """The reply stopped at the length limit: a retry tells the model so."""
+    error: str | None = None
+    """Why a call that brought back no reply failed (the provider's error, a refused key, no
+    provider, no request slot): the cause alone cannot tell a 500 from a wrong model name."""
 
     def to_row(self, decision: Decision | None = None) -> dict[str, Any]:
         row: dict[str, Any] = {
@@ -58,7 +63,7 @@ class AttemptRecord:
             "attempt": self.attempt, **self.extra, "prompt": self.prompt, "reply": self.reply,
             "action": self.action, "cause": self.cause, "requests": self.requests,
             "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
-            "latency_ms": self.latency_ms, "dropped": self.dropped,
+            "latency_ms": self.latency_ms, "dropped": self.dropped, "error": self.error,
         }
         if decision is not None:
             row["decision"] = decision.to_json()
