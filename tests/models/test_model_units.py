@@ -197,6 +197,8 @@ def test_a_prompt_file_is_read_and_limited_to_4000_code_points(tmp_path: Path) -
     (ModelOptions(provider="gemini", model="m"), "provider"),
     (ModelOptions(provider="openai", model="m", base_url="http://127.0.0.1:9/v1",
                   requests_per_minute=0), "requests_per_minute"),
+    (ModelOptions(provider="openai", model="m", base_url="localhost:11434/v1"), "base_url"),
+    (ModelOptions(provider="anthropic", model="m", base_url="ftp://h/v1"), "base_url"),
 ])
 def test_bad_model_settings_name_their_field(options: ModelOptions, field: str) -> None:
     with pytest.raises(ConfigError) as bad:
@@ -258,3 +260,18 @@ def test_a_prompt_path_from_the_home_directory_is_read(tmp_path: Path,
     (tmp_path / "prompt.txt").write_text("Always name 9.\n", encoding="utf-8")
     game = TextToyGame(seats=1, rounds=1)
     assert make_model_seat(game, 0, "llm:~/prompt.txt", ModelOptions()).prompt == "Always name 9."
+
+
+def test_a_base_url_without_a_scheme_is_one_line_naming_the_flag(tmp_path: Path) -> None:
+    """``--base-url localhost:11434/v1`` (Ollama's address as often typed) is not a URL the SDKs
+    can send to: say what form it needs, not "cannot reach the model endpoint"."""
+    from typer.testing import CliRunner
+
+    from cogleague.cli import app
+
+    done = CliRunner().invoke(app, [
+        "play", "dilemma", "--seats", "llm,tit_for_tat,always_defect,pavlov", "--rounds", "1",
+        "--model", "m", "--base-url", "localhost:11434/v1", "--out", str(tmp_path / "run")])
+    assert done.exit_code == 2
+    assert done.output.strip() == ("error: --base-url must be an http:// or https:// URL "
+                                   "(got 'localhost:11434/v1')")

@@ -119,6 +119,10 @@ def resolve_endpoint(provider: str | None, model: str | None, base_url: str | No
     if not model:
         raise ConfigError("model", f"model must name a model when provider is {provider} "
                                    f"(e.g. --model NAME)")
+    if base_url is not None and not base_url.lower().startswith(("http://", "https://")):
+        # the SDKs cannot send to it, and would say only "connection error"
+        raise ConfigError("base_url", f"base_url must be an http:// or https:// URL (got "
+                                      f"{base_url!r})")
     key = api_key or os.environ.get(API_KEY_ENV[provider]) or None
     if key is None:
         if base_url is None:
