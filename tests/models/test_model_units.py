@@ -275,3 +275,17 @@ def test_a_base_url_without_a_scheme_is_one_line_naming_the_flag(tmp_path: Path)
     assert done.exit_code == 2
     assert done.output.strip() == ("error: --base-url must be an http:// or https:// URL "
                                    "(got 'localhost:11434/v1')")
+
+
+def test_the_cost_line_of_a_seat_without_a_provider_says_so(tmp_path: Path) -> None:
+    """With no provider the cost line named the model ``None``: say there is none."""
+    from typer.testing import CliRunner
+
+    from cogleague.cli import app
+
+    done = CliRunner().invoke(app, [
+        "play", "dilemma", "--seats", "llm,tit_for_tat,always_defect,pavlov", "--rounds", "1",
+        "--out", str(tmp_path / "run")])
+    assert done.exit_code == 0, done.output
+    assert "(None)" not in done.output
+    assert "seat 0 (no model provider): 0 requests" in done.output

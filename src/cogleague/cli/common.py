@@ -178,7 +178,8 @@ def print_model_costs(seats: Sequence[Any], prices: Any | None) -> None:
             continue
         money = f", {prices.format(costs[i])}" if prices is not None and costs[i] is not None \
             else ""
-        console.print(f"seat {i} ({models['model'][i]}): {models['requests'][i]} requests, "
+        model = models["model"][i] or "no model provider"
+        console.print(f"seat {i} ({model}): {models['requests'][i]} requests, "
                       f"{models['replayed'][i]} replayed, {models['input_tokens'][i]} in / "
                       f"{models['output_tokens'][i]} out tokens{money}", highlight=False)
     spent = total(costs)
