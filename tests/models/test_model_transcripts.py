@@ -110,6 +110,22 @@ def test_a_chat_example_is_an_accepted_reply_with_earlier_mistakes_weighted_zero
     assert chat_example({**row, "reply": None, "cause": "timeout", "action": None}) is None
 
 
+def test_a_reply_the_game_had_to_mend_is_no_chat_example() -> None:
+    """A reply the game took only after clamping its move (Ledger ``{"move": 99}`` played as 6)
+    or dropping a part (a note about the wrong partner, a key it does not know) is the mistake
+    the next prompt asks the model to correct: exported as the answer to learn, it would teach
+    the mistake."""
+    prompt = [{"role": "system", "content": "rules"}, {"role": "user", "content": "view"}]
+    decision = {"action": {"move": 6}, "source": "seat", "cause": None, "attempts": 1,
+                "timeouts": 0, "clamped": False}
+    row = {"prompt": prompt, "reply": '{"move": 6}', "action": {"move": 6}, "cause": None,
+           "dropped": None, "decision": decision}
+    assert chat_example(row) is not None
+    clamped = {**row, "reply": '{"move": 99}', "decision": {**decision, "clamped": True}}
+    assert chat_example(clamped) is None
+    assert chat_example({**row, "dropped": "note: about Gizmo, not your partner"}) is None
+
+
 async def test_export_turns_transcripts_into_chat_jsonl(server: ProviderServer,
                                                        tmp_path: Path) -> None:
     server.script = sequence(Reply(fault="garbage"), then=Reply('{"n": 4}'))

@@ -114,12 +114,17 @@ def read_rows(path: str | Path) -> Iterator[dict[str, Any]]:
 def chat_example(row: dict[str, Any]) -> dict[str, Any] | None:
     """A fine-tuning example from a row whose reply the game accepted, else None.
 
-    The example is the messages sent plus the reply as the final assistant message. Earlier
+    A reply the game took only after mending it (a clamped move, a dropped part) is no
+    example: the next prompt asks the model to correct it. The example is the messages sent
+    plus the reply as the final assistant message. Earlier
     assistant messages (a failed reply shown back on a retry) get ``weight: 0`` so a trainer
     learns the correction, not the mistake.
     """
     if row.get("cause") is not None or row.get("action") is None or not row.get("reply"):
         return None
+    decision = row.get("decision")
+    if row.get("dropped") is not None or (isinstance(decision, dict) and decision.get("clamped")):
+        return None  # the game mended this reply: learning it would teach the mistake
     messages: list[dict[str, Any]] = []
     for m in row["prompt"]:
         msg: dict[str, Any] = {"role": m["role"], "content": m["content"]}
