@@ -160,3 +160,21 @@ def test_export_refuses_bad_input_with_one_line_and_exit_2(tmp_path: Path) -> No
     assert "Traceback" not in garbled.output
     same = runner.invoke(app, ["export", "transcripts", str(bad), "--out", str(bad)])
     assert same.exit_code == 2 and "is one of the inputs" in same.output
+
+
+def test_a_profile_transcript_keeps_every_episode(server: ProviderServer,
+                                                  tmp_path: Path) -> None:
+    """`cogleague profile … --transcript FILE` plays a battery of episodes: the file held only
+    the last one's rows (each episode started it afresh). It holds them all, each row naming
+    its episode's seed, so the same turn of two episodes can be told apart."""
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    path = tmp_path / "profile.jsonl"
+    path.write_text("an older run's rows\n", encoding="utf-8")
+    done = CliRunner().invoke(app, [
+        "profile", "llm", "--game", "dilemma", "--episodes", "2", "--model", "test-openai",
+        "--base-url", server.openai_url, "--transcript", str(path)])
+    assert done.exit_code == 0, done.output
+    rows = rows_of(path)  # the older content is gone: the command starts the file once
+    assert len(rows) == len(server.requests) == 2 * 10 * 4  # 2 episodes, 10 rounds, 4 pairings
+    assert sorted({r["seed"] for r in rows}) == [0, 1]
+    assert len({(r["seed"], r["turn_id"]) for r in rows}) == len(rows)

@@ -50,5 +50,6 @@ def make_model_seat(game: Game, seat: int, name: str, options: ModelOptions, *,
         recording.require_endpoint(seat)
     elif endpoint is not None and recording is not None and mode == "replay":
         recording.require_same_model(seat, endpoint.provider, endpoint.model)
+    transcript = shared.transcript(options.transcript, options.transcript_append)
     return ModelSeat(game, seat, name, text, endpoint, per_minute, shared,
-                     transcript=shared.transcript(options.transcript), recording=recording)
+                     transcript=transcript, recording=recording)

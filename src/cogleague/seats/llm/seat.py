@@ -115,7 +115,8 @@ class ModelSeat:
         turns = prompting.chat_turns(turn, hint, last_reply, told, cut=cut)
         record = AttemptRecord(self.seat, turn.round, turn.turn_id, number,
                                [{"role": "system", "content": self.system_text}, *turns],
-                               extra=self._identity(), told=told)
+                               extra=self._identity(), told=told,
+                               seed=getattr(self.game, "seed", None))
         records.append(record)
         state = self._state
         if state is None or state.disabled:

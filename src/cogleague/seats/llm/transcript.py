@@ -9,7 +9,8 @@ succeeded), ``requests`` (HTTP requests it took, 429s included), ``input_tokens`
 such as a note with the wrong subject, and why: `Parsed.reason`, told to the model in its
 next turn's prompt; null when nothing was dropped), ``error`` (why a ``transport``,
 ``disabled`` or ``rate_budget`` attempt failed, in the provider's or the seat's words; null
-otherwise). The last row of each turn also carries
+otherwise), ``seed`` (the episode's: one transcript may hold several episodes). The last
+row of each turn also carries
 ``decision``: the runner's final `Decision` (so a fallback shows with its cause).
 
 Rows are written when the runner settles a step, in turn order, so a transcript's order is
@@ -53,6 +54,8 @@ class AttemptRecord:
     """The previous turn's `dropped`, told to the model in this attempt's prompt."""
     cut: bool = False
     """The reply stopped at the length limit: a retry tells the model so."""
+    seed: int | None = None
+    """The episode's seed: tells apart the same turn of two episodes in one transcript."""
     error: str | None = None
     """Why a call that brought back no reply failed (the provider's error, a refused key, no
     provider, no request slot): the cause alone cannot tell a 500 from a wrong model name."""
@@ -64,6 +67,7 @@ class AttemptRecord:
             "action": self.action, "cause": self.cause, "requests": self.requests,
             "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
             "latency_ms": self.latency_ms, "dropped": self.dropped, "error": self.error,
+            "seed": self.seed,
         }
         if decision is not None:
             row["decision"] = decision.to_json()
@@ -74,11 +78,12 @@ class TranscriptWriter:
     """Appends rows to one JSONL file. The file is truncated when the writer is created (once
     per episode) and opened per batch, so nothing stays open between steps."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, append: bool = False) -> None:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text("", encoding="utf-8")
+            with self.path.open("a" if append else "w", encoding="utf-8"):
+                pass
         except OSError as exc:
             raise ConfigError("transcript", f"transcript file {str(path)!r} cannot be written "
                                             f"({exc.strerror or exc})") from exc
