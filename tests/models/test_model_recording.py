@@ -327,3 +327,20 @@ async def test_replay_with_another_model_names_the_recorded_one(
     # replay_or_live may send the new model's requests live: no error there
     server.reset(lambda _req: Reply('{"action": "cooperate"}'))
     await play(dataclasses.replace(other, recording_mode="replay_or_live"))
+
+
+async def test_a_replayed_transcript_row_says_it_was_replayed(
+        tmp_path: Path, server: ProviderServer) -> None:
+    """A replay's transcript gave every call a measured-looking ``latency_ms`` of 0.0: a call
+    answered from the recording sent nothing and took no time to measure, as the results'
+    latencies say (null). Its row says ``replayed``; a live row does not."""
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    calls, live, again = tmp_path / "calls", tmp_path / "live.jsonl", tmp_path / "again.jsonl"
+    options = options_for(server, recording=str(calls), transcript=str(live))
+    await play(options)
+    await play(dataclasses.replace(options, recording_mode="replay", transcript=str(again)))
+    live_rows, replay_rows = list(read_rows(live)), list(read_rows(again))
+    assert len(live_rows) == len(replay_rows) > 0
+    assert all(r["replayed"] is False and r["latency_ms"] is not None for r in live_rows)
+    assert all(r["replayed"] is True and r["latency_ms"] is None for r in replay_rows)
+    assert all(r["requests"] == 0 for r in replay_rows)

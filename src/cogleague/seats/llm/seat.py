@@ -186,11 +186,12 @@ class ModelSeat:
             except BaseException:  # a failure or a cut-off, perhaps answered from the recording
                 self._count_replayed(provider, replayed, record)
                 raise
-            latency = round((time.perf_counter() - started) * 1000, 1)
+            measured = round((time.perf_counter() - started) * 1000, 1)
+            latency: float | None = measured
             if self._count_replayed(provider, replayed, record):
-                latency = 0.0  # answered from the recording: no request went out
+                latency = None  # answered from the recording: no request went out
             else:  # the results' latencies are those of requests sent
-                self.stats.latencies_ms.append(latency)
+                self.stats.latencies_ms.append(measured)
             budget.succeeded()
             self.stats.input_tokens += completion.input_tokens
             self.stats.output_tokens += completion.output_tokens
@@ -221,6 +222,7 @@ class ModelSeat:
         self.stats.requests -= 1
         self.stats.replayed += 1
         record.requests -= 1
+        record.replayed = True
         return True
 
     # -- runner hooks ------------------------------------------------------------------------

@@ -9,7 +9,8 @@ succeeded), ``requests`` (HTTP requests it took, 429s included), ``input_tokens`
 such as a note with the wrong subject, and why: `Parsed.reason`, told to the model in its
 next turn's prompt; null when nothing was dropped), ``error`` (why a ``transport``,
 ``disabled`` or ``rate_budget`` attempt failed, in the provider's or the seat's words; null
-otherwise), ``seed`` (the episode's: one transcript may hold several episodes). The last
+otherwise), ``replayed`` (answered from a recording: no request, no tokens, and
+``latency_ms`` null), ``seed`` (the episode's: one transcript may hold several episodes). The last
 row of each turn also carries
 ``decision``: the runner's final `Decision` (so a fallback shows with its cause).
 
@@ -54,6 +55,8 @@ class AttemptRecord:
     """The previous turn's `dropped`, told to the model in this attempt's prompt."""
     cut: bool = False
     """The reply stopped at the length limit: a retry tells the model so."""
+    replayed: bool = False
+    """Answered from a recording: nothing was sent, so no latency was measured."""
     seed: int | None = None
     """The episode's seed: tells apart the same turn of two episodes in one transcript."""
     error: str | None = None
@@ -67,7 +70,7 @@ class AttemptRecord:
             "action": self.action, "cause": self.cause, "requests": self.requests,
             "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
             "latency_ms": self.latency_ms, "dropped": self.dropped, "error": self.error,
-            "seed": self.seed,
+            "replayed": self.replayed, "seed": self.seed,
         }
         if decision is not None:
             row["decision"] = decision.to_json()
