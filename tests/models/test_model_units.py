@@ -289,3 +289,28 @@ def test_the_cost_line_of_a_seat_without_a_provider_says_so(tmp_path: Path) -> N
     assert done.exit_code == 0, done.output
     assert "(None)" not in done.output
     assert "seat 0 (no model provider): 0 requests" in done.output
+
+
+def test_play_takes_the_request_budget_and_names_its_range(tmp_path: Path,
+                                                           server: Any) -> None:
+    """`requests_per_minute` (docs: 1..100000, default 600) could be set only from Python: a
+    prompt writer on a low-quota key had no way to keep `cogleague play` inside it."""
+    from typer.testing import CliRunner
+
+    from cogleague.cli import app
+    from helpers.provider_server import Reply
+
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    base = ["play", "dilemma", "--seats", "llm,tit_for_tat,always_defect,pavlov", "--rounds",
+            "1", "--model", "m", "--base-url", server.openai_url]
+    bad = CliRunner().invoke(app, [*base, "--requests-per-minute", "0",
+                                   "--out", str(tmp_path / "bad")])
+    assert bad.exit_code == 2
+    assert bad.output.strip() == "error: --requests-per-minute must be an integer in 1..100000 " \
+                                 "(got 0)"
+    done = CliRunner().invoke(app, [*base, "--requests-per-minute", "1",
+                                    "--out", str(tmp_path / "run")])
+    assert done.exit_code == 0, done.output
+    models = json.loads((tmp_path / "run" / "results.json").read_text())["models"]
+    # round 1 asks seat 0 three times at once: one request fits the minute, two fall back
+    assert models["requests"][0] == 1 and models["fallbacks"][0] == {"rate_budget": 2}
