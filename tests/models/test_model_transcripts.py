@@ -126,6 +126,19 @@ def test_a_reply_the_game_had_to_mend_is_no_chat_example() -> None:
     assert chat_example({**row, "dropped": "note: about Gizmo, not your partner"}) is None
 
 
+def test_export_of_only_mended_replies_says_so(tmp_path: Path) -> None:
+    """With every reply mended by the game, "0 examples" must say that, not "no reply"."""
+    decision = {"action": {"move": 6}, "source": "seat", "cause": None, "clamped": True}
+    row = {"prompt": [{"role": "user", "content": "view"}], "reply": '{"move": 99}',
+           "action": {"move": 6}, "cause": None, "dropped": None, "decision": decision}
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    done = CliRunner().invoke(app, ["export", "transcripts", str(path), "--out",
+                                    str(tmp_path / "o.jsonl")])
+    assert done.exit_code == 0, done.output
+    assert "0 examples: no reply was accepted by the game (1 mended)" in done.output
+
+
 async def test_export_turns_transcripts_into_chat_jsonl(server: ProviderServer,
                                                        tmp_path: Path) -> None:
     server.script = sequence(Reply(fault="garbage"), then=Reply('{"n": 4}'))

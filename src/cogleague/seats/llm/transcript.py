@@ -128,11 +128,8 @@ def chat_example(row: dict[str, Any]) -> dict[str, Any] | None:
     assistant messages (a failed reply shown back on a retry) get ``weight: 0`` so a trainer
     learns the correction, not the mistake.
     """
-    if row.get("cause") is not None or row.get("action") is None or not row.get("reply"):
+    if left_out(row) is not None:
         return None
-    decision = row.get("decision")
-    if row.get("dropped") is not None or (isinstance(decision, dict) and decision.get("clamped")):
-        return None  # the game mended this reply: learning it would teach the mistake
     messages: list[dict[str, Any]] = []
     for m in row["prompt"]:
         msg: dict[str, Any] = {"role": m["role"], "content": m["content"]}
@@ -141,6 +138,18 @@ def chat_example(row: dict[str, Any]) -> dict[str, Any] | None:
         messages.append(msg)
     messages.append({"role": "assistant", "content": row["reply"]})
     return {"messages": messages}
+
+
+def left_out(row: dict[str, Any]) -> str | None:
+    """Why a row is no chat example (its cause, ``no reply``, ``mended``), or None."""
+    if row.get("cause") is not None:
+        return str(row["cause"])
+    if row.get("action") is None or not row.get("reply"):
+        return "no reply"
+    decision = row.get("decision")
+    if row.get("dropped") is not None or (isinstance(decision, dict) and decision.get("clamped")):
+        return "mended"  # the game mended this reply: learning it would teach the mistake
+    return None
 
 
 def export_chat(paths: Iterable[str | Path], out: str | Path) -> tuple[int, int]:
