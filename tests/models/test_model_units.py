@@ -314,3 +314,16 @@ def test_play_takes_the_request_budget_and_names_its_range(tmp_path: Path,
     models = json.loads((tmp_path / "run" / "results.json").read_text())["models"]
     # round 1 asks seat 0 three times at once: one request fits the minute, two fall back
     assert models["requests"][0] == 1 and models["fallbacks"][0] == {"rate_budget": 2}
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:9/v1", "http://127.0.0.1:9/v1/"])
+def test_an_anthropic_base_url_ending_in_v1_is_refused(url: str) -> None:
+    """The Messages API path is ``/v1/messages`` under the base URL, so an OpenAI-style
+    ``…/v1`` sent every request to ``/v1/v1/messages``: a 404 on every turn, played by the
+    fallback. The error names the field and the form it needs."""
+    with pytest.raises(ConfigError) as bad:
+        make_model_seat(TextToyGame(seats=1), 0, "llm",
+                        ModelOptions(provider="anthropic", model="m", base_url=url))
+    assert bad.value.field == "base_url"
+    assert str(bad.value) == (f"base_url for anthropic is the host, without /v1 (requests go "
+                              f"to BASE_URL/v1/messages): write http://127.0.0.1:9 (got {url!r})")
