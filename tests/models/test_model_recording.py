@@ -344,3 +344,18 @@ async def test_a_replayed_transcript_row_says_it_was_replayed(
     assert all(r["replayed"] is False and r["latency_ms"] is not None for r in live_rows)
     assert all(r["replayed"] is True and r["latency_ms"] is None for r in replay_rows)
     assert all(r["requests"] == 0 for r in replay_rows)
+
+
+async def test_a_replay_with_another_seed_names_the_recorded_seeds(
+        tmp_path: Path, server: ProviderServer) -> None:
+    """`cogleague play` picks a random seed unless given one, so recording and then replaying
+    the same command line finds no recording; the error named no seed to replay with."""
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    options = options_for(server, recording=str(tmp_path), recording_mode="record")
+    await play(options, seed=5)
+    await play(options, seed=12)
+    with pytest.raises(ConfigError) as error:
+        await play(dataclasses.replace(options, recording_mode="replay"), seed=6)
+    text = str(error.value)
+    assert error.value.field == "replay" and "no recording of this episode" in text
+    assert "this game and line-up were recorded with seed 5, 12" in text

@@ -135,7 +135,8 @@ class EpisodeRecording:
             recording._load()
         elif mode == "replay":
             raise ConfigError("replay", f"replay: no recording of this episode at {path} (was "
-                                        "it recorded with the same game, seed and seats?)")
+                                        f"it recorded with the same game, seed and seats?)"
+                                        f"{_other_seeds(path)}")
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
         return recording
@@ -200,6 +201,20 @@ class EpisodeRecording:
     def append(self, row: dict[str, Any]) -> None:
         with self._lock, self.path.open("a", encoding="utf-8") as fh:
             fh.write(jsonio.dumps(row) + "\n")
+
+
+def _other_seeds(path: Path) -> str:
+    """The seeds this game and line-up were recorded with in the same directory: a command
+    run without a seed plays a random one, so its replay needs the recorded seed named."""
+    game, _, digest = path.name.removesuffix(SUFFIX).rsplit("-", 2)
+    seeds = sorted(int(p.name.removesuffix(SUFFIX).rsplit("-", 2)[1])
+                   for p in path.parent.glob(f"{game}-*-{digest}{SUFFIX}")
+                   if p.name.removesuffix(SUFFIX).rsplit("-", 2)[1].isdigit())
+    if not seeds:
+        return ""
+    return (f"; this game and line-up were recorded with seed "
+            f"{', '.join(map(str, seeds[:10]))}{', …' if len(seeds) > 10 else ''}: replay "
+            "with one of those seeds")
 
 
 RECORDED_ERRORS = ("rate_limited", "auth", "failure", "timeout", "rate_budget")
