@@ -359,3 +359,18 @@ async def test_a_replay_with_another_seed_names_the_recorded_seeds(
     text = str(error.value)
     assert error.value.field == "replay" and "no recording of this episode" in text
     assert "this game and line-up were recorded with seed 5, 12" in text
+
+
+def test_the_python_api_results_say_why_a_seat_fell_back(tmp_path: Path,
+                                                         server: ProviderServer) -> None:
+    """`cogleague.seats.llm.api.play` returned the results without the `faults` section that
+    results.json (and `cogleague.play`) carry: a script could not see why a seat fell back."""
+    from cogleague.seats.llm.api import play as api_play
+
+    server.script = lambda _req: Reply(fault="garbage")
+    results, _ = api_play("dilemma", LINEUP, seed=2, overrides={"rounds_total": 1},
+                          model=options_for(server))
+    seat = results["faults"]["seats"][0]
+    assert seat["policy"] == "llm" and seat["fallbacks"] == {"parse": 3}
+    assert seat["reasons"]["parse"] == "no JSON object found in the reply"
+    assert results["faults"]["fallbacks"] == 6  # both model seats, three pairings each
