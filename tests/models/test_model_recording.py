@@ -190,6 +190,7 @@ async def test_a_replay_plays_the_recorded_rate_budget_fallbacks_and_takes_no_sl
             again, replayed = await play(replay)
             assert again == document
             assert replayed["fallbacks"] == models["fallbacks"]
+            assert replayed["errors"] == models["errors"]  # in the live run's words
             assert replayed["replayed"] == models["requests"]
 
 

@@ -12,6 +12,7 @@ from cogleague.cli import export as _export  # noqa: F401  (registers `cogleague
 from cogleague.core.episode import run_episode
 from cogleague.core.game import Timing
 from cogleague.seats.factory import ModelOptions
+from cogleague.seats.llm import accounting_for
 from cogleague.seats.llm.transcript import chat_example
 from helpers.model_toys import HINT, TextToyGame, model_seats, options_for
 from helpers.provider_server import GARBAGE_TEXT, ProviderServer, Recorded, Reply, sequence
@@ -191,3 +192,24 @@ def test_a_profile_transcript_keeps_every_episode(server: ProviderServer,
     assert len(rows) == len(server.requests) == 2 * 10 * 4  # 2 episodes, 10 rounds, 4 pairings
     assert sorted({r["seed"] for r in rows}) == [0, 1]
     assert len({(r["seed"], r["turn_id"]) for r in rows}) == len(rows)
+
+
+async def test_the_models_section_says_why_a_call_fell_back(server: ProviderServer) -> None:
+    """`models.fallbacks` counted `transport` / `disabled` fallbacks with no word of why (the
+    results' `faults` give a reason only for refused replies): a wrong model name (404) and a
+    dead server read the same. `models.errors` keeps each cause's first error per seat."""
+    server.script = lambda req: Reply(fault="500") if "seat 0." in req.user_text else Reply()
+    game = TextToyGame(seats=2, rounds=2)
+    seats = model_seats(game, options_for(server))
+    await run_episode(game, seats)
+    models = accounting_for(seats)
+    assert models is not None
+    assert models["fallbacks"] == [{"transport": 2}, {}]
+    (transport,) = models["errors"][0].values()
+    assert "500" in transport and "scripted 500" in transport
+    assert models["errors"][1] == {}
+    game = TextToyGame(seats=1, rounds=1)
+    bare = model_seats(game, ModelOptions())
+    await run_episode(game, bare)
+    assert accounting_for(bare)["errors"] == [  # type: ignore[index]
+        {"disabled": "no model provider configured"}]

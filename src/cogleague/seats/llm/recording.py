@@ -247,7 +247,7 @@ def completion_of(response: dict[str, Any]) -> Completion:
     if error == "failure":
         raise ProviderFailure(str(response.get("message", "recorded failure")))
     if error == "rate_budget":
-        raise SeatUnavailable(FallbackCause.RATE_BUDGET, "no request slot (recorded)")
+        raise SeatUnavailable(FallbackCause.RATE_BUDGET, "no request slot before the deadline")
     raise ProviderFailure(f"unknown recorded error {error!r}")
 
 
@@ -291,7 +291,8 @@ class RecordedProvider:
         key = request_key(ep.provider, ep.model, system, turns)
         if mode != "record":
             if self.recording.take_rate_budget(self.seat, key):
-                raise SeatUnavailable(FallbackCause.RATE_BUDGET, "no request slot (recorded)")
+                raise SeatUnavailable(FallbackCause.RATE_BUDGET,
+                                      "no request slot before the deadline")
             if mode == "replay":
                 return
         try:

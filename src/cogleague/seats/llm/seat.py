@@ -232,6 +232,8 @@ class ModelSeat:
         if decision.is_fallback:
             self.stats.fallbacks[decision.cause or "unknown"] += 1
         records = self._attempts.pop(turn.turn_id, [])
+        if decision.is_fallback and records and records[-1].error is not None:
+            self.stats.errors.setdefault(str(decision.cause or "unknown"), records[-1].error)
         if decision.source == "seat" and records and records[-1].dropped is not None:
             self._dropped = prompting.cut_dropped(records[-1].dropped)  # the reply it took
         if self.transcript is not None and records:
