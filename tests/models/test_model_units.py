@@ -327,3 +327,22 @@ def test_an_anthropic_base_url_ending_in_v1_is_refused(url: str) -> None:
     assert bad.value.field == "base_url"
     assert str(bad.value) == (f"base_url for anthropic is the host, without /v1 (requests go "
                               f"to BASE_URL/v1/messages): write http://127.0.0.1:9 (got {url!r})")
+
+
+def test_play_prints_the_error_behind_a_model_seats_fallbacks(tmp_path: Path,
+                                                              server: Any) -> None:
+    """`fallbacks: seat 0 (llm) 3 transport` said nothing of why (a dead server, a wrong model
+    name): the first error of each cause follows it."""
+    from typer.testing import CliRunner
+
+    from cogleague.cli import app
+    from helpers.provider_server import Reply
+
+    server.script = lambda _req: Reply(fault="500")
+    done = CliRunner().invoke(app, [
+        "play", "dilemma", "--seats", "llm,tit_for_tat,always_defect,pavlov", "--rounds", "1",
+        "--model", "m", "--base-url", server.openai_url, "--out", str(tmp_path / "run")])
+    assert done.exit_code == 0, done.output
+    assert "3 transport" in done.output
+    line = next(x for x in done.output.splitlines() if x.startswith("seat 0 transport: "))
+    assert "500" in line and "scripted 500" in line
