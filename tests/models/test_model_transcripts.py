@@ -213,3 +213,17 @@ async def test_the_models_section_says_why_a_call_fell_back(server: ProviderServ
     await run_episode(game, bare)
     assert accounting_for(bare)["errors"] == [  # type: ignore[index]
         {"disabled": "no model provider configured"}]
+
+
+async def test_a_reply_cut_at_the_length_limit_says_so_in_its_row(
+        server: ProviderServer, tmp_path: Path, shape: str) -> None:
+    """The recording kept ``cut`` but the transcript did not: a reply that stopped at the
+    reply length limit (the Messages API's 1024 tokens) and still parsed looked whole."""
+    server.script = sequence(Reply('{"n": 2} and then I would expla', cut=True),
+                             then=Reply('{"n": 3}'))
+    path = tmp_path / "t.jsonl"
+    game = TextToyGame(seats=1, rounds=2)
+    await run_episode(game, model_seats(game, options_for(server, shape,
+                                                          transcript=str(path))))
+    rows = rows_of(path)
+    assert [(r["cut"], r["cause"]) for r in rows] == [(True, None), (False, None)]

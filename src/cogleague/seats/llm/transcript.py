@@ -9,10 +9,10 @@ succeeded), ``requests`` (HTTP requests it took, 429s included), ``input_tokens`
 such as a note with the wrong subject, and why: `Parsed.reason`, told to the model in its
 next turn's prompt; null when nothing was dropped), ``error`` (why a ``transport``,
 ``disabled`` or ``rate_budget`` attempt failed, in the provider's or the seat's words; null
-otherwise), ``replayed`` (answered from a recording: no request, no tokens, and
-``latency_ms`` null), ``seed`` (the episode's: one transcript may hold several episodes). The last
-row of each turn also carries
-``decision``: the runner's final `Decision` (so a fallback shows with its cause).
+otherwise), ``cut`` (the reply stopped at the length limit), ``replayed`` (answered from a
+recording: no request, no tokens, and ``latency_ms`` null), ``seed`` (the episode's: one
+transcript may hold several episodes). The last row of each turn also carries ``decision``:
+the runner's final `Decision` (so a fallback shows with its cause).
 
 Rows are written when the runner settles a step, in turn order, so a transcript's order is
 deterministic; only token counts and latencies vary between runs.
@@ -70,7 +70,7 @@ class AttemptRecord:
             "action": self.action, "cause": self.cause, "requests": self.requests,
             "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
             "latency_ms": self.latency_ms, "dropped": self.dropped, "error": self.error,
-            "replayed": self.replayed, "seed": self.seed,
+            "cut": self.cut, "replayed": self.replayed, "seed": self.seed,
         }
         if decision is not None:
             row["decision"] = decision.to_json()
