@@ -107,3 +107,36 @@ def test_the_readme_model_commands_work_as_written(server: ProviderServer,
     assert len(rows) == 2 * 14 and all(r["cause"] is None for r in rows)
     examples = (tmp_path / "runs" / "finetune.jsonl").read_text().splitlines()
     assert len(examples) == len(rows)
+
+
+def test_the_exact_prompt_command_writes_every_prompt_with_no_provider(tmp_path: Path) -> None:
+    """docs/models.md's "Reading the exact prompt" command, as written: no provider, no
+    network, and every row holds the system message (rules, reply rule, the prompt file under
+    the guidance heading) and the turn's view."""
+    from cogleague.seats.llm.prompting import GUIDANCE_HEADING, REPLY_RULE
+
+    (tmp_path / "prompts").symlink_to(ROOT / "prompts")
+    (block,) = readme_blocks_of("exact-prompt")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ANTHROPIC_"))}
+    for line in block:
+        argv = shlex.split(line)
+        argv[:1] = ([str(COGLEAGUE)] if COGLEAGUE.exists() else
+                    [sys.executable, "-c", "from cogleague.cli import main; main()"])
+        done = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=240, check=False)
+        assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in
+            (tmp_path / "runs" / "prompts.jsonl").read_text(encoding="utf-8").splitlines()]
+    guidance = (ROOT / "prompts" / "dilemma" / "grim.txt").read_text(encoding="utf-8").strip()
+    assert len(rows) == 3 and all(r["cause"] == "disabled" for r in rows)  # 3 pairings
+    for row in rows:
+        system, user = row["prompt"]
+        assert system["role"] == "system" and user["role"] == "user"
+        assert REPLY_RULE in system["content"]
+        assert system["content"].endswith(f"{GUIDANCE_HEADING}\n{guidance}")
+        assert "round 1 of 1" in user["content"]
+
+
+def readme_blocks_of(name: str) -> list[list[str]]:
+    """The ``sh`` blocks of one marked section of docs/models.md, as lists of lines."""
+    return [block.strip().splitlines() for block in sh_blocks(section(name, "docs/models.md"))]

@@ -190,6 +190,7 @@ async def test_a_replay_plays_the_recorded_rate_budget_fallbacks_and_takes_no_sl
             again, replayed = await play(replay)
             assert again == document
             assert replayed["fallbacks"] == models["fallbacks"]
+            assert replayed["errors"] == models["errors"]  # in the live run's words
             assert replayed["replayed"] == models["requests"]
 
 
@@ -309,3 +310,68 @@ async def test_a_reply_cut_at_the_length_limit_replays_with_the_same_retry(
         assert any("cut off" in m["content"] for r in live.requests for m in r.messages)
     replay = dataclasses.replace(options, recording_mode="replay", api_key=None)
     assert await run(replay) == [recorded[0], [0], [3]]
+
+
+async def test_replay_with_another_model_names_the_recorded_one(
+        tmp_path: Path, server: ProviderServer) -> None:
+    """`--replay` with a different `--model` (or provider) cannot match a single request: say
+    which model the recording holds for the seat, not just that a request is missing."""
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    options = options_for(server, recording=str(tmp_path), recording_mode="record")
+    await play(options)
+    other = dataclasses.replace(options, model="another-model", recording_mode="replay")
+    with pytest.raises(ConfigError) as error:
+        await play(other)
+    text = str(error.value)
+    assert error.value.field == "replay"
+    assert "openai/test-openai" in text and "openai/another-model" in text and "seat 0" in text
+    # replay_or_live may send the new model's requests live: no error there
+    server.reset(lambda _req: Reply('{"action": "cooperate"}'))
+    await play(dataclasses.replace(other, recording_mode="replay_or_live"))
+
+
+async def test_a_replayed_transcript_row_says_it_was_replayed(
+        tmp_path: Path, server: ProviderServer) -> None:
+    """A replay's transcript gave every call a measured-looking ``latency_ms`` of 0.0: a call
+    answered from the recording sent nothing and took no time to measure, as the results'
+    latencies say (null). Its row says ``replayed``; a live row does not."""
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    calls, live, again = tmp_path / "calls", tmp_path / "live.jsonl", tmp_path / "again.jsonl"
+    options = options_for(server, recording=str(calls), transcript=str(live))
+    await play(options)
+    await play(dataclasses.replace(options, recording_mode="replay", transcript=str(again)))
+    live_rows, replay_rows = list(read_rows(live)), list(read_rows(again))
+    assert len(live_rows) == len(replay_rows) > 0
+    assert all(r["replayed"] is False and r["latency_ms"] is not None for r in live_rows)
+    assert all(r["replayed"] is True and r["latency_ms"] is None for r in replay_rows)
+    assert all(r["requests"] == 0 for r in replay_rows)
+
+
+async def test_a_replay_with_another_seed_names_the_recorded_seeds(
+        tmp_path: Path, server: ProviderServer) -> None:
+    """`cogleague play` picks a random seed unless given one, so recording and then replaying
+    the same command line finds no recording; the error named no seed to replay with."""
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    options = options_for(server, recording=str(tmp_path), recording_mode="record")
+    await play(options, seed=5)
+    await play(options, seed=12)
+    with pytest.raises(ConfigError) as error:
+        await play(dataclasses.replace(options, recording_mode="replay"), seed=6)
+    text = str(error.value)
+    assert error.value.field == "replay" and "no recording of this episode" in text
+    assert "this game and line-up were recorded with seed 5, 12" in text
+
+
+def test_the_python_api_results_say_why_a_seat_fell_back(tmp_path: Path,
+                                                         server: ProviderServer) -> None:
+    """`cogleague.seats.llm.api.play` returned the results without the `faults` section that
+    results.json (and `cogleague.play`) carry: a script could not see why a seat fell back."""
+    from cogleague.seats.llm.api import play as api_play
+
+    server.script = lambda _req: Reply(fault="garbage")
+    results, _ = api_play("dilemma", LINEUP, seed=2, overrides={"rounds_total": 1},
+                          model=options_for(server))
+    seat = results["faults"]["seats"][0]
+    assert seat["policy"] == "llm" and seat["fallbacks"] == {"parse": 3}
+    assert seat["reasons"]["parse"] == "no JSON object found in the reply"
+    assert results["faults"]["fallbacks"] == 6  # both model seats, three pairings each

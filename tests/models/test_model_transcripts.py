@@ -12,6 +12,7 @@ from cogleague.cli import export as _export  # noqa: F401  (registers `cogleague
 from cogleague.core.episode import run_episode
 from cogleague.core.game import Timing
 from cogleague.seats.factory import ModelOptions
+from cogleague.seats.llm import accounting_for
 from cogleague.seats.llm.transcript import chat_example
 from helpers.model_toys import HINT, TextToyGame, model_seats, options_for
 from helpers.provider_server import GARBAGE_TEXT, ProviderServer, Recorded, Reply, sequence
@@ -69,6 +70,35 @@ async def test_timeouts_and_disabled_seats_are_recorded_too(server: ProviderServ
     assert row["decision"]["cause"] == "disabled"
 
 
+async def test_a_failed_call_says_why_in_its_row(server: ProviderServer,
+                                                 tmp_path: Path) -> None:
+    """A `transport` or `disabled` attempt has no reply to read: its row keeps the provider's
+    error (the HTTP status and body, or the refused key), so a prompt writer can tell a 500
+    from a wrong model name; a plain timeout and a success say nothing there."""
+    server.script = lambda _req: Reply(fault="500")
+    path = tmp_path / "t.jsonl"
+    game = TextToyGame(seats=1, rounds=1)
+    await run_episode(game, model_seats(game, options_for(server, transcript=str(path))))
+    rows = rows_of(path)
+    assert [r["cause"] for r in rows] == ["transport", "transport"]
+    assert all("500" in r["error"] and "scripted 500" in r["error"] for r in rows)
+    server.script = lambda _req: Reply(fault="401")
+    await run_episode(game := TextToyGame(seats=1, rounds=1),
+                      model_seats(game, options_for(server, transcript=str(path))))
+    (row,) = rows_of(path)
+    assert row["cause"] == "disabled" and "refused the key" in row["error"]
+    assert "401" in row["error"]
+    await run_episode(game := TextToyGame(seats=1, rounds=1),
+                      model_seats(game, ModelOptions(transcript=str(path))))
+    (row,) = rows_of(path)
+    assert row["error"] == "no model provider configured"
+    server.script = lambda _req: Reply('{"n": 1}')
+    await run_episode(game := TextToyGame(seats=1, rounds=1),
+                      model_seats(game, options_for(server, transcript=str(path))))
+    (row,) = rows_of(path)
+    assert row["cause"] is None and row["error"] is None
+
+
 def test_a_chat_example_is_an_accepted_reply_with_earlier_mistakes_weighted_zero() -> None:
     prompt = [{"role": "system", "content": "rules"}, {"role": "user", "content": "view"},
               {"role": "assistant", "content": "oops"}, {"role": "user", "content": "hint"}]
@@ -79,6 +109,35 @@ def test_a_chat_example_is_an_accepted_reply_with_earlier_mistakes_weighted_zero
         {"role": "user", "content": "hint"}, {"role": "assistant", "content": '{"n": 1}'}]}
     assert chat_example({**row, "cause": "parse", "action": None}) is None
     assert chat_example({**row, "reply": None, "cause": "timeout", "action": None}) is None
+
+
+def test_a_reply_the_game_had_to_mend_is_no_chat_example() -> None:
+    """A reply the game took only after clamping its move (Ledger ``{"move": 99}`` played as 6)
+    or dropping a part (a note about the wrong partner, a key it does not know) is the mistake
+    the next prompt asks the model to correct: exported as the answer to learn, it would teach
+    the mistake."""
+    prompt = [{"role": "system", "content": "rules"}, {"role": "user", "content": "view"}]
+    decision = {"action": {"move": 6}, "source": "seat", "cause": None, "attempts": 1,
+                "timeouts": 0, "clamped": False}
+    row = {"prompt": prompt, "reply": '{"move": 6}', "action": {"move": 6}, "cause": None,
+           "dropped": None, "decision": decision}
+    assert chat_example(row) is not None
+    clamped = {**row, "reply": '{"move": 99}', "decision": {**decision, "clamped": True}}
+    assert chat_example(clamped) is None
+    assert chat_example({**row, "dropped": "note: about Gizmo, not your partner"}) is None
+
+
+def test_export_of_only_mended_replies_says_so(tmp_path: Path) -> None:
+    """With every reply mended by the game, "0 examples" must say that, not "no reply"."""
+    decision = {"action": {"move": 6}, "source": "seat", "cause": None, "clamped": True}
+    row = {"prompt": [{"role": "user", "content": "view"}], "reply": '{"move": 99}',
+           "action": {"move": 6}, "cause": None, "dropped": None, "decision": decision}
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    done = CliRunner().invoke(app, ["export", "transcripts", str(path), "--out",
+                                    str(tmp_path / "o.jsonl")])
+    assert done.exit_code == 0, done.output
+    assert "0 examples: no reply was accepted by the game (1 mended)" in done.output
 
 
 async def test_export_turns_transcripts_into_chat_jsonl(server: ProviderServer,
@@ -115,3 +174,56 @@ def test_export_refuses_bad_input_with_one_line_and_exit_2(tmp_path: Path) -> No
     assert "Traceback" not in garbled.output
     same = runner.invoke(app, ["export", "transcripts", str(bad), "--out", str(bad)])
     assert same.exit_code == 2 and "is one of the inputs" in same.output
+
+
+def test_a_profile_transcript_keeps_every_episode(server: ProviderServer,
+                                                  tmp_path: Path) -> None:
+    """`cogleague profile … --transcript FILE` plays a battery of episodes: the file held only
+    the last one's rows (each episode started it afresh). It holds them all, each row naming
+    its episode's seed, so the same turn of two episodes can be told apart."""
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    path = tmp_path / "profile.jsonl"
+    path.write_text("an older run's rows\n", encoding="utf-8")
+    done = CliRunner().invoke(app, [
+        "profile", "llm", "--game", "dilemma", "--episodes", "2", "--model", "test-openai",
+        "--base-url", server.openai_url, "--transcript", str(path)])
+    assert done.exit_code == 0, done.output
+    rows = rows_of(path)  # the older content is gone: the command starts the file once
+    assert len(rows) == len(server.requests) == 2 * 10 * 4  # 2 episodes, 10 rounds, 4 pairings
+    assert sorted({r["seed"] for r in rows}) == [0, 1]
+    assert len({(r["seed"], r["turn_id"]) for r in rows}) == len(rows)
+
+
+async def test_the_models_section_says_why_a_call_fell_back(server: ProviderServer) -> None:
+    """`models.fallbacks` counted `transport` / `disabled` fallbacks with no word of why (the
+    results' `faults` give a reason only for refused replies): a wrong model name (404) and a
+    dead server read the same. `models.errors` keeps each cause's first error per seat."""
+    server.script = lambda req: Reply(fault="500") if "seat 0." in req.user_text else Reply()
+    game = TextToyGame(seats=2, rounds=2)
+    seats = model_seats(game, options_for(server))
+    await run_episode(game, seats)
+    models = accounting_for(seats)
+    assert models is not None
+    assert models["fallbacks"] == [{"transport": 2}, {}]
+    (transport,) = models["errors"][0].values()
+    assert "500" in transport and "scripted 500" in transport
+    assert models["errors"][1] == {}
+    game = TextToyGame(seats=1, rounds=1)
+    bare = model_seats(game, ModelOptions())
+    await run_episode(game, bare)
+    assert accounting_for(bare)["errors"] == [  # type: ignore[index]
+        {"disabled": "no model provider configured"}]
+
+
+async def test_a_reply_cut_at_the_length_limit_says_so_in_its_row(
+        server: ProviderServer, tmp_path: Path, shape: str) -> None:
+    """The recording kept ``cut`` but the transcript did not: a reply that stopped at the
+    reply length limit (the Messages API's 1024 tokens) and still parsed looked whole."""
+    server.script = sequence(Reply('{"n": 2} and then I would expla', cut=True),
+                             then=Reply('{"n": 3}'))
+    path = tmp_path / "t.jsonl"
+    game = TextToyGame(seats=1, rounds=2)
+    await run_episode(game, model_seats(game, options_for(server, shape,
+                                                          transcript=str(path))))
+    rows = rows_of(path)
+    assert [(r["cut"], r["cause"]) for r in rows] == [(True, None), (False, None)]

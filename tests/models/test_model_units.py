@@ -181,7 +181,9 @@ def test_a_prompt_file_is_read_and_limited_to_4000_code_points(tmp_path: Path) -
     with pytest.raises(ConfigError) as too_long:
         make_model_seat(game, 0, f"llm:{long}", ModelOptions())
     assert too_long.value.field == "prompt"
-    assert str(too_long.value) == "prompt must be a string of 0..4000 code points (got 4001)"
+    # the file is named: with two model seats the writer must know which prompt is too long
+    assert str(too_long.value) == (f"prompt file {str(long)!r} must hold 0..4000 code points "
+                                   "once its surrounding blanks are stripped (got 4001)")
     with pytest.raises(ConfigError) as missing:
         make_model_seat(game, 0, f"llm:{tmp_path / 'absent.txt'}", ModelOptions())
     assert missing.value.field == "prompt" and "absent.txt" in str(missing.value)
@@ -195,6 +197,8 @@ def test_a_prompt_file_is_read_and_limited_to_4000_code_points(tmp_path: Path) -
     (ModelOptions(provider="gemini", model="m"), "provider"),
     (ModelOptions(provider="openai", model="m", base_url="http://127.0.0.1:9/v1",
                   requests_per_minute=0), "requests_per_minute"),
+    (ModelOptions(provider="openai", model="m", base_url="localhost:11434/v1"), "base_url"),
+    (ModelOptions(provider="anthropic", model="m", base_url="ftp://h/v1"), "base_url"),
 ])
 def test_bad_model_settings_name_their_field(options: ModelOptions, field: str) -> None:
     with pytest.raises(ConfigError) as bad:
@@ -256,3 +260,89 @@ def test_a_prompt_path_from_the_home_directory_is_read(tmp_path: Path,
     (tmp_path / "prompt.txt").write_text("Always name 9.\n", encoding="utf-8")
     game = TextToyGame(seats=1, rounds=1)
     assert make_model_seat(game, 0, "llm:~/prompt.txt", ModelOptions()).prompt == "Always name 9."
+
+
+def test_a_base_url_without_a_scheme_is_one_line_naming_the_flag(tmp_path: Path) -> None:
+    """``--base-url localhost:11434/v1`` (Ollama's address as often typed) is not a URL the SDKs
+    can send to: say what form it needs, not "cannot reach the model endpoint"."""
+    from typer.testing import CliRunner
+
+    from cogleague.cli import app
+
+    done = CliRunner().invoke(app, [
+        "play", "dilemma", "--seats", "llm,tit_for_tat,always_defect,pavlov", "--rounds", "1",
+        "--model", "m", "--base-url", "localhost:11434/v1", "--out", str(tmp_path / "run")])
+    assert done.exit_code == 2
+    assert done.output.strip() == ("error: --base-url must be an http:// or https:// URL "
+                                   "(got 'localhost:11434/v1')")
+
+
+def test_the_cost_line_of_a_seat_without_a_provider_says_so(tmp_path: Path) -> None:
+    """With no provider the cost line named the model ``None``: say there is none."""
+    from typer.testing import CliRunner
+
+    from cogleague.cli import app
+
+    done = CliRunner().invoke(app, [
+        "play", "dilemma", "--seats", "llm,tit_for_tat,always_defect,pavlov", "--rounds", "1",
+        "--out", str(tmp_path / "run")])
+    assert done.exit_code == 0, done.output
+    assert "(None)" not in done.output
+    assert "seat 0 (no model provider): 0 requests" in done.output
+
+
+def test_play_takes_the_request_budget_and_names_its_range(tmp_path: Path,
+                                                           server: Any) -> None:
+    """`requests_per_minute` (docs: 1..100000, default 600) could be set only from Python: a
+    prompt writer on a low-quota key had no way to keep `cogleague play` inside it."""
+    from typer.testing import CliRunner
+
+    from cogleague.cli import app
+    from helpers.provider_server import Reply
+
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    base = ["play", "dilemma", "--seats", "llm,tit_for_tat,always_defect,pavlov", "--rounds",
+            "1", "--model", "m", "--base-url", server.openai_url]
+    bad = CliRunner().invoke(app, [*base, "--requests-per-minute", "0",
+                                   "--out", str(tmp_path / "bad")])
+    assert bad.exit_code == 2
+    assert bad.output.strip() == "error: --requests-per-minute must be an integer in 1..100000 " \
+                                 "(got 0)"
+    done = CliRunner().invoke(app, [*base, "--requests-per-minute", "1",
+                                    "--out", str(tmp_path / "run")])
+    assert done.exit_code == 0, done.output
+    models = json.loads((tmp_path / "run" / "results.json").read_text())["models"]
+    # round 1 asks seat 0 three times at once: one request fits the minute, two fall back
+    assert models["requests"][0] == 1 and models["fallbacks"][0] == {"rate_budget": 2}
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:9/v1", "http://127.0.0.1:9/v1/"])
+def test_an_anthropic_base_url_ending_in_v1_is_refused(url: str) -> None:
+    """The Messages API path is ``/v1/messages`` under the base URL, so an OpenAI-style
+    ``…/v1`` sent every request to ``/v1/v1/messages``: a 404 on every turn, played by the
+    fallback. The error names the field and the form it needs."""
+    with pytest.raises(ConfigError) as bad:
+        make_model_seat(TextToyGame(seats=1), 0, "llm",
+                        ModelOptions(provider="anthropic", model="m", base_url=url))
+    assert bad.value.field == "base_url"
+    assert str(bad.value) == (f"base_url for anthropic is the host, without /v1 (requests go "
+                              f"to BASE_URL/v1/messages): write http://127.0.0.1:9 (got {url!r})")
+
+
+def test_play_prints_the_error_behind_a_model_seats_fallbacks(tmp_path: Path,
+                                                              server: Any) -> None:
+    """`fallbacks: seat 0 (llm) 3 transport` said nothing of why (a dead server, a wrong model
+    name): the first error of each cause follows it."""
+    from typer.testing import CliRunner
+
+    from cogleague.cli import app
+    from helpers.provider_server import Reply
+
+    server.script = lambda _req: Reply(fault="500")
+    done = CliRunner().invoke(app, [
+        "play", "dilemma", "--seats", "llm,tit_for_tat,always_defect,pavlov", "--rounds", "1",
+        "--model", "m", "--base-url", server.openai_url, "--out", str(tmp_path / "run")])
+    assert done.exit_code == 0, done.output
+    assert "3 transport" in done.output
+    line = next(x for x in done.output.splitlines() if x.startswith("seat 0 transport: "))
+    assert "500" in line and "scripted 500" in line

@@ -3,8 +3,12 @@ hostile OpenAI-compatible server) is not added to the seat's tokens and cost."""
 
 from __future__ import annotations
 
+import pytest
+
 from cogleague.core.episode import run_episode
+from cogleague.core.errors import ConfigError
 from cogleague.seats.llm import accounting_for
+from cogleague.seats.llm.pricing import parse_prices
 from helpers.model_toys import TextToyGame, model_seats, options_for
 from helpers.provider_server import ProviderServer, Reply
 
@@ -32,3 +36,12 @@ async def test_a_huge_integer_in_a_field_nobody_reads_leaves_the_response_readab
     models = accounting_for(seats)
     assert models is not None
     assert outcome.faults[0] == {} and models["requests"] == [1]
+
+
+def test_a_bad_currency_names_its_range_once() -> None:
+    """The message read ``1...8 characters``: a range is written ``1..8``."""
+    with pytest.raises(ConfigError) as bad:
+        parse_prices({"currency": "US DOLLARS"}, "price table p.toml")
+    assert bad.value.field == "prices"
+    assert str(bad.value) == ("price table p.toml: currency must be a string of 1..8 "
+                              "characters (got 'US DOLLARS')")

@@ -121,7 +121,8 @@ def guarded(fn: Callable[[], Any], option_for: Mapping[str, str] | None = None) 
 
 
 def model_options(model: str | None, base_url: str | None, provider: str | None,
-                  transcript: str | None) -> ModelOptions:
+                  transcript: str | None, requests_per_minute: int | None = None
+                  ) -> ModelOptions:
     """The shared model options; the provider defaults to openai when a model is named."""
     from cogleague.seats.factory import ModelOptions
 
@@ -129,7 +130,8 @@ def model_options(model: str | None, base_url: str | None, provider: str | None,
         fail(f"--provider must be openai or anthropic (got {provider!r})")
     if provider is None and (model is not None or base_url is not None):
         provider = "openai"
-    return ModelOptions(provider=provider, model=model, base_url=base_url, transcript=transcript)
+    return ModelOptions(provider=provider, model=model, base_url=base_url, transcript=transcript,
+                        requests_per_minute=requests_per_minute)
 
 
 def with_recording(options: ModelOptions, record: Path | None, replay: Path | None,
@@ -178,7 +180,8 @@ def print_model_costs(seats: Sequence[Any], prices: Any | None) -> None:
             continue
         money = f", {prices.format(costs[i])}" if prices is not None and costs[i] is not None \
             else ""
-        console.print(f"seat {i} ({models['model'][i]}): {models['requests'][i]} requests, "
+        model = models["model"][i] or "no model provider"
+        console.print(f"seat {i} ({model}): {models['requests'][i]} requests, "
                       f"{models['replayed'][i]} replayed, {models['input_tokens'][i]} in / "
                       f"{models['output_tokens'][i]} out tokens{money}", highlight=False)
     spent = total(costs)

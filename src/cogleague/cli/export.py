@@ -15,7 +15,7 @@ import typer
 from cogleague.cli import app
 from cogleague.cli.common import console, fail
 from cogleague.core.errors import ConfigError
-from cogleague.seats.llm.transcript import export_chat, read_rows
+from cogleague.seats.llm.transcript import export_chat, left_out, read_rows
 
 export_app = typer.Typer(no_args_is_help=True, help="Turn run artifacts into other formats.")
 app.add_typer(export_app, name="export")
@@ -48,7 +48,6 @@ def why_none(inputs: list[Path], rows: int) -> str:
     if rows == 0:
         return ("the transcripts hold no rows (were they written by a run with model seats "
                 "and --transcript?)")
-    causes = Counter(str(row.get("cause") or "no reply") for path in inputs
-                     for row in read_rows(path))
+    causes = Counter(left_out(row) or "?" for path in inputs for row in read_rows(path))
     listed = ", ".join(f"{n} {cause}" for cause, n in causes.most_common())
     return f"no reply was accepted by the game ({listed})"

@@ -97,6 +97,15 @@ def _seed(desc: GameDescriptor) -> Callable[[str | int], int]:
     return parse
 
 
+def _per_minute(text: str | int) -> int:
+    from cogleague.seats.llm.budget import MAX_REQUESTS_PER_MINUTE
+
+    try:
+        return read_int(text, 1, MAX_REQUESTS_PER_MINUTE)
+    except ValueError as exc:
+        _refuse(f"--requests-per-minute {exc}")
+
+
 def _refuse(message: str) -> NoReturn:
     """`cli/common.fail` without rich, which an argument error here does not load (0.2 s)."""
     typer.echo(f"error: {message}", err=True)
@@ -128,6 +137,10 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
         _param("provider", str | None, typer.Option("--provider", help="openai | anthropic")),
         _param("transcript", str | None, typer.Option("--transcript", help="write model I/O "
                                                                            "JSONL")),
+        _param("requests_per_minute", int | None, typer.Option(
+            "--requests-per-minute", help="model requests per minute per endpoint, shared by "
+                                          "its seats (1..100000; default 600)",
+            parser=_per_minute)),
         _param("strict", bool, typer.Option("--strict", help="exit 1 if any decision fell "
                                                              "back"), False),
         _param("overwrite", bool, typer.Option("--overwrite", help="replace a run already in "
@@ -144,7 +157,8 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
         if variant is not None and variant not in desc.variants:
             fail(f"--variant must be one of {', '.join(desc.variants)} (got {variant!r})")
         options = with_recording(
-            model_options(kw["model"], kw["base_url"], kw["provider"], kw["transcript"]),
+            model_options(kw["model"], kw["base_url"], kw["provider"], kw["transcript"],
+                          kw["requests_per_minute"]),
             kw["record"], kw["replay"], kw["replay_or_live"])
         play_game(desc, variant, kw["seed"], split_seats(kw["seats"]), kw["out"], options,
                   given, flags, strict=bool(kw["strict"]), overwrite=bool(kw["overwrite"]),

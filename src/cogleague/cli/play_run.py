@@ -33,7 +33,8 @@ def play_game(desc: GameDescriptor, variant: str | None, seed: int | None,
               given: dict[str, Any], flags: dict[str, str], *, strict: bool = False,
               overwrite: bool = False, prices: Path | None = None) -> None:
     option_for = {**flags, "seed": "--seed", "seats": "--seats", "variant": "--variant",
-                  "provider": "--provider", "model": "--model"}
+                  "provider": "--provider", "model": "--model", "base_url": "--base-url",
+                  "requests_per_minute": "--requests-per-minute"}
     if out is not None:
         check_out(out, overwrite)
     _, game, seats = guarded(lambda: prepare(desc, variant, seed, names, options, given),
@@ -58,7 +59,7 @@ def play_game(desc: GameDescriptor, variant: str | None, seed: int | None,
         fail(f"--out {target}: cannot write the run there ({exc.strerror or exc})")
     console.print(f"wrote {target / 'results.json'} and {target / 'replay.json'}",
                   highlight=False)
-    report_faults(result.faults, strict)
+    report_faults(result.faults, strict, model_errors(seats))
 
 
 def prepare(desc: GameDescriptor, variant: str | None, seed: int | None,
@@ -100,14 +101,28 @@ def unique_folder(base: Path) -> Path:
     return candidate
 
 
-def report_faults(section: dict[str, Any], strict: bool) -> None:
-    """The one-line fault summary (and each bot's first exception, once) on stderr; with
-    --strict any fallback is exit 1."""
+def model_errors(seats: list[Any]) -> list[str]:
+    """``seat N CAUSE: ERROR`` for the first error behind each model seat's transport,
+    disabled or rate_budget fallbacks (`models.errors`): the count alone says nothing of why."""
+    if not api.has_model_seats(seats):
+        return []
+    from cogleague.seats.llm import accounting_for
+
+    models = accounting_for(seats) or {}
+    return [f"seat {seat} {cause}: {error}"
+            for seat, errors in enumerate(models.get("errors", []))
+            for cause, error in errors.items()]
+
+
+def report_faults(section: dict[str, Any], strict: bool, errors: list[str] | None = None
+                  ) -> None:
+    """The one-line fault summary (each bot's first exception, once, and each model seat's
+    first provider error per cause) on stderr; with --strict any fallback is exit 1."""
     line = summary_line(section)
     if line is None:
         return
     err_console.print(f"[yellow]{line}[/]", highlight=False, soft_wrap=True)
-    for error in first_errors(section):
+    for error in [*first_errors(section), *(errors or [])]:
         err_console.print(error, highlight=False, soft_wrap=True, markup=False)
     if strict:
         err_console.print("[bold red]--strict:[/] a decision fell back (exit 1)",

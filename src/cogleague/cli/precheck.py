@@ -27,7 +27,7 @@ SHARED: dict[str, str] = {
     "--variant": "text", "--seed": "int", "--seats": "text", "--out": "text",
     "--model": "text", "--base-url": "text", "--provider": "text", "--transcript": "text",
     "--strict": "flag", "--overwrite": "flag", "--record": "text", "--replay": "text",
-    "--replay-or-live": "flag", "--prices": "text",
+    "--replay-or-live": "flag", "--prices": "text", "--requests-per-minute": "int",
 }
 
 GROUP = "cogleague.games"  # the registry's entry-point group (`games/registry.py`)

@@ -7,6 +7,7 @@ POLICY is any seat string: a baseline, ``llm:PROMPT`` (with the model options, a
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Annotated
 
@@ -69,6 +70,11 @@ def profile_command(
     guarded(lambda: probes_for(desc), {"game": "--game"})
     options = with_recording(model_options(model, base_url, provider, transcript), record,
                              replay, replay_or_live)
+    if transcript is not None:  # one file for the whole battery: started here, then added to
+        from cogleague.seats.llm.transcript import TranscriptWriter
+
+        guarded(lambda: TranscriptWriter(transcript), {"transcript": "--transcript"})
+        options = dataclasses.replace(options, transcript_append=True)
     result = replaying(lambda: guarded(lambda: profile(
         desc, policy, episodes=episodes, seed=seed, model=options,
         opponents=split_seats(opponents, "--opponents") or []),

@@ -33,6 +33,9 @@ class ModelOptions:
     base_url: str | None = None
     api_key: str | None = field(default=None, repr=False)  # never in reprs, logs, tracebacks
     transcript: str | None = None
+    transcript_append: bool = False
+    """Add to the transcript instead of starting it afresh with each episode: a command that
+    plays several episodes (`cogleague profile`) starts the file once and sets this."""
     requests_per_minute: int | None = None
     recording: str | None = None  # a directory of recorded model calls (seats/llm/recording.py)
     recording_mode: str = "record"  # record | replay | replay_or_live

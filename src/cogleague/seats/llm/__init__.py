@@ -31,7 +31,8 @@ def make_model_seat(game: Game, seat: int, name: str, options: ModelOptions, *,
     unless `episode` is passed. Bad settings raise `ConfigError` naming the field: ``prompt``
     (unreadable, or over MAX_PROMPT_CHARS code points), ``provider``, ``model``,
     ``requests_per_minute``, ``transcript``, ``recording_mode``, ``replay`` (no recording of
-    this episode, or calls of this seat recorded but no provider to replay them on). With
+    this episode, or calls of this seat recorded but no provider, or another provider or
+    model, to replay them on). With
     ``options.recording`` set, calls are recorded to or replayed from that directory
     (`recording.py`); a pure replay needs no API key and opens no connection. No provider
     configured is otherwise not an error: the seat then falls back at once on every turn (cause
@@ -47,5 +48,8 @@ def make_model_seat(game: Game, seat: int, name: str, options: ModelOptions, *,
     recording = shared.recording(options.recording, mode, game)
     if endpoint is None and recording is not None:
         recording.require_endpoint(seat)
+    elif endpoint is not None and recording is not None and mode == "replay":
+        recording.require_same_model(seat, endpoint.provider, endpoint.model)
+    transcript = shared.transcript(options.transcript, options.transcript_append)
     return ModelSeat(game, seat, name, text, endpoint, per_minute, shared,
-                     transcript=shared.transcript(options.transcript), recording=recording)
+                     transcript=transcript, recording=recording)

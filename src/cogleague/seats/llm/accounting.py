@@ -10,7 +10,9 @@ Keys: ``model`` (the model name, null for other seats), ``decisions``, ``request
 requests sent, 429s included), ``input_tokens``, ``output_tokens``, ``latency_p50_ms``,
 ``latency_max_ms`` (completed requests; null if none), ``fallbacks`` (``{cause: count}``),
 ``replayed`` (calls answered from a recording: no request, no tokens, no latency;
-`recording.py`).
+`recording.py`), ``errors`` (``{cause: the first error behind a fallback of that cause}`` for
+``transport``, ``disabled`` and ``rate_budget``: a refused reply's reason is in the results'
+``faults``).
 Latencies are wall-clock measurements, the one part that differs between identical runs.
 """
 
@@ -33,6 +35,9 @@ class SeatStats:
     output_tokens: int = 0
     latencies_ms: list[float] = field(default_factory=list)
     fallbacks: Counter[str] = field(default_factory=Counter)
+    errors: dict[str, str] = field(default_factory=dict)
+    """Per fallback cause, the first error that caused one (``transport``, ``disabled``,
+    ``rate_budget``): the count alone cannot tell a wrong model name from a dead server."""
 
     @property
     def latency_p50_ms(self) -> float | None:
@@ -44,7 +49,7 @@ class SeatStats:
 
 
 ACCOUNTING_KEYS = ("model", "decisions", "requests", "input_tokens", "output_tokens",
-                   "latency_p50_ms", "latency_max_ms", "fallbacks", "replayed")
+                   "latency_p50_ms", "latency_max_ms", "fallbacks", "replayed", "errors")
 
 
 def accounting_for(seats: Sequence[Any]) -> dict[str, Any] | None:
@@ -65,4 +70,5 @@ def accounting_for(seats: Sequence[Any]) -> dict[str, Any] | None:
         "latency_max_ms": [s.latency_max_ms for s in rows],
         "fallbacks": [dict(sorted(s.fallbacks.items())) for s in rows],
         "replayed": [s.replayed for s in rows],
+        "errors": [dict(sorted(s.errors.items())) for s in rows],
     }

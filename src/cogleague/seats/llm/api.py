@@ -20,6 +20,7 @@ from cogleague.core.episode import run_episode
 from cogleague.core.errors import ConfigError
 from cogleague.games import registry
 from cogleague.seats.factory import ModelOptions, make_seats
+from cogleague.seats.faults import faults_section
 from cogleague.seats.llm.accounting import accounting_for
 
 
@@ -47,7 +48,8 @@ def play(game: str, seats: Sequence[str], *, seed: int | None = None,
          model: ModelOptions | None = None, record: str | Path | None = None,
          replay: str | Path | None = None,
          replay_or_live: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Play one episode; returns (results with the ``models`` section, replay document).
+    """Play one episode; returns (results with the ``models`` and ``faults`` sections, as
+    results.json holds them, and the replay document).
     A request missing from a replayed recording raises `RecordingMiss`."""
     desc = registry.get(game)
     options = with_recording(model, record=record, replay=replay, replay_or_live=replay_or_live)
@@ -58,4 +60,5 @@ def play(game: str, seats: Sequence[str], *, seed: int | None = None,
     models = accounting_for(seat_objects)
     if models is not None:
         results["models"] = models
+    results["faults"] = faults_section(outcome.faults, seat_objects, outcome.reasons)
     return results, desc.replay_document(instance, outcome.log)

@@ -78,7 +78,7 @@ def parse_prices(doc: Mapping[str, Any], source: str = "price table") -> PriceTa
                                     "models)")
     currency = doc.get("currency", "USD")
     if not isinstance(currency, str) or not 1 <= len(currency) <= CURRENCY_MAX_CHARS:
-        raise ConfigError("prices", f"{source}: currency must be a string of 1..."
+        raise ConfigError("prices", f"{source}: currency must be a string of 1.."
                                     f"{CURRENCY_MAX_CHARS} characters (got {currency!r})")
     models = doc.get("models", {})
     if not isinstance(models, Mapping):

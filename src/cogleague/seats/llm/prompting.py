@@ -60,7 +60,12 @@ def load_prompt(seat_name: str) -> str:
     except OSError as exc:
         raise ConfigError("prompt", f"prompt file {path!r} cannot be read "
                                     f"({exc.strerror or exc})") from exc
-    return check_prompt(text.strip())
+    text = text.strip()
+    if len(text) > MAX_PROMPT_CHARS:  # name the file: a line-up may hold several prompts
+        raise ConfigError("prompt", f"prompt file {path!r} must hold 0..{MAX_PROMPT_CHARS} code "
+                                    "points once its surrounding blanks are stripped (got "
+                                    f"{len(text)})")
+    return text
 
 
 def system_message(game_text: str, guidance: str) -> str:

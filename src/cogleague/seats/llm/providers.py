@@ -119,6 +119,16 @@ def resolve_endpoint(provider: str | None, model: str | None, base_url: str | No
     if not model:
         raise ConfigError("model", f"model must name a model when provider is {provider} "
                                    f"(e.g. --model NAME)")
+    if base_url is not None and not base_url.lower().startswith(("http://", "https://")):
+        # the SDKs cannot send to it, and would say only "connection error"
+        raise ConfigError("base_url", f"base_url must be an http:// or https:// URL (got "
+                                      f"{base_url!r})")
+    if provider == "anthropic" and base_url is not None and (
+            host := base_url.rstrip("/")).endswith("/v1"):
+        # the SDK's path is /v1/messages: an OpenAI-style URL would 404 on every turn
+        raise ConfigError("base_url", f"base_url for anthropic is the host, without /v1 "
+                                      f"(requests go to BASE_URL/v1/messages): write "
+                                      f"{host[:-3]} (got {base_url!r})")
     key = api_key or os.environ.get(API_KEY_ENV[provider]) or None
     if key is None:
         if base_url is None:

@@ -135,7 +135,8 @@ class EpisodeRecording:
             recording._load()
         elif mode == "replay":
             raise ConfigError("replay", f"replay: no recording of this episode at {path} (was "
-                                        "it recorded with the same game, seed and seats?)")
+                                        f"it recorded with the same game, seed and seats?)"
+                                        f"{_other_seeds(path)}")
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
         return recording
@@ -170,6 +171,16 @@ class EpisodeRecording:
                                         f"{self.path}, but no model provider is configured "
                                         "(replay with the recorded provider and model)")
 
+    def require_same_model(self, seat: int, provider: str, model: str) -> None:
+        """Refuse to replay a seat's calls on another provider or model: no request of it
+        could match (the key holds both), so the first turn would stop with a bare miss."""
+        recorded = self.recorded_models.get(seat)
+        if recorded is not None and recorded != f"{provider}/{model}":
+            raise ConfigError("replay", f"replay: seat {seat} made {recorded} calls in "
+                                        f"{self.path}, not {provider}/{model} (replay with "
+                                        "the recorded provider and model, or use "
+                                        "--replay-or-live to send the new model's calls)")
+
     def next_answer(self, seat: int, key: str, error: str | None = None
                     ) -> dict[str, Any] | None:
         """The next recorded answer to this seat's request (with `error`: only if it is that
@@ -190,6 +201,20 @@ class EpisodeRecording:
     def append(self, row: dict[str, Any]) -> None:
         with self._lock, self.path.open("a", encoding="utf-8") as fh:
             fh.write(jsonio.dumps(row) + "\n")
+
+
+def _other_seeds(path: Path) -> str:
+    """The seeds this game and line-up were recorded with in the same directory: a command
+    run without a seed plays a random one, so its replay needs the recorded seed named."""
+    game, _, digest = path.name.removesuffix(SUFFIX).rsplit("-", 2)
+    seeds = sorted(int(p.name.removesuffix(SUFFIX).rsplit("-", 2)[1])
+                   for p in path.parent.glob(f"{game}-*-{digest}{SUFFIX}")
+                   if p.name.removesuffix(SUFFIX).rsplit("-", 2)[1].isdigit())
+    if not seeds:
+        return ""
+    return (f"; this game and line-up were recorded with seed "
+            f"{', '.join(map(str, seeds[:10]))}{', …' if len(seeds) > 10 else ''}: replay "
+            "with one of those seeds")
 
 
 RECORDED_ERRORS = ("rate_limited", "auth", "failure", "timeout", "rate_budget")
@@ -222,7 +247,7 @@ def completion_of(response: dict[str, Any]) -> Completion:
     if error == "failure":
         raise ProviderFailure(str(response.get("message", "recorded failure")))
     if error == "rate_budget":
-        raise SeatUnavailable(FallbackCause.RATE_BUDGET, "no request slot (recorded)")
+        raise SeatUnavailable(FallbackCause.RATE_BUDGET, "no request slot before the deadline")
     raise ProviderFailure(f"unknown recorded error {error!r}")
 
 
@@ -266,7 +291,8 @@ class RecordedProvider:
         key = request_key(ep.provider, ep.model, system, turns)
         if mode != "record":
             if self.recording.take_rate_budget(self.seat, key):
-                raise SeatUnavailable(FallbackCause.RATE_BUDGET, "no request slot (recorded)")
+                raise SeatUnavailable(FallbackCause.RATE_BUDGET,
+                                      "no request slot before the deadline")
             if mode == "replay":
                 return
         try:

@@ -26,6 +26,7 @@ from cogleague.core.episode import PARSE_CODES, current_attempt
 from cogleague.core.errors import IllegalAction, SeatUnavailable
 from cogleague.core.game import DECISION_RETRIES, Decision, Game, Turn
 from cogleague.core.seat import FallbackCause
+from cogleague.core.text import cut_with_ellipsis
 from cogleague.seats.llm import prompting
 from cogleague.seats.llm.accounting import SeatStats
 from cogleague.seats.llm.budget import MAX_RATE_LIMITED_SENDS
@@ -114,12 +115,14 @@ class ModelSeat:
         turns = prompting.chat_turns(turn, hint, last_reply, told, cut=cut)
         record = AttemptRecord(self.seat, turn.round, turn.turn_id, number,
                                [{"role": "system", "content": self.system_text}, *turns],
-                               extra=self._identity(), told=told)
+                               extra=self._identity(), told=told,
+                               seed=getattr(self.game, "seed", None))
         records.append(record)
         state = self._state
         if state is None or state.disabled:
             record.cause = FallbackCause.DISABLED
             why = "no model provider configured" if state is None else "provider refused the key"
+            record.error = why
             raise SeatUnavailable(FallbackCause.DISABLED, why)
         token = set_turn(turn.turn_id)
         try:
@@ -128,10 +131,10 @@ class ModelSeat:
             record.cause = FallbackCause.TIMEOUT
             raise
         except SeatUnavailable as unavailable:
-            record.cause = unavailable.cause
+            record.cause, record.error = unavailable.cause, _said(unavailable)
             raise
-        except Exception:
-            record.cause = FallbackCause.TRANSPORT
+        except Exception as exc:
+            record.cause, record.error = FallbackCause.TRANSPORT, _said(exc)
             raise
         finally:
             reset_turn(token)
@@ -183,11 +186,12 @@ class ModelSeat:
             except BaseException:  # a failure or a cut-off, perhaps answered from the recording
                 self._count_replayed(provider, replayed, record)
                 raise
-            latency = round((time.perf_counter() - started) * 1000, 1)
+            measured = round((time.perf_counter() - started) * 1000, 1)
+            latency: float | None = measured
             if self._count_replayed(provider, replayed, record):
-                latency = 0.0  # answered from the recording: no request went out
+                latency = None  # answered from the recording: no request went out
             else:  # the results' latencies are those of requests sent
-                self.stats.latencies_ms.append(latency)
+                self.stats.latencies_ms.append(measured)
             budget.succeeded()
             self.stats.input_tokens += completion.input_tokens
             self.stats.output_tokens += completion.output_tokens
@@ -218,6 +222,7 @@ class ModelSeat:
         self.stats.requests -= 1
         self.stats.replayed += 1
         record.requests -= 1
+        record.replayed = True
         return True
 
     # -- runner hooks ------------------------------------------------------------------------
@@ -227,6 +232,8 @@ class ModelSeat:
         if decision.is_fallback:
             self.stats.fallbacks[decision.cause or "unknown"] += 1
         records = self._attempts.pop(turn.turn_id, [])
+        if decision.is_fallback and records and records[-1].error is not None:
+            self.stats.errors.setdefault(str(decision.cause or "unknown"), records[-1].error)
         if decision.source == "seat" and records and records[-1].dropped is not None:
             self._dropped = prompting.cut_dropped(records[-1].dropped)  # the reply it took
         if self.transcript is not None and records:
@@ -248,3 +255,12 @@ class ModelSeat:
 
     def __repr__(self) -> str:
         return f"ModelSeat(seat={self.seat}, name={self.name!r}, endpoint={self.endpoint})"
+
+
+MAX_ERROR_CHARS = 500
+"""A failed call's error in its transcript row, cut to this many code points (an SDK's message
+quotes the provider's error body)."""
+
+
+def _said(exc: BaseException) -> str:
+    return cut_with_ellipsis(str(exc) or type(exc).__name__, MAX_ERROR_CHARS)

@@ -77,14 +77,15 @@ class ModelEpisode:
             del self._clients[endpoint]
             await lease.provider.aclose()
 
-    def transcript(self, path: str | None) -> TranscriptWriter | None:
-        """One writer per file per episode (created, and the file truncated, on first ask)."""
+    def transcript(self, path: str | None, append: bool = False) -> TranscriptWriter | None:
+        """One writer per file per episode (created, and the file truncated unless `append`,
+        on first ask)."""
         if path is None:
             return None
         key = Path(path).resolve()
         writer = self._transcripts.get(key)
         if writer is None:
-            writer = self._transcripts[key] = TranscriptWriter(path)
+            writer = self._transcripts[key] = TranscriptWriter(path, append=append)
         return writer
 
     def recording(self, directory: str | None, mode: str, game: Game) -> EpisodeRecording | None:

@@ -7,8 +7,12 @@ chat messages sent, system first), ``reply`` (raw text, or null when none came b
 succeeded), ``requests`` (HTTP requests it took, 429s included), ``input_tokens``,
 ``output_tokens``, ``latency_ms``, ``dropped`` (what the game dropped from a reply it accepted,
 such as a note with the wrong subject, and why: `Parsed.reason`, told to the model in its
-next turn's prompt; null when nothing was dropped). The last row of each turn also carries
-``decision``: the runner's final `Decision` (so a fallback shows with its cause).
+next turn's prompt; null when nothing was dropped), ``error`` (why a ``transport``,
+``disabled`` or ``rate_budget`` attempt failed, in the provider's or the seat's words; null
+otherwise), ``cut`` (the reply stopped at the length limit), ``replayed`` (answered from a
+recording: no request, no tokens, and ``latency_ms`` null), ``seed`` (the episode's: one
+transcript may hold several episodes). The last row of each turn also carries ``decision``:
+the runner's final `Decision` (so a fallback shows with its cause).
 
 Rows are written when the runner settles a step, in turn order, so a transcript's order is
 deterministic; only token counts and latencies vary between runs.
@@ -51,6 +55,13 @@ class AttemptRecord:
     """The previous turn's `dropped`, told to the model in this attempt's prompt."""
     cut: bool = False
     """The reply stopped at the length limit: a retry tells the model so."""
+    replayed: bool = False
+    """Answered from a recording: nothing was sent, so no latency was measured."""
+    seed: int | None = None
+    """The episode's seed: tells apart the same turn of two episodes in one transcript."""
+    error: str | None = None
+    """Why a call that brought back no reply failed (the provider's error, a refused key, no
+    provider, no request slot): the cause alone cannot tell a 500 from a wrong model name."""
 
     def to_row(self, decision: Decision | None = None) -> dict[str, Any]:
         row: dict[str, Any] = {
@@ -58,7 +69,8 @@ class AttemptRecord:
             "attempt": self.attempt, **self.extra, "prompt": self.prompt, "reply": self.reply,
             "action": self.action, "cause": self.cause, "requests": self.requests,
             "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
-            "latency_ms": self.latency_ms, "dropped": self.dropped,
+            "latency_ms": self.latency_ms, "dropped": self.dropped, "error": self.error,
+            "cut": self.cut, "replayed": self.replayed, "seed": self.seed,
         }
         if decision is not None:
             row["decision"] = decision.to_json()
@@ -69,11 +81,12 @@ class TranscriptWriter:
     """Appends rows to one JSONL file. The file is truncated when the writer is created (once
     per episode) and opened per batch, so nothing stays open between steps."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, append: bool = False) -> None:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text("", encoding="utf-8")
+            with self.path.open("a" if append else "w", encoding="utf-8"):
+                pass
         except OSError as exc:
             raise ConfigError("transcript", f"transcript file {str(path)!r} cannot be written "
                                             f"({exc.strerror or exc})") from exc
@@ -109,11 +122,13 @@ def read_rows(path: str | Path) -> Iterator[dict[str, Any]]:
 def chat_example(row: dict[str, Any]) -> dict[str, Any] | None:
     """A fine-tuning example from a row whose reply the game accepted, else None.
 
-    The example is the messages sent plus the reply as the final assistant message. Earlier
+    A reply the game took only after mending it (a clamped move, a dropped part) is no
+    example: the next prompt asks the model to correct it. The example is the messages sent
+    plus the reply as the final assistant message. Earlier
     assistant messages (a failed reply shown back on a retry) get ``weight: 0`` so a trainer
     learns the correction, not the mistake.
     """
-    if row.get("cause") is not None or row.get("action") is None or not row.get("reply"):
+    if left_out(row) is not None:
         return None
     messages: list[dict[str, Any]] = []
     for m in row["prompt"]:
@@ -123,6 +138,18 @@ def chat_example(row: dict[str, Any]) -> dict[str, Any] | None:
         messages.append(msg)
     messages.append({"role": "assistant", "content": row["reply"]})
     return {"messages": messages}
+
+
+def left_out(row: dict[str, Any]) -> str | None:
+    """Why a row is no chat example (its cause, ``no reply``, ``mended``), or None."""
+    if row.get("cause") is not None:
+        return str(row["cause"])
+    if row.get("action") is None or not row.get("reply"):
+        return "no reply"
+    decision = row.get("decision")
+    if row.get("dropped") is not None or (isinstance(decision, dict) and decision.get("clamped")):
+        return "mended"  # the game mended this reply: learning it would teach the mistake
+    return None
 
 
 def export_chat(paths: Iterable[str | Path], out: str | Path) -> tuple[int, int]:
