@@ -28,3 +28,24 @@ def test_the_test_bot_new_wrote_for_a_hyphenated_name_passes(tmp_path: Path) -> 
                          env=child_env(), timeout=180, check=False)
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert "1 passed" in ran.stdout
+
+
+@pytest.mark.parametrize("game", ["dilemma", "ledger", "commons"])
+def test_the_next_commands_bot_new_prints_work_when_copied(game: str, tmp_path: Path) -> None:
+    """Each `next:` line is a whole command (no `…` to fill in, not wrapped at the terminal's
+    width): run as printed, the play finishes with the bot seated, the test passes."""
+    done = run_cli("bot", "new", game, "my_bot.py", cwd=tmp_path, columns=60)
+    assert done.returncode == 0, done.stderr
+    nexts = [line.removeprefix("next: ") for line in done.stdout.splitlines()
+             if line.startswith("next: ")]
+    assert len(nexts) == 2 and nexts[0].startswith(f"cogleague play {game} "), done.stdout
+    play = nexts[0].split()[1:] + ["--out", "run"]
+    ran = run_cli(*play, cwd=tmp_path)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "my_bot.py:MyBot" in (tmp_path / "run" / "results.json").read_text(encoding="utf-8")
+    test = nexts[1].split()
+    assert test[:3] == ["python", "-m", "pytest"], nexts[1]
+    tested = subprocess.run([sys.executable, *test[1:], "-q", "-p", "no:cacheprovider"],
+                            capture_output=True, text=True, cwd=tmp_path, env=child_env(),
+                            timeout=180, check=False)
+    assert tested.returncode == 0 and "1 passed" in tested.stdout, tested.stdout
