@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from cogleague.core import jsonio
+from cogleague.core.config import check_bool
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import EpisodeOutcome, play_headless, run_episode
 from cogleague.core.errors import ConfigError
@@ -220,7 +221,8 @@ def _split(kwargs: dict[str, Any]) -> tuple[ModelOptions, dict[str, Any]]:
 
     model = with_recording(model, record=kwargs.pop("record", None),
                            replay=kwargs.pop("replay", None),
-                           replay_or_live=bool(kwargs.pop("replay_or_live", False)))
+                           replay_or_live=check_bool("replay_or_live",
+                                                     kwargs.pop("replay_or_live", False)))
     return model, kwargs
 
 
@@ -251,7 +253,7 @@ def play(game: str, seats: Sequence[Any] | None = None, *, variant: str | None =
     ``engine="batch"`` plays a line-up of baselines through the game's batch kernel
     (docs/batch.md) and returns a `BatchEpisode` (its scores and results document, the same
     as the rules engine's)."""
-    if _check_engine(engine) == "batch":
+    if _check_engine(engine, strict) == "batch":
         from cogleague.batch_api import play_episode  # numpy: loaded on use
 
         return play_episode(game, seats, seed=seed, variant=variant, **kwargs)
@@ -262,7 +264,10 @@ def play(game: str, seats: Sequence[Any] | None = None, *, variant: str | None =
     return _checked(run(desc, built, seat_objects), strict)
 
 
-def _check_engine(engine: Any) -> str:
+def _check_engine(engine: Any, strict: Any) -> str:
+    """Refuse a bad `engine` or a `strict` that is not a bool before anything is played
+    (`strict="false"` would be truthy)."""
+    check_bool("strict", strict)
     if engine not in ENGINES:
         raise ConfigError("engine", f"engine must be one of {', '.join(ENGINES)} "
                                     f"(got {engine!r})")
@@ -286,7 +291,7 @@ async def aplay(game: str, seats: Sequence[Any] | None = None, *, variant: str |
                 **kwargs: Any) -> Result | BatchEpisode:
     """`play` for code already inside an event loop (notebooks, async bots); the same
     arguments, `engine` included (the batch kernel plays without awaiting anything)."""
-    if _check_engine(engine) == "batch":
+    if _check_engine(engine, strict) == "batch":
         from cogleague.batch_api import play_episode
 
         return play_episode(game, seats, seed=seed, variant=variant, **kwargs)

@@ -4,6 +4,7 @@ real CLI in a child process, then pytest on what it wrote)."""
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -39,11 +40,11 @@ def test_the_next_commands_bot_new_prints_work_when_copied(game: str, tmp_path: 
     nexts = [line.removeprefix("next: ") for line in done.stdout.splitlines()
              if line.startswith("next: ")]
     assert len(nexts) == 2 and nexts[0].startswith(f"cogleague play {game} "), done.stdout
-    play = nexts[0].split()[1:] + ["--out", "run"]
+    play = [*shlex.split(nexts[0])[1:], "--out", "run"]
     ran = run_cli(*play, cwd=tmp_path)
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert "my_bot.py:MyBot" in (tmp_path / "run" / "results.json").read_text(encoding="utf-8")
-    test = nexts[1].split()
+    test = shlex.split(nexts[1])
     assert test[:3] == ["python", "-m", "pytest"], nexts[1]
     tested = subprocess.run([sys.executable, *test[1:], "-q", "-p", "no:cacheprovider"],
                             capture_output=True, text=True, cwd=tmp_path, env=child_env(),
