@@ -91,3 +91,11 @@ def test_play_help_names_a_bot_file_as_a_seat() -> None:
     done = run_cli("play", "dilemma", "--help", columns=400)
     text = " ".join(done.stdout.split())
     assert "FILE.py:CLASS" in text and "policy:PATH" in text, text
+
+
+def test_play_help_offers_no_shell_completion() -> None:
+    """`cogleague` itself offers no completion (root.py: ``add_completion=False``); a game's
+    play command listed `--install-completion` and `--show-completion` among its options."""
+    done = run_cli("play", "dilemma", "--help", columns=400)
+    assert done.returncode == 0, done.stderr
+    assert "completion" not in done.stdout, done.stdout

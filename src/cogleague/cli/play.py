@@ -178,7 +178,7 @@ class PlayGroup(TyperGroup):
             desc = registry.find(cmd_name)
             if desc is None:
                 return None
-            one = typer.Typer()
+            one = typer.Typer(add_completion=False)  # as the root: no completion flags
             register(one, desc)
             self.add_command(typer.main.get_command(one), cmd_name)
         return self.commands[cmd_name]
