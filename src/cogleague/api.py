@@ -29,6 +29,7 @@ from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
 from cogleague.core.options import validate_options
 from cogleague.games import registry
+from cogleague.seats.botref import missing_class
 from cogleague.seats.factory import ModelOptions, make_seats, seat_name
 from cogleague.seats.faults import faults_section, summary_line
 
@@ -104,6 +105,9 @@ def prepare(game: str | GameDescriptor, seats: Sequence[Any] | None = None, *,
     # an empty list is a line-up of no seats (refused below), not "not given"
     entries = lineup_of(seats) if seats is not None else list(desc.default_lineup(chosen))
     check_seat_count(desc, entries)
+    for entry in entries:  # before the game reads the line-up (Ledger's calls it a baseline)
+        if isinstance(entry, str) and entry.endswith(".py"):
+            raise missing_class(entry)
     names = [seat_name(e) for e in entries]
     # line-up strings say how each seat decides; objects (a Bot, a callable) need their kinds
     kinds = None if all(isinstance(e, str) for e in entries) else [seat_kind(e) for e in entries]
