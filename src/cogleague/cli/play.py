@@ -25,6 +25,7 @@ from cogleague.cli.recording_opts import recording_params
 from cogleague.cli.root import resolve_suggesting
 from cogleague.core.config import read_int
 from cogleague.core.descriptor import GameDescriptor
+from cogleague.core.errors import ConfigError
 from cogleague.core.options import (
     base_type,
     cli_name,
@@ -176,6 +177,11 @@ class PlayGroup(TyperGroup):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands:
             desc = registry.find(cmd_name)
+            if desc is None and cmd_name in registry.entry_names():
+                try:  # installed but broken: its load error, not "no such command"
+                    registry.get(cmd_name)
+                except ConfigError as exc:
+                    _refuse(str(exc))
             if desc is None:
                 return None
             one = typer.Typer(add_completion=False)  # as the root: no completion flags
