@@ -50,3 +50,15 @@ def test_the_next_commands_bot_new_prints_work_when_copied(game: str, tmp_path: 
                             capture_output=True, text=True, cwd=tmp_path, env=child_env(),
                             timeout=180, check=False)
     assert tested.returncode == 0 and "1 passed" in tested.stdout, tested.stdout
+
+
+@pytest.mark.parametrize("game", ["dilemma", "ledger", "commons"])
+def test_the_starters_own_try_it_line_plays(game: str, tmp_path: Path) -> None:
+    """The starter's docstring opens with a `Try it:` command; it plays as written."""
+    assert run_cli("bot", "new", game, "my_bot.py", cwd=tmp_path).returncode == 0
+    source = (tmp_path / "my_bot.py").read_text(encoding="utf-8")
+    line = next(x for x in source.splitlines() if x.startswith("Try it:"))
+    argv = shlex.split(line.removeprefix("Try it:"))
+    assert argv[:3] == ["cogleague", "play", game], line
+    ran = run_cli(*argv[1:], "--strict", "--out", "run", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
