@@ -202,7 +202,7 @@ class Result:
         """Write ``results.json`` and ``replay.json`` into folder `path`; an existing run there
         is refused (`FileExistsError`) unless `overwrite`."""
         out = Path(path)
-        if not overwrite and ((out / "results.json").exists() or
+        if not check_bool("overwrite", overwrite) and ((out / "results.json").exists() or
                               (out / "replay.json").exists()):
             raise FileExistsError(f"{out} already holds a run (results.json/replay.json); "
                                   "choose another folder or overwrite")

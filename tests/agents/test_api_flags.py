@@ -5,6 +5,7 @@ truthiness, the opposite of what was written."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,3 +37,15 @@ def test_a_bool_still_plays() -> None:
     assert len(cogleague.play("dilemma", seed=1, strict=False).scores) == 4
     assert len(cogleague.play("dilemma", ["tit_for_tat", "pavlov", "random"], seed=1,
                               strict=True, engine="batch").scores) == 3
+
+
+def test_save_overwrite_that_is_not_a_bool_is_refused_and_keeps_the_run(tmp_path: Path
+                                                                        ) -> None:
+    """`save(path, overwrite="no")` replaced the run already there (a truthy string)."""
+    first = cogleague.play("dilemma", seed=1)
+    first.save(tmp_path)
+    before = (tmp_path / "results.json").read_bytes()
+    with pytest.raises(cogleague.ConfigError, match=r"^overwrite must be true or false "
+                                                    r"\(got 'no'\)$"):
+        cogleague.play("dilemma", seed=2).save(tmp_path, overwrite="no")  # type: ignore[arg-type]
+    assert (tmp_path / "results.json").read_bytes() == before
