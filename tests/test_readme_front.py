@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from helpers.docs import ROOT, sh_blocks
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -68,3 +70,19 @@ def test_the_lint_and_type_commands_are_the_ones_ci_runs() -> None:
     steps = [step.strip() for step in re.split(r" && |\n", ci)]
     missing = [c for c in commands if c not in steps]
     assert not missing, missing
+
+
+@pytest.mark.slow
+def test_the_quick_starts_test_count_is_about_what_pytest_collects() -> None:
+    """The quick start says how many tests its second command runs: within 5% of what
+    pytest collects from the whole suite (as that command runs it, from the root)."""
+    stated = re.search(r"about ([\d,]+) tests", " ".join(part("## Quick start",
+                                                           "```sh").split()))
+    assert stated, "the quick start no longer states a test count"
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
+                           "-p", "no:cacheprovider", "-p", "no:xdist"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600, check=False)
+    found = re.search(r"(\d+) tests? collected", done.stdout)
+    assert found, done.stdout[-2000:] + done.stderr[-2000:]
+    claimed, collected = int(stated.group(1).replace(",", "")), int(found.group(1))
+    assert abs(claimed - collected) <= collected * 0.05, (claimed, collected)

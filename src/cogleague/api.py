@@ -22,12 +22,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from cogleague.core import jsonio
+from cogleague.core.config import check_bool
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import EpisodeOutcome, play_headless, run_episode
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
 from cogleague.core.options import validate_options
 from cogleague.games import registry
+from cogleague.seats.botref import missing_class
 from cogleague.seats.factory import ModelOptions, make_seats, seat_name
 from cogleague.seats.faults import faults_section, summary_line
 
@@ -103,6 +105,9 @@ def prepare(game: str | GameDescriptor, seats: Sequence[Any] | None = None, *,
     # an empty list is a line-up of no seats (refused below), not "not given"
     entries = lineup_of(seats) if seats is not None else list(desc.default_lineup(chosen))
     check_seat_count(desc, entries)
+    for entry in entries:  # before the game reads the line-up (Ledger's calls it a baseline)
+        if isinstance(entry, str) and entry.endswith(".py"):
+            raise missing_class(entry)
     names = [seat_name(e) for e in entries]
     # line-up strings say how each seat decides; objects (a Bot, a callable) need their kinds
     kinds = None if all(isinstance(e, str) for e in entries) else [seat_kind(e) for e in entries]
@@ -197,7 +202,7 @@ class Result:
         """Write ``results.json`` and ``replay.json`` into folder `path`; an existing run there
         is refused (`FileExistsError`) unless `overwrite`."""
         out = Path(path)
-        if not overwrite and ((out / "results.json").exists() or
+        if not check_bool("overwrite", overwrite) and ((out / "results.json").exists() or
                               (out / "replay.json").exists()):
             raise FileExistsError(f"{out} already holds a run (results.json/replay.json); "
                                   "choose another folder or overwrite")
@@ -220,7 +225,8 @@ def _split(kwargs: dict[str, Any]) -> tuple[ModelOptions, dict[str, Any]]:
 
     model = with_recording(model, record=kwargs.pop("record", None),
                            replay=kwargs.pop("replay", None),
-                           replay_or_live=bool(kwargs.pop("replay_or_live", False)))
+                           replay_or_live=check_bool("replay_or_live",
+                                                     kwargs.pop("replay_or_live", False)))
     return model, kwargs
 
 
@@ -251,7 +257,7 @@ def play(game: str, seats: Sequence[Any] | None = None, *, variant: str | None =
     ``engine="batch"`` plays a line-up of baselines through the game's batch kernel
     (docs/batch.md) and returns a `BatchEpisode` (its scores and results document, the same
     as the rules engine's)."""
-    if _check_engine(engine) == "batch":
+    if _check_engine(engine, strict) == "batch":
         from cogleague.batch_api import play_episode  # numpy: loaded on use
 
         return play_episode(game, seats, seed=seed, variant=variant, **kwargs)
@@ -262,7 +268,10 @@ def play(game: str, seats: Sequence[Any] | None = None, *, variant: str | None =
     return _checked(run(desc, built, seat_objects), strict)
 
 
-def _check_engine(engine: Any) -> str:
+def _check_engine(engine: Any, strict: Any) -> str:
+    """Refuse a bad `engine` or a `strict` that is not a bool before anything is played
+    (`strict="false"` would be truthy)."""
+    check_bool("strict", strict)
     if engine not in ENGINES:
         raise ConfigError("engine", f"engine must be one of {', '.join(ENGINES)} "
                                     f"(got {engine!r})")
@@ -286,7 +295,7 @@ async def aplay(game: str, seats: Sequence[Any] | None = None, *, variant: str |
                 **kwargs: Any) -> Result | BatchEpisode:
     """`play` for code already inside an event loop (notebooks, async bots); the same
     arguments, `engine` included (the batch kernel plays without awaiting anything)."""
-    if _check_engine(engine) == "batch":
+    if _check_engine(engine, strict) == "batch":
         from cogleague.batch_api import play_episode
 
         return play_episode(game, seats, seed=seed, variant=variant, **kwargs)

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from helpers.docs import section, sh_blocks
+from helpers.docs import ROOT, section, sh_blocks
 from plugin.support import need_plugin
 
 need_plugin()
@@ -29,3 +29,19 @@ def test_the_add_a_game_commands_work_as_written(tmp_path: Path) -> None:
     assert "cogleague-threshold" in out and "Threshold public goods results (complete)" in out
     assert "runs/threshold/replay.json verifies (threshold.replay.v1)" in out
 
+
+
+def test_the_message_the_page_quotes_is_the_one_the_game_gives() -> None:
+    """§3 quotes the message a bad option gets; `cogleague.play` gives exactly that text."""
+    import re
+
+    import pytest
+
+    import cogleague
+
+    text = " ".join((ROOT / "docs" / "writing-a-game.md").read_text(encoding="utf-8").split())
+    quoted = re.search(r"message format: `([^`]+)`", text)
+    assert quoted, "§3 no longer quotes the message"
+    with pytest.raises(cogleague.ConfigError) as bad:
+        cogleague.play("threshold", seed=1, threshold=801)
+    assert str(bad.value) == quoted.group(1)

@@ -127,3 +127,17 @@ def test_cogleague_games_json_reports_problems(plugins: Path) -> None:
     assert problems["raising"]["origin"].endswith(f"({PLUGIN_DIST} 0.3)")
     assert {"raising", "notagame", "misnamed"} <= set(problems)
     assert {*BUILT_IN, "dilemma_copy"} <= {g["name"] for g in doc["games"]}
+
+
+@pytest.mark.parametrize("args", [["play", "raising"], ["play", "raising", "--seed", "1"],
+                                  ["bot", "new", "raising"]])
+def test_playing_a_broken_game_says_why_not_no_such_command(args: list[str],
+                                                            plugins: Path) -> None:
+    """`cogleague play raising` said "No such command 'raising'. Did you mean 'raising'?":
+    the name is installed, so the answer is its load error, as `cogleague games` gives it."""
+    done = run_cli(*args, extra_path=(plugins,))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Did you mean 'raising'" not in done.stderr, done.stderr
+    said = done.stderr.replace("GAME 'raising'", "game 'raising'")  # bot new names GAME
+    assert "game 'raising' is installed but failed to load: RuntimeError: seam plugin " \
+           "exploded on import" in said, done.stderr

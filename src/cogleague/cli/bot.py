@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import shlex
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -127,6 +128,10 @@ def new(
         test_path.write_text(TEST_TEMPLATE.format(**fields), encoding="utf-8")
     except OSError as exc:
         fail(f"PATH {target}: cannot write it ({exc.strerror or exc})")
-    console.print(f"wrote {target} ({cls}) and {test_path}\n"
-                  f"next: cogleague play {desc.name} --seats {target}:{cls},… · "
-                  f"python -m pytest {test_path}", highlight=False)
+    # Whole commands, one a line and never wrapped, so each works when copied.
+    seats = ",".join([f"{target}:{cls}", *desc.default_lineup(desc.default_variant)[1:]])
+    console.print(f"wrote {target} ({cls}) and {test_path}", highlight=False, soft_wrap=True)
+    console.print(f"next: cogleague play {desc.name} --seats {shlex.quote(seats)} --strict",
+                  highlight=False, soft_wrap=True)
+    console.print(f"next: python -m pytest {shlex.quote(str(test_path))}",
+                  highlight=False, soft_wrap=True)

@@ -25,6 +25,7 @@ from cogleague.cli.recording_opts import recording_params
 from cogleague.cli.root import resolve_suggesting
 from cogleague.core.config import read_int
 from cogleague.core.descriptor import GameDescriptor
+from cogleague.core.errors import ConfigError
 from cogleague.core.options import (
     base_type,
     cli_name,
@@ -57,12 +58,21 @@ def _option_params(desc: GameDescriptor) -> tuple[list[inspect.Parameter], dict[
         help_text = info.description or ""
         if choices:
             help_text += " (" + " | ".join(str(c) for c in choices) + ")"
+        elif kind in (int, float) and (span := _span(desc, field)):
+            help_text += f" ({span})"  # the allowed values, read before an error says them
         decls = [f"{flag}/--no-{flag[2:]}"] if kind is bool else [flag]
         parser = _int_field(desc, field, flag) if kind is int else None
         params.append(_param(field, kind | None, typer.Option(*decls, help=help_text,
                                                               parser=parser)))
         flags[field] = flag
     return params, flags
+
+
+def _span(desc: GameDescriptor, field: str) -> str | None:
+    """``lo..hi`` of a number option whose config model declares both bounds, else None."""
+    bounds = {k: getattr(m, k) for m in desc.options.model_fields[field].metadata
+              for k in ("ge", "le") if hasattr(m, k)}
+    return f"{bounds['ge']:g}..{bounds['le']:g}" if len(bounds) == 2 else None
 
 
 def _int_field(desc: GameDescriptor, field: str, flag: str) -> Callable[[str | int], int]:
@@ -116,7 +126,8 @@ def _seats_help(desc: GameDescriptor) -> str:
     lo, hi = desc.seat_range
     count = str(lo) if lo == hi else f"{lo}..{hi}"
     return (f"{count} comma-separated policies: baselines ({', '.join(desc.baselines)}), "
-            "llm[:PROMPT_FILE] or MODULE:CLASS (default: the variant's line-up)")
+            "llm[:PROMPT_FILE], policy:PATH (a trained policy file), a bot as FILE.py:CLASS "
+            "or MODULE:CLASS (default: the variant's line-up)")
 
 
 def register(app: typer.Typer, desc: GameDescriptor) -> None:
@@ -180,9 +191,14 @@ class PlayGroup(TyperGroup):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands:
             desc = registry.find(cmd_name)
+            if desc is None and cmd_name in registry.entry_names():
+                try:  # installed but broken: its load error, not "no such command"
+                    registry.get(cmd_name)
+                except ConfigError as exc:
+                    _refuse(str(exc))
             if desc is None:
                 return None
-            one = typer.Typer()
+            one = typer.Typer(add_completion=False)  # as the root: no completion flags
             register(one, desc)
             self.add_command(typer.main.get_command(one), cmd_name)
         return self.commands[cmd_name]

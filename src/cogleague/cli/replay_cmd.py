@@ -27,6 +27,26 @@ def replay_file(file: Path) -> Path:
     return file / "replay.json"
 
 
+def no_format(file: Path) -> str:
+    """What to say of a JSON file without a ``format`` (a run's results.json, most likely):
+    not a replay, and the replay beside it when there is one."""
+    beside = file.with_name("replay.json")
+    hint = (f"; its run's replay is {beside}" if beside != file and beside.is_file()
+            else "; a replay is the replay.json that cogleague play writes")
+    return f"FILE {file} is not a replay (it has no \"format\"){hint}"
+
+
+def refuse_results_file(file: Path) -> None:
+    """`fail` with `no_format` when FILE is JSON without a ``format``; anything else is left
+    to the command's own checks."""
+    try:
+        doc = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return
+    if isinstance(doc, dict) and "format" not in doc:
+        fail(no_format(file))
+
+
 @replay_app.command("verify")
 def verify(file: Path = typer.Argument(..., help="a replay.json written by cogleague, or its "
                                                  "run folder")) -> None:
@@ -42,6 +62,8 @@ def verify(file: Path = typer.Argument(..., help="a replay.json written by cogle
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         fail(f"FILE {file} is not a JSON replay: {exc}")
     fmt = doc.get("format") if isinstance(doc, dict) else None
+    if isinstance(doc, dict) and "format" not in doc:
+        fail(no_format(file))
     desc = registry.by_replay_format(fmt)
     if desc is None:
         known = ", ".join(d.replay_format for d in registry.available())

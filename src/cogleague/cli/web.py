@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from cogleague.cli.common import fail, int_in
-from cogleague.cli.replay_cmd import replay_app, replay_file
+from cogleague.cli.replay_cmd import refuse_results_file, replay_app, replay_file
 
 
 @replay_app.command("open")
@@ -24,6 +24,7 @@ def open_replay(
     from cogleague.web.replay_server import check_loopback, check_replay, serve
 
     file = replay_file(file)
+    refuse_results_file(file)
     try:
         check_loopback(host)
         check_replay(file)

@@ -101,6 +101,20 @@ def load_bot_class(ref: str, base_dir: Path | None = None, field: str = FIELD) -
     return cls
 
 
+def missing_class(name: str, field: str = FIELD) -> ConfigError:
+    """The error for a bot file named without its class (``my_bot.py`` for
+    ``my_bot.py:MyBot``): the form, and the Bot classes the file holds."""
+    from cogleague.client.bot import Bot
+
+    path = Path(name)
+    if not path.is_file():
+        return ConfigError(field, f"{field}: bot file {path} does not exist")
+    found = sorted(n for n, v in vars(_load_file(path, field)).items()
+                   if isinstance(v, type) and issubclass(v, Bot) and v is not Bot)
+    return ConfigError(field, f"{field}: {name} is a bot file: name its class, FILE.py:CLASS "
+                              f"(Bot classes there: {', '.join(found) or 'none'})")
+
+
 def check_bot_game(bot: Any, game_name: str, ref: str, field: str = FIELD) -> None:
     """A bot that declares the game it was written for (`Bot.game`) is refused at another
     game's table before play, instead of failing inside its first turn."""

@@ -18,7 +18,7 @@ from typing import Any
 
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
-from cogleague.seats.botref import check_bot_game, is_bot_ref, load_bot_class
+from cogleague.seats.botref import check_bot_game, is_bot_ref, load_bot_class, missing_class
 from cogleague.seats.scripted import ScriptedSeat
 
 __all__ = ["ModelOptions", "is_bot_ref", "make_seat", "make_seats", "seat_name"]
@@ -85,6 +85,8 @@ def make_seat(game: Game, seat: int, entry: Any, model: ModelOptions | None = No
         bot = load_bot_class(name)()
         check_bot_game(bot, game.name, name)
         return BotSeat(bot, game, seat, name)
+    if name.endswith(".py"):  # a bot file without its class: never a baseline's name
+        raise missing_class(name)
     return ScriptedSeat(game.make_baseline(name, seat), name)
 
 

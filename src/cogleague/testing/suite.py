@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from cogleague.core.config import check_int
 from cogleague.core.descriptor import GameDescriptor
+from cogleague.core.errors import ConfigError
 from cogleague.testing.determinism import check_determinism
 from cogleague.testing.fallbacks import check_fallbacks
 from cogleague.testing.hidden import check_hidden
@@ -33,6 +35,12 @@ CHECKS: dict[str, Check] = {
 """Every check by name, in the order `check_game` runs them (see docs/conformance.md)."""
 
 
+SEEDS_MAX = 1000
+"""Shared episodes per check: each is played several times (in child processes too)."""
+EXAMPLES_MAX = 100_000
+"""Hypothesis' random episodes: a bound, not a target."""
+
+
 @dataclass
 class Report:
     """What each check found: ``{name: summary}`` for passes (a summary starting with
@@ -58,6 +66,12 @@ def check_game(desc: GameDescriptor | str, *, checks: Iterable[str] | None = Non
     episodes the checks share; `examples` bounds hypothesis' random play; `ref`
     (``package.module:NAME``) tells child processes where the descriptor lives when it is not
     an installed game and cannot be found among the loaded modules."""
+    # the suite's own arguments, before any game is played: a bad one is not the game's fault
+    check_int("seeds", seeds, 1, SEEDS_MAX)
+    check_int("examples", examples, 1, EXAMPLES_MAX)
+    if isinstance(checks, str):
+        raise ConfigError("checks", f"checks must be a list of check names, not one string "
+                                    f"(got {checks!r}): checks=[{checks!r}]")
     if isinstance(desc, str):
         from cogleague.games import registry
 
@@ -65,7 +79,7 @@ def check_game(desc: GameDescriptor | str, *, checks: Iterable[str] | None = Non
     names = list(CHECKS) if checks is None else list(checks)
     unknown = [n for n in names if n not in CHECKS]
     if unknown:
-        raise ValueError(f"checks must be among {', '.join(CHECKS)} (got {unknown})")
+        raise ConfigError("checks", f"checks must be among {', '.join(CHECKS)} (got {unknown})")
     subject = Subject(desc, seeds=seeds, examples=examples, ref=ref)
     report = Report(desc.name)
     for name in names:

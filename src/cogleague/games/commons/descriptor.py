@@ -104,8 +104,10 @@ def seats_for(variant: str | None, overrides: Mapping[str, Any]) -> int:
 def _headline(game: Game) -> list[str]:
     assert isinstance(game, CommonsGame)
     c = game.config
-    return [f"[bold]Commons Family[/] {c.variant} ({c.module}), seed {c.seed}, {c.rounds} "
-            f"rounds, {c.num_players} cogs"]
+    # the module only when the variant's name does not say it; seats, as the other games say
+    module = "" if c.variant == c.module else f" ({c.module} module)"
+    return [f"[bold]Commons Family[/] {c.variant}{module}, seed {c.seed}, {c.rounds} "
+            f"rounds, {c.num_players} seats"]
 
 
 SPARKS = "▁▂▃▄▅▆▇█"

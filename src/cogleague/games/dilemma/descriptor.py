@@ -164,7 +164,8 @@ GAME = GameDescriptor(
     result_columns=(Column("cooperation_rate", "coop", "{:.0%}"),
                     Column("promises_kept", "kept", "{}"),
                     Column("promises_made", "promises", "{}"),
-                    Column("timeouts", "t/o", "{}"), Column("payout", "payout", "{}")),
+                    # every fallback, which the rules play as a timeout
+                    Column("timeouts", "fallbacks", "{}"), Column("payout", "payout", "{}")),
     summary=_summary,
     headline=_headline,
     standings_columns=(Column("cooperation_rate", "cooperation", "{:.0%}"),
