@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
@@ -14,7 +13,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cogleague.cli.recording_opts import recording_params
-from cogleague.core.config import read_int
+from cogleague.core.config import read_int, read_number
 from cogleague.core.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -74,14 +73,12 @@ def int_in(option: str, lo: int, hi: int | None = None) -> Callable[[str | int],
 
 def number_option(option: str, text: str, lo: float, hi: float) -> float:
     """A number option taken as text and judged here, in one line (`fail`) like `int_option`;
-    not a number, not finite or out of range are all refused with the range."""
+    not a number, not finite or out of range are all refused with the range (worded by
+    `core/config.read_number`, as argparse scripts' `number_arg` is)."""
     try:
-        value = float(text.strip())
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or not lo <= value <= hi:
-        fail(f"{option} must be a number in {lo:g}..{hi:g} (got {text!r})")
-    return value
+        return read_number(text, lo, hi)
+    except ValueError as exc:
+        fail(f"{option} {exc}")
 
 
 def split_seats(arg: str | None, option: str = "--seats") -> list[str] | None:

@@ -117,18 +117,28 @@ def int_arg(lo: int, hi: int, *, even: bool = False) -> Callable[[str], int]:
     return parse
 
 
+def read_number(text: str, lo: float, hi: float, *, above: bool = False) -> float:
+    """A finite number typed on a command line, in lo..hi (``above``: strictly above lo); else
+    ValueError ``must be a number in 0..600 (got 'nan')``. The command line's two parsers
+    (`number_arg` here for argparse, `cli/common.number_option` for typer) both use it."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not (lo < value if above else lo <= value) or value > hi:
+        where = f"above {lo:g} and at most {hi:g}" if above else f"in {lo:g}..{hi:g}"
+        raise ValueError(f"must be a number {where} (got {text!r})")
+    return value
+
+
 def number_arg(lo: float, hi: float, *, above: bool = False) -> Callable[[str], float]:
-    """An argparse ``type``: a finite number in lo..hi (``above``: strictly above lo)."""
-    where = f"above {lo:g} and at most {hi:g}" if above else f"in {lo:g}..{hi:g}"
+    """An argparse ``type``: a finite number in lo..hi (``above``: strictly above lo), worded
+    by `read_number`."""
 
     def parse(text: str) -> float:
         try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
-        if not math.isfinite(value) or not (lo < value if above else lo <= value) \
-                or value > hi:
-            raise argparse.ArgumentTypeError(f"must be a number {where} (got {text!r})")
-        return value
+            return read_number(text, lo, hi, above=above)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
 
     return parse
