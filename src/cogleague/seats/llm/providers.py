@@ -50,8 +50,10 @@ LOCAL_SERVER_KEY = "unused"
 any key, but the SDKs refuse to start without one."""
 HTTP_LIBRARIES = ("httpx", "httpx2")
 """What the SDKs run on: httpx, or the httpx2 fork that later SDK versions ship."""
-ANTHROPIC_MAX_TOKENS = 1024
-"""The Messages API requires a reply-length cap; one JSON action is far below it."""
+MAX_REPLY_TOKENS = 1024
+"""The reply-length cap of every request, on both wire shapes (the Messages API requires one;
+one JSON action is far below it): a rambling model stops there, and its retry is told it was
+cut off, instead of spending tokens and the step's deadline."""
 PROXY_ENV = ("http_proxy", "https_proxy", "all_proxy")
 """Proxy settings (either case) that make the clients keep the SDK's own transport."""
 TRANSPORT_ENV = "COGLEAGUE_MODEL_TRANSPORT"
@@ -236,7 +238,10 @@ class OpenAIProvider:
     def body(self, system: str, turns: list[dict[str, str]]) -> bytes:
         """The request body, encoded once before the request goes out."""
         messages = [{"role": "system", "content": system}, *turns]
-        return _encode({"model": self.endpoint.model, "messages": messages})
+        # the SDK's current name for the cap (OpenAI's reasoning models refuse the deprecated
+        # max_tokens); a server that does not know it ignores it and answers uncapped
+        return _encode({"model": self.endpoint.model, "messages": messages,
+                        "max_completion_tokens": MAX_REPLY_TOKENS})
 
     async def complete(self, system: str, turns: list[dict[str, str]],
                        timeout: float) -> Completion:
@@ -278,7 +283,7 @@ class AnthropicProvider:
 
     def body(self, system: str, turns: list[dict[str, str]]) -> bytes:
         """The request body, encoded once before the request goes out."""
-        return _encode({"model": self.endpoint.model, "max_tokens": ANTHROPIC_MAX_TOKENS,
+        return _encode({"model": self.endpoint.model, "max_tokens": MAX_REPLY_TOKENS,
                         "system": system, "messages": turns})
 
     async def complete(self, system: str, turns: list[dict[str, str]],
