@@ -1,8 +1,9 @@
 """Reading a seat's reply (spec §13): `{"move", "note"?, "memo"?}`.
 
 A reply may also name its note's `subject` (an alias). A wrong one drops the note, never the
-move, as does any note in round 1 (no target yet): gossip is cheap talk and never changes a payoff or a score (the Ledger seed). The drop is
-the reply's `reason` (the runner counts a `wrong_shape` fault, the server tells the seat).
+move, as does any note in round 1 (no target yet): gossip is cheap talk and never changes a
+payoff or a score (the Ledger seed). The drop is the reply's `reason` (the runner counts a
+`wrong_shape` fault, the server tells the seat, a model seat's next prompt says it).
 
 Raw replies are dicts (remote and SDK seats) or text (model seats: the JSON object from the first
 `{` to the last `}`). Out-of-range moves are clamped and flagged, never retried; unusable replies

@@ -1,0 +1,54 @@
+"""A bad ``llm:PATH`` seat is refused as every other bad `--seats` entry is: one line, exit 2,
+naming `--seats` (the option the user typed) and the file, before anything is played."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cogleague.cli import app
+from cogleague.core.errors import ConfigError
+from cogleague.seats.factory import ModelOptions, make_seat
+from helpers.model_toys import TextToyGame
+
+REST = "tit_for_tat,pavlov,always_defect"
+
+
+def bad_specs(tmp: Path) -> list[tuple[str, str]]:
+    """(seat, what the refusal says after ``--seats: ``) for each way a prompt file fails."""
+    (tmp / "long.txt").write_text("x" * 4001, encoding="utf-8")
+    (tmp / "latin1.txt").write_bytes(b"caf\xe9")
+    (tmp / "folder").mkdir()
+    return [
+        ("llm:nope.txt", "prompt file 'nope.txt' cannot be read (No such file or directory)"),
+        ("llm:", "prompt file missing: write llm:PATH (or llm for none)"),
+        (f"llm:{tmp / 'long.txt'}", f"prompt file {str(tmp / 'long.txt')!r} must hold "
+                                    "0..4000 code points"),
+        (f"llm:{tmp / 'latin1.txt'}", f"prompt file {str(tmp / 'latin1.txt')!r} is not UTF-8"),
+        (f"llm:{tmp / 'folder'}", f"prompt file {str(tmp / 'folder')!r} cannot be read"),
+    ]
+
+
+def test_a_bad_prompt_file_is_a_seats_error_naming_the_file(tmp_path: Path) -> None:
+    for seat, said in bad_specs(tmp_path):
+        with pytest.raises(ConfigError) as refused:
+            make_seat(TextToyGame(seats=1, rounds=1), 0, seat, ModelOptions())
+        assert refused.value.field == "seats", seat
+        assert str(refused.value).startswith(f"seats: {said}"), str(refused.value)
+
+
+def test_the_cli_names_seats_for_a_bad_prompt_file_as_for_every_other_bad_seat(
+        tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    specs = [*bad_specs(tmp_path), ("nobody", "unknown dilemma baseline 'nobody'"),
+             ("policy:nope.npz", "policy file nope.npz: cannot be opened"),
+             ("nope.py:Bot", "bot file nope.py does not exist")]
+    for seat, said in specs:
+        done = CliRunner().invoke(app, ["play", "dilemma", "--seats", f"{seat},{REST}",
+                                        "--rounds", "1", "--out", str(out)])
+        assert done.exit_code == 2, (seat, done.output)
+        lines = done.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"error: --seats: {said}"), lines
+    assert not out.exists()
