@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -218,7 +219,7 @@ async def test_the_models_section_says_why_a_call_fell_back(server: ProviderServ
 async def test_a_reply_cut_at_the_length_limit_says_so_in_its_row(
         server: ProviderServer, tmp_path: Path, shape: str) -> None:
     """The recording kept ``cut`` but the transcript did not: a reply that stopped at the
-    reply length limit (the Messages API's 1024 tokens) and still parsed looked whole."""
+    reply length limit (1024 tokens) and still parsed looked whole."""
     server.script = sequence(Reply('{"n": 2} and then I would expla', cut=True),
                              then=Reply('{"n": 3}'))
     path = tmp_path / "t.jsonl"
@@ -227,3 +228,18 @@ async def test_a_reply_cut_at_the_length_limit_says_so_in_its_row(
                                                           transcript=str(path))))
     rows = rows_of(path)
     assert [(r["cut"], r["cause"]) for r in rows] == [(True, None), (False, None)]
+
+
+async def test_a_404_says_what_to_check(server: ProviderServer) -> None:
+    """An OpenAI-compatible base URL without its ``/v1`` (``http://localhost:11434`` for
+    Ollama) answers every request 404: the error said only ``Error code: 404``, the same for
+    a wrong model name, with nothing to check. It names both, and no URL (a recording keeps
+    this text and holds no URL)."""
+    game = TextToyGame(seats=1, rounds=1)
+    seats = model_seats(game, dataclasses.replace(options_for(server), base_url=server.url))
+    await run_episode(game, seats)
+    models = accounting_for(seats)
+    assert models is not None and models["fallbacks"] == [{"transport": 1}]
+    error = models["errors"][0]["transport"]
+    assert error.startswith("NotFoundError: Error code: 404")
+    assert "model name" in error and "/v1" in error and server.url not in error

@@ -54,6 +54,10 @@ MAX_REPLY_TOKENS = 1024
 """The reply-length cap of every request, on both wire shapes (the Messages API requires one;
 one JSON action is far below it): a rambling model stops there, and its retry is told it was
 cut off, instead of spending tokens and the step's deadline."""
+NOT_FOUND_HINT = (" (check the model name, and that the base URL is the API's root: an "
+                  "OpenAI-compatible server's usually ends in /v1, the Messages API's does not)")
+"""Said with a 404, which a wrong model name and a base URL without its /v1 both give. It names
+no URL: a recording keeps the error's text and holds no URL."""
 PROXY_ENV = ("http_proxy", "https_proxy", "all_proxy")
 """Proxy settings (either case) that make the clients keep the SDK's own transport."""
 TRANSPORT_ENV = "COGLEAGUE_MODEL_TRANSPORT"
@@ -205,6 +209,8 @@ def _translate(exc: Exception, sdk: Any) -> ProviderError:
         return AuthRejected(str(exc))
     cause = exc.__cause__  # the SDK's "Connection error." hides why; the transport's says it
     why = f" ({cause})" if isinstance(exc, sdk.APIConnectionError) and cause is not None else ""
+    if isinstance(exc, sdk.NotFoundError):  # alike for a wrong model and a wrong base URL
+        why = NOT_FOUND_HINT
     return ProviderFailure(f"{type(exc).__name__}: {exc}{why}")
 
 
