@@ -166,7 +166,7 @@ def test_export_refuses_bad_input_with_one_line_and_exit_2(tmp_path: Path) -> No
     runner = CliRunner()
     missing = runner.invoke(app, ["export", "transcripts", str(tmp_path / "nope.jsonl"),
                                   "--out", str(tmp_path / "o.jsonl")])
-    assert missing.exit_code == 2 and "is not a transcript file" in missing.output
+    assert missing.exit_code == 2 and "nope.jsonl does not exist" in missing.output
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"prompt": []}\nnot json\n', encoding="utf-8")
     garbled = runner.invoke(app, ["export", "transcripts", str(bad), "--out",
@@ -243,3 +243,15 @@ async def test_a_404_says_what_to_check(server: ProviderServer) -> None:
     error = models["errors"][0]["transport"]
     assert error.startswith("NotFoundError: Error code: 404")
     assert "model name" in error and "/v1" in error and server.url not in error
+
+
+def test_export_says_whether_an_input_is_missing_or_a_folder(tmp_path: Path) -> None:
+    """A mistyped transcript name was refused as "not a transcript file", as a folder was:
+    the writer could not tell a typo from a wrong kind of file."""
+    (tmp_path / "runs").mkdir()
+    out = str(tmp_path / "o.jsonl")
+    for given, said in ((tmp_path / "nope.jsonl", "does not exist"),
+                        (tmp_path / "runs", "is a folder, not a transcript file")):
+        done = CliRunner().invoke(app, ["export", "transcripts", str(given), "--out", out])
+        assert done.exit_code == 2
+        assert done.output.strip() == f"error: IN {given} {said}"
