@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from cogleague.cli import app
 from cogleague.core.errors import ConfigError
+from cogleague.games.registry import get
 from cogleague.seats.factory import ModelOptions, make_seat
 from helpers.model_toys import TextToyGame
 
@@ -52,3 +53,19 @@ def test_the_cli_names_seats_for_a_bad_prompt_file_as_for_every_other_bad_seat(
         lines = done.output.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith(f"error: --seats: {said}"), lines
     assert not out.exists()
+
+
+@pytest.mark.parametrize(("seat", "said"), [
+    ("mine.txt", "'mine.txt' is not a policy name: a prompt file plays as llm:mine.txt"),
+    ("prompts/fair.md", "'prompts/fair.md' is not a policy name: a prompt file plays as "
+                        "llm:prompts/fair.md"),
+    ("LLM:mine.txt", "'LLM:mine.txt' is not a policy name: write llm:mine.txt"),
+    ("llm :mine.txt", "'llm :mine.txt' is not a policy name: write llm:mine.txt"),
+    ("Axelrod:TitForTat", "'Axelrod:TitForTat' is not a policy name: write axelrod:TitForTat"),
+])
+def test_a_prompt_file_named_the_wrong_way_says_how_to_name_it(seat: str, said: str) -> None:
+    """These read as an unknown baseline, listing the baselines: nothing said that a prompt
+    file is named llm:PATH, or that seat kinds are written in lower case."""
+    with pytest.raises(ConfigError) as refused:
+        make_seat(get("dilemma").make(None, {}, 1, [seat, *REST.split(",")], None), 0, seat)
+    assert (refused.value.field, str(refused.value)) == ("seats", f"seats: {said}")
