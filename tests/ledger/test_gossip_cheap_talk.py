@@ -13,6 +13,7 @@ from cogleague.core import jsonio
 from cogleague.core.clock import FakeClock
 from cogleague.core.episode import EpisodeOutcome, run_episode
 from cogleague.core.game import Decision, Turn
+from cogleague.games.ledger.board import NO_TARGET_YET
 from cogleague.games.ledger.game import LedgerGame
 
 from .support import (
@@ -65,12 +66,15 @@ def test_a_wrong_subject_drops_the_note_and_the_move_stands() -> None:
     _same_play_as_without_a_note(outcome)
     assert not any(e.kind == "gossip" for e in outcome.log.events)
     assert game.table.memos[SEAT] == "kept"  # only the note is dropped
-    # visible: one wrong_shape fault per round with a target, naming the field and what is
-    # allowed (the seat is told the same words in a `wrong_shape` error frame)
-    assert outcome.faults[SEAT] == {"wrong_shape": ROUNDS - 1}
-    why = outcome.reasons[SEAT]["wrong_shape"]
+    # visible: one wrong_shape fault per round (round 1's note has no target at all), naming
+    # the field and what is allowed (the seat is told the same words in a `wrong_shape` error
+    # frame); the first reason is kept
+    assert outcome.faults[SEAT] == {"wrong_shape": ROUNDS}
+    assert outcome.reasons[SEAT]["wrong_shape"] == NO_TARGET_YET
+    turn = _second_round(make_game(seed=7))[SEAT]
+    why = game.parse(turn, {"move": 0, "note": "they cheat", "subject": "Nobody"}).reason
     round_two_target = game.aliases[game.table.slots[0][SEAT].partner]
-    assert why.startswith("note dropped: subject must be")
+    assert why is not None and why.startswith("note dropped: subject must be")
     assert repr(round_two_target) in why and "'Nobody'" in why and "move stands" in why
 
 
@@ -78,9 +82,9 @@ def test_a_right_subject_posts_the_note() -> None:
     game = make_game(seed=7, rounds=ROUNDS)
 
     def reply(turn: Turn, hint: str | None) -> dict[str, Any]:
-        out = {"move": turn.legal_actions["move"]["max"], "note": "fair"}
-        if turn.view["noteTarget"] is not None:
-            out["subject"] = turn.view["noteTarget"]
+        out = {"move": turn.legal_actions["move"]["max"]}
+        if turn.view["noteTarget"] is not None:  # round 1 has none: a note there is dropped
+            out.update(note="fair", subject=turn.view["noteTarget"])
         return out
 
     outcome = asyncio.run(run_episode(game, seats_with(game, {SEAT: ScriptSeat(reply)}),

@@ -146,6 +146,6 @@ async def test_a_reply_naming_the_wrong_subject_keeps_its_move_and_loses_its_not
         assert steps[r][f"r{r}s2"].source == "seat"
         assert steps[r][f"r{r}s2"].action == {"move": game.table.slots[r][2].hi, "memo": "kept"}
     assert outcome.results["fallbacks"] == [0] * 8
-    assert outcome.faults[2] == {"wrong_shape": 3}  # round 1 has no target: nothing to refuse
+    assert outcome.faults[2] == {"wrong_shape": 4}  # round 1's note has no target at all
     assert not any(e.kind == "gossip" for e in outcome.log.events)
     assert game.table.memos[2] == "kept"

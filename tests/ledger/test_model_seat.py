@@ -3,7 +3,9 @@ the system text and the rendered prompt go out, text replies come back through `
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +53,24 @@ def test_a_model_seat_plays_ledger_from_its_prompts(provider: ProviderServer) ->
     notes = [n for n in game.table.board if n.author == 0]
     assert [n.round for n in notes] == [2, 3]  # round 1 has no target; round 2 fell back
     assert outcome.results["fallbacks"][0] == 1
+
+
+def test_a_round_one_note_is_recorded_as_dropped_and_told_next_round(
+        provider: ProviderServer, tmp_path: Path) -> None:
+    """The note a model writes in round 1 has no target and is dropped: its transcript row
+    says so (`dropped`), as its next prompt does, and the export leaves the mended reply out."""
+    provider.script = lambda _req: Reply('{"move": 1, "note": "looks fair"}')
+    game = make_game(seed=7, rounds=4, lineup=["llm", "mirror", "shark", "grim", "saint",
+                                               "opportunist", "mirror", "grim"])
+    path = tmp_path / "t.jsonl"
+    options = ModelOptions(provider="openai", model="test-model", base_url=provider.openai_url,
+                           api_key="test-key", transcript=str(path))
+    outcome = play_headless(game, make_seats(game, game.policy_names, options))
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert [r["round"] for r in rows] == [0, 1, 2, 3]
+    assert rows[0]["dropped"] is not None and "round 1" in rows[0]["dropped"]
+    assert [r["dropped"] for r in rows[1:]] == [None] * 3
+    assert rows[0]["dropped"] in rows[1]["prompt"][-1]["content"]  # told with round 2's view
+    assert rows[0]["dropped"] not in rows[2]["prompt"][-1]["content"]
+    assert outcome.faults[0] == {"wrong_shape": 1}
+    assert [n.round for n in game.table.board if n.author == 0] == [1, 2, 3]

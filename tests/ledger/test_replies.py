@@ -157,11 +157,17 @@ def test_notes_and_memos_are_cleaned_and_non_strings_ignored(roles: dict[str, Tu
     assert ignored.action == {"move": turn.legal_actions["move"]["min"]}
 
 
-def test_round_one_notes_are_dropped() -> None:
+def test_round_one_notes_are_dropped_and_the_seat_is_told_why() -> None:
+    """A round-1 note cannot stand (no partner yet): it is dropped as a wrong subject is, with
+    a reason the seat is told, not silently."""
     game = make_game(seed=7)
     turn = open_first_round(game)[0]
     parsed = game.parse(turn, {"move": 0, "note": "hello", "memo": "keep"})
     assert parsed.action == {"move": 0, "memo": "keep"}
+    assert parsed.reason is not None and parsed.reason.startswith("note dropped: ")
+    assert "round 1" in parsed.reason and "move stands" in parsed.reason
+    for quiet in ({"move": 0}, {"move": 0, "note": " \n "}, {"move": 0, "note": 5}):
+        assert game.parse(turn, quiet).reason is None  # no note given: nothing dropped
 
 
 async def test_an_unusable_seat_is_retried_with_a_hint_then_falls_back_alone() -> None:

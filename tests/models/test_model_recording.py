@@ -375,3 +375,35 @@ def test_the_python_api_results_say_why_a_seat_fell_back(tmp_path: Path,
     assert seat["policy"] == "llm" and seat["fallbacks"] == {"parse": 3}
     assert seat["reasons"]["parse"] == "no JSON object found in the reply"
     assert results["faults"]["fallbacks"] == 6  # both model seats, three pairings each
+
+
+async def test_a_miss_after_an_edited_prompt_says_the_system_message_differs(
+        tmp_path: Path, server: ProviderServer) -> None:
+    """The common miss: the writer edited the prompt file and replayed. The last message is
+    the same as recorded, so the error says what differs from the request recorded for that
+    seat and turn; a miss with no request recorded there says that instead."""
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    prompt = tmp_path / "mine.txt"
+    prompt.write_text("Cooperate.", encoding="utf-8")
+    lineup = [f"llm:{prompt}", "tit_for_tat", "always_defect"]
+    desc = get("dilemma")
+
+    async def play_with(options: ModelOptions) -> None:
+        game = desc.make(None, {"rounds_total": 2}, 5, lineup, None)
+        await run_episode(game, make_seats(game, lineup, options))
+
+    options = options_for(server, recording=str(tmp_path / "rec"))
+    await play_with(options)
+    prompt.write_text("Cooperate, always.", encoding="utf-8")
+    replay = dataclasses.replace(options, recording_mode="replay")
+    with pytest.raises(RecordingMiss) as edited:
+        await play_with(replay)
+    assert "the system message differs from the one recorded for this seat and turn" in str(
+        edited.value)
+    prompt.write_text("Cooperate.", encoding="utf-8")
+    path = next((tmp_path / "rec").glob("*.jsonl"))
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    path.write_text("".join(jsonio.dumps(r) + "\n" for r in rows[1:]))  # the first call lost
+    with pytest.raises(RecordingMiss) as lost:
+        await play_with(replay)
+    assert f"nothing was recorded for seat 0 at turn {rows[0]['turn_id']}" in str(lost.value)

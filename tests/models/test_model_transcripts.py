@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -165,7 +166,7 @@ def test_export_refuses_bad_input_with_one_line_and_exit_2(tmp_path: Path) -> No
     runner = CliRunner()
     missing = runner.invoke(app, ["export", "transcripts", str(tmp_path / "nope.jsonl"),
                                   "--out", str(tmp_path / "o.jsonl")])
-    assert missing.exit_code == 2 and "is not a transcript file" in missing.output
+    assert missing.exit_code == 2 and "nope.jsonl does not exist" in missing.output
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"prompt": []}\nnot json\n', encoding="utf-8")
     garbled = runner.invoke(app, ["export", "transcripts", str(bad), "--out",
@@ -218,7 +219,7 @@ async def test_the_models_section_says_why_a_call_fell_back(server: ProviderServ
 async def test_a_reply_cut_at_the_length_limit_says_so_in_its_row(
         server: ProviderServer, tmp_path: Path, shape: str) -> None:
     """The recording kept ``cut`` but the transcript did not: a reply that stopped at the
-    reply length limit (the Messages API's 1024 tokens) and still parsed looked whole."""
+    reply length limit (1024 tokens) and still parsed looked whole."""
     server.script = sequence(Reply('{"n": 2} and then I would expla', cut=True),
                              then=Reply('{"n": 3}'))
     path = tmp_path / "t.jsonl"
@@ -227,3 +228,30 @@ async def test_a_reply_cut_at_the_length_limit_says_so_in_its_row(
                                                           transcript=str(path))))
     rows = rows_of(path)
     assert [(r["cut"], r["cause"]) for r in rows] == [(True, None), (False, None)]
+
+
+async def test_a_404_says_what_to_check(server: ProviderServer) -> None:
+    """An OpenAI-compatible base URL without its ``/v1`` (``http://localhost:11434`` for
+    Ollama) answers every request 404: the error said only ``Error code: 404``, the same for
+    a wrong model name, with nothing to check. It names both, and no URL (a recording keeps
+    this text and holds no URL)."""
+    game = TextToyGame(seats=1, rounds=1)
+    seats = model_seats(game, dataclasses.replace(options_for(server), base_url=server.url))
+    await run_episode(game, seats)
+    models = accounting_for(seats)
+    assert models is not None and models["fallbacks"] == [{"transport": 1}]
+    error = models["errors"][0]["transport"]
+    assert error.startswith("NotFoundError: Error code: 404")
+    assert "model name" in error and "/v1" in error and server.url not in error
+
+
+def test_export_says_whether_an_input_is_missing_or_a_folder(tmp_path: Path) -> None:
+    """A mistyped transcript name was refused as "not a transcript file", as a folder was:
+    the writer could not tell a typo from a wrong kind of file."""
+    (tmp_path / "runs").mkdir()
+    out = str(tmp_path / "o.jsonl")
+    for given, said in ((tmp_path / "nope.jsonl", "does not exist"),
+                        (tmp_path / "runs", "is a folder, not a transcript file")):
+        done = CliRunner().invoke(app, ["export", "transcripts", str(given), "--out", out])
+        assert done.exit_code == 2
+        assert done.output.strip() == f"error: IN {given} {said}"

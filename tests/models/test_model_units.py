@@ -180,13 +180,13 @@ def test_a_prompt_file_is_read_and_limited_to_4000_code_points(tmp_path: Path) -
     long.write_text("x" * (MAX_PROMPT_CHARS + 1), encoding="utf-8")
     with pytest.raises(ConfigError) as too_long:
         make_model_seat(game, 0, f"llm:{long}", ModelOptions())
-    assert too_long.value.field == "prompt"
+    assert too_long.value.field == "seats"  # a bad line-up entry, as any other
     # the file is named: with two model seats the writer must know which prompt is too long
-    assert str(too_long.value) == (f"prompt file {str(long)!r} must hold 0..4000 code points "
-                                   "once its surrounding blanks are stripped (got 4001)")
+    assert str(too_long.value) == (f"seats: prompt file {str(long)!r} must hold 0..4000 code "
+                                   "points once its surrounding blanks are stripped (got 4001)")
     with pytest.raises(ConfigError) as missing:
         make_model_seat(game, 0, f"llm:{tmp_path / 'absent.txt'}", ModelOptions())
-    assert missing.value.field == "prompt" and "absent.txt" in str(missing.value)
+    assert missing.value.field == "seats" and "absent.txt" in str(missing.value)
     with pytest.raises(ConfigError) as inline:
         make_model_seat(game, 0, "llm", ModelOptions(), prompt="y" * 4001)
     assert inline.value.field == "prompt"

@@ -29,8 +29,10 @@ def transcripts(
 ) -> None:
     """Write the accepted model replies of IN… as chat-format JSONL for fine-tuning."""
     for path in inputs:
-        if not path.is_file():
-            fail(f"IN {path} is not a transcript file")
+        if not path.exists():
+            fail(f"IN {path} does not exist")
+        if path.is_dir():
+            fail(f"IN {path} is a folder, not a transcript file")
     if out.resolve() in {p.resolve() for p in inputs}:
         fail(f"--out {out} is one of the inputs; name another file")
     try:

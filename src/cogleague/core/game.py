@@ -143,6 +143,10 @@ class Parsed:
     rules read it as their default: which field, and what was read. The runner counts it
     against the seat (``wrong_shape``, so `--strict` fails on it) and the server tells the
     seat in an `error` frame after the `ack`."""
+    private: Mapping[str, Any] | None = None
+    """Parts of the reply the game read but keeps out of `action` because they never enter the
+    episode log (a Commons note, its author's alone): the seat's own records (a model seat's
+    transcript) show them beside the action, as they show a part the log does keep."""
 
 
 @dataclass(slots=True)

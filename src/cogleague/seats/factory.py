@@ -67,6 +67,9 @@ def make_seat(game: Game, seat: int, entry: Any, model: ModelOptions | None = No
         check_bot_game(bot, game.name, name)
         return BotSeat(bot, game, seat, name)
     name = entry
+    near = near_miss(name)
+    if near is not None:
+        raise ConfigError("seats", f"seats: {name!r} is not a policy name: {near}")
     if name.startswith("axelrod:"):  # the Axelrod library's strategies (seats/axelrod_seat.py)
         from cogleague.seats.axelrod_seat import make_axelrod_seat
 
@@ -88,6 +91,25 @@ def make_seat(game: Game, seat: int, entry: Any, model: ModelOptions | None = No
     if name.endswith(".py"):  # a bot file without its class: never a baseline's name
         raise missing_class(name)
     return ScriptedSeat(game.make_baseline(name, seat), name)
+
+
+PROMPT_SUFFIXES = (".txt", ".md")
+"""How prompt files are usually named: such a name alone is a prompt file meant as llm:PATH."""
+KIND_PREFIXES = ("llm", "axelrod", "policy")
+
+
+def near_miss(name: str) -> str | None:
+    """How to write a seat name that is almost a prompt or another seat kind (``mine.txt``,
+    ``LLM:mine.txt``, ``llm :mine.txt``), which would otherwise read as an unknown baseline
+    and be answered with the game's list of baselines; None for any other name."""
+    head, sep, rest = name.partition(":")
+    if not sep:
+        return (f"a prompt file plays as llm:{name}" if name.lower().endswith(PROMPT_SUFFIXES)
+                else None)
+    kind = head.strip().lower()
+    if kind in KIND_PREFIXES and head != kind:
+        return f"write {kind}:{rest.strip()}"
+    return None
 
 
 def make_seats(game: Game, entries: Sequence[Any], model: ModelOptions | None = None

@@ -215,7 +215,8 @@ class CommonsGame(Game):
         if note is not None:  # kept aside: a note never enters the episode log
             self.pending_notes[turn.turn_id] = note
         wrong = self.validator.shape_fault(raw)
-        return Parsed(move, clamped=clamped or wrong is not None, reason=wrong)
+        return Parsed(move, clamped=clamped or wrong is not None, reason=wrong,
+                      private=None if note is None else {"note": note})
 
     def fallback(self, turn: Turn) -> Action:
         """The steward, on its own fallback stream per slot."""

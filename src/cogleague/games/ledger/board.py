@@ -51,6 +51,11 @@ def wrong_subject(subject: object, target: str) -> str | None:
             f"the only alias a note may review this round) (got {subject!r}); the move stands")
 
 
+NO_TARGET_YET = ("note dropped: round 1 has no note target (no partner to review yet), so no "
+                 "note can be posted this round; the move stands")
+"""Why a round-1 note is dropped: said to the seat as a wrong subject's reason is."""
+
+
 def note_target(schedule_slots: list[list[Any]], seat: int, round_index: int) -> int | None:
     """The seat whose meeting with `seat` a note written in `round_index` reviews (None in
     round 0). `schedule_slots[r][seat]` is that seat's `Slot` in round r."""

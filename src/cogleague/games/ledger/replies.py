@@ -1,8 +1,9 @@
 """Reading a seat's reply (spec §13): `{"move", "note"?, "memo"?}`.
 
 A reply may also name its note's `subject` (an alias). A wrong one drops the note, never the
-move: gossip is cheap talk and never changes a payoff or a score (the Ledger seed). The drop is
-the reply's `reason` (the runner counts a `wrong_shape` fault, the server tells the seat).
+move, as does any note in round 1 (no target yet): gossip is cheap talk and never changes a
+payoff or a score (the Ledger seed). The drop is the reply's `reason` (the runner counts a
+`wrong_shape` fault, the server tells the seat, a model seat's next prompt says it).
 
 Raw replies are dicts (remote and SDK seats) or text (model seats: the JSON object from the first
 `{` to the last `}`). Out-of-range moves are clamped and flagged, never retried; unusable replies
@@ -22,6 +23,7 @@ from cogleague.core.game import Parsed
 from cogleague.core.text import loads_reply
 from cogleague.games.ledger.board import (
     MEMO_LIMIT,
+    NO_TARGET_YET,
     NOTE_LIMIT,
     clean_memo_text,
     clean_note_text,
@@ -104,7 +106,9 @@ def parse_reply(raw: Any, slot: Slot, target: str | None) -> Parsed:
     action: dict[str, Any] = {"move": clamped}
     note = clean_note_text(doc.get("note"))
     dropped = None
-    if note and target is not None:
+    if note and target is None:
+        dropped = NO_TARGET_YET  # round 1: nothing to review, and the seat is told so
+    elif note and target is not None:
         subject = doc.get("subject")  # optional: whom the seat says it reviews
         dropped = wrong_subject(subject[:SUBJECT_LIMIT], target) if isinstance(
             subject, str) else None

@@ -28,8 +28,9 @@ def make_model_seat(game: Game, seat: int, name: str, options: ModelOptions, *,
 
     `name` is the policy name (``llm`` or ``llm:PATH``; the prompt is read from PATH unless
     `prompt` is given). Seats of one game share an episode state (clients, budgets, transcript)
-    unless `episode` is passed. Bad settings raise `ConfigError` naming the field: ``prompt``
-    (unreadable, or over MAX_PROMPT_CHARS code points), ``provider``, ``model``,
+    unless `episode` is passed. Bad settings raise `ConfigError` naming the field: ``seats``
+    (the prompt file of `name` unreadable, or over MAX_PROMPT_CHARS code points), ``prompt``
+    (the `prompt` text over MAX_PROMPT_CHARS code points), ``provider``, ``model``,
     ``requests_per_minute``, ``transcript``, ``recording_mode``, ``replay`` (no recording of
     this episode, or calls of this seat recorded but no provider, or another provider or
     model, to replay them on). With

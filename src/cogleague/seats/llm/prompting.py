@@ -45,27 +45,30 @@ def check_prompt(text: object) -> str:
 
 
 def load_prompt(seat_name: str) -> str:
-    """The prompt a seat name points at: ``llm`` → none, ``llm:PATH`` → that UTF-8 file."""
+    """The prompt a seat name points at: ``llm`` → none, ``llm:PATH`` → that UTF-8 file. A
+    file that cannot be used is a bad line-up entry: a `ConfigError` on ``seats``, as every
+    other bad seat name is (the command line then names ``--seats``)."""
     if seat_name == "llm":
         return ""
     path = seat_name.partition(":")[2]
     if not path:
-        raise ConfigError("prompt", "prompt file missing: write llm:PATH (or llm for none)")
+        raise _bad_file("prompt file missing: write llm:PATH (or llm for none)")
     try:
         # "~" after "llm:" arrives unexpanded (a shell expands it only at a word's start)
         text = Path(path).expanduser().read_text(encoding="utf-8-sig")  # BOM: no guidance
     except UnicodeDecodeError as exc:
-        raise ConfigError("prompt", f"prompt file {path!r} is not UTF-8 text ({exc.reason})"
-                          ) from exc
+        raise _bad_file(f"prompt file {path!r} is not UTF-8 text ({exc.reason})") from exc
     except OSError as exc:
-        raise ConfigError("prompt", f"prompt file {path!r} cannot be read "
-                                    f"({exc.strerror or exc})") from exc
+        raise _bad_file(f"prompt file {path!r} cannot be read ({exc.strerror or exc})") from exc
     text = text.strip()
     if len(text) > MAX_PROMPT_CHARS:  # name the file: a line-up may hold several prompts
-        raise ConfigError("prompt", f"prompt file {path!r} must hold 0..{MAX_PROMPT_CHARS} code "
-                                    "points once its surrounding blanks are stripped (got "
-                                    f"{len(text)})")
+        raise _bad_file(f"prompt file {path!r} must hold 0..{MAX_PROMPT_CHARS} code points once "
+                        f"its surrounding blanks are stripped (got {len(text)})")
     return text
+
+
+def _bad_file(why: str) -> ConfigError:
+    return ConfigError("seats", f"seats: {why}")
 
 
 def system_message(game_text: str, guidance: str) -> str:

@@ -50,8 +50,14 @@ LOCAL_SERVER_KEY = "unused"
 any key, but the SDKs refuse to start without one."""
 HTTP_LIBRARIES = ("httpx", "httpx2")
 """What the SDKs run on: httpx, or the httpx2 fork that later SDK versions ship."""
-ANTHROPIC_MAX_TOKENS = 1024
-"""The Messages API requires a reply-length cap; one JSON action is far below it."""
+MAX_REPLY_TOKENS = 1024
+"""The reply-length cap of every request, on both wire shapes (the Messages API requires one;
+one JSON action is far below it): a rambling model stops there, and its retry is told it was
+cut off, instead of spending tokens and the step's deadline."""
+NOT_FOUND_HINT = (" (check the model name, and that the base URL is the API's root: an "
+                  "OpenAI-compatible server's usually ends in /v1, the Messages API's does not)")
+"""Said with a 404, which a wrong model name and a base URL without its /v1 both give. It names
+no URL: a recording keeps the error's text and holds no URL."""
 PROXY_ENV = ("http_proxy", "https_proxy", "all_proxy")
 """Proxy settings (either case) that make the clients keep the SDK's own transport."""
 TRANSPORT_ENV = "COGLEAGUE_MODEL_TRANSPORT"
@@ -203,6 +209,8 @@ def _translate(exc: Exception, sdk: Any) -> ProviderError:
         return AuthRejected(str(exc))
     cause = exc.__cause__  # the SDK's "Connection error." hides why; the transport's says it
     why = f" ({cause})" if isinstance(exc, sdk.APIConnectionError) and cause is not None else ""
+    if isinstance(exc, sdk.NotFoundError):  # alike for a wrong model and a wrong base URL
+        why = NOT_FOUND_HINT
     return ProviderFailure(f"{type(exc).__name__}: {exc}{why}")
 
 
@@ -236,7 +244,10 @@ class OpenAIProvider:
     def body(self, system: str, turns: list[dict[str, str]]) -> bytes:
         """The request body, encoded once before the request goes out."""
         messages = [{"role": "system", "content": system}, *turns]
-        return _encode({"model": self.endpoint.model, "messages": messages})
+        # the SDK's current name for the cap (OpenAI's reasoning models refuse the deprecated
+        # max_tokens); a server that does not know it ignores it and answers uncapped
+        return _encode({"model": self.endpoint.model, "messages": messages,
+                        "max_completion_tokens": MAX_REPLY_TOKENS})
 
     async def complete(self, system: str, turns: list[dict[str, str]],
                        timeout: float) -> Completion:
@@ -278,7 +289,7 @@ class AnthropicProvider:
 
     def body(self, system: str, turns: list[dict[str, str]]) -> bytes:
         """The request body, encoded once before the request goes out."""
-        return _encode({"model": self.endpoint.model, "max_tokens": ANTHROPIC_MAX_TOKENS,
+        return _encode({"model": self.endpoint.model, "max_tokens": MAX_REPLY_TOKENS,
                         "system": system, "messages": turns})
 
     async def complete(self, system: str, turns: list[dict[str, str]],

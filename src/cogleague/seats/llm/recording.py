@@ -101,6 +101,15 @@ def request_key(provider: str, model: str, system: str, messages: list[dict[str,
     return hashlib.sha256(jsonio.dumps(doc, sort_keys=True).encode()).hexdigest()
 
 
+RequestShape = tuple[int, tuple[int, ...]]
+"""A request's system text and each message, hashed: enough to say which part differs."""
+
+
+def request_shape(system: Any, messages: Any) -> RequestShape:
+    turns = messages if isinstance(messages, list) else []
+    return hash(jsonio.dumps(system)), tuple(hash(jsonio.dumps(m)) for m in turns)
+
+
 def episode_file(directory: str | Path, game: str, seed: int | None,
                  policy_names: list[str]) -> Path:
     """Where one episode's interactions live: its identity is game, seed and line-up."""
@@ -119,6 +128,9 @@ class EpisodeRecording:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     recorded_models: dict[int, str] = field(default_factory=dict)
     """Per seat, ``provider/model`` of its first recorded call."""
+    _shapes: dict[tuple[int, str], list[RequestShape]] = field(default_factory=dict)
+    """Per seat and turn, the recorded requests' system text and messages (as hashes): what a
+    miss is compared with, to say which part of the request changed."""
 
     @classmethod
     def open(cls, path: Path, mode: str) -> EpisodeRecording:
@@ -161,6 +173,30 @@ class EpisodeRecording:
                                             f"({exc})") from exc
             self._answers.setdefault(slot, []).append(response)
             self.recorded_models.setdefault(slot[0], f"{row.get('provider')}/{row.get('model')}")
+            request = row.get("request")
+            if isinstance(request, dict):
+                self._shapes.setdefault((slot[0], str(row.get("turn_id"))), []).append(
+                    request_shape(request.get("system"), request.get("messages")))
+
+    def what_differs(self, seat: int, turn_id: str, system: str,
+                     messages: list[dict[str, str]]) -> str:
+        """Why a request of `seat` at `turn_id` matches no recorded one, in a writer's terms:
+        an edited prompt file changes the system message while the last message stays the
+        same, so the last message alone does not show it."""
+        recorded = self._shapes.get((seat, turn_id))
+        if not recorded:
+            return f"nothing was recorded for seat {seat} at turn {turn_id}"
+        shape = request_shape(system, messages)
+        same_system = [r for r in recorded if r[0] == shape[0]]
+        if not same_system:
+            return ("the system message differs from the one recorded for this seat and turn "
+                    "(an edited prompt file, or other rules)")
+        theirs = same_system[0][1]
+        at = next((i for i, (a, b) in enumerate(zip(shape[1], theirs, strict=False))
+                   if a != b), min(len(shape[1]), len(theirs)))
+        return (f"message {at + 1} differs from the one recorded for this seat and turn "
+                f"({len(shape[1])} sent, {len(theirs)} recorded; an earlier turn played "
+                "differently?)")
 
     def require_endpoint(self, seat: int) -> None:
         """Refuse to replay a seat that made calls without an endpoint to replay them on: it
@@ -319,7 +355,7 @@ class RecordedProvider:
                     await asyncio.Event().wait()  # the runner's deadline cut it off: again
                 return completion_of(answer)
             if mode == "replay" or self.live is None:
-                raise RecordingMiss(self._miss(key, turns))
+                raise RecordingMiss(self._miss(key, system, turns))
         assert self.live is not None
         row = self._row(key, system, turns)
         try:
@@ -335,13 +371,15 @@ class RecordedProvider:
             **({"cut": True} if completion.cut else {})}})
         return completion
 
-    def _miss(self, key: str, turns: list[dict[str, str]]) -> str:
+    def _miss(self, key: str, system: str, turns: list[dict[str, str]]) -> str:
         last = turns[-1]["content"] if turns else ""
         preview = last if len(last) <= REQUEST_PREVIEW_CHARS else (
             last[:REQUEST_PREVIEW_CHARS] + "…")
-        return (f"replay: seat {self.seat}, turn {_TURN.get()}: request not in the recording "
-                f"{self.recording.path} ({self.endpoint.provider}/{self.endpoint.model}, key "
-                f"{key[:16]}, last message {preview!r}); record it again, or use "
+        turn = _TURN.get()
+        why = self.recording.what_differs(self.seat, str(turn), system, turns)
+        return (f"replay: seat {self.seat}, turn {turn}: request not in the recording "
+                f"{self.recording.path}: {why} ({self.endpoint.provider}/{self.endpoint.model}, "
+                f"key {key[:16]}, last message {preview!r}); record it again, or use "
                 "--replay-or-live to send what is missing")
 
     async def aclose(self) -> None:

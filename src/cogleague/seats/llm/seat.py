@@ -141,7 +141,9 @@ class ModelSeat:
         record.reply = text
         try:  # for the transcript (and our own retry): the runner parses again and decides
             parsed = self.game.parse(turn, text)
-            record.action, record.dropped = parsed.action, parsed.reason
+            record.action = ({**parsed.action, **parsed.private} if parsed.private
+                             else parsed.action)  # private parts are the seat's own to see
+            record.dropped = parsed.reason
         except IllegalAction as illegal:
             record.cause = (FallbackCause.PARSE if illegal.code in PARSE_CODES
                             else FallbackCause.ILLEGAL)

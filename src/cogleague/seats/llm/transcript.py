@@ -2,7 +2,8 @@
 
 A row: ``seat``, ``round``, ``turn_id``, ``attempt``, ``provider``, ``model``, ``prompt`` (the
 chat messages sent, system first), ``reply`` (raw text, or null when none came back),
-``action`` (what the game's parser made of it, or null), ``cause`` (why this attempt failed:
+``action`` (what the game's parser made of it, with any private part the game keeps off the
+episode log, such as a Commons note; or null), ``cause`` (why this attempt failed:
 ``parse``, ``illegal``, ``timeout``, ``transport``, ``rate_budget``, ``disabled``; null when it
 succeeded), ``requests`` (HTTP requests it took, 429s included), ``input_tokens``,
 ``output_tokens``, ``latency_ms``, ``dropped`` (what the game dropped from a reply it accepted,
