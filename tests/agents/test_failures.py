@@ -30,6 +30,10 @@ class Sleepy(Bot):
         time.sleep(1.0)
         return {"action": "defect"}
 
+class Noter(Bot):  # Ledger: a note every round, round 1's included (it has no target)
+    def on_turn(self, turn):
+        return {"move": 0, "note": "a fine partner"}
+
 class AsyncSleepy(Bot):
     async def on_turn(self, turn):
         await asyncio.sleep(1.0)
@@ -76,6 +80,17 @@ def test_strict_turns_any_fallback_into_exit_1(bots: Path) -> None:
     assert done.returncode == 1 and "--strict" in done.stderr
     clean = run("play", "dilemma", "--rounds", "1", "--strict", "--out", "clean", cwd=bots)
     assert clean.returncode == 0, clean.stderr
+
+
+def test_strict_says_a_reply_read_in_part_is_not_a_fallback(bots: Path) -> None:
+    """A dropped field (Ledger's round-1 note) is a `wrong_shape` fault: --strict refuses it,
+    saying the move stood, not that a decision fell back."""
+    done = run("play", "ledger", "--seats", "bots.py:Noter," + ",".join(["mirror"] * 7),
+               "--rounds", "4", "--strict", "--out", "notes", cwd=bots)
+    assert done.returncode == 1
+    assert "1 wrong_shape (note dropped: round 1 has no note target" in done.stderr
+    assert "a reply was read only in part" in done.stderr
+    assert "a decision fell back" not in done.stderr
 
 
 @pytest.mark.parametrize("cls", ["Sleepy", "AsyncSleepy"])

@@ -21,6 +21,7 @@ from cogleague.cli.common import (
     replaying,
 )
 from cogleague.core.descriptor import GameDescriptor, per_seat
+from cogleague.core.episode import WRONG_SHAPE
 from cogleague.core.errors import ConfigError
 from cogleague.seats.factory import ModelOptions
 from cogleague.seats.faults import first_errors, summary_line
@@ -125,9 +126,18 @@ def report_faults(section: dict[str, Any], strict: bool, errors: list[str] | Non
     for error in [*first_errors(section), *(errors or [])]:
         err_console.print(error, highlight=False, soft_wrap=True, markup=False)
     if strict:
-        err_console.print("[bold red]--strict:[/] a decision fell back (exit 1)",
+        err_console.print(f"[bold red]--strict:[/] {strict_reason(section)} (exit 1)",
                           highlight=False)
         raise typer.Exit(1)
+
+
+def strict_reason(section: dict[str, Any]) -> str:
+    """What `--strict` refused: a decision that fell back, or only a reply read in part (a
+    ``wrong_shape`` fault: a field dropped, the seat's move stood)."""
+    causes = {cause for row in section["seats"] for cause, n in row["fallbacks"].items() if n}
+    if causes == {WRONG_SHAPE}:
+        return "a reply was read only in part (a field dropped; the move stood)"
+    return "a decision fell back"
 
 
 def print_results(desc: GameDescriptor, game: Any, results: dict[str, Any]) -> None:
