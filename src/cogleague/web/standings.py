@@ -10,12 +10,16 @@ from the app (`app.state.settings.db_url` under `cogleague serve`, or
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections import defaultdict
+from collections.abc import Callable, Collection
 from typing import Any
 
 from cogleague.games import registry
+from cogleague.league import gamestats, store
 from cogleague.league.episodes import EpisodeRecord
+from cogleague.league.rankings.standings import standings as league_standings
 from cogleague.league.rankings.standings import standings_json
+from cogleague.web import scales
 
 STORE_URL_STATE = "cogleague_store_url"
 RESAMPLES = 1000
@@ -59,12 +63,46 @@ def standings(url: str | None, game: str | None, season: str | None = None,
 
 def _document(url: str, game: str, season: str | None, hidden: Collection[str]) -> dict[str, Any]:
     """`standings_json` for `game`, without the `season`'s tables a `hidden` agent sat at
-    (its versions are seated as ``NAME@vN``)."""
-    if season is None or not hidden:
-        return standings_json(url, game=game, resamples=RESAMPLES)
-
+    (its versions are seated as ``NAME@vN``), one table per variant and scale (`scales.py`)."""
     def shown(ep: EpisodeRecord) -> bool:
         return ep.league != season or not any(p.rsplit("@v", 1)[0] in hidden
                                               for p in ep.policies)
 
-    return standings_json(url, game=game, resamples=RESAMPLES, keep=shown)
+    keep = None if season is None or not hidden else shown
+    doc = standings_json(url, game=game, resamples=RESAMPLES, keep=keep)
+    return _by_scale(url, game, doc, keep)
+
+
+def _by_scale(url: str, game: str, doc: dict[str, Any],
+              keep: Callable[[EpisodeRecord], bool] | None) -> dict[str, Any]:
+    """`doc` with each variant's table split by the options that change the score's scale
+    (each table's ``options``: the ones that set it apart, ``{}`` when its variant was played
+    at one scale). The cross-game ratings compare seats within an episode: they keep all."""
+    for table in doc["tables"]:
+        table["options"] = {}
+    episodes = [ep for ep in store.load_episodes(url, game=game) if keep is None or keep(ep)]
+    keys = scales.episode_keys(url, game, episodes)
+    by_variant: dict[str, dict[scales.Key, list[EpisodeRecord]]] = defaultdict(
+        lambda: defaultdict(list))
+    for ep in episodes:
+        by_variant[gamestats.played_variant(game, ep.variant) or ""][keys[ep.id]].append(ep)
+    split = {v: groups for v, groups in by_variant.items() if len(groups) > 1}
+    if not split:
+        return doc
+    book = store.load_policies(url, None)
+    tables: list[dict[str, Any]] = []
+    for table in doc["tables"]:
+        groups = split.get(table["variant"] or "")
+        if groups is None:
+            tables.append(table)
+            continue
+        names = scales.differing(groups)
+        parts = []
+        for key, eps in groups.items():
+            options = {n: v for n, v in key if n in names}
+            for part in league_standings(eps, book, game=game, resamples=RESAMPLES)["tables"]:
+                part["options"] = options
+                parts.append(part)
+        parts.sort(key=lambda t: [(type(v).__name__, v) for v in t["options"].values()])
+        tables.extend(parts)
+    return {**doc, "tables": tables}

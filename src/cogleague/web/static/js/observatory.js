@@ -78,15 +78,29 @@ function unplayedNote(game) {
     "so nothing was played (every score zero). Counted here, not ranked.");
 }
 
+/** An option's name and value as the Create-a-table form words them ("rounds total 3"). */
+const optionWords = ([key, value]) =>
+  `${key.replaceAll("_", " ").replaceAll(".", " ")} ${value === true ? "yes" : value === false ? "no" : value}`;
+
+/** Why a variant may have several tables: the options that change a score's scale. */
+function scalesNote(game) {
+  const apart = [...new Set(game.tables.flatMap((t) => Object.keys(t.options ?? {})))];
+  return h("p", { class: "muted", "data-testid": "scales" },
+    "Scores of episodes played with options that change their scale (more rounds, other seats or payoffs) are never averaged " +
+    "together: each such set of options has its own table" +
+    (apart.length ? `, here told apart by ${apart.map((k) => k.replaceAll("_", " ").replaceAll(".", " ")).join(", ")}. ` : ". ") +
+    "The ratings below compare seats within each episode, so they take every episode.");
+}
+
 function gamePanel(game) {
   const note = unplayedNote(game);
   if (!game.tables.length) {
     return h("div", {}, h("p", { class: "muted" }, `No finished ${game.title} episode yet.`), note);
   }
-  const parts = game.tables.map((t) => h("section", {},
-    h("h3", { "data-testid": "variant" }, [variantLabel(t.variant, game), `${t.episodes} episode${t.episodes === 1 ? "" : "s"}`,
-      t.statistic].filter((x) => x !== null).join(" · ")),
-    scoreTable(game.game, t)));
+  const parts = [scalesNote(game), ...game.tables.map((t) => h("section", {},
+    h("h3", { "data-testid": "variant" }, [variantLabel(t.variant, game), ...Object.entries(t.options ?? {}).map(optionWords),
+      `${t.episodes} episode${t.episodes === 1 ? "" : "s"}`, t.statistic].filter((x) => x !== null).join(" · ")),
+    scoreTable(game.game, t)))];
   if (game.overall) {
     parts.push(overallTable("Bradley–Terry strength (within-episode pairwise outcomes)", game.overall.bradley_terry.rows,
       { key: "strength", label: "strength" }));

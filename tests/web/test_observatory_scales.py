@@ -1,0 +1,74 @@
+"""The Observatory never averages scores of different scales: a 3-round Prisoner's Dilemma
+table and a 20-round one are two tables on the page (and in GET /api/standings), each labelled
+by the options that set it apart, and the page says why. Tables that differ only in options
+that leave the score's scale alone (a deadline, a stake) still share one table."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import OPERATOR_KEY, LiveServer, account
+
+pytestmark = pytest.mark.browser
+
+ROUNDS = (3, 20, 3)
+DEADLINE_MS = (10_000, 10_000, 20_000)  # the third differs from the first by a deadline only
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from cogleague.server.app import create_app
+    from cogleague.server.settings import Settings
+
+    db = tmp_path_factory.mktemp("scales") / "server.db"
+    app = create_app(Settings(db_url=f"sqlite:///{db}", operator_key=OPERATOR_KEY))
+    with LiveServer(app) as live, httpx.Client(base_url=live.url, timeout=30) as http:
+        creator = account(http, "scales")
+        ids = []
+        for rounds, deadline in zip(ROUNDS, DEADLINE_MS, strict=True):
+            tid = http.post("/tables", headers=creator, json={
+                "game": "dilemma", "seed": 2, "pacing": False, "fill_with": "tit_for_tat",
+                "config": {"rounds_total": rounds, "turn_deadline_ms": deadline}}).json()["id"]
+            http.post(f"/tables/{tid}/start", headers=creator).raise_for_status()
+            ids.append(tid)
+        deadline_at = time.monotonic() + 60
+        while sum(http.get(f"/tables/{t}").json()["state"] == "finished" for t in ids) < 3 or \
+                http.get("/api/standings?game=dilemma").json()["games"][0]["episodes"] < 3:
+            assert time.monotonic() < deadline_at, "the tables did not finish"
+            time.sleep(0.2)
+        live.scores = {t: http.get(f"/tables/{t}/results").json()["scores"]  # type: ignore
+                       for t in ids}
+        live.ids = ids  # type: ignore[attr-defined]
+        yield live
+
+
+def test_standings_keep_round_counts_apart(site: Any) -> None:
+    doc = httpx.get(f"{site.url}/api/standings?game=dilemma").json()["games"][0]
+    tables = doc["tables"]
+    assert [t["options"] for t in tables] == [{"rounds_total": 3}, {"rounds_total": 20}], tables
+    assert [t["episodes"] for t in tables] == [2, 1]
+    for table, rounds in zip(tables, (3, 20), strict=True):
+        played = [s for t, r in zip(site.ids, ROUNDS, strict=True) if r == rounds
+                  for s in site.scores[t]]
+        (row,) = table["rows"]  # every seat is tit_for_tat
+        assert row["mean"] == pytest.approx(sum(played) / len(played))
+    assert doc["overall"] is not None  # within-episode ratings take every episode
+
+
+def test_observatory_labels_each_scale_and_says_why(site: Any, open_page: Any) -> None:
+    p = open_page(1000, 900)
+    p.page.goto(f"{site.url}/observatory?game=dilemma")
+    p.page.wait_for_selector("body[data-ready=observatory]")
+    heads = p.page.locator("[data-testid=variant]").all_inner_texts()
+    assert len(heads) == 2, heads
+    assert "rounds total 3" in heads[0] and "2 episodes" in heads[0], heads
+    assert "rounds total 20" in heads[1] and "1 episode" in heads[1], heads
+    note = p.page.locator("[data-testid=scales]").inner_text()
+    assert "never averaged" in note and "rounds total" in note, note
+    means = p.page.locator("[data-testid=row-tit_for_tat] [data-field=mean]").all_inner_texts()
+    assert len(means) == 2, means
+    assert p.errors == []
