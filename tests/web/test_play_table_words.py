@@ -13,6 +13,7 @@ import pytest
 from cogleague.games import registry
 
 from .conftest import OPERATOR_KEY, LiveServer
+from .layout import split_words
 from .test_audit import overflow
 
 pytestmark = pytest.mark.browser
@@ -26,23 +27,6 @@ RENDER = """async ([view, ctx]) => {
     box.className = 'panel';
     box.append(seat.seatPanel(null, view, ctx));  // as play.js places it: a panel in <main>
     document.querySelector('main').append(box);
-}"""
-
-SPLIT_WORDS = """(sel) => {
-    const split = [];
-    for (const cell of document.querySelectorAll(sel)) {
-        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-            for (const m of node.data.matchAll(/\\S+/g)) {
-                const r = document.createRange();
-                r.setStart(node, m.index);
-                r.setEnd(node, m.index + m[0].length);
-                const lines = new Set([...r.getClientRects()].map((b) => Math.round(b.top)));
-                if (lines.size > 1) split.push(`${cell.tagName} ${m[0]}`);
-            }
-        }
-    }
-    return split;
 }"""
 
 
@@ -78,7 +62,7 @@ def test_generic_seat_table_wraps_between_words(site: Any, open_page: Any, width
     p.page.evaluate(RENDER, [view, ctx])
     heads = p.page.locator("[data-testid=view] table th").all_inner_texts()
     assert [x.strip() for x in heads][:3] == ["Round", "Pledges", "Contributions"], heads
-    assert p.page.evaluate(SPLIT_WORDS, "[data-testid=view] table th") == []
-    assert p.page.evaluate(SPLIT_WORDS, "[data-testid=view] table td") == []
+    assert split_words(p.page, "[data-testid=view] table th") == []
+    assert split_words(p.page, "[data-testid=view] table td") == []
     assert overflow(p.page) == 0  # a wide table scrolls in its own box, not the page
     assert p.errors == []

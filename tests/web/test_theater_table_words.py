@@ -1,0 +1,37 @@
+"""The Theater's tables on a phone: the end card's final standings and the live standings
+wrap between words only ("Hamilton" never reads "Hamil/ton", "100%" never "100/%"), for every
+game's viewer. Checked on the rendered text, one client rect per word."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cogleague.web.replay_server import create_replay_app
+
+from .conftest import LiveServer
+from .layout import split_words
+from .replays import write_replay
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize("game", ["dilemma", "ledger", "commons"])
+@pytest.mark.parametrize("width", [320, 360])
+def test_theater_tables_wrap_between_words(tmp_path: Path, open_page: Any, game: str,
+                                           width: int) -> None:
+    path, _ = write_replay(game, tmp_path / "r.json")
+    with LiveServer(create_replay_app(path)) as server:
+        p = open_page(width, 800)
+        p.page.goto(f"{server.url}/theater?file=1")
+        p.page.wait_for_selector("body[data-ready=replay]")
+        p.page.keyboard.press("End")
+        p.page.wait_for_selector("[data-testid=endcard]")
+        assert split_words(p.page, "[data-testid=endcard] table th") == []
+        assert split_words(p.page, "[data-testid=endcard] table td") == []
+        p.page.keyboard.press("Escape")
+        assert split_words(p.page, "main table.data th") == []
+        assert split_words(p.page, "main table.data td") == []
+        assert p.errors == []
