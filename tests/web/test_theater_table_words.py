@@ -35,3 +35,24 @@ def test_theater_tables_wrap_between_words(tmp_path: Path, open_page: Any, game:
         assert split_words(p.page, "main table.data th") == []
         assert split_words(p.page, "main table.data td") == []
         assert p.errors == []
+
+
+CLIPPED = """() => [...document.querySelectorAll('main .scroll-x')]
+    .filter((box) => box.scrollWidth > box.clientWidth + 1)
+    .map((box) => `${box.closest('[data-testid], section, .panel')?.querySelector('h2, h3')?.textContent}`
+                  + ` ${box.scrollWidth} > ${box.clientWidth}`)"""
+
+
+@pytest.mark.parametrize("game", ["dilemma", "ledger", "commons"])
+def test_theater_standings_fit_a_phone(tmp_path: Path, open_page: Any, game: str) -> None:
+    """A phone sees every standings column it is shown whole: none is cut off at the panel's
+    edge ("timeouts" read "time"); a column that does not fit is left to wider screens."""
+    path, _ = write_replay(game, tmp_path / "r.json")
+    with LiveServer(create_replay_app(path)) as server:
+        p = open_page(360, 800)
+        p.page.goto(f"{server.url}/theater?file=1")
+        p.page.wait_for_selector("body[data-ready=replay]")
+        for _ in range(3):
+            p.page.keyboard.press("ArrowRight")
+        assert p.page.evaluate(CLIPPED) == []
+        assert p.errors == []

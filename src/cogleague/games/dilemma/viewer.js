@@ -265,7 +265,7 @@ function drawTable(el, stats, meta) {
     h("thead", {}, h("tr", {}, h("th", { class: "num", scope: "col", "aria-label": "rank" }, "#"), h("th", { scope: "col" }, "alias"),
       h("th", { class: "num", scope: "col" }, "points"), h("th", { class: "num", scope: "col" }, "C rate"),
       h("th", { class: "num", scope: "col", title: "promises kept of promises made" }, "promises kept"),
-      h("th", { class: "num", scope: "col", title: "turns that ran out of time (recorded as cooperate)" }, "timeouts"))),
+      h("th", { class: "num wide-only", scope: "col", title: "turns that ran out of time (recorded as cooperate)" }, "timeouts"))),
     h("tbody", {}, order(pts).map((i) => h("tr", { class: rk[i] === 1 ? "first" : "", "data-testid": `score-${i}` },
       h("td", { class: "num" }, rk[i]),
       h("td", {}, h("i", { class: "sw", style: { background: seatColour(i) } }), " ", h("span", { class: "alias" }, meta.aliases[i]),
@@ -273,7 +273,7 @@ function drawTable(el, stats, meta) {
       h("td", { class: "num", "data-field": "points" }, stats[i].points),
       h("td", { class: "num" }, percent(stats[i].coop)),
       h("td", { class: "num" }, `${stats[i].kept}/${stats[i].made}`),
-      h("td", { class: "num" }, stats[i].timeouts)))))));
+      h("td", { class: "num wide-only" }, stats[i].timeouts)))))));
 }
 
 function endCard(st, stats, meta) {
