@@ -283,7 +283,7 @@ async function play(table, mine, desc, sess, startIt) {
       }
       if (f.type === "hello") {
         ctx.alias = f.alias ?? ctx.alias;
-        seatLine.textContent = `You are ${f.alias ?? `seat ${f.seat + 1}`} at ${desc?.title ?? f.game} table ${table.id}.`;
+        seatLine.textContent = `You are ${f.alias ?? `seat ${f.seat + 1}`} at table ${table.id} (${desc?.title ?? f.game}).`;
         if (startIt && f.state === "open") {
           startIt = false;
           history.replaceState(null, "", `/play?table=${encodeURIComponent(table.id)}`);
