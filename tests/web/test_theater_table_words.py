@@ -4,6 +4,7 @@ game's viewer. Checked on the rendered text, one client rect per word."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -56,3 +57,25 @@ def test_theater_standings_fit_a_phone(tmp_path: Path, open_page: Any, game: str
             p.page.keyboard.press("ArrowRight")
         assert p.page.evaluate(CLIPPED) == []
         assert p.errors == []
+
+
+ABBREVIATED = re.compile(r"\b\w+\.(?=\s|$)|\b\w/\w\b")
+"""A clipped word ("sanc.") or a slashed abbreviation ("t/o") standing for a header."""
+
+
+@pytest.mark.parametrize("game", ["dilemma", "ledger", "commons"])
+def test_theater_headers_are_words(tmp_path: Path, open_page: Any, game: str) -> None:
+    """Column headers are whole words a spectator reads without a legend: no "t/o", no
+    "sanc.", at any width (the headers a phone shows are the wide screen's too)."""
+    path, _ = write_replay(game, tmp_path / "r.json")
+    with LiveServer(create_replay_app(path)) as server:
+        for width in (360, 1440):
+            p = open_page(width, 800)
+            p.page.goto(f"{server.url}/theater?file=1")
+            p.page.wait_for_selector("body[data-ready=replay]")
+            for key in ("ArrowRight", "ArrowRight", "End"):
+                p.page.keyboard.press(key)
+                heads = [x.strip() for x in p.page.locator("main th").all_inner_texts()]
+                bad = [x for x in heads if ABBREVIATED.search(x)]
+                assert bad == [], (width, key, heads)
+            assert p.errors == []

@@ -464,7 +464,7 @@ function drawLedger(el, st, meta) {
     h("td", { class: "num", "data-field": "sanctions" }, `${st.given[i]}/${st.received[i]}`)));
   clear(el).append(h("h2", {}, "Ledger"), h("div", { class: "scroll-x" }, h("table", { class: "data" },
     h("thead", {}, h("tr", {}, h("th", {}, "alias"), h("th", { class: "num" }, "score"), h("th", { class: "num" }, "taken"),
-      h("th", { class: "num" }, "upkeep"), h("th", { class: "num", title: "sanctions given / received" }, "sanc."))),
+      h("th", { class: "num" }, "upkeep"), h("th", { class: "num" }, "sanctions given / received"))),
     h("tbody", {}, rows))));
 }
 
