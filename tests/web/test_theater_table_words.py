@@ -40,7 +40,7 @@ def test_theater_tables_wrap_between_words(tmp_path: Path, open_page: Any, game:
 
 CLIPPED = """() => [...document.querySelectorAll('main .scroll-x')]
     .filter((box) => box.scrollWidth > box.clientWidth + 1)
-    .map((box) => `${box.closest('[data-testid], section, .panel')?.querySelector('h2, h3')?.textContent}`
+    .map((box) => box.closest('section, .panel')?.querySelector('h2, h3')?.textContent
                   + ` ${box.scrollWidth} > ${box.clientWidth}`)"""
 
 
@@ -79,3 +79,21 @@ def test_theater_headers_are_words(tmp_path: Path, open_page: Any, game: str) ->
                 bad = [x for x in heads if ABBREVIATED.search(x)]
                 assert bad == [], (width, key, heads)
             assert p.errors == []
+
+
+def test_cleanup_pollution_reads_one_way(tmp_path: Path, open_page: Any) -> None:
+    """The Cleanup stage names the river's pollution once per picture, on the rules' own 0..1
+    scale: its figure and the river's caption agree ("4%" above "pollution 0.04" did not)."""
+    path, _ = write_replay("commons", tmp_path / "r.json", variant="cleanup")
+    with LiveServer(create_replay_app(path)) as server:
+        p = open_page(1440, 900)
+        p.page.goto(f"{server.url}/theater?file=1")
+        p.page.wait_for_selector("body[data-ready=replay]")
+        for _ in range(3):
+            p.page.keyboard.press("ArrowRight")
+            figure = p.page.locator("[data-testid=kpi-pollution]").text_content()
+            caption = p.page.locator("svg text", has_text="river · pollution").text_content() or ""
+            said = re.search(r"pollution (\d+(?:\.\d+)?)", caption)
+            assert said, caption
+            assert figure == said.group(1), (figure, caption)
+        assert p.errors == []

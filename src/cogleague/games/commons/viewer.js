@@ -332,7 +332,7 @@ function drawCleanup(g, res, st, meta, W, H, compact) {
   const p = res.pollution, dead = res.dead;
   const top = compact ? 48 : 56;
   const orchardH = H - top - (compact ? 62 : 74);
-  kpis(g, [["apples", `${fmt(res.apples, 1)}`, "#f5c451"], ["pollution", `${Math.round(p * 100)}%`, p > 0.5 ? "#ef5b5b" : "#e7ebf3"],
+  kpis(g, [["apples", `${fmt(res.apples, 1)}`, "#f5c451"], ["pollution", fmt(p, 2), p > 0.5 ? "#ef5b5b" : "#e7ebf3"],
     ["regrowth", fmt(dead ? 0 : meta.rules.apple_regrowth * (1 - p), 3)], ["cleaned", String(res.cleaned_last_round ?? 0)]], 12, 12, compact);
   // the orchard: ten trees, ten apple places each; the grass browns with pollution
   g.append(s("rect", { x: 8, y: top, width: W - 16, height: orchardH, rx: 12, fill: dead ? "#3b3a36" : mix("#1f5132", "#5a4a2a", p), "data-testid": "orchard" }));
