@@ -483,7 +483,7 @@ function endCard(st, meta) {
   if (res) sub.push(`welfare ${fmt(res.welfare, 2)}`, `resource left ${fmt(res.residual_value, 2)}`);
   if (st.collapseRound !== null) sub.push(`collapsed in round ${st.collapseRound + 1}`);
   if (st.deadPatches.length) sub.push(`${st.deadPatches.length} dead patch${st.deadPatches.length === 1 ? "" : "es"}`);
-  return [h("h3", {}, "Final scores"), h("div", { class: "sub", "data-testid": "end-summary" }, sub.join(" · ")),
+  return [h("h2", {}, "Final scores"), h("div", { class: "sub", "data-testid": "end-summary" }, sub.join(" · ")),
     podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i], value: fmt(round(st.scores[i], 1), 1), rank: rk[i] }))),
     h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "alias"),
       h("th", { class: "num" }, "score"), h("th", { class: "num" }, "taken"), h("th", { class: "num" }, "upkeep"), h("th", { class: "num wide-only" }, "sanctions"))),

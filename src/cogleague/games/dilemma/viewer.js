@@ -280,7 +280,7 @@ function endCard(st, stats, meta) {
   const pts = stats.map((x) => x.points);
   const best = order(pts);
   const rk = ranks(pts);
-  return [h("h3", {}, "Final standings"),
+  return [h("h2", {}, "Final standings"),
     h("div", { class: "sub" }, `${st.played} rounds · ${st.reason}`),
     podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i], value: stats[i].points, rank: rk[i] }))),
     h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { class: "num", "aria-label": "rank" }, "#"), h("th", {}, "alias"),
