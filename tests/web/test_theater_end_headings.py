@@ -6,6 +6,7 @@ Every axe finding counts here, the moderate ones included."""
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,7 @@ def test_end_card_heading_keeps_the_outline(tmp_path: Path, open_page: Any, game
         p.page.wait_for_selector("[data-testid=endcard]")
         levels = p.page.locator("h1, h2, h3, h4").evaluate_all(
             "hs => hs.map(h => Number(h.tagName[1]))")
-        assert all(b <= a + 1 for a, b in zip(levels, levels[1:], strict=False)), levels
+        assert all(b <= a + 1 for a, b in pairwise(levels)), levels
         assert p.page.locator("[data-testid=endcard] h2").count() == 1
         assert _findings(p.page) == []
         assert p.errors == []
