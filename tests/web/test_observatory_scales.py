@@ -72,3 +72,16 @@ def test_observatory_labels_each_scale_and_says_why(site: Any, open_page: Any) -
     means = p.page.locator("[data-testid=row-tit_for_tat] [data-field=mean]").all_inner_texts()
     assert len(means) == 2, means
     assert p.errors == []
+
+
+def test_observatory_passes_every_axe_rule(site: Any, open_page: Any) -> None:
+    """Every axe finding counts here, the minor ones included (the interval bars' column had an
+    empty header)."""
+    from .test_theater_end_headings import _findings
+
+    for width in (360, 1440):
+        p = open_page(width, 900)
+        p.page.goto(f"{site.url}/observatory?game=dilemma")
+        p.page.wait_for_selector("body[data-ready=observatory]")
+        assert _findings(p.page) == [], width
+        assert p.errors == []

@@ -47,7 +47,9 @@ function scoreTable(game, table) {
   const lows = table.rows.map((r) => r.low ?? r.mean);
   const highs = table.rows.map((r) => r.high ?? r.mean);
   const lo = Math.min(...lows), hi = Math.max(...highs);
-  const head = ["rank", "policy", "episodes", "mean score", "95 % interval", ...table.columns.map((c) => c.label), ""];
+  // the bars' column is named for screen readers; sighted readers see the bars themselves
+  const head = ["rank", "policy", "episodes", "mean score", "95 % interval", ...table.columns.map((c) => c.label),
+    h("span", { class: "sr-only" }, "mean and interval, drawn")];
   return h("div", { class: "scroll-x" }, h("table", { class: "data", "data-testid": `standings-${game}` },
     h("thead", {}, h("tr", {}, head.map((x, k) => h("th", { class: k === 1 || k === head.length - 1 ? "" : "num" }, x)))),
     h("tbody", {}, table.rows.map((r) => h("tr", { class: r.separated && r.rank === 1 ? "first" : "", "data-testid": `row-${r.policy}` },
