@@ -85,3 +85,38 @@ def test_observatory_passes_every_axe_rule(site: Any, open_page: Any) -> None:
         p.page.wait_for_selector("body[data-ready=observatory]")
         assert _findings(p.page) == [], width
         assert p.errors == []
+
+
+def test_offline_leagues_split_by_their_recorded_options(tmp_path: Any) -> None:
+    """League episodes carry no options of their own; their league's recorded options
+    (`league_options`) give the scale. Two leagues at 3 and 20 rounds: two tables; a league
+    whose options were never recorded: a table of its own, said so."""
+    from fastapi import FastAPI
+
+    from cogleague.league import store
+    from cogleague.web import routes
+    from cogleague.web.standings import STORE_URL_STATE
+
+    url = f"sqlite:///{tmp_path / 'league.db'}"
+    for league, rounds in (("short", 3), ("long", 20), ("old", None)):
+        if rounds is not None:
+            store.save_options(url, league, {("dilemma", "standard"):
+                                             f'{{"rounds_total":{rounds}}}'})
+        for seed in range(2):
+            store.record_episode(url, game="dilemma", variant="standard", seed=seed,
+                                 league=league, source="league",
+                                 policy_names=["tft", "defector", "pavlov"],
+                                 results={"scores": [rounds or 1, 2, 3], "reason": "complete"})
+    app = FastAPI()
+    app.include_router(routes.router)
+    setattr(app.state, STORE_URL_STATE, url)
+    with LiveServer(app) as server:
+        doc = httpx.get(f"{server.url}/api/standings?game=dilemma").json()["games"][0]
+    options = [t["options"] for t in doc["tables"]]
+    assert {"rounds_total": 3} in options and {"rounds_total": 20} in options, options
+    assert {"options": "not recorded"} in options, options
+    assert len(options) == 3
+    for table in doc["tables"]:
+        assert table["episodes"] == 2
+        tft = next(r for r in table["rows"] if r["policy"] == "tft")
+        assert tft["mean"] == table["options"].get("rounds_total", 1)

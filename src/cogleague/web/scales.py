@@ -97,12 +97,20 @@ def _server_configs(engine: Engine, game: str) -> dict[str, dict[str, Any]]:
 
 
 def differing(keys: Iterable[Key]) -> list[str]:
-    """The option names whose values differ between `keys` (what sets the groups apart)."""
+    """The option names whose values differ between the known `keys` (what sets their groups
+    apart; an `UNKNOWN` key is told apart by itself)."""
+    groups = [key for key in keys if key != UNKNOWN]
     seen: dict[str, set[str]] = {}
-    groups = list(keys)
     for key in groups:
         for name, value in key:
             seen.setdefault(name, set()).add(json.dumps(value))
-    names = {name for key in groups for name, _ in key}
-    return sorted(n for n in names
+    return sorted(n for n in seen
                   if len(seen[n]) > 1 or any(n not in dict(k) for k in groups))
+
+
+def label(key: Key, names: Iterable[str]) -> dict[str, Any]:
+    """A group's options as its table names them: the `names` that set it apart."""
+    if key == UNKNOWN:
+        return dict(UNKNOWN)
+    wanted = set(names)
+    return {n: v for n, v in key if n in wanted}

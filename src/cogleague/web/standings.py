@@ -11,14 +11,13 @@ from the app (`app.state.settings.db_url` under `cogleague serve`, or
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from typing import Any
 
 from cogleague.games import registry
 from cogleague.league import gamestats, store
 from cogleague.league.episodes import EpisodeRecord
 from cogleague.league.rankings.standings import standings as league_standings
-from cogleague.league.rankings.standings import standings_json
 from cogleague.web import scales
 
 STORE_URL_STATE = "cogleague_store_url"
@@ -69,18 +68,20 @@ def _document(url: str, game: str, season: str | None, hidden: Collection[str]) 
                                               for p in ep.policies)
 
     keep = None if season is None or not hidden else shown
-    doc = standings_json(url, game=game, resamples=RESAMPLES, keep=keep)
-    return _by_scale(url, game, doc, keep)
+    # what `standings_json` does, with the episodes and the book loaded once for both passes
+    episodes = [ep for ep in store.load_episodes(url, game=game) if keep is None or keep(ep)]
+    book = store.load_policies(url, None)
+    doc = league_standings(episodes, book, game=game, resamples=RESAMPLES)
+    return _by_scale(url, game, doc, episodes, book)
 
 
-def _by_scale(url: str, game: str, doc: dict[str, Any],
-              keep: Callable[[EpisodeRecord], bool] | None) -> dict[str, Any]:
+def _by_scale(url: str, game: str, doc: dict[str, Any], episodes: list[EpisodeRecord],
+              book: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """`doc` with each variant's table split by the options that change the score's scale
     (each table's ``options``: the ones that set it apart, ``{}`` when its variant was played
     at one scale). The cross-game ratings compare seats within an episode: they keep all."""
     for table in doc["tables"]:
         table["options"] = {}
-    episodes = [ep for ep in store.load_episodes(url, game=game) if keep is None or keep(ep)]
     keys = scales.episode_keys(url, game, episodes)
     by_variant: dict[str, dict[scales.Key, list[EpisodeRecord]]] = defaultdict(
         lambda: defaultdict(list))
@@ -89,7 +90,6 @@ def _by_scale(url: str, game: str, doc: dict[str, Any],
     split = {v: groups for v, groups in by_variant.items() if len(groups) > 1}
     if not split:
         return doc
-    book = store.load_policies(url, None)
     tables: list[dict[str, Any]] = []
     for table in doc["tables"]:
         groups = split.get(table["variant"] or "")
@@ -99,7 +99,7 @@ def _by_scale(url: str, game: str, doc: dict[str, Any],
         names = scales.differing(groups)
         parts = []
         for key, eps in groups.items():
-            options = {n: v for n, v in key if n in names}
+            options = scales.label(key, names)
             for part in league_standings(eps, book, game=game, resamples=RESAMPLES)["tables"]:
                 part["options"] = options
                 parts.append(part)
