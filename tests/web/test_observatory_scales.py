@@ -120,3 +120,18 @@ def test_offline_leagues_split_by_their_recorded_options(tmp_path: Any) -> None:
         assert table["episodes"] == 2
         tft = next(r for r in table["rows"] if r["policy"] == "tft")
         assert tft["mean"] == table["options"].get("rounds_total", 1)
+
+
+def test_observatory_says_who_openskill_cannot_rate(site: Any, open_page: Any) -> None:
+    """Every seat at these tables is tit_for_tat: OpenSkill learns nothing from a table with one
+    policy, so it rates nobody. The page says who is not rated and why, instead of an empty
+    table under the heading."""
+    p = open_page(1000, 900)
+    p.page.goto(f"{site.url}/observatory?game=dilemma")
+    p.page.wait_for_selector("body[data-ready=observatory]")
+    note = p.page.locator("[data-testid=not-rated]")
+    assert note.count() == 1
+    assert "tit_for_tat" in note.inner_text() and "another policy" in note.inner_text()
+    for table in p.page.locator("table.data").all():
+        assert table.locator("tbody tr").count() > 0  # no table without a row
+    assert p.errors == []

@@ -106,7 +106,15 @@ function gamePanel(game) {
   if (game.overall) {
     parts.push(overallTable("Bradley–Terry strength (within-episode pairwise outcomes)", game.overall.bradley_terry.rows,
       { key: "strength", label: "strength" }));
-    parts.push(overallTable("OpenSkill (Plackett–Luce)", game.overall.openskill.rows, { key: "mu", label: "μ" }));
+    const rated = game.overall.openskill.rows;
+    const missing = [...new Set(game.tables.flatMap((t) => t.rows.map((r) => r.policy)))]
+      .filter((name) => !rated.some((r) => r.policy === name)).sort();
+    parts.push(rated.length ? overallTable("OpenSkill (Plackett–Luce)", rated, { key: "mu", label: "μ" })
+      : h("h3", {}, "OpenSkill (Plackett–Luce)"));
+    if (missing.length) {
+      parts.push(h("p", { class: "muted", "data-testid": "not-rated" }, `Not rated by OpenSkill: ${missing.join(", ")}. ` +
+        `It learns only from tables where a policy sat with another policy, and ${missing.length === 1 ? "this one" : "these"} never did.`));
+    }
   }
   if (note) parts.push(note);
   return h("div", {}, parts);
