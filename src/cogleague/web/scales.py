@@ -83,13 +83,13 @@ def episode_keys(url: str, game: str, episodes: Iterable[EpisodeRecord]) -> dict
 
 
 def _server_configs(engine: Engine, game: str) -> dict[str, dict[str, Any]]:
-    """The public config of each finished server table of `game`, by its episode id."""
-    from cogleague.server.store import FINISHED, tables
+    """The public config of each server table of `game`, by its episode id (an aborted
+    table's failed episode is grouped with its finished peers)."""
+    from cogleague.server.store import tables
 
     if not inspect(engine).has_table(tables.name):  # a league-only store
         return {}
-    query = select(tables.c.id, tables.c.info).where(tables.c.game == game,
-                                                     tables.c.state == FINISHED)
+    query = select(tables.c.id, tables.c.info).where(tables.c.game == game)
     with engine.connect() as conn:
         rows = conn.execute(query).all()
     return {store.episode_id_for_table(tid, store.SOURCE_SERVER):

@@ -40,7 +40,10 @@ def standings(url: str | None, game: str | None, season: str | None = None,
     counted apart and never ranked; `variants` and `default_variant` tell a page whether a
     table's null variant is a game without variants or one not known).
 
-    `tables` and `overall` are the league document's (see `league/rankings/standings.py`).
+    `tables` and `overall` are the league document's (see `league/rankings/standings.py`),
+    but a variant played at several scales has one table per scale, each with its
+    ``options``: the scale options that set it apart (`scales.py`; ``{}`` for a variant played
+    at one scale, ``{"options": "not recorded"}`` where the store does not know them).
     `hidden` names the running `season`'s held-out agents: the tables they sat at are left
     out until the season ends, as the season's board and those tables' documents keep them."""
     games = registry.names()
