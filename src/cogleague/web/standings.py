@@ -10,12 +10,15 @@ from the app (`app.state.settings.db_url` under `cogleague serve`, or
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Collection
 from typing import Any
 
 from cogleague.games import registry
+from cogleague.league import gamestats, store
 from cogleague.league.episodes import EpisodeRecord
-from cogleague.league.rankings.standings import standings_json
+from cogleague.league.rankings.standings import standings as league_standings
+from cogleague.web import scales
 
 STORE_URL_STATE = "cogleague_store_url"
 RESAMPLES = 1000
@@ -37,7 +40,10 @@ def standings(url: str | None, game: str | None, season: str | None = None,
     counted apart and never ranked; `variants` and `default_variant` tell a page whether a
     table's null variant is a game without variants or one not known).
 
-    `tables` and `overall` are the league document's (see `league/rankings/standings.py`).
+    `tables` and `overall` are the league document's (see `league/rankings/standings.py`),
+    but a variant played at several scales has one table per scale, each with its
+    ``options``: the scale options that set it apart (`scales.py`; ``{}`` for a variant played
+    at one scale, ``{"options": "not recorded"}`` where the store does not know them).
     `hidden` names the running `season`'s held-out agents: the tables they sat at are left
     out until the season ends, as the season's board and those tables' documents keep them."""
     games = registry.names()
@@ -59,12 +65,47 @@ def standings(url: str | None, game: str | None, season: str | None = None,
 
 def _document(url: str, game: str, season: str | None, hidden: Collection[str]) -> dict[str, Any]:
     """`standings_json` for `game`, without the `season`'s tables a `hidden` agent sat at
-    (its versions are seated as ``NAME@vN``)."""
-    if season is None or not hidden:
-        return standings_json(url, game=game, resamples=RESAMPLES)
-
+    (its versions are seated as ``NAME@vN``), one table per variant and scale (`scales.py`)."""
     def shown(ep: EpisodeRecord) -> bool:
         return ep.league != season or not any(p.rsplit("@v", 1)[0] in hidden
                                               for p in ep.policies)
 
-    return standings_json(url, game=game, resamples=RESAMPLES, keep=shown)
+    keep = None if season is None or not hidden else shown
+    # what `standings_json` does, with the episodes and the book loaded once for both passes
+    episodes = [ep for ep in store.load_episodes(url, game=game) if keep is None or keep(ep)]
+    book = store.load_policies(url, None)
+    doc = league_standings(episodes, book, game=game, resamples=RESAMPLES)
+    return _by_scale(url, game, doc, episodes, book)
+
+
+def _by_scale(url: str, game: str, doc: dict[str, Any], episodes: list[EpisodeRecord],
+              book: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """`doc` with each variant's table split by the options that change the score's scale
+    (each table's ``options``: the ones that set it apart, ``{}`` when its variant was played
+    at one scale). The cross-game ratings compare seats within an episode: they keep all."""
+    for table in doc["tables"]:
+        table["options"] = {}
+    keys = scales.episode_keys(url, game, episodes)
+    by_variant: dict[str, dict[scales.Key, list[EpisodeRecord]]] = defaultdict(
+        lambda: defaultdict(list))
+    for ep in episodes:
+        by_variant[gamestats.played_variant(game, ep.variant) or ""][keys[ep.id]].append(ep)
+    split = {v: groups for v, groups in by_variant.items() if len(groups) > 1}
+    if not split:
+        return doc
+    tables: list[dict[str, Any]] = []
+    for table in doc["tables"]:
+        groups = split.get(table["variant"] or "")
+        if groups is None:
+            tables.append(table)
+            continue
+        names = scales.differing(groups)
+        parts = []
+        for key, eps in groups.items():
+            options = scales.label(key, names)
+            for part in league_standings(eps, book, game=game, resamples=RESAMPLES)["tables"]:
+                part["options"] = options
+                parts.append(part)
+        parts.sort(key=lambda t: [(type(v).__name__, v) for v in t["options"].values()])
+        tables.extend(parts)
+    return {**doc, "tables": tables}

@@ -332,7 +332,7 @@ function drawCleanup(g, res, st, meta, W, H, compact) {
   const p = res.pollution, dead = res.dead;
   const top = compact ? 48 : 56;
   const orchardH = H - top - (compact ? 62 : 74);
-  kpis(g, [["apples", `${fmt(res.apples, 1)}`, "#f5c451"], ["pollution", `${Math.round(p * 100)}%`, p > 0.5 ? "#ef5b5b" : "#e7ebf3"],
+  kpis(g, [["apples", `${fmt(res.apples, 1)}`, "#f5c451"], ["pollution", fmt(p, 2), p > 0.5 ? "#ef5b5b" : "#e7ebf3"],
     ["regrowth", fmt(dead ? 0 : meta.rules.apple_regrowth * (1 - p), 3)], ["cleaned", String(res.cleaned_last_round ?? 0)]], 12, 12, compact);
   // the orchard: ten trees, ten apple places each; the grass browns with pollution
   g.append(s("rect", { x: 8, y: top, width: W - 16, height: orchardH, rx: 12, fill: dead ? "#3b3a36" : mix("#1f5132", "#5a4a2a", p), "data-testid": "orchard" }));
@@ -464,7 +464,7 @@ function drawLedger(el, st, meta) {
     h("td", { class: "num", "data-field": "sanctions" }, `${st.given[i]}/${st.received[i]}`)));
   clear(el).append(h("h2", {}, "Ledger"), h("div", { class: "scroll-x" }, h("table", { class: "data" },
     h("thead", {}, h("tr", {}, h("th", {}, "alias"), h("th", { class: "num" }, "score"), h("th", { class: "num" }, "taken"),
-      h("th", { class: "num" }, "upkeep"), h("th", { class: "num", title: "sanctions given / received" }, "sanc."))),
+      h("th", { class: "num" }, "upkeep"), h("th", { class: "num" }, "sanctions given / received"))),
     h("tbody", {}, rows))));
 }
 
@@ -483,7 +483,7 @@ function endCard(st, meta) {
   if (res) sub.push(`welfare ${fmt(res.welfare, 2)}`, `resource left ${fmt(res.residual_value, 2)}`);
   if (st.collapseRound !== null) sub.push(`collapsed in round ${st.collapseRound + 1}`);
   if (st.deadPatches.length) sub.push(`${st.deadPatches.length} dead patch${st.deadPatches.length === 1 ? "" : "es"}`);
-  return [h("h3", {}, "Final scores"), h("div", { class: "sub", "data-testid": "end-summary" }, sub.join(" · ")),
+  return [h("h2", {}, "Final scores"), h("div", { class: "sub", "data-testid": "end-summary" }, sub.join(" · ")),
     podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i], value: fmt(round(st.scores[i], 1), 1), rank: rk[i] }))),
     h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "alias"),
       h("th", { class: "num" }, "score"), h("th", { class: "num" }, "taken"), h("th", { class: "num" }, "upkeep"), h("th", { class: "num wide-only" }, "sanctions"))),

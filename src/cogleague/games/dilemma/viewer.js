@@ -262,8 +262,10 @@ function drawTable(el, stats, meta) {
   const pts = stats.map((x) => x.points);
   const rk = ranks(pts);
   clear(el).append(h("h2", {}, "Standings"), h("div", { class: "scroll-x" }, h("table", { class: "data" },
-    h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "alias"), h("th", { class: "num" }, "points"),
-      h("th", { class: "num" }, "C rate"), h("th", { class: "num", title: "promises kept / made" }, "kept"), h("th", { class: "num" }, "t/o"))),
+    h("thead", {}, h("tr", {}, h("th", { class: "num", scope: "col", "aria-label": "rank" }, "#"), h("th", { scope: "col" }, "alias"),
+      h("th", { class: "num", scope: "col" }, "points"), h("th", { class: "num", scope: "col" }, "C rate"),
+      h("th", { class: "num", scope: "col", title: "promises kept of promises made" }, "promises kept"),
+      h("th", { class: "num wide-only", scope: "col", title: "turns that ran out of time (recorded as cooperate)" }, "timeouts"))),
     h("tbody", {}, order(pts).map((i) => h("tr", { class: rk[i] === 1 ? "first" : "", "data-testid": `score-${i}` },
       h("td", { class: "num" }, rk[i]),
       h("td", {}, h("i", { class: "sw", style: { background: seatColour(i) } }), " ", h("span", { class: "alias" }, meta.aliases[i]),
@@ -271,17 +273,17 @@ function drawTable(el, stats, meta) {
       h("td", { class: "num", "data-field": "points" }, stats[i].points),
       h("td", { class: "num" }, percent(stats[i].coop)),
       h("td", { class: "num" }, `${stats[i].kept}/${stats[i].made}`),
-      h("td", { class: "num" }, stats[i].timeouts)))))));
+      h("td", { class: "num wide-only" }, stats[i].timeouts)))))));
 }
 
 function endCard(st, stats, meta) {
   const pts = stats.map((x) => x.points);
   const best = order(pts);
   const rk = ranks(pts);
-  return [h("h3", {}, "Final standings"),
+  return [h("h2", {}, "Final standings"),
     h("div", { class: "sub" }, `${st.played} rounds · ${st.reason}`),
     podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i], value: stats[i].points, rank: rk[i] }))),
-    h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "alias"),
+    h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { class: "num", "aria-label": "rank" }, "#"), h("th", {}, "alias"),
       h("th", { class: "num" }, "points"), h("th", { class: "num" }, "C rate"), h("th", { class: "num" }, "promises kept"),
       h("th", { class: "num wide-only" }, "timeouts"))),
     h("tbody", {}, best.map((i) => h("tr", { "data-testid": `final-${i}` },

@@ -341,7 +341,7 @@ function drawMeetings(el, state, meta) {
     h("td", { class: "num", style: { whiteSpace: "nowrap" } }, m.resolved ? `${m.payA} / ${m.payB}` : "…"),
     h("td", { class: "muted wide-only" }, m.resolved ? [MARK_WORD[markOf(m, meta.rules)], ...new Set([...m.flags.a, ...m.flags.b])].join(" · ") : "deciding")));
   el.append(h("div", { class: "scroll-x" }, h("table", { class: "data" },
-    h("thead", {}, h("tr", {}, ["game", "first", "second", "pay", ""].map((x) => h("th", { class: x === "pay" ? "num" : x ? "" : "wide-only" }, x)))),
+    h("thead", {}, h("tr", {}, ["game", "first", "second", "pay", "outcome"].map((x) => h("th", { class: x === "pay" ? "num" : x === "outcome" ? "wide-only" : "" }, x)))),
     h("tbody", {}, rows))));
 }
 
@@ -376,7 +376,7 @@ function endCard(state, stats, rings, meta) {
   const rk = ranks(medians);
   const res = meta.results;
   const plural = rings.pairs.length === 1 ? "" : "s";
-  return [h("h3", {}, "Final standings · median"),
+  return [h("h2", {}, "Final standings · median"),
     h("div", { class: "sub" }, `${state.played} rounds · ${state.reason} · ${rings.pairs.length} flagged ring pair${plural}` +
       (rings.components.length ? ` · rings: ${rings.components.map((c) => c.map((i) => meta.aliases[i]).join("–")).join(", ")}` : "")),
     podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i], value: fmt(stats[i].median), rank: rk[i] }))),

@@ -208,7 +208,7 @@ export function genericViewer(desc) {
     const scores = scoresOfResults(meta.results, st.n) ?? st.scores;
     const best = order(scores);
     const rk = ranks(scores);
-    return [h("h3", {}, "Final scores"),
+    return [h("h2", {}, "Final scores"),
       h("div", { class: "sub", "data-testid": "rounds-played" },
         `${st.played || meta.rounds || 0} rounds${st.reason ? ` · ${st.reason}` : ""}`),
       podium(best.map((i) => ({ who: meta.aliases[i], policy: meta.names[i] ?? "", value: fmt(scores[i], 3), rank: rk[i] }))),

@@ -47,7 +47,9 @@ function scoreTable(game, table) {
   const lows = table.rows.map((r) => r.low ?? r.mean);
   const highs = table.rows.map((r) => r.high ?? r.mean);
   const lo = Math.min(...lows), hi = Math.max(...highs);
-  const head = ["rank", "policy", "episodes", "mean score", "95 % interval", ...table.columns.map((c) => c.label), ""];
+  // the bars' column is named for screen readers; sighted readers see the bars themselves
+  const head = ["rank", "policy", "episodes", "mean score", "95 % interval", ...table.columns.map((c) => c.label),
+    h("span", { class: "sr-only" }, "mean and interval, drawn")];
   return h("div", { class: "scroll-x" }, h("table", { class: "data", "data-testid": `standings-${game}` },
     h("thead", {}, h("tr", {}, head.map((x, k) => h("th", { class: k === 1 || k === head.length - 1 ? "" : "num" }, x)))),
     h("tbody", {}, table.rows.map((r) => h("tr", { class: r.separated && r.rank === 1 ? "first" : "", "data-testid": `row-${r.policy}` },
@@ -78,19 +80,41 @@ function unplayedNote(game) {
     "so nothing was played (every score zero). Counted here, not ranked.");
 }
 
+/** An option's name and value as the Create-a-table form words them ("rounds total 3"). */
+const optionWords = ([key, value]) =>
+  `${key.replaceAll("_", " ").replaceAll(".", " ")} ${value === true ? "yes" : value === false ? "no" : value}`;
+
+/** Why a variant may have several tables: the options that change a score's scale. */
+function scalesNote(game) {
+  const apart = [...new Set(game.tables.flatMap((t) => Object.keys(t.options ?? {})))];
+  return h("p", { class: "muted", "data-testid": "scales" },
+    "Scores of episodes played with options that change their scale (more rounds, other seats or payoffs) are never averaged " +
+    "together: each such set of options has its own table" +
+    (apart.length ? `, here told apart by ${apart.map((k) => k.replaceAll("_", " ").replaceAll(".", " ")).join(", ")}. ` : ". ") +
+    "The ratings below compare seats within each episode, so they take every episode.");
+}
+
 function gamePanel(game) {
   const note = unplayedNote(game);
   if (!game.tables.length) {
     return h("div", {}, h("p", { class: "muted" }, `No finished ${game.title} episode yet.`), note);
   }
-  const parts = game.tables.map((t) => h("section", {},
-    h("h3", { "data-testid": "variant" }, [variantLabel(t.variant, game), `${t.episodes} episode${t.episodes === 1 ? "" : "s"}`,
-      t.statistic].filter((x) => x !== null).join(" · ")),
-    scoreTable(game.game, t)));
+  const parts = [scalesNote(game), ...game.tables.map((t) => h("section", {},
+    h("h3", { "data-testid": "variant" }, [variantLabel(t.variant, game), ...Object.entries(t.options ?? {}).map(optionWords),
+      `${t.episodes} episode${t.episodes === 1 ? "" : "s"}`, t.statistic].filter((x) => x !== null).join(" · ")),
+    scoreTable(game.game, t)))];
   if (game.overall) {
     parts.push(overallTable("Bradley–Terry strength (within-episode pairwise outcomes)", game.overall.bradley_terry.rows,
       { key: "strength", label: "strength" }));
-    parts.push(overallTable("OpenSkill (Plackett–Luce)", game.overall.openskill.rows, { key: "mu", label: "μ" }));
+    const rated = game.overall.openskill.rows;
+    const missing = [...new Set(game.tables.flatMap((t) => t.rows.map((r) => r.policy)))]
+      .filter((name) => !rated.some((r) => r.policy === name)).sort();
+    parts.push(rated.length ? overallTable("OpenSkill (Plackett–Luce)", rated, { key: "mu", label: "μ" })
+      : h("h3", {}, "OpenSkill (Plackett–Luce)"));
+    if (missing.length) {
+      parts.push(h("p", { class: "muted", "data-testid": "not-rated" }, `Not rated by OpenSkill: ${missing.join(", ")}. ` +
+        `It learns only from tables where a policy sat with another policy, and ${missing.length === 1 ? "this one" : "these"} never did.`));
+    }
   }
   if (note) parts.push(note);
   return h("div", {}, parts);

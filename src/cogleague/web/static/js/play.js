@@ -283,7 +283,7 @@ async function play(table, mine, desc, sess, startIt) {
       }
       if (f.type === "hello") {
         ctx.alias = f.alias ?? ctx.alias;
-        seatLine.textContent = `You are ${f.alias ?? `seat ${f.seat + 1}`} at ${desc?.title ?? f.game} table ${table.id}.`;
+        seatLine.textContent = `You are ${f.alias ?? `seat ${f.seat + 1}`} at table ${table.id} (${desc?.title ?? f.game}).`;
         if (startIt && f.state === "open") {
           startIt = false;
           history.replaceState(null, "", `/play?table=${encodeURIComponent(table.id)}`);
@@ -294,6 +294,11 @@ async function play(table, mine, desc, sess, startIt) {
       else if (f.type === "snapshot" && f.your_turn) showTurn(f.your_turn, ws);
       else if (f.type === "ack") {
         acked(f.turn_id);
+        if (f.turn_id === undefined || f.turn_id === pending) { // this turn is answered: no clock to beat
+          clearInterval(timer);
+          clock.textContent = "";
+          clock.classList.remove("late");
+        }
         status.textContent = "Move received. Waiting for the others…";
         status.className = "muted";
       }
