@@ -136,3 +136,17 @@ async def test_on_postgres_a_finalist_keeps_its_version_and_is_not_retired(
                 await lobby.request("POST", path, body)
         assert caught.value.status == 409, caught.value
     await _ends(db, url, keys)
+
+
+async def test_after_the_close_the_cap_changes_and_the_games_do_not(make_server: Any,
+                                                                   tmp_path: Path) -> None:
+    """The final line-ups froze the games at the close: new games are a 409 naming the
+    closed registration; a new cap still counts (the frozen line-ups wait for room)."""
+    db, url, keys, _ = await _final_waiting_for_two(make_server, tmp_path)
+    async with LobbyClient(url, keys["ann"]) as lobby:
+        with pytest.raises(LobbyError) as caught:
+            await lobby.request("PATCH", "/agents/p1", {"games": ["dilemma", "commons"]})
+        assert caught.value.status == 409 and "closed" in caught.value.message, caught.value
+        assert (await lobby.request("PATCH", "/agents/p1", {"cap": 2}))["cap"] == 2
+    assert query(db, "SELECT cap, games FROM agents WHERE name = 'p1'") == [(2, '["dilemma"]')]
+    await _ends(db, url, keys)
