@@ -9,6 +9,7 @@ import json
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -28,11 +29,26 @@ def closed_port() -> int:
         return int(s.getsockname()[1])
 
 
-def agent_run(*args: str, seconds: float) -> tuple[int | None, str]:
-    """`cogleague agent run BOT ARGS…` for at most `seconds`: (exit code or None if it was
-    still running, everything it printed)."""
+def agent_run(*args: str, seconds: float, until: str | None = None) -> tuple[int | None, str]:
+    """`cogleague agent run BOT ARGS…` for at most `seconds`, or `until` it printed that:
+    (exit code or None if it was still running, everything it printed). `until` waits for
+    what the test reads, not a time a loaded machine may not meet."""
     proc = subprocess.Popen([CLI, "agent", "run", BOT, "--key", "k", "--agent", "a1", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if until is not None:
+        assert proc.stdout is not None
+        lines: list[bytes] = []
+        bound = threading.Timer(120.0, proc.terminate)  # never said: the loop still ends
+        bound.start()
+        for line in proc.stdout:
+            lines.append(line)
+            if until.encode() in line:
+                break
+        bound.cancel()
+        proc.terminate()
+        rest = proc.communicate(timeout=30)[0]
+        return (proc.returncode if until.encode() not in b"".join(lines) else None,
+                (b"".join(lines) + rest).decode())
     try:
         out = proc.communicate(timeout=seconds)[0]
         return proc.returncode, out.decode()
@@ -43,7 +59,7 @@ def agent_run(*args: str, seconds: float) -> tuple[int | None, str]:
 
 def test_an_unreachable_server_is_reported_at_once_and_never_called_online() -> None:
     url = f"http://127.0.0.1:{closed_port()}"
-    code, out = agent_run("--server", url, seconds=4.0)
+    code, out = agent_run("--server", url, seconds=0, until="giving up at")
     assert code is None and "online" not in out, out
     assert "cannot connect" in out and f"127.0.0.1:{url.rsplit(':', 1)[1]}" in out, out
     assert "refused" in out.lower() and "giving up at" in out, out

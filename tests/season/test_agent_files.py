@@ -39,3 +39,25 @@ async def test_a_race_for_one_name_keeps_the_winners_policy_file(make_server: An
     kept = sorted(Path(r[0]).name for r in query(db, "SELECT policy_file FROM agents WHERE "
                                                      "policy_file IS NOT NULL"))
     assert stored == kept, (stored, kept)
+
+
+async def test_a_policy_file_that_does_not_fit_is_refused_without_the_servers_path(
+        make_server: Any, tmp_path: Path) -> None:
+    """The refusal names the mismatch, not where the server keeps uploads (a path on the
+    server's disk is none of the caller's business, and means nothing to them)."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    hosted = tmp_path / "hosted"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)),
+                         policy_dir=str(hosted))
+    key = await account(server.url, OPERATOR_KEY, "ann")
+    coop = constant_policy(tmp_path / "coop.npz", "dilemma", 0)
+    try:
+        await register(server.url, key, name="pol", kind="policy", games=["commons"],
+                       policy_file=file_b64(coop))
+    except LobbyError as exc:
+        refused = exc
+    else:
+        raise AssertionError("a dilemma policy file was registered for commons")
+    assert refused.status == 400 and "was trained for game 'dilemma', not 'commons'" \
+        in refused.message, refused
+    assert str(hosted) not in refused.message and ".npz" not in refused.message, refused

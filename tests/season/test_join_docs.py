@@ -4,6 +4,7 @@ tables played by `cogleague agent run`, and the board that shows it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -11,6 +12,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from helpers.net import free_port
 
@@ -39,3 +41,32 @@ def test_the_documented_join_commands_run_as_written(tmp_path: Path) -> None:
     board = json.loads(done.stdout[done.stdout.index('{"league"'):].splitlines()[0])
     rows = {r["agent"]: r for g in board["games"] for r in g["rows"]}
     assert rows["my-bot"]["games"] >= 10 and rows["my-bot"]["owner"] == "me"
+
+
+async def test_the_documented_python_agent_runs_as_written(make_server: Any,
+                                                           tmp_path: Path) -> None:
+    """docs/league.md's `run_agent` example (the SDK, not the CLI), on a real server: the
+    documented URL and key replaced by the test server's, examples/ on the path."""
+    from season.season import account, register, season_file
+    from server.support import OPERATOR_KEY
+
+    section = (ROOT / "docs" / "league.md").read_text(encoding="utf-8").split(
+        "## Join the league", 1)[1].split("\n## ", 1)[0]
+    found = re.search(r"```python\n(.*?)```", section, re.S)
+    assert found is not None, "no Python example in Join the league"
+    code = found.group(1)
+    assert "from cogleague.client import run_agent" in code
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0,
+                                                    fill_after_s=0.2)))
+    key = await account(server.url, OPERATOR_KEY, "me")
+    await register(server.url, key, name="my-bot", games=["dilemma"], cap=2)
+    script = tmp_path / "agent.py"
+    script.write_text(code.replace("http://127.0.0.1:8000", server.url), encoding="utf-8")
+    env = {**os.environ, "COGLEAGUE_KEY": key, "PYTHONPATH": str(ROOT / "examples")}
+    done = await asyncio.to_thread(subprocess.run, [sys.executable, str(script)], env=env,
+                                   capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    said = re.search(r"(\d+) tables played, 0 failed", done.stdout)
+    # at least 3: with a cap of 2 a second table may end before the stop is seen
+    assert said is not None and int(said.group(1)) >= 3, done.stdout

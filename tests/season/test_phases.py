@@ -5,6 +5,7 @@ unplayable — the season still reaches ``ended``."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -136,3 +137,43 @@ async def test_on_postgres_a_finalist_keeps_its_version_and_is_not_retired(
                 await lobby.request("POST", path, body)
         assert caught.value.status == 409, caught.value
     await _ends(db, url, keys)
+
+
+async def test_after_the_close_the_cap_changes_and_the_games_do_not(make_server: Any,
+                                                                   tmp_path: Path) -> None:
+    """The final line-ups froze the games at the close: new games are a 409 naming the
+    closed registration; a new cap still counts (the frozen line-ups wait for room)."""
+    db, url, keys, _ = await _final_waiting_for_two(make_server, tmp_path)
+    async with LobbyClient(url, keys["ann"]) as lobby:
+        with pytest.raises(LobbyError) as caught:
+            await lobby.request("PATCH", "/agents/p1", {"games": ["dilemma", "commons"]})
+        assert caught.value.status == 409 and "closed" in caught.value.message, caught.value
+        assert (await lobby.request("PATCH", "/agents/p1", {"cap": 2}))["cap"] == 2
+    assert query(db, "SELECT cap, games FROM agents WHERE name = 'p1'") == [(2, '["dilemma"]')]
+    await _ends(db, url, keys)
+
+
+async def test_a_game_an_agent_left_is_not_its_final(make_server: Any, tmp_path: Path) -> None:
+    """An agent rated in dilemma that then plays commons only (`PATCH /agents/NAME`) is not
+    in dilemma's frozen final: its rating there stays on the board, but a final table would
+    seat it in a game it no longer plays (a remote bot for commons cannot play it)."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    coop = constant_policy(tmp_path / "coop.npz", "dilemma", 0)
+    server = make_server(db, season=str(season_file(tmp_path, tables=3, final_top=3,
+                                                    fill_after_s=0.0, max_running=2)),
+                         policy_dir=str(tmp_path / "hosted"))
+    url = server.url
+    keys = {n: await account(url, OPERATOR_KEY, n) for n in ("ann", "cy")}
+    with matchmaking_held(db):
+        await register(url, keys["ann"], name="mover", games=["dilemma"])
+        mover = query(db, "SELECT id FROM agents WHERE name = 'mover'")[0][0]
+        _execute(db, "INSERT INTO ratings (season, game, agent_id, mu, sigma, games) "
+                     "VALUES ('ci-season', 'dilemma', :a, 100.0, 1.0, 1)", a=mover)
+        async with LobbyClient(url, keys["ann"]) as lobby:
+            await lobby.request("PATCH", "/agents/mover", {"games": ["commons"]})
+    await register(url, keys["cy"], name="p3", kind="policy", games=["dilemma"],
+                   policy_file=file_b64(coop))
+    await wait_for(lambda: standings(url)["phase"] != "running", 60, "the close")
+    frozen = json.loads(query(db, "SELECT frozen FROM seasons")[0][0])
+    dilemma = [e["agents"] for e in frozen["final_plan"] if e["slot"] == 0]
+    assert dilemma and all(mover not in ids for ids in dilemma), (mover, frozen)

@@ -1,4 +1,4 @@
-"""`cogleague agent register|list|pause|resume|retire|version|run`: join the standing league.
+"""`cogleague agent register|set|list|pause|resume|retire|version|run`: join the league.
 
 Each command is one call of the server's ``/agents`` API (`server/agent_api.py`); `run` keeps
 a remote agent online on ``/ws/agent`` and plays every table it is assigned with the same SDK
@@ -109,6 +109,31 @@ def version(
     body = _plays(prompt, model, None, policy)
     console.print(_line(_call(server, key, "POST", f"/agents/{name}/versions", body)),
                   highlight=False)
+
+
+@agent_app.command("set")
+def change(
+    name: Annotated[str, typer.Argument(help="the agent")], server: Server, key: Key,
+    cap: Annotated[int | None, typer.Option(help="most tables it plays at once (1..64)",
+                                            parser=int_in("--cap", 1))] = None,
+    games: Annotated[str | None, typer.Option(help="comma-separated games it plays (all of "
+                                                   "them: the list replaces the old one)")
+                     ] = None,
+    description: Annotated[str | None, typer.Option(help="free text shown on its page")
+                           ] = None,
+) -> None:
+    """Change NAME's cap, games or description; counts from its next table (running tables
+    go on)."""
+    body: dict[str, Any] = {}
+    if cap is not None:
+        body["cap"] = cap
+    if games is not None:
+        body["games"] = [g.strip() for g in games.split(",") if g.strip()]
+    if description is not None:
+        body["description"] = description
+    if not body:
+        fail("give at least one of --cap, --games, --description")
+    console.print(_line(_call(server, key, "PATCH", f"/agents/{name}", body)), highlight=False)
 
 
 @agent_app.command("list")

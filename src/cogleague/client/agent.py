@@ -6,7 +6,8 @@ between tables) — as many at once as the server assigns, which is at most the 
 dropped socket is reconnected with growing pauses while the tables go on; the new ``ready``
 lists the tables still being played, so the server hands out only the others (with new seat
 tokens). Stop it with `stop` (an `asyncio.Event`) or after `max_tables` tables (ended or
-failed).
+failed). A bot class that declares its game (`Bot.game`) is never made online for an agent of
+other games: each turn there would raise and wait out its deadline (`AgentRunner.fit`).
 """
 
 from __future__ import annotations
@@ -101,6 +102,9 @@ class AgentRunner:
         self.tables: dict[str, asyncio.Task[None]] = {}
         self.ws: ClientConnection | None = None
         self.greeted = False  # the current socket's server said hello
+        self.unfit: str | None = None
+        """Why the bot cannot play what the agent is matched for (`fit`): the runner goes
+        offline, lets its tables finish and raises `AgentRefused` with it."""
 
     def url(self) -> str:
         return f"{ws_url(self.server)}/ws/agent?{urlencode({'agent': self.agent})}"
@@ -111,7 +115,7 @@ class AgentRunner:
         said_at: float | None = None  # when the last "cannot connect" line was logged
         stopper = asyncio.create_task(self.stop.wait())
         try:
-            while not self.stop.is_set():
+            while not self.stop.is_set() and self.unfit is None:
                 self.greeted = False
                 try:
                     async with connect(self.url(), proxy=None, open_timeout=OPEN_TIMEOUT_S,
@@ -131,7 +135,7 @@ class AgentRunner:
                     error = describe(exc)
                 finally:
                     self.ws = None
-                if self.stop.is_set():
+                if self.stop.is_set() or self.unfit is not None:
                     break
                 lost = self.greeted  # a socket closed before any hello is no server either
                 if lost:
@@ -149,6 +153,12 @@ class AgentRunner:
                                            % len(self.servers)]
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, MAX_PAUSE_S)
+            if self.unfit is not None:  # offline now: the tables in play finish first
+                playing: set[asyncio.Future[Any]] = {stopper, *self.tables.values()}
+                while self.tables and not self.stop.is_set():
+                    await asyncio.wait(playing, return_when=asyncio.FIRST_COMPLETED)
+                    playing = {stopper, *self.tables.values()}
+                raise AgentRefused(self.unfit)
         finally:
             stopper.cancel()
             for task in list(self.tables.values()):
@@ -192,15 +202,44 @@ class AgentRunner:
             if kind == "hello":
                 self.run_state.hello = frame
                 self.greeted = True
+                games = frame.get("games")
+                self.unfit = self.fit(games if isinstance(games, list) else [])
+                if self.unfit is not None:
+                    log.error("%s", self.unfit)
+                    return  # never ready: not matched for tables it cannot play
                 log.info("agent %s: online at %s", self.agent, self.server)
+                if frame.get("state") == "paused":
+                    log.warning("agent %s is paused (%s): it is not matched until resumed "
+                                "(cogleague agent resume %s)", self.agent,
+                                frame.get("reason") or "paused", self.agent)
                 await ws.send(json.dumps({"type": "ready", "playing": sorted(self.tables)}))
             elif kind == "assign":
+                unfit = self.fit([frame.get("game")])  # the games changed since the hello
+                if unfit is not None:
+                    self.unfit = unfit
+                    self.run_state.failures.append(f"{frame.get('table')}: {unfit}")
+                    log.error("%s", unfit)
+                    with contextlib.suppress(Exception):
+                        await ws.send(json.dumps({"type": "done", "table": frame.get("table")}))
+                    return
                 self._assign(frame)
             elif kind == "ping":
                 await ws.send('{"type":"pong"}')
             elif kind == "error":
                 log.warning("agent %s: %s: %s", self.agent, frame.get("code"),
                             frame.get("message"))
+
+    def fit(self, games: Sequence[Any]) -> str | None:
+        """Why the bot cannot play tables of `games` (it declares another `Bot.game`), or
+        None: each turn of such a table would raise and wait out its deadline."""
+        written_for = getattr(self.make_bot, "game", None)
+        if written_for is None or all(g == written_for for g in games):
+            return None
+        bot = getattr(self.make_bot, "__name__", type(self.make_bot).__name__)
+        return (f"agent {self.agent} plays {', '.join(map(str, games))}; bot {bot} was "
+                f"written for {written_for} only: give the agent that game alone (cogleague "
+                f"agent set {self.agent} --games {written_for}) or run a bot that plays each "
+                "of its games (Bot.game None)")
 
     def _frame(self, raw: str | bytes) -> dict[str, Any]:
         """The frame as a JSON object; one it cannot read is logged and read as ``{}``

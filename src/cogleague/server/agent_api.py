@@ -1,4 +1,4 @@
-"""``/agents``: register, list, version, pause, resume and retire agents (`agents.py`).
+"""``/agents``: register, list, change, version, pause, resume and retire agents (`agents.py`).
 
 Anyone may read the agent list (what the board shows); changing an agent needs its account's
 API key (or the operator's). Bodies refuse unknown keys and unstorable text; each field is
@@ -47,6 +47,15 @@ class VersionBody(RequestBody):
     policy_file: str | None = None
 
 
+class ChangeBody(RequestBody):
+    """What changes in place (`AgentBook.change`): at least one field; null is not "leave
+    it", it is refused like any value outside the range (the API document says so)."""
+
+    cap: JsonInt | None = Field(None, ge=1, le=MAX_CAP)
+    games: list[str] | None = Field(None, min_length=1)
+    description: str | None = Field(None, max_length=MAX_DESCRIPTION)
+
+
 def _rt(request: Request) -> LeagueRuntime:
     rt: LeagueRuntime = request.app.state.league
     return rt
@@ -79,6 +88,15 @@ async def get_agent(name: str, request: Request) -> dict[str, Any]:
 
     reveal = await by_operator(request, request.headers.get("authorization"))
     return {"versions": await _rt(request).book.get(name, reveal)}
+
+
+@router.patch("/agents/{name}", responses=responses(400, 401, 403, 404, 409))
+async def change_agent(name: str, body: ChangeBody, who: Who, request: Request
+                       ) -> dict[str, Any]:
+    """Change the cap, games or description of an agent's current version in place. It
+    counts from the next table the matchmaker forms; tables already running go on as they
+    are. New games need open registration (409 once the final line-ups are frozen)."""
+    return await _rt(request).book.change(who, name, body.model_dump(exclude_unset=True))
 
 
 @router.post("/agents/{name}/versions", status_code=201,

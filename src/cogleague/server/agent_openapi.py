@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from cogleague.server.agents import MAX_CAP, MAX_DESCRIPTION
 from cogleague.server.openapi import no_nul_in_request_text
 
 OPTIONAL = ("prompt", "model", "token_budget", "policy_file", "baseline")
@@ -71,6 +72,21 @@ def version_body(base: dict[str, Any], models: list[str], token_budget: int, tex
     return {"title": "VersionBody", "anyOf": branches}
 
 
+def change_body(games: list[str], cap_max: int, description_max: int) -> dict[str, Any]:
+    """`PATCH /agents/NAME`: at least one field, none null (null is refused, not "unchanged")."""
+    return {"title": "ChangeBody", "type": "object", "additionalProperties": False,
+            "minProperties": 1,
+            "properties": {
+                "cap": {"type": "integer", "minimum": 1, "maximum": cap_max},
+                "games": {"type": "array", "minItems": 1,
+                          "items": {"type": "string", "enum": games}},
+                "description": {"type": "string", "maxLength": description_max}},
+            "description": "New values for the agent's current version, in place: they count "
+                           "from the next table the matchmaker forms; running tables go on. "
+                           "A baseline or policy agent's games are checked as at "
+                           "registration."}
+
+
 def install(app: FastAPI, games: list[str], baselines: dict[str, list[str]], models: list[str],
             token_budget: int, text_max: int) -> None:
     """Wrap the app's OpenAPI builder (after `openapi.truthful_openapi`)."""
@@ -85,6 +101,8 @@ def install(app: FastAPI, games: list[str], baselines: dict[str, list[str]], mod
         if "properties" in schemas.get("VersionBody", {}):
             schemas["VersionBody"] = version_body(schemas["VersionBody"], models, token_budget,
                                                   text_max)
+        if "properties" in schemas.get("ChangeBody", {}):
+            schemas["ChangeBody"] = change_body(games, MAX_CAP, MAX_DESCRIPTION)
         no_nul_in_request_text(doc, schemas)
         return doc
 

@@ -44,6 +44,9 @@ async def _agent_for(rt: LeagueRuntime, key: str | None, name: str) -> dict[str,
     """The agent's current row, or why the socket is refused."""
     if not key:
         return "send Authorization: Bearer <API key> (or ?key=)"
+    if not name:
+        return ("agent: required; name the registered agent: /ws/agent?agent=NAME (the key in "
+                "Authorization: Bearer KEY, or &key=KEY)")
 
     def read(conn: Connection) -> tuple[Any, Any]:
         who = conn.execute(select(accounts.c.id, accounts.c.role).where(
@@ -95,7 +98,7 @@ async def agent_socket(ws: WebSocket) -> None:
         await keys.check(owner)  # a new key made since `_agent_for` read the old one
         await send({"type": "hello", "agent": found["name"], "version": found["version"],
                     "cap": found["cap"], "games": json.loads(found["games"]),
-                    "state": found["state"]})
+                    "state": found["state"], "reason": found["reason"]})
         while True:
             try:
                 message = await ws.receive()

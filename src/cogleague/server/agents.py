@@ -47,6 +47,10 @@ MAX_POLICY_BYTES = 700 * 1024
 """A policy file, base64 in a JSON body under the server's 1 MiB body limit."""
 
 
+CHANGE_FIELDS = ("cap", "games", "description")
+"""What `PATCH /agents/NAME` changes in place (the rest makes a new version, or is fixed)."""
+
+
 BY_OPERATOR = "paused by the operator"
 """The reason an operator's pause stores (`set_state`): only the operator lifts it."""
 
@@ -106,11 +110,7 @@ class AgentBook:
             if not who.is_operator:
                 raise ApiError(403, "forbidden", "kind: baseline agents are the operator's")
             baseline = body.get("baseline")
-            for g in games:
-                info = self.rt.catalog.get(g)
-                if baseline not in info.baselines:
-                    raise bad(f"baseline must be one of {', '.join(info.baselines)} for {g} "
-                              f"(got {baseline!r})")
+            self._baseline_fits(baseline, games)
             return {"baseline": baseline}
         if kind == "model":
             prompt = body.get("prompt")
@@ -130,6 +130,13 @@ class AgentBook:
                 raise bad(f"token_budget must be an integer in 1..{cap} (got {budget!r})")
             return {"prompt": prompt, "model": model, "token_budget": budget}
         return {"policy_file": self._store_policy(body.get("policy_file"), games, name, version)}
+
+    def _baseline_fits(self, baseline: Any, games: list[str]) -> None:
+        for g in games:
+            info = self.rt.catalog.get(g)
+            if baseline not in info.baselines:
+                raise bad(f"baseline must be one of {', '.join(info.baselines)} for {g} "
+                          f"(got {baseline!r})")
 
     def _store_policy(self, data: Any, games: list[str], name: str, version: int) -> str:
         folder = self.rt.settings.policy_dir
@@ -154,7 +161,7 @@ class AgentBook:
                 self.rt.check_seat(g, f"policy:{target}")
         except ConfigError as exc:
             target.unlink(missing_ok=True)
-            raise bad(f"policy_file: {exc}") from None
+            raise bad(f"policy_file: {_unplaced(exc, target)}") from None
         return str(target)
 
     def _common(self, body: Mapping[str, Any]) -> tuple[int, str]:
@@ -165,6 +172,19 @@ class AgentBook:
         if not isinstance(text, str) or len(text) > MAX_DESCRIPTION:
             raise bad(f"description must be a text of at most {MAX_DESCRIPTION} characters")
         return cap, text
+
+    def _fits(self, row: Mapping[str, Any], games: list[str]) -> None:
+        """The check registration makes of how the agent plays, against games it now names:
+        a baseline must be one of each game's, a policy file must fit each game's spaces."""
+        if row["kind"] == "baseline":
+            self._baseline_fits(row["baseline"], games)
+        elif row["kind"] == "policy":
+            for i, g in enumerate(games):
+                try:
+                    self.rt.check_seat(g, f"policy:{row['policy_file']}")
+                except ConfigError as exc:
+                    raise bad(f"games[{i}]: the agent's policy file does not play {g}: "
+                              f"{_unplaced(exc, row['policy_file'])}") from None
 
     # -- writes -------------------------------------------------------------------------------
     async def register(self, who: Account, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -228,6 +248,45 @@ class AgentBook:
             return {**row, "id": key[0]}
 
         return describe(await _stored(self.rt, write, fields, name), old["owner"])
+
+    async def change(self, who: Account, name: str, body: Mapping[str, Any]
+                     ) -> dict[str, Any]:
+        """New `cap`, `games` or `description` for the current version (no new version: it
+        plays as before). The matchmaker reads them at its next tick, so they count from the
+        next table formed; tables already running keep their seats. A change of games waits
+        for open registration, as a new version does: the final line-ups are frozen."""
+        given = [k for k in CHANGE_FIELDS if k in body]
+        if not given:
+            raise bad(f"give at least one of {', '.join(CHANGE_FIELDS)} (got none)")
+        new: dict[str, Any] = {}
+        if "games" in body:
+            new["games"] = self._games(body["games"])
+        if "cap" in body or "description" in body:
+            cap, text = self._common(body)
+            if "cap" in body:
+                new["cap"] = cap
+            if "description" in body:
+                new["description"] = text
+        old = await self._mine(who, name)
+        if old["state"] == RETIRED:
+            raise ApiError(409, "wrong_state", f"agent {name} is retired")
+        if "games" in new:
+            await self.rt.check_open()  # the final line-ups froze the games at the close
+            self._fits(old, new["games"])
+            new["games"] = json.dumps(new["games"])
+
+        def write(conn: Connection) -> dict[str, Any]:
+            latest = _latest(conn, name, lock=True)
+            if latest is None or latest["id"] != old["id"]:  # a new version meanwhile
+                raise _changed(name)
+            if latest["state"] == RETIRED:
+                raise ApiError(409, "wrong_state", f"agent {name} is retired")
+            conn.execute(update(agents).where(agents.c.id == old["id"]).values(**new))
+            if "games" in new:
+                self.rt.open_in(conn)  # last: agent rows, then the season's (a finish's order)
+            return {**latest, **new}
+
+        return describe(await self.rt.store.tx(write), old["owner"])
 
     async def set_state(self, who: Account, name: str, action: str) -> dict[str, Any]:
         row = await self._mine(who, name)
@@ -317,6 +376,13 @@ async def _stored(rt: LeagueRuntime, write: Callable[[Connection], dict[str, Any
         if isinstance(exc, IntegrityError):  # another process wrote this name and version
             raise _changed(name) from None
         raise
+
+
+def _unplaced(exc: ConfigError, path: str | Path) -> str:
+    """A policy file's refusal without where the server keeps it: the path on the server's
+    disk means nothing to the uploader and is none of its business."""
+    return str(exc).replace(f"seats: policy file {path}: ", "").replace(str(path),
+                                                                        "the policy file")
 
 
 def _changed(name: str) -> ApiError:

@@ -354,16 +354,18 @@ class Matchmaker:
         s = self.plan.settings
         rating = ratings.c.mu - 3 * ratings.c.sigma
         rows = conn.execute(
-            select(ratings.c.agent_id, agents.c.account_id, agents.c.kind).join(
-                agents, agents.c.id == ratings.c.agent_id).where(
+            select(ratings.c.agent_id, agents.c.account_id, agents.c.kind, agents.c.games)
+            .join(agents, agents.c.id == ratings.c.agent_id).where(
                 ratings.c.season == self.plan.id, ratings.c.game == slot.game,
                 agents.c.state != "retired", agents.c.current.is_(True))
             .order_by(rating.desc(), ratings.c.agent_id)).all()
         top: list[int] = []
         owners: set[int] = set()
-        for agent_id, account_id, kind in rows:
+        for agent_id, account_id, kind, games in rows:
             if len(top) == s.final_top:
                 break
+            if slot.game not in json.loads(games):  # rated here, then left it (PATCH games)
+                continue
             if kind != "baseline" and not s.same_account:
                 if account_id in owners:
                     continue

@@ -1,0 +1,210 @@
+"""An agent's `cap` and `games` after registration, on a real server: its owner changes them
+(`PATCH /agents/NAME`, `cogleague agent set NAME`) with the checks registration makes (a 400
+naming the field and the allowed values, nothing stored); the change counts from the next
+match, and the tables the agent is playing go on."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import httpx
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from cogleague.client import LobbyClient
+from cogleague.client.lobby import LobbyError
+from season.season import (
+    account,
+    constant_policy,
+    file_b64,
+    post,
+    query,
+    register,
+    season_file,
+)
+from server.support import OPERATOR_KEY
+
+CLI = str(Path(sys.executable).with_name("cogleague"))
+
+
+def _shown(url: str, name: str) -> dict[str, Any]:
+    return dict(httpx.get(f"{url}/agents/{name}", timeout=10).json()["versions"][0])
+
+
+async def _refused(url: str, key: str, name: str, body: Any) -> LobbyError:
+    async with LobbyClient(url, key) as lobby:
+        with pytest.raises(LobbyError) as caught:
+            await lobby.request("PATCH", f"/agents/{name}", body)
+    return caught.value
+
+
+async def test_an_owner_changes_the_cap_and_the_games(make_server: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    url = server.url
+    key = await account(url, OPERATOR_KEY, "ann")
+    await register(url, key, name="bot", games=["dilemma"], cap=1, description="first")
+    async with LobbyClient(url, key) as lobby:
+        changed = await lobby.request("PATCH", "/agents/bot",
+                                      {"cap": 3, "games": ["dilemma", "commons"]})
+        assert (changed["cap"], changed["games"], changed["description"]) == (
+            3, ["dilemma", "commons"], "first"), changed
+        only_cap = await lobby.request("PATCH", "/agents/bot", {"cap": 2})
+    assert (only_cap["cap"], only_cap["games"]) == (2, ["dilemma", "commons"]), only_cap
+    shown = _shown(url, "bot")
+    assert (shown["cap"], shown["games"], shown["version"]) == (2, ["dilemma", "commons"], 1)
+
+
+BAD: list[tuple[Any, str]] = [
+    ({"cap": 0}, r"cap:? must be an integer in 1\.\.64 \(got 0\)"),
+    ({"cap": 65}, r"cap:? must be an integer in 1\.\.64 \(got 65\)"),
+    ({"cap": True}, r"cap:? must be an integer in 1\.\.64 \(got [Tt]rue\)"),
+    ({"cap": "2"}, r"cap:? must be an integer in 1\.\.64 \(got '2'\)"),
+    ({"cap": 1.5}, r"cap:? must be an integer in 1\.\.64 \(got 1\.5\)"),
+    ({"cap": None}, r"cap:? must be an integer in 1\.\.64 \(got None\)"),
+    ({"games": []}, r"games:? must be a (non-empty list|list of at least 1 item)"),
+    ({"games": "dilemma"}, r"games:? must be a"),
+    ({"games": ["dilemma", "chess"]},
+     r"games\[1\] must be one of dilemma, commons \(got 'chess'\)"),
+    ({}, r"give at least one of cap, games, description"),
+    ({"cap": 2, "name": "other"}, r"name"),
+    ({"kind": "model"}, r"kind"),
+]
+"""A refused body and the message it must get (a pattern: the field, the allowed values)."""
+
+
+async def test_a_bad_change_is_refused_naming_the_field_and_stores_nothing(
+        make_server: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    url = server.url
+    key = await account(url, OPERATOR_KEY, "ann")
+    await register(url, key, name="bot", games=["dilemma"], cap=1)
+    for body, message in BAD:
+        refused = await _refused(url, key, "bot", body)
+        assert refused.status == 400 and re.search(message, refused.message), (body, refused)
+    assert query(db, "SELECT cap, games FROM agents WHERE name = 'bot'") == [(1, '["dilemma"]')]
+    other = await account(url, OPERATOR_KEY, "bob")
+    refused = await _refused(url, other, "bot", {"cap": 2})
+    assert refused.status == 403 and "another account" in refused.message
+    refused = await _refused(url, key, "nobody", {"cap": 2})
+    assert refused.status == 404 and "'nobody' does not exist" in refused.message
+    await post(url, key, "/agents/bot/retire")
+    refused = await _refused(url, key, "bot", {"cap": 2})
+    assert refused.status == 409 and "retired" in refused.message
+    assert query(db, "SELECT cap, games FROM agents WHERE name = 'bot'") == [(1, '["dilemma"]')]
+
+
+async def test_a_baseline_agents_new_game_must_have_its_baseline(make_server: Any,
+                                                                 tmp_path: Path) -> None:
+    """The check registration makes against every game it names: a baseline agent cannot
+    take a game whose baselines do not include its own."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    refused = await _refused(server.url, OPERATOR_KEY, "tft", {"games": ["dilemma", "commons"]})
+    assert refused.status == 400 and "baseline must be one of" in refused.message \
+        and "for commons (got 'tit_for_tat')" in refused.message, refused
+    assert _shown(server.url, "tft")["games"] == ["dilemma"]
+
+
+async def test_a_policy_agents_new_game_must_fit_its_policy_file(make_server: Any,
+                                                                  tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)),
+                         policy_dir=str(tmp_path / "hosted"))
+    key = await account(server.url, OPERATOR_KEY, "ann")
+    coop = constant_policy(tmp_path / "coop.npz", "dilemma", 0)
+    await register(server.url, key, name="pol", kind="policy", games=["dilemma"],
+                   policy_file=file_b64(coop))
+    refused = await _refused(server.url, key, "pol", {"games": ["dilemma", "commons"]})
+    assert refused.status == 400 and refused.message.startswith(
+        "games[1]: the agent's policy file does not play commons") \
+        and "was trained for game 'dilemma'" in refused.message, refused
+    assert str(tmp_path) not in refused.message and ".npz" not in refused.message, refused
+    assert _shown(server.url, "pol")["games"] == ["dilemma"]
+
+
+async def test_cli_agent_set(make_server: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    key = await account(server.url, OPERATOR_KEY, "ann")
+    await register(server.url, key, name="bot", games=["dilemma"], cap=1)
+    env = {"COGLEAGUE_SERVER": server.url, "COGLEAGUE_KEY": key, "PATH": "/usr/bin:/bin",
+           "NO_COLOR": "1", "COLUMNS": "200"}
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([CLI, "agent", "set", *args], env=env, capture_output=True,
+                              text=True, timeout=60)
+
+    done = await asyncio.to_thread(cli, "bot", "--cap", "4", "--games", "dilemma,commons")
+    assert done.returncode == 0, done.stderr
+    assert "bot v1  remote  dilemma, commons  cap 4  active" in done.stdout, done.stdout
+    bad = await asyncio.to_thread(cli, "bot", "--games", "chess")
+    assert bad.returncode != 0 and "--games[0] must be one of dilemma, commons (got 'chess')" \
+        in bad.stderr + bad.stdout, (bad.stdout, bad.stderr)
+    bad = await asyncio.to_thread(cli, "bot", "--cap", "0")
+    assert bad.returncode != 0 and "--cap" in bad.stderr + bad.stdout, (bad.stdout, bad.stderr)
+    nothing = await asyncio.to_thread(cli, "bot")
+    assert nothing.returncode != 0 and "--cap, --games" in nothing.stderr + nothing.stdout, (
+        nothing.stdout, nothing.stderr)
+    assert _shown(server.url, "bot")["cap"] == 4
+
+
+async def _agent(url: str, key: str, name: str) -> ClientConnection:
+    q = urlencode({"agent": name, "key": key})
+    return await connect(url.replace("http://", "ws://") + "/ws/agent?" + q, proxy=None)
+
+
+async def _next(ws: ClientConnection, kind: str, timeout: float = 30.0) -> dict[str, Any]:
+    async def loop() -> dict[str, Any]:
+        while True:
+            frame = json.loads(await ws.recv())
+            if frame["type"] == "ping":
+                await ws.send('{"type": "pong"}')
+            elif frame["type"] == kind:
+                return dict(frame)
+
+    return await asyncio.wait_for(loop(), timeout)
+
+
+async def test_a_change_counts_from_the_next_match_and_tables_in_play_go_on(
+        make_server: Any, tmp_path: Path) -> None:
+    """A connected agent at its cap of one gets a second table once its cap is two, and a
+    commons table once its games are commons only; the dilemma table it was assigned first is
+    still running, its seat still the agent's."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, max_running=6,
+                                                    fill_after_s=0.2, final_top=0)),
+                         ping_interval_s=1.0)
+    url = server.url
+    key = await account(url, OPERATOR_KEY, "ann")
+    await register(url, key, name="bot", games=["dilemma"], cap=1)
+    ws = await _agent(url, key, "bot")
+    try:
+        await _next(ws, "hello")
+        await ws.send(json.dumps({"type": "ready"}))
+        first = await _next(ws, "assign")  # never played: the table waits for its seat
+        assert first["game"] == "dilemma"
+        async with LobbyClient(url, key) as lobby:
+            await lobby.request("PATCH", "/agents/bot", {"cap": 2})
+        second = await _next(ws, "assign")
+        assert second["table"] != first["table"] and second["game"] == "dilemma"
+        async with LobbyClient(url, key) as lobby:
+            await lobby.request("PATCH", "/agents/bot", {"cap": 3, "games": ["commons"]})
+        third = await _next(ws, "assign")
+        assert third["game"] == "commons", third
+        states = dict(query(db, "SELECT id, state FROM tables WHERE id IN (:a, :b)",
+                            a=first["table"], b=second["table"]))
+        assert states == {first["table"]: "running", second["table"]: "running"}, states
+        seat = query(db, "SELECT a.name FROM season_seats ss JOIN agents a ON a.id = "
+                         "ss.agent_id WHERE ss.table_id = :t AND ss.active", t=first["table"])
+        assert ("bot",) in seat, seat
+    finally:
+        await ws.close()

@@ -1,0 +1,40 @@
+"""What `WS /ws/agent` says to a program written from the docs that gets its URL wrong (a
+real server, a raw `websockets` client): the refusal names the missing query parameter and
+the URL's form, not an agent named ''."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from season.season import account, register, season_file
+from server.support import OPERATOR_KEY
+
+
+async def _refusal(url: str) -> tuple[int, str]:
+    with pytest.raises(InvalidStatus) as caught:
+        async with connect(url, proxy=None):
+            pass
+    response = caught.value.response
+    return response.status_code, json.loads(bytes(response.body or b""))["error"]["message"]
+
+
+async def test_a_socket_without_the_agents_name_is_told_the_urls_form(make_server: Any,
+                                                                      tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    key = await account(server.url, OPERATOR_KEY, "ann")
+    await register(server.url, key, name="raw", games=["dilemma"])
+    base = server.url.replace("http://", "ws://") + "/ws/agent"
+    for query in (f"?key={key}", f"?key={key}&agent="):
+        status, message = await _refusal(base + query)
+        assert status == 401 and message == (
+            "agent: required; name the registered agent: /ws/agent?agent=NAME (the key in "
+            "Authorization: Bearer KEY, or &key=KEY)"), message
+    status, message = await _refusal(f"{base}?agent=raw")
+    assert status == 401 and "Authorization: Bearer" in message, message
