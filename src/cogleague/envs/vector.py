@@ -42,6 +42,7 @@ from cogleague.envs.table import (
     SEED_SPACE,
     TableSpec,
     agent_name,
+    check_names,
     check_opponent_count,
     check_reset_options,
     check_seat,
@@ -49,6 +50,21 @@ from cogleague.envs.table import (
     default_refused,
     plain_int,
 )
+
+
+NOT_VECTOR_KEYWORDS = ("views", "policy_names")
+"""Keywords of the rules-engine environments that a vector environment does not take."""
+
+
+def check_vector_config(config: dict[str, Any]) -> None:
+    """A keyword of the rules-engine environments given to a vector one is refused naming it
+    (else Python's own `TypeError` about a duplicated argument)."""
+    for key in NOT_VECTOR_KEYWORDS:
+        if key in config:
+            raise ConfigError(key, f"{key}: the vector environments take no {key} (their "
+                                   "infos carry no protocol view and their line-up is "
+                                   "not recorded); it is a keyword of parallel_env, aec_env "
+                                   "and single_agent_env")
 
 
 class KernelTables:
@@ -187,12 +203,15 @@ class BatchVectorEnv(VectorEnv):
                  variant: str | None = None, seats: int | None = None, **config: Any) -> None:
         self._made = Construction.of(game, num_envs=num_envs, opponents=opponents, seat=seat,
                                      variant=variant, seats=seats, **config)
+        check_vector_config(config)
         probe = TableSpec(game, variant, None, False, seats, **config)
         n = probe.num_seats
         seat = check_seat(seat, n)
         defaulted = opponents is None
         if opponents is None:
             opponents = default_opponents(probe, seat)
+        else:
+            opponents = check_names("opponents", opponents)
         check_opponent_count(probe, opponents, "baselines")
         names: list[str | None] = list(opponents)
         names.insert(seat, None)
@@ -277,6 +296,7 @@ class ParallelVectorEnv(ParallelEnv):
                  variant: str | None = None, seats: int | None = None, **config: Any) -> None:
         self._made = Construction.of(game, num_envs=num_envs, variant=variant, seats=seats,
                                      **config)
+        check_vector_config(config)
         probe = TableSpec(game, variant, None, False, seats, **config)
         self.tables = KernelTables(game, num_envs, [None] * probe.num_seats, variant, config)
         self.num_envs = self.tables.num_envs
