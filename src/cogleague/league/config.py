@@ -228,7 +228,7 @@ def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
     return LeagueConfig(name=name, seed=seed, store_url=url, python_path=python_path,
                         duplicates=duplicates, policies=tuple(policies), games=tuple(games),
                         path=path, recording=recording, recording_mode=mode, prices=prices,
-                        profiles=_profiles(doc),
+                        profiles=_profiles(doc, games),
                         season=parse_season(doc["season"]) if "season" in doc else None)
 
 
@@ -247,15 +247,27 @@ def _recording(league: Mapping[str, Any], base_dir: Path) -> tuple[str | None, s
     return None, "record"
 
 
-def _profiles(doc: Mapping[str, Any]) -> ProfileSettings | None:
+def _profiles(doc: Mapping[str, Any], games: Sequence[GameEntry]) -> ProfileSettings | None:
+    """``[profiles]``; its seed checked against every profiled game's range here, since the
+    battery of E episodes plays seeds seed … seed + E − 1 and `league report` runs it only
+    after the league has been played."""
     if "profiles" not in doc:
         return None
     table = _table(doc, "profiles")
     reject_unknown("[profiles]", table, PROFILE_KEYS)
-    return ProfileSettings(
-        episodes=check_int("profiles.episodes", table.get("episodes", 10), 1,
-                           PROFILE_EPISODES_MAX),
-        seed=check_int("profiles.seed", table.get("seed", 0), 0, SEED_MAX))
+    episodes = check_int("profiles.episodes", table.get("episodes", 10), 1,
+                         PROFILE_EPISODES_MAX)
+    seed = check_int("profiles.seed", table.get("seed", 0), 0, SEED_MAX)
+    for entry in games:
+        desc = resolve_game(entry.name, entry.module)
+        top = desc.seed_max - (episodes - 1)
+        if "probes" in desc.extras and seed > top:
+            raise ConfigError("profiles.seed", f"profiles.seed must be an integer in 0..{top} "
+                                               f"(got {seed}): {desc.name}'s battery of "
+                                               f"{episodes} episodes plays seeds seed … "
+                                               f"seed + {episodes - 1}, and {desc.name} plays "
+                                               f"0..{desc.seed_max}")
+    return ProfileSettings(episodes=episodes, seed=seed)
 
 
 def _store_url(value: Any, base_dir: Path, path: Path | None, name: str) -> str:
