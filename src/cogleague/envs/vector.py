@@ -51,7 +51,6 @@ from cogleague.envs.table import (
     plain_int,
 )
 
-
 NOT_VECTOR_KEYWORDS = ("views", "policy_names")
 """Keywords of the rules-engine environments that a vector environment does not take."""
 
