@@ -16,6 +16,7 @@ The CLI's `cogleague play` runs through the same functions (`prepare`, `run`, `R
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -212,15 +213,33 @@ class Result:
         return out
 
 
+def _model_text(kwargs: dict[str, Any], field: str) -> str | None:
+    """A model setting that is a non-empty string, or None when not given."""
+    value = kwargs.pop(field, None)
+    if value is not None and (not isinstance(value, str) or not value):
+        raise ConfigError(field, f"{field} must be a non-empty string (got {value!r})")
+    return value
+
+
 def _split(kwargs: dict[str, Any]) -> tuple[ModelOptions, dict[str, Any]]:
+    """The model-seat settings, checked whatever the line-up (a typo must not wait for the
+    first model seat to show), and the game options."""
+    from cogleague.seats.llm.providers import PROVIDERS
+
     provider = kwargs.pop("provider", None)
-    model_name = kwargs.pop("model", None)
-    base_url = kwargs.pop("base_url", None)
+    if provider is not None and provider not in PROVIDERS:
+        raise ConfigError("provider", f"provider must be one of {', '.join(PROVIDERS)} "
+                                      f"(got {provider!r})")
+    model_name = _model_text(kwargs, "model")
+    base_url = _model_text(kwargs, "base_url")
+    api_key = _model_text(kwargs, "api_key")
+    transcript = kwargs.pop("transcript", None)
+    if transcript is not None and not isinstance(transcript, str | os.PathLike):
+        raise ConfigError("transcript", f"transcript must be a file path (got {transcript!r})")
     if provider is None and (model_name is not None or base_url is not None):
         provider = "openai"
     model = ModelOptions(provider=provider, model=model_name, base_url=base_url,
-                         api_key=kwargs.pop("api_key", None),
-                         transcript=kwargs.pop("transcript", None))
+                         api_key=api_key, transcript=transcript)
     from cogleague.seats.llm.api import with_recording  # record/replay (seats/llm/recording.py)
 
     model = with_recording(model, record=kwargs.pop("record", None),
