@@ -239,7 +239,8 @@ def _split(kwargs: dict[str, Any]) -> tuple[ModelOptions, dict[str, Any]]:
     if provider is None and (model_name is not None or base_url is not None):
         provider = "openai"
     model = ModelOptions(provider=provider, model=model_name, base_url=base_url,
-                         api_key=api_key, transcript=transcript)
+                         api_key=api_key,
+                         transcript=None if transcript is None else os.fspath(transcript))
     from cogleague.seats.llm.api import with_recording  # record/replay (seats/llm/recording.py)
 
     model = with_recording(model, record=kwargs.pop("record", None),
