@@ -69,6 +69,19 @@ def check_names(field: str, names: Any) -> list[str]:
     return list(names)
 
 
+def check_agent_keys(actions: Any, agents: Sequence[str]) -> None:
+    """A parallel step's actions: a dict whose every key is an agent of the table. A key that
+    is none would be dropped silently (a waiting agent's action is ignored anyway), so a
+    misnamed one is refused naming it."""
+    if not isinstance(actions, Mapping):
+        raise TypeError(f"actions must be a dict of agent name to action "
+                        f"(got {type(actions).__name__})")
+    if len(actions) > len(agents) or any(key not in agents for key in actions):
+        stray = next(key for key in actions if key not in agents)
+        raise KeyError(f"actions: {stray!r} is not an agent of this table "
+                       f"(agents: {', '.join(agents)})")
+
+
 def check_seat(seat: Any, seats: int) -> int:
     """The learning seat: an int in 0..seats-1 (a bool is not seat 1), or a `ConfigError`."""
     seat = plain_int(seat)

@@ -42,7 +42,7 @@ from cogleague.envs.table import (
     SEED_SPACE,
     TableSpec,
     agent_name,
-    check_names,
+    check_agent_keys,
     check_opponent_count,
     check_reset_options,
     check_seat,
@@ -209,8 +209,10 @@ class BatchVectorEnv(VectorEnv):
         defaulted = opponents is None
         if opponents is None:
             opponents = default_opponents(probe, seat)
-        else:
-            opponents = check_names("opponents", opponents)
+        elif isinstance(opponents, str | bytes) or not isinstance(opponents, Sequence):
+            # not read as a list of its characters; each entry is checked as a baseline below
+            raise ConfigError("opponents", f"opponents must be a list of baseline names, one "
+                                           f"per other seat (got {opponents!r})")
         check_opponent_count(probe, opponents, "baselines")
         names: list[str | None] = list(opponents)
         names.insert(seat, None)
@@ -352,6 +354,7 @@ class ParallelVectorEnv(ParallelEnv):
         if self.tables.state is None:
             raise RuntimeError("step() needs a running episode: call reset() first")
         b, agents = self.num_envs, self.possible_agents
+        check_agent_keys(actions, agents)
         if self._pending_reset:
             self.tables.reset(None)
             self._pending_reset = False
