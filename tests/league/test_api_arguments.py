@@ -56,3 +56,18 @@ def test_run_league_refuses_bad_keywords(write_league: Callable[..., Path],
     with pytest.raises(ConfigError, match=rf"^{field} must be ") as err:
         cogleague.run_league(path, **kwargs)
     assert err.value.field == field
+
+
+def test_standings_of_a_league_never_run_there_are_refused_naming_the_store(
+        write_league: Callable[..., Path], tmp_path: Path) -> None:
+    """A read never makes a store: a mistyped `store` (or a league not yet run) was an empty
+    document and a new empty database file, read as a league without episodes."""
+    path = write_league(league_text(episodes=2))
+    typo = tmp_path / "typo.db"
+    with pytest.raises(ConfigError, match=r"^store: no store at .*typo\.db") as err:
+        cogleague.league_standings(path, store=f"sqlite:///{typo}")
+    assert err.value.field == "store"
+    assert not typo.exists()
+    with pytest.raises(ConfigError, match=r"^store: no store at .*league\.db"):
+        cogleague.league_standings(path)
+    assert not (tmp_path / "league.db").exists()

@@ -47,7 +47,24 @@ def league_standings(path: str | Path, *, game: str | None = None, store: str | 
     cfg = league_config.load(Path(path), store_url=store)
     if game is not None:
         check_game(cfg, game)
+    missing = missing_store(cfg)
+    if missing is not None:
+        raise ConfigError("store", f"store: no store at {missing}: the league has not been run "
+                                   "there (cogleague.run_league first, with the same store)")
     return standings_of(cfg, game=game, leagues=[cfg.name], resamples=resamples)
+
+
+def missing_store(cfg: league_config.LeagueConfig) -> Path | None:
+    """The SQLite file of `cfg`'s store when it does not exist, else None: a read never makes
+    a store, so a mistyped one is said, not read as a league without episodes."""
+    from sqlalchemy.engine import make_url
+
+    from cogleague.server.sqlite_lock import sqlite_file
+
+    if make_url(cfg.store_url).query.get("uri"):
+        return None
+    db = sqlite_file(cfg.store_url)
+    return db if db is not None and not db.exists() else None
 
 
 def check_game(cfg: league_config.LeagueConfig, game: str, field: str = "game") -> None:
