@@ -56,6 +56,7 @@ def test_policy_names_are_checked_naming_them(names: Any, why: str) -> None:
 @pytest.mark.parametrize(("kwargs", "field"), [
     ({"opponents": "pavlov,pavlov,pavlov"}, "opponents"),
     ({"pool": "pavlov"}, "pool"),
+    ({"pool": {"pavlov", "random"}}, "pool"),  # a set's order changes between processes
     ({"name": 5}, "name"),
     ({"name": ""}, "name"),
 ])
@@ -79,3 +80,13 @@ def test_vector_environments_refuse_what_they_do_not_take(maker: Callable[..., A
     with pytest.raises(ConfigError, match=rf"^{key}: ") as err:
         maker("dilemma", num_envs=2, **{key: value})
     assert err.value.field == key
+
+
+def test_names_may_come_as_a_tuple_or_a_numpy_array() -> None:
+    import numpy as np
+
+    for opponents in (("pavlov", "random", "tit_for_tat"),
+                      np.array(["pavlov", "random", "tit_for_tat"])):
+        env = single_agent_env("dilemma", opponents=opponents, rounds_total=1)
+        env.reset(seed=2)
+        assert env.spec_.policy_names == ["rl:seat_0", "pavlov", "random", "tit_for_tat"]

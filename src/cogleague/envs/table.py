@@ -60,13 +60,14 @@ def check_reset_options(options: Any) -> None:
 
 
 def check_names(field: str, names: Any) -> list[str]:
-    """A list (or tuple) of policy names, each a non-empty string, or a `ConfigError` naming
-    `field`: a string is refused, not read as a list of its characters."""
-    if (isinstance(names, str | bytes) or not isinstance(names, Sequence)
+    """A list, tuple or numpy array of policy names, each a non-empty string, or a
+    `ConfigError` naming `field`: a string is refused, not read as a list of its characters,
+    and so is a set, whose order (seat order, a pool's draws) would change between runs."""
+    if (isinstance(names, str | bytes) or not isinstance(names, Sequence | np.ndarray)
             or not all(isinstance(n, str) and n for n in names)):
         raise ConfigError(field, f"{field} must be a list of policy names, each a non-empty "
                                  f"string (got {names!r})")
-    return list(names)
+    return [str(n) for n in names]
 
 
 def check_agent_keys(actions: Any, agents: Sequence[str]) -> None:
