@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, overload
@@ -66,9 +66,14 @@ def seat_kind(entry: Any) -> str:
 def lineup_of(seats: Any) -> list[Any]:
     """`seats` as a list (empty for None), or a `ConfigError`: a number (the dilemma's
     seat-count option shares the name) or a single string is no line-up, and a string read
-    letter by letter would only be refused later as a confusing count."""
+    letter by letter would only be refused later as a confusing count; a set or a dict has
+    no seat order (a set of names iterates in an order that changes between processes)."""
     if seats is None:
         return []
+    if isinstance(seats, Set | Mapping):  # a set's order changes between processes
+        raise ConfigError("seats", f"seats must list the policies in seat order, as a list or "
+                                   f"tuple (got a {type(seats).__name__}, whose order is not "
+                                   "the seats')")
     if isinstance(seats, str | bytes) or not isinstance(seats, Iterable):
         raise ConfigError("seats", f"seats must list the policies, one per seat (got "
                                    f"{seats!r}): the line-up's length is the seat count")
