@@ -172,7 +172,8 @@ def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
     if not isinstance(python_path, list) or not all(isinstance(x, str) for x in python_path):
         raise ConfigError("league.python_path", "league.python_path must be a list of directories")
     python_path = tuple(str((base_dir / x).resolve()) for x in python_path)
-    url = store_url or _store_url(league.get("store"), base_dir, path, name)
+    url = (_given_url(store_url) if store_url is not None
+           else _store_url(league.get("store"), base_dir, path, name))
 
     seating = _table(doc, "seating")
     reject_unknown("[seating]", seating, SEATING_KEYS)
@@ -268,6 +269,24 @@ def _profiles(doc: Mapping[str, Any], games: Sequence[GameEntry]) -> ProfileSett
                                                f"seed + {episodes - 1}, and {desc.name} plays "
                                                f"0..{desc.seed_max}")
     return ProfileSettings(episodes=episodes, seed=seed)
+
+
+def _given_url(value: Any) -> str:
+    """A store URL given over the file's (``--store``, ``store=``): a database URL, or a
+    `ConfigError` naming `store` (an empty one is no reason to use the file's)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    ok = isinstance(value, str) and bool(value)
+    if ok:
+        try:
+            make_url(value)
+        except ArgumentError:
+            ok = False
+    if not ok:
+        raise ConfigError("store", f"store must be a SQLAlchemy URL such as sqlite:///league.db "
+                                   f"(got {value!r})")
+    return str(value)
 
 
 def _store_url(value: Any, base_dir: Path, path: Path | None, name: str) -> str:
