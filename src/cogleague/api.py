@@ -16,7 +16,8 @@ The CLI's `cogleague play` runs through the same functions (`prepare`, `run`, `R
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+import os
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, overload
@@ -65,9 +66,14 @@ def seat_kind(entry: Any) -> str:
 def lineup_of(seats: Any) -> list[Any]:
     """`seats` as a list (empty for None), or a `ConfigError`: a number (the dilemma's
     seat-count option shares the name) or a single string is no line-up, and a string read
-    letter by letter would only be refused later as a confusing count."""
+    letter by letter would only be refused later as a confusing count; a set or a dict has
+    no seat order (a set of names iterates in an order that changes between processes)."""
     if seats is None:
         return []
+    if isinstance(seats, Set | Mapping):  # a set's order changes between processes
+        raise ConfigError("seats", f"seats must list the policies in seat order, as a list or "
+                                   f"tuple (got a {type(seats).__name__}, whose order is not "
+                                   "the seats')")
     if isinstance(seats, str | bytes) or not isinstance(seats, Iterable):
         raise ConfigError("seats", f"seats must list the policies, one per seat (got "
                                    f"{seats!r}): the line-up's length is the seat count")
@@ -212,15 +218,34 @@ class Result:
         return out
 
 
+def _model_text(kwargs: dict[str, Any], field: str) -> str | None:
+    """A model setting that is a non-empty string, or None when not given."""
+    value = kwargs.pop(field, None)
+    if value is not None and (not isinstance(value, str) or not value):
+        raise ConfigError(field, f"{field} must be a non-empty string (got {value!r})")
+    return value
+
+
 def _split(kwargs: dict[str, Any]) -> tuple[ModelOptions, dict[str, Any]]:
+    """The model-seat settings, checked whatever the line-up (a typo must not wait for the
+    first model seat to show), and the game options."""
+    from cogleague.seats.llm.providers import PROVIDERS
+
     provider = kwargs.pop("provider", None)
-    model_name = kwargs.pop("model", None)
-    base_url = kwargs.pop("base_url", None)
+    if provider is not None and provider not in PROVIDERS:
+        raise ConfigError("provider", f"provider must be one of {', '.join(PROVIDERS)} "
+                                      f"(got {provider!r})")
+    model_name = _model_text(kwargs, "model")
+    base_url = _model_text(kwargs, "base_url")
+    api_key = _model_text(kwargs, "api_key")
+    transcript = kwargs.pop("transcript", None)
+    if transcript is not None and not isinstance(transcript, str | os.PathLike):
+        raise ConfigError("transcript", f"transcript must be a file path (got {transcript!r})")
     if provider is None and (model_name is not None or base_url is not None):
         provider = "openai"
     model = ModelOptions(provider=provider, model=model_name, base_url=base_url,
-                         api_key=kwargs.pop("api_key", None),
-                         transcript=kwargs.pop("transcript", None))
+                         api_key=api_key,
+                         transcript=None if transcript is None else os.fspath(transcript))
     from cogleague.seats.llm.api import with_recording  # record/replay (seats/llm/recording.py)
 
     model = with_recording(model, record=kwargs.pop("record", None),

@@ -218,20 +218,18 @@ def _standings(file: Path, store: str | None, game: str | None, with_server: boo
 
 def _read_standings(file: Path, config: Any, store: str | None, game: str | None,
                     with_server: bool, resamples: int) -> dict[str, Any]:
-    from sqlalchemy.engine import make_url
-
-    from cogleague.league.api import standings_of
+    from cogleague.league.api import check_game, missing_store, standings_of
     from cogleague.league.store import SERVER_LEAGUE
-    from cogleague.server.sqlite_lock import sqlite_file
 
-    db = None if make_url(config.store_url).query.get("uri") else sqlite_file(config.store_url)
-    if db is not None and not db.exists():  # read, never made: a mistyped --store says so
+    db = missing_store(config)
+    if db is not None:  # read, never made: a mistyped --store says so
         fail(f"no finished episodes: no store at {db} (run: cogleague league run {file}"
              f"{' --store ' + store if store else ''})")
-    games = list(dict.fromkeys(g.name for g in config.games))
-    if game is not None and game not in games and not with_server:
-        fail(f"--game {game!r} is not a game of league {config.name!r} (its games: "
-             f"{', '.join(games)})")
+    if game is not None and not with_server:
+        try:
+            check_game(config, game, "--game")
+        except ConfigError as exc:
+            fail(str(exc))
     leagues = [config.name, SERVER_LEAGUE] if with_server else [config.name]
     try:  # the same document as `cogleague.league_standings`
         return standings_of(config, game=game, leagues=leagues, resamples=resamples)

@@ -36,6 +36,7 @@ from cogleague.envs.table import (
     SEED_SPACE,
     TableSpec,
     agent_name,
+    check_agent_keys,
     check_reset_options,
     plain_int,
 )
@@ -120,6 +121,7 @@ class CogleagueParallelEnv(ParallelEnv):
         driver = self.driver
         if driver is None or not self.agents:
             raise RuntimeError("step() needs a running episode: call reset() first")
+        check_agent_keys(actions, self.possible_agents)
         game, enc = driver.game, self.spec_.enc
         decode = self._decode
         if decode is None or self._decode_game is not game:

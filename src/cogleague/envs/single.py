@@ -33,6 +33,7 @@ from cogleague.envs.table import (
     SEED_SPACE,
     TableSpec,
     agent_name,
+    check_names,
     check_opponent_count,
     check_reset_options,
     check_seat,
@@ -64,6 +65,13 @@ class SingleAgentEnv(gym.Env):
         seat = check_seat(seat, n)
         if opponents is not None and pool is not None:
             raise ConfigError("opponents", "give opponents or pool, not both")
+        if opponents is not None:
+            opponents = check_names("opponents", opponents)
+        if pool is not None:
+            pool = check_names("pool", pool)
+        if name is not None and (not isinstance(name, str) or not name):
+            raise ConfigError("name", f"name must be a non-empty string, the agent's policy "
+                                      f"name in the replay (got {name!r})")
         if pool is not None and not pool:
             raise ConfigError("pool", "pool must name at least one policy")
         defaulted = opponents is None and pool is None

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from cogleague.core.config import check_int
+from cogleague.core.config import check_bool, check_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game, Turn
@@ -57,6 +57,30 @@ def check_reset_options(options: Any) -> None:
             warnings.warn(f"options: {key!r} is not a reset option and is not applied "
                           f"(allowed: {allowed}; a table's own options, as rounds or variant, "
                           "are the constructor's keywords)", ResetOptionWarning, stacklevel=3)
+
+
+def check_names(field: str, names: Any) -> list[str]:
+    """A list, tuple or numpy array of policy names, each a non-empty string, or a
+    `ConfigError` naming `field`: a string is refused, not read as a list of its characters,
+    and so is a set, whose order (seat order, a pool's draws) would change between runs."""
+    if (isinstance(names, str | bytes) or not isinstance(names, Sequence | np.ndarray)
+            or not all(isinstance(n, str) and n for n in names)):
+        raise ConfigError(field, f"{field} must be a list of policy names, each a non-empty "
+                                 f"string (got {names!r})")
+    return [str(n) for n in names]
+
+
+def check_agent_keys(actions: Any, agents: Sequence[str]) -> None:
+    """A parallel step's actions: a dict whose every key is an agent of the table. A key that
+    is none would be dropped silently (a waiting agent's action is ignored anyway), so a
+    misnamed one is refused naming it."""
+    if not isinstance(actions, Mapping):
+        raise TypeError(f"actions must be a dict of agent name to action "
+                        f"(got {type(actions).__name__})")
+    if len(actions) > len(agents) or any(key not in agents for key in actions):
+        stray = next(key for key in actions if key not in agents)
+        raise KeyError(f"actions: {stray!r} is not an agent of this table "
+                       f"(agents: {', '.join(agents)})")
 
 
 def check_seat(seat: Any, seats: int) -> int:
@@ -111,6 +135,7 @@ class TableSpec:
             raise ConfigError("variant", f"variant must be one of "
                                          f"{', '.join(self.desc.variants)} (got {variant!r})")
         self.overrides = validate_options(self.desc.options, config)
+        self.views = check_bool("views", views)
         lo, hi = self.desc.seat_range
         if seats is not None and (isinstance(seats, bool) or not isinstance(seats, int)
                                   or not lo <= seats <= hi):
@@ -118,11 +143,15 @@ class TableSpec:
         if policy_names is None:
             seats = seats or self.desc.seats_of(self.variant, self.overrides)
             policy_names = [f"rl:{agent_name(s)}" for s in range(seats)]
-        elif seats is not None and seats != len(policy_names):
-            raise ConfigError("seats", f"seats is {seats} but policy_names lists "
-                                       f"{len(policy_names)}")
+        else:
+            policy_names = check_names("policy_names", policy_names)
+            if not lo <= len(policy_names) <= hi:
+                raise ConfigError("policy_names", f"policy_names must list {lo}..{hi} policies, "
+                                                  f"one per seat (got {len(policy_names)})")
+            if seats is not None and seats != len(policy_names):
+                raise ConfigError("seats", f"seats is {seats} but policy_names lists "
+                                           f"{len(policy_names)}")
         self.policy_names = list(policy_names)
-        self.views = views
         self.fixed_seed = self._fixed_seed()
         probe = self.new_game(None)  # sizes only (a variant may fix its own seed)
         self.num_seats = probe.num_seats

@@ -42,6 +42,7 @@ from cogleague.envs.table import (
     SEED_SPACE,
     TableSpec,
     agent_name,
+    check_agent_keys,
     check_opponent_count,
     check_reset_options,
     check_seat,
@@ -49,6 +50,20 @@ from cogleague.envs.table import (
     default_refused,
     plain_int,
 )
+
+NOT_VECTOR_KEYWORDS = ("views", "policy_names")
+"""Keywords of the rules-engine environments that a vector environment does not take."""
+
+
+def check_vector_config(config: dict[str, Any]) -> None:
+    """A keyword of the rules-engine environments given to a vector one is refused naming it
+    (else Python's own `TypeError` about a duplicated argument)."""
+    for key in NOT_VECTOR_KEYWORDS:
+        if key in config:
+            raise ConfigError(key, f"{key}: the vector environments take no {key} (their "
+                                   "infos carry no protocol view and their line-up is "
+                                   "not recorded); it is a keyword of parallel_env, aec_env "
+                                   "and single_agent_env")
 
 
 class KernelTables:
@@ -187,12 +202,17 @@ class BatchVectorEnv(VectorEnv):
                  variant: str | None = None, seats: int | None = None, **config: Any) -> None:
         self._made = Construction.of(game, num_envs=num_envs, opponents=opponents, seat=seat,
                                      variant=variant, seats=seats, **config)
+        check_vector_config(config)
         probe = TableSpec(game, variant, None, False, seats, **config)
         n = probe.num_seats
         seat = check_seat(seat, n)
         defaulted = opponents is None
         if opponents is None:
             opponents = default_opponents(probe, seat)
+        elif isinstance(opponents, str | bytes) or not isinstance(opponents, Sequence):
+            # not read as a list of its characters; each entry is checked as a baseline below
+            raise ConfigError("opponents", f"opponents must be a list of baseline names, one "
+                                           f"per other seat (got {opponents!r})")
         check_opponent_count(probe, opponents, "baselines")
         names: list[str | None] = list(opponents)
         names.insert(seat, None)
@@ -277,6 +297,7 @@ class ParallelVectorEnv(ParallelEnv):
                  variant: str | None = None, seats: int | None = None, **config: Any) -> None:
         self._made = Construction.of(game, num_envs=num_envs, variant=variant, seats=seats,
                                      **config)
+        check_vector_config(config)
         probe = TableSpec(game, variant, None, False, seats, **config)
         self.tables = KernelTables(game, num_envs, [None] * probe.num_seats, variant, config)
         self.num_envs = self.tables.num_envs
@@ -333,6 +354,7 @@ class ParallelVectorEnv(ParallelEnv):
         if self.tables.state is None:
             raise RuntimeError("step() needs a running episode: call reset() first")
         b, agents = self.num_envs, self.possible_agents
+        check_agent_keys(actions, agents)
         if self._pending_reset:
             self.tables.reset(None)
             self._pending_reset = False

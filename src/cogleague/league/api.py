@@ -11,8 +11,14 @@ import os
 from pathlib import Path
 from typing import Any
 
+from cogleague.core.config import check_bool, check_int
+from cogleague.core.errors import ConfigError
 from cogleague.league import config as league_config
 from cogleague.league import runner
+
+RESAMPLES_MIN, RESAMPLES_MAX = 100, 100_000
+"""Bootstrap resamples the standings take, from Python as from ``--resamples``: fewer than
+100 give no interval worth the name, more only take time."""
 
 
 def run_league(path: str | Path, *, backend: str = "local", workers: int | None = None,
@@ -23,6 +29,9 @@ def run_league(path: str | Path, *, backend: str = "local", workers: int | None 
     stored as ``infra_error`` too); `ConfigError` naming the field for a bad file. `engine`:
     auto (baselines with a batch twin through the game's kernel), batch (all of them, or
     refuse) or rules. `workers` None: every core."""
+    if workers is not None:
+        check_int("workers", workers, 1, runner.WORKERS_MAX)
+    check_bool("retry_infra", retry_infra)
     cfg = league_config.load(Path(path), store_url=store)
     pool = runner.make_backend(backend, os.cpu_count() or 1 if workers is None else workers,
                                ray_address)
@@ -34,8 +43,37 @@ def league_standings(path: str | Path, *, game: str | None = None, store: str | 
     """The standings document (`league/rankings/standings.py`) the CLI, report and
     Observatory render: the one `league standings --json` prints, held-out names revealed
     once the season is over and model costs priced by the file's ``prices``."""
+    check_int("resamples", resamples, RESAMPLES_MIN, RESAMPLES_MAX)
     cfg = league_config.load(Path(path), store_url=store)
+    if game is not None:
+        check_game(cfg, game)
+    missing = missing_store(cfg)
+    if missing is not None:
+        raise ConfigError("store", f"store: no store at {missing}: the league has not been run "
+                                   "there (cogleague.run_league first, with the same store)")
     return standings_of(cfg, game=game, leagues=[cfg.name], resamples=resamples)
+
+
+def missing_store(cfg: league_config.LeagueConfig) -> Path | None:
+    """The SQLite file of `cfg`'s store when it does not exist, else None: a read never makes
+    a store, so a mistyped one is said, not read as a league without episodes."""
+    from sqlalchemy.engine import make_url
+
+    from cogleague.server.sqlite_lock import sqlite_file
+
+    if make_url(cfg.store_url).query.get("uri"):
+        return None
+    db = sqlite_file(cfg.store_url)
+    return db if db is not None and not db.exists() else None
+
+
+def check_game(cfg: league_config.LeagueConfig, game: str, field: str = "game") -> None:
+    """`game` is one the league plays, or a `ConfigError` naming its games: a misspelt name
+    would rank nothing and read as a league without episodes."""
+    games = list(dict.fromkeys(g.name for g in cfg.games))
+    if game not in games:
+        raise ConfigError(field, f"{field} {game!r} is not a game of league {cfg.name!r} "
+                                 f"(its games: {', '.join(games)})")
 
 
 def standings_of(cfg: league_config.LeagueConfig, *, game: str | None, leagues: list[str],

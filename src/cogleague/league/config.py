@@ -172,7 +172,8 @@ def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
     if not isinstance(python_path, list) or not all(isinstance(x, str) for x in python_path):
         raise ConfigError("league.python_path", "league.python_path must be a list of directories")
     python_path = tuple(str((base_dir / x).resolve()) for x in python_path)
-    url = store_url or _store_url(league.get("store"), base_dir, path, name)
+    url = (_given_url(store_url) if store_url is not None
+           else _store_url(league.get("store"), base_dir, path, name))
 
     seating = _table(doc, "seating")
     reject_unknown("[seating]", seating, SEATING_KEYS)
@@ -228,7 +229,7 @@ def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
     return LeagueConfig(name=name, seed=seed, store_url=url, python_path=python_path,
                         duplicates=duplicates, policies=tuple(policies), games=tuple(games),
                         path=path, recording=recording, recording_mode=mode, prices=prices,
-                        profiles=_profiles(doc),
+                        profiles=_profiles(doc, games),
                         season=parse_season(doc["season"]) if "season" in doc else None)
 
 
@@ -247,15 +248,45 @@ def _recording(league: Mapping[str, Any], base_dir: Path) -> tuple[str | None, s
     return None, "record"
 
 
-def _profiles(doc: Mapping[str, Any]) -> ProfileSettings | None:
+def _profiles(doc: Mapping[str, Any], games: Sequence[GameEntry]) -> ProfileSettings | None:
+    """``[profiles]``; its seed checked against every profiled game's range here, since the
+    battery of E episodes plays seeds seed … seed + E − 1 and `league report` runs it only
+    after the league has been played."""
     if "profiles" not in doc:
         return None
     table = _table(doc, "profiles")
     reject_unknown("[profiles]", table, PROFILE_KEYS)
-    return ProfileSettings(
-        episodes=check_int("profiles.episodes", table.get("episodes", 10), 1,
-                           PROFILE_EPISODES_MAX),
-        seed=check_int("profiles.seed", table.get("seed", 0), 0, SEED_MAX))
+    episodes = check_int("profiles.episodes", table.get("episodes", 10), 1,
+                         PROFILE_EPISODES_MAX)
+    seed = check_int("profiles.seed", table.get("seed", 0), 0, SEED_MAX)
+    for entry in games:
+        desc = resolve_game(entry.name, entry.module)
+        top = desc.seed_max - (episodes - 1)
+        if "probes" in desc.extras and seed > top:
+            raise ConfigError("profiles.seed", f"profiles.seed must be an integer in 0..{top} "
+                                               f"(got {seed}): {desc.name}'s battery of "
+                                               f"{episodes} episodes plays seeds seed … "
+                                               f"seed + {episodes - 1}, and {desc.name} plays "
+                                               f"0..{desc.seed_max}")
+    return ProfileSettings(episodes=episodes, seed=seed)
+
+
+def _given_url(value: Any) -> str:
+    """A store URL given over the file's (``--store``, ``store=``): a database URL, or a
+    `ConfigError` naming `store` (an empty one is no reason to use the file's)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    ok = isinstance(value, str) and bool(value)
+    if ok:
+        try:
+            make_url(value)
+        except ArgumentError:
+            ok = False
+    if not ok:
+        raise ConfigError("store", f"store must be a SQLAlchemy URL such as sqlite:///league.db "
+                                   f"(got {value!r})")
+    return str(value)
 
 
 def _store_url(value: Any, base_dir: Path, path: Path | None, name: str) -> str:

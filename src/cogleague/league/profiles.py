@@ -19,17 +19,23 @@ from cogleague.seats.factory import ModelOptions
 
 
 def league_profiles(config: LeagueConfig, *, reveal_held_out: bool) -> list[dict[str, Any]]:
-    """``[{"game", "episodes", "seed", "profiles": [profile JSON, policy = league name]}]``."""
+    """``[{"game", "episodes", "seed", "profiles": [profile JSON, policy = league name]}]``,
+    one entry per game."""
     settings = config.profiles
     if settings is None:
         return []
     out = []
+    # one battery per game, whatever tables list it: the battery plays its own variants
+    by_game: dict[str, tuple[str | None, dict[str, None]]] = {}
     for entry in config.games:
-        desc = resolve_game(entry.name, entry.module)
+        module, names = by_game.setdefault(entry.name, (entry.module, {}))
+        names.update(dict.fromkeys(entry.policies))
+    for game_name, (module, policies) in by_game.items():
+        desc = resolve_game(game_name, module)
         if "probes" not in desc.extras:
             continue
         docs = []
-        for name in entry.policies:
+        for name in policies:
             policy = config.policy[name]
             if policy.held_out and not reveal_held_out:
                 continue
@@ -40,7 +46,7 @@ def league_profiles(config: LeagueConfig, *, reveal_held_out: bool) -> list[dict
                     options = {**options, "recording": str(Path(config.recording) / "profiles"),
                                "recording_mode": config.recording_mode}
                 model = ModelOptions(**options)
-            result = profile(desc, policy.seat_ref(entry.name), episodes=settings.episodes,
+            result = profile(desc, policy.seat_ref(game_name), episodes=settings.episodes,
                              seed=settings.seed, model=model).to_json()
             docs.append({**result, "policy": name})
         if docs:

@@ -96,6 +96,11 @@ def profile(desc: GameDescriptor, policy: str, *, episodes: int = 10, seed: int 
     check_int("episodes", episodes, 1, EPISODES_MAX)
     # episode i plays seed + i: every one must be a seed the game plays, checked before any
     check_int("seed", seed, 0, desc.seed_max - (episodes - 1))
+    if (isinstance(opponents, str | bytes) or not isinstance(opponents, list | tuple)
+            or not all(isinstance(n, str) and n for n in opponents)):
+        # a set would seat them in hash order, which changes between processes
+        raise ConfigError("opponents", f"opponents must be a list of seat strings, in seat "
+                                       f"order (got {opponents!r})")
     probes = probes_for(desc)
     for name in opponents:  # a second probe would count its per-episode traits twice
         if name in probes.probes:
