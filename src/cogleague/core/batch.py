@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import numpy as np
 
 from cogleague.core import jsonio
-from cogleague.core.errors import ConfigError
+from cogleague.core.errors import ConfigError, IllegalAction
 from cogleague.core.rng import first_bits
 
 if TYPE_CHECKING:
@@ -186,6 +186,28 @@ def act_planned(plan: SeatPlan, state: Any, out: Array) -> Array:
         else:
             out[rows, seat] = acted[rows]
     return out
+
+
+
+def check_actions(actions: Array, shape: tuple[int, int], high: Array | int,
+                  also_bad: Array | None = None) -> Array:
+    """A step's actions as (B, seats) int64, or `IllegalAction` naming the first that is not
+    an integer index in 0..`high` (one bound, or one per table and seat) or that `also_bad`
+    marks: a kernel's step refuses what its mask refuses, never clamps or truncates it."""
+    given = np.asarray(actions)
+    if given.dtype.kind not in "iu" or given.shape != shape:
+        raise IllegalAction(f"actions must be integer indices of shape {shape} (got "
+                            f"{given.dtype} of shape {given.shape})")
+    a = given.astype(np.int64)
+    bad = (a < 0) | (a > high)
+    if also_bad is not None:
+        bad |= also_bad
+    if bad.any():
+        i, s = (int(x) for x in np.argwhere(bad)[0])
+        top = int(np.broadcast_to(high, shape)[i, s])
+        raise IllegalAction(f"actions[{i}]: {int(a[i, s])} is not a legal action of seat {s} "
+                            f"now (0..{top}; its mask says which)")
+    return a
 
 
 @runtime_checkable

@@ -23,8 +23,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from cogleague.core.batch import Array
-from cogleague.core.errors import ConfigError, IllegalAction
+from cogleague.core.batch import Array, check_actions
+from cogleague.core.errors import ConfigError
 from cogleague.games.commons import kernel_physics as phys
 from cogleague.games.commons.batch_deal import batch_deal
 from cogleague.games.commons.config import CommonsConfig, make_config
@@ -134,17 +134,15 @@ class CommonsKernel:
         return observe(self, state)
 
     # -- a round ------------------------------------------------------------------------------
-    def check(self, actions: Array) -> None:
-        """Refuse an action index outside the mask (`IllegalAction` naming it), on the host:
-        `step` checks under numpy; under `jax.jit` it cannot raise, so call this first."""
-        a = np.asarray(actions).astype(np.int64)
-        bad = (a < 0) | (a >= self.num_actions)
-        if not self.config.sanctions_enabled:
-            bad |= a % self.num_seats > 0
-        if bad.any():
-            i, s = (int(x) for x in np.argwhere(bad)[0])
-            raise IllegalAction(f"actions[{i}]: {int(a[i, s])} is not a legal action of seat "
-                                f"{s} (0..{self.num_actions - 1}, its mask says which)")
+    def check(self, actions: Array, state: CommonsState | None = None) -> None:
+        """Refuse an action that is not an index inside the mask (`IllegalAction` naming it),
+        on the host: `step` checks under numpy; under `jax.jit` it cannot raise, so call this
+        first. The mask is the same every round: `state` is not needed."""
+        a = np.asarray(actions)
+        off = (a.astype(np.int64) % self.num_seats > 0 if not self.config.sanctions_enabled
+               and a.dtype.kind in "iu" else None)  # no sanctions: only the split indices
+        check_actions(a, (a.shape[0] if a.ndim else 0, self.num_seats), self.num_actions - 1,
+                      off)
 
     def decode(self, state: CommonsState, actions: Array) -> tuple[dict[str, Array], Array]:
         """The moves of (B, n) action indices, and each seat's sanction target (-1 none)."""

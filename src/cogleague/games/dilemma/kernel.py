@@ -28,6 +28,7 @@ from cogleague.core.batch import (
     Array,
     DocTemplate,
     Filling,
+    check_actions,
     coded,
     hole,
     per_table,
@@ -209,8 +210,15 @@ class DilemmaKernel:
         t0 = int(t[0])
         return t0 if bool((t == t0).all()) else None
 
+    def check(self, actions: Array, state: DilemmaState) -> None:
+        """Refuse an action that is not 0 or 1 (`IllegalAction` naming it), on the host: `step`
+        checks under numpy; under `jax.jit` it cannot raise, so call this first."""
+        check_actions(actions, (np.asarray(state.t).shape[0], self.num_seats), 1)
+
     def step(self, state: DilemmaState, actions: Array) -> tuple[DilemmaState, Array, Array]:
         """Every seat's current turn answered (B, n) with 0 cooperate / 1 defect."""
+        if self.xp is np:
+            self.check(actions, state)
         t0 = self.lockstep(state)
         if t0 is not None:
             return self._step_numpy(state, np.asarray(actions), t0)

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from cogleague.core.batch import Array, per_table
+from cogleague.core.batch import Array, check_actions, per_table
 from cogleague.core.errors import ConfigError
 from cogleague.core.rng import first_draws
 from cogleague.games.ledger.aliases import SEATS, draw_aliases
@@ -212,12 +212,21 @@ class LedgerKernel:
             state.t >= self.rounds)[:, None, None]  # a finished table: every index, as the envs
         return legal.astype(xp.int8)
 
+    def check(self, actions: Array, state: LedgerState) -> None:
+        """Refuse a move outside its meeting's range (`IllegalAction` naming it), on the host:
+        `step` checks under numpy; under `jax.jit` it cannot raise, so call this first."""
+        _, g, side = (np.asarray(x) for x in self.slot(state))
+        done = np.asarray(state.t)[:, None] >= self.rounds  # a finished table: every index
+        check_actions(actions, g.shape, np.where(done, WIDTH - 1, HI[g, side]))
+
     def step(self, state: LedgerState, actions: Array) -> tuple[LedgerState, Array, Array]:
         """One round: every seat's move (B, 8), legal for its meeting.
 
         The per-round history (`moves`, `pays`) is append-only: under numpy, tables in
         lockstep write this round's column in place, which the state passed in never reads
         (it shows rounds before its own `t` only)."""
+        if self.xp is np:
+            self.check(actions, state)
         t0 = self.lockstep(state)
         if t0 is not None:
             return self._step_lockstep(state, actions, t0)
