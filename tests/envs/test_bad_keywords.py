@@ -73,6 +73,14 @@ def test_vector_opponents_as_a_string_are_refused_naming_them() -> None:
 
 
 @pytest.mark.parametrize("maker", [vector_env, parallel_vector_env])
+@pytest.mark.parametrize("num_envs", [0, 10**9, 2.0, True])
+def test_num_envs_is_refused_outside_its_range(maker: Callable[..., Any], num_envs: Any) -> None:
+    """A mistyped 10**9 is refused before anything is allocated, naming the range."""
+    with pytest.raises(ConfigError, match=r"^num_envs must be an integer in 1\.\.1000000 "):
+        maker("dilemma", num_envs=num_envs)
+
+
+@pytest.mark.parametrize("maker", [vector_env, parallel_vector_env])
 @pytest.mark.parametrize("key", ["views", "policy_names"])
 def test_vector_environments_refuse_what_they_do_not_take(maker: Callable[..., Any],
                                                           key: str) -> None:

@@ -51,6 +51,9 @@ from cogleague.envs.table import (
     plain_int,
 )
 
+NUM_ENVS_MAX = 1_000_000
+"""The most tables one vector environment holds: far past what a step's arrays fit in memory
+for most games, so a mistyped ``10**9`` is refused at once instead of allocating for minutes."""
 NOT_VECTOR_KEYWORDS = ("views", "policy_names")
 """Keywords of the rules-engine environments that a vector environment does not take."""
 
@@ -71,9 +74,7 @@ class KernelTables:
 
     def __init__(self, game: str | GameDescriptor, num_envs: int, lineup: Sequence[str | None],
                  variant: str | None, config: dict[str, Any]) -> None:
-        num_envs = plain_int(num_envs)
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ConfigError("num_envs", f"num_envs must be an integer >= 1 (got {num_envs!r})")
+        num_envs = check_int("num_envs", plain_int(num_envs), 1, NUM_ENVS_MAX)
         self.spec = TableSpec(game, variant, None, False, len(lineup), **config)
         batch = batch_of(self.spec.desc)
         if batch is None:
