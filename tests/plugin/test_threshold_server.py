@@ -138,6 +138,8 @@ async def test_the_server_publishes_the_game_its_rules_and_validates_its_config(
                                            ).json()["games"]}
     assert web["threshold"]["replay_format"] == "threshold.replay.v1"
     assert web["threshold"]["viewer"] is None  # the Theater draws it with its generic renderer
+    # a person is told the turn's time before joining: the rules' own 10 s, for anyone
+    assert web["threshold"]["human"] == {"config": {}, "deadline_s": 10.0}
     assert httpx.get(served.url + "/static/js/games/threshold.js", timeout=10.0
                      ).status_code == 404
     listed = httpx.get(served.url + "/api/docs", timeout=10.0).json()["docs"]

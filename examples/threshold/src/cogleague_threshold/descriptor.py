@@ -31,7 +31,7 @@ from cogleague_threshold.config import (
     make_config,
 )
 from cogleague_threshold.conformance import CONFORMANCE
-from cogleague_threshold.game import ThresholdGame
+from cogleague_threshold.game import TIMING, ThresholdGame
 from cogleague_threshold.replay import FORMAT, game_from_replay, replay_document
 
 HERE = Path(__file__).parent
@@ -107,6 +107,8 @@ GAME = GameDescriptor(
     conformance=CONFORMANCE,
     rules_file=HERE / "rules.md",
     viewer=None,  # the Theater's generic renderer
+    human_deadline_s=TIMING.decision_timeout_s,  # the rules' 10 s a decision, people's too:
+    # the Lobby card and the Play page say so before a person joins
     model_prompts=True,
     score_label="tokens",
     result_columns=(Column("contributed", "gave", "{}"),
