@@ -28,7 +28,7 @@ from rich.text import Text
 from cogleague.cli import app
 from cogleague.cli.common import console, fail, int_in, int_option
 from cogleague.core.errors import ConfigError
-from cogleague.league.rankings.ranks import LEVEL_NOTE
+from cogleague.league.rankings.ranks import LEVEL_NOTE, RESAMPLES_MAX, RESAMPLES_MIN
 
 league_app = typer.Typer(no_args_is_help=True,
                          help="Run many episodes between policies and rank them.")
@@ -336,8 +336,9 @@ def standings(file: FileArg, game: Annotated[str | None, typer.Option(
               as_json: Annotated[bool, typer.Option("--json", help="print the JSON document")]
               = False, with_server: ServerOpt = False, store: StoreOpt = None,
               resamples: Annotated[int, typer.Option(
-                  "--resamples", help="bootstrap resamples (100..100000)",
-                  parser=int_in("--resamples", 100, 100_000))] = 2000) -> None:
+                  "--resamples", help=f"bootstrap resamples ({RESAMPLES_MIN}.."
+                                      f"{RESAMPLES_MAX})",
+                  parser=int_in("--resamples", RESAMPLES_MIN, RESAMPLES_MAX))] = 2000) -> None:
     """Rank the league's policies per game and variant, and across games."""
     doc = _standings(file, store, game, with_server, resamples)
     if as_json:

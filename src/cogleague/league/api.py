@@ -15,10 +15,7 @@ from cogleague.core.config import check_bool, check_int
 from cogleague.core.errors import ConfigError
 from cogleague.league import config as league_config
 from cogleague.league import runner
-
-RESAMPLES_MIN, RESAMPLES_MAX = 100, 100_000
-"""Bootstrap resamples the standings take, from Python as from ``--resamples``: fewer than
-100 give no interval worth the name, more only take time."""
+from cogleague.league.rankings.ranks import RESAMPLES_MAX, RESAMPLES_MIN
 
 
 def run_league(path: str | Path, *, backend: str = "local", workers: int | None = None,

@@ -65,3 +65,7 @@ def rank_rows(estimates: Sequence[float], lows: Sequence[float | None],
 LEVEL_NOTE = ("level a–b: the policy's 95% interval overlaps those of the policies ranked a to "
               "b, so the episodes played cannot separate them; more episodes may.")
 """The footnote every standings table with a ``level`` rank carries (CLI, report, web)."""
+RESAMPLES_MIN, RESAMPLES_MAX = 100, 100_000
+"""Bootstrap resamples the standings' intervals take, from Python as from ``--resamples``: fewer
+than 100 give no interval worth the name, more only take time. Here, not beside the bootstrap,
+so the command line reads them without loading numpy."""
