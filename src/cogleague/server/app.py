@@ -57,7 +57,7 @@ from cogleague.server.settings import Settings
 from cogleague.server.sign_in_guard import SignInGuard
 from cogleague.server.standings_feed import backfill
 from cogleague.server.store import Store, accounts, now, sign_up_tries
-from cogleague.server.tables import TableService
+from cogleague.server.tables import TableService, check_house_rake
 
 log = logging.getLogger("cogleague.server")
 
@@ -137,6 +137,8 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     settings.check()  # before anything is opened or stored: a field may have been assigned
+    catalog = Catalog(settings.extra_games, settings.games)
+    check_house_rake(catalog, settings)
     install_log_redaction()
     check_folder(settings.db_url)
     process_lock = sqlite_lock.lock(settings.db_url)
@@ -157,7 +159,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store.close()
             process_lock.close()
             raise
-    catalog = Catalog(settings.extra_games, settings.games)
     season = load_season(settings.season) if settings.season else (None, None)
     if season[0] is not None:
         try:  # a restart's file may not redefine the baselines the season registered

@@ -44,21 +44,24 @@ router = APIRouter()
 
 
 # -- request bodies ---------------------------------------------------------------------------
-def _no_bool(value: Any) -> Any:
+def _integer_only(value: Any) -> Any:
     if isinstance(value, bool):
         raise ValueError("must be an integer, not true/false")
     if isinstance(value, str):
         raise ValueError(f"must be a JSON number, not the string {value[:20]!r}")
+    if isinstance(value, float):
+        raise ValueError(f"must be an integer, not the fraction-style number {value!r}")
     return value
 
 
-JsonInt = Annotated[int, BeforeValidator(_no_bool)]
-"""An integer as JSON has it: ``5`` or ``5.0``, never ``true`` or ``"5"``."""
+JsonInt = Annotated[int, BeforeValidator(_integer_only)]
+"""An integer written as one: ``5``, never ``5.0``, ``true`` or ``"5"`` (a client that sends a
+float for a count or an amount has a bug of its own; reading 5.0 as 5 would hide it)."""
 
 
 class _Body(BaseModel):
     """Request bodies: unknown keys refused; booleans are `StrictBool` (``"pacing": 0`` is not
-    a bool), numbers follow JSON (``5.0`` is the integer 5)."""
+    a bool), integers are `JsonInt` (``5.0`` is not the integer 5)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -87,6 +90,10 @@ class CreateTable(_Body):
     config: dict[str, Any] = Field(default_factory=dict)
     stake: JsonInt = Field(0, ge=0, le=10**9)
     fill_with: str | None = Field(None, description="baseline for seats still empty at start")
+    open_seats: JsonInt | None = Field(
+        None, ge=1, description="with fill_with: the seats kept for bots, checked against "
+                                "this table's seat count before anything is stored (refused "
+                                "above it); the rest are filled at the start")
     seed: JsonInt | None = Field(None, ge=0, le=SEED_MAX)
     start_timeout_s: float | None = Field(None, ge=MIN_START_TIMEOUT_S)
     auto_start: StrictBool = Field(False, description="start as soon as every seat is joined")

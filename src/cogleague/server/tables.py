@@ -107,6 +107,21 @@ def seat_aliases(game: Game) -> list[str]:
     return [f"seat {i}" for i in range(game.num_seats)]
 
 
+def check_house_rake(catalog: Catalog, settings: Settings) -> None:
+    """`Settings.rake_bps` within the rake option of every served game with paid tables, at
+    start: a player's paid table must not be refused for the operator's setting."""
+    if settings.rake_bps is None:
+        return
+    for info in catalog.available():
+        if info.paid_tables is not None:
+            field = info.paid_tables.rake_field
+            try:
+                validate_options(info.options, {field: settings.rake_bps})
+            except ConfigError as exc:
+                raise ConfigError("rake_bps", f"rake_bps: {exc} for {info.name}, whose paid "
+                                              "tables take the house's rake") from None
+
+
 class TableService:
     def __init__(self, store: Store, catalog: Catalog, settings: Settings) -> None:
         self.store = store
@@ -291,9 +306,14 @@ class TableService:
                 raise ApiError(400, "bad_request", "fill_with: a paid table needs every seat "
                                                    "staked; fillers are for free tables")
             config = {**config, info.paid_tables.stake_field: stake}
+        if stake:
+            config = self._house_rake(account, info, variant, config, seed)
         probe = probe_game(info, variant, config, seed)
         if fill_with is not None:
             check_baseline(info, probe, fill_with, "fill_with")
+        open_seats = body.get("open_seats")
+        if open_seats is not None:
+            _check_open_seats(open_seats, fill_with, probe.num_seats)
         table_id = "t_" + secrets.token_hex(8)
         created = now()
         row = {"id": table_id, "game": info.name, "variant": variant,
@@ -322,6 +342,27 @@ class TableService:
         self.room(row)
         self.schedule_timeout(table_id, created + timeout_s)  # row["start_deadline"]
         return self.describe(row, [])
+
+    def _house_rake(self, account: Account, info: Any, variant: str | None,
+                    config: dict[str, Any], seed: int) -> dict[str, Any]:
+        """A paid table's config with the house's rake: the operator's
+        `Settings.rake_bps`, else the game's own default. The operator may set another per
+        table; a player's table takes the house's, and a player who asks for another rake is
+        refused (403, naming the field): the rake is the house's share of the players' pot."""
+        field = info.paid_tables.rake_field
+        if field in config and account.is_operator:
+            return config
+        house = self.settings.rake_bps
+        if house is None:
+            base = {k: v for k, v in config.items() if k != field}
+            house = int(probe_game(info, variant, base, seed).public_config()[field])
+        asked = config.get(field)
+        if asked is not None and asked != house:
+            raise ApiError(403, "forbidden",
+                           f"config.{field}: the rake is the house's, set by the operator: "
+                           f"this server takes {house} on {info.name} tables; leave "
+                           f"{field} out (got {asked!r})")
+        return {**config, field: house} if self.settings.rake_bps is not None else config
 
     def game_of(self, row: dict[str, Any], seat_list: builtins.list[dict[str, Any]] | None = None
                 ) -> Game:
@@ -898,6 +939,19 @@ class TableService:
             await self.store.tx(release)
         except Exception:
             log.exception("could not release this process's leases")
+
+
+def _check_open_seats(open_seats: Any, fill_with: str | None, num_seats: int) -> None:
+    """`open_seats` (the seats a creator keeps for bots; the rest take `fill_with` at the
+    start) fits this very table — its seat count is known only once its config is read —
+    before anything is stored."""
+    if fill_with is None:
+        raise ApiError(400, "bad_request", "open_seats: needs fill_with (without a baseline "
+                                           "for the rest, every seat is for a bot)")
+    if isinstance(open_seats, bool) or not isinstance(open_seats, int) \
+            or not 1 <= open_seats <= num_seats:
+        raise ApiError(400, "bad_request", f"open_seats must be an integer in 1..{num_seats} "
+                                           f"for this table (got {open_seats!r})")
 
 
 def _seat_of_token(conn: Connection, table_id: str, token_digest: str) -> int | None:
