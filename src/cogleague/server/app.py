@@ -50,6 +50,7 @@ from cogleague.server.recovery import recover
 from cogleague.server.season_runtime import (
     LeagueRuntime,
     check_baselines,
+    check_games,
     install_openapi,
     load_season,
 )
@@ -160,9 +161,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             process_lock.close()
             raise
     season = load_season(settings.season) if settings.season else (None, None)
-    if season[0] is not None:
+    if season[0] is not None and settings.season is not None:
         try:  # a restart's file may not redefine the baselines the season registered
             check_baselines(store, season[0])
+            check_games(store, season[0], settings.season)
         except ConfigError:
             store.close()
             if process_lock is not None:
