@@ -166,5 +166,18 @@ def test_a_rake_setting_no_paid_game_allows_is_refused_at_start(tmp_path: Any) -
     with pytest.raises(ConfigError) as caught:
         create_app(Settings(db_url=f"sqlite:///{db}", rake_bps=3000))
     assert caught.value.field == "rake_bps"
-    assert "rake_bps must be an integer in 0..2000 (got 3000)" in str(caught.value)
+    assert str(caught.value) == ("rake_bps must be an integer in 0..2000 for dilemma, whose paid "
+                                 "tables take the house's rake (got 3000)")
     assert not db.exists()
+
+
+def test_the_cli_names_an_option_the_server_refused_in_the_options_words(
+        shared_server: ServerProcess) -> None:
+    """The server's ``seed: must be …`` came out as ``--seed: must be …``, unlike every other
+    option's ``--open must be …``."""
+    _, key = asyncio.run(new_account(shared_server))
+    done = cli.invoke(app, ["table", "new", "dilemma", "--seed", str(2**63), "--key", key,
+                            "--server", shared_server.url])
+    assert done.exit_code == 2, done.output
+    assert done.output.startswith("error: --seed must be an integer in 0..9223372036854775807 "
+                                  f"(got {2**63})"), done.output

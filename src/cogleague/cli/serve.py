@@ -138,7 +138,8 @@ def serve(
     except (DatabaseInUse, DatabaseRefused) as exc:
         fail(str(exc))
     except ConfigError as exc:
-        fail(f"--rake-bps: {exc}" if exc.field == "rake_bps" else f"--season {season}: {exc}")
+        fail("--rake-bps" + str(exc).removeprefix("rake_bps") if exc.field == "rake_bps"
+             else f"--season {season}: {exc}")
     except Exception as exc:  # an unreachable database, a bad URL
         fail(f"--db {settings.db_url!r} cannot be opened: {type(exc).__name__}: {exc}")
     generated = application.state.generated_operator_key

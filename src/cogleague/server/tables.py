@@ -117,9 +117,11 @@ def check_house_rake(catalog: Catalog, settings: Settings) -> None:
             field = info.paid_tables.rake_field
             try:
                 validate_options(info.options, {field: settings.rake_bps})
-            except ConfigError as exc:
-                raise ConfigError("rake_bps", f"rake_bps: {exc} for {info.name}, whose paid "
-                                              "tables take the house's rake") from None
+            except ConfigError as exc:  # "rake_bps must be … (got 3000)", said of the setting
+                must = str(exc)[len(field):].split(" (got ")[0]
+                raise ConfigError("rake_bps", f"rake_bps{must} for {info.name}, whose paid "
+                                              "tables take the house's rake (got "
+                                              f"{settings.rake_bps})") from None
 
 
 class TableService:
