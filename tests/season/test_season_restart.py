@@ -111,3 +111,19 @@ def test_a_season_file_policy_that_is_not_a_baseline_is_named_at_start(
         load_season(str(path))
     lines = [r.getMessage() for r in caplog.records if "keeper" in r.getMessage()]
     assert len(lines) == 1 and "not a baseline" in lines[0] and "agent" in lines[0], lines
+
+
+def test_a_bad_season_file_is_refused_before_the_database_is_made(tmp_path: Path) -> None:
+    """The file's refusal came after the schema was written: a new database file was left
+    behind by a server that never started."""
+    from cogleague.core.errors import ConfigError
+    from cogleague.server.app import create_app
+    from cogleague.server.settings import Settings
+
+    path = season_file(tmp_path, tables=10, final_top=0)
+    path.write_text(path.read_text().replace("tables = 10\n", "tables = 10.0\n"))
+    db = tmp_path / "never.db"
+    with pytest.raises(ConfigError) as caught:
+        create_app(Settings(db_url=f"sqlite:///{db}", season=str(path)))
+    assert caught.value.field == "season.tables", caught.value
+    assert not db.exists()

@@ -140,6 +140,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings.check()  # before anything is opened or stored: a field may have been assigned
     catalog = Catalog(settings.extra_games, settings.games)
     check_house_rake(catalog, settings)
+    # the season's file is judged before a database is opened or made
+    season = load_season(settings.season) if settings.season else (None, None)
     install_log_redaction()
     check_folder(settings.db_url)
     process_lock = sqlite_lock.lock(settings.db_url)
@@ -160,7 +162,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store.close()
             process_lock.close()
             raise
-    season = load_season(settings.season) if settings.season else (None, None)
     if season[0] is not None and settings.season is not None:
         try:  # a restart's file may not redefine the baselines the season registered
             check_baselines(store, season[0])
