@@ -3,7 +3,7 @@ stored when a table is refused (the Lobby lists no half-made table).
 
 - `--open N` above the table's seats made the table, then refused it (the CLI checked only
   after the server had stored it; the game's largest seat count let `--open 6` through for a
-  4-seat dilemma).
+  4-seat dilemma): `GET /games` now publishes each variant's seats.
 - A player set `rake_bps` on the paid table they made: the house's share was theirs to set.
 - ``rounds_total: 10.0``, ``stake: 5.0``… were read as 10 and 5 (JSON's lax view of numbers):
   an integer field takes an integer, never a float, a string or a bool.
@@ -43,34 +43,18 @@ def test_open_above_the_tables_seats_is_refused_before_a_table_is_made(
     done = cli.invoke(app, ["table", "new", "dilemma", "--fill", "tit_for_tat", "--open", "6",
                             "--key", key, "--server", shared_server.url])
     assert done.exit_code == 2, done.output
-    assert "--open must be an integer in 1..4" in done.output, done.output
+    assert "--open must be an integer in 1..4 for dilemma default (got 6)" in done.output, \
+        done.output
     assert "(got 6)" in done.output, done.output
     assert "was made" not in done.output, done.output
     assert _ids(shared_server.url) == before
 
 
-def test_open_seats_over_the_api_is_checked_against_the_seats_of_that_table(
-        shared_server: ServerProcess) -> None:
-    _, key = asyncio.run(new_account(shared_server))
-    before = _ids(shared_server.url)
-    r = _post(shared_server, key, "/tables", {"game": "dilemma", "fill_with": "tit_for_tat",
-                                              "config": {"seats": 3}, "open_seats": 4})
-    assert r.status_code == 400, r.text
-    assert r.json()["error"]["message"] == ("open_seats must be an integer in 1..3 for this "
-                                            "table (got 4)"), r.text
-    assert _ids(shared_server.url) == before
-    fine = _post(shared_server, key, "/tables", {"game": "dilemma", "fill_with": "tit_for_tat",
-                                                 "config": {"seats": 6}, "open_seats": 6})
-    assert fine.status_code == 201, fine.text
-    assert fine.json()["num_seats"] == 6
-
-
-def test_open_seats_without_fill_with_is_refused(shared_server: ServerProcess) -> None:
-    _, key = asyncio.run(new_account(shared_server))
-    r = _post(shared_server, key, "/tables", {"game": "dilemma", "open_seats": 2})
-    assert r.status_code == 400, r.text
-    assert r.json()["error"]["message"].startswith("open_seats: "), r.text
-    assert "fill_with" in r.json()["error"]["message"], r.text
+def test_games_publish_each_variants_seats(shared_server: ServerProcess) -> None:
+    games = {g["name"]: g for g in httpx.get(f"{shared_server.url}/games",
+                                             timeout=10).json()["games"]}
+    assert games["dilemma"]["variant_seats"] == {"standard": 4, "classic200": 4}
+    assert set(games["commons"]["variant_seats"]) == set(games["commons"]["variants"])
 
 
 # -- the house's rake ------------------------------------------------------------------------------
@@ -112,8 +96,9 @@ def test_a_player_may_restate_the_house_rake_and_the_operator_may_set_it(
      "config.seats must be an integer in 3..8 (got '3')"),
     ({"game": "dilemma", "stake": 5.0}, "stake: must be an integer in 0..1000000000 (got 5.0)"),
     ({"game": "dilemma", "seed": 7.0}, "seed: must be an integer in 0..9223372036854775807"),
-    ({"game": "dilemma", "fill_with": "tit_for_tat", "open_seats": 1.0},
-     "open_seats: must be an integer"),
+    # a number field takes a number, never true (read as 1 second) or a string
+    ({"game": "dilemma", "start_timeout_s": True}, "start_timeout_s: must be a number"),
+    ({"game": "dilemma", "start_timeout_s": "30"}, "start_timeout_s: must be a number"),
 ])
 def test_an_integer_field_refuses_a_float_a_string_and_a_bool(
         shared_server: ServerProcess, body: dict[str, Any], says: str) -> None:
@@ -181,3 +166,29 @@ def test_the_cli_names_an_option_the_server_refused_in_the_options_words(
     assert done.exit_code == 2, done.output
     assert done.output.startswith("error: --seed must be an integer in 0..9223372036854775807 "
                                   f"(got {2**63})"), done.output
+
+
+@pytest.mark.parametrize("written", ["7.0", "%207", "+7", "7e0"])
+def test_an_account_id_in_a_path_is_digits_only(shared_server: ServerProcess,
+                                                 written: str) -> None:
+    """`POST /accounts/7.0/credits` granted account 7 (the path's text read laxly)."""
+    account, _ = asyncio.run(new_account(shared_server))
+    path = f"/accounts/{written.replace('7', str(account))}/credits"
+    r = _post(shared_server, OPERATOR_KEY, path, {"amount": 1, "idempotency_key": path})
+    assert r.status_code == 400, r.text
+    message = r.json()["error"]["message"]
+    assert message.startswith("path.account_id: must be an integer in 1.."), message
+
+
+@pytest.mark.parametrize("game", ["commons", "dilemma"])
+def test_a_table_for_people_takes_the_games_own_deadlines(shared_server: ServerProcess,
+                                                          game: str) -> None:
+    """Commons declares its human deadline as 20.0 for an integer option: the server's own
+    merge of it must not be refused as if a client had sent a float."""
+    _, key = asyncio.run(new_account(shared_server))
+    r = _post(shared_server, key, "/tables", {"game": game, "people": True})
+    assert r.status_code == 201, r.text
+    human = next(g for g in httpx.get(f"{shared_server.url}/games", timeout=10).json()["games"]
+                 if g["name"] == game)["human"]["config"]
+    for field, value in human.items():
+        assert r.json()["config"][field] == value, (field, r.json()["config"])

@@ -18,7 +18,6 @@ app.add_typer(table_app, name="table")
 
 # The API's field names → the options that set them (the server's messages name the field).
 OPTION_FOR = {"game": "GAME", "variant": "--variant", "fill_with": "--fill",
-              "open_seats": "--open",
               "seed": "--seed", "pacing": "--pacing"}
 
 
@@ -47,17 +46,27 @@ def new(
         fail("--open needs --fill BASELINE (without it every seat is for a bot)")
 
     async def create(lobby: Any) -> dict[str, Any]:
+        if open_seats is not None:  # checked before the table is made: a refusal makes none
+            seats = _variant_seats(await lobby.games(), game, variant)
+            if seats is not None and open_seats > seats:
+                return {"problem": f"--open must be an integer in 1..{seats} for {game} "
+                                   f"{variant or 'default'} (got {open_seats})"}
         body: dict[str, Any] = {"variant": variant, "fill_with": fill, "pacing": pacing,
                                 "auto_start": fill is None}
         if seed is not None:
             body["seed"] = seed
-        if open_seats is not None:  # the server checks it against this table's seats before
-            body["open_seats"] = open_seats  # it stores anything
         made: dict[str, Any] = await lobby.create_table(game, **body)
         n = made["num_seats"]
-        return {**made, "open": open_seats or (1 if fill is not None else n)}
+        wanted = open_seats or (1 if fill is not None else n)
+        if wanted > n:  # a server that publishes no seats by variant
+            return {"problem": f"--open must be an integer in 1..{n} for this table (got "
+                               f"{wanted}); table {made['id']} was made and closes at its "
+                               "start timeout"}
+        return {**made, "open": wanted}
 
     made = call(server, key, create, OPTION_FOR)
+    if "problem" in made:
+        fail(made["problem"])
     table_id, n, bots = made["id"], made["num_seats"], made["open"]
     typer.echo(table_id)
     # a table made without --variant plays its game's default one: its config names it
@@ -72,3 +81,15 @@ def new(
         f"{bots} for bots{filled}; {how}.\nseat a bot:\n  cogleague bot run BOT_FILE.py:CLASS "
         f"--server {server} --key {shown_key} --table {table_id}" + ("" if auto else " --start"),
         highlight=False, soft_wrap=True, markup=False)
+
+
+def _variant_seats(games: list[dict[str, Any]], game: str, variant: str | None) -> int | None:
+    """The seats of a `game` table of `variant` with its default options, as `GET /games`
+    publishes them (``variant_seats``); None when the server does not know the game or the
+    variant (its own refusal names them) or publishes no such count."""
+    doc = next((g for g in games if g.get("name") == game), None)
+    if doc is None:
+        return None
+    seats = doc.get("variant_seats") or {}
+    count = seats.get(variant or doc.get("default_variant"))
+    return count if isinstance(count, int) else None

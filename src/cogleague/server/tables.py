@@ -25,7 +25,7 @@ from cogleague.core.connect import connect_wait
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
-from cogleague.core.options import scalar_fields, validate_options
+from cogleague.core.options import declared_options, scalar_fields, validate_options
 from cogleague.core.replay import EpisodeLog
 from cogleague.core.rng import SEED_MAX, random_seed
 from cogleague.core.text import text_fault
@@ -265,8 +265,6 @@ class TableService:
         config = body.get("config") or {}
         if not isinstance(config, dict):
             raise ApiError(400, "bad_request", f"config must be an object (got {config!r})")
-        if body.get("people"):  # a person's deadlines, unless the creator chose others
-            config = {**info.human_config, **config}
         try:
             stake = check_int("stake", body.get("stake", 0), 0, 10**9)
             seed = body.get("seed")
@@ -284,10 +282,15 @@ class TableService:
             pacing = bool(body.get("pacing", True))
         except ConfigError as exc:
             raise config_error(exc) from None
+        chosen = set(config)  # a null value too: the creator chose the variant's default
         try:  # a null value means the variant's default
             config = validate_options(info.options, config, section=f"{info.name} config")
         except ConfigError as exc:
             raise ApiError(400, "bad_request", f"config.{exc}") from None
+        if body.get("people"):  # a person's deadlines, unless the creator chose others
+            human = declared_options(info.options, info.human_config,
+                                     section=f"{info.name} human config")
+            config = {**{k: v for k, v in human.items() if k not in chosen}, **config}
         if exhibition and not account.is_operator:
             raise ApiError(403, "forbidden", "exhibition: only the operator makes exhibition "
                                              "tables (policy names shown live)")
@@ -313,9 +316,6 @@ class TableService:
         probe = probe_game(info, variant, config, seed)
         if fill_with is not None:
             check_baseline(info, probe, fill_with, "fill_with")
-        open_seats = body.get("open_seats")
-        if open_seats is not None:
-            _check_open_seats(open_seats, fill_with, probe.num_seats)
         table_id = "t_" + secrets.token_hex(8)
         created = now()
         row = {"id": table_id, "game": info.name, "variant": variant,
@@ -941,19 +941,6 @@ class TableService:
             await self.store.tx(release)
         except Exception:
             log.exception("could not release this process's leases")
-
-
-def _check_open_seats(open_seats: Any, fill_with: str | None, num_seats: int) -> None:
-    """`open_seats` (the seats a creator keeps for bots; the rest take `fill_with` at the
-    start) fits this very table — its seat count is known only once its config is read —
-    before anything is stored."""
-    if fill_with is None:
-        raise ApiError(400, "bad_request", "open_seats: needs fill_with (without a baseline "
-                                           "for the rest, every seat is for a bot)")
-    if isinstance(open_seats, bool) or not isinstance(open_seats, int) \
-            or not 1 <= open_seats <= num_seats:
-        raise ApiError(400, "bad_request", f"open_seats must be an integer in 1..{num_seats} "
-                                           f"for this table (got {open_seats!r})")
 
 
 def _seat_of_token(conn: Connection, table_id: str, token_digest: str) -> int | None:
