@@ -43,7 +43,7 @@ def test_open_above_the_tables_seats_is_refused_before_a_table_is_made(
     done = cli.invoke(app, ["table", "new", "dilemma", "--fill", "tit_for_tat", "--open", "6",
                             "--key", key, "--server", shared_server.url])
     assert done.exit_code == 2, done.output
-    assert "--open must be an integer in 1..4 for dilemma default (got 6)" in done.output, \
+    assert "--open must be an integer in 1..4 for dilemma standard (got 6)" in done.output, \
         done.output
     assert "(got 6)" in done.output, done.output
     assert "was made" not in done.output, done.output

@@ -47,10 +47,10 @@ def new(
 
     async def create(lobby: Any) -> dict[str, Any]:
         if open_seats is not None:  # checked before the table is made: a refusal makes none
-            seats = _variant_seats(await lobby.games(), game, variant)
+            seats, played = _variant_seats(await lobby.games(), game, variant)
             if seats is not None and open_seats > seats:
                 return {"problem": f"--open must be an integer in 1..{seats} for {game} "
-                                   f"{variant or 'default'} (got {open_seats})"}
+                                   f"{played} (got {open_seats})"}
         body: dict[str, Any] = {"variant": variant, "fill_with": fill, "pacing": pacing,
                                 "auto_start": fill is None}
         if seed is not None:
@@ -83,13 +83,15 @@ def new(
         highlight=False, soft_wrap=True, markup=False)
 
 
-def _variant_seats(games: list[dict[str, Any]], game: str, variant: str | None) -> int | None:
-    """The seats of a `game` table of `variant` with its default options, as `GET /games`
-    publishes them (``variant_seats``); None when the server does not know the game or the
-    variant (its own refusal names them) or publishes no such count."""
+def _variant_seats(games: list[dict[str, Any]], game: str, variant: str | None
+                   ) -> tuple[int | None, str | None]:
+    """The seats of a `game` table of `variant` (None: the game's default) with its default
+    options, as `GET /games` publishes them (``variant_seats``), and the variant's name; None
+    seats when the server does not know the game or the variant (its own refusal names them)
+    or publishes no such count."""
     doc = next((g for g in games if g.get("name") == game), None)
     if doc is None:
-        return None
-    seats = doc.get("variant_seats") or {}
-    count = seats.get(variant or doc.get("default_variant"))
-    return count if isinstance(count, int) else None
+        return None, variant
+    played = variant or doc.get("default_variant")
+    count = (doc.get("variant_seats") or {}).get(played)
+    return (count if isinstance(count, int) else None), played

@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from cogleague.core import jsonio, settlement
 from cogleague.core.config import check_int, check_number, check_str
 from cogleague.core.connect import connect_wait
+from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
@@ -345,12 +346,13 @@ class TableService:
         self.schedule_timeout(table_id, created + timeout_s)  # row["start_deadline"]
         return self.describe(row, [])
 
-    def _house_rake(self, account: Account, info: Any, variant: str | None,
+    def _house_rake(self, account: Account, info: GameDescriptor, variant: str | None,
                     config: dict[str, Any], seed: int) -> dict[str, Any]:
         """A paid table's config with the house's rake: the operator's
         `Settings.rake_bps`, else the game's own default. The operator may set another per
         table; a player's table takes the house's, and a player who asks for another rake is
         refused (403, naming the field): the rake is the house's share of the players' pot."""
+        assert info.paid_tables is not None  # a paid table's game offers them (checked above)
         field = info.paid_tables.rake_field
         if field in config and account.is_operator:
             return config
