@@ -87,8 +87,9 @@ def test_good_values_come_back_as_given_and_none_means_not_given() -> None:
         "rounds": 8, "decision_timeout_s": 30}
     assert validate_options(model("dilemma"), {"payoffs": {"reward": 3, "sucker": None}}) == {
         "payoffs": {"reward": 3}}
-    # JSON's view of numbers: 12.0 is the integer 12, and comes back as one.
-    assert validate_options(model("ledger"), {"rounds": 12.0}) == {"rounds": 12}
+    # a float is never an integer option, even 12.0: the caller's bug, not a value to round
+    assert str(refused("ledger", {"rounds": 12.0})) == ("rounds must be an integer in 4..28 "
+                                                       "(got 12.0)")
 
 
 def test_a_huge_integer_for_a_number_is_a_range_error_not_a_crash() -> None:

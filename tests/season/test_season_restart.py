@@ -43,6 +43,43 @@ def test_a_restart_that_redefines_a_baseline_agent_is_refused(make_server: Any,
     assert "policies.tft" in str(caught.value) and "pavlov" in str(caught.value), caught.value
 
 
+@pytest.mark.parametrize(("old", "new", "field", "says"), [
+    ("overrides = {{ rounds_total = 3 }}", "overrides = {{ rounds_total = 5 }}",
+     "games[0].overrides", 'must stay {"rounds_total":3} for dilemma default '
+                           '(got {"rounds_total":5})'),
+    ("name = \"dilemma\"\nseats = 3", "name = \"dilemma\"\nseats = 4",
+     "games[0].seats", "must stay 3 for dilemma default (got 4)"),
+])
+def test_a_restart_that_changes_a_played_games_options_is_refused(
+        make_server: Any, tmp_path: Path, old: str, new: str, field: str, says: str) -> None:
+    """The season's tables were played with the file's `[[games]]` overrides and seats; a
+    restart with other ones went on under the same season (logged as "the league file
+    changed"), its standings mixing tables of two kinds without a word. The start is refused
+    naming the field, what the season holds and what the file says."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    path = season_file(tmp_path, tables=100000, final_top=0)
+    make_server(db, season=str(path)).stop()
+    text = path.read_text()
+    old, new = old.replace("{{", "{").replace("}}", "}"), new.replace("{{", "{").replace("}}", "}")
+    assert old in text
+    path.write_text(text.replace(old, new))
+    with pytest.raises(RuntimeError) as caught:
+        make_server(db, season=str(path))
+    assert field in str(caught.value) and says in str(caught.value), caught.value
+
+
+def test_a_restart_that_adds_a_game_is_not_refused(make_server: Any, tmp_path: Path) -> None:
+    """A game or variant the season never played adds tables of its own kind: started."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    path = season_file(tmp_path, tables=100000, final_top=0)
+    make_server(db, season=str(path)).stop()
+    path.write_text(path.read_text().replace('variants = ["harvest-open"]',
+                                             'variants = ["harvest-open", "harvest-closed"]'))
+    second = make_server(db, season=str(path))
+    assert "harvest-closed" in httpx.get(f"{second.url}/leagues/ci-season/config",
+                                         timeout=10).text
+
+
 def test_a_season_named_server_is_refused(tmp_path: Path) -> None:
     """The server records every table outside a season under the league name `server`: a
     season of that name was served, and its standings would have ranked every lobby table
@@ -74,3 +111,19 @@ def test_a_season_file_policy_that_is_not_a_baseline_is_named_at_start(
         load_season(str(path))
     lines = [r.getMessage() for r in caplog.records if "keeper" in r.getMessage()]
     assert len(lines) == 1 and "not a baseline" in lines[0] and "agent" in lines[0], lines
+
+
+def test_a_bad_season_file_is_refused_before_the_database_is_made(tmp_path: Path) -> None:
+    """The file's refusal came after the schema was written: a new database file was left
+    behind by a server that never started."""
+    from cogleague.core.errors import ConfigError
+    from cogleague.server.app import create_app
+    from cogleague.server.settings import Settings
+
+    path = season_file(tmp_path, tables=10, final_top=0)
+    path.write_text(path.read_text().replace("tables = 10\n", "tables = 10.0\n"))
+    db = tmp_path / "never.db"
+    with pytest.raises(ConfigError) as caught:
+        create_app(Settings(db_url=f"sqlite:///{db}", season=str(path)))
+    assert caught.value.field == "season.tables", caught.value
+    assert not db.exists()

@@ -5,6 +5,7 @@ schema-violating request accepted, no server error."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -32,7 +33,10 @@ def test_schemathesis_finds_no_failure(make_server: object, tmp_path: Path) -> N
          "--phases", "examples,coverage,fuzzing,stateful", "--max-examples", str(MAX_EXAMPLES),
          "--seed", str(SEED), "-H", f"Authorization: Bearer {OPERATOR_KEY}",
          "--wait-for-schema", "30", "--no-color"],
-        capture_output=True, text=True, timeout=1200, cwd=tmp_path)
+        capture_output=True, text=True, timeout=1200, cwd=tmp_path,
+        env={**os.environ, "SCHEMATHESIS_HOOKS": "st_hooks",
+             "PYTHONPATH": os.pathsep.join(filter(None, (str(Path(__file__).parent),
+                                                          os.environ.get("PYTHONPATH"))))})
     out = done.stdout + done.stderr
     assert done.returncode == 0, out[-6000:]
     assert "No issues found" in out or "passed" in out.lower(), out[-2000:]

@@ -69,7 +69,8 @@ def test_a_wrong_value_is_one_line_naming_the_option(tmp_path: Path) -> None:
         many = subprocess.run([cli, "table", "new", "dilemma", "--open", "9", "--fill",
                                "tit_for_tat", "--key", key, "--server", url],
                               capture_output=True, text=True, timeout=60)
-        assert many.returncode == 2 and "--open must be in 1..8 for dilemma" in many.stderr, \
+        assert many.returncode == 2 and "--open must be an integer in 1..4 for dilemma standard" \
+            in many.stderr, \
             many.stderr
         twice = subprocess.run([cli, "account", "new", "bob", "--operator-key",
                                 "my-operator-key-123456", "--server", url],

@@ -50,8 +50,9 @@ def call(server: str, key: str | None, request: Callable[[Any], Awaitable[_T]],
     except LobbyError as exc:
         message = exc.message
         for field, option in (option_for or {}).items():
-            if message.startswith(field):
-                message = option + message[len(field):]
+            if message.startswith(field):  # "seed: must be …" (a request field's wording)
+                rest = message[len(field):]  # reads "--seed must be …", as options do
+                message = option + (rest[1:] if rest.startswith(": must ") else rest)
                 break
         fail(f"{message} ({exc.code}, HTTP {exc.status})")
     except httpx.HTTPError as exc:

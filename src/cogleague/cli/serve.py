@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from cogleague.cli import app
-from cogleague.cli.common import console, err_console, fail, int_option
+from cogleague.cli.common import console, err_console, fail, int_in, int_option
 from cogleague.core.errors import ConfigError
 
 # uvicorn's level names (`uvicorn.config.LOG_LEVELS`; importing uvicorn would slow `--help`).
@@ -63,6 +63,12 @@ def serve(
     model_base_url: Annotated[str | None, typer.Option(
         "--model-base-url", help="an OpenAI-compatible endpoint (a local server such as "
                                  "Ollama)")] = None,
+    rake_bps: Annotated[int | None, typer.Option(
+        "--rake-bps", help="the house's rake on paid tables, in basis points of the pot "
+                           "(0..10000; a game refuses more than its own maximum): players' "
+                           "tables take it and may not set another (default: each game's "
+                           "own, the dilemma's 500)", show_default=False,
+        parser=int_in("--rake-bps", 0, 10000))] = None,
     season: Annotated[str | None, typer.Option(
         "--season", help="a league file with a [season] table: run it as the standing "
                          "league agents join (docs/league.md)")] = None,
@@ -101,6 +107,7 @@ def serve(
     try:  # every value judged before a port is bound or a database opened
         tuned, origin = read_sources(config, os.environ)
         settings = build({**origin, "node_url": "--node-url", "db_url": "--db",
+                          "rake_bps": "--rake-bps",
                           "model_provider": "--model-provider"}, **tuned,
                          db_url=db or DEFAULT_DB_URL, operator_key=operator_key,
                          open_registration=open_registration, web_signup=web_signup,
@@ -109,7 +116,7 @@ def serve(
                          model_provider=model_provider, model_name=model_name,
                          model_base_url=model_base_url,
                          node_url=node_url, policy_dir=policy_dir, create_db=create_db,
-                         season=season)
+                         season=season, rake_bps=rake_bps)
     except SettingsSourceError as exc:
         fail(str(exc))
     try:  # bound first: a busy port is one line, and "serving on" comes once it listens
@@ -131,7 +138,8 @@ def serve(
     except (DatabaseInUse, DatabaseRefused) as exc:
         fail(str(exc))
     except ConfigError as exc:
-        fail(f"--season {season}: {exc}")
+        fail("--rake-bps" + str(exc).removeprefix("rake_bps") if exc.field == "rake_bps"
+             else f"--season {season}: {exc}")
     except Exception as exc:  # an unreachable database, a bad URL
         fail(f"--db {settings.db_url!r} cannot be opened: {type(exc).__name__}: {exc}")
     generated = application.state.generated_operator_key

@@ -46,11 +46,11 @@ def new(
         fail("--open needs --fill BASELINE (without it every seat is for a bot)")
 
     async def create(lobby: Any) -> dict[str, Any]:
-        games = {g["name"]: g for g in await lobby.games()}
-        if game in games and open_seats is not None \
-                and open_seats > games[game]["seat_range"][1]:
-            return {"problem": f"--open must be in 1..{games[game]['seat_range'][1]} for "
-                               f"{game} (got {open_seats})"}
+        if open_seats is not None:  # checked before the table is made: a refusal makes none
+            seats, played = _variant_seats(await lobby.games(), game, variant)
+            if seats is not None and open_seats > seats:
+                return {"problem": f"--open must be an integer in 1..{seats} for {game} "
+                                   f"{played} (got {open_seats})"}
         body: dict[str, Any] = {"variant": variant, "fill_with": fill, "pacing": pacing,
                                 "auto_start": fill is None}
         if seed is not None:
@@ -58,9 +58,10 @@ def new(
         made: dict[str, Any] = await lobby.create_table(game, **body)
         n = made["num_seats"]
         wanted = open_seats or (1 if fill is not None else n)
-        if wanted > n:
-            return {"problem": f"--open must be in 1..{n} for this table (got {wanted}); table "
-                               f"{made['id']} was made and closes at its start timeout"}
+        if wanted > n:  # a server that publishes no seats by variant
+            return {"problem": f"--open must be an integer in 1..{n} for this table (got "
+                               f"{wanted}); table {made['id']} was made and closes at its "
+                               "start timeout"}
         return {**made, "open": wanted}
 
     made = call(server, key, create, OPTION_FOR)
@@ -80,3 +81,17 @@ def new(
         f"{bots} for bots{filled}; {how}.\nseat a bot:\n  cogleague bot run BOT_FILE.py:CLASS "
         f"--server {server} --key {shown_key} --table {table_id}" + ("" if auto else " --start"),
         highlight=False, soft_wrap=True, markup=False)
+
+
+def _variant_seats(games: list[dict[str, Any]], game: str, variant: str | None
+                   ) -> tuple[int | None, str | None]:
+    """The seats of a `game` table of `variant` (None: the game's default) with its default
+    options, as `GET /games` publishes them (``variant_seats``), and the variant's name; None
+    seats when the server does not know the game or the variant (its own refusal names them)
+    or publishes no such count."""
+    doc = next((g for g in games if g.get("name") == game), None)
+    if doc is None:
+        return None, variant
+    played = variant or doc.get("default_variant")
+    count = (doc.get("variant_seats") or {}).get(played)
+    return (count if isinstance(count, int) else None), played

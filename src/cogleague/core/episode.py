@@ -42,6 +42,7 @@ from cogleague.core.game import (
 )
 from cogleague.core.replay import EpisodeLog, LogEntry
 from cogleague.core.seat import FallbackCause, Seat, capabilities
+from cogleague.core.text import cut_with_ellipsis
 
 PARSE_CODES = ("parse", "bad_frame")
 """`IllegalAction` codes recorded as ``parse`` (any other code is ``illegal``)."""
@@ -50,6 +51,12 @@ Observer = Callable[[LogEntry, Game], Awaitable[None]]
 """Called after every logged operation (the server persists, then broadcasts)."""
 
 WRONG_SHAPE = "wrong_shape"
+MAX_UNAVAILABLE_CHARS = 200
+"""How much of an unavailable seat's words (a transport error's message) the results keep."""
+PLATFORM_REASONS = (FallbackCause.TRANSPORT, FallbackCause.DISABLED, FallbackCause.RATE_BUDGET)
+"""The causes whose words come from the seat's exception, not the game: kept in the outcome
+(the results' faults, the console line), never in the replay's decisions (a connection's words
+may differ between runs; a replay must re-derive the same bytes)."""
 """The fault counted for a reply of the wrong shape read as the rules' default
 (`Parsed.reason`); not a fallback cause: the decision is the seat's own, as read."""
 
@@ -374,6 +381,7 @@ class EpisodeRunner:
         cause: FallbackCause | None = None
         refused: str | None = None  # the game's words for the last refused reply
         retry_of: str | None = None  # ``cause: words`` of a refusal whose retry timed out
+        unavailable_why: str | None = None  # why the seat could not answer (`PLATFORM_REASONS`)
         timeouts = 0
         attempts = 0
         for _ in range(1 + timing.retries):
@@ -400,6 +408,8 @@ class EpisodeRunner:
                 continue
             except SeatUnavailable as unavailable:
                 cause = unavailable.cause
+                said = str(unavailable)
+                unavailable_why = said if said and said != str(cause) else None
                 break
             except SeatFailed as failed:  # the seat's own program raised: its fault, retried
                 cause = failed.cause
@@ -407,8 +417,9 @@ class EpisodeRunner:
                 continue
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as exc:
                 cause = FallbackCause.TRANSPORT
+                unavailable_why = _said(exc)
                 continue
             try:
                 parsed = game.parse(turn, raw)
@@ -427,8 +438,17 @@ class EpisodeRunner:
         refused_now = cause in (FallbackCause.PARSE, FallbackCause.ILLEGAL)
         timed_out_retry = (_retry_timed_out(retry_of) if retry_of is not None
                            and cause == FallbackCause.TIMEOUT else None)
+        outcome_only = unavailable_why if cause in PLATFORM_REASONS else timed_out_retry
         return self._fallback(turn, cause, attempts, timeouts, refused if refused_now else None,
-                              timed_out_retry)
+                              outcome_only)
+
+
+def _said(exc: BaseException) -> str:
+    """An exception as a fault's reason: ``ConnectionResetError: peer closed``, its type alone
+    when it says nothing, cut to `MAX_UNAVAILABLE_CHARS`."""
+    words = " ".join(str(exc).split())
+    return cut_with_ellipsis(f"{type(exc).__name__}: {words}" if words else type(exc).__name__,
+                             MAX_UNAVAILABLE_CHARS)
 
 
 def _applied(events: Events, decisions: StepDecisions) -> LogEntry:

@@ -102,9 +102,9 @@ def validate_options(model: type[BaseModel], values: Mapping[str, Any],
 
     A field may also be given by its command-line name (``rounds`` for the dilemma's
     ``rounds_total``); the result uses the field names. Integers are accepted where a number
-    is expected; booleans never pass as numbers. A nested option model (the dilemma's
-    ``payoffs``) is checked field by field: ``payoffs.reward must be an integer in 0..100
-    (got -1)``."""
+    is expected, never a float where an integer is; booleans never pass as numbers. A nested
+    option model (the dilemma's ``payoffs``) is checked field by field: ``payoffs.reward must
+    be an integer in 0..100 (got -1)``."""
     aliases = {cli_name(model, f)[2:].replace("-", "_"): f for f in model.model_fields}
     given: dict[str, Any] = {}
     named: dict[str, str] = {}
@@ -125,7 +125,8 @@ def validate_options(model: type[BaseModel], values: Mapping[str, Any],
 def _check(model: type[BaseModel], given: Mapping[str, Any], prefix: str,
            section: str) -> dict[str, Any]:
     """`given` checked against `model` (nested models field by field, named ``prefix.field``);
-    integer fields come back as ints (JSON's 203.0 is 203), numpy scalars as Python's."""
+    numpy scalars come back as Python's. An integer field takes an int only: 203.0 is refused
+    like 203.5 (a float where a count belongs is the caller's bug, not a value to round)."""
     given = {key: plain_scalar(value) for key, value in given.items()}
     for key in given:
         if key not in model.model_fields:
@@ -136,7 +137,7 @@ def _check(model: type[BaseModel], given: Mapping[str, Any], prefix: str,
     for key, value in given.items():
         name = prefix + key
         kind = base_type(model.model_fields[key].annotation)
-        coerced[key] = _json_number(kind, value)
+        coerced[key] = value
         if isinstance(kind, type) and issubclass(kind, BaseModel):
             if not isinstance(value, Mapping):
                 raise ConfigError(name, f"{name} must be an object with "
@@ -161,6 +162,18 @@ def _check(model: type[BaseModel], given: Mapping[str, Any], prefix: str,
             for k, v in given.items()}
 
 
+def declared_options(model: type[BaseModel], values: Mapping[str, Any], *,
+                     section: str = "game") -> dict[str, Any]:
+    """Option values a game declares itself (its human deadlines), checked like a caller's:
+    an integer option the game wrote as ``20.0`` is the integer 20 — the game's own
+    declaration, not a caller's float — and anything else out of the model is a
+    `ConfigError`."""
+    typed = {k: int(v) if isinstance(v, float) and v.is_integer() and k in model.model_fields
+             and base_type(model.model_fields[k].annotation) is int else v
+             for k, v in values.items()}
+    return validate_options(model, typed, section=section)
+
+
 def field_choices(model: type[BaseModel], field: str) -> list[Any]:
     """The allowed values of a field declared with `Option.choices` (else empty)."""
     extra = model.model_fields[field].json_schema_extra
@@ -175,15 +188,6 @@ def scalar_fields(model: type[BaseModel]) -> list[str]:
     """The fields holding one number, flag or string (command lines and server tables take
     only these; lists and nested objects are set in league files)."""
     return [f for f, info in model.model_fields.items() if base_type(info.annotation) in SCALARS]
-
-
-def _json_number(kind: Any, value: Any) -> Any:
-    """JSON's view of numbers: an int is a number, and 203.0 is an integer (never 203.5)."""
-    if isinstance(value, bool):
-        return value
-    if kind is int and isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
 
 
 def base_type(annotation: Any) -> Any:

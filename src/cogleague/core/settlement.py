@@ -85,7 +85,12 @@ def largest_remainder(total: int, weights: Sequence[int]) -> list[int]:
 
 
 def split_pot(stake: int, rake_bps: int, points: Sequence[int]) -> Split:
-    """The settlement arithmetic for a table that played (`complete` or `deadline`)."""
+    """The settlement arithmetic for a table that played (`complete` or `deadline`). A rake
+    outside 0..`BPS` or a negative stake is refused: it would pay out more than the pot."""
+    if isinstance(rake_bps, bool) or not isinstance(rake_bps, int) or not 0 <= rake_bps <= BPS:
+        raise ValueError(f"rake_bps must be an integer in 0..{BPS} (got {rake_bps!r})")
+    if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
+        raise ValueError(f"stake must be an integer of 0 or more (got {stake!r})")
     pot = stake * len(points)
     rake = pot * rake_bps // BPS
     return Split(pot, rake, largest_remainder(pot - rake, points))

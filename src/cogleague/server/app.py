@@ -50,6 +50,7 @@ from cogleague.server.recovery import recover
 from cogleague.server.season_runtime import (
     LeagueRuntime,
     check_baselines,
+    check_games,
     install_openapi,
     load_season,
 )
@@ -57,7 +58,7 @@ from cogleague.server.settings import Settings
 from cogleague.server.sign_in_guard import SignInGuard
 from cogleague.server.standings_feed import backfill
 from cogleague.server.store import Store, accounts, now, sign_up_tries
-from cogleague.server.tables import TableService
+from cogleague.server.tables import TableService, check_house_rake
 
 log = logging.getLogger("cogleague.server")
 
@@ -137,6 +138,10 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     settings.check()  # before anything is opened or stored: a field may have been assigned
+    catalog = Catalog(settings.extra_games, settings.games)
+    check_house_rake(catalog, settings)
+    # the season's file is judged before a database is opened or made
+    season = load_season(settings.season) if settings.season else (None, None)
     install_log_redaction()
     check_folder(settings.db_url)
     process_lock = sqlite_lock.lock(settings.db_url)
@@ -157,11 +162,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store.close()
             process_lock.close()
             raise
-    catalog = Catalog(settings.extra_games, settings.games)
-    season = load_season(settings.season) if settings.season else (None, None)
-    if season[0] is not None:
+    if season[0] is not None and settings.season is not None:
         try:  # a restart's file may not redefine the baselines the season registered
             check_baselines(store, season[0])
+            check_games(store, season[0], settings.season)
         except ConfigError:
             store.close()
             if process_lock is not None:

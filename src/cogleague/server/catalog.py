@@ -41,7 +41,11 @@ class Catalog:
         return [d for d in registry.available() if self.only is None or d.name in self.only]
 
     def describe(self, info: GameDescriptor) -> dict[str, Any]:
-        return info.describe()
+        """`GET /games`' entry: the game's description and each variant's seat count with
+        its default options (``variant_seats``), so a client checks a count of seats (`cogleague
+        table new --open`) before it makes a table."""
+        return {**info.describe(),
+                "variant_seats": {v: info.seats_of(v, {}) for v in info.variants}}
 
     def rules_path(self, info: GameDescriptor) -> Path | None:
         path = info.rules_file

@@ -44,21 +44,45 @@ router = APIRouter()
 
 
 # -- request bodies ---------------------------------------------------------------------------
-def _no_bool(value: Any) -> Any:
+def _integer_only(value: Any) -> Any:
     if isinstance(value, bool):
         raise ValueError("must be an integer, not true/false")
+    if isinstance(value, str):
+        raise ValueError(f"must be a JSON number, not the string {value[:20]!r}")
+    if isinstance(value, float):
+        raise ValueError(f"must be an integer, not the fraction-style number {value!r}")
+    return value
+
+
+JsonInt = Annotated[int, BeforeValidator(_integer_only)]
+"""An integer written as one: ``5``, never ``5.0``, ``true`` or ``"5"`` (a client that sends a
+float for a count or an amount has a bug of its own; reading 5.0 as 5 would hide it)."""
+
+
+def _number_only(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise ValueError("must be a number, not true/false")
     if isinstance(value, str):
         raise ValueError(f"must be a JSON number, not the string {value[:20]!r}")
     return value
 
 
-JsonInt = Annotated[int, BeforeValidator(_no_bool)]
-"""An integer as JSON has it: ``5`` or ``5.0``, never ``true`` or ``"5"``."""
+def _digits_only(value: Any) -> Any:
+    if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+        raise ValueError(f"must be an integer written in digits (got {value[:20]!r})")
+    return value
+
+
+PathId = Annotated[int, Path(ge=1, le=ID_MAX), BeforeValidator(_digits_only)]
+"""A database id in a path: digits only (``7.0``, `` 7`` and ``+7`` are not account 7)."""
+
+JsonNumber = Annotated[float, BeforeValidator(_number_only)]
+"""A number written as one: ``30`` or ``30.5``, never ``true`` (read as 1) or ``"30"``."""
 
 
 class _Body(BaseModel):
     """Request bodies: unknown keys refused; booleans are `StrictBool` (``"pacing": 0`` is not
-    a bool), numbers follow JSON (``5.0`` is the integer 5)."""
+    a bool), integers are `JsonInt` (``5.0`` is not the integer 5)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -88,7 +112,7 @@ class CreateTable(_Body):
     stake: JsonInt = Field(0, ge=0, le=10**9)
     fill_with: str | None = Field(None, description="baseline for seats still empty at start")
     seed: JsonInt | None = Field(None, ge=0, le=SEED_MAX)
-    start_timeout_s: float | None = Field(None, ge=MIN_START_TIMEOUT_S)
+    start_timeout_s: JsonNumber | None = Field(None, ge=MIN_START_TIMEOUT_S)
     auto_start: StrictBool = Field(False, description="start as soon as every seat is joined")
     pacing: StrictBool = Field(True, description="honour the game's minimum step time (live "
                                                  "play)")
@@ -272,7 +296,7 @@ async def me(who: Who) -> dict[str, Any]:
 
 @router.post("/accounts/{account_id}/credits",
              responses=responses(400, 401, 403, 404, 409, 413))
-async def grant(account_id: Annotated[int, Path(ge=1, le=ID_MAX)], body: Grant, svc: Svc,
+async def grant(account_id: PathId, body: Grant, svc: Svc,
                 _op: Operator) -> dict[str, Any]:
     """The operator's credit grant: a `deposit`, idempotent by `idempotency_key`. A retry
     of a grant that is in (its answer was lost) changes nothing and answers as the first

@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import tomllib
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from cogleague.core import jsonio
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
 from cogleague.league.config import LeagueConfig
@@ -455,6 +457,47 @@ def check_baselines(store: Any, config: LeagueConfig) -> None:
             raise ConfigError(f"policies.{p.name}", f"policies.{p.name} must stay baseline "
                               f"{row['baseline']} (got baseline {wanted}): the season "
                               "registered it so; give another baseline another name")
+
+
+def check_games(store: Any, config: LeagueConfig, path: str) -> None:
+    """A restart's league file must keep the `[[games]]` overrides and seats of each game and
+    variant its running season already has: the matchmaker would make tables of the new kind
+    beside the old ones, all ranked and rated as one (the offline league refuses the same
+    edit, `league/runner.check_options`). Refused before the server starts, naming
+    ``games[i].overrides`` or ``games[i].seats``, what the season holds and what the file
+    says. A game or variant the season did not have, and every edit once it has ended, pass."""
+    from cogleague.league.config import parse
+
+    def read(conn: Connection) -> Any:
+        return conn.execute(select(seasons.c.config_text, seasons.c.phase).where(
+            seasons.c.id == config.name)).first()
+
+    row = store.tx_sync(read)
+    if row is None or row.phase == ENDED or row.config_text == Path(path).read_text(
+            encoding="utf-8"):
+        return
+    try:
+        before = parse(tomllib.loads(row.config_text), base_dir=Path(path).resolve().parent)
+    except (ConfigError, tomllib.TOMLDecodeError, ImportError, OSError) as exc:
+        log.warning("season %s: the file it ran with cannot be read back to compare its "
+                    "games (%s); the edited file runs", config.name, exc)
+        return
+    held = {(g.name, v): (jsonio.dumps(dict(g.overrides), sort_keys=True), g.seats[v])
+            for g in before.games for v in g.variants}
+    for i, entry in enumerate(config.games):
+        for variant in entry.variants:
+            if (entry.name, variant) not in held:
+                continue
+            overrides, seats = held[(entry.name, variant)]
+            now_overrides = jsonio.dumps(dict(entry.overrides), sort_keys=True)
+            for field, was, got in ((f"games[{i}].overrides", overrides, now_overrides),
+                                    (f"games[{i}].seats", seats, entry.seats[variant])):
+                if was != got:
+                    raise ConfigError(field, f"{field} must stay {was} for {entry.name} "
+                                      f"{variant or 'default'} (got {got}): season "
+                                      f"{config.name!r} runs its tables with that, and tables "
+                                      "of both kinds would be rated as one; restore it, or "
+                                      "start a new season (another league.name)")
 
 
 def load_season(path: str) -> tuple[LeagueConfig, str]:

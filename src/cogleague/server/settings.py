@@ -142,6 +142,12 @@ class Settings:
     """Create the schema in a database that exists but is empty (a zero-byte SQLite file, or
     tables without data); without it such a database is refused at start (`integrity.py`)."""
 
+    rake_bps: int | None = None
+    """The house's rake on paid tables, in basis points of the pot (0..10000; a game refuses
+    more than its own maximum, the dilemma's 2000): every paid table a player makes takes it,
+    and a player's table that asks for another is refused (`TableService._house_rake`); the
+    operator's own tables may set theirs. None: each game's default (the dilemma's 500)."""
+
     season: str | None = None
     """A league file with a ``[season]`` table: the standing season this server runs
     (agents, matchmaker, live ratings; docs/league.md). None: agents only, no matchmaking."""
@@ -190,6 +196,10 @@ class Settings:
         check_choice("model_recording_mode", self.model_recording_mode, RECORDING_MODES)
         if self.model_provider is not None:
             check_choice("model_provider", self.model_provider, MODEL_PROVIDERS)
+        if self.rake_bps is not None and (isinstance(self.rake_bps, bool) or not isinstance(
+                self.rake_bps, int) or not 0 <= self.rake_bps <= 10000):
+            raise ConfigError("rake_bps", "rake_bps must be an integer in 0..10000 "
+                                          f"(got {self.rake_bps!r})")
         _db_url(self.db_url)
         if self.node_url is not None:
             _node_url(self.node_url)

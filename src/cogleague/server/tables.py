@@ -22,10 +22,11 @@ from sqlalchemy.exc import IntegrityError
 from cogleague.core import jsonio, settlement
 from cogleague.core.config import check_int, check_number, check_str
 from cogleague.core.connect import connect_wait
+from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
-from cogleague.core.options import scalar_fields, validate_options
+from cogleague.core.options import declared_options, scalar_fields, validate_options
 from cogleague.core.replay import EpisodeLog
 from cogleague.core.rng import SEED_MAX, random_seed
 from cogleague.core.text import text_fault
@@ -105,6 +106,23 @@ def seat_aliases(game: Game) -> list[str]:
     if isinstance(aliases, list | tuple) and len(aliases) == game.num_seats:
         return [str(a) for a in aliases]
     return [f"seat {i}" for i in range(game.num_seats)]
+
+
+def check_house_rake(catalog: Catalog, settings: Settings) -> None:
+    """`Settings.rake_bps` within the rake option of every served game with paid tables, at
+    start: a player's paid table must not be refused for the operator's setting."""
+    if settings.rake_bps is None:
+        return
+    for info in catalog.available():
+        if info.paid_tables is not None:
+            field = info.paid_tables.rake_field
+            try:
+                validate_options(info.options, {field: settings.rake_bps})
+            except ConfigError as exc:  # "rake_bps must be … (got 3000)", said of the setting
+                must = str(exc)[len(field):].split(" (got ")[0]
+                raise ConfigError("rake_bps", f"rake_bps{must} for {info.name}, whose paid "
+                                              "tables take the house's rake (got "
+                                              f"{settings.rake_bps})") from None
 
 
 class TableService:
@@ -248,8 +266,6 @@ class TableService:
         config = body.get("config") or {}
         if not isinstance(config, dict):
             raise ApiError(400, "bad_request", f"config must be an object (got {config!r})")
-        if body.get("people"):  # a person's deadlines, unless the creator chose others
-            config = {**info.human_config, **config}
         try:
             stake = check_int("stake", body.get("stake", 0), 0, 10**9)
             seed = body.get("seed")
@@ -267,10 +283,15 @@ class TableService:
             pacing = bool(body.get("pacing", True))
         except ConfigError as exc:
             raise config_error(exc) from None
+        chosen = set(config)  # a null value too: the creator chose the variant's default
         try:  # a null value means the variant's default
             config = validate_options(info.options, config, section=f"{info.name} config")
         except ConfigError as exc:
             raise ApiError(400, "bad_request", f"config.{exc}") from None
+        if body.get("people"):  # a person's deadlines, unless the creator chose others
+            human = declared_options(info.options, info.human_config,
+                                     section=f"{info.name} human config")
+            config = {**{k: v for k, v in human.items() if k not in chosen}, **config}
         if exhibition and not account.is_operator:
             raise ApiError(403, "forbidden", "exhibition: only the operator makes exhibition "
                                              "tables (policy names shown live)")
@@ -291,6 +312,8 @@ class TableService:
                 raise ApiError(400, "bad_request", "fill_with: a paid table needs every seat "
                                                    "staked; fillers are for free tables")
             config = {**config, info.paid_tables.stake_field: stake}
+        if stake:
+            config = self._house_rake(account, info, variant, config, seed)
         probe = probe_game(info, variant, config, seed)
         if fill_with is not None:
             check_baseline(info, probe, fill_with, "fill_with")
@@ -322,6 +345,28 @@ class TableService:
         self.room(row)
         self.schedule_timeout(table_id, created + timeout_s)  # row["start_deadline"]
         return self.describe(row, [])
+
+    def _house_rake(self, account: Account, info: GameDescriptor, variant: str | None,
+                    config: dict[str, Any], seed: int) -> dict[str, Any]:
+        """A paid table's config with the house's rake: the operator's
+        `Settings.rake_bps`, else the game's own default. The operator may set another per
+        table; a player's table takes the house's, and a player who asks for another rake is
+        refused (403, naming the field): the rake is the house's share of the players' pot."""
+        assert info.paid_tables is not None  # a paid table's game offers them (checked above)
+        field = info.paid_tables.rake_field
+        if field in config and account.is_operator:
+            return config
+        house = self.settings.rake_bps
+        if house is None:
+            base = {k: v for k, v in config.items() if k != field}
+            house = int(probe_game(info, variant, base, seed).public_config()[field])
+        asked = config.get(field)
+        if asked is not None and asked != house:
+            raise ApiError(403, "forbidden",
+                           f"config.{field}: the rake is the house's, set by the operator: "
+                           f"this server takes {house} on {info.name} tables; leave "
+                           f"{field} out (got {asked!r})")
+        return {**config, field: house} if self.settings.rake_bps is not None else config
 
     def game_of(self, row: dict[str, Any], seat_list: builtins.list[dict[str, Any]] | None = None
                 ) -> Game:
