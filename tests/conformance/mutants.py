@@ -146,3 +146,5 @@ INT_KEYS = mutant(DILEMMA, IntKeys)
 CRASH_ON_LIST = mutant(DILEMMA, CrashOnList)
 STALE_RESTART = mutant(DILEMMA, StaleRestart)
 NO_REPLAY_BUILDER = dataclasses.replace(DILEMMA, game_from_replay=None)
+FLOAT_HUMAN_DEADLINE = dataclasses.replace(DILEMMA, human_config={"turn_deadline_ms": 30000.0})
+"""A people's table option declared as a float where the option is an integer."""

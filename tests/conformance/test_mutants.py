@@ -21,6 +21,8 @@ CASES = [
     (mutants.CRASH_ON_LIST, "random_play", "KeyError"),
     (mutants.STALE_RESTART, "restart", "restarted after .* the replay differs from a new "),
     (mutants.NO_REPLAY_BUILDER, "replay", "declares no game_from_replay"),
+    (mutants.FLOAT_HUMAN_DEADLINE, "shapes", r"human_config: .*turn_deadline_ms must be an "
+                                             r"integer in .* \(got 30000\.0\)"),
 ]
 
 

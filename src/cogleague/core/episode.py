@@ -51,14 +51,14 @@ Observer = Callable[[LogEntry, Game], Awaitable[None]]
 """Called after every logged operation (the server persists, then broadcasts)."""
 
 WRONG_SHAPE = "wrong_shape"
+"""The fault counted for a reply of the wrong shape read as the rules' default
+(`Parsed.reason`); not a fallback cause: the decision is the seat's own, as read."""
 MAX_UNAVAILABLE_CHARS = 200
 """How much of an unavailable seat's words (a transport error's message) the results keep."""
 PLATFORM_REASONS = (FallbackCause.TRANSPORT, FallbackCause.DISABLED, FallbackCause.RATE_BUDGET)
 """The causes whose words come from the seat's exception, not the game: kept in the outcome
 (the results' faults, the console line), never in the replay's decisions (a connection's words
 may differ between runs; a replay must re-derive the same bytes)."""
-"""The fault counted for a reply of the wrong shape read as the rules' default
-(`Parsed.reason`); not a fallback cause: the decision is the seat's own, as read."""
 
 
 @dataclass

@@ -162,18 +162,6 @@ def _check(model: type[BaseModel], given: Mapping[str, Any], prefix: str,
             for k, v in given.items()}
 
 
-def declared_options(model: type[BaseModel], values: Mapping[str, Any], *,
-                     section: str = "game") -> dict[str, Any]:
-    """Option values a game declares itself (its human deadlines), checked like a caller's:
-    an integer option the game wrote as ``20.0`` is the integer 20 — the game's own
-    declaration, not a caller's float — and anything else out of the model is a
-    `ConfigError`."""
-    typed = {k: int(v) if isinstance(v, float) and v.is_integer() and k in model.model_fields
-             and base_type(model.model_fields[k].annotation) is int else v
-             for k, v in values.items()}
-    return validate_options(model, typed, section=section)
-
-
 def field_choices(model: type[BaseModel], field: str) -> list[Any]:
     """The allowed values of a field declared with `Option.choices` (else empty)."""
     extra = model.model_fields[field].json_schema_extra

@@ -26,7 +26,7 @@ from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import EpisodeOutcome
 from cogleague.core.errors import ConfigError
 from cogleague.core.game import Game
-from cogleague.core.options import declared_options, scalar_fields, validate_options
+from cogleague.core.options import scalar_fields, validate_options
 from cogleague.core.replay import EpisodeLog
 from cogleague.core.rng import SEED_MAX, random_seed
 from cogleague.core.text import text_fault
@@ -289,7 +289,7 @@ class TableService:
         except ConfigError as exc:
             raise ApiError(400, "bad_request", f"config.{exc}") from None
         if body.get("people"):  # a person's deadlines, unless the creator chose others
-            human = declared_options(info.options, info.human_config,
+            human = validate_options(info.options, info.human_config,
                                      section=f"{info.name} human config")
             config = {**{k: v for k, v in human.items() if k not in chosen}, **config}
         if exhibition and not account.is_operator:

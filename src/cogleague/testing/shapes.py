@@ -15,7 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from cogleague.core.descriptor import GameDescriptor, per_seat
+from cogleague.core.errors import ConfigError
 from cogleague.core.game import Decision, Event, Game, Turn
+from cogleague.core.options import validate_options
 from cogleague.testing.subject import ConformanceError, Played, Subject, plain_json, strict_json
 from cogleague.testing.walk import walk
 
@@ -90,8 +92,19 @@ def check_turns(desc: GameDescriptor, game: Game, turns: list[Turn], where: str,
             raise ConformanceError(f"{where}, turn {t.turn_id}: no prompt text for models")
 
 
+def check_human_config(desc: GameDescriptor) -> None:
+    """The options a table for people takes (`human_config`) are options of the game, each
+    of its type and range: the server validates them as a creator's (an integer option
+    declared as ``20.0`` is refused there, so it is refused here first)."""
+    try:
+        validate_options(desc.options, desc.human_config, section=f"{desc.name} human_config")
+    except ConfigError as exc:
+        raise ConformanceError(f"human_config: {exc}") from None
+
+
 def check_shapes(subject: Subject) -> str:
     desc = subject.desc
+    check_human_config(desc)
     events = turns = 0
     for played in subject.played:
         label = played.episode.label()

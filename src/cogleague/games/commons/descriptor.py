@@ -36,8 +36,9 @@ from cogleague.games.commons.replay import FORMAT, build_document, game_from_rep
 from cogleague.games.commons.rl import ENCODING
 
 HERE = Path(__file__).parent
-HUMAN_ROUND_S = float(CommonsConfig(module="cleanup").round_seconds)
-"""A person's attempt lasts the rules' whole round (§2: 20 s), not the 8 s sized for programs."""
+HUMAN_ROUND_S = CommonsConfig(module="cleanup").round_seconds
+"""A person's attempt lasts the rules' whole round (§2: 20 s), not the 8 s sized for programs
+(an integer, as the ``decision_timeout_seconds`` option it sets is)."""
 DEFAULT_VARIANT = "cleanup"
 
 _HELP = {
@@ -214,7 +215,7 @@ GAME = GameDescriptor(
                                    "opportunist": "deterrable", "fair-share": "fair_share"},
                     "table": {"variants": ["cleanup", "harvest-open"]}},
     human_config={"decision_timeout_seconds": HUMAN_ROUND_S},
-    human_deadline_s=HUMAN_ROUND_S,
+    human_deadline_s=float(HUMAN_ROUND_S),
     rule_numbers={"seed_max": MAX_SEED, "norm_max_chars": NORM_MAX_CHARS,
                   "name_max_chars": NAME_MAX_CHARS, "seats_min": 2, "seats_max": 12,
                   "note_max_chars": NOTE_MAX_CHARS,  # the Play page's note box
