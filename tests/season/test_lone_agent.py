@@ -20,6 +20,7 @@ from server.support import OPERATOR_KEY
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "season.toml"
 GAMES = ("dilemma", "commons", "ledger")
+Q_TABLES = "SELECT game, COUNT(*) FROM season_tables GROUP BY game"
 
 
 def rated_games(db: str, agent: str) -> set[str]:
@@ -43,13 +44,14 @@ async def test_a_lone_agent_plays_and_is_rated_in_every_game(make_server: Any,
         await register(url, key, name="solo", games=list(GAMES), cap=len(GAMES))
         stop = asyncio.Event()
         runner = asyncio.create_task(run_agent(Either, url, key, "solo", stop=stop))
-        await wait_for(lambda: httpx.get(f"{url}/agents/solo", timeout=10).json()
-                       .get("online"), 30, "solo online")
+        await wait_for(lambda: [a["online"] for a in httpx.get(
+            f"{url}/agents?mine=true", timeout=10, headers={"Authorization": f"Bearer {key}"}
+        ).json()["agents"]] == [True], 30, "solo online")
     try:
         await wait_for(lambda: rated_games(db, "solo") == set(GAMES), 240,
                        "solo rated in every game", every_s=1.0,
                        explain=lambda: f"rated in {sorted(rated_games(db, 'solo'))}; season "
-                       f"tables {query(db, 'SELECT game, rated FROM season_tables')}")
+                       f"tables per game {query(db, Q_TABLES)}")
     finally:
         stop.set()
         run = await runner
