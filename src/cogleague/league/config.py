@@ -22,7 +22,8 @@ from cogleague.core.rng import SEED_MAX
 from cogleague.league import heldout, store
 from cogleague.league.episodes import EpisodeSpec, SeatRef, derive_seed
 from cogleague.league.games import resolve_game
-from cogleague.league.policies import Policy, add_python_path, import_bot, parse_policy
+from cogleague.league.house import parse_copies
+from cogleague.league.policies import Policy, add_python_path, import_bot
 from cogleague.league.season import SeasonSettings, parse_season
 from cogleague.league.seating import balanced
 
@@ -180,17 +181,25 @@ def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
     check_choice("seating.scheme", seating.get("scheme", "balanced"), SCHEMES)
     duplicates = check_bool("seating.duplicates", seating.get("duplicates", True))
 
-    policies = [parse_policy(d, f"policies[{i}]", base_dir)
-                for i, d in enumerate(_array(doc, "policies"))]
-    seen: set[str] = set()
+    policies: list[Policy] = []
+    where: list[str] = []  # each policy's table in the file (a baseline's copies share one)
+    copy: list[int] = []  # 1 for the policy a table names, 2, 3 … for a baseline's copies
+    for i, d in enumerate(_array(doc, "policies")):
+        made = parse_copies(d, f"policies[{i}]", base_dir)
+        policies += made
+        where += [f"policies[{i}]"] * len(made)
+        copy += range(1, len(made) + 1)
+    seen: dict[str, int] = {}
     for i, p in enumerate(policies):
         if p.name in seen:
-            raise ConfigError(f"policies[{i}].name", f"policies[{i}].name {p.name!r} is used "
-                                                     "twice; policy names must be unique")
-        seen.add(p.name)
+            named = f"{where[i]}.copies" if copy[i] > 1 else f"{where[i]}.name"
+            raise ConfigError(named, f"{named}: the policy name {p.name!r} is used twice "
+                              f"({where[seen[p.name]]} and {where[i]}; a baseline's copies are "
+                              "named NAME, NAME-2, NAME-3 …); policy names must be unique")
+        seen[p.name] = i
         if p.kind == "bot":
-            cls = import_bot(p.bot or "", python_path, where=f"policies[{i}].bot", name=p.name)
-            policies[i] = _bot_games(p, cls, f"policies[{i}]")
+            cls = import_bot(p.bot or "", python_path, where=f"{where[i]}.bot", name=p.name)
+            policies[i] = _bot_games(p, cls, where[i])
     add_python_path(python_path)
     games = [_parse_game(g, f"games[{i}]", policies, default_episodes, duplicates, seed)
              for i, g in enumerate(_array(doc, "games"))]
@@ -199,12 +208,12 @@ def parse(doc: Mapping[str, Any], *, base_dir: Path, path: Path | None = None,
         # a misspelt game would silently keep the policy from the game it was meant for
         for game in p.games or ():
             if game not in names:
-                raise ConfigError(f"policies[{i}].games", f"policies[{i}].games names {game!r}, "
+                raise ConfigError(f"{where[i]}.games", f"{where[i]}.games names {game!r}, "
                                   f"which is not a game of the league (its games: "
                                   f"{', '.join(names)})")
     for i, p in enumerate(policies):
         if not any(p.name in g.policies for g in games):
-            raise ConfigError(f"policies[{i}]", f"policies[{i}] ({p.name}) plays none of the "
+            raise ConfigError(where[i], f"{where[i]} ({p.name}) plays none of the "
                               f"league's games (for a baseline: is {p.ref!r} a baseline of "
                               "one of them?)")
     seen_variants: dict[tuple[str, str | None], int] = {}

@@ -517,5 +517,25 @@ def load_season(path: str) -> tuple[LeagueConfig, str]:
                     "it; register it as an agent (POST /agents, cogleague agent register) to "
                     "enter it", config.name, ", ".join(others),
                     "is" if len(others) == 1 else "are")
+    for line in lone_waits(config):
+        log.warning("season %s: %s", config.name, line)
     return config, Path(path).read_text(encoding="utf-8")
+
+
+def lone_waits(config: LeagueConfig) -> list[str]:
+    """The games and variants whose house agents (the baseline policies that play them) cannot
+    fill every seat beside one entrant: a table seats distinct agents, so there an agent
+    alone waits for others. Said at the start, with the remedy, since a season may mean it."""
+    out = []
+    for i, entry in enumerate(config.games):
+        house = [n for n in entry.policies if config.policy[n].kind == "baseline"]
+        for variant in entry.variants:
+            need = entry.seats[variant] - 1
+            if len(house) < need:
+                out.append(f"games[{i}] ({entry.name} {variant or 'default'}) has "
+                           f"{len(house)} house agent{'s' * (len(house) != 1)} for "
+                           f"{entry.seats[variant]} seats, so a table waits for "
+                           f"{need + 1 - len(house)} registered agents; give a baseline "
+                           f"policy copies = N for a table with one (docs/league.md)")
+    return out
 
