@@ -148,3 +148,18 @@ def test_the_play_signature_api_md_gives_is_the_functions() -> None:
     table = page("api.md").split(shown.group(0)[:20], 1)[1].split("\n\n", 2)[1]
     documented = set(re.findall(r"^\| `(\w+)` \|", table, flags=re.M))
     assert {p.name for p in params if p.kind is not p.VAR_KEYWORD} <= documented
+
+
+def test_the_core_modules_the_threshold_game_imports_are_the_ones_writing_a_game_names() -> None:
+    """writing-a-game §1 lists the `cogleague.core` modules the example game imports: every
+    one it does import is named there (a reader copying the layout learns what it may use)."""
+    text = " ".join(page("writing-a-game.md").split("## 2. The entry point")[0].split())
+    listed = re.search(r"imports only from `cogleague.core` \((.*?)\)\.", text)
+    assert listed, "the page says what the example imports"
+    named = set(re.findall(r"`(\w+)`", listed.group(1)))
+    source = "\n".join(f.read_text(encoding="utf-8") for f in
+                       (ROOT / "examples" / "threshold" / "src").rglob("*.py"))
+    imported = set(re.findall(r"from cogleague\.core\.(\w+) import", source)) | set(
+        re.findall(r"from cogleague\.core import (\w+)", source))
+    assert imported and imported <= named, sorted(imported - named)
+    assert not re.search(r"(?:from|import) cogleague\.(?!core\b)", source)
