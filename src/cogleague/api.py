@@ -276,7 +276,8 @@ def play(game: str, seats: Sequence[Any] | None = None, *, variant: str | None =
          **kwargs: Any) -> Result | BatchEpisode:
     """Play one episode of `game` and return its `Result`.
 
-    Keywords: `variant`, `seed`, `strict` (raise `StrictError` if any decision fell back or a reply was read only in part),
+    Keywords: `variant`, `seed`, `strict` (raise `StrictError` if any decision fell back or a
+    reply was read only in part),
     model-seat settings `model`, `provider`, `base_url`, `api_key`, `transcript`, `record` /
     `replay` (a directory of recorded model calls) and `replay_or_live`; every other
     keyword is a game option (`cogleague games` / the game's rules page list them).
