@@ -1,7 +1,7 @@
-"""docs/architecture.md is the map of `src/cogleague/`: every module of the package is named on
-it (by its file name), so a module added without a line on the map is caught. A folder the map
-describes as a whole — one baseline, physics module or planner per file, the league's
-backends — is named by the folder."""
+"""docs/architecture.md is the map of `src/cogleague/`: every module of the package, and every
+file the web pages serve, is named on it by its file name, so a file added without a line on
+the map is caught. A folder the map describes as a whole (one baseline, physics module or
+planner per file) is named by the folder."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ WHOLE_FOLDERS = {"games/commons/baselines", "games/dilemma/baselines", "games/co
 def unnamed(text: str) -> list[str]:
     """The package's modules whose file name `text` never gives."""
     out = []
-    for source in sorted(PACKAGE.rglob("*.py")):
+    static = [f for f in (PACKAGE / "web" / "static").rglob("*") if f.is_file()]
+    for source in sorted([*PACKAGE.rglob("*.py"), *static]):
         relative = source.relative_to(PACKAGE)
         if source.name == "__init__.py" or str(relative.parent) in WHOLE_FOLDERS:
             continue
