@@ -114,6 +114,22 @@ def test_table_new_help_gives_the_open_seats_default_tables_md_gives(tmp_path: P
     assert "default: 1 with --fill, else every seat" in entry and "[default: 0]" not in entry
 
 
+def test_the_rake_ranges_tables_md_gives_are_the_servers(tmp_path: Path) -> None:
+    """tables.md: `serve --rake-bps` takes 0..10000 basis points and no more than a paid game
+    allows (the dilemma's 0..2000): both bounds are the ones `cogleague serve` refuses by,
+    before it binds a port or makes a database."""
+    text = " ".join(page("tables.md").split())
+    assert "0..10000 basis points, and no more than a paid game allows, which for the dilemma " \
+           "is 0..2000" in text
+    for value, rng in (("10001", "0..10000"), ("2001", "0..2000")):
+        done = subprocess.run([str(CLI), "serve", "--rake-bps", value, "--port", "0", "--db",
+                               f"sqlite:///{tmp_path / 'r.db'}"], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert f"--rake-bps must be an integer in {rng}" in done.stderr, done.stderr
+    assert not (tmp_path / "r.db").exists()
+
+
 def test_the_play_signature_api_md_gives_is_the_functions() -> None:
     import inspect
 
@@ -132,3 +148,18 @@ def test_the_play_signature_api_md_gives_is_the_functions() -> None:
     table = page("api.md").split(shown.group(0)[:20], 1)[1].split("\n\n", 2)[1]
     documented = set(re.findall(r"^\| `(\w+)` \|", table, flags=re.M))
     assert {p.name for p in params if p.kind is not p.VAR_KEYWORD} <= documented
+
+
+def test_the_core_modules_the_threshold_game_imports_are_the_ones_writing_a_game_names() -> None:
+    """writing-a-game §1 lists the `cogleague.core` modules the example game imports: every
+    one it does import is named there (a reader copying the layout learns what it may use)."""
+    text = " ".join(page("writing-a-game.md").split("## 2. The entry point")[0].split())
+    listed = re.search(r"imports only from `cogleague.core` \((.*?)\)\.", text)
+    assert listed, "the page says what the example imports"
+    named = set(re.findall(r"`(\w+)`", listed.group(1)))
+    source = "\n".join(f.read_text(encoding="utf-8") for f in
+                       (ROOT / "examples" / "threshold" / "src").rglob("*.py"))
+    imported = set(re.findall(r"from cogleague\.core\.(\w+) import", source)) | set(
+        re.findall(r"from cogleague\.core import (\w+)", source))
+    assert imported and imported <= named, sorted(imported - named)
+    assert not re.search(r"(?:from|import) cogleague\.(?!core\b)", source)

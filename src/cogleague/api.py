@@ -43,7 +43,8 @@ RESERVED = ("variant", "seed", "model", "provider", "base_url", "api_key", "tran
 
 
 class StrictError(RuntimeError):
-    """`strict=True` and some decision fell back: the message is the fault summary."""
+    """`strict=True` and some decision fell back or a reply was read only in part (`wrong_shape`):
+    the message is the fault summary."""
 
     def __init__(self, result: Result, line: str) -> None:
         super().__init__(line)
@@ -275,7 +276,8 @@ def play(game: str, seats: Sequence[Any] | None = None, *, variant: str | None =
          **kwargs: Any) -> Result | BatchEpisode:
     """Play one episode of `game` and return its `Result`.
 
-    Keywords: `variant`, `seed`, `strict` (raise `StrictError` if any decision fell back),
+    Keywords: `variant`, `seed`, `strict` (raise `StrictError` if any decision fell back or a
+    reply was read only in part),
     model-seat settings `model`, `provider`, `base_url`, `api_key`, `transcript`, `record` /
     `replay` (a directory of recorded model calls) and `replay_or_live`; every other
     keyword is a game option (`cogleague games` / the game's rules page list them).

@@ -37,8 +37,8 @@ MAX_CHUNK = 10_000
 
 @dataclass(frozen=True)
 class BatchResult:
-    """Episodes of one line-up, by seed: `scores` (episodes, seats), `rewards` summed per seat
-    (the encoding's tally at the end), `reasons` and the `seeds` played."""
+    """Episodes of one line-up, by seed: `scores` (episodes, seats), `totals`: the rewards
+    summed per seat (the encoding's tally at the end), `reasons` and the `seeds` played."""
 
     game: str
     lineup: list[str]

@@ -30,3 +30,30 @@ def test_example_runs(index: int, tmp_path: Path) -> None:
         assert "rounds_total must be an integer in 1..1000 (got 0)" in done.stdout
     if "run_league" in BLOCKS[index]:
         assert done.stdout.splitlines()[0] == "4 0 0"
+
+
+def test_the_reference_names_every_public_name_of_the_package() -> None:
+    """api.md's Reference table names everything `import cogleague` exports (`__all__`), so
+    a name added to the package is not left for a reader to find in the source."""
+    import cogleague
+
+    table = DOC.read_text(encoding="utf-8").split("## Reference", 1)[1]
+    named = set(re.findall(r"`cogleague\.(\w+)", table))
+    missing = sorted(set(cogleague.__all__) - named)
+    assert not missing, f"api.md's Reference names no row for {missing}"
+
+
+def test_the_batch_results_fields_the_reference_gives_are_its_fields() -> None:
+    """The Reference's `BatchResult` fields are the dataclass's (it once said `rewards` for
+    what the result calls `totals`)."""
+    import dataclasses
+
+    import cogleague
+
+    row = next(line for line in DOC.read_text(encoding="utf-8").splitlines()
+               if "`cogleague.BatchResult`" in line)
+    given = re.search(r"`cogleague\.BatchResult` \((.*?)\) \|", row)
+    assert given, row
+    fields = {f.name for f in dataclasses.fields(cogleague.BatchResult)}
+    shown = set(re.findall(r"`(\w+)`", given.group(1)))
+    assert shown and shown <= fields, (shown, fields)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -91,6 +92,15 @@ def test_strict_says_a_reply_read_in_part_is_not_a_fallback(bots: Path) -> None:
     assert "1 wrong_shape (note dropped: round 1 has no note target" in done.stderr
     assert "a reply was read only in part" in done.stderr
     assert "a decision fell back" not in done.stderr
+
+
+def test_strict_help_says_a_reply_read_in_part_exits_1_too(tmp_path: Path) -> None:
+    """--strict refuses a `wrong_shape` fault as well as a fallback; its help says both."""
+    done = run("play", "ledger", "--help", cwd=tmp_path,
+               env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1"})
+    assert done.returncode == 0, done.stderr
+    words = " ".join(re.sub(r"[│╭╮╰╯─]", " ", done.stdout).split())
+    assert "exit 1 if any decision fell back or a reply was read only in part" in words, words
 
 
 @pytest.mark.parametrize("cls", ["Sleepy", "AsyncSleepy"])

@@ -153,7 +153,8 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
                                           "its seats (1..100000; default 600)",
             parser=_per_minute)),
         _param("strict", bool, typer.Option("--strict", help="exit 1 if any decision fell "
-                                                             "back"), False),
+                                                             "back or a reply was read only "
+                                                             "in part"), False),
         _param("overwrite", bool, typer.Option("--overwrite", help="replace a run already in "
                                                                    "--out"), False),
         *recording_params(),

@@ -1,4 +1,5 @@
-"""The three seat kinds of protocol.md §1, turned into runner seats when a table starts.
+"""The seat kinds of protocol.md §1, and the operator's hosted policies, turned into runner
+seats when a table starts.
 
 - ``remote``: a `RemoteSeat` on the seat's channel (a program over WebSocket);
 - ``human``: the same, for a person playing in the browser: the table shows the seat is a
@@ -7,6 +8,7 @@
 - ``llm``: a model seat from `cogleague.seats.llm` with the prompt the account registered; when
   that package is missing the seat plays the game's fallback baseline instead, and its policy
   name says so (``…+fallback:<baseline>``), so no standing ever credits a model it never used.
+- ``policy``: an operator-hosted trained policy file (``serve --policy-dir``), in-process.
 """
 
 from __future__ import annotations
