@@ -196,7 +196,9 @@ async def wait_for(check: Callable[[], Any], timeout_s: float, what: str,
 
 
 def standings(server: str) -> dict[str, Any]:
-    return dict(httpx.get(f"{server}/leagues/ci-season/standings", timeout=30).json())
+    got = httpx.get(f"{server}/leagues/ci-season/standings", timeout=30)
+    assert got.status_code == 200, f"standings: HTTP {got.status_code}: {got.text[:500]}"
+    return dict(got.json())
 
 
 def constant_policy(path: Path, game_name: str, favourite: int) -> Path:

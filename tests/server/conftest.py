@@ -34,3 +34,12 @@ def make_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     yield make
     for server in started:
         server.stop()
+        show_tracebacks(server.log_path)
+
+
+def show_tracebacks(log: Path, tail: int = 6000) -> None:
+    """Print the end of a server's log when it holds a traceback: pytest shows it beside a
+    failing test (a 500 the test only sees as "Internal Server Error" says why here)."""
+    text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+    if "Traceback (most recent call last)" in text:
+        print(f"--- {log.name}, last {tail} characters ---\n{text[-tail:]}")
