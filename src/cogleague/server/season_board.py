@@ -84,26 +84,29 @@ def standings_doc(conn: Connection, season: str, reveal: bool,
                   ) -> dict[str, Any]:
     """The live board: per game, agent versions by conservative rating, best first."""
     row = _season_row(conn, season)
-    names = {r.id: r for r in conn.execute(
-        select(agents.c.id, agents.c.name, agents.c.version, agents.c.current, agents.c.kind,
-               agents.c.state, agents.c.reason, accounts.c.name.label("owner")).join(
-            accounts, accounts.c.id == agents.c.account_id))}
     faults = _faults(conn, season)
     by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
     hidden = 0
-    for r in conn.execute(select(ratings).where(ratings.c.season == season)).mappings():
-        a = names[r["agent_id"]]
-        if not reveal and a.name in held_out:
+    # one statement, so one snapshot: on PostgreSQL's READ COMMITTED each statement sees the
+    # commits made before it, and a rating read after a separate read of the agents could name
+    # an agent (a new version) that read did not see
+    rated = select(ratings, agents.c.name, agents.c.version, agents.c.current, agents.c.kind,
+                   agents.c.state, agents.c.reason, accounts.c.name.label("owner")).join(
+        agents, agents.c.id == ratings.c.agent_id).join(
+        accounts, accounts.c.id == agents.c.account_id).where(ratings.c.season == season)
+    for r in conn.execute(rated).mappings():
+        name = r["name"]
+        if not reveal and name in held_out:
             hidden += 1
             continue
         by_game[r["game"]].append({
-            "agent": a.name, "version": a.version, "current": bool(a.current),
-            "policy": f"{a.name}@v{a.version}", "kind": a.kind,
-            "baseline": a.kind == "baseline", "owner": a.owner, "state": a.state,
-            "reason": a.reason, "held_out": a.name in held_out,
+            "agent": name, "version": r["version"], "current": bool(r["current"]),
+            "policy": f"{name}@v{r['version']}", "kind": r["kind"],
+            "baseline": r["kind"] == "baseline", "owner": r["owner"], "state": r["state"],
+            "reason": r["reason"], "held_out": name in held_out,
             "mu": r["mu"], "sigma": r["sigma"], "rating": r["mu"] - 3 * r["sigma"],
             "low": r["mu"] - Z * r["sigma"], "high": r["mu"] + Z * r["sigma"],
-            "games": r["games"], "faults": faults.get((a.id, r["game"]), {})})
+            "games": r["games"], "faults": faults.get((r["agent_id"], r["game"]), {})})
     games = []
     for game in sorted(by_game):
         rows = sorted(by_game[game], key=lambda x: (-x["rating"], x["policy"]))
