@@ -34,6 +34,12 @@ def _frame(opcode: int, payload: bytes) -> bytes:
     return bytes((0x80 | opcode, 0x80 | len(payload))) + mask + body
 
 
+def _head(path: str) -> bytes:
+    return (f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n").encode()
+
+
 def _upgraded(url: str, path: str, rcvbuf: int | None = None) -> socket.socket:
     """A raw socket upgraded to a WebSocket at `path` (the 101 head read, nothing more)."""
     host, port = url.removeprefix("http://").split(":")
@@ -42,9 +48,7 @@ def _upgraded(url: str, path: str, rcvbuf: int | None = None) -> socket.socket:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
     sock.settimeout(30)
     sock.connect((host, int(port)))
-    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
-                  "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                  "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    sock.sendall(_head(path))
     head = b""
     while b"\r\n\r\n" not in head:
         chunk = sock.recv(1)

@@ -32,6 +32,9 @@ Two bounds of its own, for what never reaches the app:
 - The protocol answers every WebSocket ping with a pong, written past flow control. A peer
   that pings without reading would make the server buffer pongs without end; once
   `PONG_BACKLOG_BYTES` of them were written while the peer is not reading, it is dropped.
+- A frame the library refuses before the app accepted the socket (the client did not wait
+  for the 101) fails the connection without a close frame to send; it is dropped with a
+  warning, where uvicorn's assertion would log a traceback.
 
 Use it with ``uvicorn.run(app, ws=WS_PROTOCOL)`` (as `cogleague serve` does).
 """
@@ -215,3 +218,17 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
             return True
         self.transport.write(text_frame(text.encode()))
         return True
+
+
+    def handle_parser_exception(self) -> None:
+        """uvicorn's, unless no close frame could be sent: a frame the library refuses while
+        the app has not accepted the socket yet (the handshake is still CONNECTING) fails
+        the connection without one, and uvicorn's assertion would log a traceback for it."""
+        if self.conn.close_sent is not None:
+            super().handle_parser_exception()
+            return
+        host = self._host()
+        wire_log.warn((host, "early"), "dropped a WebSocket from %s: %s before its handshake "
+                      "was complete", host, self.conn.parser_exc)
+        self.close_sent = True  # nothing more is read or sent on it
+        self.transport.abort()
