@@ -49,7 +49,7 @@ def shots(draw: st.DrawFn) -> Shot:
     """A hostile frame (or burst, or upgrade attempt)."""
     kind = draw(st.sampled_from(["malformed", "wrong_types", "oversized", "out_of_turn",
                                  "replayed", "random_shape", "binary", "flood", "token",
-                                 "resume", "watch_move"]))
+                                 "resume", "watch_move", "not_utf8", "ping_flood"]))
     target = "seat"
     if kind == "malformed":
         text = draw(st.text(max_size=200))
@@ -73,6 +73,11 @@ def shots(draw: st.DrawFn) -> Shot:
         payload = draw(st.binary(max_size=300))
     elif kind == "flood":
         return Shot(kind, '{"type":"ping"}', "flood", draw(st.integers(120, 300)))
+    elif kind == "not_utf8":  # sent as a text frame: the server closes the socket (1007)
+        good = draw(st.text(max_size=40)).encode()
+        payload = good + draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x80"]))
+    elif kind == "ping_flood":  # WebSocket pings from a spectator that reads nothing
+        return Shot(kind, draw(st.binary(max_size=125)), "wire")
     elif kind == "token":
         return Shot(kind, draw(st.text(max_size=40)), "upgrade")
     elif kind == "resume":
@@ -104,6 +109,8 @@ class Attacker:
     watch_ws: list[ClientConnection] = field(default_factory=list)
     raw: list[socket.socket] = field(default_factory=list)
     reconnects: int = 0
+    ping_floods: int = 0
+    ping_floods_dropped: int = 0  # must equal ping_floods: pongs nobody reads are not kept
 
     def open(self) -> None:
         self._seat()
@@ -126,17 +133,11 @@ class Attacker:
             self.raw.append(s)
         # a never-reading spectator: the server must drop it, not wait for it
         s = socket.create_connection((host, int(port)))
-        s.sendall((f"GET /ws/watch?table={self.honest[0][0]} HTTP/1.1\r\nHost: x\r\n"
-                   "Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                   "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                   "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        s.sendall(_upgrade_head(f"/ws/watch?table={self.honest[0][0]}"))
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         self.raw.append(s)
         self.slow = socket.create_connection((host, int(port)))
-        self.slow.sendall((f"GET /ws/watch?table={self.honest[0][0]} HTTP/1.1\r\nHost: x\r\n"
-                           "Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                           "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                           "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        self.slow.sendall(_upgrade_head(f"/ws/watch?table={self.honest[0][0]}"))
         self.slow_frame = _masked(b'{"type":"ping"}')
         self.slow_at = 0
 
@@ -176,6 +177,9 @@ class Attacker:
         if shot.target == "upgrade":
             self._upgrade(shot.payload if isinstance(shot.payload, str) else "")
             return
+        if shot.target == "wire":
+            self._ping_flood(shot.payload if isinstance(shot.payload, bytes) else b"")
+            return
         if shot.target == "watch":
             sockets = self.watch_ws
         else:
@@ -190,12 +194,31 @@ class Attacker:
         for ws in sockets:
             for _ in range(shot.count):
                 try:
-                    ws.send(shot.payload)
+                    ws.send(shot.payload, text=True)
                 except (ConnectionClosed, WebSocketException, OSError):
                     break
                 self.sent += 1
         self.drain()
         self.drip()
+
+    def _ping_flood(self, payload: bytes) -> None:
+        """Pings (up to `PING_FLOOD_BYTES`) on a spectator socket that never reads: the
+        server must drop it rather than buffer its pongs."""
+        host, port = self.server.removeprefix("http://").split(":")
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.settimeout(60)
+        s.connect((host, int(port)))
+        self.ping_floods += 1
+        try:
+            s.sendall(_upgrade_head(f"/ws/watch?table={self.honest[0][0]}"))
+            burst = _masked(payload, opcode=0x9) * 256
+            for _ in range(PING_FLOOD_BYTES // len(burst) + 1):
+                s.sendall(burst)
+        except (BrokenPipeError, ConnectionResetError):
+            self.ping_floods_dropped += 1
+        finally:
+            s.close()
 
     def _upgrade(self, token: str) -> None:
         """Another seat's token (its own token for a seat it does not hold), or junk."""
@@ -226,11 +249,22 @@ class Attacker:
             s.close()
 
 
-def _masked(payload: bytes) -> bytes:
-    """A client text frame (masked, RFC 6455 §5.3) for the very slow raw socket."""
+PING_FLOOD_BYTES = 32 * 1024 * 1024
+"""What one ping flood sends at most: far past what the server may buffer for a non-reader."""
+
+
+def _upgrade_head(path: str) -> bytes:
+    return (f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n").encode()
+
+
+def _masked(payload: bytes, opcode: int = 0x1) -> bytes:
+    """A final client frame (masked, RFC 6455 §5.3) of at most 125 bytes: a text frame for
+    the very slow raw socket, pings for the ping flood."""
     mask = b"\x01\x02\x03\x04"
     body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-    return bytes([0x81, 0x80 | len(payload)]) + mask + body
+    return bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + body
 
 
 def now_ms() -> float:

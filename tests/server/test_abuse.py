@@ -1,7 +1,8 @@
 """Hostile input against a live server (loopback only), while honest tables play beside it.
 
 The attacker sends hypothesis-generated frames — malformed JSON, wrong types, oversized,
-out-of-turn, replayed turn ids, other seats' tokens at the upgrade, floods past the rate limit
+out-of-turn, replayed turn ids, other seats' tokens at the upgrade, floods past the rate limit,
+text frames that are not UTF-8, WebSocket pings from a socket that reads none of its pongs
 — and keeps half-open, never-reading and very slow sockets open. Honest tables of all three
 games play back to back meanwhile (SDK bots, policies named ``policy-secret-…``, private
 markers in memos, notes and promises). Afterwards: no server error in its log, every honest
@@ -258,6 +259,8 @@ def run_attack(make_server: Callable[..., ServerProcess], db: str, examples: int
             "leaks": leaks, "wrong_tokens_refused": attacker.refused,
             "wrong_tokens_accepted": attacker.accepted_wrong,
             "seat_reconnects": attacker.reconnects,
+            "ping_floods": attacker.ping_floods,
+            "ping_floods_dropped": attacker.ping_floods_dropped,
             "honest_moves_during_attack": len(during),
             "honest_p50_ms": round(1000 * statistics.median(during), 2) if during else None,
             "honest_p99_ms": round(1000 * p99(during), 2) if during else None}
@@ -272,6 +275,8 @@ def check(report: dict[str, Any], min_frames: int) -> None:
     assert report["leaks"] == [], report["leaks"][:5]
     assert report["wrong_tokens_accepted"] == 0 and report["wrong_tokens_refused"] > 0
     assert report["honest_moves_during_attack"] > 0
+    assert report["ping_floods_dropped"] == report["ping_floods"], "pongs buffered for a "\
+        "socket that reads nothing"
 
 
 def test_abuse_bounded(make_server: Callable[..., ServerProcess], tmp_path: Path) -> None:

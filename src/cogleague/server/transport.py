@@ -24,6 +24,18 @@ Two more shortcuts for the hot path, both offered to the app in the scope's exte
   else — binary messages, the close, or a text message while earlier ones still wait in the
   queue — goes the ordinary ASGI way, so the order of messages is kept.
 
+Three bounds of its own, for what never reaches the app:
+
+- A text message that is not valid UTF-8 fails the connection (RFC 6455 §8.1) with close 1007
+  and a reason saying so, and a warning at most once a minute per client address — not
+  uvicorn's traceback per message, which a client could repeat into the log at will.
+- The protocol answers every WebSocket ping with a pong, written past flow control. A peer
+  that pings without reading would make the server buffer pongs without end; once
+  `PONG_BACKLOG_BYTES` of them were written while the peer is not reading, it is dropped.
+- A frame the library refuses before the app accepted the socket (the client did not wait
+  for the 101) fails the connection without a close frame to send; it is dropped with a
+  warning, where uvicorn's assertion would log a traceback.
+
 Use it with ``uvicorn.run(app, ws=WS_PROTOCOL)`` (as `cogleague serve` does).
 """
 
@@ -37,6 +49,8 @@ from typing import Any
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
+from cogleague.server.loglimit import Throttled
+
 WS_PROTOCOL = "cogleague.server.transport:CoalescingWebSocketProtocol"
 """What to pass as uvicorn's `ws` option."""
 
@@ -47,7 +61,15 @@ RECEIVE_NOW = "cogleague.receive_now"
 """ASGI scope extension: ``{"set_handler": fn}``; `fn(handler)` makes complete text messages
 go to `handler(text)` synchronously (None: back to the ASGI queue)."""
 
+PONG_BACKLOG_BYTES = 64 * 1024
+"""Pong bytes written while the peer does not read (flow control paused) before it is dropped:
+hundreds of pings no client that reads its socket leaves unanswered."""
+
+NOT_UTF8_REASON = "text frames must be valid UTF-8"
+"""The close reason (code 1007) of a text message that is not."""
+
 log = logging.getLogger("cogleague.server")
+wire_log = Throttled(log)
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -114,6 +136,8 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
     synchronous text send in the scope's extensions (`SEND_NOW`)."""
 
     on_text: Callable[[str], None] | None = None
+    unread_pongs = 0
+    """Pong bytes written since the peer stopped reading (`pause_writing`)."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
@@ -129,16 +153,45 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
     def set_text_handler(self, handler: Callable[[str], None] | None) -> None:
         self.on_text = handler
 
+    def _host(self) -> str:
+        client = getattr(self, "client", None)
+        return str(client[0]) if client else "?"
+
+    def resume_writing(self) -> None:
+        self.unread_pongs = 0
+        super().resume_writing()
+
+    def handle_ping(self) -> None:
+        """The pong (the library queued it), unless the peer keeps pinging without reading."""
+        data = b"".join(self.conn.data_to_send())
+        if not self.writable.is_set():
+            self.unread_pongs += len(data)
+            if self.unread_pongs > PONG_BACKLOG_BYTES:
+                host = self._host()
+                wire_log.warn((host, "pongs"), "dropped a WebSocket from %s that stopped "
+                              "reading its pongs (over %d bytes unread)", host,
+                              PONG_BACKLOG_BYTES)
+                self.transport.abort()
+                return
+        self.transport.write(data)
+
     def send_receive_event_to_app(self) -> None:
-        handler = self.on_text
-        if (handler is None or self.curr_msg_data_type != "text" or self.close_sent
-                or not self.queue.empty()):
+        if self.curr_msg_data_type != "text" or self.close_sent:
             super().send_receive_event_to_app()
             return
         data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
         try:
             text = data.decode()
-        except UnicodeDecodeError:  # the library's own answer (close 1007)
+        except UnicodeDecodeError as exc:
+            self.frames = []
+            host = self._host()
+            wire_log.warn((host, "utf8"), "closed a WebSocket from %s: a text frame was not "
+                          "valid UTF-8 (%s)", host, exc.reason)
+            self.conn.send_close(1007, NOT_UTF8_REASON)
+            self.handle_parser_exception()  # tells the app, writes the close, closes
+            return
+        handler = self.on_text
+        if handler is None or not self.queue.empty():
             super().send_receive_event_to_app()
             return
         self.frames = []
@@ -165,3 +218,16 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
             return True
         self.transport.write(text_frame(text.encode()))
         return True
+
+    def handle_parser_exception(self) -> None:
+        """uvicorn's, unless no close frame could be sent: a frame the library refuses while
+        the app has not accepted the socket yet (the handshake is still CONNECTING) fails
+        the connection without one, and uvicorn's assertion would log a traceback for it."""
+        if self.conn.close_sent is not None:
+            super().handle_parser_exception()
+            return
+        host = self._host()
+        wire_log.warn((host, "early"), "dropped a WebSocket from %s: %s before its handshake "
+                      "was complete", host, self.conn.parser_exc)
+        self.close_sent = True  # nothing more is read or sent on it
+        self.transport.abort()

@@ -1,0 +1,128 @@
+"""Hostile bytes below the JSON layer, from raw sockets at a live server (loopback only): text
+frames that are not UTF-8, and WebSocket pings from a peer that never reads the pongs.
+
+Neither reaches the app's `FrameHandler`: the transport (`transport.py`) answers them, so its
+own bounds are what keep the server's log and memory in check."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+
+from cogleague.client import LobbyClient
+from server.support import ServerProcess, new_account
+
+PING = 0x9
+TEXT = 0x1
+FLOOD_BYTES = 64 * 1024 * 1024
+"""What the pinging peer sends at most without reading: far past any pong backlog the server
+may hold for it (and past the kernel's buffers on both sides)."""
+
+
+def _frame(opcode: int, payload: bytes) -> bytes:
+    """A final client frame (masked, RFC 6455 §5.2-5.3) of at most 125 payload bytes."""
+    assert len(payload) < 126
+    mask = b"\x01\x02\x03\x04"
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes((0x80 | opcode, 0x80 | len(payload))) + mask + body
+
+
+def _head(path: str) -> bytes:
+    return (f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n").encode()
+
+
+def _upgraded(url: str, path: str, rcvbuf: int | None = None) -> socket.socket:
+    """A raw socket upgraded to a WebSocket at `path` (the 101 head read, nothing more)."""
+    host, port = url.removeprefix("http://").split(":")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if rcvbuf is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.settimeout(30)
+    sock.connect((host, int(port)))
+    sock.sendall(_head(path))
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = sock.recv(1)
+        assert chunk, head
+        head += chunk
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+def _read_until_closed(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the TCP connection (30 s at most)."""
+    data = b""
+    with contextlib.suppress(ConnectionResetError):
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    return data
+
+
+def _tracebacks(log: Path) -> list[str]:
+    return [line for line in log.read_text(errors="replace").splitlines()
+            if "Traceback" in line or "ERROR" in line]
+
+
+def _table(server: ServerProcess) -> str:
+    """An open table to watch (spectator sockets need no key)."""
+    async def make() -> str:
+        _, key = await new_account(server)
+        async with LobbyClient(server.url, key) as lobby:
+            return str((await lobby.create_table("dilemma", start_timeout_s=600.0))["id"])
+
+    return asyncio.run(make())
+
+
+@pytest.fixture
+def served(make_server: Callable[..., ServerProcess], tmp_path: Path) -> ServerProcess:
+    return make_server(f"sqlite:///{tmp_path / 'server.db'}", record_league=False)
+
+
+def test_a_text_frame_that_is_not_utf8_is_closed_1007_without_a_traceback(
+        served: ServerProcess) -> None:
+    table = _table(served)
+    for _ in range(3):  # each a socket of its own: one log line, no traceback, for them all
+        sock = _upgraded(served.url, f"/ws/watch?table={table}")
+        try:
+            sock.sendall(_frame(TEXT, b'{"type":"ping","x":"\xff\xfe"}'))
+            data = _read_until_closed(sock)
+        finally:
+            sock.close()
+        close = data[data.rfind(b"\x88"):]  # the close frame: 0x88, length, code, reason
+        assert close[2:4] == (1007).to_bytes(2, "big"), data[-80:]
+        assert b"UTF-8" in close[4:], close
+    assert httpx.get(f"{served.url}/healthz").status_code == 200
+    assert _tracebacks(served.log_path) == []
+    assert "not valid UTF-8" in served.log_path.read_text()
+
+
+def test_a_peer_that_pings_without_reading_is_dropped_not_buffered(
+        served: ServerProcess) -> None:
+    table = _table(served)
+    sock = _upgraded(served.url, f"/ws/watch?table={table}", rcvbuf=4096)
+    burst = _frame(PING, b"p" * 125) * 512
+    sent = 0
+    deadline = time.monotonic() + 120
+    try:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            while sent < FLOOD_BYTES and time.monotonic() < deadline:
+                sock.sendall(burst)
+                sent += len(burst)
+    finally:
+        sock.close()
+    assert sent < FLOOD_BYTES, "the server kept answering pings nobody read"
+    assert httpx.get(f"{served.url}/healthz").status_code == 200
+    assert _tracebacks(served.log_path) == []
+    assert "stopped reading its pongs" in served.log_path.read_text()
