@@ -275,6 +275,7 @@ def check(report: dict[str, Any], min_frames: int) -> None:
     assert report["leaks"] == [], report["leaks"][:5]
     assert report["wrong_tokens_accepted"] == 0 and report["wrong_tokens_refused"] > 0
     assert report["honest_moves_during_attack"] > 0
+    assert report["ping_floods"] > 0
     assert report["ping_floods_dropped"] == report["ping_floods"], "pongs buffered for a "\
         "socket that reads nothing"
 
