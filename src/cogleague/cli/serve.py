@@ -12,6 +12,7 @@ import typer
 from cogleague.cli import app
 from cogleague.cli.common import console, err_console, fail, int_in, int_option
 from cogleague.core.errors import ConfigError
+from cogleague.core.settlement import BPS
 
 # uvicorn's level names (`uvicorn.config.LOG_LEVELS`; importing uvicorn would slow `--help`).
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
@@ -65,10 +66,10 @@ def serve(
                                  "Ollama)")] = None,
     rake_bps: Annotated[int | None, typer.Option(
         "--rake-bps", help="the house's rake on paid tables, in basis points of the pot "
-                           "(0..10000; a game refuses more than its own maximum): players' "
+                           f"(0..{BPS}; a game refuses more than its own maximum): players' "
                            "tables take it and may not set another (default: each game's "
                            "own, the dilemma's 500)", show_default=False,
-        parser=int_in("--rake-bps", 0, 10000))] = None,
+        parser=int_in("--rake-bps", 0, BPS))] = None,
     season: Annotated[str | None, typer.Option(
         "--season", help="a league file with a [season] table: run it as the standing "
                          "league agents join (docs/league.md)")] = None,

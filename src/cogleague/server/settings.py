@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from cogleague.core.config import check_bool, check_choice
+from cogleague.core.config import check_bool, check_choice, check_int
 from cogleague.core.errors import ConfigError
+from cogleague.core.settlement import BPS
 
 DEFAULT_DB_URL = "sqlite:///cogleague-server.db"
 
@@ -196,10 +197,8 @@ class Settings:
         check_choice("model_recording_mode", self.model_recording_mode, RECORDING_MODES)
         if self.model_provider is not None:
             check_choice("model_provider", self.model_provider, MODEL_PROVIDERS)
-        if self.rake_bps is not None and (isinstance(self.rake_bps, bool) or not isinstance(
-                self.rake_bps, int) or not 0 <= self.rake_bps <= 10000):
-            raise ConfigError("rake_bps", "rake_bps must be an integer in 0..10000 "
-                                          f"(got {self.rake_bps!r})")
+        if self.rake_bps is not None:
+            check_int("rake_bps", self.rake_bps, 0, BPS)
         _db_url(self.db_url)
         if self.node_url is not None:
             _node_url(self.node_url)
