@@ -165,7 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if season[0] is not None and settings.season is not None:
         try:  # a restart's file may not redefine the baselines the season registered
             check_baselines(store, season[0])
-            check_games(store, season[0], settings.season)
+            check_games(store, season[0], settings.season, season[1])
         except ConfigError:
             store.close()
             if process_lock is not None:

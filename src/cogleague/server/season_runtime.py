@@ -459,13 +459,14 @@ def check_baselines(store: Any, config: LeagueConfig) -> None:
                               "registered it so; give another baseline another name")
 
 
-def check_games(store: Any, config: LeagueConfig, path: str) -> None:
+def check_games(store: Any, config: LeagueConfig, path: str, text: str) -> None:
     """A restart's league file must keep the `[[games]]` overrides and seats of each game and
     variant its running season already has: the matchmaker would make tables of the new kind
     beside the old ones, all ranked and rated as one (the offline league refuses the same
     edit, `league/runner.check_options`). Refused before the server starts, naming
     ``games[i].overrides`` or ``games[i].seats``, what the season holds and what the file
-    says. A game or variant the season did not have, and every edit once it has ended, pass."""
+    says. A game or variant the season did not have, and every edit once it has ended, pass.
+    `text` is the file at `path` as `load_season` read it."""
     from cogleague.league.config import parse
 
     def read(conn: Connection) -> Any:
@@ -473,8 +474,7 @@ def check_games(store: Any, config: LeagueConfig, path: str) -> None:
             seasons.c.id == config.name)).first()
 
     row = store.tx_sync(read)
-    if row is None or row.phase == ENDED or row.config_text == Path(path).read_text(
-            encoding="utf-8"):
+    if row is None or row.phase == ENDED or row.config_text == text:
         return
     try:
         before = parse(tomllib.loads(row.config_text), base_dir=Path(path).resolve().parent)
