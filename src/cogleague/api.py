@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from cogleague.core import jsonio
-from cogleague.core.config import check_bool
+from cogleague.core.config import check_bool, check_choice
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.episode import EpisodeOutcome, play_headless, run_episode
 from cogleague.core.errors import ConfigError
@@ -233,9 +233,8 @@ def _split(kwargs: dict[str, Any]) -> tuple[ModelOptions, dict[str, Any]]:
     from cogleague.seats.llm.providers import PROVIDERS
 
     provider = kwargs.pop("provider", None)
-    if provider is not None and provider not in PROVIDERS:
-        raise ConfigError("provider", f"provider must be one of {', '.join(PROVIDERS)} "
-                                      f"(got {provider!r})")
+    if provider is not None:
+        check_choice("provider", provider, PROVIDERS)
     model_name = _model_text(kwargs, "model")
     base_url = _model_text(kwargs, "base_url")
     api_key = _model_text(kwargs, "api_key")
