@@ -41,6 +41,9 @@ CASES = [
     (["agent", "register", "a", "--games", "dilemma", "--server", UNREACHABLE, "--key", "k",
       "--cap", "abc"], "--cap"),
     (["agent", "register", "a", "--games", "dilemma", "--server", UNREACHABLE, "--key", "k",
+      "--cap", "65"], "--cap"),  # the server's MAX_CAP, said before any request
+    (["agent", "set", "a", "--server", UNREACHABLE, "--key", "k", "--cap", "65"], "--cap"),
+    (["agent", "register", "a", "--games", "dilemma", "--server", UNREACHABLE, "--key", "k",
       "--token-budget", "0"], "--token-budget"),
     (["agent", "run", BOT, "--server", UNREACHABLE, "--key", "k", "--agent", "a",
       "--max-tables", "abc"], "--max-tables"),

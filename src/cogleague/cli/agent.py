@@ -18,6 +18,7 @@ import typer
 
 from cogleague.cli import COMMANDS, app
 from cogleague.cli.common import console, fail, guarded, int_in
+from cogleague.server.agent_limits import MAX_CAP
 
 agent_app = typer.Typer(no_args_is_help=True, help=COMMANDS["agent"][1])
 app.add_typer(agent_app, name="agent")
@@ -55,8 +56,8 @@ def register(
     server: Server, key: Key,
     games: Annotated[str, typer.Option(help="comma-separated games it plays")],
     kind: Annotated[str, typer.Option(help="remote | model | policy | baseline")] = "remote",
-    cap: Annotated[int, typer.Option(help="most tables it plays at once",
-                                     parser=int_in("--cap", 1))] = 1,
+    cap: Annotated[int, typer.Option(help=f"most tables it plays at once (1..{MAX_CAP})",
+                                     parser=int_in("--cap", 1, MAX_CAP))] = 1,
     description: Annotated[str, typer.Option(help="free text shown on its page")] = "",
     prompt: Annotated[Path | None, typer.Option(help="kind model: the prompt file")] = None,
     model: Annotated[str | None, typer.Option(help="kind model: one of the server's "
@@ -114,8 +115,8 @@ def version(
 @agent_app.command("set")
 def change(
     name: Annotated[str, typer.Argument(help="the agent")], server: Server, key: Key,
-    cap: Annotated[int | None, typer.Option(help="most tables it plays at once (1..64)",
-                                            parser=int_in("--cap", 1))] = None,
+    cap: Annotated[int | None, typer.Option(help=f"most tables it plays at once (1..{MAX_CAP})",
+                                            parser=int_in("--cap", 1, MAX_CAP))] = None,
     games: Annotated[str | None, typer.Option(help="comma-separated games it plays (all of "
                                                    "them: the list replaces the old one)")
                      ] = None,

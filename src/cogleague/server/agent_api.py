@@ -13,7 +13,8 @@ from fastapi import APIRouter, Request
 from pydantic import Field
 
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
-from cogleague.server.agents import MAX_CAP, MAX_DESCRIPTION, NAME_RE
+from cogleague.server.agent_limits import MAX_CAP, MAX_DESCRIPTION
+from cogleague.server.agents import NAME_RE
 from cogleague.server.errors import responses
 from cogleague.server.lobby import JsonInt, Who
 from cogleague.server.lobby import _Body as RequestBody

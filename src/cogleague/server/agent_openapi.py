@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from cogleague.server.agents import MAX_CAP, MAX_DESCRIPTION
+from cogleague.server.agent_limits import MAX_CAP, MAX_DESCRIPTION
 from cogleague.server.openapi import no_nul_in_request_text
 
 OPTIONAL = ("prompt", "model", "token_budget", "policy_file", "baseline")

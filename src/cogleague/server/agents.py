@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from cogleague.core.errors import ConfigError
 from cogleague.core.text import text_fault
 from cogleague.seats.llm.prompting import MAX_PROMPT_CHARS
+from cogleague.server.agent_limits import MAX_CAP, MAX_DESCRIPTION
 from cogleague.server.errors import ApiError
 from cogleague.server.league_schema import agent_presence, agents, seasons
 from cogleague.server.matchmaker import FINAL
@@ -38,8 +39,6 @@ if TYPE_CHECKING:
 KINDS = ("remote", "model", "policy", "baseline")
 ACTIVE, PAUSED, RETIRED = "active", "paused", "retired"
 NAME_RE = re.compile(r"^[A-Za-z0-9_.\-]{1,64}$")
-MAX_CAP = 64
-MAX_DESCRIPTION = 2000
 PLAY_FIELDS = ("prompt", "model", "token_budget", "policy_file", "baseline")
 PLAY_FIELDS_OF = {"remote": (), "model": ("prompt", "model", "token_budget"),
                   "policy": ("policy_file",), "baseline": ("baseline",)}
