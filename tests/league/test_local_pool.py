@@ -201,7 +201,7 @@ def test_the_workers_of_a_killed_driver_exit(method: str) -> None:
     def alive(pid: int) -> bool:
         try:
             state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except FileNotFoundError:
+        except (FileNotFoundError, ProcessLookupError):  # gone between open and read: ESRCH
             return False
         return state != "Z"
 
