@@ -37,23 +37,25 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Protocol
 
+from cogleague.core.config import check_int
 from cogleague.core.errors import ConfigError
+from cogleague.core.model_limits import (
+    DEFAULT_REPLY_TOKENS,
+    MAX_REPLY_TOKENS,
+    MIN_REPLY_TOKENS,
+    PROVIDERS,
+)
 from cogleague.core.text import loads_reply, mend_surrogates
 from cogleague.seats.llm.transport import MAX_RESPONSE_BYTES, too_large, transport_for
 
 log = logging.getLogger(__name__)
 
-PROVIDERS = ("openai", "anthropic")
 API_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 LOCAL_SERVER_KEY = "unused"
 """Sent when a base URL is given without a key: local servers (vLLM, Ollama, llama.cpp) accept
 any key, but the SDKs refuse to start without one."""
 HTTP_LIBRARIES = ("httpx", "httpx2")
 """What the SDKs run on: httpx, or the httpx2 fork that later SDK versions ship."""
-MAX_REPLY_TOKENS = 1024
-"""The reply-length cap of every request, on both wire shapes (the Messages API requires one;
-one JSON action is far below it): a rambling model stops there, and its retry is told it was
-cut off, instead of spending tokens and the step's deadline."""
 NOT_FOUND_HINT = (" (check the model name, and that the base URL is the API's root: an "
                   "OpenAI-compatible server's usually ends in /v1, the Messages API's does not)")
 """Said with a 404, which a wrong model name and a base URL without its /v1 both give. It names
@@ -107,8 +109,8 @@ class Endpoint:
 class Provider(Protocol):
     endpoint: Endpoint
 
-    async def complete(self, system: str, turns: list[dict[str, str]],
-                       timeout: float) -> Completion: ...
+    async def complete(self, system: str, turns: list[dict[str, str]], timeout: float,
+                       max_reply_tokens: int = DEFAULT_REPLY_TOKENS) -> Completion: ...
 
     async def aclose(self) -> None: ...
 
@@ -141,6 +143,16 @@ def resolve_endpoint(provider: str | None, model: str | None, base_url: str | No
             return None  # a hosted provider without a key: not configured
         key = LOCAL_SERVER_KEY
     return Endpoint(provider, model, base_url, key)
+
+
+def check_max_reply_tokens(value: int | None) -> int:
+    """The reply-length cap of every request of a seat (None: `DEFAULT_REPLY_TOKENS`), sent as
+    each SDK's typed call names it: ``max_completion_tokens`` to an OpenAI-compatible server,
+    ``max_tokens`` to the Messages API. A reasoning model's hidden reasoning counts against it,
+    so one that answers empty or cut at the default needs more."""
+    if value is None:
+        return DEFAULT_REPLY_TOKENS
+    return check_int("max_reply_tokens", value, MIN_REPLY_TOKENS, MAX_REPLY_TOKENS)
 
 
 @functools.cache
@@ -241,17 +253,18 @@ class OpenAIProvider:
             {"security": {"bearer_auth": True}}
             if "security" in getattr(openai, "RequestOptions", dict).__annotations__ else {})
 
-    def body(self, system: str, turns: list[dict[str, str]]) -> bytes:
+    def body(self, system: str, turns: list[dict[str, str]],
+             max_reply_tokens: int = DEFAULT_REPLY_TOKENS) -> bytes:
         """The request body, encoded once before the request goes out."""
         messages = [{"role": "system", "content": system}, *turns]
         # the SDK's current name for the cap (OpenAI's reasoning models refuse the deprecated
         # max_tokens); a server that does not know it ignores it and answers uncapped
         return _encode({"model": self.endpoint.model, "messages": messages,
-                        "max_completion_tokens": MAX_REPLY_TOKENS})
+                        "max_completion_tokens": max_reply_tokens})
 
-    async def complete(self, system: str, turns: list[dict[str, str]],
-                       timeout: float) -> Completion:
-        return await self.send(self.body(system, turns), timeout)
+    async def complete(self, system: str, turns: list[dict[str, str]], timeout: float,
+                       max_reply_tokens: int = DEFAULT_REPLY_TOKENS) -> Completion:
+        return await self.send(self.body(system, turns, max_reply_tokens), timeout)
 
     async def send(self, body: bytes, timeout: float) -> Completion:
         try:
@@ -287,14 +300,15 @@ class AnthropicProvider:
             http_client=(http := http_client(anthropic)))
         self._response_type: Any = _raw_response_type(http)
 
-    def body(self, system: str, turns: list[dict[str, str]]) -> bytes:
+    def body(self, system: str, turns: list[dict[str, str]],
+             max_reply_tokens: int = DEFAULT_REPLY_TOKENS) -> bytes:
         """The request body, encoded once before the request goes out."""
-        return _encode({"model": self.endpoint.model, "max_tokens": MAX_REPLY_TOKENS,
+        return _encode({"model": self.endpoint.model, "max_tokens": max_reply_tokens,
                         "system": system, "messages": turns})
 
-    async def complete(self, system: str, turns: list[dict[str, str]],
-                       timeout: float) -> Completion:
-        return await self.send(self.body(system, turns), timeout)
+    async def complete(self, system: str, turns: list[dict[str, str]], timeout: float,
+                       max_reply_tokens: int = DEFAULT_REPLY_TOKENS) -> Completion:
+        return await self.send(self.body(system, turns, max_reply_tokens), timeout)
 
     async def send(self, body: bytes, timeout: float) -> Completion:
         try:
