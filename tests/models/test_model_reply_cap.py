@@ -165,3 +165,22 @@ async def test_a_changed_reply_cap_is_a_replay_miss_naming_it(server: ProviderSe
             await run_episode(game, model_seats(game, changed))
         assert (f"max_reply_tokens {WIDE_CAP} differs from the {DEFAULT_REPLY_TOKENS} recorded"
                 in str(miss.value))
+
+
+def test_a_league_prompt_policy_sets_the_reply_cap(tmp_path: Path) -> None:
+    """A league file sets a prompt policy's model and base URL: its reply cap goes beside them,
+    checked with the same range."""
+    from cogleague.league.policies import parse_policy
+
+    (tmp_path / "p.txt").write_text("Cooperate.", encoding="utf-8")
+    doc = {"name": "deep", "author": "a", "prompt": "p.txt", "model": "m"}
+    policy = parse_policy({**doc, "max_reply_tokens": WIDE_CAP}, "policies[0]", tmp_path)
+    assert policy.model_options() == {"provider": "openai", "model": "m", "base_url": None,
+                                      "max_reply_tokens": WIDE_CAP}
+    assert ModelOptions(**policy.model_options() or {}).max_reply_tokens == WIDE_CAP
+    assert "max_reply_tokens" not in (parse_policy(doc, "policies[0]", tmp_path).model_options()
+                                      or {})
+    with pytest.raises(ConfigError) as bad:
+        parse_policy({**doc, "max_reply_tokens": 0}, "policies[0]", tmp_path)
+    assert str(bad.value) == (f"policies[0].max_reply_tokens must be an integer in "
+                              f"{MIN_REPLY_TOKENS}..{MAX_REPLY_TOKENS} (got 0)")
