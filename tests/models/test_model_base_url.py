@@ -79,3 +79,17 @@ def test_a_404_during_play_names_the_model_when_the_server_does(server: Provider
     assert error.startswith("NotFoundError: Error code: 404")
     assert "the server does not know this model: check the model name" in error
     assert "/v1" not in error.split(" - ", 1)[0] and "base URL" not in error
+
+
+def test_profile_stops_on_a_base_url_without_v1(server: ProviderServer) -> None:
+    """`cogleague profile llm:…` played its whole battery by the fallback (a profile of the
+    baseline, with a warning after the fact): it now checks the provider before the battery,
+    as `play` does."""
+    server.script = lambda _req: Reply('{"action": "cooperate"}')
+    done = CliRunner().invoke(app, ["profile", "llm", "--game", "dilemma", "--episodes", "1",
+                                    "--model", "m", "--base-url", server.url],
+                              env={"COLUMNS": "300"})
+    said = " ".join(done.output.split())
+    assert done.exit_code == 2, said
+    assert said.startswith(f"error: --base-url {server.url} is not the API's root")
+    assert not [r for r in server.requests if r.messages]

@@ -72,6 +72,10 @@ def profile_command(
     options = with_recording(model_options(model, base_url, provider, transcript,
                                            max_reply_tokens=max_reply_tokens), record,
                              replay, replay_or_live)
+    if policy == "llm" or policy.startswith("llm:"):  # as `play` does, before the battery
+        from cogleague.seats.llm.preflight import check_provider
+
+        guarded(lambda: check_provider(options), {"base_url": "--base-url", "model": "--model"})
     if transcript is not None:  # one file for the whole battery: started here, then added to
         from cogleague.seats.llm.transcript import TranscriptWriter
 
