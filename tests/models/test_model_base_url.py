@@ -93,3 +93,17 @@ def test_profile_stops_on_a_base_url_without_v1(server: ProviderServer) -> None:
     assert done.exit_code == 2, said
     assert said.startswith(f"error: --base-url {server.url} is not the API's root")
     assert not [r for r in server.requests if r.messages]
+
+
+def test_the_record_replay_python_play_checks_the_provider_first(server: ProviderServer,
+                                                                 tmp_path: Path) -> None:
+    """`cogleague.seats.llm.api.play` (the Python face of record/replay) checked nothing: a
+    base URL without /v1 recorded an episode of 404s and fallbacks."""
+    from cogleague.seats.llm.api import play as api_play
+
+    with pytest.raises(ConfigError) as bad:
+        api_play("dilemma", LINE_UP.split(","), seed=1, overrides={"rounds_total": 1},
+                 model=ModelOptions(provider="openai", model="m", base_url=server.url),
+                 record=tmp_path / "calls")
+    assert bad.value.field == "base_url"
+    assert not (tmp_path / "calls").exists()
