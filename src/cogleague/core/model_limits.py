@@ -18,8 +18,9 @@ DEFAULT_REQUESTS_PER_MINUTE = 600
 MIN_REPLY_TOKENS = 1
 """The least cap both APIs accept (the Messages API requires max_tokens >= 1)."""
 MAX_REPLY_TOKENS = 128_000
-"""The largest reply any hosted model is documented to allow (OpenAI's and Anthropic's
-longest outputs); a model with a smaller limit refuses more itself."""
+"""The longest output the hosted providers document for their models (OpenAI's and
+Anthropic's longest); a model with a smaller limit refuses more itself, with a 400 its
+fallback's error shows."""
 DEFAULT_REPLY_TOKENS = 1024
 """The reply-length cap of every request unless the prompt writer sets another: one JSON
 action is far below it; a reasoning model, whose hidden reasoning counts against the cap,
