@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from cogleague.batch_api import BatchEpisode
 
 RESERVED = ("variant", "seed", "model", "provider", "base_url", "api_key", "transcript",
-            "strict", "engine")
+            "max_reply_tokens", "strict", "engine")
 """Keyword arguments of `play` that are not game options."""
 
 
@@ -230,7 +230,7 @@ def _model_text(kwargs: dict[str, Any], field: str) -> str | None:
 def _split(kwargs: dict[str, Any]) -> tuple[ModelOptions, dict[str, Any]]:
     """The model-seat settings, checked whatever the line-up (a typo must not wait for the
     first model seat to show), and the game options."""
-    from cogleague.seats.llm.providers import PROVIDERS
+    from cogleague.seats.llm.providers import PROVIDERS, check_max_reply_tokens
 
     provider = kwargs.pop("provider", None)
     if provider is not None:
@@ -241,11 +241,15 @@ def _split(kwargs: dict[str, Any]) -> tuple[ModelOptions, dict[str, Any]]:
     transcript = kwargs.pop("transcript", None)
     if transcript is not None and not isinstance(transcript, str | os.PathLike):
         raise ConfigError("transcript", f"transcript must be a file path (got {transcript!r})")
+    max_reply_tokens = kwargs.pop("max_reply_tokens", None)
+    if max_reply_tokens is not None:
+        check_max_reply_tokens(max_reply_tokens)
     if provider is None and (model_name is not None or base_url is not None):
         provider = "openai"
     model = ModelOptions(provider=provider, model=model_name, base_url=base_url,
                          api_key=api_key,
-                         transcript=None if transcript is None else os.fspath(transcript))
+                         transcript=None if transcript is None else os.fspath(transcript),
+                         max_reply_tokens=max_reply_tokens)
     from cogleague.seats.llm.api import with_recording  # record/replay (seats/llm/recording.py)
 
     model = with_recording(model, record=kwargs.pop("record", None),
@@ -277,7 +281,8 @@ def play(game: str, seats: Sequence[Any] | None = None, *, variant: str | None =
 
     Keywords: `variant`, `seed`, `strict` (raise `StrictError` if any decision fell back or a
     reply was read only in part),
-    model-seat settings `model`, `provider`, `base_url`, `api_key`, `transcript`, `record` /
+    model-seat settings `model`, `provider`, `base_url`, `api_key`, `transcript`,
+    `max_reply_tokens` (the reply-length cap of each request), `record` /
     `replay` (a directory of recorded model calls) and `replay_or_live`; every other
     keyword is a game option (`cogleague games` / the game's rules page list them).
     ``engine="batch"`` plays a line-up of baselines through the game's batch kernel

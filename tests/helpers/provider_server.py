@@ -5,7 +5,8 @@ messages shape (``POST /v1/messages``), so the official SDKs talk to it exactly 
 hosted provider. Each request is answered by a script: a `Reply` says what the "model" says
 (`text`), how long it takes (`latency`, real seconds), and which fault to play instead —
 ``garbage`` (a 200 whose text is not JSON), ``malformed`` (a 200 whose body is not a valid
-response), HTTP ``429`` / ``401`` / ``403`` / ``500``, or ``hang`` (never answers until the client
+response), HTTP ``429`` / ``401`` / ``403`` / ``500``, ``404`` (the model is unknown: the body
+names it, as hosted providers and vLLM / Ollama do), or ``hang`` (never answers until the client
 gives up). The server records every request (with the client's port, so connection reuse shows)
 and counts requests in flight (and the peak); `/_stats` also reports the server process's CPU
 seconds, for a benchmark that runs it in another process.
@@ -36,7 +37,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-FAULTS = ("garbage", "malformed", "429", "401", "403", "500", "hang")
+FAULTS = ("garbage", "malformed", "429", "401", "403", "404", "500", "hang")
 HANG_LIMIT_S = 30.0  # a hung request still ends by itself, so the server always shuts down
 GARBAGE_TEXT = "I would rather not answer in JSON today."
 
@@ -113,6 +114,8 @@ class ProviderServer:
 
     def __init__(self, script: Script | None = None) -> None:
         self.script: Script = script or (lambda _req: Reply())
+        self.models_route = True
+        """Whether ``GET /v1/models`` exists; False: 404 there, as on a server without it."""
         self.refused_keys: set[str] = set()
         """API keys answered with 401 (the models list that `preflight` asks for, and every
         completion)."""
@@ -172,7 +175,9 @@ class ProviderServer:
         self.stop()
 
     def reset(self, script: Script | None = None) -> None:
-        """Forget recorded requests and the peak; optionally install a new script."""
+        """Forget recorded requests and the peak; optionally install a new script (and give
+        back the models list)."""
+        self.models_route = True
         with self._lock:
             self._stats = _Stats(in_flight=self._stats.in_flight)
         if script is not None:
@@ -211,6 +216,8 @@ class ProviderServer:
 
     async def _models(self, request: Request) -> Response:
         """The models list both SDKs can read; 401 for a refused key."""
+        if not self.models_route:
+            return Response("Not Found", status_code=404, media_type="text/plain")
         if self._refused(request):
             return JSONResponse({"error": {"message": "invalid api key", "type": "auth"}},
                                 status_code=401)
@@ -272,6 +279,8 @@ class ProviderServer:
 
     def _render(self, rec: Recorded, reply: Reply) -> Response:
         fault = reply.fault
+        if fault == "404":
+            return JSONResponse(self._model_not_found(rec), status_code=404)
         if fault in ("429", "401", "403", "500"):
             status = int(fault)
             headers = {}
@@ -306,6 +315,16 @@ class ProviderServer:
             "stop_reason": "max_tokens" if reply.cut else "end_turn",
             "stop_sequence": None, "usage": {"input_tokens": tin, "output_tokens": tout},
         })
+
+    @staticmethod
+    def _model_not_found(rec: Recorded) -> dict[str, Any]:
+        """A 404 for a model name, in each provider's words."""
+        if rec.shape == "openai":
+            return {"error": {"message": f"The model `{rec.model}` does not exist or you do "
+                                         "not have access to it.",
+                              "type": "invalid_request_error", "code": "model_not_found"}}
+        return {"type": "error", "error": {"type": "not_found_error",
+                                           "message": f"model: {rec.model}"}}
 
     @staticmethod
     def _error_body(shape: str, status: int) -> dict[str, Any]:

@@ -226,7 +226,7 @@ async def test_a_reply_holding_a_lone_surrogate_is_shown_back_and_retried(
 async def test_a_reply_cut_at_the_length_limit_is_told_so_on_the_retry(
         server: ProviderServer, shape: str) -> None:
     """A model that reasons at length before its JSON is cut off at the reply limit
-    (`MAX_REPLY_TOKENS`, 1,024 on both wire shapes): the retry says the reply was cut off and
+    (`DEFAULT_REPLY_TOKENS`, 1,024 on both wire shapes): the retry says the reply was cut off and
     to answer briefly, not only the form (which the model had not failed to follow: it never
     got there, and would reason at length again); a reply that ended on its own is not told so."""
     server.script = sequence(Reply("Let me think about this step by step. First,", cut=True),

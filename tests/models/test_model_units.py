@@ -15,15 +15,11 @@ from cogleague.core.clock import FakeClock
 from cogleague.core.episode import Attempt, current_attempt, run_episode
 from cogleague.core.errors import ConfigError, SeatUnavailable
 from cogleague.core.game import Decision, Timing, Turn
+from cogleague.core.model_limits import DEFAULT_REQUESTS_PER_MINUTE
 from cogleague.core.text import first_object, first_object_span
 from cogleague.seats.factory import ModelOptions, make_seats
 from cogleague.seats.llm import MAX_PROMPT_CHARS, ModelSeat, accounting_for, make_model_seat
-from cogleague.seats.llm.budget import (
-    BACKOFF_BASE_S,
-    DEFAULT_REQUESTS_PER_MINUTE,
-    WINDOW_S,
-    RequestBudget,
-)
+from cogleague.seats.llm.budget import BACKOFF_BASE_S, WINDOW_S, RequestBudget
 from cogleague.seats.llm.prompting import GUIDANCE_HEADING, REPLY_RULE, chat_turns
 from helpers.model_toys import TextToyGame
 

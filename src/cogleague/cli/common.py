@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cogleague.cli.recording_opts import recording_params
+from cogleague.core import model_limits as limits
 from cogleague.core.config import read_int, read_number
 from cogleague.core.errors import ConfigError
 
@@ -26,8 +27,9 @@ __all__ = ["recording_params"]  # re-exported: `cli/profile.py` and others take 
 
 # Model-seat options every `play` command accepts (used by `llm:PROMPT` seats).
 ModelOpt = Annotated[str | None, typer.Option("--model", help="model name for llm seats")]
-BaseUrlOpt = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint")]
-ProviderOpt = Annotated[str | None, typer.Option("--provider", help="openai | anthropic")]
+BaseUrlOpt = Annotated[str | None, typer.Option(
+    "--base-url", help="OpenAI-compatible endpoint (its root: usually ends in /v1)")]
+ProviderOpt = Annotated[str | None, typer.Option("--provider", help=" | ".join(limits.PROVIDERS))]
 TranscriptOpt = Annotated[str | None, typer.Option("--transcript", help="write model I/O JSONL")]
 
 def _console(stderr: bool = False) -> Console:
@@ -69,6 +71,14 @@ def int_in(option: str, lo: int, hi: int | None = None) -> Callable[[str | int],
         return int_option(option, text, lo, hi)
 
     return parse
+
+
+MaxReplyTokensOpt = Annotated[int | None, typer.Option(
+    "--max-reply-tokens", help="the reply-length cap of each model request; a reasoning "
+                               "model's hidden reasoning counts against it "
+                               f"({limits.MIN_REPLY_TOKENS}..{limits.MAX_REPLY_TOKENS}; default "
+                               f"{limits.DEFAULT_REPLY_TOKENS})",
+    parser=int_in("--max-reply-tokens", limits.MIN_REPLY_TOKENS, limits.MAX_REPLY_TOKENS))]
 
 
 def number_option(option: str, text: str, lo: float, hi: float) -> float:
@@ -118,17 +128,18 @@ def guarded(fn: Callable[[], Any], option_for: Mapping[str, str] | None = None) 
 
 
 def model_options(model: str | None, base_url: str | None, provider: str | None,
-                  transcript: str | None, requests_per_minute: int | None = None
-                  ) -> ModelOptions:
+                  transcript: str | None, requests_per_minute: int | None = None,
+                  max_reply_tokens: int | None = None) -> ModelOptions:
     """The shared model options; the provider defaults to openai when a model is named."""
     from cogleague.seats.factory import ModelOptions
 
-    if provider is not None and provider not in ("openai", "anthropic"):
-        fail(f"--provider must be openai or anthropic (got {provider!r})")
+    if provider is not None and provider not in limits.PROVIDERS:
+        fail(f"--provider must be {' or '.join(limits.PROVIDERS)} (got {provider!r})")
     if provider is None and (model is not None or base_url is not None):
         provider = "openai"
     return ModelOptions(provider=provider, model=model, base_url=base_url, transcript=transcript,
-                        requests_per_minute=requests_per_minute)
+                        requests_per_minute=requests_per_minute,
+                        max_reply_tokens=max_reply_tokens)
 
 
 def with_recording(options: ModelOptions, record: Path | None, replay: Path | None,

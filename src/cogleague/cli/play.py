@@ -23,6 +23,7 @@ from cogleague.cli import app
 from cogleague.cli.precheck import SHARED
 from cogleague.cli.recording_opts import recording_params
 from cogleague.cli.root import resolve_suggesting
+from cogleague.core import model_limits as limits
 from cogleague.core.config import read_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
@@ -107,13 +108,42 @@ def _seed(desc: GameDescriptor) -> Callable[[str | int], int]:
     return parse
 
 
-def _per_minute(text: str | int) -> int:
-    from cogleague.seats.llm.budget import MAX_REQUESTS_PER_MINUTE
+def _bounded(flag: str, lo: int, hi: int) -> Callable[[str | int], int]:
+    """An integer option read at parse time in lo..hi (the bounds its help shows)."""
+    def parse(text: str | int) -> int:
+        try:
+            return read_int(text, lo, hi)
+        except ValueError as exc:
+            _refuse(f"{flag} {exc}")
 
-    try:
-        return read_int(text, 1, MAX_REQUESTS_PER_MINUTE)
-    except ValueError as exc:
-        _refuse(f"--requests-per-minute {exc}")
+    return parse
+
+
+def _model_params() -> list[inspect.Parameter]:
+    """The model-seat options, their ranges and choices read from `core/model_limits.py`
+    (which the seats check with) for the help and the parser alike."""
+    per_minute = (limits.MIN_REQUESTS_PER_MINUTE, limits.MAX_REQUESTS_PER_MINUTE)
+    reply = (limits.MIN_REPLY_TOKENS, limits.MAX_REPLY_TOKENS)
+    return [
+        _param("model", str | None, typer.Option("--model", help="model name for llm seats")),
+        _param("base_url", str | None, typer.Option(
+            "--base-url", help="OpenAI-compatible endpoint (its root: usually ends in /v1)")),
+        _param("provider", str | None, typer.Option("--provider",
+                                                    help=" | ".join(limits.PROVIDERS))),
+        _param("transcript", str | None, typer.Option("--transcript", help="write model I/O "
+                                                                           "JSONL")),
+        _param("requests_per_minute", int | None, typer.Option(
+            "--requests-per-minute", help="model requests per minute per endpoint, shared by "
+                                          f"its seats ({per_minute[0]}..{per_minute[1]}; "
+                                          f"default {limits.DEFAULT_REQUESTS_PER_MINUTE})",
+            parser=_bounded("--requests-per-minute", *per_minute))),
+        _param("max_reply_tokens", int | None, typer.Option(
+            "--max-reply-tokens", help="the reply-length cap of each model request; a "
+                                       "reasoning model's hidden reasoning counts against it "
+                                       f"({reply[0]}..{reply[1]}; default "
+                                       f"{limits.DEFAULT_REPLY_TOKENS})",
+            parser=_bounded("--max-reply-tokens", *reply))),
+    ]
 
 
 def _refuse(message: str) -> NoReturn:
@@ -142,16 +172,7 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
         _param("seats", str | None, typer.Option("--seats", help=_seats_help(desc))),
         _param("out", Path | None, typer.Option("--out", help="directory for results.json and "
                                                               "replay.json")),
-        _param("model", str | None, typer.Option("--model", help="model name for llm seats")),
-        _param("base_url", str | None, typer.Option("--base-url", help="OpenAI-compatible "
-                                                                       "endpoint")),
-        _param("provider", str | None, typer.Option("--provider", help="openai | anthropic")),
-        _param("transcript", str | None, typer.Option("--transcript", help="write model I/O "
-                                                                           "JSONL")),
-        _param("requests_per_minute", int | None, typer.Option(
-            "--requests-per-minute", help="model requests per minute per endpoint, shared by "
-                                          "its seats (1..100000; default 600)",
-            parser=_per_minute)),
+        *_model_params(),
         _param("strict", bool, typer.Option("--strict", help="exit 1 if any decision fell "
                                                              "back or a reply was read only "
                                                              "in part"), False),
@@ -170,7 +191,7 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
             fail(f"--variant must be one of {', '.join(desc.variants)} (got {variant!r})")
         options = with_recording(
             model_options(kw["model"], kw["base_url"], kw["provider"], kw["transcript"],
-                          kw["requests_per_minute"]),
+                          kw["requests_per_minute"], kw["max_reply_tokens"]),
             kw["record"], kw["replay"], kw["replay_or_live"])
         play_game(desc, variant, kw["seed"], split_seats(kw["seats"]), kw["out"], options,
                   given, flags, strict=bool(kw["strict"]), overwrite=bool(kw["overwrite"]),

@@ -35,7 +35,8 @@ def play_game(desc: GameDescriptor, variant: str | None, seed: int | None,
               overwrite: bool = False, prices: Path | None = None) -> None:
     option_for = {**flags, "seed": "--seed", "seats": "--seats", "variant": "--variant",
                   "provider": "--provider", "model": "--model", "base_url": "--base-url",
-                  "requests_per_minute": "--requests-per-minute"}
+                  "requests_per_minute": "--requests-per-minute",
+                  "max_reply_tokens": "--max-reply-tokens"}
     if out is not None:
         check_out(out, overwrite)
     _, game, seats = guarded(lambda: prepare(desc, variant, seed, names, options, given),

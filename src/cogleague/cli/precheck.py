@@ -28,6 +28,7 @@ SHARED: dict[str, str] = {
     "--model": "text", "--base-url": "text", "--provider": "text", "--transcript": "text",
     "--strict": "flag", "--overwrite": "flag", "--record": "text", "--replay": "text",
     "--replay-or-live": "flag", "--prices": "text", "--requests-per-minute": "int",
+    "--max-reply-tokens": "int",
 }
 
 GROUP = "cogleague.games"  # the registry's entry-point group (`games/registry.py`)

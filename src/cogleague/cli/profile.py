@@ -18,6 +18,7 @@ from rich.table import Table
 from cogleague.cli import app
 from cogleague.cli.common import (
     BaseUrlOpt,
+    MaxReplyTokensOpt,
     ModelOpt,
     ProviderOpt,
     TranscriptOpt,
@@ -55,7 +56,7 @@ def profile_command(
     explain: Annotated[bool, typer.Option("--explain", help="print each trait's definition")
                        ] = False,
     model: ModelOpt = None, base_url: BaseUrlOpt = None, provider: ProviderOpt = None,
-    transcript: TranscriptOpt = None,
+    transcript: TranscriptOpt = None, max_reply_tokens: MaxReplyTokensOpt = None,
     record: Annotated[Path | None, typer.Option("--record", help="record model calls here")
                       ] = None,
     replay: Annotated[Path | None, typer.Option("--replay", help="answer model calls from this "
@@ -68,8 +69,13 @@ def profile_command(
     if out is not None and out.is_dir():  # refused before the battery runs, not after
         fail(f"--out {out} is a folder: name the profile's JSON file")
     guarded(lambda: probes_for(desc), {"game": "--game"})
-    options = with_recording(model_options(model, base_url, provider, transcript), record,
+    options = with_recording(model_options(model, base_url, provider, transcript,
+                                           max_reply_tokens=max_reply_tokens), record,
                              replay, replay_or_live)
+    if policy == "llm" or policy.startswith("llm:"):  # as `play` does, before the battery
+        from cogleague.seats.llm.preflight import check_provider
+
+        guarded(lambda: check_provider(options), {"base_url": "--base-url", "model": "--model"})
     if transcript is not None:  # one file for the whole battery: started here, then added to
         from cogleague.seats.llm.transcript import TranscriptWriter
 

@@ -4,8 +4,9 @@ Each policy has a name (what the standings rank), an author label and a kind:
 
 - ``baseline``: a game's built-in scripted policy, by name — one name for every game that has
   it, or a table ``{game = name}`` (e.g. ``{dilemma = "tit-for-tat", commons = "steward"}``);
-- ``model``: a prompt file played by a language model (`model` names it; `provider` and
-  `base_url` as for ``cogleague play``); the seat string is ``llm:PROMPT``;
+- ``model``: a prompt file played by a language model (`model` names it; `provider`,
+  `base_url` and `max_reply_tokens` as for ``cogleague play``); the seat string is
+  ``llm:PROMPT``;
 - ``bot``: ``MODULE:CLASS``, a `cogleague.client.Bot` subclass run in-process (the same class
   can play remotely through the server);
 - ``policy``: a trained policy file (`cogleague.seats.policy`); the seat string is
@@ -20,12 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cogleague.core.config import check_bool, check_choice, check_str, reject_unknown
+from cogleague.core.config import check_bool, check_choice, check_int, check_str, reject_unknown
 from cogleague.core.errors import ConfigError
+from cogleague.core.model_limits import MAX_REPLY_TOKENS, MIN_REPLY_TOKENS, PROVIDERS
 from cogleague.seats.botref import is_bot_ref, load_bot_class
 
 KINDS = ("baseline", "model", "bot", "policy")
-PROVIDERS = ("openai", "anthropic")
 BOOK_KINDS = {"policy": "policy_file"}
 """A kind's name in the store's policy book where it differs: a season's hosted policy (kind
 ``policy``, recorded by the server) and an offline league's policy file are labelled apart."""
@@ -33,8 +34,8 @@ NAME_MAX = 64
 NAME_FORBIDDEN = "#,"
 """``#`` marks duplicates (``tft#2``) and ``,`` separates line-ups on the command line."""
 
-POLICY_KEYS = ("name", "author", "baseline", "prompt", "model", "provider", "base_url", "bot",
-               "policy", "games", "held_out")
+POLICY_KEYS = ("name", "author", "baseline", "prompt", "model", "provider", "base_url",
+               "max_reply_tokens", "bot", "policy", "games", "held_out")
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class Policy:
     model: str | None = None
     provider: str | None = None
     base_url: str | None = None
+    max_reply_tokens: int | None = None
     bot: str | None = None
     file: str | None = None
     games: tuple[str, ...] | None = None
@@ -79,8 +81,11 @@ class Policy:
     def model_options(self) -> dict[str, Any] | None:
         if self.kind != "model":
             return None
-        return {"provider": self.provider or "openai", "model": self.model,
-                "base_url": self.base_url}
+        options: dict[str, Any] = {"provider": self.provider or "openai",
+                                   "model": self.model, "base_url": self.base_url}
+        if self.max_reply_tokens is not None:  # unset: the options as before it was settable
+            options["max_reply_tokens"] = self.max_reply_tokens
+        return options
 
     def plays(self, game: str, baselines: Sequence[str]) -> bool:
         """Whether this policy can sit at `game` (whose built-in baselines are `baselines`)."""
@@ -153,7 +158,7 @@ def parse_policy(doc: Mapping[str, Any], where: str, base_dir: Path) -> Policy:
                               "games": None if games is None else tuple(games),
                               "held_out": check_bool(f"{where}.held_out",
                                                      doc.get("held_out", False))}
-    for key in ("model", "provider", "base_url"):
+    for key in ("model", "provider", "base_url", "max_reply_tokens"):
         if key in doc and "prompt" not in doc:
             raise ConfigError(f"{where}.{key}", f"{where}.{key} applies to prompt policies only")
     kind = given[0]
@@ -173,8 +178,11 @@ def parse_policy(doc: Mapping[str, Any], where: str, base_dir: Path) -> Policy:
                     if "provider" in doc else None)
         base_url = (check_str(f"{where}.base_url", doc["base_url"], 2048, 1)
                     if "base_url" in doc else None)
+        cap = (check_int(f"{where}.max_reply_tokens", doc["max_reply_tokens"],
+                         MIN_REPLY_TOKENS, MAX_REPLY_TOKENS)
+               if "max_reply_tokens" in doc else None)
         return Policy(kind="model", prompt=str(path), model=model, provider=provider,
-                      base_url=base_url, **common)
+                      base_url=base_url, max_reply_tokens=cap, **common)
     if kind == "policy":
         return _parse_policy_file(where, doc["policy"], base_dir, common)
     bot = check_str(f"{where}.bot", doc["bot"], 1024, 3)

@@ -37,6 +37,9 @@ class ModelOptions:
     """Add to the transcript instead of starting it afresh with each episode: a command that
     plays several episodes (`cogleague profile`) starts the file once and sets this."""
     requests_per_minute: int | None = None
+    max_reply_tokens: int | None = None
+    """The reply-length cap of each request (None: the default, 1024 tokens): a reasoning
+    model's hidden reasoning counts against it (`seats/llm/providers.check_max_reply_tokens`)."""
     recording: str | None = None  # a directory of recorded model calls (seats/llm/recording.py)
     recording_mode: str = "record"  # record | replay | replay_or_live
 

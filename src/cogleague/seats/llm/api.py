@@ -22,6 +22,7 @@ from cogleague.games import registry
 from cogleague.seats.factory import ModelOptions, make_seats
 from cogleague.seats.faults import faults_section
 from cogleague.seats.llm.accounting import accounting_for
+from cogleague.seats.llm.preflight import check_provider
 
 
 def with_recording(options: ModelOptions | None, *, record: str | Path | None = None,
@@ -50,10 +51,13 @@ def play(game: str, seats: Sequence[str], *, seed: int | None = None,
          replay_or_live: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
     """Play one episode; returns (results with the ``models`` and ``faults`` sections, as
     results.json holds them, and the replay document).
-    A request missing from a replayed recording raises `RecordingMiss`."""
+    A provider that cannot serve (`preflight.check_provider`) raises `ConfigError` before
+    anything is played; a request missing from a replayed recording raises `RecordingMiss`."""
     desc = registry.get(game)
     options = with_recording(model, record=record, replay=replay, replay_or_live=replay_or_live)
     instance = desc.make(variant, dict(overrides or {}), seed, list(seats), None)
+    if any(name == "llm" or name.startswith("llm:") for name in seats):
+        check_provider(options)  # a key, an endpoint, a base URL that cannot serve: not played
     seat_objects = make_seats(instance, list(seats), options)
     outcome = asyncio.run(run_episode(instance, seat_objects))
     results = dict(outcome.results)

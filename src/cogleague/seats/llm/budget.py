@@ -17,11 +17,14 @@ from collections import deque
 from cogleague.core.clock import Clock
 from cogleague.core.config import check_int
 from cogleague.core.errors import SeatUnavailable
+from cogleague.core.model_limits import (
+    DEFAULT_REQUESTS_PER_MINUTE,
+    MAX_REQUESTS_PER_MINUTE,
+    MIN_REQUESTS_PER_MINUTE,
+)
 from cogleague.core.seat import FallbackCause
 
 WINDOW_S = 60.0
-DEFAULT_REQUESTS_PER_MINUTE = 600
-MAX_REQUESTS_PER_MINUTE = 100_000
 BACKOFF_BASE_S = 0.5  # first pause after a 429 without Retry-After; doubles per further 429
 BACKOFF_MAX_S = 30.0
 MAX_RATE_LIMITED_SENDS = 4
@@ -31,7 +34,8 @@ MAX_RATE_LIMITED_SENDS = 4
 def check_requests_per_minute(value: int | None) -> int:
     if value is None:
         return DEFAULT_REQUESTS_PER_MINUTE
-    return check_int("requests_per_minute", value, 1, MAX_REQUESTS_PER_MINUTE)
+    return check_int("requests_per_minute", value, MIN_REQUESTS_PER_MINUTE,
+                     MAX_REQUESTS_PER_MINUTE)
 
 
 class RequestBudget:

@@ -37,27 +37,35 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Protocol
 
+from cogleague.core.config import check_int
 from cogleague.core.errors import ConfigError
+from cogleague.core.model_limits import (
+    DEFAULT_REPLY_TOKENS,
+    MAX_REPLY_TOKENS,
+    MIN_REPLY_TOKENS,
+    PROVIDERS,
+)
 from cogleague.core.text import loads_reply, mend_surrogates
 from cogleague.seats.llm.transport import MAX_RESPONSE_BYTES, too_large, transport_for
 
 log = logging.getLogger(__name__)
 
-PROVIDERS = ("openai", "anthropic")
 API_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 LOCAL_SERVER_KEY = "unused"
 """Sent when a base URL is given without a key: local servers (vLLM, Ollama, llama.cpp) accept
 any key, but the SDKs refuse to start without one."""
 HTTP_LIBRARIES = ("httpx", "httpx2")
 """What the SDKs run on: httpx, or the httpx2 fork that later SDK versions ship."""
-MAX_REPLY_TOKENS = 1024
-"""The reply-length cap of every request, on both wire shapes (the Messages API requires one;
-one JSON action is far below it): a rambling model stops there, and its retry is told it was
-cut off, instead of spending tokens and the step's deadline."""
-NOT_FOUND_HINT = (" (check the model name, and that the base URL is the API's root: an "
-                  "OpenAI-compatible server's usually ends in /v1, the Messages API's does not)")
-"""Said with a 404, which a wrong model name and a base URL without its /v1 both give. It names
-no URL: a recording keeps the error's text and holds no URL."""
+NOT_FOUND_HINT = (" (check that the base URL is the API's root: an OpenAI-compatible server's "
+                  "usually ends in /v1, the Messages API's does not; and the model name)")
+"""Said with a 404 whose body does not speak of the model: most likely no such route (a base URL
+without its /v1), perhaps a model a terse server does not know. It names no URL: a recording
+keeps the error's text and holds no URL."""
+MODEL_NOT_FOUND_HINT = " (the server does not know this model: check the model name)"
+"""Said with a 404 whose body speaks of the model (hosted providers, vLLM and Ollama name it):
+the base URL reached the API, so it is not blamed."""
+CHAT_PATHS = {"openai": "/chat/completions", "anthropic": "/v1/messages"}
+"""Where each shape's requests go, under the base URL."""
 PROXY_ENV = ("http_proxy", "https_proxy", "all_proxy")
 """Proxy settings (either case) that make the clients keep the SDK's own transport."""
 TRANSPORT_ENV = "COGLEAGUE_MODEL_TRANSPORT"
@@ -107,8 +115,8 @@ class Endpoint:
 class Provider(Protocol):
     endpoint: Endpoint
 
-    async def complete(self, system: str, turns: list[dict[str, str]],
-                       timeout: float) -> Completion: ...
+    async def complete(self, system: str, turns: list[dict[str, str]], timeout: float,
+                       max_reply_tokens: int = DEFAULT_REPLY_TOKENS) -> Completion: ...
 
     async def aclose(self) -> None: ...
 
@@ -141,6 +149,16 @@ def resolve_endpoint(provider: str | None, model: str | None, base_url: str | No
             return None  # a hosted provider without a key: not configured
         key = LOCAL_SERVER_KEY
     return Endpoint(provider, model, base_url, key)
+
+
+def check_max_reply_tokens(value: int | None) -> int:
+    """The reply-length cap of every request of a seat (None: `DEFAULT_REPLY_TOKENS`), sent as
+    each SDK's typed call names it: ``max_completion_tokens`` to an OpenAI-compatible server,
+    ``max_tokens`` to the Messages API. A reasoning model's hidden reasoning counts against it,
+    so one that answers empty or cut at the default needs more."""
+    if value is None:
+        return DEFAULT_REPLY_TOKENS
+    return check_int("max_reply_tokens", value, MIN_REPLY_TOKENS, MAX_REPLY_TOKENS)
 
 
 @functools.cache
@@ -201,6 +219,23 @@ def _retry_after(exc: Any) -> float | None:
     return seconds if seconds is not None and seconds >= 0 else None
 
 
+def speaks_of_model(body: str) -> bool:
+    """Whether a 404's body is about the model (a name the server does not know) rather than
+    the route: hosted providers (``model_not_found``, ``model: NAME``), vLLM and Ollama name
+    the model; a missing route answers ``Not Found``, ``404 page not found`` or a page."""
+    return "model" in body.lower()
+
+
+def not_found_hint(exc: Any) -> str:
+    """What to check after a 404, told apart as well as its body allows."""
+    response = getattr(exc, "response", None)
+    try:
+        body = response.text if response is not None else ""
+    except (RuntimeError, ValueError):  # unread (httpx's StreamError) or undecodable: no word
+        body = ""
+    return MODEL_NOT_FOUND_HINT if speaks_of_model(body) else NOT_FOUND_HINT
+
+
 def _translate(exc: Exception, sdk: Any) -> ProviderError:
     """Map an SDK exception onto the three reactions."""
     if isinstance(exc, sdk.RateLimitError):
@@ -209,8 +244,8 @@ def _translate(exc: Exception, sdk: Any) -> ProviderError:
         return AuthRejected(str(exc))
     cause = exc.__cause__  # the SDK's "Connection error." hides why; the transport's says it
     why = f" ({cause})" if isinstance(exc, sdk.APIConnectionError) and cause is not None else ""
-    if isinstance(exc, sdk.NotFoundError):  # alike for a wrong model and a wrong base URL
-        why = NOT_FOUND_HINT
+    if isinstance(exc, sdk.NotFoundError):  # a wrong model or a wrong base URL: the body says
+        why = not_found_hint(exc)
     return ProviderFailure(f"{type(exc).__name__}: {exc}{why}")
 
 
@@ -234,24 +269,25 @@ class OpenAIProvider:
         self._client = openai.AsyncOpenAI(
             api_key=endpoint.api_key, base_url=endpoint.base_url, max_retries=0,
             http_client=(http := http_client(openai)))
-        self._response_type: Any = _raw_response_type(http)
+        self._response_type: Any = raw_response_type(http)
         # SDK versions with per-operation security send the key only where the operation asks
         # for bearer auth (as `chat.completions.create` does); older ones always send it
         self._options: Any = (
             {"security": {"bearer_auth": True}}
             if "security" in getattr(openai, "RequestOptions", dict).__annotations__ else {})
 
-    def body(self, system: str, turns: list[dict[str, str]]) -> bytes:
+    def body(self, system: str, turns: list[dict[str, str]],
+             max_reply_tokens: int = DEFAULT_REPLY_TOKENS) -> bytes:
         """The request body, encoded once before the request goes out."""
         messages = [{"role": "system", "content": system}, *turns]
         # the SDK's current name for the cap (OpenAI's reasoning models refuse the deprecated
         # max_tokens); a server that does not know it ignores it and answers uncapped
         return _encode({"model": self.endpoint.model, "messages": messages,
-                        "max_completion_tokens": MAX_REPLY_TOKENS})
+                        "max_completion_tokens": max_reply_tokens})
 
-    async def complete(self, system: str, turns: list[dict[str, str]],
-                       timeout: float) -> Completion:
-        return await self.send(self.body(system, turns), timeout)
+    async def complete(self, system: str, turns: list[dict[str, str]], timeout: float,
+                       max_reply_tokens: int = DEFAULT_REPLY_TOKENS) -> Completion:
+        return await self.send(self.body(system, turns, max_reply_tokens), timeout)
 
     async def send(self, body: bytes, timeout: float) -> Completion:
         try:
@@ -285,16 +321,17 @@ class AnthropicProvider:
         self._client = anthropic.AsyncAnthropic(
             api_key=endpoint.api_key, base_url=endpoint.base_url, max_retries=0,
             http_client=(http := http_client(anthropic)))
-        self._response_type: Any = _raw_response_type(http)
+        self._response_type: Any = raw_response_type(http)
 
-    def body(self, system: str, turns: list[dict[str, str]]) -> bytes:
+    def body(self, system: str, turns: list[dict[str, str]],
+             max_reply_tokens: int = DEFAULT_REPLY_TOKENS) -> bytes:
         """The request body, encoded once before the request goes out."""
-        return _encode({"model": self.endpoint.model, "max_tokens": MAX_REPLY_TOKENS,
+        return _encode({"model": self.endpoint.model, "max_tokens": max_reply_tokens,
                         "system": system, "messages": turns})
 
-    async def complete(self, system: str, turns: list[dict[str, str]],
-                       timeout: float) -> Completion:
-        return await self.send(self.body(system, turns), timeout)
+    async def complete(self, system: str, turns: list[dict[str, str]], timeout: float,
+                       max_reply_tokens: int = DEFAULT_REPLY_TOKENS) -> Completion:
+        return await self.send(self.body(system, turns, max_reply_tokens), timeout)
 
     async def send(self, body: bytes, timeout: float) -> Completion:
         try:
@@ -335,7 +372,7 @@ def _http_library(client_class: type) -> ModuleType:
     raise TypeError(f"{client_class.__name__} is not an httpx client")
 
 
-def _raw_response_type(client: Any) -> type:
+def raw_response_type(client: Any) -> type:
     """The response class of the HTTP library under the SDK: `post(cast_to=…)` with it hands
     back the response itself, read, after the SDK's status checks."""
     response: type = _http_library(type(client)).Response

@@ -12,7 +12,7 @@ A recording is a directory with one JSON Lines file per episode
 (``<game>-<seed>-<digest of the line-up>.jsonl``), one interaction per line::
 
     {"seat": 0, "turn_id": "r1-s0", "provider": "openai", "model": "m", "key": "<sha256>",
-     "request": {"system": "...", "messages": [...]},
+     "request": {"system": "...", "messages": [...], "max_reply_tokens": 1024},
      "response": {"text": "...", "input_tokens": 12, "output_tokens": 3}}
 
 with ``"cut": true`` in ``response`` when the reply stopped at the length limit (its retry says
@@ -22,9 +22,11 @@ so, and a replay must send the same retry).
 ``{"error": "failure", "message": "..."}``, ``{"error": "timeout"}`` (the runner cut the call
 off) or ``{"error": "rate_budget"}`` (no request slot before the deadline: never sent), so a
 replay plays faults back too; a pure replay takes no request slots. ``key`` is the SHA-256 of
-the canonical JSON of provider, model and request. A seat's answers are looked up by (seat,
-key) in recorded order, which keeps two seats sending the same words apart and makes
-concurrent steps deterministic.
+the canonical JSON of provider, model and request, the reply-length cap included when it is not
+the default (another cap can change every reply, so it is a miss; at the default the key is the
+one recordings made before the cap could be set hold, and they keep replaying). A seat's
+answers are looked up by (seat, key) in recorded order, which keeps two seats sending the same
+words apart and makes concurrent steps deterministic.
 
 Modes: ``record`` (send live, write every interaction; the episode's file is rewritten),
 ``replay`` (answer only from the file; a request it lacks raises `RecordingMiss`, which ends the
@@ -46,6 +48,7 @@ from typing import Any
 
 from cogleague.core import jsonio
 from cogleague.core.errors import ConfigError, SeatUnavailable
+from cogleague.core.model_limits import DEFAULT_REPLY_TOKENS
 from cogleague.core.seat import FallbackCause
 from cogleague.seats.llm.budget import RequestBudget
 from cogleague.seats.llm.providers import (
@@ -95,19 +98,27 @@ def check_mode(mode: str) -> str:
     return mode
 
 
-def request_key(provider: str, model: str, system: str, messages: list[dict[str, str]]) -> str:
-    """The canonical key: SHA-256 of the sorted-key JSON of provider, model and request."""
-    doc = {"provider": provider, "model": model, "system": system, "messages": messages}
+def request_key(provider: str, model: str, system: str, messages: list[dict[str, str]],
+                max_reply_tokens: int = DEFAULT_REPLY_TOKENS) -> str:
+    """The canonical key: SHA-256 of the sorted-key JSON of provider, model and request (the
+    reply cap only when it is not the default: the key recordings made before it was settable
+    hold)."""
+    doc: dict[str, Any] = {"provider": provider, "model": model, "system": system,
+                           "messages": messages}
+    if max_reply_tokens != DEFAULT_REPLY_TOKENS:
+        doc["max_reply_tokens"] = max_reply_tokens
     return hashlib.sha256(jsonio.dumps(doc, sort_keys=True).encode()).hexdigest()
 
 
-RequestShape = tuple[int, tuple[int, ...]]
-"""A request's system text and each message, hashed: enough to say which part differs."""
+RequestShape = tuple[int, tuple[int, ...], Any]
+"""A request's system text and each message, hashed, and its reply cap: enough to say which
+part differs."""
 
 
-def request_shape(system: Any, messages: Any) -> RequestShape:
+def request_shape(system: Any, messages: Any, max_reply_tokens: Any) -> RequestShape:
     turns = messages if isinstance(messages, list) else []
-    return hash(jsonio.dumps(system)), tuple(hash(jsonio.dumps(m)) for m in turns)
+    return (hash(jsonio.dumps(system)), tuple(hash(jsonio.dumps(m)) for m in turns),
+            max_reply_tokens)
 
 
 def episode_file(directory: str | Path, game: str, seed: int | None,
@@ -176,17 +187,22 @@ class EpisodeRecording:
             request = row.get("request")
             if isinstance(request, dict):
                 self._shapes.setdefault((slot[0], str(row.get("turn_id"))), []).append(
-                    request_shape(request.get("system"), request.get("messages")))
+                    request_shape(request.get("system"), request.get("messages"),
+                                  request.get("max_reply_tokens", DEFAULT_REPLY_TOKENS)))
 
     def what_differs(self, seat: int, turn_id: str, system: str,
-                     messages: list[dict[str, str]]) -> str:
+                     messages: list[dict[str, str]], max_reply_tokens: int) -> str:
         """Why a request of `seat` at `turn_id` matches no recorded one, in a writer's terms:
         an edited prompt file changes the system message while the last message stays the
         same, so the last message alone does not show it."""
         recorded = self._shapes.get((seat, turn_id))
         if not recorded:
             return f"nothing was recorded for seat {seat} at turn {turn_id}"
-        shape = request_shape(system, messages)
+        shape = request_shape(system, messages, max_reply_tokens)
+        if all(r[2] != max_reply_tokens for r in recorded):
+            return (f"max_reply_tokens {max_reply_tokens} differs from the {recorded[0][2]} "
+                    "recorded for this seat and turn (replay with the recorded cap, or use "
+                    "--replay-or-live to send the new cap's calls)")
         same_system = [r for r in recorded if r[0] == shape[0]]
         if not same_system:
             return ("the system message differs from the one recorded for this seat and turn "
@@ -319,12 +335,13 @@ class RecordedProvider:
         return self.recording.mode != "replay"
 
     async def slot(self, budget: RequestBudget, deadline: float, system: str,
-                   turns: list[dict[str, str]]) -> None:
+                   turns: list[dict[str, str]],
+                   max_reply_tokens: int = DEFAULT_REPLY_TOKENS) -> None:
         """Take a request slot from `budget`, recording a ``rate_budget`` fallback; a replay
         plays the recorded one instead, and a pure replay takes no slot: it sends nothing, and
         how fast it runs must not decide which seat falls back."""
         ep, mode = self.endpoint, self.recording.mode
-        key = request_key(ep.provider, ep.model, system, turns)
+        key = request_key(ep.provider, ep.model, system, turns, max_reply_tokens)
         if mode != "record":
             if self.recording.take_rate_budget(self.seat, key):
                 raise SeatUnavailable(FallbackCause.RATE_BUDGET,
@@ -334,19 +351,22 @@ class RecordedProvider:
         try:
             await budget.acquire(deadline)
         except SeatUnavailable:
-            self.recording.append({**self._row(key, system, turns),
+            self.recording.append({**self._row(key, system, turns, max_reply_tokens),
                                    "response": {"error": "rate_budget"}})
             raise
 
-    def _row(self, key: str, system: str, turns: list[dict[str, str]]) -> dict[str, Any]:
+    def _row(self, key: str, system: str, turns: list[dict[str, str]],
+             max_reply_tokens: int) -> dict[str, Any]:
         ep = self.endpoint
         return {"seat": self.seat, "turn_id": _TURN.get(), "provider": ep.provider,
-                "model": ep.model, "key": key, "request": {"system": system, "messages": turns}}
+                "model": ep.model, "key": key,
+                "request": {"system": system, "messages": turns,
+                            "max_reply_tokens": max_reply_tokens}}
 
-    async def complete(self, system: str, turns: list[dict[str, str]],
-                       timeout: float) -> Completion:
+    async def complete(self, system: str, turns: list[dict[str, str]], timeout: float,
+                       max_reply_tokens: int = DEFAULT_REPLY_TOKENS) -> Completion:
         ep, mode = self.endpoint, self.recording.mode
-        key = request_key(ep.provider, ep.model, system, turns)
+        key = request_key(ep.provider, ep.model, system, turns, max_reply_tokens)
         if mode != "record":
             answer = self.recording.next_answer(self.seat, key)
             if answer is not None:
@@ -355,11 +375,11 @@ class RecordedProvider:
                     await asyncio.Event().wait()  # the runner's deadline cut it off: again
                 return completion_of(answer)
             if mode == "replay" or self.live is None:
-                raise RecordingMiss(self._miss(key, system, turns))
+                raise RecordingMiss(self._miss(key, system, turns, max_reply_tokens))
         assert self.live is not None
-        row = self._row(key, system, turns)
+        row = self._row(key, system, turns, max_reply_tokens)
         try:
-            completion = await self.live.complete(system, turns, timeout)
+            completion = await self.live.complete(system, turns, timeout, max_reply_tokens)
         except BaseException as exc:
             response = _response_of(exc)
             if response is not None:
@@ -371,12 +391,13 @@ class RecordedProvider:
             **({"cut": True} if completion.cut else {})}})
         return completion
 
-    def _miss(self, key: str, system: str, turns: list[dict[str, str]]) -> str:
+    def _miss(self, key: str, system: str, turns: list[dict[str, str]],
+              max_reply_tokens: int) -> str:
         last = turns[-1]["content"] if turns else ""
         preview = last if len(last) <= REQUEST_PREVIEW_CHARS else (
             last[:REQUEST_PREVIEW_CHARS] + "…")
         turn = _TURN.get()
-        why = self.recording.what_differs(self.seat, str(turn), system, turns)
+        why = self.recording.what_differs(self.seat, str(turn), system, turns, max_reply_tokens)
         return (f"replay: seat {self.seat}, turn {turn}: request not in the recording "
                 f"{self.recording.path}: {why} ({self.endpoint.provider}/{self.endpoint.model}, "
                 f"key {key[:16]}, last message {preview!r}); record it again, or use "

@@ -25,6 +25,7 @@ from cogleague.core.clock import Clock, MonotonicClock
 from cogleague.core.episode import PARSE_CODES, current_attempt
 from cogleague.core.errors import IllegalAction, SeatUnavailable
 from cogleague.core.game import DECISION_RETRIES, Decision, Game, Turn
+from cogleague.core.model_limits import DEFAULT_REPLY_TOKENS
 from cogleague.core.seat import FallbackCause
 from cogleague.core.text import cut_with_ellipsis
 from cogleague.seats.llm import prompting
@@ -51,7 +52,8 @@ class ModelSeat:
     def __init__(self, game: Game, seat: int, name: str, prompt: str, endpoint: Endpoint | None,
                  per_minute: int, episode: ModelEpisode,
                  transcript: TranscriptWriter | None = None,
-                 recording: EpisodeRecording | None = None) -> None:
+                 recording: EpisodeRecording | None = None,
+                 max_reply_tokens: int = DEFAULT_REPLY_TOKENS) -> None:
         self.game = game
         self.seat = seat
         self.name = name
@@ -60,6 +62,8 @@ class ModelSeat:
         self.episode = episode
         self.transcript = transcript
         self.recording = recording
+        self.max_reply_tokens = max_reply_tokens
+        """The reply-length cap of each request (`providers.check_max_reply_tokens`)."""
         self.stats = SeatStats(model=endpoint.model if endpoint else None)
         self._state: EndpointState | None = None
         self._provider: Provider | None = None
@@ -163,7 +167,8 @@ class ModelSeat:
         provider = self._provider
         for _ in range(MAX_RATE_LIMITED_SENDS):
             if isinstance(provider, RecordedProvider):  # recorded / replayed as a call is
-                await provider.slot(budget, deadline, self.system_text, turns)
+                await provider.slot(budget, deadline, self.system_text, turns,
+                                    self.max_reply_tokens)
             else:
                 await budget.acquire(deadline)  # raises SeatUnavailable("rate_budget")
             if state.disabled:  # another seat hit 401/403 while this one waited
@@ -174,7 +179,8 @@ class ModelSeat:
             started = time.perf_counter()
             replayed = getattr(provider, "replayed", 0)
             try:
-                completion = await provider.complete(self.system_text, turns, timeout)
+                completion = await provider.complete(self.system_text, turns, timeout,
+                                                     self.max_reply_tokens)
             except RateLimited as limited:
                 self._count_replayed(provider, replayed, record)
 
