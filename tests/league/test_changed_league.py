@@ -194,12 +194,16 @@ MODEL = ('[[policies]]\nname = "fair"\nprompt = "fair.txt"\nmodel = "m1"\n'
      ("must stay http://127.0.0.1:9/v1", "got http://10.0.0.9:8000/v1")),
     (lambda text: text.replace('base_url = "http://127.0.0.1:9/v1"\n', ""),
      "policies[4].base_url", ("got the provider's default",)),
-], ids=["provider", "base_url", "base_url-dropped"])
+    (lambda text: text.replace('provider = "openai"', 'provider = "openai"\n'
+                               'max_reply_tokens = 8000'),
+     "policies[4].max_reply_tokens", ("must stay 1024", "got 8000")),
+], ids=["provider", "base_url", "base_url-dropped", "max_reply_tokens"])
 def test_a_model_policy_moved_to_another_provider_or_endpoint_is_refused(
         write_league: Callable[..., Path], tmp_path: Path, edit: Callable[[str], str],
         field: str, parts: tuple[str, ...]) -> None:
-    """Another provider or base_url is another model behind the same name: its episodes would
-    be mixed with the stored ones in the standings."""
+    """Another provider or base_url is another model behind the same name, another reply cap
+    the same model allowed other replies: its episodes would be mixed with the stored ones in
+    the standings."""
     from cogleague.league import identity, store
 
     (tmp_path / "fair.txt").write_text("Play fair.", encoding="utf-8")
@@ -210,6 +214,10 @@ def test_a_model_policy_moved_to_another_provider_or_endpoint_is_refused(
     path.write_text(text.replace('base_url = "http://127.0.0.1:9/v1"',
                                  'base_url = "http://127.0.0.1:9/v1/"'), encoding="utf-8")
     identity.check(league_config.load(path))  # a trailing slash is the same endpoint
+    path.write_text(text.replace('provider = "openai"',
+                                 'provider = "openai"\nmax_reply_tokens = 1024'),
+                    encoding="utf-8")
+    identity.check(league_config.load(path))  # the default cap, written out, is the same
     path.write_text(edit(text), encoding="utf-8")
     with pytest.raises(ConfigError) as refused_:
         identity.check(league_config.load(path))

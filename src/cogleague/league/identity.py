@@ -4,12 +4,13 @@ Episode ids hash the league's name, game, variant, block seed and the policies' 
 a policy's definition — and the standings rank every stored episode of the league. So a league
 file edited between runs would silently mix results in one store: another `league.seed` or
 other `seats` schedule new episodes beside the old ones, and a policy redefined under the same
-name (another model, prompt, or a model's `provider` or `base_url`: another model behind the
-same name) would take the stored episodes for its own. The store keeps these facts as first run
-(`store.save_facts`), and `check` refuses a file that contradicts them, naming the field, what
-is stored and what the file says. What only extends the league — more episodes, policies,
+name (another model, prompt, or a model's `provider`, `base_url` or `max_reply_tokens`:
+another model behind the same name, or the same one allowed other replies) would take the
+stored episodes for its own. The store keeps these facts as first run (`store.save_facts`),
+and `check` refuses a file that contradicts them, naming the field, what is stored and what
+the file says. What only extends the league — more episodes, policies,
 games or variants — adds facts and is never refused; so does a fact a store made before it was
-recorded lacks (a model's endpoint): checked from the next run that records it.
+recorded lacks (a model's endpoint or reply cap): checked from the next run that records it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cogleague.core.errors import ConfigError
+from cogleague.core.model_limits import DEFAULT_REPLY_TOKENS
 from cogleague.league import store
 from cogleague.league.config import LeagueConfig
 from cogleague.league.policies import Policy, bot_name
@@ -61,12 +63,16 @@ DEFAULT_ENDPOINT = "the provider's default"
 
 
 def endpoint(policy: Policy) -> list[tuple[str, str]]:
-    """A model policy's provider and base URL (a trailing ``/`` is the same endpoint), each a
-    fact of its own: a store whose definitions were recorded without them still matches."""
+    """A model policy's provider, base URL (a trailing ``/`` is the same endpoint) and reply
+    cap (unset is the default's), each a fact of its own: a store whose definitions were
+    recorded without them still matches. A reasoning model given another cap answers
+    otherwise (its hidden reasoning counts against it)."""
     if policy.kind != "model":
         return []
     url = (policy.base_url or "").rstrip("/")
-    return [("provider", policy.provider or "openai"), ("base_url", url or DEFAULT_ENDPOINT)]
+    cap = policy.max_reply_tokens if policy.max_reply_tokens is not None else DEFAULT_REPLY_TOKENS
+    return [("provider", policy.provider or "openai"), ("base_url", url or DEFAULT_ENDPOINT),
+            ("max_reply_tokens", str(cap))]
 
 
 def facts(config: LeagueConfig) -> list[Fact]:
