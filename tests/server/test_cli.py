@@ -207,7 +207,7 @@ def test_serve_takes_the_model_provider_for_llm_seats(tmp_path: Path) -> None:
                           f"sqlite:///{tmp_path / 'b.db'}", "--model-provider", "grok"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2, bad.stderr
-    assert "--model-provider: model_provider must be one of anthropic, openai (got 'grok')" \
+    assert "--model-provider: model_provider must be one of openai, anthropic (got 'grok')" \
         in bad.stderr, bad.stderr
     env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
     keyless = subprocess.run([*COGLEAGUE, "serve", "--port", "0", "--db",

@@ -5,13 +5,21 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from cogleague.cli import app
-from cogleague.cli.common import console, err_console, fail, int_in, int_option
+from cogleague.cli.common import (
+    MaxReplyTokensOpt,
+    console,
+    err_console,
+    fail,
+    int_in,
+    int_option,
+)
 from cogleague.core.errors import ConfigError
+from cogleague.core.model_limits import PROVIDERS
 from cogleague.core.settlement import BPS
 
 # uvicorn's level names (`uvicorn.config.LOG_LEVELS`; importing uvicorn would slow `--help`).
@@ -64,6 +72,7 @@ def serve(
     model_base_url: Annotated[str | None, typer.Option(
         "--model-base-url", help="an OpenAI-compatible endpoint (a local server such as "
                                  "Ollama)")] = None,
+    max_reply_tokens: MaxReplyTokensOpt = None,
     rake_bps: Annotated[int | None, typer.Option(
         "--rake-bps", help="the house's rake on paid tables, in basis points of the pot "
                            f"(0..{BPS}; a game refuses more than its own maximum): players' "
@@ -98,7 +107,7 @@ def serve(
     if replay_models is not None and not Path(replay_models).is_dir():
         fail(f"--replay-models {replay_models} is not a folder of recordings")
     port = int_option("--port", port_text, 0, 65535)
-    if model_provider in ("openai", "anthropic") and model_base_url is None:
+    if model_provider in PROVIDERS and model_base_url is None:
         from cogleague.seats.llm.providers import API_KEY_ENV
 
         if not os.environ.get(API_KEY_ENV[model_provider]):  # every model turn would fail
@@ -108,18 +117,20 @@ def serve(
     try:  # every value judged before a port is bound or a database opened
         tuned, origin = read_sources(config, os.environ)
         settings = build({**origin, "node_url": "--node-url", "db_url": "--db",
-                          "rake_bps": "--rake-bps",
-                          "model_provider": "--model-provider"}, **tuned,
+                          "rake_bps": "--rake-bps", "model_provider": "--model-provider",
+                          "model_max_reply_tokens": "--max-reply-tokens"}, **tuned,
                          db_url=db or DEFAULT_DB_URL, operator_key=operator_key,
                          open_registration=open_registration, web_signup=web_signup,
                          model_recording=record_models or replay_models,
                          model_recording_mode="replay" if replay_models else "record",
                          model_provider=model_provider, model_name=model_name,
                          model_base_url=model_base_url,
+                         model_max_reply_tokens=max_reply_tokens,
                          node_url=node_url, policy_dir=policy_dir, create_db=create_db,
                          season=season, rake_bps=rake_bps)
     except SettingsSourceError as exc:
         fail(str(exc))
+    _check_model_endpoint(settings)
     try:  # bound first: a busy port is one line, and "serving on" comes once it listens
         sock = listen.bind(host, port)
     except listen.CannotListen as exc:
@@ -150,3 +161,30 @@ def serve(
     console.print(f"serving on http://{host}:{port}  (protocol: /protocol, API: /docs)",
                   highlight=False)
     serving.run(application, settings, sock, log_level)
+
+
+SERVE_MODEL_OPTIONS = {"base_url": "--model-base-url", "model": "--model",
+                       "provider": "--model-provider"}
+"""The `serve` option behind each field a model endpoint's check can refuse."""
+
+
+def _check_model_endpoint(settings: Any) -> None:
+    """Every served model seat would fall back if its endpoint cannot serve: a base URL that
+    is not the API's root, a model the server does not know or a refused key stops `serve`
+    before it listens, naming the option. An endpoint that does not answer at all (a local
+    model server started after this one) is a warning: the seats fall back until it does."""
+    if settings.model_provider is None or settings.model_recording_mode == "replay":
+        return
+    from cogleague.seats.factory import ModelOptions
+    from cogleague.seats.llm.preflight import ProviderUnreachable, check_provider
+
+    try:
+        check_provider(ModelOptions(provider=settings.model_provider, model=settings.model_name,
+                                    base_url=settings.model_base_url))
+    except ProviderUnreachable as exc:
+        said = str(exc).replace("(--base-url)", "(--model-base-url)")
+        err_console.print(f"warning: {said}: model seats play the game's baseline until it "
+                          "answers", highlight=False, soft_wrap=True, markup=False)
+    except ConfigError as exc:
+        option = SERVE_MODEL_OPTIONS.get(exc.field, exc.field)
+        fail(str(exc.renamed(option)) if str(exc).startswith(exc.field) else f"{option}: {exc}")

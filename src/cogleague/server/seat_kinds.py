@@ -69,6 +69,7 @@ def make_runner_seat(game: Game, row: dict[str, Any], channel: SeatChannel, sett
         options = ModelOptions(provider=settings.model_provider,
                                model=row.get("model") or settings.model_name,
                                base_url=settings.model_base_url,
+                               max_reply_tokens=settings.model_max_reply_tokens,
                                recording=settings.model_recording,
                                recording_mode=settings.model_recording_mode)
         return make_model_seat(game, seat, row["policy_name"], options, prompt=row["prompt"])

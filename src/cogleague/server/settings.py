@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from cogleague.core.config import check_bool, check_choice, check_int
 from cogleague.core.errors import ConfigError
+from cogleague.core.model_limits import MAX_REPLY_TOKENS, MIN_REPLY_TOKENS, PROVIDERS
 from cogleague.core.settlement import BPS
 
 DEFAULT_DB_URL = "sqlite:///cogleague-server.db"
@@ -100,6 +101,9 @@ class Settings:
     model_provider: str | None = None
     model_name: str | None = None
     model_base_url: str | None = None
+    model_max_reply_tokens: int | None = None
+    """The reply-length cap of every served model seat's requests (None: the seats' default,
+    `core/model_limits.DEFAULT_REPLY_TOKENS`)."""
     model_recording: str | None = None
     """A directory to record every model seat's calls to (or replay them from), one file per
     table (`seats/llm/recording.py`); None: neither."""
@@ -196,7 +200,10 @@ class Settings:
         check_choice("sqlite_synchronous", self.sqlite_synchronous, SQLITE_SYNCHRONOUS)
         check_choice("model_recording_mode", self.model_recording_mode, RECORDING_MODES)
         if self.model_provider is not None:
-            check_choice("model_provider", self.model_provider, MODEL_PROVIDERS)
+            check_choice("model_provider", self.model_provider, PROVIDERS)
+        if self.model_max_reply_tokens is not None:
+            check_int("model_max_reply_tokens", self.model_max_reply_tokens, MIN_REPLY_TOKENS,
+                      MAX_REPLY_TOKENS)
         if self.rake_bps is not None:
             check_int("rake_bps", self.rake_bps, 0, BPS)
         _db_url(self.db_url)
@@ -229,8 +236,6 @@ def _positive_count(name: str, value: Any) -> int:
     return value
 
 
-MODEL_PROVIDERS = ("anthropic", "openai")
-"""The providers a served model seat may play through (`seats/llm`)."""
 DB_URL_FORMS = "sqlite:///FILE or postgresql://USER@HOST/DATABASE"
 
 

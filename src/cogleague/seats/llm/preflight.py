@@ -44,6 +44,11 @@ class ProviderUnavailable(ConfigError):
         super().__init__("provider", message)
 
 
+class ProviderUnreachable(ProviderUnavailable):
+    """Nothing answered at the endpoint: wrong, or not started yet (a server that outlives it
+    may go on; a command that plays now may not)."""
+
+
 def configured(options: ModelOptions) -> bool:
     """Whether any provider is set up at all (without one, model seats fall back by design)."""
     return options.provider is not None
@@ -73,7 +78,7 @@ async def acheck_provider(options: ModelOptions) -> None:
         key = LOCAL_SERVER_KEY
     status = await _probe(provider, key, options.base_url)
     if status == "unreachable":
-        raise ProviderUnavailable(f"cannot reach the model endpoint {url} (--base-url)")
+        raise ProviderUnreachable(f"cannot reach the model endpoint {url} (--base-url)")
     if status in ("401", "403"):
         source = "--api-key" if options.api_key else env
         raise ProviderUnavailable(f"{url} refused the key in {source} (HTTP {status})")
