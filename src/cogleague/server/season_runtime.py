@@ -25,7 +25,7 @@ from cogleague.core.errors import ConfigError
 from cogleague.league.config import LeagueConfig
 from cogleague.league.config import load as load_league
 from cogleague.league.season import SeasonSettings
-from cogleague.server.agents import ACTIVE, AgentBook
+from cogleague.server.agents import ACTIVE, AgentBook, socket_fields
 from cogleague.server.auth import digest, new_seat_token
 from cogleague.server.catalog import Catalog
 from cogleague.server.dbretry import Unavailable
@@ -60,9 +60,11 @@ is anyone's to take."""
 class AgentLink:
     """One agent socket on this process: the agent and how to send it a frame."""
 
-    def __init__(self, agent_id: int, send: Any) -> None:
+    def __init__(self, agent_id: int, send: Any, told: dict[str, Any] | None = None) -> None:
         self.agent_id = agent_id
         self.send = send
+        self.told: dict[str, Any] = told or {}
+        """What the socket was last told of its agent (`hello`, then each `changed`)."""
         self.playing: set[str] = set()
         self.since = now()
 
@@ -251,7 +253,8 @@ class LeagueRuntime:
 
     async def tick(self) -> None:
         here = {a: min(link.since for link in links) for a, links in self.links.items() if links}
-        await self.store.tx(self._presence, here)  # a copy: sockets come and go meanwhile
+        settings = await self.store.tx(self._presence, here)  # a copy: sockets come and go
+        await self._tell(settings)
         await self._deliver()
         await self._take_tables()
         if self.matchmaker is not None and await self.store.tx(self._lease):
@@ -273,9 +276,9 @@ class LeagueRuntime:
 
         await backfill(self.service, finished_before=now() - SWEEP_EVERY_S)
 
-    def _presence(self, conn: Connection, here: dict[int, float]) -> None:
+    def _presence(self, conn: Connection, here: dict[int, float]) -> dict[int, dict[str, Any]]:
         """Renew the presence of the agents connected here (`here`: agent id -> since), on
-        the database thread."""
+        the database thread; and read what their sockets are told of them (`_tell`)."""
         node, until = self.service.node_id, now() + PRESENCE_TTL_S
         for agent_id, since in here.items():
             done = conn.execute(update(agent_presence).where(
@@ -283,6 +286,22 @@ class LeagueRuntime:
             if done.rowcount == 0:
                 conn.execute(insert(agent_presence).values(
                     agent_id=agent_id, node=node, until=until, since=since))
+        if not here:
+            return {}
+        columns = [agents.c.id, agents.c.name, agents.c.version, agents.c.cap, agents.c.games,
+                   agents.c.state, agents.c.reason]
+        return {r["id"]: socket_fields(dict(r)) for r in conn.execute(
+            select(*columns).where(agents.c.id.in_(list(here)))).mappings()}
+
+    async def _tell(self, settings: dict[int, dict[str, Any]]) -> None:
+        """A ``changed`` frame to each socket whose agent's `socket_fields` differ from what
+        it was last told. Read every tick with the presence, so a change made on any process,
+        or between a socket's ``hello`` and its ``ready``, reaches it within a tick."""
+        for agent_id, now_told in settings.items():
+            for link in list(self.links.get(agent_id, ())):
+                if link.told != now_told:
+                    link.told = now_told
+                    await link.send({"type": "changed", **now_told})
 
     def _lease(self, conn: Connection) -> bool:
         node, at = self.service.node_id, now()
