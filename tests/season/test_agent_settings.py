@@ -268,3 +268,26 @@ async def test_a_change_made_before_ready_is_told_after_it(make_server: Any,
         assert (await _next(ws, "changed"))["cap"] == 5
     finally:
         await ws.close()
+
+
+@pytest.mark.postgres
+async def test_on_postgres_a_change_made_on_another_process_reaches_the_socket(
+        make_server: Any, tmp_path: Path, pg_cluster: Any) -> None:
+    """Two processes on one database: the agent's socket on one, its owner's `PATCH` on the
+    other; the socket's process reads the change and sends `changed`."""
+    db = pg_cluster.new_database()
+    season = str(season_file(tmp_path, tables=100000, final_top=0))
+    one = make_server(db, season=season)
+    two = make_server(db, season=season)
+    key = await account(one.url, OPERATOR_KEY, "ann")
+    await register(one.url, key, name="bot", games=["dilemma"], cap=1)
+    await post(one.url, key, "/agents/bot/pause")
+    ws = await _agent(one.url, key, "bot")
+    try:
+        await _next(ws, "hello")
+        await ws.send(json.dumps({"type": "ready"}))
+        async with LobbyClient(two.url, key) as lobby:
+            await lobby.request("PATCH", "/agents/bot", {"cap": 6})
+        assert (await _next(ws, "changed"))["cap"] == 6
+    finally:
+        await ws.close()

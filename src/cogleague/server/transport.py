@@ -186,9 +186,13 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
             host = self._host()
             wire_log.warn((host, "pings"), "closed a WebSocket from %s that pinged faster than "
                           "%d a second (bursts of %d)", host, PINGS_PER_S, PING_BURST)
-            self.conn.send_close(1008, PING_FLOOD_REASON)  # the pong queued above is dropped
-            self.handle_parser_exception()  # tells the app, writes the close, closes
-            return
+            if self.conn.state is State.OPEN:  # the pong queued above is dropped
+                self.conn.send_close(1008, PING_FLOOD_REASON)
+                self.handle_parser_exception()  # tells the app, writes the close, closes
+            elif self.conn.state is State.CONNECTING:  # pings before the 101: no close frame
+                self.close_sent = True  # can be sent yet; nothing more is read or sent on it
+                self.transport.abort()
+            return  # (CLOSING: the peer closed; a pong is owed to nobody)
         if not self.writable.is_set():
             self.unread_pongs += len(data)
             if self.unread_pongs > PONG_BACKLOG_BYTES:
