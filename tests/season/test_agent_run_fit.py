@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from cogleague.client import LobbyClient
-from cogleague.client.agent import AgentRefused, run_agent
+from cogleague.client.agent import AgentRefused, AgentRunner, run_agent
 from season.season import account, post, query, register, season_file
 from server.support import OPERATOR_KEY
 
@@ -98,3 +98,44 @@ async def test_a_paused_agent_says_it_is_not_matched(make_server: Any, tmp_path:
     said = [r.getMessage() for r in caplog.records if "paused" in r.getMessage()]
     assert said and "agent nap is paused (paused by its owner): it is not matched until " \
         "resumed (cogleague agent resume nap)" in said[0], said
+
+
+async def test_a_game_added_while_connected_stops_the_agent_before_it_is_matched(
+        make_server: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The server tells a connected agent its new games (`changed`): a bot written for one
+    game goes offline at once, saying which game, before any table of it is formed (the
+    agent is paused here, so it is never matched whatever the timing). A new cap is taken
+    as the agent's (`AgentRun.settings`)."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0,
+                                                    fill_after_s=0.2)))
+    key = await account(server.url, OPERATOR_KEY, "ann")
+    await register(server.url, key, name="one", games=["dilemma"], cap=1)
+    await post(server.url, key, "/agents/one/pause")
+    caplog.set_level(logging.INFO, logger="cogleague.agent")
+    runner = AgentRunner(PromiseKeeper, server.url, key, "one", reconnect_for_s=30)
+    task = asyncio.create_task(runner.run())
+    try:
+        for _ in range(600):
+            if task.done() or any("is paused" in r.getMessage() for r in caplog.records):
+                break
+            await asyncio.sleep(0.05)
+        assert runner.run_state.settings.get("cap") == 1, runner.run_state
+        async with LobbyClient(server.url, key) as lobby:
+            await lobby.request("PATCH", "/agents/one", {"cap": 4})
+        for _ in range(600):
+            if task.done() or runner.run_state.settings.get("cap") == 4:
+                break
+            await asyncio.sleep(0.05)
+        assert runner.run_state.settings["cap"] == 4, runner.run_state
+        assert not task.done()
+        async with LobbyClient(server.url, key) as lobby:
+            await lobby.request("PATCH", "/agents/one", {"games": ["dilemma", "commons"]})
+        with pytest.raises(AgentRefused) as caught:
+            await asyncio.wait_for(task, 60)
+    finally:
+        task.cancel()
+    assert "agent one plays dilemma, commons; bot PromiseKeeper was written for dilemma" \
+        in str(caught.value), caught.value
+    assert _seats(db, "one") == 0
+    assert runner.run_state.assigned == []

@@ -208,3 +208,86 @@ async def test_a_change_counts_from_the_next_match_and_tables_in_play_go_on(
         assert ("bot",) in seat, seat
     finally:
         await ws.close()
+
+
+HELLO_FIELDS = {"type", "agent", "version", "cap", "games", "state", "reason"}
+
+
+async def test_a_connected_agent_is_told_its_new_settings(make_server: Any,
+                                                          tmp_path: Path) -> None:
+    """`hello` gives the values when the socket opened; a change made while it is open
+    (`PATCH`, a pause, a resume, a retirement) comes on the open socket as a `changed` frame
+    of the same fields, so the agent never plays on with a cap or games it no longer has."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    url = server.url
+    key = await account(url, OPERATOR_KEY, "ann")
+    await register(url, key, name="bot", games=["dilemma"], cap=1)
+    await post(url, key, "/agents/bot/pause")  # not matched: only its settings come
+    ws = await _agent(url, key, "bot")
+    try:
+        hello = await _next(ws, "hello")
+        assert set(hello) == HELLO_FIELDS and hello["cap"] == 1, hello
+        await ws.send(json.dumps({"type": "ready"}))
+        async with LobbyClient(url, key) as lobby:
+            await lobby.request("PATCH", "/agents/bot",
+                                {"cap": 3, "games": ["dilemma", "commons"]})
+        changed = await _next(ws, "changed")
+        assert changed == {"type": "changed", "agent": "bot", "version": 1, "cap": 3,
+                           "games": ["dilemma", "commons"], "state": "paused",
+                           "reason": "paused by its owner"}, changed
+        await post(url, key, "/agents/bot/resume")
+        resumed = await _next(ws, "changed")
+        assert (resumed["state"], resumed["reason"], resumed["cap"]) == ("active", None, 3)
+        async with LobbyClient(url, key) as lobby:  # nothing an agent plays by: no frame
+            await lobby.request("PATCH", "/agents/bot", {"description": "new words"})
+            await lobby.request("PATCH", "/agents/bot", {"cap": 2})
+        assert (await _next(ws, "changed"))["cap"] == 2  # the next one is the cap's
+        await post(url, key, "/agents/bot/retire")
+        assert (await _next(ws, "changed"))["state"] == "retired"
+    finally:
+        await ws.close()
+
+
+async def test_a_change_made_before_ready_is_told_after_it(make_server: Any,
+                                                           tmp_path: Path) -> None:
+    """A change between the `hello` and the agent's `ready` is not lost: it comes once the
+    agent is online."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    url = server.url
+    key = await account(url, OPERATOR_KEY, "ann")
+    await register(url, key, name="bot", games=["dilemma"], cap=1)
+    await post(url, key, "/agents/bot/pause")
+    ws = await _agent(url, key, "bot")
+    try:
+        assert (await _next(ws, "hello"))["cap"] == 1
+        async with LobbyClient(url, key) as lobby:
+            await lobby.request("PATCH", "/agents/bot", {"cap": 5})
+        await ws.send(json.dumps({"type": "ready"}))
+        assert (await _next(ws, "changed"))["cap"] == 5
+    finally:
+        await ws.close()
+
+
+@pytest.mark.postgres
+async def test_on_postgres_a_change_made_on_another_process_reaches_the_socket(
+        make_server: Any, tmp_path: Path, pg_cluster: Any) -> None:
+    """Two processes on one database: the agent's socket on one, its owner's `PATCH` on the
+    other; the socket's process reads the change and sends `changed`."""
+    db = pg_cluster.new_database()
+    season = str(season_file(tmp_path, tables=100000, final_top=0))
+    one = make_server(db, season=season)
+    two = make_server(db, season=season)
+    key = await account(one.url, OPERATOR_KEY, "ann")
+    await register(one.url, key, name="bot", games=["dilemma"], cap=1)
+    await post(one.url, key, "/agents/bot/pause")
+    ws = await _agent(one.url, key, "bot")
+    try:
+        await _next(ws, "hello")
+        await ws.send(json.dumps({"type": "ready"}))
+        async with LobbyClient(two.url, key) as lobby:
+            await lobby.request("PATCH", "/agents/bot", {"cap": 6})
+        assert (await _next(ws, "changed"))["cap"] == 6
+    finally:
+        await ws.close()

@@ -9,12 +9,13 @@ import logging
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from cogleague.core.errors import ConfigError
 from cogleague.league.config import load
 from cogleague.server.season_runtime import load_season, lone_waits
-from season.season import account, query, register, season_file
+from season.season import account, post, query, register, season_file
 from server.support import OPERATOR_KEY
 
 
@@ -109,3 +110,54 @@ async def test_a_restart_that_adds_copies(make_server: Any, tmp_path: Path) -> N
     assert [(r[0], r[2], r[3]) for r in rows] == [("tft", "baseline", "tit_for_tat"),
                                                    ("tft-2", "baseline", "tit_for_tat")]
     assert rows[0][1] == tft_id
+
+
+def _house(db: str) -> dict[str, tuple[int, str, str | None]]:
+    """Each baseline agent: (id, state, reason)."""
+    return {r[0]: (r[1], r[2], r[3]) for r in query(
+        db, "SELECT name, id, state, reason FROM agents WHERE kind = 'baseline'")}
+
+
+async def test_a_restart_with_fewer_copies_retires_the_others_and_more_bring_them_back(
+        make_server: Any, tmp_path: Path) -> None:
+    """The house follows the file: a copy (or a baseline policy) the file no longer has is
+    retired at the start, said in the log — not deleted, so its agent page, results and
+    rating stay, and it is no longer matched — and the file giving it back brings it back,
+    the same agent. A baseline the operator registered by hand (never in the file) and a
+    copy the operator retired by hand are left as they are."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    path = season_file(tmp_path, tables=100000, final_top=0)
+    plain = path.read_text()
+    with_copies(path, "tft", 3)
+    first = make_server(db, season=str(path))
+    await register(first.url, OPERATOR_KEY, name="extra", kind="baseline", games=["dilemma"],
+                   baseline="tit_for_tat")
+    first.stop()
+    before = _house(db)
+    assert {"tft", "tft-2", "tft-3", "defector", "extra"} <= set(before), before
+    assert {s for _i, s, _r in before.values()} == {"active"}, before
+
+    path.write_text(plain)  # tft alone again, and no defector
+    path.write_text(path.read_text().replace('name = "defector"', 'name = "defector2"'))
+    second = make_server(db, season=str(path))
+    after = _house(db)
+    for name in ("tft-2", "tft-3", "defector"):
+        assert after[name] == (before[name][0], "retired", "no longer in the season file"), (
+            name, after[name])
+    assert after["tft"][1] == after["extra"][1] == "active", after
+    said = second.log_path.read_text()
+    assert "retired house agents defector, tft-2, tft-3: no longer in the season file" \
+        in said, said[-3000:]
+    page = httpx.get(f"{second.url}/agents/tft-3", timeout=10).json()["versions"][0]
+    assert (page["state"], page["reason"]) == ("retired", "no longer in the season file")
+    await post(second.url, OPERATOR_KEY, "/agents/tft/retire")  # the operator's own
+    second.stop()
+
+    with_copies(path, "tft", 2)  # tft-2 comes back; tft-3 and defector stay retired
+    third = make_server(db, season=str(path))
+    back = _house(db)
+    assert back["tft-2"] == (before["tft-2"][0], "active", None), back
+    assert back["tft-3"][1] == back["defector"][1] == "retired", back
+    assert back["tft"][1] == "retired" and back["tft"][2] is None, back  # not the file's
+    assert "house agent tft-2 is back: in the season file again" in \
+        third.log_path.read_text()

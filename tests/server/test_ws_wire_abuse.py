@@ -1,5 +1,6 @@
 """Hostile bytes below the JSON layer, from raw sockets at a live server (loopback only): text
-frames that are not UTF-8, and WebSocket pings from a peer that never reads the pongs.
+frames that are not UTF-8, WebSocket pings from a peer that never reads the pongs, and pings
+as fast as a peer that reads them can send (the ping budget).
 
 Neither reaches the app's `FrameHandler`: the transport (`transport.py`) answers them, so its
 own bounds are what keep the server's log and memory in check."""
@@ -110,6 +111,8 @@ def test_a_text_frame_that_is_not_utf8_is_closed_1007_without_a_traceback(
 
 def test_a_peer_that_pings_without_reading_is_dropped_not_buffered(
         served: ServerProcess) -> None:
+    """Dropped by whichever bound comes first: a burst this fast meets the ping budget; a
+    peer under it that never reads meets `PONG_BACKLOG_BYTES`, minutes later."""
     table = _table(served)
     sock = _upgraded(served.url, f"/ws/watch?table={table}", rcvbuf=4096)
     burst = _frame(PING, b"p" * 125) * 512
@@ -125,4 +128,70 @@ def test_a_peer_that_pings_without_reading_is_dropped_not_buffered(
     assert sent < FLOOD_BYTES, "the server kept answering pings nobody read"
     assert httpx.get(f"{served.url}/healthz").status_code == 200
     assert _tracebacks(served.log_path) == []
-    assert "stopped reading its pongs" in served.log_path.read_text()
+    said = served.log_path.read_text()  # the ping budget (1008) ends a burst like this one
+    assert "pinged faster than" in said or "stopped reading its pongs" in said, said[-2000:]
+
+
+async def _ping_flood(url: str, table: str, most: int) -> tuple[int, int | None, str]:
+    """Pings one after another, each pong awaited (a peer that reads every pong), until the
+    server closes or `most` were answered: (answered, close code, close reason)."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    answered = 0
+    async with connect(f"{url.replace('http://', 'ws://')}/ws/watch?table={table}",
+                       proxy=None, ping_interval=None) as ws:
+        try:
+            while answered < most:
+                await asyncio.wait_for(await ws.ping(), 30)
+                answered += 1
+        except ConnectionClosed:
+            pass
+        if answered < most:
+            await asyncio.wait_for(ws.wait_closed(), 30)
+        close = ws.protocol.close_rcvd
+        return answered, close.code if close else None, close.reason if close else ""
+
+
+def test_a_peer_that_pings_as_fast_as_it_reads_the_pongs_is_closed_1008(
+        served: ServerProcess) -> None:
+    """Reading every pong keeps the backlog bound quiet; the ping budget still ends it, with
+    a close that says why, and one warning for the two sockets from the same address."""
+    from cogleague.server.transport import PING_BURST, PINGS_PER_S
+
+    table = _table(served)
+    most = 20 * PING_BURST
+    for _ in range(2):
+        answered, code, reason = asyncio.run(_ping_flood(served.url, table, most))
+        assert answered < most, "the server answered every ping of a flood"
+        assert answered >= PING_BURST - 1, answered  # a burst passes before the budget bites
+        assert code == 1008, (code, reason)
+        assert f"at most {PINGS_PER_S} a second" in reason, reason
+    assert httpx.get(f"{served.url}/healthz").status_code == 200
+    assert _tracebacks(served.log_path) == []
+    said = served.log_path.read_text()
+    assert said.count("pinged faster than") == 1, said[-2000:]
+
+
+def test_a_keepalive_client_is_untouched_by_the_ping_budget(served: ServerProcess) -> None:
+    """A keepalive as `websockets` does it (a ping, its pong, the next ping after the
+    interval), here every 0.05 s — 400 times its default pace — is answered every time and
+    never closed."""
+    from websockets.asyncio.client import connect
+
+    table = _table(served)
+
+    async def keepalive() -> tuple[int, int | None]:
+        answered = 0
+        async with connect(f"{served.url.replace('http://', 'ws://')}/ws/watch?table={table}",
+                           proxy=None) as ws:  # the library's own keepalive on, too
+            for _ in range(60):
+                await asyncio.wait_for(await ws.ping(), 30)
+                answered += 1
+                await asyncio.sleep(0.05)
+            await ws.close()
+            return answered, ws.protocol.close_rcvd.code if ws.protocol.close_rcvd else None
+
+    answered, code = asyncio.run(keepalive())
+    assert (answered, code) == (60, 1000)
+    assert "pinged faster than" not in served.log_path.read_text()

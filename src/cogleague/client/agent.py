@@ -7,7 +7,10 @@ dropped socket is reconnected with growing pauses while the tables go on; the ne
 lists the tables still being played, so the server hands out only the others (with new seat
 tokens). Stop it with `stop` (an `asyncio.Event`) or after `max_tables` tables (ended or
 failed). A bot class that declares its game (`Bot.game`) is never made online for an agent of
-other games: each turn there would raise and wait out its deadline (`AgentRunner.fit`).
+other games: each turn there would raise and wait out its deadline (`AgentRunner.fit`). The
+server tells the agent its values (`hello`, then ``changed`` when its owner changes them):
+`AgentRun.settings` holds them, and a change of games the bot cannot play — or a retirement —
+takes the agent offline at once.
 """
 
 from __future__ import annotations
@@ -77,6 +80,9 @@ class AgentRun:
     """What the agent did while it ran."""
 
     hello: dict[str, Any] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The agent's values now (`agent`, `version`, `cap`, `games`, `state`, `reason`): the
+    last ``hello``'s, then each ``changed`` frame's (`cogleague agent set`, pause, resume)."""
     finished: list[SeatOutcome] = field(default_factory=list)
     assigned: list[str] = field(default_factory=list)
     connects: int = 0
@@ -202,17 +208,13 @@ class AgentRunner:
             if kind == "hello":
                 self.run_state.hello = frame
                 self.greeted = True
-                games = frame.get("games")
-                self.unfit = self.fit(games if isinstance(games, list) else [])
-                if self.unfit is not None:
-                    log.error("%s", self.unfit)
+                if not self._settings(frame, {}):
                     return  # never ready: not matched for tables it cannot play
                 log.info("agent %s: online at %s", self.agent, self.server)
-                if frame.get("state") == "paused":
-                    log.warning("agent %s is paused (%s): it is not matched until resumed "
-                                "(cogleague agent resume %s)", self.agent,
-                                frame.get("reason") or "paused", self.agent)
                 await ws.send(json.dumps({"type": "ready", "playing": sorted(self.tables)}))
+            elif kind == "changed":  # `cogleague agent set`, pause, resume, retire
+                if not self._settings(frame, self.run_state.settings):
+                    return  # offline now: not matched for what it cannot play
             elif kind == "assign":
                 unfit = self.fit([frame.get("game")])  # the games changed since the hello
                 if unfit is not None:
@@ -228,6 +230,35 @@ class AgentRunner:
             elif kind == "error":
                 log.warning("agent %s: %s: %s", self.agent, frame.get("code"),
                             frame.get("message"))
+
+    def _settings(self, frame: dict[str, Any], before: dict[str, Any]) -> bool:
+        """Take the agent's values from a ``hello`` or ``changed`` frame and say what
+        changed; False (with `unfit` set: the runner goes offline, lets its tables finish and
+        raises `AgentRefused`) when the bot cannot play its games, or the agent is retired."""
+        now = {k: v for k, v in frame.items() if k != "type"}
+        self.run_state.settings = now
+        games = now.get("games")
+        if games != before.get("games"):
+            self.unfit = self.fit(games if isinstance(games, list) else [])
+        if now.get("state") == "retired":
+            self.unfit = (f"agent {self.agent} was retired; it is no longer matched "
+                          "(register another agent to play on)")
+        if self.unfit is not None:
+            log.error("%s", self.unfit)
+            return False
+        if before and now.get("cap") != before.get("cap"):
+            log.info("agent %s: cap %s (tables at once) from the next table", self.agent,
+                     now.get("cap"))
+        if before and games != before.get("games"):
+            log.info("agent %s: plays %s from the next table", self.agent,
+                     ", ".join(map(str, games)) if isinstance(games, list) else games)
+        if now.get("state") == "paused" and before.get("state") != "paused":
+            log.warning("agent %s is paused (%s): it is not matched until resumed "
+                        "(cogleague agent resume %s)", self.agent,
+                        now.get("reason") or "paused", self.agent)
+        elif now.get("state") == "active" and before.get("state") == "paused":
+            log.info("agent %s is resumed: it is matched again", self.agent)
+        return True
 
     def fit(self, games: Sequence[Any]) -> str | None:
         """Why the bot cannot play tables of `games` (it declares another `Bot.game`), or

@@ -6,8 +6,10 @@ baselines) would leave a lone entrant waiting for others. ``copies = N`` on a ba
 ``[[policies]]`` table makes N policies of it, named ``NAME``, ``NAME-2`` … ``NAME-N``: each
 is its own agent, rated on its own (its rating is what it did at its own seats, never pooled
 with its twins'), and the first keeps the plain name, so a season that had the baseline keeps
-its agent and rating when copies are added. The offline league plays them as the same
-distinct policies (one config model).
+its agent and rating when copies are added. A restart with fewer copies retires the others
+(not deleted: their results and ratings stay) and more bring them back, the same agents
+(`LeagueRuntime._retire_house`). The offline league plays them as the same distinct policies
+(one config model).
 """
 
 from __future__ import annotations

@@ -96,7 +96,8 @@ async def change_agent(name: str, body: ChangeBody, who: Who, request: Request
                        ) -> dict[str, Any]:
     """Change the cap, games or description of an agent's current version in place. It
     counts from the next table the matchmaker forms; tables already running go on as they
-    are. New games need open registration (409 once the final line-ups are frozen)."""
+    are; a remote agent connected on /ws/agent is sent a `changed` frame with its new values.
+    New games need open registration (409 once the final line-ups are frozen)."""
     return await _rt(request).book.change(who, name, body.model_dump(exclude_unset=True))
 
 

@@ -6,7 +6,11 @@ The server says ``hello``; the agent says ``ready`` (with the tables it is still
 a reconnect, so they are not handed out twice), and from then on gets one ``assign`` frame per
 seat — table, seat, game and a fresh seat token for ``/ws/play`` — and answers ``ping`` with
 ``pong``. While the socket is open the agent is *online* and can be matched; a closed socket
-(or a process that stopped renewing its presence) takes it off the matchmaker's list.
+(or a process that stopped renewing its presence) takes it off the matchmaker's list. A change
+to what ``hello`` said (``PATCH /agents/NAME``, a pause, a resume, a retirement; on any
+process) comes as a ``changed`` frame with the same fields, within a league tick of the
+socket being online (`LeagueRuntime._tell`): the agent never plays on with settings it no
+longer has.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from cogleague.core import jsonio
 from cogleague.core.text import text_fault
+from cogleague.server.agents import socket_fields
 from cogleague.server.auth import bearer, digest
 from cogleague.server.frames import excerpt
 from cogleague.server.key_watch import KeyWatch
@@ -89,16 +94,15 @@ async def agent_socket(ws: WebSocket) -> None:
     async def send(frame: dict[str, Any]) -> None:
         conn.send_text(jsonio.dumps(frame))
 
-    link = AgentLink(found["id"], send)
+    told = socket_fields(found)
+    link = AgentLink(found["id"], send, told)  # `changed` once the row differs from `told`
     settings = rt.settings
     limit = RateLimit(settings.moves_per_second, settings.move_burst)  # /ws/play's rate
     pinger = asyncio.create_task(_ping(send, settings.ping_interval_s, keys))
     attached = False
     try:
         await keys.check(owner)  # a new key made since `_agent_for` read the old one
-        await send({"type": "hello", "agent": found["name"], "version": found["version"],
-                    "cap": found["cap"], "games": json.loads(found["games"]),
-                    "state": found["state"], "reason": found["reason"]})
+        await send({"type": "hello", **told})
         while True:
             try:
                 message = await ws.receive()

@@ -63,6 +63,17 @@ def policy_name(row: Mapping[str, Any]) -> str:
     return f"{row['name']}@v{row['version']}"
 
 
+SOCKET_FIELDS = ("agent", "version", "cap", "games", "state", "reason")
+"""What an agent socket is told of its agent: in ``hello``, then in ``changed`` whenever one
+of them changes while the socket is open (`agent_socket.py`, `LeagueRuntime._tell`)."""
+
+
+def socket_fields(row: Mapping[str, Any]) -> dict[str, Any]:
+    """`SOCKET_FIELDS` of an agent row (`hello` and `changed` carry the same)."""
+    return {"agent": row["name"], "version": row["version"], "cap": row["cap"],
+            "games": json.loads(row["games"]), "state": row["state"], "reason": row["reason"]}
+
+
 def describe(row: Mapping[str, Any], owner: str, online: bool | None = None) -> dict[str, Any]:
     """The public face of one agent version (no prompt, no file path)."""
     doc: dict[str, Any] = {

@@ -25,7 +25,7 @@ from cogleague.core.errors import ConfigError
 from cogleague.league.config import LeagueConfig
 from cogleague.league.config import load as load_league
 from cogleague.league.season import SeasonSettings
-from cogleague.server.agents import ACTIVE, AgentBook
+from cogleague.server.agents import ACTIVE, RETIRED, AgentBook, socket_fields
 from cogleague.server.auth import digest, new_seat_token
 from cogleague.server.catalog import Catalog
 from cogleague.server.dbretry import Unavailable
@@ -52,6 +52,9 @@ PRESENCE_TTL_S = 5.0
 """A remote agent whose socket's process stopped renewing is unmatched after this long."""
 LEASE_TTL_S = 5.0
 SWEEP_EVERY_S = 10.0
+OUT_OF_FILE = "no longer in the season file"
+"""The reason of a house agent retired because the season's file dropped it (`_retire_house`):
+only an agent retired for it comes back when the file names it again."""
 UNCLAIMED_S = 2 * TICK_S
 """A fresh season table is shared out (each process takes half); one nobody took this long
 is anyone's to take."""
@@ -60,9 +63,11 @@ is anyone's to take."""
 class AgentLink:
     """One agent socket on this process: the agent and how to send it a frame."""
 
-    def __init__(self, agent_id: int, send: Any) -> None:
+    def __init__(self, agent_id: int, send: Any, told: dict[str, Any] | None = None) -> None:
         self.agent_id = agent_id
         self.send = send
+        self.told: dict[str, Any] = told or {}
+        """What the socket was last told of its agent (`hello`, then each `changed`)."""
         self.playing: set[str] = set()
         self.since = now()
 
@@ -88,6 +93,9 @@ class LeagueRuntime:
         self.refit_version = -1
         self.sweeps = Every(SWEEP_EVERY_S, start_due=False)
         self.profile_cache: dict[int, dict[str, Any]] = {}
+        self.house_retired: list[str] = []
+        self.house_back: list[str] = []
+        """The house agents this start retired, and brought back (`_install`; logged)."""
         self.recorded_cache: dict[int, tuple[Any, dict[str, Any]]] = {}
         service.finish_hooks.append(self._rate)
         service.document_guards.append(self._held_out_sat)
@@ -162,6 +170,14 @@ class LeagueRuntime:
                 operator = await self.store.tx(self._install)
             except IntegrityError:  # another process installed the season at the same time
                 operator = await self.store.tx(self._install)
+            if self.house_retired:
+                log.warning("season %s: retired house agent%s %s: %s (their tables, results "
+                            "and ratings stay; name them in the file again to bring them "
+                            "back)", self.id, "s" * (len(self.house_retired) != 1),
+                            ", ".join(self.house_retired), OUT_OF_FILE)
+            for name in self.house_back:
+                log.warning("season %s: house agent %s is back: in the season file again",
+                            self.id, name)
             from cogleague.server.season_board import standings_doc
 
             assert self.id is not None
@@ -195,8 +211,11 @@ class LeagueRuntime:
             log.exception("could not let go of the league's presence rows")
 
     def _install(self, conn: Connection) -> int:
-        """The season's row and its baselines (the league file's baseline policies)."""
+        """The season's row and its baselines (the league file's baseline policies); the
+        house agents the file dropped are retired (`_retire_house`), those it names again
+        come back."""
         assert self.config is not None
+        self.house_retired, self.house_back = [], []  # this transaction's (it may be retried)
         operator = conn.execute(select(accounts.c.id).where(accounts.c.role == "operator")
                                 ).scalar_one()
         row = conn.execute(select(seasons.c.config_text, seasons.c.phase).where(
@@ -216,6 +235,9 @@ class LeagueRuntime:
             log.warning("season %s has ended: GET /leagues/%s/config keeps the file it ran "
                         "with, not the edited one this process was started with",
                         self.id, self.id)
+        ended = row is not None and row.phase == ENDED
+        if row is not None and not ended:
+            self._retire_house(conn, operator, row.config_text)
         if conn.execute(select(league_leases.c.name).where(league_leases.c.name == self.id)
                         ).first() is None:
             conn.execute(insert(league_leases).values(name=self.id, owner=None, until=0.0))
@@ -227,7 +249,13 @@ class LeagueRuntime:
             if len(set(names.values())) != 1:
                 raise ConfigError(f"policies.{p.name}", f"policies.{p.name}: a season baseline "
                                   "must have one baseline name for all its games")
-            if conn.execute(select(agents.c.id).where(agents.c.name == p.name)).first():
+            held = conn.execute(select(agents.c.id, agents.c.state, agents.c.reason).where(
+                agents.c.name == p.name)).first()
+            if held is not None:
+                if (held.state, held.reason) == (RETIRED, OUT_OF_FILE) and not ended:
+                    conn.execute(update(agents).where(agents.c.name == p.name)
+                                 .values(state=ACTIVE, reason=None))
+                    self.house_back.append(p.name)
                 continue
             conn.execute(insert(agents).values(
                 name=p.name, version=1, current=True, account_id=operator, kind="baseline",
@@ -235,6 +263,26 @@ class LeagueRuntime:
                 state=ACTIVE, baseline=next(iter(names.values())), created_at=now(),
                 tokens_used=0))
         return int(operator)
+
+    def _retire_house(self, conn: Connection, operator: int, before: str) -> None:
+        """Retire the house agents the file the season last ran with had and this one has not
+        (fewer `copies`, a baseline policy removed): the house follows the file. Retired, not
+        deleted — their tables, results and ratings stay — with `OUT_OF_FILE` as the reason,
+        which is what brings one back (`_install`) when the file names it again; an agent
+        the operator retired, or a baseline registered by hand (never in a file), is not
+        touched."""
+        assert self.config is not None
+        now_house = {p.name for p in self.config.policies if p.kind == "baseline"}
+        gone = sorted(house_names(before) - now_house)
+        if not gone:
+            return
+        names = list(conn.execute(select(agents.c.name).where(
+            agents.c.name.in_(gone), agents.c.kind == "baseline",
+            agents.c.account_id == operator, agents.c.state != RETIRED)).scalars())
+        if names:
+            conn.execute(update(agents).where(agents.c.name.in_(names))
+                         .values(state=RETIRED, reason=OUT_OF_FILE))
+            self.house_retired.extend(sorted(names))
 
     # -- the loop --------------------------------------------------------------------------------
     async def _loop(self) -> None:
@@ -251,7 +299,8 @@ class LeagueRuntime:
 
     async def tick(self) -> None:
         here = {a: min(link.since for link in links) for a, links in self.links.items() if links}
-        await self.store.tx(self._presence, here)  # a copy: sockets come and go meanwhile
+        settings = await self.store.tx(self._presence, here)  # a copy: sockets come and go
+        await self._tell(settings)
         await self._deliver()
         await self._take_tables()
         if self.matchmaker is not None and await self.store.tx(self._lease):
@@ -273,9 +322,9 @@ class LeagueRuntime:
 
         await backfill(self.service, finished_before=now() - SWEEP_EVERY_S)
 
-    def _presence(self, conn: Connection, here: dict[int, float]) -> None:
+    def _presence(self, conn: Connection, here: dict[int, float]) -> dict[int, dict[str, Any]]:
         """Renew the presence of the agents connected here (`here`: agent id -> since), on
-        the database thread."""
+        the database thread; and read what their sockets are told of them (`_tell`)."""
         node, until = self.service.node_id, now() + PRESENCE_TTL_S
         for agent_id, since in here.items():
             done = conn.execute(update(agent_presence).where(
@@ -283,6 +332,22 @@ class LeagueRuntime:
             if done.rowcount == 0:
                 conn.execute(insert(agent_presence).values(
                     agent_id=agent_id, node=node, until=until, since=since))
+        if not here:
+            return {}
+        columns = [agents.c.id, agents.c.name, agents.c.version, agents.c.cap, agents.c.games,
+                   agents.c.state, agents.c.reason]
+        return {r["id"]: socket_fields(dict(r)) for r in conn.execute(
+            select(*columns).where(agents.c.id.in_(list(here)))).mappings()}
+
+    async def _tell(self, settings: dict[int, dict[str, Any]]) -> None:
+        """A ``changed`` frame to each socket whose agent's `socket_fields` differ from what
+        it was last told. Read every tick with the presence, so a change made on any process,
+        or between a socket's ``hello`` and its ``ready``, reaches it within a tick."""
+        for agent_id, now_told in settings.items():
+            for link in list(self.links.get(agent_id, ())):
+                if link.told != now_told:
+                    link.told = now_told
+                    await link.send({"type": "changed", **now_told})
 
     def _lease(self, conn: Connection) -> bool:
         node, at = self.service.node_id, now()
@@ -430,6 +495,25 @@ def install_openapi(app: Any, config: LeagueConfig | None, catalog: Catalog,
     agent_openapi.install(app, games, {g: list(catalog.get(g).baselines) for g in games},
                           allowed_models(season, settings), season.token_budget,
                           MAX_PROMPT_CHARS)
+
+
+def house_names(text: str) -> set[str]:
+    """The house agents (baseline policies, each copy one) of a league file's text, as the
+    season stored it; a text that no longer reads gives none (nothing is retired for it)."""
+    from cogleague.league.house import parse_copies
+
+    try:
+        docs = tomllib.loads(text).get("policies", [])
+    except tomllib.TOMLDecodeError:
+        return set()
+    names: set[str] = set()
+    for i, doc in enumerate(docs if isinstance(docs, list) else []):
+        if isinstance(doc, dict) and "baseline" in doc:
+            try:
+                names.update(p.name for p in parse_copies(doc, f"policies[{i}]", Path(".")))
+            except ConfigError:
+                continue
+    return names
 
 
 def check_baselines(store: Any, config: LeagueConfig) -> None:

@@ -24,7 +24,7 @@ Two more shortcuts for the hot path, both offered to the app in the scope's exte
   else — binary messages, the close, or a text message while earlier ones still wait in the
   queue — goes the ordinary ASGI way, so the order of messages is kept.
 
-Three bounds of its own, for what never reaches the app:
+Four bounds of its own, for what never reaches the app:
 
 - A text message that is not valid UTF-8 fails the connection (RFC 6455 §8.1) with close 1007
   and a reason saying so, and a warning at most once a minute per client address — not
@@ -32,6 +32,11 @@ Three bounds of its own, for what never reaches the app:
 - The protocol answers every WebSocket ping with a pong, written past flow control. A peer
   that pings without reading would make the server buffer pongs without end; once
   `PONG_BACKLOG_BYTES` of them were written while the peer is not reading, it is dropped.
+- A peer that does read its pongs could still ping as fast as the loop answers, spending the
+  CPU every table of the process shares. Each connection has a ping budget (a token bucket:
+  `PINGS_PER_S`, bursts of `PING_BURST`); past it the connection is closed with 1008 and a
+  reason saying the limit, and a warning at most once a minute per client address. A
+  keepalive pings every few seconds (`websockets`: every 20 s), far inside it.
 - A frame the library refuses before the app accepted the socket (the client did not wait
   for the 101) fails the connection without a close frame to send; it is dropped with a
   warning, where uvicorn's assertion would log a traceback.
@@ -64,6 +69,14 @@ go to `handler(text)` synchronously (None: back to the ASGI queue)."""
 PONG_BACKLOG_BYTES = 64 * 1024
 """Pong bytes written while the peer does not read (flow control paused) before it is dropped:
 hundreds of pings no client that reads its socket leaves unanswered."""
+
+PINGS_PER_S = 20
+PING_BURST = 50
+"""A connection's ping budget: `PINGS_PER_S` on average, `PING_BURST` at once. A keepalive
+sends one every few seconds; a peer past this is flooding, and is closed with 1008."""
+
+PING_FLOOD_REASON = f"too many pings: at most {PINGS_PER_S} a second (bursts of {PING_BURST})"
+"""The close reason (code 1008) of a connection over its ping budget."""
 
 NOT_UTF8_REASON = "text frames must be valid UTF-8"
 """The close reason (code 1007) of a text message that is not."""
@@ -138,6 +151,9 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
     on_text: Callable[[str], None] | None = None
     unread_pongs = 0
     """Pong bytes written since the peer stopped reading (`pause_writing`)."""
+    ping_tokens = float(PING_BURST)
+    """Pings this connection may still send at once (refilled at `PINGS_PER_S`)."""
+    pinged_at: float | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
@@ -164,6 +180,19 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
     def handle_ping(self) -> None:
         """The pong (the library queued it), unless the peer keeps pinging without reading."""
         data = b"".join(self.conn.data_to_send())
+        if self.close_sent:  # closing (a flood already over budget): no more pongs
+            return
+        if not self._ping_allowed():
+            host = self._host()
+            wire_log.warn((host, "pings"), "closed a WebSocket from %s that pinged faster than "
+                          "%d a second (bursts of %d)", host, PINGS_PER_S, PING_BURST)
+            if self.conn.state is State.OPEN:  # the pong queued above is dropped
+                self.conn.send_close(1008, PING_FLOOD_REASON)
+                self.handle_parser_exception()  # tells the app, writes the close, closes
+            elif self.conn.state is State.CONNECTING:  # pings before the 101: no close frame
+                self.close_sent = True  # can be sent yet; nothing more is read or sent on it
+                self.transport.abort()
+            return  # (CLOSING: the peer closed; a pong is owed to nobody)
         if not self.writable.is_set():
             self.unread_pongs += len(data)
             if self.unread_pongs > PONG_BACKLOG_BYTES:
@@ -174,6 +203,18 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
                 self.transport.abort()
                 return
         self.transport.write(data)
+
+    def _ping_allowed(self) -> bool:
+        """Take one ping from the connection's budget (a token bucket); False when empty."""
+        at = self.loop.time()
+        if self.pinged_at is not None:
+            self.ping_tokens = min(float(PING_BURST),
+                                   self.ping_tokens + (at - self.pinged_at) * PINGS_PER_S)
+        self.pinged_at = at
+        if self.ping_tokens < 1.0:
+            return False
+        self.ping_tokens -= 1.0
+        return True
 
     def send_receive_event_to_app(self) -> None:
         if self.curr_msg_data_type != "text" or self.close_sent:
