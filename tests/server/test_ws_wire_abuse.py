@@ -40,12 +40,15 @@ def _head(path: str) -> bytes:
             "Sec-WebSocket-Version: 13\r\n\r\n").encode()
 
 
-def _upgraded(url: str, path: str, rcvbuf: int | None = None) -> socket.socket:
+def _upgraded(url: str, path: str, rcvbuf: int | None = None,
+              sndbuf: int | None = None) -> socket.socket:
     """A raw socket upgraded to a WebSocket at `path` (the 101 head read, nothing more)."""
     host, port = url.removeprefix("http://").split(":")
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     if rcvbuf is not None:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    if sndbuf is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, sndbuf)
     sock.settimeout(30)
     sock.connect((host, int(port)))
     sock.sendall(_head(path))
@@ -126,3 +129,32 @@ def test_a_peer_that_pings_without_reading_is_dropped_not_buffered(
     assert httpx.get(f"{served.url}/healthz").status_code == 200
     assert _tracebacks(served.log_path) == []
     assert "stopped reading its pongs" in served.log_path.read_text()
+
+
+@pytest.mark.parametrize("payload", [b"", b"p", b"p" * 16])
+def test_a_peer_that_pings_without_reading_is_dropped_within_a_few_hundred_kib(
+        served: ServerProcess, payload: bytes) -> None:
+    """Small pings are the expensive ones: each costs the server a frame to parse for a pong
+    of 2 + len(payload) bytes. The backlog counts from the moment the peer is behind, not
+    from when the kernel's send buffer (autotuned up to `tcp_wmem`'s 4 MiB) is full: that
+    took 12-20 MiB of pings (millions of frames, tens of CPU seconds on a loaded machine)
+    per hostile socket (the client's own send buffer is kept small here, so what it could
+    send is what the server took: 0.2-0.4 MiB now, 7-9 MiB before)."""
+    table = _table(served)
+    sock = _upgraded(served.url, f"/ws/watch?table={table}", rcvbuf=4096, sndbuf=4096)
+    sock.settimeout(120)
+    burst = _frame(PING, payload) * 512
+    sent = 0
+    try:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            while sent < FLOOD_BYTES:
+                sock.sendall(burst)
+                sent += len(burst)
+    finally:
+        sock.close()
+    assert sent < PINGED_BYTES_MAX, f"{sent} bytes of pings before the drop"
+    assert "stopped reading its pongs" in served.log_path.read_text()
+
+
+PINGED_BYTES_MAX = 2 * 1024 * 1024
+"""Ping bytes a never-reading peer gets the server to take before it is dropped, at most."""

@@ -31,7 +31,11 @@ Three bounds of its own, for what never reaches the app:
   uvicorn's traceback per message, which a client could repeat into the log at will.
 - The protocol answers every WebSocket ping with a pong, written past flow control. A peer
   that pings without reading would make the server buffer pongs without end; once
-  `PONG_BACKLOG_BYTES` of them were written while the peer is not reading, it is dropped.
+  `PONG_BACKLOG_BYTES` of them were written while the peer is behind — more than
+  `PONG_BACKLOG_BYTES` of what the server wrote not yet taken by it, counting the kernel's
+  send queue — it is dropped. Counting only once flow control pauses the writes was too late:
+  the kernel's send buffer (autotuned up to `tcp_wmem`, 4 MiB) fills first, which took
+  millions of small pings (12-20 MiB, many CPU seconds) from each hostile socket.
 - A frame the library refuses before the app accepted the socket (the client did not wait
   for the 101) fails the connection without a close frame to send; it is dropped with a
   warning, where uvicorn's assertion would log a traceback.
@@ -42,7 +46,10 @@ Use it with ``uvicorn.run(app, ws=WS_PROTOCOL)`` (as `cogleague serve` does).
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
+import struct
+import termios
 from collections.abc import Callable
 from typing import Any
 
@@ -62,14 +69,27 @@ RECEIVE_NOW = "cogleague.receive_now"
 go to `handler(text)` synchronously (None: back to the ASGI queue)."""
 
 PONG_BACKLOG_BYTES = 64 * 1024
-"""Pong bytes written while the peer does not read (flow control paused) before it is dropped:
-hundreds of pings no client that reads its socket leaves unanswered."""
+"""Pong bytes written while the peer is behind by more than this many bytes (or flow control
+paused the writes) before it is dropped: thousands of pings no client that reads its socket
+leaves unanswered."""
 
 NOT_UTF8_REASON = "text frames must be valid UTF-8"
 """The close reason (code 1007) of a text message that is not."""
 
 log = logging.getLogger("cogleague.server")
 wire_log = Throttled(log)
+
+
+def kernel_unsent(sock: Any) -> int:
+    """Bytes in `sock`'s kernel send queue the peer has not acknowledged (Linux `SIOCOUTQ`;
+    `sock` a socket or asyncio's wrapper of one); 0 where that cannot be asked."""
+    if sock is None:
+        return 0
+    try:
+        out = fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0")
+    except (OSError, ValueError):  # closed, or a socket that does not say
+        return 0
+    return int(struct.unpack("i", out)[0])
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -137,7 +157,7 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
 
     on_text: Callable[[str], None] | None = None
     unread_pongs = 0
-    """Pong bytes written since the peer stopped reading (`pause_writing`)."""
+    """Pong bytes written since the peer fell behind (`behind`)."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
@@ -161,10 +181,22 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
         self.unread_pongs = 0
         super().resume_writing()
 
+    def behind(self) -> bool:
+        """Whether the peer is not taking what is written to it: flow control paused the
+        writes, or more than `PONG_BACKLOG_BYTES` wait in this transport and the kernel."""
+        if not self.writable.is_set():
+            return True
+        waiting = self.transport.get_write_buffer_size()
+        if waiting <= PONG_BACKLOG_BYTES:
+            waiting += kernel_unsent(self.transport.get_extra_info("socket"))
+        return waiting > PONG_BACKLOG_BYTES
+
     def handle_ping(self) -> None:
         """The pong (the library queued it), unless the peer keeps pinging without reading."""
         data = b"".join(self.conn.data_to_send())
-        if not self.writable.is_set():
+        if not self.behind():
+            self.unread_pongs = 0  # it took what it was sent: whatever it owed is read
+        else:
             self.unread_pongs += len(data)
             if self.unread_pongs > PONG_BACKLOG_BYTES:
                 host = self._host()
