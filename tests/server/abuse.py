@@ -112,18 +112,28 @@ class Attacker:
     ping_floods: int = 0
     ping_floods_dropped: int = 0  # must equal ping_floods: pongs nobody reads are not kept
 
+    sockets: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
+    """Every WebSocket opened (`connect` as a context manager), closed by `close`."""
+
+    def _connect(self, path: str) -> ClientConnection:
+        """A socket the test thread reads only between shots (`drain`): no keepalive pings of
+        its own, whose pongs it would leave unread while a shot or the honest tables' end
+        keeps it busy — the client library would then fail the socket itself ("keepalive
+        ping failed"). The server's pings still check it."""
+        return self.sockets.enter_context(connect(
+            f"{ws_base(self.server)}{path}", proxy=None, compression=None, max_size=2**22,
+            ping_interval=None))
+
     def open(self) -> None:
         self._seat()
         for table, _ in self.honest:
-            self.watch_ws.append(connect(f"{ws_base(self.server)}/ws/watch?table={table}",
-                                         proxy=None, compression=None, max_size=2**22))
+            self.watch_ws.append(self._connect(f"/ws/watch?table={table}"))
         self._half_open()
 
     def _seat(self) -> None:
         q = urlencode({"table": self.table, "seat": self.seat, "token": self.token,
                        "last_seq": 0})
-        self.seat_ws = connect(f"{ws_base(self.server)}/ws/play?{q}", proxy=None,
-                               compression=None, max_size=2**22)
+        self.seat_ws = self._connect(f"/ws/play?{q}")
 
     def _half_open(self) -> None:
         host, port = self.server.removeprefix("http://").split(":")
@@ -174,6 +184,14 @@ class Attacker:
                             self.turn_ids.append(tid)
 
     def fire(self, shot: Shot) -> None:
+        """One shot, then every socket read (each shot, whatever its kind)."""
+        try:
+            self._fire(shot)
+        finally:
+            self.drain()
+            self.drip()
+
+    def _fire(self, shot: Shot) -> None:
         if shot.target == "upgrade":
             self._upgrade(shot.payload if isinstance(shot.payload, str) else "")
             return
@@ -198,8 +216,6 @@ class Attacker:
                 except (ConnectionClosed, WebSocketException, OSError):
                     break
                 self.sent += 1
-        self.drain()
-        self.drip()
 
     def _ping_flood(self, payload: bytes) -> None:
         """Pings (up to `PING_FLOOD_BYTES`) on a spectator socket that never reads: the
@@ -245,10 +261,8 @@ class Attacker:
                 self.accepted_wrong += 1
 
     def close(self) -> None:
-        for ws in [self.seat_ws, *self.watch_ws]:
-            if ws is not None:
-                with contextlib.suppress(Exception):
-                    ws.close()
+        with contextlib.suppress(Exception):
+            self.sockets.close()
         for s in [*self.raw, self.slow]:
             s.close()
 

@@ -24,7 +24,7 @@ Two more shortcuts for the hot path, both offered to the app in the scope's exte
   else — binary messages, the close, or a text message while earlier ones still wait in the
   queue — goes the ordinary ASGI way, so the order of messages is kept.
 
-Three bounds of its own, for what never reaches the app:
+Its own bounds, for what never reaches the app, and what follows from them:
 
 - A text message that is not valid UTF-8 fails the connection (RFC 6455 §8.1) with close 1007
   and a reason saying so, and a warning at most once a minute per client address — not
@@ -39,6 +39,8 @@ Three bounds of its own, for what never reaches the app:
 - A frame the library refuses before the app accepted the socket (the client did not wait
   for the 101) fails the connection without a close frame to send; it is dropped with a
   warning, where uvicorn's assertion would log a traceback.
+- An app that accepts a socket this protocol already dropped ends as after a client that left
+  (`ClientDisconnected`), not with uvicorn's RuntimeError at its first send.
 
 Use it with ``uvicorn.run(app, ws=WS_PROTOCOL)`` (as `cogleague serve` does).
 """
@@ -53,6 +55,7 @@ import termios
 from collections.abc import Callable
 from typing import Any
 
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
@@ -206,6 +209,16 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
                 self.transport.abort()
                 return
         self.transport.write(data)
+
+    async def send(self, message: Any) -> None:
+        """uvicorn's, except that an accept after this protocol dropped the socket (aborted
+        above, its `connection_lost` not run yet) ends the app as a client that left does:
+        uvicorn's accept does nothing on a closing transport, and the app's next send failed
+        with a RuntimeError (a traceback in the log for every such drop)."""
+        if (not self.handshake_complete and self.initial_response is None
+                and self.transport.is_closing()):
+            raise ClientDisconnected()
+        await super().send(message)
 
     def send_receive_event_to_app(self) -> None:
         if self.curr_msg_data_type != "text" or self.close_sent:
