@@ -10,10 +10,10 @@ import threading
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import inspect
 
 from cogleague.league import store
-from cogleague.server.store import engine_url
+from cogleague.server.store import engine_url, make_engine
 from helpers.postgres import PgCluster
 
 ROUNDS = 6
@@ -41,15 +41,17 @@ def _at_once(*jobs: Any) -> list[BaseException]:
 
 
 def _check(url: str) -> None:
-    server_engine = create_engine(url)
+    """The refit's `engine_for(url)` beside two servers' engines (`server.store.make_engine`:
+    a process of its own, or two sharing the database) recording at once."""
+    engines = [make_engine(url), make_engine(url)]
     try:
         failed = _at_once(lambda: store.engine_for(url),
-                          lambda: store.engine_for(server_engine),
-                          lambda: store.engine_for(create_engine(url)))
+                          *[lambda e=e: store.engine_for(e) for e in engines])
         assert failed == [], failed
-        assert inspect(server_engine).has_table(store.EpisodeRow.__tablename__)
+        assert inspect(engines[0]).has_table(store.EpisodeRow.__tablename__)
     finally:
-        server_engine.dispose()
+        for engine in engines:
+            engine.dispose()
         store.dispose_all()
 
 
