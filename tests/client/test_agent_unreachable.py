@@ -164,7 +164,7 @@ async def test_max_tables_counts_the_tables_that_failed_too() -> None:
     async with serve(assigner, "127.0.0.1", 0, process_request=refuse_seats) as server:
         port = server.sockets[0].getsockname()[1]
         runner = AgentRunner(Bot, f"http://127.0.0.1:{port}", "key", "a1", max_tables=2)
-        done = await asyncio.wait_for(runner.run(), 10)
+        done = await asyncio.wait_for(runner.run(), 60)
     assert len(done.failures) >= 2 and done.finished == [], done
     assert all("refused" in f for f in done.failures), done.failures
 
@@ -184,7 +184,7 @@ async def test_a_bot_that_cannot_be_made_fails_its_table_not_the_agent(
     async with serve(assigner, "127.0.0.1", 0) as server:
         port = server.sockets[0].getsockname()[1]
         runner = AgentRunner(broken, f"http://127.0.0.1:{port}", "key", "a1", max_tables=1)
-        done = await asyncio.wait_for(runner.run(), 10)
+        done = await asyncio.wait_for(runner.run(), 60)
     assert done.failures and "weights file missing" in done.failures[0], done.failures
     said = " ".join(r.getMessage() for r in caplog.records if r.name == "cogleague.agent")
     assert "t0" in said and "weights file missing" in said, said
@@ -214,7 +214,7 @@ async def test_a_server_that_accepts_and_hangs_up_at_once_is_given_up_on() -> No
         port = server.sockets[0].getsockname()[1]
         runner = AgentRunner(Bot, f"http://127.0.0.1:{port}", "key", "a1", reconnect_for_s=1)
         with pytest.raises(ConnectionError) as caught:
-            await asyncio.wait_for(runner.run(), 10)
+            await asyncio.wait_for(runner.run(), 60)
     assert "gave up" in str(caught.value) and "closed" in str(caught.value)
     assert runner.run_state.connects <= 10, runner.run_state.connects
 
@@ -247,5 +247,5 @@ async def test_a_refusal_reads_as_the_servers_message() -> None:
         port = server.sockets[0].getsockname()[1]
         runner = AgentRunner(Bot, f"http://127.0.0.1:{port}", "key", "a1")
         with pytest.raises(AgentRefused) as caught:
-            await asyncio.wait_for(runner.run(), 10)
+            await asyncio.wait_for(runner.run(), 60)
     assert str(caught.value) == "the server refused agent a1: unknown API key (HTTP 401)"

@@ -30,13 +30,17 @@ def _pg_bindir() -> str | None:
     return str(Path(initdb).parent) if initdb else None
 
 
+PORT_TRIES = 5
+"""Ports tried when the one chosen was taken before PostgreSQL bound it."""
+
+
 class PgCluster:
     """A throwaway PostgreSQL cluster in a temp dir, on a free loopback port."""
 
     def __init__(self, bindir: str) -> None:
         self.bindir = bindir
         self.dir = Path(tempfile.mkdtemp(prefix="cogleague-pg-"))
-        self.port = free_port()
+        self.port = 0  # chosen at `start`
         self.as_postgres = os.geteuid() == 0  # initdb refuses to run as root
         self._n = 0
 
@@ -44,7 +48,7 @@ class PgCluster:
         cmd = [str(Path(self.bindir) / args[0]), *args[1:]]
         if self.as_postgres:
             cmd = ["runuser", "-u", "postgres", "--", *cmd]
-        subprocess.run(cmd, check=True, capture_output=True, timeout=120)
+        subprocess.run(cmd, check=True, capture_output=True, timeout=180)
 
     def start(self) -> PgCluster:
         if self.as_postgres:
@@ -52,10 +56,21 @@ class PgCluster:
         data = self.dir / "data"
         self._run("initdb", "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync",
                   "-E", "UTF8")
-        self._run("pg_ctl", "-D", str(data), "-l", str(self.dir / "pg.log"), "-w", "-t", "60",
-                  "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 "
-                        "-c fsync=off -c max_connections=200", "start")
-        return self
+        for attempt in range(PORT_TRIES):
+            # chosen just before the bind, and chosen again if something took it meanwhile
+            # (another xdist worker's server or cluster, an outgoing connection's local port)
+            self.port = free_port()
+            log = self.dir / f"pg{attempt}.log"
+            try:
+                self._run("pg_ctl", "-D", str(data), "-l", str(log), "-w", "-t", "120",
+                          "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 "
+                                "-c fsync=off -c max_connections=200", "start")
+                return self
+            except subprocess.CalledProcessError:
+                text = log.read_text(errors="replace") if log.exists() else ""
+                if "could not bind" not in text or attempt == PORT_TRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
 
     def new_database(self) -> str:
         import psycopg

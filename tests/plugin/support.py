@@ -8,6 +8,7 @@ its entry point, never registered by hand.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -15,8 +16,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
-from helpers.net import free_port
 
 NOT_INSTALLED = ("the example game is not installed: pip install -e examples/threshold "
                  "(.ci/run does)")
@@ -41,28 +40,43 @@ def cli(*args: str, cwd: Path | None = None, timeout: float = 120.0
                           timeout=timeout, env={**os.environ, "COLUMNS": "200"})
 
 
+SERVING = re.compile(r"serving on http://127\.0\.0\.1:(\d+)")
+"""The line `cogleague serve` prints once it listens."""
+
+
 class Served:
-    """`cogleague serve` on a free loopback port over a SQLite file; stopped by `stop`."""
+    """`cogleague serve` on a loopback port over a SQLite file; stopped by `stop`. The first
+    start asks for any free port (``--port 0``) and reads the one bound from the "serving on"
+    line: a port chosen here and bound by the command later could be taken meanwhile (another
+    xdist worker's server) and /healthz answered by someone else. A restart binds it again."""
 
     def __init__(self, tmp: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.port = 0
+        self.url = ""
         self.db = f"sqlite:///{tmp / 'server.db'}"
         self.log = tmp / "serve.log"
         self.start()
 
     def start(self) -> None:
+        seen = self.log.stat().st_size if self.log.exists() else 0
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [str(COGLEAGUE), "serve", "--port", str(self.port), "--db", self.db,
                  "--operator-key", OPERATOR_KEY, "--log-level", "warning"],
                 stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60.0
+        deadline = time.monotonic() + 120.0
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"cogleague serve exited: {self.log.read_text()[-2000:]}")
+            if not self.port:
+                found = SERVING.search(self.log.read_bytes()[seen:].decode(errors="replace"))
+                if found is None:
+                    time.sleep(0.05)
+                    continue
+                self.port = int(found.group(1))
+                self.url = f"http://127.0.0.1:{self.port}"
             try:
-                if httpx.get(self.url + "/healthz", timeout=1.0).status_code == 200:
+                if httpx.get(self.url + "/healthz", timeout=5.0).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.05)
@@ -72,7 +86,7 @@ class Served:
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, exactly like a crash."""
         self.proc.kill()
-        self.proc.wait(10)
+        self.proc.wait(60)
 
     def stop(self) -> None:
         if self.proc.poll() is None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -21,9 +20,10 @@ from cogleague.core.episode import run_episode
 from cogleague.games import registry
 from cogleague.seats.inprocess import BotSeat
 from cogleague.seats.scripted import ScriptedSeat
+from cogleague.server import listen
 from cogleague.server.frames import validate_server_frame
 from cogleague.server.lineup import SeatPlan, build_game
-from helpers.net import free_port
+from helpers.net import free_port  # noqa: F401  (other tests import it from here)
 
 OPERATOR_KEY = "test-operator-key-0123456789"
 LAUNCH = Path(__file__).with_name("launch.py")
@@ -31,10 +31,12 @@ TOY = {"toy": "server.toyinfo"}
 
 
 class ServerProcess:
-    """`cogleague.server` on uvicorn in a child process, on a free loopback port."""
+    """`cogleague.server` on uvicorn in a child process, on a loopback port of its own: bound
+    here and handed to the child (`launch.py`), never chosen free and bound later."""
 
     def __init__(self, db_url: str, log_path: Path, **settings: Any) -> None:
-        self.port = free_port()
+        self._listening = listen.bind("127.0.0.1", 0)
+        self.port = listen.bound_port(self._listening)
         self.log_path = log_path
         self.settings = {"db_url": db_url, "operator_key": OPERATOR_KEY, "extra_games": TOY,
                          **settings}
@@ -45,9 +47,18 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout_s: float = 90.0) -> ServerProcess:
+        """Start the child on this object's port: the socket bound at construction the first
+        time, the same port bound again after a `kill` or `stop` (a restart)."""
+        sock = self._listening or listen.bind("127.0.0.1", self.port)
+        self._listening = None
         log = self.log_path.open("ab")
-        self.proc = subprocess.Popen([sys.executable, str(LAUNCH), str(self.port),
-                                      json.dumps(self.settings)], stdout=log, stderr=log)
+        try:
+            self.proc = subprocess.Popen([sys.executable, str(LAUNCH), str(sock.fileno()),
+                                          json.dumps(self.settings)], stdout=log, stderr=log,
+                                         pass_fds=(sock.fileno(),))
+        finally:
+            sock.close()  # the child holds the listening socket now
+            log.close()
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -60,18 +71,22 @@ class ServerProcess:
         raise RuntimeError(f"server did not come up: {self.log_path.read_text()[-2000:]}")
 
     def kill(self) -> None:
-        """SIGKILL: no shutdown code runs, exactly like a crash."""
+        """SIGKILL: no shutdown code runs, exactly like a crash. (`Popen.kill`: a child that
+        already exited and was reaped is not signalled, nor a pid reused since.)"""
         assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
+        self.proc.kill()
+        self.proc.wait(60)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(10)
+                self.proc.wait(30)
             except subprocess.TimeoutExpired:
                 self.kill()
+        if self._listening is not None:  # built, never started
+            self._listening.close()
+            self._listening = None
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None

@@ -237,11 +237,15 @@ def run_attack(make_server: Callable[..., ServerProcess], db: str, examples: int
         attack()
         attack_s = time.monotonic() - started
         during = list(honest.latencies[lat_before:])
-        attacker.drain()
     finally:
         honest.stop.set()
-        thread.join(300)
+        deadline = time.monotonic() + 300
+        while thread.is_alive() and time.monotonic() < deadline:
+            attacker.drain()  # the spectator sockets keep being read until the tables end
+            thread.join(0.2)
+        attacker.drain()
         attacker.close()
+    assert not thread.is_alive(), "the honest tables did not end within 300 s"
     assert honest.error is None, honest.error
     seat_text = "\n".join(attacker.received)
     watch_live = "\n".join(f for f in attacker.watched if '"type":"end"' not in f)

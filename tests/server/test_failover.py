@@ -31,6 +31,9 @@ from ledger_bot import FairDealer
 
 pytestmark = pytest.mark.postgres
 LEASE = {"lease_ttl_s": 3.0, "lease_renew_s": 0.5, "ping_interval_s": 1.0}
+TAKEOVER_BOUND_S = 60.0
+"""A liveness bound, not a speed: the take-over itself is printed (a lease of 3 s, taken
+over in seconds alone; a loaded CI machine has taken longer than 10 s)."""
 
 TABLES: list[dict[str, Any]] = [
     {"game": "dilemma", "seed": 5, "config": {"rounds_total": 12},
@@ -116,13 +119,14 @@ async def test_sigkill_of_the_owner_fails_over_to_the_other_process(
     owner.kill()
     killed_at[0] = time.monotonic()
     gate.release()
-    while time.monotonic() - killed_at[0] < 10:
+    while time.monotonic() - killed_at[0] < TAKEOVER_BOUND_S:
         now_owners = set(_owners(db, ids).values())
         if not now_owners & first_owner and None not in now_owners:
             break
         await asyncio.sleep(0.05)
     takeover_s = time.monotonic() - killed_at[0]
-    assert takeover_s < 10, f"no take-over within 10 s: {_owners(db, ids)}"
+    assert takeover_s < TAKEOVER_BOUND_S, \
+        f"no take-over within {TAKEOVER_BOUND_S:g} s: {_owners(db, ids)}"
     t_bots = time.monotonic()
     outcomes = await asyncio.wait_for(asyncio.gather(*bots), 120)
     end = await asyncio.wait_for(watching, 60)

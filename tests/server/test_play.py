@@ -281,7 +281,7 @@ async def test_the_server_pings_and_accepts_pongs(shared_server: ServerProcess) 
     ws = await open_seat(shared_server.url, tid, 0, joins[0]["token"])
     await next_frame(ws, "snapshot")
     for _ in range(2):  # the shared server pings every 0.5 s
-        ping = await next_frame(ws, "ping", timeout=5)
+        ping = await next_frame(ws, "ping", timeout=60)
         assert ping["table"] == tid
         await send(ws, {"type": "pong"})
     await send(ws, {"type": "ping"})

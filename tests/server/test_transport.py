@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from typing import Any
 
-from cogleague.server.transport import CoalescingTransport
+import pytest
+from uvicorn.config import Config
+from uvicorn.server import ServerState
+
+from cogleague.server.transport import WS_PROTOCOL, CoalescingTransport, CoalescingWebSocketProtocol
 
 
 async def _pair() -> tuple[CoalescingTransport, socket.socket]:
@@ -71,3 +76,50 @@ def test_text_frames_are_the_librarys_bytes() -> None:
         payload = ("é" * n).encode()[:n]
         assert text_frame(payload) == Frame(Opcode.TEXT, payload).serialize(
             mask=False, extensions=[]), n
+
+
+async def test_an_accept_after_the_protocol_dropped_the_socket_ends_the_app_quietly(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The protocol drops a socket itself (a frame refused before the handshake, pongs
+    nobody reads) while the app still awaits something before its accept (the table's row):
+    the app's accept must end it as a client that left does. uvicorn's own accept does
+    nothing on a closing transport, and the app's next send failed with a RuntimeError
+    ("Exception in ASGI application" in the log; the abuse soak's server-error check)."""
+    gate = asyncio.Event()
+    ended: list[BaseException | None] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await gate.wait()  # the app's own awaits before it accepts
+        try:
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.send", "text": "end"})
+        except BaseException as exc:
+            ended.append(exc)
+            raise
+        ended.append(None)
+
+    config = Config(app=app, ws=WS_PROTOCOL, log_level="warning")
+    config.load()
+    loop = asyncio.get_running_loop()
+    proto = CoalescingWebSocketProtocol(config, ServerState(), {}, _loop=loop)
+    left, right = socket.socketpair()
+    try:
+        await loop.connect_accepted_socket(lambda: proto, left)
+        right.sendall(b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                      b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                      b"Sec-WebSocket-Version: 13\r\n\r\n")
+        for _ in range(200):
+            if getattr(proto, "scope", None) is not None:
+                break
+            await asyncio.sleep(0.01)
+        gate.set()  # the app resumes at the next tick ...
+        proto.data_received(b"\x81\x01x")  # ... after an unmasked frame dropped the socket
+        for _ in range(200):
+            if ended:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
+    finally:
+        right.close()
+    assert ended and type(ended[0]).__name__ == "ClientDisconnected", ended
+    assert "Exception in ASGI application" not in caplog.text, caplog.text

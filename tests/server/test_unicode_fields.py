@@ -10,6 +10,7 @@ ended exactly as its headless run, and the server logged no error."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 import time
@@ -55,10 +56,12 @@ def test_every_surrogate_is_refused_and_every_noncharacter_passes() -> None:
     assert found is not None and found[0] == "a[1].b"
 
 
-def _open_seat(server: ServerProcess, table: str, token: str) -> ClientConnection:
+def _open_seat(sockets: contextlib.ExitStack, server: ServerProcess, table: str,
+               token: str) -> ClientConnection:
+    """Seat 0's socket, closed with `sockets`."""
     q = urlencode({"table": table, "seat": 0, "token": token, "last_seq": 0})
-    return connect(server.url.replace("http://", "ws://") + "/ws/play?" + q, proxy=None,
-                   compression=None, max_size=2**23)
+    return sockets.enter_context(connect(server.url.replace("http://", "ws://") + "/ws/play?"
+                                         + q, proxy=None, compression=None, max_size=2**23))
 
 
 def _reply(ws: ClientConnection, frame: str) -> dict[str, Any]:
@@ -66,7 +69,7 @@ def _reply(ws: ClientConnection, frame: str) -> dict[str, Any]:
     for _ in range(50):
         ws.send(frame)
         while True:
-            doc = json.loads(ws.recv(timeout=20))
+            doc = json.loads(ws.recv(timeout=60))  # a liveness bound, not a speed
             if doc["type"] in ("error", "ack"):
                 break
         if doc.get("code") != "rate_limited":
@@ -95,7 +98,8 @@ def test_arbitrary_unicode_in_every_field_beside_honest_tables(
     honest = HonestPlay(server)
     thread = threading.Thread(target=honest.run, name="honest-tables")
     thread.start()
-    sockets = {game: _open_seat(server, t, token) for game, (t, token) in tables.items()}
+    stack = contextlib.ExitStack()
+    sockets = {game: _open_seat(stack, server, t, token) for game, (t, token) in tables.items()}
     for t, _ in tables.values():
         httpx.post(f"{server.url}/tables/{t}/start",
                    headers={"Authorization": f"Bearer {OPERATOR_KEY}"}).raise_for_status()
@@ -162,8 +166,7 @@ def test_arbitrary_unicode_in_every_field_beside_honest_tables(
     finally:
         honest.stop.set()
         thread.join(300)
-        for ws in sockets.values():
-            ws.close()
+        stack.close()
         http.close()
     print("\nunicode:", json.dumps({**tried, "honest_tables": honest.played,
                                     "honest_changed": honest.changed}))

@@ -10,9 +10,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -41,12 +43,15 @@ def _head(path: str) -> bytes:
             "Sec-WebSocket-Version: 13\r\n\r\n").encode()
 
 
-def _upgraded(url: str, path: str, rcvbuf: int | None = None) -> socket.socket:
+def _upgraded(url: str, path: str, rcvbuf: int | None = None,
+              sndbuf: int | None = None) -> socket.socket:
     """A raw socket upgraded to a WebSocket at `path` (the 101 head read, nothing more)."""
     host, port = url.removeprefix("http://").split(":")
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     if rcvbuf is not None:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    if sndbuf is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, sndbuf)
     sock.settimeout(30)
     sock.connect((host, int(port)))
     sock.sendall(_head(path))
@@ -195,3 +200,74 @@ def test_a_keepalive_client_is_untouched_by_the_ping_budget(served: ServerProces
     answered, code = asyncio.run(keepalive())
     assert (answered, code) == (60, 1000)
     assert "pinged faster than" not in served.log_path.read_text()
+
+
+async def _idle_socket(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """An ASGI app whose WebSockets are accepted and never written to: all the peer gets
+    back is what the transport answers itself (its pongs)."""
+    if scope["type"] == "websocket":
+        await receive()  # the connect
+        await send({"type": "websocket.accept"})
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+
+@pytest.fixture
+def backlog_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The real transport on a loopback uvicorn in this process with the ping budget lifted,
+    so that only the unread-pong bound can stop a peer (at the real budget a flood meets the
+    budget first, and a peer under it takes minutes to build 64 KiB of unread pongs)."""
+    import uvicorn
+
+    from cogleague.server import transport
+    from cogleague.server.listen import bind
+    from cogleague.server.loglimit import Throttled
+
+    monkeypatch.setattr(transport, "PING_BURST", 1 << 30)
+    monkeypatch.setattr(transport, "wire_log", Throttled(transport.log))  # a line per test
+    monkeypatch.setattr(transport.CoalescingWebSocketProtocol, "ping_tokens", float(1 << 30))
+    sock = bind("127.0.0.1", 0)
+    server = uvicorn.Server(uvicorn.Config(_idle_socket, ws=transport.WS_PROTOCOL,
+                                           log_level="warning", lifespan="off",
+                                           ws_ping_interval=None))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    host, port = sock.getsockname()[:2]
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
+
+
+@pytest.mark.parametrize("payload", [b"", b"p", b"p" * 16])
+def test_a_peer_that_pings_without_reading_is_dropped_within_a_few_hundred_kib(
+        backlog_only: str, payload: bytes, caplog: pytest.LogCaptureFixture) -> None:
+    """Small pings are the expensive ones: each costs the server a frame to parse for a pong
+    of 2 + len(payload) bytes. The backlog counts from the moment the peer is behind, the
+    kernel's send queue included, not from when the kernel's send buffer (autotuned up to
+    `tcp_wmem`'s 4 MiB) is full: that would take 12-20 MiB of pings (millions of frames, tens
+    of CPU seconds on a loaded machine) per hostile socket (the client's own send buffer is
+    kept small here, so what it could send is what the server took: 0.2-0.4 MiB)."""
+    sock = _upgraded(backlog_only, "/idle", rcvbuf=4096, sndbuf=4096)
+    sock.settimeout(120)
+    burst = _frame(PING, payload) * 512
+    sent = 0
+    try:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            while sent < FLOOD_BYTES:
+                sock.sendall(burst)
+                sent += len(burst)
+    finally:
+        sock.close()
+    assert sent < PINGED_BYTES_MAX, f"{sent} bytes of pings before the drop"
+    assert "stopped reading its pongs" in caplog.text, caplog.text[-2000:]
+
+
+PINGED_BYTES_MAX = 2 * 1024 * 1024
+"""Ping bytes a never-reading peer gets the server to take before it is dropped, at most."""

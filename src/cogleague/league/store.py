@@ -193,7 +193,7 @@ def _on_sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
 def engine_for(engine_or_url: Engine | str) -> Engine:
     """An engine with the league tables created. URLs are cached: one pool per database."""
     if isinstance(engine_or_url, Engine):
-        Base.metadata.create_all(engine_or_url)
+        _create_tables(engine_or_url)
         return engine_or_url
     url = str(engine_or_url)
     with _ENGINES_LOCK:
@@ -211,28 +211,50 @@ def engine_for(engine_or_url: Engine | str) -> Engine:
                 file = sqlite_file(url)  # a ``file:`` URI's path, not the URI as a path
                 if file is not None:
                     file.parent.mkdir(parents=True, exist_ok=True)
-            _create_tables(engine)
-            _widen_status(engine)
+            _create_tables(engine, widen=True)
             _ENGINES[url] = engine
     return engine
 
 
-def _create_tables(engine: Engine) -> None:
-    """Create the tables a store lacks; a store opened read-only (``?mode=ro``) is read as it
-    is, so a store made before a table was added can still be ranked (`stored_facts`)."""
-    try:
-        Base.metadata.create_all(engine)
-    except OperationalError as exc:
-        if "readonly" not in str(exc):
-            raise
+CREATE_LOCK = 0x636F676C65616775
+"""The PostgreSQL advisory lock (an arbitrary 64-bit key) creators of the league tables take
+in turn."""
+CREATE_TRIES = 5
+"""SQLite: creations tried while another connection creates the same tables."""
 
 
-def _widen_status(engine: Engine) -> None:
+def _create_tables(engine: Engine, widen: bool = False) -> None:
+    """Create the tables a store lacks (and `widen` an older store's status column); a store
+    opened read-only (``?mode=ro``) is read as it is, so a store made before a table was
+    added can still be ranked (`stored_facts`).
+
+    Creators can meet: a season server's database thread records its first finished table
+    while a standings request refits from the same database on a thread of its own (and
+    processes share databases). Each checks which tables are missing, then creates them; two
+    at once both created, and the second failed (PostgreSQL: a unique violation in its
+    catalog; SQLite: "already exists"). On PostgreSQL they take turns on an advisory lock, in
+    one transaction, so each sees what the one before committed; on SQLite one that lost the
+    race checks again."""
+    for attempt in range(CREATE_TRIES):
+        try:
+            with engine.begin() as conn:
+                if conn.dialect.name == "postgresql":
+                    conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({CREATE_LOCK})")
+                Base.metadata.create_all(conn)
+                if widen:
+                    _widen_status(conn)
+            return
+        except OperationalError as exc:
+            if "readonly" in str(exc):
+                return
+            if "already exists" not in str(exc) or attempt == CREATE_TRIES - 1:
+                raise
+
+
+def _widen_status(conn: Any) -> None:
     """Stores made before ``infra_error`` had an 8-character status column (PostgreSQL
     enforces it; SQLite does not): widen it in place, idempotently."""
-    if engine.dialect.name != "postgresql":
-        return
-    with engine.begin() as conn:
+    if conn.dialect.name == "postgresql":
         conn.exec_driver_sql("ALTER TABLE league_episodes ALTER COLUMN status TYPE VARCHAR(16)")
 
 

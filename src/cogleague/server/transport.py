@@ -24,14 +24,18 @@ Two more shortcuts for the hot path, both offered to the app in the scope's exte
   else — binary messages, the close, or a text message while earlier ones still wait in the
   queue — goes the ordinary ASGI way, so the order of messages is kept.
 
-Four bounds of its own, for what never reaches the app:
+Its own bounds, for what never reaches the app, and what follows from them:
 
 - A text message that is not valid UTF-8 fails the connection (RFC 6455 §8.1) with close 1007
   and a reason saying so, and a warning at most once a minute per client address — not
   uvicorn's traceback per message, which a client could repeat into the log at will.
 - The protocol answers every WebSocket ping with a pong, written past flow control. A peer
   that pings without reading would make the server buffer pongs without end; once
-  `PONG_BACKLOG_BYTES` of them were written while the peer is not reading, it is dropped.
+  `PONG_BACKLOG_BYTES` of them were written while the peer is behind — more than
+  `PONG_BACKLOG_BYTES` of what the server wrote not yet taken by it, counting the kernel's
+  send queue — it is dropped. Flow control alone would count too late: the kernel's send
+  buffer (autotuned up to `tcp_wmem`, 4 MiB) fills first, after millions of small pings
+  (12-20 MiB, many CPU seconds) from each hostile socket.
 - A peer that does read its pongs could still ping as fast as the loop answers, spending the
   CPU every table of the process shares. Each connection has a ping budget (a token bucket:
   `PINGS_PER_S`, bursts of `PING_BURST`); past it the connection is closed with 1008 and a
@@ -40,6 +44,8 @@ Four bounds of its own, for what never reaches the app:
 - A frame the library refuses before the app accepted the socket (the client did not wait
   for the 101) fails the connection without a close frame to send; it is dropped with a
   warning, where uvicorn's assertion would log a traceback.
+- An app that accepts a socket this protocol already dropped ends as after a client that left
+  (`ClientDisconnected`), not with uvicorn's RuntimeError at its first send.
 
 Use it with ``uvicorn.run(app, ws=WS_PROTOCOL)`` (as `cogleague serve` does).
 """
@@ -47,10 +53,14 @@ Use it with ``uvicorn.run(app, ws=WS_PROTOCOL)`` (as `cogleague serve` does).
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
+import struct
+import termios
 from collections.abc import Callable
 from typing import Any
 
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
@@ -67,8 +77,9 @@ RECEIVE_NOW = "cogleague.receive_now"
 go to `handler(text)` synchronously (None: back to the ASGI queue)."""
 
 PONG_BACKLOG_BYTES = 64 * 1024
-"""Pong bytes written while the peer does not read (flow control paused) before it is dropped:
-hundreds of pings no client that reads its socket leaves unanswered."""
+"""Pong bytes written while the peer is behind by more than this many bytes (or flow control
+paused the writes) before it is dropped: thousands of pings no client that reads its socket
+leaves unanswered."""
 
 PINGS_PER_S = 20
 PING_BURST = 50
@@ -83,6 +94,18 @@ NOT_UTF8_REASON = "text frames must be valid UTF-8"
 
 log = logging.getLogger("cogleague.server")
 wire_log = Throttled(log)
+
+
+def kernel_unsent(sock: Any) -> int:
+    """Bytes in `sock`'s kernel send queue the peer has not acknowledged (Linux `SIOCOUTQ`;
+    `sock` a socket or asyncio's wrapper of one); 0 where that cannot be asked."""
+    if sock is None:
+        return 0
+    try:
+        out = fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0")
+    except (OSError, ValueError):  # closed, or a socket that does not say
+        return 0
+    return int(struct.unpack("i", out)[0])
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -150,7 +173,7 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
 
     on_text: Callable[[str], None] | None = None
     unread_pongs = 0
-    """Pong bytes written since the peer stopped reading (`pause_writing`)."""
+    """Pong bytes written since the peer fell behind (`behind`)."""
     ping_tokens = float(PING_BURST)
     """Pings this connection may still send at once (refilled at `PINGS_PER_S`)."""
     pinged_at: float | None = None
@@ -177,6 +200,16 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
         self.unread_pongs = 0
         super().resume_writing()
 
+    def behind(self) -> bool:
+        """Whether the peer is not taking what is written to it: flow control paused the
+        writes, or more than `PONG_BACKLOG_BYTES` wait in this transport and the kernel."""
+        if not self.writable.is_set():
+            return True
+        waiting = self.transport.get_write_buffer_size()
+        if waiting <= PONG_BACKLOG_BYTES:
+            waiting += kernel_unsent(self.transport.get_extra_info("socket"))
+        return waiting > PONG_BACKLOG_BYTES
+
     def handle_ping(self) -> None:
         """The pong (the library queued it), unless the peer keeps pinging without reading."""
         data = b"".join(self.conn.data_to_send())
@@ -193,7 +226,9 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
                 self.close_sent = True  # can be sent yet; nothing more is read or sent on it
                 self.transport.abort()
             return  # (CLOSING: the peer closed; a pong is owed to nobody)
-        if not self.writable.is_set():
+        if not self.behind():
+            self.unread_pongs = 0  # it took what it was sent: whatever it owed is read
+        else:
             self.unread_pongs += len(data)
             if self.unread_pongs > PONG_BACKLOG_BYTES:
                 host = self._host()
@@ -215,6 +250,16 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
             return False
         self.ping_tokens -= 1.0
         return True
+
+    async def send(self, message: Any) -> None:
+        """uvicorn's, except that an accept after this protocol dropped the socket (aborted
+        above, its `connection_lost` not run yet) ends the app as a client that left does:
+        uvicorn's accept does nothing on a closing transport, and the app's next send failed
+        with a RuntimeError (a traceback in the log for every such drop)."""
+        if (not self.handshake_complete and self.initial_response is None
+                and self.transport.is_closing()):
+            raise ClientDisconnected()
+        await super().send(message)
 
     def send_receive_event_to_app(self) -> None:
         if self.curr_msg_data_type != "text" or self.close_sent:
