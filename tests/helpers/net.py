@@ -8,7 +8,9 @@ from contextlib import contextmanager
 
 
 def free_port() -> int:
-    """A port that was free on 127.0.0.1 a moment ago."""
+    """A port that was free on 127.0.0.1 a moment ago: only for a server that cannot be asked
+    for port 0 and is retried when the port was taken meanwhile (PostgreSQL, helpers/postgres);
+    `cogleague serve` gets ``--port 0`` (helpers/serving), a refused URL `refused_port`."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
