@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from helpers.docs import ROOT, blocks, section
-from helpers.net import free_port
+from helpers.serving import on_any_port
 
 
 def fresh_clone(target: Path) -> Path:
@@ -49,10 +49,10 @@ def test_the_bot_section_works_on_a_fresh_clone(tmp_path: Path) -> None:
     assert (clone / "my_bot.py").is_file() and (clone / "runs" / "my-bot" /
                                                 "replay.json").is_file()
     assert "fallbacks:" not in out and "1 passed" in out, out[-3000:]
-    script = ("set -e\ntrap 'kill $(jobs -p) 2>/dev/null' EXIT\n"
-              + live.replace("8000", str(free_port())))
+    log = tmp_path / "serve.log"  # the server picks its port; the commands use the one it names
+    script = "set -e\ntrap 'kill $(jobs -p) 2>/dev/null' EXIT\n" + on_any_port(live, log)
     served = subprocess.run(["bash", "-c", script], cwd=clone, capture_output=True,
                             text=True, timeout=300, env=env)
-    out = served.stdout + served.stderr
+    out = served.stdout + served.stderr + log.read_text()
     assert served.returncode == 0, out[-3000:]
     assert "ended (complete)" in out, out[-3000:]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import subprocess
 import sys
 import threading
@@ -17,16 +16,10 @@ from websockets.asyncio.server import ServerConnection, serve
 
 from cogleague.client.agent import AgentRefused, AgentRunner
 from cogleague.client.bot import Bot
+from helpers.net import refused_port
 
 BOT = str(Path(__file__).resolve().parents[2] / "examples" / "dilemma_bot.py") + ":PromiseKeeper"
 CLI = str(Path(sys.executable).with_name("cogleague"))
-
-
-def closed_port() -> int:
-    """A loopback port nothing listens on (connections to it are refused)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def agent_run(*args: str, seconds: float, until: str | None = None) -> tuple[int | None, str]:
@@ -58,16 +51,18 @@ def agent_run(*args: str, seconds: float, until: str | None = None) -> tuple[int
 
 
 def test_an_unreachable_server_is_reported_at_once_and_never_called_online() -> None:
-    url = f"http://127.0.0.1:{closed_port()}"
-    code, out = agent_run("--server", url, seconds=0, until="giving up at")
+    with refused_port() as port:
+        url = f"http://127.0.0.1:{port}"
+        code, out = agent_run("--server", url, seconds=0, until="giving up at")
     assert code is None and "online" not in out, out
     assert "cannot connect" in out and f"127.0.0.1:{url.rsplit(':', 1)[1]}" in out, out
     assert "refused" in out.lower() and "giving up at" in out, out
 
 
 def test_it_gives_up_with_a_clear_message_and_a_non_zero_exit() -> None:
-    url = f"http://127.0.0.1:{closed_port()}"
-    code, out = agent_run("--server", url, "--give-up-after", "1", seconds=20)
+    with refused_port() as port:
+        url = f"http://127.0.0.1:{port}"
+        code, out = agent_run("--server", url, "--give-up-after", "1", seconds=20)
     assert code == 2 and "online" not in out, out
     assert "gave up" in out and url in out and "refused" in out.lower(), out
 
@@ -106,10 +101,11 @@ async def test_online_is_said_once_the_server_greeted(caplog: pytest.LogCaptureF
 
 
 async def test_the_runner_raises_naming_the_url_and_the_last_error() -> None:
-    url = f"http://127.0.0.1:{closed_port()}"
-    runner = AgentRunner(Bot, url, "key", "a1", reconnect_for_s=0.3)
-    with pytest.raises(ConnectionError) as caught:
-        await runner.run()
+    with refused_port() as port:
+        url = f"http://127.0.0.1:{port}"
+        runner = AgentRunner(Bot, url, "key", "a1", reconnect_for_s=0.3)
+        with pytest.raises(ConnectionError) as caught:
+            await runner.run()
     assert url in str(caught.value) and "refused" in str(caught.value).lower()
 
 
@@ -195,9 +191,10 @@ def test_agent_run_refuses_a_bot_that_cannot_be_made(tmp_path: Path) -> None:
     bot.write_text("from cogleague.client import Bot\n\n\nclass Broken(Bot):\n"
                    "    def __init__(self) -> None:\n"
                    "        raise RuntimeError('weights file missing')\n", encoding="utf-8")
-    proc = subprocess.run([CLI, "agent", "run", f"{bot}:Broken", "--key", "k", "--agent", "a1",
-                           "--server", f"http://127.0.0.1:{closed_port()}"],
-                          capture_output=True, text=True, timeout=30)
+    with refused_port() as port:
+        proc = subprocess.run([CLI, "agent", "run", f"{bot}:Broken", "--key", "k", "--agent",
+                               "a1", "--server", f"http://127.0.0.1:{port}"],
+                              capture_output=True, text=True, timeout=30)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 2 and "weights file missing" in out, out
     assert "Traceback" not in out and "connecting" not in out, out

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
-import socket
 import ssl
 from collections.abc import Callable
 from dataclasses import replace
@@ -35,6 +34,7 @@ from cogleague.seats.llm.providers import (
 from cogleague.seats.llm.session import episode_for
 from cogleague.seats.llm.transport import MAX_RESPONSE_BYTES, LeanTransportBase, transport_for
 from helpers.model_toys import TextToyGame, model_seats, options_for
+from helpers.net import refused_port
 from helpers.provider_server import ProviderServer, Reply
 
 OPENAI_REPLY = {"id": "c1", "object": "chat.completion", "created": 0, "model": "m",
@@ -231,13 +231,10 @@ async def test_a_connection_with_stray_bytes_after_the_response_is_not_reused(
 
 async def test_failures_are_the_sdks_own_exceptions(provider: str) -> None:
     sdk: Any = openai if provider == "openai" else anthropic
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    refused = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    sock.close()
-    p = make_provider(endpoint(provider, refused))
-    with pytest.raises(ProviderFailure) as info:
-        await complete(p)
+    with refused_port() as port:  # held: no other worker's server can listen there meanwhile
+        p = make_provider(endpoint(provider, f"http://127.0.0.1:{port}"))
+        with pytest.raises(ProviderFailure) as info:
+            await complete(p)
     assert type(info.value.__cause__) is sdk.APIConnectionError
     await p.aclose()
     for answer, error in ((HANG, sdk.APITimeoutError), (DROP, sdk.APIConnectionError),

@@ -8,7 +8,7 @@ its entry point, never registered by hand.
 from __future__ import annotations
 
 import os
-import re
+import socket
 import subprocess
 import sys
 import time
@@ -16,6 +16,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+
+from helpers.net import hold_port
+from helpers.serving import serving_port
 
 NOT_INSTALLED = ("the example game is not installed: pip install -e examples/threshold "
                  "(.ci/run does)")
@@ -40,21 +43,19 @@ def cli(*args: str, cwd: Path | None = None, timeout: float = 120.0
                           timeout=timeout, env={**os.environ, "COLUMNS": "200"})
 
 
-SERVING = re.compile(r"serving on http://127\.0\.0\.1:(\d+)")
-"""The line `cogleague serve` prints once it listens."""
-
-
 class Served:
     """`cogleague serve` on a loopback port over a SQLite file; stopped by `stop`. The first
     start asks for any free port (``--port 0``) and reads the one bound from the "serving on"
     line: a port chosen here and bound by the command later could be taken meanwhile (another
-    xdist worker's server) and /healthz answered by someone else. A restart binds it again."""
+    xdist worker's server) and /healthz answered by someone else. A restart after `kill` binds
+    it again; `kill` holds it meanwhile (`hold_port`), so no one else's server takes it."""
 
     def __init__(self, tmp: Path) -> None:
         self.port = 0
         self.url = ""
         self.db = f"sqlite:///{tmp / 'server.db'}"
         self.log = tmp / "serve.log"
+        self._held: socket.socket | None = None
         self.start()
 
     def start(self) -> None:
@@ -64,17 +65,19 @@ class Served:
                 [str(COGLEAGUE), "serve", "--port", str(self.port), "--db", self.db,
                  "--operator-key", OPERATOR_KEY, "--log-level", "warning"],
                 stdout=out, stderr=subprocess.STDOUT)
+        try:
+            bound = serving_port(self.proc, self.log, seen=seen)
+        except AssertionError:
+            self.stop()
+            raise
+        finally:
+            self._release()
+        assert self.port in (0, bound), (self.port, bound)  # a restart: the same port again
+        self.port, self.url = bound, f"http://127.0.0.1:{bound}"
         deadline = time.monotonic() + 120.0
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"cogleague serve exited: {self.log.read_text()[-2000:]}")
-            if not self.port:
-                found = SERVING.search(self.log.read_bytes()[seen:].decode(errors="replace"))
-                if found is None:
-                    time.sleep(0.05)
-                    continue
-                self.port = int(found.group(1))
-                self.url = f"http://127.0.0.1:{self.port}"
             try:
                 if httpx.get(self.url + "/healthz", timeout=5.0).status_code == 200:
                     return
@@ -87,8 +90,15 @@ class Served:
         """SIGKILL: no shutdown code runs, exactly like a crash."""
         self.proc.kill()
         self.proc.wait(60)
+        self._held = hold_port(self.port)
+
+    def _release(self) -> None:
+        if self._held is not None:
+            self._held.close()
+            self._held = None
 
     def stop(self) -> None:
+        self._release()
         if self.proc.poll() is None:
             self.proc.terminate()
             try:

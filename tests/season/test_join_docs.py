@@ -1,6 +1,7 @@
 """docs/league.md's "Join the league" commands, run as written in a shell (only the port is
-changed, to a free one): a server with the example season, an account, a registered bot, its
-tables played by `cogleague agent run`, and the board that shows it."""
+changed: the server picks one and the commands use the one it names): a server with the
+example season, an account, a registered bot, its tables played by `cogleague agent run`, and
+the board that shows it."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from helpers.net import free_port
+from helpers.serving import on_any_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,14 +29,15 @@ def join_commands() -> str:
 def test_the_documented_join_commands_run_as_written(tmp_path: Path) -> None:
     script = join_commands()
     assert "cogleague agent run" in script and "--season examples/season.toml" in script
-    port = str(free_port())
+    log = tmp_path / "serve.log"
     shutil.copytree(ROOT / "examples", tmp_path / "examples",
                     ignore=shutil.ignore_patterns("rl", "threshold"))
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
     done = subprocess.run(["bash", "-ec", "trap 'kill %1 2>/dev/null' EXIT\n"
-                           + script.replace("8000", port)],
+                           + on_any_port(script, log)],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert done.returncode == 0, (done.stdout[-3000:] + done.stderr[-3000:]
+                                  + log.read_text()[-3000:])
     assert "my-bot v1  remote  dilemma  cap 2  active  owner me" in done.stdout
     assert "agent my-bot: 10 table(s) played, 0 failed" in done.stdout
     board = json.loads(done.stdout[done.stdout.index('{"league"'):].splitlines()[0])

@@ -23,7 +23,6 @@ from cogleague.seats.scripted import ScriptedSeat
 from cogleague.server import listen
 from cogleague.server.frames import validate_server_frame
 from cogleague.server.lineup import SeatPlan, build_game
-from helpers.net import free_port  # noqa: F401  (other tests import it from here)
 
 OPERATOR_KEY = "test-operator-key-0123456789"
 LAUNCH = Path(__file__).with_name("launch.py")

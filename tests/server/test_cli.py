@@ -11,15 +11,17 @@ from pathlib import Path
 
 import httpx
 
-from server.support import free_port
+from helpers.net import refused_port
+from helpers.serving import start_serve, stop
 
 COGLEAGUE = [sys.executable, "-c", "from cogleague.cli import main; main()"]
 
 
-def serve(db: Path, port: int, *extra: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db", f"sqlite:///{db}",
-                             "--log-level", "warning", *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def serve(db: Path, log: Path, *extra: str, env: dict[str, str] | None = None
+          ) -> tuple[subprocess.Popen[bytes], int]:
+    """`cogleague serve` on a port it picks, its output in `log`: the process and the port."""
+    return start_serve([*COGLEAGUE, "serve", "--port", "0", "--db", f"sqlite:///{db}",
+                        "--log-level", "warning", *extra], log, env=env)
 
 
 def wait_up(port: int, within_s: float = 120.0) -> None:
@@ -36,11 +38,10 @@ def wait_up(port: int, within_s: float = 120.0) -> None:
 
 
 def test_serve_prints_a_generated_operator_key_once(tmp_path: Path) -> None:
-    db, port = tmp_path / "s.db", free_port()
-    proc = serve(db, port)
+    db, first = tmp_path / "s.db", tmp_path / "first.log"
+    proc, port = serve(db, first)
     try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
+        line = first.read_text().splitlines()[0]
         key = re.search(r"operator key \(shown once, keep it\): (\S+)", line)
         assert key, line
         wait_up(port)
@@ -48,41 +49,40 @@ def test_serve_prints_a_generated_operator_key_once(tmp_path: Path) -> None:
                           headers={"authorization": f"Bearer {key.group(1)}"})
         assert made.status_code == 201 and made.json()["api_key"].startswith("clk_")
     finally:
-        proc.terminate()
-        proc.wait(20)
-    proc = serve(db, port)  # the second start keeps the key and prints none
+        stop(proc)
+    second = tmp_path / "second.log"
+    proc, port = serve(db, second)  # the second start keeps the key and prints none
     try:
-        assert proc.stdout is not None
-        assert "operator key" not in proc.stdout.readline()
+        assert "operator key" not in second.read_text().splitlines()[0]
         wait_up(port)
     finally:
-        proc.terminate()
-        out = proc.communicate(timeout=120)[0]
-    assert key.group(1) not in out
+        stop(proc)
+    assert key.group(1) not in second.read_text()
 
 
 def test_cli_errors_are_one_line_with_exit_code_2(tmp_path: Path) -> None:
-    cases = [
-        ["serve", "--operator-key", "short"],
-        ["bot", "run", "nocolon", "--server", "http://127.0.0.1:1", "--key", "k", "--table", "t"],
-        ["bot", "run", "missing_module_xyz:Bot", "--server", "http://127.0.0.1:1", "--key", "k",
-         "--table", "t"],
-        ["bot", "run", "examples/dilemma_bot.py:PromiseKeeper", "--server",
-         f"http://127.0.0.1:{free_port()}", "--key", "k", "--table", "t"],
-    ]
-    root = Path(__file__).resolve().parents[2]
-    for args in cases:
-        done = subprocess.run([*COGLEAGUE, *args], capture_output=True, text=True, cwd=root,
-                              timeout=60)
-        assert done.returncode == 2, (args, done.stdout, done.stderr)
-        assert done.stderr.strip().startswith("error:"), done.stderr
-        assert "Traceback" not in done.stderr
+    with refused_port() as port:
+        cases = [
+            ["serve", "--operator-key", "short"],
+            ["bot", "run", "nocolon", "--server", "http://127.0.0.1:1", "--key", "k", "--table",
+             "t"],
+            ["bot", "run", "missing_module_xyz:Bot", "--server", "http://127.0.0.1:1", "--key",
+             "k", "--table", "t"],
+            ["bot", "run", "examples/dilemma_bot.py:PromiseKeeper", "--server",
+             f"http://127.0.0.1:{port}", "--key", "k", "--table", "t"],
+        ]
+        root = Path(__file__).resolve().parents[2]
+        for args in cases:
+            done = subprocess.run([*COGLEAGUE, *args], capture_output=True, text=True, cwd=root,
+                                  timeout=60)
+            assert done.returncode == 2, (args, done.stdout, done.stderr)
+            assert done.stderr.strip().startswith("error:"), done.stderr
+            assert "Traceback" not in done.stderr
 
 
 def test_agent_refusals_name_the_option_not_the_api_field(tmp_path: Path) -> None:
-    db, port = tmp_path / "s.db", free_port()
+    proc, port = serve(tmp_path / "s.db", tmp_path / "serve.log", "--open-registration")
     server = f"http://127.0.0.1:{port}"
-    proc = serve(db, port, "--open-registration")
     try:
         wait_up(port)
         key = httpx.post(f"{server}/accounts", json={"name": "ann"}).json()["api_key"]
@@ -97,33 +97,32 @@ def test_agent_refusals_name_the_option_not_the_api_field(tmp_path: Path) -> Non
             assert done.returncode == 2, (extra, done.stdout, done.stderr)
             assert done.stderr.startswith(f"error: {option}"), (extra, done.stderr)
     finally:
-        proc.terminate()
-        proc.wait(20)
+        stop(proc)
 
 
 def test_serve_shows_the_servers_own_info_lines_at_its_log_level(tmp_path: Path) -> None:
     """`--log-level info` (the default) showed uvicorn's lines only: the server's own info
     lines (a new database's schema, a table resumed after a restart) went nowhere, and its
     warnings reached stderr only through Python's last-resort handler, whatever the level."""
-    db, port = tmp_path / "s.db", free_port()
-    proc = subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db", f"sqlite:///{db}",
-                             "--operator-key", "k" * 20, "--log-level", "info"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    log = tmp_path / "info.log"
+    proc, port = start_serve([*COGLEAGUE, "serve", "--port", "0", "--db",
+                              f"sqlite:///{tmp_path / 's.db'}", "--operator-key", "k" * 20,
+                              "--log-level", "info"], log)
     try:
         wait_up(port)
     finally:
-        proc.terminate()
-        out = proc.communicate(timeout=120)[0]
+        stop(proc)
+    out = log.read_text()
     assert "creating the schema" in out, out
-    quiet = subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db",
-                              f"sqlite:///{tmp_path / 'q.db'}", "--operator-key", "k" * 20,
-                              "--log-level", "warning"],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    log = tmp_path / "warning.log"
+    quiet, port = start_serve([*COGLEAGUE, "serve", "--port", "0", "--db",
+                               f"sqlite:///{tmp_path / 'q.db'}", "--operator-key", "k" * 20,
+                               "--log-level", "warning"], log)
     try:
         wait_up(port)
     finally:
-        quiet.terminate()
-        out = quiet.communicate(timeout=120)[0]
+        stop(quiet)
+    out = log.read_text()
     assert "creating the schema" not in out, out
 
 
@@ -134,21 +133,19 @@ def test_serve_logs_the_seasons_close_and_end(tmp_path: Path) -> None:
     season = tmp_path / "season.toml"
     season.write_text((root / "examples" / "season.toml").read_text().replace(
         "# hours = 24", "hours = 0.001").replace("final_top = 4", "final_top = 0"))
-    db, port, out = tmp_path / "s.db", free_port(), tmp_path / "out.txt"
-    with out.open("w") as sink:
-        proc = subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db",
-                                 f"sqlite:///{db}", "--operator-key", "k" * 20, "--season",
-                                 str(season)], stdout=sink, stderr=subprocess.STDOUT, text=True)
-        try:
-            wait_up(port)
-            for _ in range(600):  # the season of 3.6 s closes, then ends (nothing to play)
-                if httpx.get(f"http://127.0.0.1:{port}/leagues/season-demo/standings",
-                             timeout=60).json()["phase"] == "ended":
-                    break
-                time.sleep(0.1)
-        finally:
-            proc.terminate()
-            proc.wait(timeout=120)
+    out = tmp_path / "out.txt"
+    proc, port = start_serve([*COGLEAGUE, "serve", "--port", "0", "--db",
+                              f"sqlite:///{tmp_path / 's.db'}", "--operator-key", "k" * 20,
+                              "--season", str(season)], out)
+    try:
+        wait_up(port)
+        for _ in range(600):  # the season of 3.6 s closes, then ends (nothing to play)
+            if httpx.get(f"http://127.0.0.1:{port}/leagues/season-demo/standings",
+                         timeout=60).json()["phase"] == "ended":
+                break
+            time.sleep(0.1)
+    finally:
+        stop(proc)
     text = out.read_text()
     assert "season season-demo: registration closed" in text, text
     assert "season season-demo has ended" in text, text
@@ -171,20 +168,17 @@ def test_serve_warns_of_a_wildcard_node_url_on_postgres(tmp_path: Path) -> None:
 def test_serve_takes_the_operator_key_from_the_environment(tmp_path: Path) -> None:
     """`--operator-key KEY` on a command line is readable by every local user (`ps`); the
     variable `account new` reads, COGLEAGUE_OPERATOR_KEY, gives it to `serve` too."""
-    db, port = tmp_path / "s.db", free_port()
-    key = "operator-key-from-the-environment"
-    proc = subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db", f"sqlite:///{db}",
-                             "--log-level", "warning"], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "COGLEAGUE_OPERATOR_KEY": key})
+    key, log = "operator-key-from-the-environment", tmp_path / "serve.log"
+    proc, port = serve(tmp_path / "s.db", log,
+                       env={**os.environ, "COGLEAGUE_OPERATOR_KEY": key})
     try:
         wait_up(port)
         made = httpx.post(f"http://127.0.0.1:{port}/accounts", json={"name": "ann"},
                           headers={"authorization": f"Bearer {key}"})
         assert made.status_code == 201, made.text
     finally:
-        proc.terminate()
-        out = proc.communicate(timeout=120)[0]
+        stop(proc)
+    out = log.read_text()
     assert "operator key (shown once" not in out, out
 
 
@@ -192,10 +186,10 @@ def test_serve_takes_the_model_provider_for_llm_seats(tmp_path: Path) -> None:
     """`cogleague serve` had no option for the model provider: every `llm` seat and every
     season model agent on a served table fell back to the game's baseline ("no model
     provider configured"), with no way for the operator to configure one."""
-    db, port = tmp_path / "s.db", free_port()
+    proc, port = serve(tmp_path / "s.db", tmp_path / "serve.log", "--operator-key", "k" * 20,
+                       "--model-provider", "openai", "--model", "m", "--model-base-url",
+                       "http://127.0.0.1:9/v1")
     url = f"http://127.0.0.1:{port}"
-    proc = serve(db, port, "--operator-key", "k" * 20, "--model-provider", "openai",
-                 "--model", "m", "--model-base-url", "http://127.0.0.1:9/v1")
     try:
         wait_up(port)
         op = {"authorization": f"Bearer {'k' * 20}"}
@@ -204,8 +198,7 @@ def test_serve_takes_the_model_provider_for_llm_seats(tmp_path: Path) -> None:
                             json={"kind": "llm", "prompt": "Cooperate."}).json()
         assert joined["kind"] == "llm" and joined["note"] is None, joined
     finally:
-        proc.terminate()
-        proc.wait(20)
+        stop(proc)
     bad = subprocess.run([*COGLEAGUE, "serve", "--port", "0", "--db",
                           f"sqlite:///{tmp_path / 'b.db'}", "--model-provider", "grok"],
                          capture_output=True, text=True, timeout=60)

@@ -14,7 +14,6 @@ import pytest
 from cogleague.server.app import create_app
 from cogleague.server.integrity import DatabaseRefused, check_database
 from cogleague.server.settings import Settings
-from server.support import free_port
 
 COGLEAGUE = [sys.executable, "-c", "from cogleague.cli import main; main()"]
 KEY = "integrity-operator-key-0123"
@@ -76,7 +75,7 @@ def test_a_corrupt_file_is_refused_with_one_line(tmp_path: Path) -> None:
         check_database(f"sqlite:///{path}")
     garbage = tmp_path / "garbage.db"  # a file this process holds no lock on
     garbage.write_bytes(bytes(range(256)) * 64)
-    run = subprocess.run([*COGLEAGUE, "serve", "--port", str(free_port()), "--db",
+    run = subprocess.run([*COGLEAGUE, "serve", "--port", "0", "--db",
                           f"sqlite:///{garbage}", "--operator-key", KEY],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode != 0

@@ -10,7 +10,8 @@ import subprocess
 from pathlib import Path
 
 from helpers.docs import ROOT, section, sh_blocks
-from server.support import free_port
+from helpers.net import refused_port
+from helpers.serving import on_any_port, start_serve, stop
 
 
 def server_section_script() -> str:
@@ -29,16 +30,18 @@ def shown_error() -> str:
 
 
 def test_the_documented_steps_work_as_written(tmp_path: Path) -> None:
-    # Only the port changes (8000 may be taken here); the working directory is a scratch copy
-    # of the layout the page assumes (.venv and examples at hand).
-    steps = server_section_script().replace("8000", str(free_port()))
+    # Only the port changes (8000 may be taken here: the server picks one and the steps use the
+    # one it names); the working directory is a scratch copy of the layout the page assumes
+    # (.venv and examples at hand).
+    log = tmp_path / "serve.log"
+    steps = on_any_port(server_section_script(), log)
     script = "set -e\ntrap 'kill $(jobs -p) 2>/dev/null' EXIT\n" + steps
     (tmp_path / ".venv").symlink_to(ROOT / ".venv")
     (tmp_path / "examples").symlink_to(ROOT / "examples")
     env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
     done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True,
                           timeout=300, env=env)
-    out = done.stdout + done.stderr
+    out = done.stdout + done.stderr + log.read_text()
     assert done.returncode == 0, out[-3000:]
     assert out.count("ended (complete)") == 3, out[-3000:]
     assert out.count("seat a bot:") == 3, out[-3000:]  # `table new` names the next step
@@ -49,10 +52,8 @@ def test_a_wrong_value_is_one_line_naming_the_option(tmp_path: Path) -> None:
     """`table new` with a variant the game lacks, and `account new` against a server that is
     not there: one line each, exit 2."""
     cli = str(ROOT / ".venv" / "bin" / "cogleague")
-    port = free_port()
-    server = subprocess.Popen([cli, "serve", "--port", str(port), "--operator-key",
-                               "my-operator-key-123456"], cwd=tmp_path,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server, port = start_serve([cli, "serve", "--port", "0", "--operator-key",
+                                "my-operator-key-123456"], tmp_path / "serve.log", cwd=tmp_path)
     try:
         url = f"http://127.0.0.1:{port}"
         made = subprocess.run([cli, "account", "new", "bob", "--operator-key",
@@ -77,10 +78,11 @@ def test_a_wrong_value_is_one_line_naming_the_option(tmp_path: Path) -> None:
                                capture_output=True, text=True, timeout=60)
         assert twice.returncode == 2 and "is taken" in twice.stderr, twice.stderr
     finally:
-        server.terminate()
-        server.wait(timeout=30)
-    gone = subprocess.run([cli, "account", "new", "carol", "--server", url],
-                          capture_output=True, text=True, timeout=60)
+        stop(server)
+    with refused_port() as closed:  # not the stopped server's port: another could take it
+        gone = subprocess.run([cli, "account", "new", "carol", "--server",
+                               f"http://127.0.0.1:{closed}"], capture_output=True, text=True,
+                              timeout=60)
     assert gone.returncode == 2 and "cannot reach it" in gone.stderr, gone.stderr
 
 
@@ -93,7 +95,7 @@ def test_a_generated_operator_key_is_written_at_the_start(tmp_path: Path) -> Non
     cli = str(ROOT / ".venv" / "bin" / "cogleague")
     out = tmp_path / "out.txt"
     with out.open("w") as sink:
-        server = subprocess.Popen([cli, "serve", "--port", str(free_port())], cwd=tmp_path,
+        server = subprocess.Popen([cli, "serve", "--port", "0"], cwd=tmp_path,
                                   stdout=sink, stderr=subprocess.PIPE, text=True)
         try:
             assert server.stderr is not None

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 
-from server.support import free_port
+from helpers.serving import start_serve, stop
 
 COGLEAGUE = [sys.executable, "-c", "from cogleague.cli import main; main()"]
 
@@ -32,15 +32,14 @@ def test_a_busy_port_is_one_line_and_exit_2(tmp_path: Path) -> None:
 
 
 def test_serving_on_is_printed_once_the_port_is_bound(tmp_path: Path) -> None:
-    port = free_port()
-    proc = subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db",
-                             f"sqlite:///{tmp_path / 's.db'}", "--operator-key", "k" * 20,
-                             "--log-level", "warning"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    """Asked for any port (`--port 0`), it names the one it bound, and listens there first."""
+    log = tmp_path / "serve.log"
+    proc, port = start_serve([*COGLEAGUE, "serve", "--port", "0", "--db",
+                              f"sqlite:///{tmp_path / 's.db'}", "--operator-key", "k" * 20,
+                              "--log-level", "warning"], log)
     try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith(f"serving on http://127.0.0.1:{port}"), line
+        line = log.read_text().splitlines()[0]
+        assert port != 0 and line.startswith(f"serving on http://127.0.0.1:{port} "), line
         with socket.create_connection(("127.0.0.1", port), timeout=5):
             pass  # accepted at once: the port was bound and listening before the line
         for _ in range(300):
@@ -52,5 +51,4 @@ def test_serving_on_is_printed_once_the_port_is_bound(tmp_path: Path) -> None:
         else:
             raise AssertionError("the server did not answer")
     finally:
-        proc.terminate()
-        proc.wait(20)
+        stop(proc)

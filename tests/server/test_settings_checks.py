@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from cogleague.core.errors import ConfigError
 from cogleague.server.app import create_app
 from cogleague.server.settings import WS_PING_MAX_S, Settings
-from server.support import free_port
+from helpers.serving import start_serve, stop
 from server.test_cli import COGLEAGUE, wait_up
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -186,13 +186,11 @@ def test_serve_takes_its_limits_from_the_file_and_the_environment(tmp_path: Path
     """The file's and the variables' values are the server's (the variable wins)."""
     cfg = tmp_path / "server.toml"
     cfg.write_text("max_body_bytes = 100000\nlease_ttl_s = 4.0\n")
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("COGLEAGUE_SERVE_")}
-    proc = subprocess.Popen([*COGLEAGUE, "serve", "--port", str(port), "--db",
-                             f"sqlite:///{tmp_path / 'server.db'}", "--log-level", "warning",
-                             "--config", str(cfg)], cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            env={**env, "COGLEAGUE_SERVE_MAX_BODY_BYTES": "300"})
+    proc, port = start_serve([*COGLEAGUE, "serve", "--port", "0", "--db",
+                              f"sqlite:///{tmp_path / 'server.db'}", "--log-level", "warning",
+                              "--config", str(cfg)], tmp_path / "serve.log", cwd=ROOT,
+                             env={**env, "COGLEAGUE_SERVE_MAX_BODY_BYTES": "300"})
     try:
         wait_up(port)
         r = httpx.post(f"http://127.0.0.1:{port}/accounts", content=b"x" * 400,
@@ -200,8 +198,7 @@ def test_serve_takes_its_limits_from_the_file_and_the_environment(tmp_path: Path
         assert r.status_code == 413, r.text
         assert "300" in r.json()["error"]["message"], r.text
     finally:
-        proc.terminate()
-        proc.communicate(timeout=30)
+        stop(proc)
 
 
 @pytest.mark.parametrize("name", ["ws_ping_interval_s", "ws_ping_timeout_s"])
