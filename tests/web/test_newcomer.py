@@ -1,0 +1,48 @@
+"""A newcomer's mistakes in the browser (Chromium, a real table server on loopback): each test
+is a defect found by doing what a person new to cogleague does — clicking twice, typing a
+name already taken, being locked out after wrong passwords."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import OPERATOR_KEY, LiveServer
+from .test_audit import audit
+from .test_people import PASSWORD, sign_up
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from cogleague.server.app import create_app
+    from cogleague.server.settings import Settings
+
+    db = tmp_path_factory.mktemp("newcomer") / "server.db"
+    app = create_app(Settings(db_url=f"sqlite:///{db}", operator_key=OPERATOR_KEY))
+    with LiveServer(app) as live, httpx.Client(base_url=live.url, timeout=30) as http:
+        live.http = http  # type: ignore[attr-defined]
+        yield live
+
+
+def table_ids(server: Any) -> set[str]:
+    return {t["id"] for t in server.http.get("/tables").json()["tables"]}
+
+
+def test_double_clicking_create_makes_one_table(server: Any, open_page: Any) -> None:
+    """A double click on "Create the table" sent the form twice: two tables, one of them
+    left open with the person seated at it, never to be started."""
+    p = open_page(1440, 900)
+    page = p.page
+    sign_up(page, server.url, "doubleclicker")
+    page.click("#maker-h")
+    page.select_option("[data-testid=mk-game]", "dilemma")
+    page.uncheck("[data-testid=mk-sit]")
+    before = table_ids(server)
+    page.dblclick("[data-testid=mk-create]")
+    page.get_by_text("is open: start it from its card").wait_for()
+    page.wait_for_timeout(500)  # a second request, if one was sent, has landed by now
+    assert len(table_ids(server) - before) == 1
