@@ -46,3 +46,25 @@ def test_double_clicking_create_makes_one_table(server: Any, open_page: Any) -> 
     page.get_by_text("is open: start it from its card").wait_for()
     page.wait_for_timeout(500)  # a second request, if one was sent, has landed by now
     assert len(table_ids(server) - before) == 1
+
+
+def test_a_turn_that_ran_out_says_so_when_the_next_one_comes(server: Any, open_page: Any) -> None:
+    """A person who let the clock run out on one pairing of the dilemma saw the form switch to
+    the next opponent without a word: no "time is up", nothing under "your moves" — and a
+    click meant for the first opponent went to the next."""
+    p = open_page(360, 740)
+    page = p.page
+    sign_up(page, server.url, "slowpoke")
+    page.click("#maker-h")
+    page.select_option("[data-testid=mk-game]", "dilemma")
+    page.click("text=Options (blank")
+    page.fill("[data-option=rounds_total]", "1")
+    page.fill("[data-option=turn_deadline_ms]", "1500")
+    page.click("[data-testid=mk-create]")
+    page.wait_for_selector("[data-testid=send]")
+    first = page.get_attribute("body", "data-turn")
+    page.wait_for_function("t => document.body.dataset.turn !== t", arg=first, timeout=20_000)
+    status = page.locator("[data-testid=status]")
+    assert "time ran out" in status.inner_text().lower(), status.inner_text()
+    assert page.locator("[data-testid=send]").is_enabled()  # the new turn takes a move
+    assert audit(page) == []

@@ -141,7 +141,7 @@ async function play(table, mine, desc, sess, startIt) {
   clear(root).append(seatLine, status, refusedBox, srClock, srHappened, h("div", { class: "play-grid" }, h("div", { class: "grid" }, clock, turnBox, viewBox),
     h("div", { class: "grid" }, h("section", { class: "panel", "aria-labelledby": "happened-h" }, h("h2", { id: "happened-h" }, "What happened"), last),
       h("section", { class: "panel", "aria-labelledby": "moves-h" }, h("h2", { id: "moves-h" }, "Your moves"), moves, h("p", {}, soundToggle())))));
-  let lastSeq = 0, timer = null, ended = false, pending = null, lastView = null, lost = false;
+  let lastSeq = 0, timer = null, ended = false, pending = null, lastView = null, lost = false, shownTitle = "";
   const lines = [];
   // "Your moves" lists what the table holds: a move is listed once the server acknowledged it,
   // and a turn asked again (a server that restarted before the step was recorded, a move lost
@@ -215,6 +215,10 @@ async function play(table, mine, desc, sess, startIt) {
       status.textContent = "The table did not keep your move for this turn (the server restarted or the connection dropped before it was recorded): send it again.";
       status.className = "error";
     };
+    // the last turn got no move before its deadline and a new one replaced it: said, or the
+    // form would switch (to another opponent, another round) under the person without a word
+    const missed = pending !== null && pending !== turn.turn_id && !sentText.has(pending) && !listed.some((m) => m.turn === pending);
+    const missedWhen = shownTitle;
     pending = turn.turn_id;
     lastView = turn.visible_state ?? lastView;
     document.title = `▶ Your turn · ${BASE_TITLE}`;
@@ -249,8 +253,11 @@ async function play(table, mine, desc, sess, startIt) {
       sentText.set(turn.turn_id, moveText(viewer, action, turn.visible_state, ctx));
     });
     const when = viewer?.playTurnTitle ? viewer.playTurnTitle(turn.visible_state) : Number.isInteger(turn.visible_state?.round) ? `round ${turn.visible_state.round + 1}` : "";
-    status.textContent = ""; // the last turn's "Move received" is not this turn's
-    status.className = "muted";
+    status.textContent = missed // the last turn's "Move received" is not this turn's
+      ? `Time ran out on your last turn${missedWhen ? ` (${missedWhen})` : ""}: the game's default move counted for you. This is your next turn.`
+      : "";
+    status.className = missed ? "error" : "muted";
+    shownTitle = when;
     clear(turnBox).append(h("h2", {}, `Your turn${when ? ` · ${when}` : ""}`),
       h("p", { class: "error", "data-testid": "hint", hidden: !turn.hint }, turn.hint ?? ""), el);
     clear(viewBox).append(h("h2", { id: "view-h" }, "Your view"), seatPanel(viewer, turn.visible_state, ctx));
