@@ -68,3 +68,27 @@ def test_a_turn_that_ran_out_says_so_when_the_next_one_comes(server: Any, open_p
     assert "time ran out" in status.inner_text().lower(), status.inner_text()
     assert page.locator("[data-testid=send]").is_enabled()  # the new turn takes a move
     assert audit(page) == []
+
+
+def test_a_seat_at_a_table_waiting_for_people_can_be_given_back(server: Any,
+                                                                 open_page: Any) -> None:
+    """A person who sat at a table waiting for people saw only "Waiting for the table to
+    start…": not how many had joined, and no way to leave — the seat stayed theirs (and the
+    table one seat short) though the server takes a seat back before the start."""
+    p = open_page(360, 740)
+    page = p.page
+    sign_up(page, server.url, "leaver")
+    page.click("#maker-h")
+    page.select_option("[data-testid=mk-game]", "ledger")
+    page.select_option("[data-testid=mk-fill]", "")
+    page.click("[data-testid=mk-create]")
+    page.wait_for_selector("body[data-ready=play]")
+    tid = page.url.split("table=")[1]
+    waiting = page.locator("[data-testid=waiting]")
+    waiting.get_by_text("1 of 8 seats taken").wait_for()
+    assert audit(page) == []
+    page.click("[data-testid=leave-table]")
+    page.wait_for_selector("body[data-ready=lobby]")
+    seats = server.http.get(f"/tables/{tid}").json()["seats"]
+    assert not any(s["taken"] for s in seats), seats
+    assert page.evaluate(f"localStorage.getItem('cogleague.seat.{tid}')") is None

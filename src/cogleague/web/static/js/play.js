@@ -99,6 +99,40 @@ function joinForm(table, sess, desc, onJoin) {
   return form;
 }
 
+/** While the table waits for its start: how many seats are taken (read again every few
+ * seconds), and a way to give the seat back — the server takes it back only before the start. */
+function waitingPanel(table, sess, leaving) {
+  const count = (t) => `${t.seats.filter((x) => x.taken).length} of ${t.seats.length} seats taken.`;
+  const seatsLine = h("p", { "data-testid": "seats-taken" }, count(table));
+  const problem = h("p", { class: "error", role: "status" });
+  const leave = h("button", { type: "button", "data-testid": "leave-table" }, "Leave the table (give my seat back)");
+  leave.addEventListener("click", async () => {
+    leave.disabled = true;
+    const url = `/tables/${encodeURIComponent(table.id)}/leave`;
+    const key = localStorage.getItem(KEY_STORE);
+    try {
+      if (sess.signed_in || !key) await post(url, {});
+      else await fetchJSON(url, { method: "POST", headers: { Accept: "application/json", Authorization: `Bearer ${key}` } });
+      leaving();
+      localStorage.removeItem(seatStore(table.id));
+      location.assign("/");
+    } catch (err) {
+      problem.textContent = problemText(err);
+      leave.disabled = false;
+    }
+  });
+  const box = h("div", { "data-testid": "waiting" }, seatsLine, h("p", {}, leave), problem);
+  const look = async () => {
+    if (!box.isConnected) return; // the first turn replaced it
+    const t = await fetchJSON(`/tables/${encodeURIComponent(table.id)}`).catch(() => null);
+    if (t) seatsLine.textContent = count(t);
+    if (t && t.state !== "open") { leave.remove(); return; }
+    setTimeout(look, 3000);
+  };
+  setTimeout(look, 3000);
+  return box;
+}
+
 /** A short tone when a turn arrives, if the person turned sound on (off by default). */
 function chime() {
   if (localStorage.getItem(SOUND_STORE) !== "1") return;
@@ -125,6 +159,7 @@ async function play(table, mine, desc, sess, startIt) {
   const ctx = { seat: mine.seat, alias: table.seats[mine.seat]?.alias ?? null, aliases: table.seats.map((x) => x.alias),
     rules: desc?.rule_numbers ?? {}, config: table.config ?? {}, options: desc?.options?.properties ?? {} };
   const turnBox = h("div", { class: "panel", "data-testid": "turn" }, h("p", { class: "muted" }, "Waiting for the table to start…"));
+  if (table.state === "open") turnBox.append(waitingPanel(table, sess, () => { ended = true; }));
   const viewBox = h("section", { class: "panel", "aria-labelledby": "view-h" }, h("h2", { id: "view-h" }, "Your view"), h("p", { class: "muted" }, "Your view appears with your first turn."));
   const clock = h("p", { class: "deadline", "data-testid": "deadline" });
   const srClock = h("p", { class: "sr-only", "aria-live": "assertive", "data-testid": "deadline-announce" });
