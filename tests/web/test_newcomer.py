@@ -4,6 +4,7 @@ name already taken, being locked out after wrong passwords."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -92,3 +93,41 @@ def test_a_seat_at_a_table_waiting_for_people_can_be_given_back(server: Any,
     seats = server.http.get(f"/tables/{tid}").json()["seats"]
     assert not any(s["taken"] for s in seats), seats
     assert page.evaluate(f"localStorage.getItem('cogleague.seat.{tid}')") is None
+
+
+def test_a_refused_sign_up_or_sign_in_keeps_the_focus_and_says_it_in_words(
+        server: Any, open_page: Any) -> None:
+    """A taken name, a wrong password and a locked sign-in were said in the API's words
+    ("name 'x' is taken", "… within 900 s; try again in 897 s"), and the focus fell to the
+    page's top (the disabled button lost it): a keyboard user had to find the field again."""
+    server.http.post("/people", json={"name": "taken", "password": PASSWORD}).raise_for_status()
+    p = open_page(360, 740)
+    page = p.page
+    page.goto(f"{server.url}/signup")
+    page.wait_for_selector("body[data-ready=signup]")
+    page.fill("[data-testid=name]", "taken")
+    page.fill("[data-testid=password]", PASSWORD)
+    page.click("[data-testid=submit]")
+    status = page.locator("[data-testid=auth-status]")
+    status.get_by_text("taken").wait_for()
+    assert status.inner_text() == "The name “taken” is taken: choose another."
+    assert page.evaluate("document.activeElement.id") == "name"
+    assert page.input_value("[data-testid=password]") == PASSWORD  # what was typed is kept
+
+    page.goto(f"{server.url}/signin")
+    page.wait_for_selector("body[data-ready=signin]")
+    for attempt in range(5):  # the fifth failure locks the name
+        page.fill("[data-testid=name]", "taken")
+        page.fill("[data-testid=password]", f"wrong password {attempt}")
+        page.evaluate("document.querySelector('[data-testid=auth-status]').textContent = ''")
+        page.click("[data-testid=submit]")
+        status.get_by_text("wrong password").wait_for()
+        assert status.inner_text() == "Unknown name or wrong password."
+        assert page.evaluate("document.activeElement.id") == "password"
+    page.fill("[data-testid=password]", "wrong password again")
+    page.click("[data-testid=submit]")
+    status.get_by_text("Try again in").wait_for()
+    text = status.inner_text()
+    assert "15 minutes" in text and not re.search(r"\d+ s\b", text), text
+    assert page.evaluate("document.activeElement.id") == "password"
+    assert audit(page) == []
