@@ -131,3 +131,33 @@ def test_a_refused_sign_up_or_sign_in_keeps_the_focus_and_says_it_in_words(
     assert "15 minutes" in text and not re.search(r"\d+ s\b", text), text
     assert page.evaluate("document.activeElement.id") == "password"
     assert audit(page) == []
+
+
+def test_a_running_table_offers_a_signed_out_person_to_sign_in_and_take_their_seat_back(
+        server: Any, open_page: Any) -> None:
+    """After signing out mid-game (or on a new device, not signed in yet), the table's Play
+    page said only that seats are taken while a table is open: nothing said that signing in
+    gives the seat back."""
+    p = open_page(360, 740)
+    page = p.page
+    sign_up(page, server.url, "comeback")
+    page.click("[data-testid=play-now-dilemma]")
+    page.wait_for_selector("[data-testid=send]")
+    play_url = page.url.split("&")[0]
+    page.goto(f"{server.url}/me")
+    page.wait_for_selector("body[data-ready=me]")
+    page.click("[data-testid=signout]")
+    page.wait_for_selector("body[data-ready=lobby]")
+    page.goto(play_url)
+    page.wait_for_selector("body[data-ready=error]")
+    link = page.get_by_role("link", name="Sign in to take it back")
+    assert audit(page) == []
+    link.click()
+    page.wait_for_selector("body[data-ready=signin]")
+    page.fill("[data-testid=name]", "comeback")
+    page.fill("[data-testid=password]", PASSWORD)
+    page.click("[data-testid=submit]")
+    page.wait_for_selector("[data-testid=reclaim-seat]")
+    assert page.url == play_url
+    page.click("[data-testid=reclaim-seat]")
+    page.wait_for_selector("[data-testid=send]")

@@ -440,7 +440,11 @@ async function main() {
         table.state === "running" && sess.signed_in
           ? h("div", { class: "panel" }, h("p", {}, "Playing at this table from another browser or device, or lost this one's seat? Take your seat back here (the other connection to it ends)."),
             reclaimButton(id, null, (mine) => play(table, mine, desc, sess, false)))
-          : null].filter(Boolean)); // Element.append writes a null as the word "null"
+          : table.state === "running" && table.seats.some((x) => x.person) // signed out, or a new device not signed in yet
+            ? h("p", { class: "panel" }, "Your seat at this table? ",
+              h("a", { href: `/signin?next=${encodeURIComponent(location.pathname + location.search)}`, "data-testid": "signin-to-reclaim" },
+                "Sign in to take it back"), " (the other connection to it ends).")
+            : null].filter(Boolean)); // Element.append writes a null as the word "null"
       document.body.dataset.ready = "error";
       return;
     }
