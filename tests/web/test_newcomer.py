@@ -161,3 +161,25 @@ def test_a_running_table_offers_a_signed_out_person_to_sign_in_and_take_their_se
     assert page.url == play_url
     page.click("[data-testid=reclaim-seat]")
     page.wait_for_selector("[data-testid=send]")
+
+
+def test_a_reload_mid_turn_keeps_what_was_typed(server: Any, open_page: Any) -> None:
+    """A reload (or the back button and forward again) in the middle of a turn gave the seat
+    back but an empty form: the message half written and the choice made were gone."""
+    p = open_page(360, 740)
+    page = p.page
+    sign_up(page, server.url, "reloader")
+    page.click("[data-testid=play-now-dilemma]")
+    page.wait_for_selector("[data-testid=send]")
+    turn = page.get_attribute("body", "data-turn")
+    page.check("input[data-control=action][value=defect]")
+    page.fill("input[data-control=message]", "I will cooperate, promise")
+    page.reload()
+    page.wait_for_selector("[data-testid=send]")
+    assert page.get_attribute("body", "data-turn") == turn  # the same turn, asked again
+    assert page.input_value("input[data-control=message]") == "I will cooperate, promise"
+    assert page.is_checked("input[data-control=action][value=defect]")
+    page.click("[data-testid=send]")
+    page.wait_for_function("t => document.body.dataset.turn !== t", arg=turn)
+    # the next turn starts blank: a draft belongs to its own turn
+    assert page.input_value("input[data-control=message]") == ""

@@ -99,6 +99,30 @@ function joinForm(table, sess, desc, onJoin) {
   return form;
 }
 
+const draftStore = (id) => `cogleague.draft.${id}`;
+
+/** What the person entered for a turn, kept in this tab (sessionStorage) as they type, and put
+ * back when the same turn comes again after a reload or the back button; a draft of another
+ * turn is dropped. */
+function keepDraft(form, tableId, turnId) {
+  const saved = (() => { try { return JSON.parse(sessionStorage.getItem(draftStore(tableId)) || "null"); } catch { return null; } })();
+  if (saved?.turn === turnId && Array.isArray(saved.values)) {
+    for (const [name, value] of saved.values) {
+      for (const input of form.querySelectorAll(`[data-control="${CSS.escape(name)}"]`)) {
+        if (input.type === "radio") input.checked = input.value === value;
+        else input.value = value;
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+    }
+  } else {
+    sessionStorage.removeItem(draftStore(tableId));
+  }
+  const save = () => sessionStorage.setItem(draftStore(tableId), JSON.stringify({ turn: turnId,
+    values: [...form.querySelectorAll("[data-control]")].filter((i) => i.type !== "radio" || i.checked).map((i) => [i.dataset.control, i.value]) }));
+  form.addEventListener("input", save);
+  form.addEventListener("change", save);
+}
+
 /** While the table waits for its start: how many seats are taken (read again every few
  * seconds), and a way to give the seat back — the server takes it back only before the start. */
 function waitingPanel(table, sess, leaving) {
@@ -277,8 +301,10 @@ async function play(table, mine, desc, sess, startIt) {
     const form = buildForm(controls);
     const send = h("button", { type: "submit", class: "primary", "data-testid": "send" }, "Send my move");
     const el = h("form", { class: "move", "data-testid": "move-form" }, form.fields, send);
+    keepDraft(el, table.id, turn.turn_id);
     el.addEventListener("submit", (e) => {
       e.preventDefault();
+      sessionStorage.removeItem(draftStore(table.id));
       const action = form.read();
       ws.send(JSON.stringify({ type: "move", turn_id: turn.turn_id, ...action }));
       send.disabled = true;
