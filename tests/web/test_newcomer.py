@@ -183,3 +183,31 @@ def test_a_reload_mid_turn_keeps_what_was_typed(server: Any, open_page: Any) -> 
     page.wait_for_function("t => document.body.dataset.turn !== t", arg=turn)
     # the next turn starts blank: a draft belongs to its own turn
     assert page.input_value("input[data-control=message]") == ""
+
+
+def test_the_account_page_lists_the_persons_tables(server: Any, open_page: Any) -> None:
+    """After a game, a person looking for it again (their history, its replay) found nothing
+    on their account page: only the name, a sign-out and an API key."""
+    p = open_page(360, 740)
+    page = p.page
+    sign_up(page, server.url, "historian")
+    page.click("#maker-h")
+    page.select_option("[data-testid=mk-game]", "dilemma")
+    page.click("text=Options (blank")
+    page.fill("[data-option=rounds_total]", "1")
+    page.click("[data-testid=mk-create]")
+    page.wait_for_selector("[data-testid=send]")
+    tid = page.url.split("table=")[1].split("&")[0]
+    while not page.locator("[data-testid=end-standing]").count():
+        page.wait_for_selector("[data-testid=send]:enabled, [data-testid=end-standing]")
+        if page.locator("[data-testid=send]:enabled").count():
+            page.click("[data-testid=send]")
+    page.goto(f"{server.url}/me")
+    page.wait_for_selector("body[data-ready=me]")
+    mine = page.locator("[data-testid=my-tables]")
+    row = mine.locator("li", has_text="Prisoner's Dilemma tables")
+    assert row.count() == 1, mine.inner_text()
+    assert "finished" in row.inner_text()
+    assert row.get_by_role("link", name="Watch the replay →").get_attribute("href") \
+        == f"/theater?table={tid}"
+    assert audit(page) == []
