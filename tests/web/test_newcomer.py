@@ -64,9 +64,12 @@ def test_a_turn_that_ran_out_says_so_when_the_next_one_comes(server: Any, open_p
     page.click("[data-testid=mk-create]")
     page.wait_for_selector("[data-testid=send]")
     first = page.get_attribute("body", "data-turn")
+    facing = page.locator("[data-testid=seat-now]").inner_text().split("you face ")[1].split(".")[0]
+    assert f"facing {facing}" in page.locator("[data-testid=turn] h2").text_content()
     page.wait_for_function("t => document.body.dataset.turn !== t", arg=first, timeout=20_000)
     status = page.locator("[data-testid=status]")
     assert "time ran out" in status.inner_text().lower(), status.inner_text()
+    assert f"facing {facing}" in status.inner_text()  # which of the pairings it was
     assert page.locator("[data-testid=send]").is_enabled()  # the new turn takes a move
     assert audit(page) == []
 

@@ -313,7 +313,7 @@ async function play(table, mine, desc, sess, startIt) {
       document.title = BASE_TITLE;
       sentText.set(turn.turn_id, moveText(viewer, action, turn.visible_state, ctx));
     });
-    const when = viewer?.playTurnTitle ? viewer.playTurnTitle(turn.visible_state) : Number.isInteger(turn.visible_state?.round) ? `round ${turn.visible_state.round + 1}` : "";
+    const when = viewer?.playTurnTitle ? viewer.playTurnTitle(turn.visible_state, ctx) : Number.isInteger(turn.visible_state?.round) ? `round ${turn.visible_state.round + 1}` : "";
     status.textContent = missed // the last turn's "Move received" is not this turn's
       ? `Time ran out on your last turn${missedWhen ? ` (${missedWhen})` : ""}: the game's default move counted for you. This is your next turn.`
       : "";
