@@ -214,3 +214,28 @@ def test_the_account_page_lists_the_persons_tables(server: Any, open_page: Any) 
     assert row.get_by_role("link", name="Watch the replay →").get_attribute("href") \
         == f"/theater?table={tid}"
     assert audit(page) == []
+
+
+def test_a_new_api_key_is_made_only_once_the_person_confirms(server: Any, open_page: Any) -> None:
+    """One click on "Make a new API key" (a newcomer looking for their key) retired the key
+    at once and cut off every bot playing with it, with no word before."""
+    p = open_page(360, 740)
+    page = p.page
+    page.goto(f"{server.url}/signup")
+    page.wait_for_selector("body[data-ready=signup]")
+    page.fill("[data-testid=name]", "keyholder")
+    page.fill("[data-testid=password]", PASSWORD)
+    page.click("[data-testid=submit]")
+    old = page.locator("[data-testid=api-key]").inner_text()
+    page.goto(f"{server.url}/me")
+    page.wait_for_selector("body[data-ready=me]")
+    page.click("[data-testid=new-key]")
+    confirm = page.locator("[data-testid=confirm-new-key]")
+    confirm.wait_for()
+    assert "stops working" in page.locator("[data-testid=key-out]").inner_text()
+    assert audit(page) == []
+    bearer = {"Authorization": f"Bearer {old}"}
+    assert server.http.post("/tables", headers=bearer, json={"game": "dilemma"}).status_code == 201
+    confirm.click()
+    page.locator("[data-testid=key-out] [data-testid=api-key]").wait_for()
+    assert server.http.post("/tables", headers=bearer, json={"game": "dilemma"}).status_code == 401

@@ -46,13 +46,23 @@ async function main() {
     fetchJSON("/session/tables").then((d) => d.tables, () => null)]);
   const keyOut = h("p", { role: "status", "data-testid": "key-out" }); // heard when the key (or a refusal) appears
   const make = h("button", { type: "button", class: "primary", "data-testid": "new-key" }, "Make a new API key");
-  make.addEventListener("click", async () => {
+  const renew = async () => {
     try {
       const { api_key: key } = await post("/session/api-key");
       clear(keyOut).append("Your new key (the previous one no longer works): ", h("code", { class: "key", "data-testid": "api-key" }, key));
     } catch (err) {
       keyOut.textContent = problemText(err);
     }
+    make.focus();
+  };
+  // a key cannot be shown again, so a person looking for theirs may press this: say first
+  // that it retires the key their bots play with
+  make.addEventListener("click", () => {
+    const yes = h("button", { type: "button", class: "primary", "data-testid": "confirm-new-key", on: { click: renew } }, "Yes, make a new key");
+    const no = h("button", { type: "button", "data-testid": "keep-key", on: { click: () => { clear(keyOut); make.focus(); } } }, "Keep my key");
+    clear(keyOut).append(h("p", {}, "A new key replaces the one you have: the old key stops working at once, and bots playing with it are disconnected."),
+      h("p", { class: "actions" }, yes, " ", no));
+    yes.focus();
   });
   const out = h("button", { type: "button", "data-testid": "signout" }, "Sign out");
   out.addEventListener("click", async () => { await signOut(); location.assign("/"); });
