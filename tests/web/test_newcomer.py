@@ -239,3 +239,25 @@ def test_a_new_api_key_is_made_only_once_the_person_confirms(server: Any, open_p
     confirm.click()
     page.locator("[data-testid=key-out] [data-testid=api-key]").wait_for()
     assert server.http.post("/tables", headers=bearer, json={"game": "dilemma"}).status_code == 401
+
+
+def test_double_clicking_play_again_makes_one_table(server: Any, open_page: Any) -> None:
+    """"Play again" under the end banner sent its request once per click: a double click
+    made two tables against the baselines, one started with nobody at the person's seat."""
+    p = open_page(360, 740)
+    page = p.page
+    sign_up(page, server.url, "again-and-again")
+    page.click("#maker-h")
+    page.select_option("[data-testid=mk-game]", "dilemma")
+    page.click("text=Options (blank")
+    page.fill("[data-option=rounds_total]", "1")
+    page.click("[data-testid=mk-create]")
+    while not page.locator("[data-testid=play-again]").count():
+        page.wait_for_selector("[data-testid=send]:enabled, [data-testid=play-again]")
+        if page.locator("[data-testid=send]:enabled").count():
+            page.click("[data-testid=send]")
+    before = table_ids(server)
+    page.dblclick("[data-testid=play-again]")
+    page.wait_for_selector("[data-testid=send]")
+    page.wait_for_timeout(500)  # a second request, if one was sent, has landed by now
+    assert len(table_ids(server) - before) == 1

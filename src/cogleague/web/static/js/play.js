@@ -328,7 +328,11 @@ async function play(table, mine, desc, sess, startIt) {
     chime();
   };
   const again = h("p", {}, sess.signed_in && desc
-    ? h("button", { type: "button", class: "primary", "data-testid": "play-again", on: { click: () => playNow(desc).catch((err) => { status.textContent = problemText(err); }) } }, "Play again")
+    ? h("button", { type: "button", class: "primary", "data-testid": "play-again", on: { click: (e) => {
+      const button = e.currentTarget;
+      button.disabled = true; // a double click makes one table
+      playNow(desc).catch((err) => { button.disabled = false; status.textContent = problemText(err); });
+    } } }, "Play again")
     : h("a", { href: "/" }, "Back to the Lobby"),
   " ", h("a", { href: `/theater?table=${encodeURIComponent(table.id)}` }, "Watch the replay →"));
   const connect = () => {
