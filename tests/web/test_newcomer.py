@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import OPERATOR_KEY, LiveServer
+from .conftest import OPERATOR_KEY, LiveServer, account
 from .test_audit import audit
 from .test_people import PASSWORD, sign_up
 
@@ -261,3 +261,32 @@ def test_double_clicking_play_again_makes_one_table(server: Any, open_page: Any)
     page.wait_for_selector("[data-testid=send]")
     page.wait_for_timeout(500)  # a second request, if one was sent, has landed by now
     assert len(table_ids(server) - before) == 1
+
+
+def test_the_lobby_leads_a_seat_taken_on_another_device_to_its_way_back(
+        server: Any, browser: Any, open_page: Any) -> None:
+    """Signed in on a second device, "Take a seat and play" at a table where the person sat
+    on the first answered only "this account already holds a seat here": no way on."""
+    creator = account(server.http, "host-of-two-devices")
+    tid = server.http.post("/tables", headers=creator, json={"game": "dilemma"}).json()["id"]
+    first = open_page(360, 740).page
+    sign_up(first, server.url, "two-devices")
+    first.locator(f"[data-testid=table-{tid}] [data-testid=take-seat]").click()
+    first.wait_for_selector("body[data-ready=play]")
+    page = open_page(360, 740).page  # another device: its own storage, not signed in
+    page.goto(f"{server.url}/signin")
+    page.wait_for_selector("body[data-ready=signin]")
+    page.fill("[data-testid=name]", "two-devices")
+    page.fill("[data-testid=password]", PASSWORD)
+    page.click("[data-testid=submit]")
+    page.wait_for_selector("body[data-ready=lobby]")
+    page.locator(f"[data-testid=table-{tid}] [data-testid=take-seat]").click()
+    problem = page.locator("[data-testid=lobby-problem]")
+    problem.wait_for()
+    assert "already hold a seat" in problem.inner_text(), problem.inner_text()
+    assert audit(page) == []
+    problem.get_by_role("link", name="Take it back on this device →").click()
+    page.wait_for_selector("body[data-ready=join]")
+    page.click("[data-testid=take-seat]")
+    page.click("[data-testid=reclaim-seat]")
+    page.wait_for_selector("body[data-ready=play]")

@@ -118,6 +118,7 @@ const problem = h("p", { role: "alert", class: "error", hidden: true, "data-test
 function showProblem(err) {
   problem.textContent = problemText(err);
   if (err?.signIn) problem.append(" ", h("a", { href: `/signin?next=${encodeURIComponent(location.pathname + location.search)}` }, "Sign in"));
+  if (err?.link) problem.append(" ", h("a", { href: err.link.href }, err.link.text));
   problem.hidden = false;
 }
 const tables = new Map(); // table id -> its latest document

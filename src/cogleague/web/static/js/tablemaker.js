@@ -174,7 +174,12 @@ export function cardActions(t, sess, report) {
     const take = h("button", { type: "button", class: "primary", "data-testid": "take-seat", "data-focus-key": "take" }, "Take a seat and play");
     take.addEventListener("click", async () => {
       take.disabled = true; // a double click joins once
-      try { await takeSeat(t.id); location.assign(play); } catch (err) { take.disabled = false; report(err); }
+      try { await takeSeat(t.id); location.assign(play); } catch (err) {
+        take.disabled = false;
+        // this account's seat, its token on another device: the Play page takes it back
+        report(err?.code === "already_seated" ? Object.assign(new Error("You already hold a seat at this table, taken on another device or browser."),
+          { code: err.code, link: { href: play, text: "Take it back on this device →" } }) : err);
+      }
     });
     out.push(take);
   }
