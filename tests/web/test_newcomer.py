@@ -90,6 +90,7 @@ def test_a_seat_at_a_table_waiting_for_people_can_be_given_back(server: Any,
     tid = page.url.split("table=")[1]
     waiting = page.locator("[data-testid=waiting]")
     waiting.get_by_text("1 of 8 seats taken").wait_for()
+    assert not waiting.locator(".error").is_visible()  # no empty error bar under the button
     assert audit(page) == []
     page.click("[data-testid=leave-table]")
     page.wait_for_selector("body[data-ready=lobby]")

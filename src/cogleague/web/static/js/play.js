@@ -128,7 +128,7 @@ function keepDraft(form, tableId, turnId) {
 function waitingPanel(table, sess, leaving) {
   const count = (t) => `${t.seats.filter((x) => x.taken).length} of ${t.seats.length} seats taken.`;
   const seatsLine = h("p", { "data-testid": "seats-taken" }, count(table));
-  const problem = h("p", { class: "error", role: "status" });
+  const problem = h("p", { class: "error", role: "status", hidden: true }); // an empty one would show as a red bar
   const leave = h("button", { type: "button", "data-testid": "leave-table" }, "Leave the table (give my seat back)");
   leave.addEventListener("click", async () => {
     leave.disabled = true;
@@ -142,6 +142,7 @@ function waitingPanel(table, sess, leaving) {
       location.assign("/");
     } catch (err) {
       problem.textContent = problemText(err);
+      problem.hidden = false;
       leave.disabled = false;
     }
   });
