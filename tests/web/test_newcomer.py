@@ -291,3 +291,28 @@ def test_the_lobby_leads_a_seat_taken_on_another_device_to_its_way_back(
     page.click("[data-testid=take-seat]")
     page.click("[data-testid=reclaim-seat]")
     page.wait_for_selector("body[data-ready=play]")
+
+
+def test_the_lobby_offers_to_take_back_only_the_persons_own_seat(server: Any,
+                                                                  open_page: Any) -> None:
+    """Every running table with anyone's person seat offered every signed-in visitor "Your
+    seat, played on another device? Take it back →" — a newcomer followed it to a stranger's
+    table and a refusal."""
+    player = open_page(360, 740).page
+    sign_up(player, server.url, "seat-owner")
+    player.click("[data-testid=play-now-dilemma]")
+    player.wait_for_selector("[data-testid=send]")
+    tid = player.url.split("table=")[1].split("&")[0]
+    page = open_page(360, 740).page
+    sign_up(page, server.url, "passer-by")
+    card = page.locator(f"[data-testid=table-{tid}]")
+    card.wait_for()
+    assert card.locator("[data-testid=seat-elsewhere]").count() == 0, card.inner_text()
+    owner = open_page(360, 740).page  # the owner on a second device is still offered it
+    owner.goto(f"{server.url}/signin")
+    owner.wait_for_selector("body[data-ready=signin]")
+    owner.fill("[data-testid=name]", "seat-owner")
+    owner.fill("[data-testid=password]", PASSWORD)
+    owner.click("[data-testid=submit]")
+    owner.wait_for_selector("body[data-ready=lobby]")
+    owner.locator(f"[data-testid=table-{tid}] [data-testid=seat-elsewhere]").wait_for()

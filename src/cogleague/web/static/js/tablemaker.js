@@ -165,7 +165,7 @@ export function cardActions(t, sess, report) {
   const out = [];
   if (localStorage.getItem(seatStore(t.id)) && (t.state === "open" || t.state === "running")) {
     out.push(h("a", { class: "button", href: play, "data-testid": "back-to-seat", "data-focus-key": "back" }, "Back to my seat →"));
-  } else if (sess.signed_in && t.state === "running" && t.seats.some((x) => x.person)) {
+  } else if (sess.signed_in && t.state === "running" && t.seats.some((x) => x.person) && (!sess.mine || sess.mine.has(t.id))) {
     out.push(h("a", { href: play, "data-testid": "seat-elsewhere", "data-focus-key": "elsewhere" },
       "Your seat, played on another device? Take it back →"));
   }
