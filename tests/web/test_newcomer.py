@@ -316,3 +316,21 @@ def test_the_lobby_offers_to_take_back_only_the_persons_own_seat(server: Any,
     owner.click("[data-testid=submit]")
     owner.wait_for_selector("body[data-ready=lobby]")
     owner.locator(f"[data-testid=table-{tid}] [data-testid=seat-elsewhere]").wait_for()
+
+
+def test_a_ledger_seat_says_what_a_halo_is(server: Any, open_page: Any) -> None:
+    """A Ledger seat read "halo 0.5, 0 kind / 0 harsh" with no word on what a halo is or
+    what counts as kind: a newcomer could not tell how their play would show."""
+    p = open_page(360, 740)
+    page = p.page
+    sign_up(page, server.url, "halo-reader")
+    page.click("[data-testid=play-now-ledger]")
+    page.wait_for_selector("[data-testid=send]")
+    help_line = page.locator("[data-testid=view] [data-testid=halo-help]")
+    text = help_line.inner_text()
+    assert "share of" in text and "0.5 before" in text, text
+    # the thresholds come from the rules: cooperating; sending 3 or more; returning 50 % or
+    # more; offering 5 or more; asking 5 or less
+    for number in ("3", "50", "5"):
+        assert number in text, text
+    assert audit(page) == []
