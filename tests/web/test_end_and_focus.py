@@ -251,6 +251,8 @@ def test_a_new_api_key_is_announced(server: Any, open_page: Any) -> None:
     page.wait_for_selector("body[data-ready=me]")
     page.locator("[data-testid=new-key]").focus()
     page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=confirm-new-key]:focus")  # said first what it retires
+    page.keyboard.press("Enter")
     page.wait_for_selector("[data-testid=key-out] [data-testid=api-key]")
     live = page.evaluate("""() => { const el = document.querySelector('[data-testid=key-out]');
         return el.getAttribute('role') === 'status' || !!el.getAttribute('aria-live'); }""")

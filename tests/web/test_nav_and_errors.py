@@ -99,7 +99,8 @@ def test_the_lobby_and_account_page_say_what_was_refused_without_the_path(
     page.wait_for_selector("body[data-ready=me]")
     page.context.clear_cookies()
     page.click("[data-testid=new-key]")
-    page.wait_for_function("document.querySelector('[data-testid=key-out]').textContent")
+    page.click("[data-testid=confirm-new-key]")
+    page.wait_for_function("!document.querySelector('[data-testid=confirm-new-key]')")
     text = page.inner_text("[data-testid=key-out]")
     assert not text.startswith("/"), text
     assert audit(page) == [] and overflow(page) == 0

@@ -6,7 +6,9 @@
 - ``POST /session`` signs in, ``DELETE /session`` signs out; ``GET /session`` tells the page
   who is signed in and the CSRF token its posts must carry; ``POST /session/api-key`` makes a
   new API key for the signed-in person's bots (the old one stops working: keys are stored only
-  as hashes). The pages are ``/signup``, ``/signin`` and ``/me`` (web/).
+  as hashes); ``GET /session/tables`` lists the tables where the person holds a seat, newest
+  first, so the account page leads back to a seat or to a replay. The pages are ``/signup``,
+  ``/signin`` and ``/me`` (web/).
 
 A name's sign-in is refused for a while after a few failures, a client address's sign-in after
 `Settings.sign_ins_per_client` tries at any names (successes too: each costs an scrypt check),
@@ -38,7 +40,7 @@ from cogleague.server import passwords
 from cogleague.server.auth import digest, new_api_key, new_seat_token
 from cogleague.server.errors import ApiError, responses
 from cogleague.server.sign_in_guard import SignInGuard
-from cogleague.server.store import Store, accounts, now, web_sessions
+from cogleague.server.store import Store, accounts, now, seats, tables, web_sessions
 
 T = TypeVar("T")
 
@@ -251,6 +253,29 @@ async def session(request: Request) -> dict[str, Any]:
         return {"signed_in": False, "web_signup": signup_open}
     return {"signed_in": True, "id": row["id"], "name": row["name"], "role": row["role"],
             "csrf": csrf_token(request.cookies[COOKIE]), "web_signup": signup_open}
+
+
+MY_TABLES_LIMIT = 50
+"""How many of a person's tables the account page lists (the newest)."""
+
+
+@router.get("/session/tables", responses=responses(401))
+async def my_tables(request: Request) -> dict[str, Any]:
+    """The signed-in person's tables, newest first: each one's game, variant, state, the seat
+    held and when it was created and finished (the account page's history)."""
+    row = await cookie_account(request)
+    if row is None:
+        raise ApiError(401, "unauthorized", "sign in first (/signin)")
+
+    def read(conn: Connection) -> list[dict[str, Any]]:
+        q = (select(tables.c.id, tables.c.game, tables.c.variant, tables.c.state,
+                    tables.c.created_at, tables.c.finished_at, seats.c.seat)
+             .join(seats, seats.c.table_id == tables.c.id)
+             .where(seats.c.account_id == row["id"])
+             .order_by(tables.c.created_at.desc()).limit(MY_TABLES_LIMIT))
+        return [dict(r) for r in conn.execute(q).mappings()]
+
+    return {"tables": await request.app.state.store.tx(read)}
 
 
 @router.post("/session/api-key", responses=responses(401, 403))

@@ -363,9 +363,11 @@ export function seatEnd(results, seat) {
     lines: [`You cooperated in ${Math.round(100 * (mine.cooperation_rate ?? 0))}% of your meetings; promises made ${mine.promises_made}, kept ${mine.promises_kept}.`] };
 }
 
-/** The Play page's turn heading: the round (from 1 in the view) and who you face. */
-export function playTurnTitle(v) {
-  return Number.isInteger(v?.round) ? `round ${v.round} of ${v.rounds_total}` : "";
+/** The Play page's turn heading: the round (from 1 in the view) and who you face — a round
+ * has a turn per pairing, so the round alone does not tell them apart. */
+export function playTurnTitle(v, ctx = {}) {
+  if (!Number.isInteger(v?.round)) return "";
+  return `round ${v.round} of ${v.rounds_total}${Number.isInteger(v.opponent) ? `, facing ${alias(ctx, v.opponent)}` : ""}`;
 }
 
 /** The Play page's controls: cooperate or defect, and a message the opponent reads. */

@@ -423,6 +423,17 @@ function askText(m) {
 
 const rep = (x) => `halo ${fmt(x.halo, 2)}, ${x.kind} kind / ${x.harsh} harsh in ${x.meetings} meeting${x.meetings === 1 ? "" : "s"}, median ${fmt(x.median, 1)}`;
 
+/** What a halo is, in words, with the conduct thresholds from the rules (ledger.md: conduct
+ * and the halo): a newcomer reads "halo 0.5" and "kind / harsh" with no other key. */
+function haloHelp(r) {
+  const keys = ["neutral_halo", "trust_kind_send", "trust_kind_percent", "ultimatum_kind_offer", "ultimatum_kind_floor"];
+  if (!keys.every((k) => Number.isFinite(r[k]))) return null; // no rules to say it with (never guessed)
+  return h("p", { class: "muted", "data-testid": "halo-help" },
+    `A halo is the share of a seat's moves that were kind (${fmt(r.neutral_halo, 2)} before its first meeting); everyone sees it, and it never changes a score. `
+    + `Kind: cooperating; sending ${r.trust_kind_send} coins or more; returning ${r.trust_kind_percent} % or more; `
+    + `offering ${r.ultimatum_kind_offer} coins or more; asking ${r.ultimatum_kind_floor} or less. Anything else is harsh.`);
+}
+
 /** Your meeting, partner, halo and record, the table, the gossip board and your memo. */
 export function seatView(v, ctx) {
   const m = v.meeting ?? {};
@@ -434,6 +445,7 @@ export function seatView(v, ctx) {
     h("p", {}, askText(m)),
     h("p", {}, `${m.partner}: ${rep(partner)}.`, past.length ? ` Lately: ${past.join("; ")}.` : " No meetings yet."),
     h("p", {}, `You: ${rep(me)}, ${me.total} coins in all.`),
+    haloHelp(ctx?.rules ?? {}),
     v.memo ? h("p", {}, "Your memo: ", h("q", {}, v.memo)) : null,
     v.board?.length ? h("div", {}, h("h3", {}, "Gossip board"), h("ul", {}, v.board.map((n) => h("li", {}, `round ${n.round + 1}, ${n.author} on ${n.subject}: “${n.text}”`)))) : h("p", { class: "muted" }, "The gossip board is empty."),
     h("details", {}, h("summary", {}, "The table"), h("div", { class: "scroll-x" }, h("table", { class: "data" },

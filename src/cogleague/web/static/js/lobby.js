@@ -118,6 +118,7 @@ const problem = h("p", { role: "alert", class: "error", hidden: true, "data-test
 function showProblem(err) {
   problem.textContent = problemText(err);
   if (err?.signIn) problem.append(" ", h("a", { href: `/signin?next=${encodeURIComponent(location.pathname + location.search)}` }, "Sign in"));
+  if (err?.link) problem.append(" ", h("a", { href: err.link.href }, err.link.text));
   problem.hidden = false;
 }
 const tables = new Map(); // table id -> its latest document
@@ -188,7 +189,10 @@ async function load() {
 async function loadTitles() {
   const [games, s] = await Promise.all([fetchJSON("/games").catch(() => ({ games: [] })), session()]);
   const list = games.games || [];
-  sess = s;
+  // the tables where this account holds a seat (GET /session/tables): a running table offers
+  // to take a seat back only to its own person, not to every signed-in visitor
+  const mine = s.signed_in ? await fetchJSON("/session/tables").then((d) => new Set(d.tables.map((t) => t.id)), () => null) : null;
+  sess = { ...s, mine };
   titles = Object.fromEntries(list.map((g) => [g.name, g.title]));
   gameInfo = Object.fromEntries(list.map((g) => [g.name, g]));
   exampleBots = Object.fromEntries(list.filter((g) => g.example_bot).map((g) => [g.name, g.example_bot]));

@@ -99,6 +99,65 @@ function joinForm(table, sess, desc, onJoin) {
   return form;
 }
 
+const draftStore = (id) => `cogleague.draft.${id}`;
+
+/** What the person entered for a turn, kept in this tab (sessionStorage) as they type, and put
+ * back when the same turn comes again after a reload or the back button; a draft of another
+ * turn is dropped. */
+function keepDraft(form, tableId, turnId) {
+  const saved = (() => { try { return JSON.parse(sessionStorage.getItem(draftStore(tableId)) || "null"); } catch { return null; } })();
+  if (saved?.turn === turnId && Array.isArray(saved.values)) {
+    for (const [name, value] of saved.values) {
+      for (const input of form.querySelectorAll(`[data-control="${CSS.escape(name)}"]`)) {
+        if (input.type === "radio") input.checked = input.value === value;
+        else input.value = value;
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+    }
+  } else {
+    sessionStorage.removeItem(draftStore(tableId));
+  }
+  const save = () => sessionStorage.setItem(draftStore(tableId), JSON.stringify({ turn: turnId,
+    values: [...form.querySelectorAll("[data-control]")].filter((i) => i.type !== "radio" || i.checked).map((i) => [i.dataset.control, i.value]) }));
+  form.addEventListener("input", save);
+  form.addEventListener("change", save);
+}
+
+/** While the table waits for its start: how many seats are taken (read again every few
+ * seconds), and a way to give the seat back — the server takes it back only before the start. */
+function waitingPanel(table, sess, leaving) {
+  const count = (t) => `${t.seats.filter((x) => x.taken).length} of ${t.seats.length} seats taken.`;
+  const seatsLine = h("p", { "data-testid": "seats-taken" }, count(table));
+  const problem = h("p", { class: "error", role: "status", hidden: true }); // an empty one would show as a red bar
+  const leave = h("button", { type: "button", "data-testid": "leave-table" }, "Leave the table (give my seat back)");
+  leave.addEventListener("click", async () => {
+    leave.disabled = true;
+    const url = `/tables/${encodeURIComponent(table.id)}/leave`;
+    const key = localStorage.getItem(KEY_STORE);
+    try {
+      if (sess.signed_in || !key) await post(url, {});
+      else await fetchJSON(url, { method: "POST", headers: { Accept: "application/json", Authorization: `Bearer ${key}` } });
+      leaving();
+      localStorage.removeItem(seatStore(table.id));
+      location.assign("/");
+    } catch (err) {
+      problem.textContent = problemText(err);
+      problem.hidden = false;
+      leave.disabled = false;
+    }
+  });
+  const box = h("div", { "data-testid": "waiting" }, seatsLine, h("p", {}, leave), problem);
+  const look = async () => {
+    if (!box.isConnected) return; // the first turn replaced it
+    const t = await fetchJSON(`/tables/${encodeURIComponent(table.id)}`).catch(() => null);
+    if (t) seatsLine.textContent = count(t);
+    if (t && t.state !== "open") { leave.remove(); return; }
+    setTimeout(look, 3000);
+  };
+  setTimeout(look, 3000);
+  return box;
+}
+
 /** A short tone when a turn arrives, if the person turned sound on (off by default). */
 function chime() {
   if (localStorage.getItem(SOUND_STORE) !== "1") return;
@@ -125,6 +184,7 @@ async function play(table, mine, desc, sess, startIt) {
   const ctx = { seat: mine.seat, alias: table.seats[mine.seat]?.alias ?? null, aliases: table.seats.map((x) => x.alias),
     rules: desc?.rule_numbers ?? {}, config: table.config ?? {}, options: desc?.options?.properties ?? {} };
   const turnBox = h("div", { class: "panel", "data-testid": "turn" }, h("p", { class: "muted" }, "Waiting for the table to start…"));
+  if (table.state === "open") turnBox.append(waitingPanel(table, sess, () => { ended = true; }));
   const viewBox = h("section", { class: "panel", "aria-labelledby": "view-h" }, h("h2", { id: "view-h" }, "Your view"), h("p", { class: "muted" }, "Your view appears with your first turn."));
   const clock = h("p", { class: "deadline", "data-testid": "deadline" });
   const srClock = h("p", { class: "sr-only", "aria-live": "assertive", "data-testid": "deadline-announce" });
@@ -141,7 +201,7 @@ async function play(table, mine, desc, sess, startIt) {
   clear(root).append(seatLine, status, refusedBox, srClock, srHappened, h("div", { class: "play-grid" }, h("div", { class: "grid" }, clock, turnBox, viewBox),
     h("div", { class: "grid" }, h("section", { class: "panel", "aria-labelledby": "happened-h" }, h("h2", { id: "happened-h" }, "What happened"), last),
       h("section", { class: "panel", "aria-labelledby": "moves-h" }, h("h2", { id: "moves-h" }, "Your moves"), moves, h("p", {}, soundToggle())))));
-  let lastSeq = 0, timer = null, ended = false, pending = null, lastView = null, lost = false;
+  let lastSeq = 0, timer = null, ended = false, pending = null, lastView = null, lost = false, shownTitle = "";
   const lines = [];
   // "Your moves" lists what the table holds: a move is listed once the server acknowledged it,
   // and a turn asked again (a server that restarted before the step was recorded, a move lost
@@ -215,6 +275,10 @@ async function play(table, mine, desc, sess, startIt) {
       status.textContent = "The table did not keep your move for this turn (the server restarted or the connection dropped before it was recorded): send it again.";
       status.className = "error";
     };
+    // the last turn got no move before its deadline and a new one replaced it: said, or the
+    // form would switch (to another opponent, another round) under the person without a word
+    const missed = pending !== null && pending !== turn.turn_id && !sentText.has(pending) && !listed.some((m) => m.turn === pending);
+    const missedWhen = shownTitle;
     pending = turn.turn_id;
     lastView = turn.visible_state ?? lastView;
     document.title = `▶ Your turn · ${BASE_TITLE}`;
@@ -238,8 +302,10 @@ async function play(table, mine, desc, sess, startIt) {
     const form = buildForm(controls);
     const send = h("button", { type: "submit", class: "primary", "data-testid": "send" }, "Send my move");
     const el = h("form", { class: "move", "data-testid": "move-form" }, form.fields, send);
+    keepDraft(el, table.id, turn.turn_id);
     el.addEventListener("submit", (e) => {
       e.preventDefault();
+      sessionStorage.removeItem(draftStore(table.id));
       const action = form.read();
       ws.send(JSON.stringify({ type: "move", turn_id: turn.turn_id, ...action }));
       send.disabled = true;
@@ -248,9 +314,12 @@ async function play(table, mine, desc, sess, startIt) {
       document.title = BASE_TITLE;
       sentText.set(turn.turn_id, moveText(viewer, action, turn.visible_state, ctx));
     });
-    const when = viewer?.playTurnTitle ? viewer.playTurnTitle(turn.visible_state) : Number.isInteger(turn.visible_state?.round) ? `round ${turn.visible_state.round + 1}` : "";
-    status.textContent = ""; // the last turn's "Move received" is not this turn's
-    status.className = "muted";
+    const when = viewer?.playTurnTitle ? viewer.playTurnTitle(turn.visible_state, ctx) : Number.isInteger(turn.visible_state?.round) ? `round ${turn.visible_state.round + 1}` : "";
+    status.textContent = missed // the last turn's "Move received" is not this turn's
+      ? `Time ran out on your last turn${missedWhen ? ` (${missedWhen})` : ""}: the game's default move counted for you. This is your next turn.`
+      : "";
+    status.className = missed ? "error" : "muted";
+    shownTitle = when;
     clear(turnBox).append(h("h2", {}, `Your turn${when ? ` · ${when}` : ""}`),
       h("p", { class: "error", "data-testid": "hint", hidden: !turn.hint }, turn.hint ?? ""), el);
     clear(viewBox).append(h("h2", { id: "view-h" }, "Your view"), seatPanel(viewer, turn.visible_state, ctx));
@@ -260,7 +329,11 @@ async function play(table, mine, desc, sess, startIt) {
     chime();
   };
   const again = h("p", {}, sess.signed_in && desc
-    ? h("button", { type: "button", class: "primary", "data-testid": "play-again", on: { click: () => playNow(desc).catch((err) => { status.textContent = problemText(err); }) } }, "Play again")
+    ? h("button", { type: "button", class: "primary", "data-testid": "play-again", on: { click: (e) => {
+      const button = e.currentTarget;
+      button.disabled = true; // a double click makes one table
+      playNow(desc).catch((err) => { button.disabled = false; status.textContent = problemText(err); });
+    } } }, "Play again")
     : h("a", { href: "/" }, "Back to the Lobby"),
   " ", h("a", { href: `/theater?table=${encodeURIComponent(table.id)}` }, "Watch the replay →"));
   const connect = () => {
@@ -398,7 +471,11 @@ async function main() {
         table.state === "running" && sess.signed_in
           ? h("div", { class: "panel" }, h("p", {}, "Playing at this table from another browser or device, or lost this one's seat? Take your seat back here (the other connection to it ends)."),
             reclaimButton(id, null, (mine) => play(table, mine, desc, sess, false)))
-          : null].filter(Boolean)); // Element.append writes a null as the word "null"
+          : table.state === "running" && table.seats.some((x) => x.person) // signed out, or a new device not signed in yet
+            ? h("p", { class: "panel" }, "Your seat at this table? ",
+              h("a", { href: `/signin?next=${encodeURIComponent(location.pathname + location.search)}`, "data-testid": "signin-to-reclaim" },
+                "Sign in to take it back"), " (the other connection to it ends).")
+            : null].filter(Boolean)); // Element.append writes a null as the word "null"
       document.body.dataset.ready = "error";
       return;
     }

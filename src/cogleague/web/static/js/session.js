@@ -42,6 +42,9 @@ export async function signOut() {
   for (const k of Object.keys(localStorage)) {
     if (k.startsWith(seatStore("")) || k === KEY_STORE) localStorage.removeItem(k);
   }
+  for (const k of Object.keys(sessionStorage)) { // a turn's half-typed move (play.js) goes too
+    if (k.startsWith("cogleague.draft.")) sessionStorage.removeItem(k);
+  }
   current = null;
   await post("/session", undefined, "DELETE");
 }

@@ -19,6 +19,24 @@ function next() {
   return url.origin === location.origin ? url.pathname + url.search + url.hash : "/";
 }
 
+/** A wait in words: "40 seconds", "15 minutes". */
+function waitWords(s) {
+  return s < 90 ? `${s} seconds` : `${Math.ceil(s / 60)} minutes`;
+}
+
+/** What the server refused, in a person's words (the API says "name 'x' is taken", "5 failed
+ * sign-ins for 'x' within 900 s; try again in 897 s"). */
+function refusal(err, name) {
+  if (err?.status === 409) return `The name “${name}” is taken: choose another.`;
+  if (err?.status === 401 && mode === "signin") return "Unknown name or wrong password.";
+  if (err?.status === 429) {
+    const wait = err.retryAfter ? ` Try again in ${waitWords(err.retryAfter)}.` : "";
+    return mode === "signin" ? `Too many failed sign-ins: signing in is locked for now.${wait}`
+      : `Too many accounts were made from this address in the last hour.${wait}`;
+  }
+  return problemText(err);
+}
+
 async function main() {
   markNav();
   const s = await session();
@@ -69,9 +87,13 @@ async function main() {
         location.assign(next());
       }
     } catch (err) {
-      status.textContent = problemText(err);
+      status.textContent = refusal(err, name.value);
       status.className = "error";
       submit.disabled = false;
+      // the disabled button dropped the focus: back to the field to change
+      const fix = err?.status === 409 ? name : pass;
+      fix.focus();
+      fix.select();
     }
   });
   clear(root).append(form);

@@ -107,6 +107,7 @@ export function makerSection(games, sess, report) {
   const sit = h("input", { id: "mk-sit", type: "checkbox", checked: true, "data-testid": "mk-sit" });
   const opts = h("div", { class: "options-grid" });
   const status = h("p", { role: "status", class: "muted" });
+  const create = h("button", { type: "submit", class: "primary", "data-testid": "mk-create" }, "Create the table");
   let fields = [];
   const pick = () => {
     const g = games.find((x) => x.name === game.value);
@@ -124,9 +125,10 @@ export function makerSection(games, sess, report) {
     field("mk-game", "Game", game), field("mk-variant", "Variant", variant), field("mk-fill", "Empty seats at the start", fill),
     h("label", { class: "radio" }, sit, " Take a seat myself"),
     options,
-    h("button", { type: "submit", class: "primary", "data-testid": "mk-create" }, "Create the table"), status);
+    create, status);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
+    if (create.disabled) return; // a double click sends the form once: one table, not two
     const bad = fields.find(problemOf);
     if (bad) {
       options.open = true;
@@ -138,6 +140,7 @@ export function makerSection(games, sess, report) {
     status.textContent = "";
     status.className = "muted";
     const config = Object.fromEntries(fields.map((f) => [f.key, f.read()]).filter(([, v]) => v !== undefined));
+    create.disabled = true;
     try {
       const table = await createTable({ game: game.value, ...(variant.value ? { variant: variant.value } : {}),
         ...(fill.value ? { fill_with: fill.value } : {}), config });
@@ -146,8 +149,9 @@ export function makerSection(games, sess, report) {
         location.assign(`/play?table=${encodeURIComponent(table.id)}${fill.value ? "&start=1" : ""}`);
       } else {
         status.textContent = `Table ${table.id} is open: start it from its card once people have joined.`;
+        create.disabled = false;
       }
-    } catch (err) { report(err); status.textContent = problemText(err); status.className = "error"; }
+    } catch (err) { create.disabled = false; report(err); status.textContent = problemText(err); status.className = "error"; }
   });
   return h("section", { class: "maker-section", "data-testid": "maker-section", "aria-labelledby": "maker-h" },
     h("details", { class: "panel" }, h("summary", { id: "maker-h" }, "Create a table"), form));
@@ -161,7 +165,7 @@ export function cardActions(t, sess, report) {
   const out = [];
   if (localStorage.getItem(seatStore(t.id)) && (t.state === "open" || t.state === "running")) {
     out.push(h("a", { class: "button", href: play, "data-testid": "back-to-seat", "data-focus-key": "back" }, "Back to my seat →"));
-  } else if (sess.signed_in && t.state === "running" && t.seats.some((x) => x.person)) {
+  } else if (sess.signed_in && t.state === "running" && t.seats.some((x) => x.person) && (!sess.mine || sess.mine.has(t.id))) {
     out.push(h("a", { href: play, "data-testid": "seat-elsewhere", "data-focus-key": "elsewhere" },
       "Your seat, played on another device? Take it back →"));
   }
@@ -169,14 +173,21 @@ export function cardActions(t, sess, report) {
   if (t.seats.some((x) => !x.taken) && !localStorage.getItem(seatStore(t.id))) {
     const take = h("button", { type: "button", class: "primary", "data-testid": "take-seat", "data-focus-key": "take" }, "Take a seat and play");
     take.addEventListener("click", async () => {
-      try { await takeSeat(t.id); location.assign(play); } catch (err) { report(err); }
+      take.disabled = true; // a double click joins once
+      try { await takeSeat(t.id); location.assign(play); } catch (err) {
+        take.disabled = false;
+        // this account's seat, its token on another device: the Play page takes it back
+        report(err?.code === "already_seated" ? Object.assign(new Error("You already hold a seat at this table, taken on another device or browser."),
+          { code: err.code, link: { href: play, text: "Take it back on this device →" } }) : err);
+      }
     });
     out.push(take);
   }
   if (createdHere().has(t.id)) {
     const start = h("button", { type: "button", "data-testid": "start-table", "data-focus-key": "start" }, "Start the table");
     start.addEventListener("click", async () => {
-      try { await post(`/tables/${encodeURIComponent(t.id)}/start`); } catch (err) { report(err); }
+      start.disabled = true;
+      try { await post(`/tables/${encodeURIComponent(t.id)}/start`); } catch (err) { start.disabled = false; report(err); }
     });
     out.push(start);
   }

@@ -89,7 +89,8 @@ export async function fetchJSON(url, options) {
       detail = body?.error?.message || body?.detail || detail;
       code = body?.error?.code;
     } catch { /* not JSON */ }
-    throw Object.assign(new Error(`${url}: ${detail}`), { status: res.status, code });
+    const retryAfter = Number(res.headers.get("Retry-After")) || undefined; // a 429's wait, in seconds
+    throw Object.assign(new Error(`${url}: ${detail}`), { status: res.status, code, retryAfter });
   }
   return res.json();
 }
