@@ -10,7 +10,8 @@ failed). A bot class that declares its game (`Bot.game`) is never made online fo
 other games: each turn there would raise and wait out its deadline (`AgentRunner.fit`). The
 server tells the agent its values (`hello`, then ``changed`` when its owner changes them):
 `AgentRun.settings` holds them, and a change of games the bot cannot play — or a retirement —
-takes the agent offline at once.
+takes the agent offline at once; so does a newer connection of the same agent (a second
+`cogleague agent run`), which the server plays from then on (an ``error`` frame, ``replaced``).
 """
 
 from __future__ import annotations
@@ -109,8 +110,9 @@ class AgentRunner:
         self.ws: ClientConnection | None = None
         self.greeted = False  # the current socket's server said hello
         self.unfit: str | None = None
-        """Why the bot cannot play what the agent is matched for (`fit`): the runner goes
-        offline, lets its tables finish and raises `AgentRefused` with it."""
+        """Why the runner must go offline — the bot cannot play what the agent is matched
+        for (`fit`), the agent was retired or another connection replaced this one: it lets
+        its tables finish and raises `AgentRefused` with it."""
 
     def url(self) -> str:
         return f"{ws_url(self.server)}/ws/agent?{urlencode({'agent': self.agent})}"
@@ -227,6 +229,13 @@ class AgentRunner:
                 self._assign(frame)
             elif kind == "ping":
                 await ws.send('{"type":"pong"}')
+            elif kind == "error" and frame.get("code") == "replaced":
+                # another connection of this agent plays it now: reconnecting would take
+                # its seats back, and the two would take turns replacing each other
+                self.unfit = str(frame.get("message") or f"agent {self.agent} is now played "
+                                 "by another connection")
+                log.error("%s", self.unfit)
+                return
             elif kind == "error":
                 log.warning("agent %s: %s: %s", self.agent, frame.get("code"),
                             frame.get("message"))

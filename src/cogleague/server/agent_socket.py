@@ -95,7 +95,8 @@ async def agent_socket(ws: WebSocket) -> None:
         conn.send_text(jsonio.dumps(frame))
 
     told = socket_fields(found)
-    link = AgentLink(found["id"], send, told)  # `changed` once the row differs from `told`
+    # `changed` once the row differs from `told`; closed when a newer socket replaces it
+    link = AgentLink(found["id"], send, told, close=conn.close)
     settings = rt.settings
     limit = RateLimit(settings.moves_per_second, settings.move_burst)  # /ws/play's rate
     pinger = asyncio.create_task(_ping(send, settings.ping_interval_s, keys))
@@ -124,7 +125,7 @@ async def agent_socket(ws: WebSocket) -> None:
                 await send({"type": "error", "code": "bad_frame", "message": fault})
             elif kind == "ready":
                 link.playing = set(frame.get("playing") or [])
-                rt.attach(link)
+                await rt.attach(link)
                 attached = True
             elif kind == "done":
                 link.playing.discard(frame["table"])

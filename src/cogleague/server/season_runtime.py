@@ -60,12 +60,20 @@ UNCLAIMED_S = 2 * TICK_S
 is anyone's to take."""
 
 
+REPLACED = ("agent {name} is now played by another connection (a second `cogleague agent "
+            "run`?): this one is no longer matched and stops")
+"""The ``replaced`` error frame's message (`LeagueRuntime.attach`)."""
+
+
 class AgentLink:
     """One agent socket on this process: the agent and how to send it a frame."""
 
-    def __init__(self, agent_id: int, send: Any, told: dict[str, Any] | None = None) -> None:
+    def __init__(self, agent_id: int, send: Any, told: dict[str, Any] | None = None,
+                 close: Any = None) -> None:
         self.agent_id = agent_id
         self.send = send
+        self.close = close
+        """Close the socket (code, reason) once its queued frames are out (`attach`)."""
         self.told: dict[str, Any] = told or {}
         """What the socket was last told of its agent (`hello`, then each `changed`)."""
         self.playing: set[str] = set()
@@ -414,8 +422,20 @@ class LeagueRuntime:
                              "game": row.game, "token": token})
 
     # -- sockets -----------------------------------------------------------------------------------
-    def attach(self, link: AgentLink) -> None:
-        self.links.setdefault(link.agent_id, []).append(link)
+    async def attach(self, link: AgentLink) -> None:
+        """`link` plays its agent from now on. An older socket of the agent on this process
+        (a second `cogleague agent run`, or a reconnect the server has not yet seen the old
+        socket of drop) is told it was replaced and closed: the newest one gets the seats,
+        so an older one left open would sit "online" while its tables go elsewhere."""
+        older = self.links.setdefault(link.agent_id, [])
+        for old in list(older):
+            name = old.told.get("agent", link.told.get("agent"))
+            await old.send({"type": "error", "code": "replaced", "message": REPLACED.format(
+                name=name)})
+            if old.close is not None:
+                old.close(1008, "replaced by another connection of the agent")
+            older.remove(old)
+        older.append(link)
 
     async def detach(self, link: AgentLink) -> None:
         links = self.links.get(link.agent_id, [])
