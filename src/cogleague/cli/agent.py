@@ -188,7 +188,7 @@ def run(
                                          "gives up (exit 2)")] = 3600.0,
 ) -> None:
     """Keep AGENT online: play every table the league assigns it, several at once."""
-    from cogleague.client.agent import AgentRefused, check_url, run_agent
+    from cogleague.client.agent import AgentRefused, AgentRunner, check_url
     from cogleague.seats.botref import load_bot_class
 
     for option, url in [("--server", server), *(("--also", u) for u in also or [])]:
@@ -204,15 +204,21 @@ def run(
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     logging.getLogger("cogleague.agent").setLevel(logging.INFO)  # "online at …"
     console.print(f"agent {agent}: connecting to {server} (Ctrl-C to stop)", highlight=False)
+    runner = AgentRunner(cls, server, key, agent, max_tables=max_tables,
+                         servers=[server, *(also or [])], reconnect_for_s=give_up_after)
     try:
-        done = asyncio.run(run_agent(cls, server, key, agent, max_tables=max_tables,
-                                     servers=[server, *(also or [])],
-                                     reconnect_for_s=give_up_after))
+        done = asyncio.run(runner.run())
     except AgentRefused as exc:
         fail(str(exc))
     except (ConnectionError, OSError) as exc:
         fail(str(exc))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # what it did, so a Ctrl-C is not a silent exit
+        done = runner.run_state
+        left = len(set(done.assigned)) - len(done.finished) - len(done.failures)
+        console.print(f"agent {agent}: offline (Ctrl-C): {len(done.finished)} table(s) "
+                      f"played, {len(done.failures)} failed"
+                      + (f", {left} left mid-play (the server times out its seats there)"
+                         if left > 0 else ""), highlight=False)
         return
     console.print(f"agent {agent}: {len(done.finished)} table(s) played, "
                   f"{len(done.failures)} failed", highlight=False)
