@@ -45,6 +45,11 @@ from cogleague.server.store import accounts
 router = APIRouter()
 
 
+REGISTER = "register one: cogleague agent register NAME, or POST /agents"
+MINE_SHOWN = 10
+"""How many of the key's remote agents an unknown agent name's refusal lists."""
+
+
 async def _agent_for(rt: LeagueRuntime, key: str | None, name: str) -> dict[str, Any] | str:
     """The agent's current row, or why the socket is refused."""
     if not key:
@@ -60,13 +65,21 @@ async def _agent_for(rt: LeagueRuntime, key: str | None, name: str) -> dict[str,
                            .order_by(agents.c.version.desc()).limit(1)).mappings().first()
         return who, row
 
+    def theirs(conn: Connection, account_id: int) -> list[str]:
+        return list(conn.scalars(select(agents.c.name).distinct().where(
+            agents.c.account_id == account_id, agents.c.kind == "remote",
+            agents.c.state != "retired").order_by(agents.c.name).limit(MINE_SHOWN + 1)))
+
     if text_fault(name) is not None:  # no agent's name holds a NUL: PostgreSQL cannot look
-        return f"agent {name!r} does not exist (register it: POST /agents)"
+        return f"agent {name!r} does not exist ({REGISTER})"
     who, row = await rt.store.tx(read)
     if who is None or who.role == "house":
         return "unknown API key"
-    if row is None:
-        return f"agent {name!r} does not exist (register it: POST /agents)"
+    if row is None:  # most often a typo: name the key's agents
+        mine = await rt.store.tx(theirs, who.id)
+        listed = ", ".join(mine[:MINE_SHOWN]) + (", …" if len(mine) > MINE_SHOWN else "")
+        return (f"agent {name!r} does not exist (this key's agents: {listed or 'none'}; "
+                f"{REGISTER})")
     if row["account_id"] != who.id:
         return f"agent {name!r} belongs to another account"
     if row["kind"] != "remote":
