@@ -229,8 +229,12 @@ class AgentBook:
         """A new prompt or policy file: a new version, rated from scratch."""
         old = await self._mine(who, name)
         if old["kind"] not in ("model", "policy"):
-            raise ApiError(409, "wrong_state", f"kind: a {old['kind']} agent has no versions "
-                                               "(only model and policy agents do)")
+            raise ApiError(409, "wrong_state", (
+                f"agent {name} is a {old['kind']} agent, which has no versions (only model and "
+                "policy agents do)" + (": its program runs on your side, so run the new code "
+                                       "under it (the same rating), or register another "
+                                       "agent for a rating of its own (cogleague agent "
+                                       "register NAME)" if old["kind"] == "remote" else "")))
         if old["state"] == RETIRED:
             raise ApiError(409, "wrong_state", f"agent {name} is retired")
         await self.rt.check_open()  # the final line-ups froze this version at the close
