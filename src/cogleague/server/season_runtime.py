@@ -65,6 +65,15 @@ REPLACED = ("agent {name} is now played by another connection (a second `cogleag
 """The ``replaced`` error frame's message (`LeagueRuntime.attach`)."""
 
 
+CLOSED_WHY = {
+    "final": ("its rated tables are played and the top agents play the frozen final "
+              "evaluation (phase final); the standings freeze when it ends"),
+    "ended": ("the season has ended and its standings are frozen (phase ended); a new season "
+              "starts from a season file with another league.name"),
+}
+"""What a refusal after the close says of the phase, and what comes next (`open_in`)."""
+
+
 class AgentLink:
     """One agent socket on this process: the agent and how to send it a frame."""
 
@@ -148,8 +157,9 @@ class LeagueRuntime:
         phase = conn.execute(select(seasons.c.phase).where(seasons.c.id == self.id)
                              .with_for_update()).scalar_one_or_none()
         if phase not in (None, RUNNING_PHASE):
-            raise ApiError(409, "wrong_state", f"registration for season {self.id} is closed "
-                                               f"(phase {phase})")
+            why = CLOSED_WHY.get(str(phase), f"phase {phase}")
+            raise ApiError(409, "wrong_state", f"registration for season {self.id} is closed: "
+                                               f"{why}")
 
     def hidden_now(self, conn: Connection) -> set[str]:
         """The names kept off every public read: the held-out agents, until the season ends."""
