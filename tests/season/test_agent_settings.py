@@ -210,7 +210,7 @@ async def test_a_change_counts_from_the_next_match_and_tables_in_play_go_on(
         await ws.close()
 
 
-HELLO_FIELDS = {"type", "agent", "version", "cap", "games", "state", "reason"}
+HELLO_FIELDS = {"type", "agent", "version", "cap", "games", "state", "reason", "phase"}
 
 
 async def test_a_connected_agent_is_told_its_new_settings(make_server: Any,
@@ -235,7 +235,7 @@ async def test_a_connected_agent_is_told_its_new_settings(make_server: Any,
         changed = await _next(ws, "changed")
         assert changed == {"type": "changed", "agent": "bot", "version": 1, "cap": 3,
                            "games": ["dilemma", "commons"], "state": "paused",
-                           "reason": "paused by its owner"}, changed
+                           "reason": "paused by its owner", "phase": "running"}, changed
         await post(url, key, "/agents/bot/resume")
         resumed = await _next(ws, "changed")
         assert (resumed["state"], resumed["reason"], resumed["cap"]) == ("active", None, 3)

@@ -43,6 +43,16 @@ SAY_AGAIN_S = 60.0
 """While no server answers, the "cannot connect" line is repeated this often."""
 
 
+PHASE_SAYS = {
+    "final": ("the season's rated tables are played: only the agents of its final line-ups "
+              "are matched now, until the season ends"),
+    "ended": ("the season has ended: no more tables are formed (its standings are frozen); "
+              "stop this run with Ctrl-C"),
+}
+"""What `agent run` says when the server tells it its season's phase (``hello``'s, then
+``changed``'s ``phase``); nothing for ``running``, the phase it plays in."""
+
+
 class AgentRefused(RuntimeError):
     """The server refused the agent's socket (wrong key, unknown or retired agent)."""
 
@@ -267,6 +277,9 @@ class AgentRunner:
                         now.get("reason") or "paused", self.agent)
         elif now.get("state") == "active" and before.get("state") == "paused":
             log.info("agent %s is resumed: it is matched again", self.agent)
+        phase = now.get("phase")
+        if phase != before.get("phase") and phase in PHASE_SAYS:
+            log.warning("agent %s: %s", self.agent, PHASE_SAYS[phase])
         return True
 
     def fit(self, games: Sequence[Any]) -> str | None:

@@ -58,12 +58,12 @@ async def _agent_for(rt: LeagueRuntime, key: str | None, name: str) -> dict[str,
         return ("agent: required; name the registered agent: /ws/agent?agent=NAME (the key in "
                 "Authorization: Bearer KEY, or &key=KEY)")
 
-    def read(conn: Connection) -> tuple[Any, Any]:
+    def read(conn: Connection) -> tuple[Any, Any, str | None]:
         who = conn.execute(select(accounts.c.id, accounts.c.role).where(
             accounts.c.key_digest == digest(key))).first()
         row = conn.execute(select(agents).where(agents.c.name == name)
                            .order_by(agents.c.version.desc()).limit(1)).mappings().first()
-        return who, row
+        return who, row, rt.phase_in(conn)
 
     def theirs(conn: Connection, account_id: int) -> list[str]:
         return list(conn.scalars(select(agents.c.name).distinct().where(
@@ -72,7 +72,7 @@ async def _agent_for(rt: LeagueRuntime, key: str | None, name: str) -> dict[str,
 
     if text_fault(name) is not None:  # no agent's name holds a NUL: PostgreSQL cannot look
         return f"agent {name!r} does not exist ({REGISTER})"
-    who, row = await rt.store.tx(read)
+    who, row, phase = await rt.store.tx(read)
     if who is None or who.role == "house":
         return "unknown API key"
     if row is None:  # most often a typo: name the key's agents
@@ -86,7 +86,7 @@ async def _agent_for(rt: LeagueRuntime, key: str | None, name: str) -> dict[str,
         return f"agent {name!r} is a {row['kind']} agent; only remote agents connect"
     if row["state"] == "retired":
         return f"agent {name!r} is retired"
-    return dict(row)
+    return {**row, "phase": phase}
 
 
 @router.websocket("/ws/agent")
@@ -107,7 +107,7 @@ async def agent_socket(ws: WebSocket) -> None:
     async def send(frame: dict[str, Any]) -> None:
         conn.send_text(jsonio.dumps(frame))
 
-    told = socket_fields(found)
+    told = socket_fields(found, found["phase"])
     # `changed` once the row differs from `told`; closed when a newer socket replaces it
     link = AgentLink(found["id"], send, told, close=conn.close)
     settings = rt.settings

@@ -63,15 +63,19 @@ def policy_name(row: Mapping[str, Any]) -> str:
     return f"{row['name']}@v{row['version']}"
 
 
-SOCKET_FIELDS = ("agent", "version", "cap", "games", "state", "reason")
-"""What an agent socket is told of its agent: in ``hello``, then in ``changed`` whenever one
-of them changes while the socket is open (`agent_socket.py`, `LeagueRuntime._tell`)."""
+SOCKET_FIELDS = ("agent", "version", "cap", "games", "state", "reason", "phase")
+"""What an agent socket is told of its agent and its season's phase (``running``, ``final``,
+``ended``: an agent online after the end would otherwise wait for tables that never come):
+in ``hello``, then in ``changed`` whenever one of them changes while the socket is open
+(`agent_socket.py`, `LeagueRuntime._tell`)."""
 
 
-def socket_fields(row: Mapping[str, Any]) -> dict[str, Any]:
-    """`SOCKET_FIELDS` of an agent row (`hello` and `changed` carry the same)."""
+def socket_fields(row: Mapping[str, Any], phase: str | None) -> dict[str, Any]:
+    """`SOCKET_FIELDS` of an agent row and the season's phase (`hello` and `changed` carry
+    the same)."""
     return {"agent": row["name"], "version": row["version"], "cap": row["cap"],
-            "games": json.loads(row["games"]), "state": row["state"], "reason": row["reason"]}
+            "games": json.loads(row["games"]), "state": row["state"], "reason": row["reason"],
+            "phase": phase}
 
 
 def describe(row: Mapping[str, Any], owner: str, online: bool | None = None) -> dict[str, Any]:

@@ -161,6 +161,14 @@ class LeagueRuntime:
             raise ApiError(409, "wrong_state", f"registration for season {self.id} is closed: "
                                                f"{why}")
 
+    def phase_in(self, conn: Connection) -> str | None:
+        """The season's phase (`running`, `final`, `ended`; None: no season, or not begun)."""
+        if self.id is None:
+            return None
+        phase = conn.execute(select(seasons.c.phase).where(seasons.c.id == self.id)
+                             ).scalar_one_or_none()
+        return None if phase is None else str(phase)
+
     def hidden_now(self, conn: Connection) -> set[str]:
         """The names kept off every public read: the held-out agents, until the season ends."""
         if self.id is None or not self.season.held_out:
@@ -354,7 +362,8 @@ class LeagueRuntime:
             return {}
         columns = [agents.c.id, agents.c.name, agents.c.version, agents.c.cap, agents.c.games,
                    agents.c.state, agents.c.reason]
-        return {r["id"]: socket_fields(dict(r)) for r in conn.execute(
+        phase = self.phase_in(conn)
+        return {r["id"]: socket_fields(dict(r), phase) for r in conn.execute(
             select(*columns).where(agents.c.id.in_(list(here)))).mappings()}
 
     async def _tell(self, settings: dict[int, dict[str, Any]]) -> None:
