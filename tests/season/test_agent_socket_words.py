@@ -57,3 +57,15 @@ async def test_a_misspelt_agent_name_is_told_the_keys_agents_and_the_command(
         "agent register NAME, or POST /agents)"), message
     status, message = await _refusal(f"{base}?agent=nope&key={other}")
     assert "this key's agents: bobs-bot;" in message and "my-bot" not in message, message
+
+
+async def test_an_agent_socket_on_a_server_without_a_season_says_so(make_server: Any,
+                                                                    tmp_path: Path) -> None:
+    """`agent run` against a server started without `--season`: the refusal says the server
+    runs no season (nothing is ever matched there), not "register one", which it refuses."""
+    server = make_server(f"sqlite:///{tmp_path / 'plain.db'}")
+    key = await account(server.url, OPERATOR_KEY, "ann")
+    base = server.url.replace("http://", "ws://") + "/ws/agent"
+    status, message = await _refusal(f"{base}?agent=my-bot&key={key}")
+    assert status == 401 and "this server runs no season" in message \
+        and "cogleague serve --season FILE" in message, message

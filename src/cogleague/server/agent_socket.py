@@ -39,7 +39,7 @@ from cogleague.server.limits import (
     too_large_message,
 )
 from cogleague.server.play import RateLimit, SocketConn, _deny
-from cogleague.server.season_runtime import AgentLink, LeagueRuntime
+from cogleague.server.season_runtime import NO_SEASON, AgentLink, LeagueRuntime
 from cogleague.server.store import accounts
 
 router = APIRouter()
@@ -75,6 +75,8 @@ async def _agent_for(rt: LeagueRuntime, key: str | None, name: str) -> dict[str,
     who, row, phase = await rt.store.tx(read)
     if who is None or who.role == "house":
         return "unknown API key"
+    if rt.id is None:
+        return NO_SEASON
     if row is None:  # most often a typo: name the key's agents
         mine = await rt.store.tx(theirs, who.id)
         listed = ", ".join(mine[:MINE_SHOWN]) + (", …" if len(mine) > MINE_SHOWN else "")

@@ -65,6 +65,10 @@ REPLACED = ("agent {name} is now played by another connection (a second `cogleag
 """The ``replaced`` error frame's message (`LeagueRuntime.attach`)."""
 
 
+NO_SEASON = ("this server runs no season: agents are registered on a server started with "
+             "cogleague serve --season FILE")
+"""Why an agent cannot register or connect here: nothing would ever match it."""
+
 CLOSED_WHY = {
     "final": ("its rated tables are played and the top agents play the frozen final "
               "evaluation (phase final); the standings freeze when it ends"),
@@ -143,9 +147,7 @@ class LeagueRuntime:
 
     async def check_open(self) -> None:
         if self.id is None:  # nothing would ever match the agent
-            raise ApiError(409, "wrong_state", "this server runs no season: agents are "
-                                               "registered on a server started with "
-                                               "cogleague serve --season FILE")
+            raise ApiError(409, "wrong_state", NO_SEASON)
         await self.store.tx(self.open_in)
 
     def open_in(self, conn: Connection) -> None:
