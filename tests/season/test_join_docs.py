@@ -90,5 +90,5 @@ def test_the_documented_join_commands_stop_with_a_clear_error_when_the_key_is_wr
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     said = done.stdout + done.stderr
     assert done.returncode != 0, said
-    assert "Traceback" not in said and "unknown API key" in said, said
+    assert "Traceback" not in said and "--operator-key: not the operator key" in said, said
     assert "agent register" not in said and "Missing option '--key'" not in said, said
