@@ -139,3 +139,21 @@ async def test_a_game_added_while_connected_stops_the_agent_before_it_is_matched
         in str(caught.value), caught.value
     assert _seats(db, "one") == 0
     assert runner.run_state.assigned == []
+
+
+async def test_a_refused_bot_is_said_once_with_what_was_played(make_server: Any,
+                                                               tmp_path: Path) -> None:
+    """`agent run` of a one-game bot for an agent of another game: the reason once (the SDK
+    logs it as it goes offline; the CLI does not print it again), then what it played."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    key = await account(server.url, OPERATOR_KEY, "ann")
+    await register(server.url, key, name="com", games=["commons"])
+    done = await asyncio.to_thread(
+        subprocess.run, [CLI, "agent", "run", f"{ROOT}/examples/dilemma_bot.py:PromiseKeeper",
+                         "--server", server.url, "--key", key, "--agent", "com"],
+        capture_output=True, text=True, timeout=120)
+    said = done.stdout + done.stderr
+    assert done.returncode == 2, said
+    assert said.count("bot PromiseKeeper was written for dilemma") == 1, said
+    assert "agent com: offline: 0 table(s) played, 0 failed" in said, said

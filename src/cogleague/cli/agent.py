@@ -209,7 +209,12 @@ def run(
     try:
         done = asyncio.run(runner.run())
     except AgentRefused as exc:
-        fail(str(exc))
+        if runner.unfit is None:  # refused at the upgrade: nothing said yet
+            fail(str(exc))
+        done = runner.run_state  # the SDK logged why as it went offline: not twice
+        console.print(f"agent {agent}: offline: {len(done.finished)} table(s) played, "
+                      f"{len(done.failures)} failed", highlight=False)
+        raise typer.Exit(2) from None
     except (ConnectionError, OSError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:  # what it did, so a Ctrl-C is not a silent exit
