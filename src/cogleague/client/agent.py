@@ -34,7 +34,8 @@ from cogleague.client.bot import Bot
 from cogleague.client.connection import SeatOutcome, SeatSession, ws_url
 
 log = logging.getLogger("cogleague.agent")
-"""Connection trouble at WARNING, "online" at INFO (`cogleague agent run` shows both)."""
+"""Connection trouble at WARNING, "online" and each ended table at INFO (`cogleague agent
+run` shows both)."""
 
 OPEN_TIMEOUT_S = 10.0
 MAX_PAUSE_S = 1.0
@@ -333,6 +334,11 @@ class AgentRunner:
             log.warning("agent %s: table %s: %s", self.agent, table, exc)
         else:
             self.run_state.finished.append(outcome)
+            raised = sum(outcome.faults.counts.values())
+            log.info("agent %s: table %s (%s, seat %s) ended (%s)%s; results: %s/tables/%s/"
+                     "results", self.agent, table, outcome.game or "?", seat,
+                     outcome.reason or "no reason given",
+                     f"; the bot raised {raised} time(s)" if raised else "", server, table)
         finally:
             if self.tables.get(table) is asyncio.current_task():
                 del self.tables[table]
