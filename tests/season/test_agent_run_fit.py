@@ -157,3 +157,17 @@ async def test_a_refused_bot_is_said_once_with_what_was_played(make_server: Any,
     assert done.returncode == 2, said
     assert said.count("bot PromiseKeeper was written for dilemma") == 1, said
     assert "agent com: offline: 0 table(s) played, 0 failed" in said, said
+
+
+def test_a_bot_that_cannot_be_made_is_named_as_written(tmp_path: Path) -> None:
+    """`agent run needs.py:B` whose class needs arguments: the error names `needs.py:B` as
+    typed — rich would print the `:B:` in "needs.py:B: cannot" as an emoji."""
+    bot = tmp_path / "needs.py"
+    bot.write_text("from cogleague.client import Bot\n\n\nclass B(Bot):\n"
+                   "    def __init__(self, x: int) -> None:\n        pass\n", encoding="utf-8")
+    done = subprocess.run([CLI, "agent", "run", f"{bot}:B", "--agent", "a", "--server",
+                           "http://127.0.0.1:9", "--key", "k"], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert f"BOT {bot}:B: cannot make a B (TypeError:" in " ".join(done.stderr.split()), \
+        done.stderr
