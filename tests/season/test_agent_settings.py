@@ -291,3 +291,24 @@ async def test_on_postgres_a_change_made_on_another_process_reaches_the_socket(
         assert (await _next(ws, "changed"))["cap"] == 6
     finally:
         await ws.close()
+
+
+async def test_registering_ones_own_agent_again_says_it_is_yours(make_server: Any,
+                                                                 tmp_path: Path) -> None:
+    """The join snippet run a second time: registering a name the account already holds
+    says it is this account's agent and how to change it, not only "taken"; another
+    account's name is still just taken."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    key = await account(server.url, OPERATOR_KEY, "ann")
+    await register(server.url, key, name="my-bot", games=["dilemma"])
+    with pytest.raises(LobbyError) as caught:
+        await register(server.url, key, name="my-bot", games=["dilemma"], cap=2)
+    assert caught.value.status == 409 and caught.value.message == (
+        "name 'my-bot' is already your agent (registered once; keep it online with cogleague "
+        "agent run BOT --agent my-bot, change it with cogleague agent set my-bot)"), \
+        caught.value.message
+    other = await account(server.url, OPERATOR_KEY, "bob")
+    with pytest.raises(LobbyError) as caught:
+        await register(server.url, other, name="my-bot", games=["dilemma"])
+    assert caught.value.message == "name 'my-bot' is taken in this league", caught.value.message

@@ -211,16 +211,18 @@ class AgentBook:
         games = self._games(body.get("games"))
         cap, text = self._common(body)
         await self.rt.check_open()
-        if await self.rt.store.tx(_latest, name) is not None:
-            raise ApiError(409, "wrong_state", f"name {name!r} is taken in this league")
+        held = await self.rt.store.tx(_latest, name)
+        if held is not None:
+            raise _taken(name, held, who)
         fields = self._plays(kind, games, body, who, name, 1)
         row = {"name": name, "version": 1, "current": True, "account_id": who.id,
                "kind": kind, "games": json.dumps(games), "cap": cap, "description": text,
                "state": ACTIVE, "created_at": now(), "tokens_used": 0, **fields}
 
         def write(conn: Connection) -> dict[str, Any]:
-            if _latest(conn, name) is not None:
-                raise ApiError(409, "wrong_state", f"name {name!r} is taken in this league")
+            held = _latest(conn, name)
+            if held is not None:
+                raise _taken(name, held, who)
             key = conn.execute(insert(agents).values(**row)).inserted_primary_key
             assert key is not None
             self.rt.open_in(conn)  # last: agent rows, then the season's (a finish's order)
@@ -406,6 +408,17 @@ def _unplaced(exc: ConfigError, path: str | Path) -> str:
 def _changed(name: str) -> ApiError:
     return ApiError(409, "wrong_state", f"agent {name} changed at the same time (another "
                                         "registration or version); read it and try again")
+
+
+def _taken(name: str, held: Mapping[str, Any], who: Account) -> ApiError:
+    """The 409 for a registered name: the owner running the join steps again is told the
+    agent is theirs and what to do with it, anyone else only that the name is taken."""
+    if held["account_id"] == who.id:
+        return ApiError(409, "wrong_state", (
+            f"name {name!r} is already your agent (registered once; keep it online with "
+            f"cogleague agent run BOT --agent {name}, change it with cogleague agent set "
+            f"{name})"))
+    return ApiError(409, "wrong_state", f"name {name!r} is taken in this league")
 
 
 def _latest(conn: Connection, name: str, lock: bool = False) -> dict[str, Any] | None:
