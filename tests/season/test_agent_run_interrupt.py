@@ -1,4 +1,4 @@
-"""Ctrl-C on `cogleague agent run` (real server, the real CLI in a subprocess): it goes
+"""Ctrl-C or SIGTERM on `cogleague agent run` (real server, the real CLI in a subprocess): it goes
 offline saying so — the tables it played and failed, and the ones it left mid-play, whose
 seats the server times out — instead of exiting without a word."""
 
@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from season.season import account, query, register, season_file
 from server.support import OPERATOR_KEY
@@ -24,7 +26,10 @@ def _finished(db: str, name: str) -> int:
                          "AND t.state = 'finished'", n=name)[0][0])
 
 
-async def test_ctrl_c_says_what_the_agent_played(make_server: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+async def test_a_stop_says_what_the_agent_played(make_server: Any, tmp_path: Path,
+                                                 stop: signal.Signals) -> None:
+    """Ctrl-C, or SIGTERM (a service manager's stop, `kill`): the same goodbye."""
     db = f"sqlite:///{tmp_path / 'league.db'}"
     server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0,
                                                     fill_after_s=0.2)))
@@ -40,10 +45,11 @@ async def test_ctrl_c_says_what_the_agent_played(make_server: Any, tmp_path: Pat
                 break
             await asyncio.sleep(0.1)
         assert _finished(db, "quit") >= 1, "the agent never finished a table"
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop)
         out, _ = await asyncio.to_thread(proc.communicate, timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 0, out
-    assert "agent quit: offline (Ctrl-C): " in out and " table(s) played, " in out, out
+    said = {signal.SIGINT: "Ctrl-C", signal.SIGTERM: "SIGTERM"}[stop]
+    assert f"agent quit: offline ({said}): " in out and " table(s) played, " in out, out

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import logging
+import signal
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -206,6 +207,13 @@ def run(
     console.print(f"agent {agent}: connecting to {server} (Ctrl-C to stop)", highlight=False)
     runner = AgentRunner(cls, server, key, agent, max_tables=max_tables,
                          servers=[server, *(also or [])], reconnect_for_s=give_up_after)
+    stopped_by = ["Ctrl-C"]
+
+    def terminate(signum: int, frame: Any) -> None:  # a service manager's stop, `kill`
+        stopped_by[0] = "SIGTERM"
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)  # goes offline as Ctrl-C does, saying so
     try:
         done = asyncio.run(runner.run())
     except AgentRefused as exc:
@@ -220,7 +228,7 @@ def run(
     except KeyboardInterrupt:  # what it did, so a Ctrl-C is not a silent exit
         done = runner.run_state
         left = len(set(done.assigned)) - len(done.finished) - len(done.failures)
-        console.print(f"agent {agent}: offline (Ctrl-C): {len(done.finished)} table(s) "
+        console.print(f"agent {agent}: offline ({stopped_by[0]}): {len(done.finished)} table(s) "
                       f"played, {len(done.failures)} failed"
                       + (f", {left} left mid-play (the server times out its seats there)"
                          if left > 0 else ""), highlight=False)
