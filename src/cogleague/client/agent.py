@@ -62,6 +62,9 @@ def describe(exc: BaseException) -> str:
     """Why a connection attempt failed, in words ("connection refused", not errno 111)."""
     if isinstance(exc, ConnectionRefusedError):
         return "connection refused"
+    if isinstance(exc, ConnectionClosed) and exc.rcvd is not None \
+            and exc.rcvd.code in (1001, 1012):  # going away, service restart (uvicorn's)
+        return "the server is restarting or shutting down"
     if isinstance(exc, TimeoutError):
         return f"no answer within {OPEN_TIMEOUT_S:g} s"
     if isinstance(exc, OSError) and exc.strerror:
