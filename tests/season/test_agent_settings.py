@@ -312,3 +312,16 @@ async def test_registering_ones_own_agent_again_says_it_is_yours(make_server: An
     with pytest.raises(LobbyError) as caught:
         await register(server.url, other, name="my-bot", games=["dilemma"])
     assert caught.value.message == "name 'my-bot' is taken in this league", caught.value.message
+
+
+async def test_a_name_with_a_space_is_refused_in_words(make_server: Any, tmp_path: Path) -> None:
+    """`cogleague agent register "my bot"`: the refusal says which characters a name may
+    hold, not a regular expression."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    key = await account(server.url, OPERATOR_KEY, "ann")
+    with pytest.raises(LobbyError) as caught:
+        await register(server.url, key, name="my bot", games=["dilemma"])
+    assert caught.value.status == 400 and caught.value.message == (
+        "name: must be a text of 1..64 letters, digits, _ . or - (got 'my bot')"), \
+        caught.value.message
