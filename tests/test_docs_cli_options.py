@@ -118,3 +118,13 @@ def test_the_check_catches_an_option_or_a_command_that_is_not_there() -> None:
         "'cogleague play dilemma --seed 1 --no-such-option 3': --no-such-option"]
     with pytest.raises(AssertionError, match="has no command 'nosuch'"):
         wrong_options(["cogleague play nosuch --seed 1"])
+
+
+def test_a_shown_agent_registration_names_its_games() -> None:
+    """`cogleague agent register NAME` shown as a command to copy (one with a NAME) names
+    `--games`, which it requires: copied without it, it stops at "Missing option"."""
+    bare = [(page.name, line) for page in PAGES
+            for line in command_lines(page.read_text(encoding="utf-8"))
+            if command_of(line)[0] == ["agent", "register"] and len(shlex.split(line)) > 3
+            and "--games" not in line]
+    assert not bare, bare

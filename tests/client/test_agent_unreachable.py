@@ -246,3 +246,29 @@ async def test_a_refusal_reads_as_the_servers_message() -> None:
         with pytest.raises(AgentRefused) as caught:
             await asyncio.wait_for(runner.run(), 60)
     assert str(caught.value) == "the server refused agent a1: unknown API key (HTTP 401)"
+
+
+async def restarting(ws: ServerConnection) -> None:
+    """A server that greets the agent, then shuts down as uvicorn does (close code 1012)."""
+    await ws.send(json.dumps({"type": "hello", "agent": "a1"}))
+    await ws.recv()  # ready
+    await ws.close(1012, "")
+
+
+async def test_a_server_restart_is_said_in_words(caplog: pytest.LogCaptureFixture) -> None:
+    """The close a restarting server sends reads "the server is restarting", not the
+    websockets library's "received 1012 (service restart); then sent 1012 …"."""
+    async with serve(restarting, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        runner = AgentRunner(Bot, f"http://127.0.0.1:{port}", "key", "a1", reconnect_for_s=5)
+        task = asyncio.create_task(runner.run())
+        for _ in range(3000):
+            if task.done() or any("lost the connection" in r.getMessage()
+                                  for r in caplog.records):
+                break
+            await asyncio.sleep(0.01)
+        runner.stop.set()
+        await task
+    said = [r.getMessage() for r in caplog.records if "lost the connection" in r.getMessage()]
+    assert said and f"lost the connection to http://127.0.0.1:{port} (the server is " \
+        "restarting or shutting down)" in said[0] and "1012" not in said[0], said

@@ -139,3 +139,35 @@ async def test_a_game_added_while_connected_stops_the_agent_before_it_is_matched
         in str(caught.value), caught.value
     assert _seats(db, "one") == 0
     assert runner.run_state.assigned == []
+
+
+async def test_a_refused_bot_is_said_once_with_what_was_played(make_server: Any,
+                                                               tmp_path: Path) -> None:
+    """`agent run` of a one-game bot for an agent of another game: the reason once (the SDK
+    logs it as it goes offline; the CLI does not print it again), then what it played."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    key = await account(server.url, OPERATOR_KEY, "ann")
+    await register(server.url, key, name="com", games=["commons"])
+    done = await asyncio.to_thread(
+        subprocess.run, [CLI, "agent", "run", f"{ROOT}/examples/dilemma_bot.py:PromiseKeeper",
+                         "--server", server.url, "--key", key, "--agent", "com"],
+        capture_output=True, text=True, timeout=120)
+    said = done.stdout + done.stderr
+    assert done.returncode == 2, said
+    assert said.count("bot PromiseKeeper was written for dilemma") == 1, said
+    assert "agent com: offline: 0 table(s) played, 0 failed" in said, said
+
+
+def test_a_bot_that_cannot_be_made_is_named_as_written(tmp_path: Path) -> None:
+    """`agent run needs.py:B` whose class needs arguments: the error names `needs.py:B` as
+    typed — rich would print the `:B:` in "needs.py:B: cannot" as an emoji."""
+    bot = tmp_path / "needs.py"
+    bot.write_text("from cogleague.client import Bot\n\n\nclass B(Bot):\n"
+                   "    def __init__(self, x: int) -> None:\n        pass\n", encoding="utf-8")
+    done = subprocess.run([CLI, "agent", "run", f"{bot}:B", "--agent", "a", "--server",
+                           "http://127.0.0.1:9", "--key", "k"], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert f"BOT {bot}:B: cannot make a B (TypeError:" in " ".join(done.stderr.split()), \
+        done.stderr

@@ -210,7 +210,7 @@ async def test_a_change_counts_from_the_next_match_and_tables_in_play_go_on(
         await ws.close()
 
 
-HELLO_FIELDS = {"type", "agent", "version", "cap", "games", "state", "reason"}
+HELLO_FIELDS = {"type", "agent", "version", "cap", "games", "state", "reason", "phase"}
 
 
 async def test_a_connected_agent_is_told_its_new_settings(make_server: Any,
@@ -235,7 +235,7 @@ async def test_a_connected_agent_is_told_its_new_settings(make_server: Any,
         changed = await _next(ws, "changed")
         assert changed == {"type": "changed", "agent": "bot", "version": 1, "cap": 3,
                            "games": ["dilemma", "commons"], "state": "paused",
-                           "reason": "paused by its owner"}, changed
+                           "reason": "paused by its owner", "phase": "running"}, changed
         await post(url, key, "/agents/bot/resume")
         resumed = await _next(ws, "changed")
         assert (resumed["state"], resumed["reason"], resumed["cap"]) == ("active", None, 3)
@@ -291,3 +291,37 @@ async def test_on_postgres_a_change_made_on_another_process_reaches_the_socket(
         assert (await _next(ws, "changed"))["cap"] == 6
     finally:
         await ws.close()
+
+
+async def test_registering_ones_own_agent_again_says_it_is_yours(make_server: Any,
+                                                                 tmp_path: Path) -> None:
+    """The join snippet run a second time: registering a name the account already holds
+    says it is this account's agent and how to change it, not only "taken"; another
+    account's name is still just taken."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    key = await account(server.url, OPERATOR_KEY, "ann")
+    await register(server.url, key, name="my-bot", games=["dilemma"])
+    with pytest.raises(LobbyError) as caught:
+        await register(server.url, key, name="my-bot", games=["dilemma"], cap=2)
+    assert caught.value.status == 409 and caught.value.message == (
+        "name 'my-bot' is already your agent (registered once; keep it online with cogleague "
+        "agent run BOT --agent my-bot, change it with cogleague agent set my-bot)"), \
+        caught.value.message
+    other = await account(server.url, OPERATOR_KEY, "bob")
+    with pytest.raises(LobbyError) as caught:
+        await register(server.url, other, name="my-bot", games=["dilemma"])
+    assert caught.value.message == "name 'my-bot' is taken in this league", caught.value.message
+
+
+async def test_a_name_with_a_space_is_refused_in_words(make_server: Any, tmp_path: Path) -> None:
+    """`cogleague agent register "my bot"`: the refusal says which characters a name may
+    hold, not a regular expression."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    key = await account(server.url, OPERATOR_KEY, "ann")
+    with pytest.raises(LobbyError) as caught:
+        await register(server.url, key, name="my bot", games=["dilemma"])
+    assert caught.value.status == 400 and caught.value.message == (
+        "name: must be a text of 1..64 letters, digits, _ . or - (got 'my bot')"), \
+        caught.value.message

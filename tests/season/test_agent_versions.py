@@ -5,6 +5,8 @@ token budget its owner chose; bad input is a 400 naming the field and stores not
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,8 @@ from cogleague.client import LobbyClient
 from cogleague.client.lobby import LobbyError
 from season.season import account, query, register, season_file
 from server.support import OPERATOR_KEY
+
+CLI = str(Path(sys.executable).with_name("cogleague"))
 
 
 async def test_a_new_prompt_keeps_the_model_and_the_budget(make_server: Any,
@@ -139,3 +143,22 @@ async def test_a_model_agent_on_a_season_without_models_is_told_how_to_allow_one
     assert caught.value.message == (
         "model: this season allows no model agents (the operator lists them in [season] "
         "models, or serves one with cogleague serve --model) (got 'm')"), caught.value.message
+
+
+async def test_a_new_version_of_a_remote_agent_says_what_to_do_instead(
+        make_server: Any, tmp_path: Path) -> None:
+    """`cogleague agent version NAME` for a remote agent (its program is the owner's): the
+    refusal says so and what to do — run the new code under it, or register another agent —
+    without naming a --kind option the command does not have."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    server = make_server(db, season=str(season_file(tmp_path, tables=100000, final_top=0)))
+    key = await account(server.url, OPERATOR_KEY, "ann")
+    await register(server.url, key, name="my-bot", games=["dilemma"])
+    done = await asyncio.to_thread(
+        subprocess.run, [CLI, "agent", "version", "my-bot", "--server", server.url,
+                         "--key", key], capture_output=True, text=True, timeout=60)
+    said = done.stdout + done.stderr
+    assert done.returncode == 2, said
+    assert "--kind" not in said and "agent my-bot is a remote agent" in said, said
+    assert "run the new code under it" in said and "cogleague agent register" in said, said
+    assert query(db, "SELECT COUNT(*) FROM agents WHERE name = 'my-bot'")[0][0] == 1

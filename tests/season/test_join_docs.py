@@ -72,3 +72,25 @@ async def test_the_documented_python_agent_runs_as_written(make_server: Any,
     said = re.search(r"(\d+) tables played, 0 failed", done.stdout)
     # at least 3: with a cap of 2 a second table may end before the stop is seen
     assert said is not None and int(said.group(1)) >= 3, done.stdout
+
+
+def test_the_documented_join_commands_stop_with_a_clear_error_when_the_key_is_wrong(
+        tmp_path: Path) -> None:
+    """The same commands when the account cannot be made (here the server runs with another
+    operator key; so it goes when another server already holds the port): the script stops
+    at that step with the server's reason, not a Python traceback and an empty key."""
+    script = join_commands()
+    serve = next(line for line in script.splitlines() if "cogleague serve" in line)
+    script = script.replace(serve, serve.replace("operator-key-change-me",
+                                                 "another-operator-key-1234"))
+    port = str(free_port())
+    shutil.copytree(ROOT / "examples", tmp_path / "examples",
+                    ignore=shutil.ignore_patterns("rl", "threshold"))
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    done = subprocess.run(["bash", "-ec", "trap 'kill %1 2>/dev/null' EXIT\n"
+                           + script.replace("8000", port)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    said = done.stdout + done.stderr
+    assert done.returncode != 0, said
+    assert "Traceback" not in said and "--operator-key: not the operator key" in said, said
+    assert "agent register" not in said and "Missing option '--key'" not in said, said

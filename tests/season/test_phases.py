@@ -177,3 +177,24 @@ async def test_a_game_an_agent_left_is_not_its_final(make_server: Any, tmp_path:
     frozen = json.loads(query(db, "SELECT frozen FROM seasons")[0][0])
     dilemma = [e["agents"] for e in frozen["final_plan"] if e["slot"] == 0]
     assert dilemma and all(mover not in ids for ids in dilemma), (mover, frozen)
+
+
+async def test_registering_after_the_end_says_the_season_is_over_and_what_next(
+        make_server: Any, tmp_path: Path) -> None:
+    """A newcomer who registers once the example season has played its tables is told the
+    season is over and how a new one starts, not only a phase name."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    coop = constant_policy(tmp_path / "coop.npz", "dilemma", 0)
+    server = make_server(db, season=str(season_file(tmp_path, tables=2, final_top=0,
+                                                    fill_after_s=0.0)),
+                         policy_dir=str(tmp_path / "hosted"))
+    key = await account(server.url, OPERATOR_KEY, "ann")
+    await register(server.url, key, name="p1", kind="policy", games=["dilemma"],
+                   policy_file=file_b64(coop))
+    await wait_for(lambda: standings(server.url)["phase"] == "ended", 60, "the end")
+    with pytest.raises(LobbyError) as caught:
+        await register(server.url, key, name="late", games=["dilemma"])
+    said = caught.value.message
+    assert caught.value.status == 409, said
+    assert "registration for season ci-season is closed: the season has ended" in said, said
+    assert "league.name" in said, said

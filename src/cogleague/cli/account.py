@@ -36,8 +36,12 @@ def new(
         made: dict[str, Any] = await lobby.create_account(name, credits)
         return made
 
-    made = call(server, operator_key, create, {"name": "NAME", "credits": "--credits"},
-                wait=wait)
+    made = call(server, operator_key, create, {
+        "name": "NAME", "credits": "--credits",
+        # the only key this command sends is the operator key: say which option is wrong
+        "unknown API key": f"--operator-key: not the operator key of the server at {server} "
+                           "(unknown API key; the key `cogleague serve --operator-key` was "
+                           "started with)"}, wait=wait)
     typer.echo(made["api_key"])
     err_console.print(f"account {made.get('name', name)} (id {made.get('id')}) created on "
                       f"{server} with "

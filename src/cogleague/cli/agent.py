@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import logging
+import signal
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -188,7 +189,7 @@ def run(
                                          "gives up (exit 2)")] = 3600.0,
 ) -> None:
     """Keep AGENT online: play every table the league assigns it, several at once."""
-    from cogleague.client.agent import AgentRefused, check_url, run_agent
+    from cogleague.client.agent import AgentRefused, AgentRunner, check_url
     from cogleague.seats.botref import load_bot_class
 
     for option, url in [("--server", server), *(("--also", u) for u in also or [])]:
@@ -204,15 +205,33 @@ def run(
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     logging.getLogger("cogleague.agent").setLevel(logging.INFO)  # "online at …"
     console.print(f"agent {agent}: connecting to {server} (Ctrl-C to stop)", highlight=False)
+    runner = AgentRunner(cls, server, key, agent, max_tables=max_tables,
+                         servers=[server, *(also or [])], reconnect_for_s=give_up_after)
+    stopped_by = ["Ctrl-C"]
+
+    def terminate(signum: int, frame: Any) -> None:  # a service manager's stop, `kill`
+        stopped_by[0] = "SIGTERM"
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)  # goes offline as Ctrl-C does, saying so
     try:
-        done = asyncio.run(run_agent(cls, server, key, agent, max_tables=max_tables,
-                                     servers=[server, *(also or [])],
-                                     reconnect_for_s=give_up_after))
+        done = asyncio.run(runner.run())
     except AgentRefused as exc:
-        fail(str(exc))
+        if runner.unfit is None:  # refused at the upgrade: nothing said yet
+            fail(str(exc))
+        done = runner.run_state  # the SDK logged why as it went offline: not twice
+        console.print(f"agent {agent}: offline: {len(done.finished)} table(s) played, "
+                      f"{len(done.failures)} failed", highlight=False)
+        raise typer.Exit(2) from None
     except (ConnectionError, OSError) as exc:
         fail(str(exc))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # what it did, so a Ctrl-C is not a silent exit
+        done = runner.run_state
+        left = len(set(done.assigned)) - len(done.finished) - len(done.failures)
+        console.print(f"agent {agent}: offline ({stopped_by[0]}): {len(done.finished)} table(s) "
+                      f"played, {len(done.failures)} failed"
+                      + (f", {left} left mid-play (the server times out its seats there)"
+                         if left > 0 else ""), highlight=False)
         return
     console.print(f"agent {agent}: {len(done.finished)} table(s) played, "
                   f"{len(done.failures)} failed", highlight=False)

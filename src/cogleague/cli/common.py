@@ -35,8 +35,9 @@ TranscriptOpt = Annotated[str | None, typer.Option("--transcript", help="write m
 def _console(stderr: bool = False) -> Console:
     """A console that reads COLUMNS each time it prints (rich reads it once, when the console
     is made; this module is imported on a command's first run, whose environment would then
-    hold for every later run in the same process, as in tests)."""
-    made = Console(stderr=stderr)
+    hold for every later run in the same process, as in tests). No emoji codes: a bot named
+    `file.py:B` followed by a colon would print as an emoji."""
+    made = Console(stderr=stderr, emoji=False)
     made._width = None
     return made
 

@@ -267,7 +267,7 @@ TABLE_WIDTH = 132
 def _print_standings(doc: dict[str, Any]) -> None:
     from cogleague.league import summary
 
-    out = console if console.is_terminal else Console(width=TABLE_WIDTH)
+    out = console if console.is_terminal else Console(width=TABLE_WIDTH, emoji=False)
     for table in doc["tables"]:
         title = (f"{table['game']} · {table['variant'] or 'default'} — {table['statistic']}, "
                  f"{table['episodes']} episodes, 95% bootstrap interval")

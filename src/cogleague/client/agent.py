@@ -10,7 +10,8 @@ failed). A bot class that declares its game (`Bot.game`) is never made online fo
 other games: each turn there would raise and wait out its deadline (`AgentRunner.fit`). The
 server tells the agent its values (`hello`, then ``changed`` when its owner changes them):
 `AgentRun.settings` holds them, and a change of games the bot cannot play — or a retirement —
-takes the agent offline at once.
+takes the agent offline at once; so does a newer connection of the same agent (a second
+`cogleague agent run`), which the server plays from then on (an ``error`` frame, ``replaced``).
 """
 
 from __future__ import annotations
@@ -33,13 +34,24 @@ from cogleague.client.bot import Bot
 from cogleague.client.connection import SeatOutcome, SeatSession, ws_url
 
 log = logging.getLogger("cogleague.agent")
-"""Connection trouble at WARNING, "online" at INFO (`cogleague agent run` shows both)."""
+"""Connection trouble at WARNING, "online" and each ended table at INFO (`cogleague agent
+run` shows both)."""
 
 OPEN_TIMEOUT_S = 10.0
 MAX_PAUSE_S = 1.0
 """Reconnection pauses double from 0.05 s up to this."""
 SAY_AGAIN_S = 60.0
 """While no server answers, the "cannot connect" line is repeated this often."""
+
+
+PHASE_SAYS = {
+    "final": ("the season's rated tables are played: only the agents of its final line-ups "
+              "are matched now, until the season ends"),
+    "ended": ("the season has ended: no more tables are formed (its standings are frozen); "
+              "stop this run with Ctrl-C"),
+}
+"""What `agent run` says when the server tells it its season's phase (``hello``'s, then
+``changed``'s ``phase``); nothing for ``running``, the phase it plays in."""
 
 
 class AgentRefused(RuntimeError):
@@ -50,6 +62,9 @@ def describe(exc: BaseException) -> str:
     """Why a connection attempt failed, in words ("connection refused", not errno 111)."""
     if isinstance(exc, ConnectionRefusedError):
         return "connection refused"
+    if isinstance(exc, ConnectionClosed) and exc.rcvd is not None \
+            and exc.rcvd.code in (1001, 1012):  # going away, service restart (uvicorn's)
+        return "the server is restarting or shutting down"
     if isinstance(exc, TimeoutError):
         return f"no answer within {OPEN_TIMEOUT_S:g} s"
     if isinstance(exc, OSError) and exc.strerror:
@@ -109,8 +124,9 @@ class AgentRunner:
         self.ws: ClientConnection | None = None
         self.greeted = False  # the current socket's server said hello
         self.unfit: str | None = None
-        """Why the bot cannot play what the agent is matched for (`fit`): the runner goes
-        offline, lets its tables finish and raises `AgentRefused` with it."""
+        """Why the runner must go offline — the bot cannot play what the agent is matched
+        for (`fit`), the agent was retired or another connection replaced this one: it lets
+        its tables finish and raises `AgentRefused` with it."""
 
     def url(self) -> str:
         return f"{ws_url(self.server)}/ws/agent?{urlencode({'agent': self.agent})}"
@@ -227,6 +243,13 @@ class AgentRunner:
                 self._assign(frame)
             elif kind == "ping":
                 await ws.send('{"type":"pong"}')
+            elif kind == "error" and frame.get("code") == "replaced":
+                # another connection of this agent plays it now: reconnecting would take
+                # its seats back, and the two would take turns replacing each other
+                self.unfit = str(frame.get("message") or f"agent {self.agent} is now played "
+                                 "by another connection")
+                log.error("%s", self.unfit)
+                return
             elif kind == "error":
                 log.warning("agent %s: %s: %s", self.agent, frame.get("code"),
                             frame.get("message"))
@@ -258,6 +281,9 @@ class AgentRunner:
                         now.get("reason") or "paused", self.agent)
         elif now.get("state") == "active" and before.get("state") == "paused":
             log.info("agent %s is resumed: it is matched again", self.agent)
+        phase = now.get("phase")
+        if phase != before.get("phase") and phase in PHASE_SAYS:
+            log.warning("agent %s: %s", self.agent, PHASE_SAYS[phase])
         return True
 
     def fit(self, games: Sequence[Any]) -> str | None:
@@ -311,6 +337,11 @@ class AgentRunner:
             log.warning("agent %s: table %s: %s", self.agent, table, exc)
         else:
             self.run_state.finished.append(outcome)
+            raised = sum(outcome.faults.counts.values())
+            log.info("agent %s: table %s (%s, seat %s) ended (%s)%s; results: %s/tables/%s/"
+                     "results", self.agent, table, outcome.game or "?", seat,
+                     outcome.reason or "no reason given",
+                     f"; the bot raised {raised} time(s)" if raised else "", server, table)
         finally:
             if self.tables.get(table) is asyncio.current_task():
                 del self.tables[table]

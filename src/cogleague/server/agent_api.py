@@ -29,7 +29,8 @@ class AgentBody(RequestBody):
     Like every request body: unknown keys refused, text no database stores refused first
     (400 `bad_text`, `textguard.py`)."""
 
-    name: str = Field(pattern=NAME_RE.pattern)
+    name: str = Field(pattern=NAME_RE.pattern,  # said in words, not as the expression
+                      json_schema_extra={"x-in-words": "1..64 letters, digits, _ . or -"})
     kind: Literal["remote", "model", "policy", "baseline"] = "remote"
     games: list[str] = Field(min_length=1)
     cap: JsonInt = Field(1, ge=1, le=MAX_CAP)

@@ -39,10 +39,15 @@ from cogleague.server.limits import (
     too_large_message,
 )
 from cogleague.server.play import RateLimit, SocketConn, _deny
-from cogleague.server.season_runtime import AgentLink, LeagueRuntime
+from cogleague.server.season_runtime import NO_SEASON, AgentLink, LeagueRuntime
 from cogleague.server.store import accounts
 
 router = APIRouter()
+
+
+REGISTER = "register one: cogleague agent register NAME, or POST /agents"
+MINE_SHOWN = 10
+"""How many of the key's remote agents an unknown agent name's refusal lists."""
 
 
 async def _agent_for(rt: LeagueRuntime, key: str | None, name: str) -> dict[str, Any] | str:
@@ -53,27 +58,37 @@ async def _agent_for(rt: LeagueRuntime, key: str | None, name: str) -> dict[str,
         return ("agent: required; name the registered agent: /ws/agent?agent=NAME (the key in "
                 "Authorization: Bearer KEY, or &key=KEY)")
 
-    def read(conn: Connection) -> tuple[Any, Any]:
+    def read(conn: Connection) -> tuple[Any, Any, str | None]:
         who = conn.execute(select(accounts.c.id, accounts.c.role).where(
             accounts.c.key_digest == digest(key))).first()
         row = conn.execute(select(agents).where(agents.c.name == name)
                            .order_by(agents.c.version.desc()).limit(1)).mappings().first()
-        return who, row
+        return who, row, rt.phase_in(conn)
+
+    def theirs(conn: Connection, account_id: int) -> list[str]:
+        return list(conn.scalars(select(agents.c.name).distinct().where(
+            agents.c.account_id == account_id, agents.c.kind == "remote",
+            agents.c.state != "retired").order_by(agents.c.name).limit(MINE_SHOWN + 1)))
 
     if text_fault(name) is not None:  # no agent's name holds a NUL: PostgreSQL cannot look
-        return f"agent {name!r} does not exist (register it: POST /agents)"
-    who, row = await rt.store.tx(read)
+        return f"agent {name!r} does not exist ({REGISTER})"
+    who, row, phase = await rt.store.tx(read)
     if who is None or who.role == "house":
         return "unknown API key"
-    if row is None:
-        return f"agent {name!r} does not exist (register it: POST /agents)"
+    if rt.id is None:
+        return NO_SEASON
+    if row is None:  # most often a typo: name the key's agents
+        mine = await rt.store.tx(theirs, who.id)
+        listed = ", ".join(mine[:MINE_SHOWN]) + (", …" if len(mine) > MINE_SHOWN else "")
+        return (f"agent {name!r} does not exist (this key's agents: {listed or 'none'}; "
+                f"{REGISTER})")
     if row["account_id"] != who.id:
         return f"agent {name!r} belongs to another account"
     if row["kind"] != "remote":
         return f"agent {name!r} is a {row['kind']} agent; only remote agents connect"
     if row["state"] == "retired":
         return f"agent {name!r} is retired"
-    return dict(row)
+    return {**row, "phase": phase}
 
 
 @router.websocket("/ws/agent")
@@ -94,8 +109,9 @@ async def agent_socket(ws: WebSocket) -> None:
     async def send(frame: dict[str, Any]) -> None:
         conn.send_text(jsonio.dumps(frame))
 
-    told = socket_fields(found)
-    link = AgentLink(found["id"], send, told)  # `changed` once the row differs from `told`
+    told = socket_fields(found, found["phase"])
+    # `changed` once the row differs from `told`; closed when a newer socket replaces it
+    link = AgentLink(found["id"], send, told, close=conn.close)
     settings = rt.settings
     limit = RateLimit(settings.moves_per_second, settings.move_burst)  # /ws/play's rate
     pinger = asyncio.create_task(_ping(send, settings.ping_interval_s, keys))
@@ -124,7 +140,7 @@ async def agent_socket(ws: WebSocket) -> None:
                 await send({"type": "error", "code": "bad_frame", "message": fault})
             elif kind == "ready":
                 link.playing = set(frame.get("playing") or [])
-                rt.attach(link)
+                await rt.attach(link)
                 attached = True
             elif kind == "done":
                 link.playing.discard(frame["table"])

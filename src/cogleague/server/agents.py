@@ -63,15 +63,19 @@ def policy_name(row: Mapping[str, Any]) -> str:
     return f"{row['name']}@v{row['version']}"
 
 
-SOCKET_FIELDS = ("agent", "version", "cap", "games", "state", "reason")
-"""What an agent socket is told of its agent: in ``hello``, then in ``changed`` whenever one
-of them changes while the socket is open (`agent_socket.py`, `LeagueRuntime._tell`)."""
+SOCKET_FIELDS = ("agent", "version", "cap", "games", "state", "reason", "phase")
+"""What an agent socket is told of its agent and its season's phase (``running``, ``final``,
+``ended``: an agent online after the end would otherwise wait for tables that never come):
+in ``hello``, then in ``changed`` whenever one of them changes while the socket is open
+(`agent_socket.py`, `LeagueRuntime._tell`)."""
 
 
-def socket_fields(row: Mapping[str, Any]) -> dict[str, Any]:
-    """`SOCKET_FIELDS` of an agent row (`hello` and `changed` carry the same)."""
+def socket_fields(row: Mapping[str, Any], phase: str | None) -> dict[str, Any]:
+    """`SOCKET_FIELDS` of an agent row and the season's phase (`hello` and `changed` carry
+    the same)."""
     return {"agent": row["name"], "version": row["version"], "cap": row["cap"],
-            "games": json.loads(row["games"]), "state": row["state"], "reason": row["reason"]}
+            "games": json.loads(row["games"]), "state": row["state"], "reason": row["reason"],
+            "phase": phase}
 
 
 def describe(row: Mapping[str, Any], owner: str, online: bool | None = None) -> dict[str, Any]:
@@ -207,16 +211,18 @@ class AgentBook:
         games = self._games(body.get("games"))
         cap, text = self._common(body)
         await self.rt.check_open()
-        if await self.rt.store.tx(_latest, name) is not None:
-            raise ApiError(409, "wrong_state", f"name {name!r} is taken in this league")
+        held = await self.rt.store.tx(_latest, name)
+        if held is not None:
+            raise _taken(name, held, who)
         fields = self._plays(kind, games, body, who, name, 1)
         row = {"name": name, "version": 1, "current": True, "account_id": who.id,
                "kind": kind, "games": json.dumps(games), "cap": cap, "description": text,
                "state": ACTIVE, "created_at": now(), "tokens_used": 0, **fields}
 
         def write(conn: Connection) -> dict[str, Any]:
-            if _latest(conn, name) is not None:
-                raise ApiError(409, "wrong_state", f"name {name!r} is taken in this league")
+            held = _latest(conn, name)
+            if held is not None:
+                raise _taken(name, held, who)
             key = conn.execute(insert(agents).values(**row)).inserted_primary_key
             assert key is not None
             self.rt.open_in(conn)  # last: agent rows, then the season's (a finish's order)
@@ -229,8 +235,12 @@ class AgentBook:
         """A new prompt or policy file: a new version, rated from scratch."""
         old = await self._mine(who, name)
         if old["kind"] not in ("model", "policy"):
-            raise ApiError(409, "wrong_state", f"kind: a {old['kind']} agent has no versions "
-                                               "(only model and policy agents do)")
+            raise ApiError(409, "wrong_state", (
+                f"agent {name} is a {old['kind']} agent, which has no versions (only model and "
+                "policy agents do)" + (": its program runs on your side, so run the new code "
+                                       "under it (the same rating), or register another "
+                                       "agent for a rating of its own (cogleague agent "
+                                       "register NAME)" if old["kind"] == "remote" else "")))
         if old["state"] == RETIRED:
             raise ApiError(409, "wrong_state", f"agent {name} is retired")
         await self.rt.check_open()  # the final line-ups froze this version at the close
@@ -398,6 +408,17 @@ def _unplaced(exc: ConfigError, path: str | Path) -> str:
 def _changed(name: str) -> ApiError:
     return ApiError(409, "wrong_state", f"agent {name} changed at the same time (another "
                                         "registration or version); read it and try again")
+
+
+def _taken(name: str, held: Mapping[str, Any], who: Account) -> ApiError:
+    """The 409 for a registered name: the owner running the join steps again is told the
+    agent is theirs and what to do with it, anyone else only that the name is taken."""
+    if held["account_id"] == who.id:
+        return ApiError(409, "wrong_state", (
+            f"name {name!r} is already your agent (registered once; keep it online with "
+            f"cogleague agent run BOT --agent {name}, change it with cogleague agent set "
+            f"{name})"))
+    return ApiError(409, "wrong_state", f"name {name!r} is taken in this league")
 
 
 def _latest(conn: Connection, name: str, lock: bool = False) -> dict[str, Any] | None:

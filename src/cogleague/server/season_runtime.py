@@ -60,12 +60,33 @@ UNCLAIMED_S = 2 * TICK_S
 is anyone's to take."""
 
 
+REPLACED = ("agent {name} is now played by another connection (a second `cogleague agent "
+            "run`?): this one is no longer matched and stops")
+"""The ``replaced`` error frame's message (`LeagueRuntime.attach`)."""
+
+
+NO_SEASON = ("this server runs no season: agents are registered on a server started with "
+             "cogleague serve --season FILE")
+"""Why an agent cannot register or connect here: nothing would ever match it."""
+
+CLOSED_WHY = {
+    "final": ("its rated tables are played and the top agents play the frozen final "
+              "evaluation (phase final); the standings freeze when it ends"),
+    "ended": ("the season has ended and its standings are frozen (phase ended); a new season "
+              "starts from a season file with another league.name"),
+}
+"""What a refusal after the close says of the phase, and what comes next (`open_in`)."""
+
+
 class AgentLink:
     """One agent socket on this process: the agent and how to send it a frame."""
 
-    def __init__(self, agent_id: int, send: Any, told: dict[str, Any] | None = None) -> None:
+    def __init__(self, agent_id: int, send: Any, told: dict[str, Any] | None = None,
+                 close: Any = None) -> None:
         self.agent_id = agent_id
         self.send = send
+        self.close = close
+        """Close the socket (code, reason) once its queued frames are out (`attach`)."""
         self.told: dict[str, Any] = told or {}
         """What the socket was last told of its agent (`hello`, then each `changed`)."""
         self.playing: set[str] = set()
@@ -126,9 +147,7 @@ class LeagueRuntime:
 
     async def check_open(self) -> None:
         if self.id is None:  # nothing would ever match the agent
-            raise ApiError(409, "wrong_state", "this server runs no season: agents are "
-                                               "registered on a server started with "
-                                               "cogleague serve --season FILE")
+            raise ApiError(409, "wrong_state", NO_SEASON)
         await self.store.tx(self.open_in)
 
     def open_in(self, conn: Connection) -> None:
@@ -140,8 +159,17 @@ class LeagueRuntime:
         phase = conn.execute(select(seasons.c.phase).where(seasons.c.id == self.id)
                              .with_for_update()).scalar_one_or_none()
         if phase not in (None, RUNNING_PHASE):
-            raise ApiError(409, "wrong_state", f"registration for season {self.id} is closed "
-                                               f"(phase {phase})")
+            why = CLOSED_WHY.get(str(phase), f"phase {phase}")
+            raise ApiError(409, "wrong_state", f"registration for season {self.id} is closed: "
+                                               f"{why}")
+
+    def phase_in(self, conn: Connection) -> str | None:
+        """The season's phase (`running`, `final`, `ended`; None: no season, or not begun)."""
+        if self.id is None:
+            return None
+        phase = conn.execute(select(seasons.c.phase).where(seasons.c.id == self.id)
+                             ).scalar_one_or_none()
+        return None if phase is None else str(phase)
 
     def hidden_now(self, conn: Connection) -> set[str]:
         """The names kept off every public read: the held-out agents, until the season ends."""
@@ -336,7 +364,8 @@ class LeagueRuntime:
             return {}
         columns = [agents.c.id, agents.c.name, agents.c.version, agents.c.cap, agents.c.games,
                    agents.c.state, agents.c.reason]
-        return {r["id"]: socket_fields(dict(r)) for r in conn.execute(
+        phase = self.phase_in(conn)
+        return {r["id"]: socket_fields(dict(r), phase) for r in conn.execute(
             select(*columns).where(agents.c.id.in_(list(here)))).mappings()}
 
     async def _tell(self, settings: dict[int, dict[str, Any]]) -> None:
@@ -414,8 +443,20 @@ class LeagueRuntime:
                              "game": row.game, "token": token})
 
     # -- sockets -----------------------------------------------------------------------------------
-    def attach(self, link: AgentLink) -> None:
-        self.links.setdefault(link.agent_id, []).append(link)
+    async def attach(self, link: AgentLink) -> None:
+        """`link` plays its agent from now on. An older socket of the agent on this process
+        (a second `cogleague agent run`, or a reconnect the server has not yet seen the old
+        socket of drop) is told it was replaced and closed: the newest one gets the seats,
+        so an older one left open would sit "online" while its tables go elsewhere."""
+        older = self.links.setdefault(link.agent_id, [])
+        for old in list(older):
+            name = old.told.get("agent", link.told.get("agent"))
+            await old.send({"type": "error", "code": "replaced", "message": REPLACED.format(
+                name=name)})
+            if old.close is not None:
+                old.close(1008, "replaced by another connection of the agent")
+            older.remove(old)
+        older.append(link)
 
     async def detach(self, link: AgentLink) -> None:
         links = self.links.get(link.agent_id, [])

@@ -127,6 +127,8 @@ def allowed(node: Schema) -> str | None:
     kind = node.get("type")
     if kind in ("integer", "number"):
         return ("an integer" if kind == "integer" else "a number") + _range(node)
+    if kind == "string" and "x-in-words" in node:  # a pattern a reader need not decode
+        return f"a text of {node['x-in-words']}"
     if kind == "string":
         pattern = f" matching {node['pattern']}" if "pattern" in node else ""
         return "a text" + _count(node, "minLength", "maxLength", "characters") + pattern
