@@ -83,12 +83,12 @@ def test_the_documented_join_commands_stop_with_a_clear_error_when_the_key_is_wr
     serve = next(line for line in script.splitlines() if "cogleague serve" in line)
     script = script.replace(serve, serve.replace("operator-key-change-me",
                                                  "another-operator-key-1234"))
-    port = str(free_port())
+    log = tmp_path / "serve.log"
     shutil.copytree(ROOT / "examples", tmp_path / "examples",
                     ignore=shutil.ignore_patterns("rl", "threshold"))
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
     done = subprocess.run(["bash", "-ec", "trap 'kill %1 2>/dev/null' EXIT\n"
-                           + script.replace("8000", port)],
+                           + on_any_port(script, log)],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     said = done.stdout + done.stderr
     assert done.returncode != 0, said
