@@ -26,16 +26,23 @@ def join_commands() -> str:
     return re.search(r"```sh\n(.*?)```", section, re.S).group(1)  # type: ignore[union-attr]
 
 
-def test_the_documented_join_commands_run_as_written(tmp_path: Path) -> None:
-    script = join_commands()
-    assert "cogleague agent run" in script and "--season examples/season.toml" in script
-    log = tmp_path / "serve.log"
-    shutil.copytree(ROOT / "examples", tmp_path / "examples",
+def run_in_a_shell(script: str, folder: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """The join commands in bash in `folder` (holding a copy of examples/), the server on the
+    port it picks (its log returned beside the result), stopped when the script ends."""
+    log = folder / "serve.log"
+    shutil.copytree(ROOT / "examples", folder / "examples",
                     ignore=shutil.ignore_patterns("rl", "threshold"))
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
     done = subprocess.run(["bash", "-ec", "trap 'kill %1 2>/dev/null' EXIT\n"
                            + on_any_port(script, log)],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+                          cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+    return done, log
+
+
+def test_the_documented_join_commands_run_as_written(tmp_path: Path) -> None:
+    script = join_commands()
+    assert "cogleague agent run" in script and "--season examples/season.toml" in script
+    done, log = run_in_a_shell(script, tmp_path)
     assert done.returncode == 0, (done.stdout[-3000:] + done.stderr[-3000:]
                                   + log.read_text()[-3000:])
     assert "my-bot v1  remote  dilemma  cap 2  active  owner me" in done.stdout
@@ -83,13 +90,7 @@ def test_the_documented_join_commands_stop_with_a_clear_error_when_the_key_is_wr
     serve = next(line for line in script.splitlines() if "cogleague serve" in line)
     script = script.replace(serve, serve.replace("operator-key-change-me",
                                                  "another-operator-key-1234"))
-    log = tmp_path / "serve.log"
-    shutil.copytree(ROOT / "examples", tmp_path / "examples",
-                    ignore=shutil.ignore_patterns("rl", "threshold"))
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
-    done = subprocess.run(["bash", "-ec", "trap 'kill %1 2>/dev/null' EXIT\n"
-                           + on_any_port(script, log)],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    done, _ = run_in_a_shell(script, tmp_path)
     said = done.stdout + done.stderr
     assert done.returncode != 0, said
     assert "Traceback" not in said and "--operator-key: not the operator key" in said, said
