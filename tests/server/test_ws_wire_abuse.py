@@ -212,24 +212,18 @@ async def _idle_socket(scope: dict[str, Any], receive: Any, send: Any) -> None:
             pass
 
 
-@pytest.fixture
-def backlog_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """The real transport on a loopback uvicorn in this process with the ping budget lifted,
-    so that only the unread-pong bound can stop a peer (at the real budget a flood meets the
-    budget first, and a peer under it takes minutes to build 64 KiB of unread pongs)."""
+@contextlib.contextmanager
+def in_process(app: Any) -> Iterator[str]:
+    """`app` behind the real transport (`WS_PROTOCOL`) on a loopback uvicorn in this process,
+    where a test can change the transport's constants; its URL."""
     import uvicorn
 
     from cogleague.server import transport
     from cogleague.server.listen import bind
-    from cogleague.server.loglimit import Throttled
 
-    monkeypatch.setattr(transport, "PING_BURST", 1 << 30)
-    monkeypatch.setattr(transport, "wire_log", Throttled(transport.log))  # a line per test
-    monkeypatch.setattr(transport.CoalescingWebSocketProtocol, "ping_tokens", float(1 << 30))
     sock = bind("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(_idle_socket, ws=transport.WS_PROTOCOL,
-                                           log_level="warning", lifespan="off",
-                                           ws_ping_interval=None))
+    server = uvicorn.Server(uvicorn.Config(app, ws=transport.WS_PROTOCOL, log_level="warning",
+                                           lifespan="off", ws_ping_interval=None))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60
@@ -243,6 +237,29 @@ def backlog_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout=30)
         sock.close()
+
+
+@pytest.fixture
+def fresh_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The transport's throttled warnings start afresh: one line per test, whatever ran
+    before in this process."""
+    from cogleague.server import transport
+    from cogleague.server.loglimit import Throttled
+
+    monkeypatch.setattr(transport, "wire_log", Throttled(transport.log))
+
+
+@pytest.fixture
+def backlog_only(monkeypatch: pytest.MonkeyPatch, fresh_log: None) -> Iterator[str]:
+    """The real transport in this process with the ping budget lifted, so that only the
+    unread-pong bound can stop a peer (at the real budget a flood meets the budget first, and
+    a peer under it takes minutes to build 64 KiB of unread pongs)."""
+    from cogleague.server import transport
+
+    monkeypatch.setattr(transport, "PING_BURST", 1 << 30)
+    monkeypatch.setattr(transport.CoalescingWebSocketProtocol, "ping_tokens", float(1 << 30))
+    with in_process(_idle_socket) as url:
+        yield url
 
 
 @pytest.mark.parametrize("payload", [b"", b"p", b"p" * 16])
@@ -271,3 +288,33 @@ def test_a_peer_that_pings_without_reading_is_dropped_within_a_few_hundred_kib(
 
 PINGED_BYTES_MAX = 2 * 1024 * 1024
 """Ping bytes a never-reading peer gets the server to take before it is dropped, at most."""
+
+
+async def _closing_socket(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """An ASGI app that accepts a WebSocket and closes it at once (as a watched table's end
+    does): the server then waits for the peer's close reply, still reading."""
+    if scope["type"] == "websocket":
+        await receive()
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.close", "code": 1000})
+
+
+def test_a_ping_flood_during_the_servers_close_is_cut_off(
+        fresh_log: None, caplog: pytest.LogCaptureFixture) -> None:
+    """After the server's close frame it reads on until the peer answers or the close timeout
+    passes; a peer that floods pings instead had the server parse all of it (tens of MiB)
+    for that long. The ping budget holds then too: past it the connection is dropped."""
+    with in_process(_closing_socket) as url:
+        sock = _upgraded(url, "/closing", rcvbuf=4096, sndbuf=4096)
+        sock.settimeout(120)
+        burst = _frame(PING, b"p") * 512
+        sent = 0
+        try:
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                while sent < FLOOD_BYTES:
+                    sock.sendall(burst)
+                    sent += len(burst)
+        finally:
+            sock.close()
+    assert sent < PINGED_BYTES_MAX, f"{sent} bytes of pings read during the close"
+    assert "pinged faster than" in caplog.text, caplog.text[-2000:]

@@ -39,8 +39,10 @@ Its own bounds, for what never reaches the app, and what follows from them:
 - A peer that does read its pongs could still ping as fast as the loop answers, spending the
   CPU every table of the process shares. Each connection has a ping budget (a token bucket:
   `PINGS_PER_S`, bursts of `PING_BURST`); past it the connection is closed with 1008 and a
-  reason saying the limit, and a warning at most once a minute per client address. A
-  keepalive pings every few seconds (`websockets`: every 20 s), far inside it.
+  reason saying the limit, and a warning at most once a minute per client address; during a
+  closing handshake (the server still reads until the peer's reply or the close timeout) or
+  before the 101, when no close frame can go, it is dropped. A keepalive pings every few
+  seconds (`websockets`: every 20 s), far inside it.
 - A frame the library refuses before the app accepted the socket (the client did not wait
   for the 101) fails the connection without a close frame to send; it is dropped with a
   warning, where uvicorn's assertion would log a traceback.
@@ -213,19 +215,21 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
     def handle_ping(self) -> None:
         """The pong (the library queued it), unless the peer keeps pinging without reading."""
         data = b"".join(self.conn.data_to_send())
-        if self.close_sent:  # closing (a flood already over budget): no more pongs
-            return
         if not self._ping_allowed():
+            if self.transport.is_closing():  # already cut off: the rest of its read
+                return
             host = self._host()
             wire_log.warn((host, "pings"), "closed a WebSocket from %s that pinged faster than "
                           "%d a second (bursts of %d)", host, PINGS_PER_S, PING_BURST)
-            if self.conn.state is State.OPEN:  # the pong queued above is dropped
+            if self.conn.state is State.OPEN and not self.close_sent:  # the pong is dropped
                 self.conn.send_close(1008, PING_FLOOD_REASON)
                 self.handle_parser_exception()  # tells the app, writes the close, closes
-            elif self.conn.state is State.CONNECTING:  # pings before the 101: no close frame
-                self.close_sent = True  # can be sent yet; nothing more is read or sent on it
-                self.transport.abort()
-            return  # (CLOSING: the peer closed; a pong is owed to nobody)
+            else:  # pings before the 101 (no close frame can be sent yet), or after a close
+                self.close_sent = True  # was sent or received while the server still reads
+                self.transport.abort()  # (until the reply or the close timeout): dropped
+            return
+        if self.close_sent:  # closing: no more pongs
+            return
         if not self.behind():
             self.unread_pongs = 0  # it took what it was sent: whatever it owed is read
         else:
