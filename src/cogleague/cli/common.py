@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -25,12 +25,6 @@ if TYPE_CHECKING:
 
 __all__ = ["recording_params"]  # re-exported: `cli/profile.py` and others take it from here
 
-# Model-seat options every `play` command accepts (used by `llm:PROMPT` seats).
-ModelOpt = Annotated[str | None, typer.Option("--model", help="model name for llm seats")]
-BaseUrlOpt = Annotated[str | None, typer.Option(
-    "--base-url", help="OpenAI-compatible endpoint (its root: usually ends in /v1)")]
-ProviderOpt = Annotated[str | None, typer.Option("--provider", help=" | ".join(limits.PROVIDERS))]
-TranscriptOpt = Annotated[str | None, typer.Option("--transcript", help="write model I/O JSONL")]
 
 def _console(stderr: bool = False) -> Console:
     """A console that reads COLUMNS each time it prints (rich reads it once, when the console
@@ -72,14 +66,6 @@ def int_in(option: str, lo: int, hi: int | None = None) -> Callable[[str | int],
         return int_option(option, text, lo, hi)
 
     return parse
-
-
-MaxReplyTokensOpt = Annotated[int | None, typer.Option(
-    "--max-reply-tokens", help="the reply-length cap of each model request; a reasoning "
-                               "model's hidden reasoning counts against it "
-                               f"({limits.MIN_REPLY_TOKENS}..{limits.MAX_REPLY_TOKENS}; default "
-                               f"{limits.DEFAULT_REPLY_TOKENS})",
-    parser=int_in("--max-reply-tokens", limits.MIN_REPLY_TOKENS, limits.MAX_REPLY_TOKENS))]
 
 
 def number_option(option: str, text: str, lo: float, hi: float) -> float:

@@ -13,17 +13,17 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from typer import _click as click  # typer vendors click (>= 0.29); its own classes
 from typer.core import TyperGroup
 
 from cogleague.cli import app
+from cogleague.cli.model_opts import model_params, refuse
 from cogleague.cli.precheck import SHARED
 from cogleague.cli.recording_opts import recording_params
 from cogleague.cli.root import resolve_suggesting
-from cogleague.core import model_limits as limits
 from cogleague.core.config import read_int
 from cogleague.core.descriptor import GameDescriptor
 from cogleague.core.errors import ConfigError
@@ -92,8 +92,8 @@ def _int_field(desc: GameDescriptor, field: str, flag: str) -> Callable[[str | i
             return read_int(text, -(2**63), None)
         except ValueError as exc:
             if lo is None:
-                _refuse(f"{flag} must be {describe_range(desc.options, field)} (got {text!r})")
-            _refuse(f"{flag} {exc}")
+                refuse(f"{flag} must be {describe_range(desc.options, field)} (got {text!r})")
+            refuse(f"{flag} {exc}")
 
     return parse
 
@@ -103,53 +103,9 @@ def _seed(desc: GameDescriptor) -> Callable[[str | int], int]:
         try:
             return read_int(text, 0, desc.seed_max)
         except ValueError as exc:
-            _refuse(f"--seed {exc}")
+            refuse(f"--seed {exc}")
 
     return parse
-
-
-def _bounded(flag: str, lo: int, hi: int) -> Callable[[str | int], int]:
-    """An integer option read at parse time in lo..hi (the bounds its help shows)."""
-    def parse(text: str | int) -> int:
-        try:
-            return read_int(text, lo, hi)
-        except ValueError as exc:
-            _refuse(f"{flag} {exc}")
-
-    return parse
-
-
-def _model_params() -> list[inspect.Parameter]:
-    """The model-seat options, their ranges and choices read from `core/model_limits.py`
-    (which the seats check with) for the help and the parser alike."""
-    per_minute = (limits.MIN_REQUESTS_PER_MINUTE, limits.MAX_REQUESTS_PER_MINUTE)
-    reply = (limits.MIN_REPLY_TOKENS, limits.MAX_REPLY_TOKENS)
-    return [
-        _param("model", str | None, typer.Option("--model", help="model name for llm seats")),
-        _param("base_url", str | None, typer.Option(
-            "--base-url", help="OpenAI-compatible endpoint (its root: usually ends in /v1)")),
-        _param("provider", str | None, typer.Option("--provider",
-                                                    help=" | ".join(limits.PROVIDERS))),
-        _param("transcript", str | None, typer.Option("--transcript", help="write model I/O "
-                                                                           "JSONL")),
-        _param("requests_per_minute", int | None, typer.Option(
-            "--requests-per-minute", help="model requests per minute per endpoint, shared by "
-                                          f"its seats ({per_minute[0]}..{per_minute[1]}; "
-                                          f"default {limits.DEFAULT_REQUESTS_PER_MINUTE})",
-            parser=_bounded("--requests-per-minute", *per_minute))),
-        _param("max_reply_tokens", int | None, typer.Option(
-            "--max-reply-tokens", help="the reply-length cap of each model request; a "
-                                       "reasoning model's hidden reasoning counts against it "
-                                       f"({reply[0]}..{reply[1]}; default "
-                                       f"{limits.DEFAULT_REPLY_TOKENS})",
-            parser=_bounded("--max-reply-tokens", *reply))),
-    ]
-
-
-def _refuse(message: str) -> NoReturn:
-    """`cli/common.fail` without rich, which an argument error here does not load (0.2 s)."""
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
 
 
 def _seats_help(desc: GameDescriptor) -> str:
@@ -172,7 +128,7 @@ def register(app: typer.Typer, desc: GameDescriptor) -> None:
         _param("seats", str | None, typer.Option("--seats", help=_seats_help(desc))),
         _param("out", Path | None, typer.Option("--out", help="directory for results.json and "
                                                               "replay.json")),
-        *_model_params(),
+        *model_params(),
         _param("strict", bool, typer.Option("--strict", help="exit 1 if any decision fell "
                                                              "back or a reply was read only "
                                                              "in part"), False),
@@ -217,7 +173,7 @@ class PlayGroup(TyperGroup):
                 try:  # installed but broken: its load error, not "no such command"
                     registry.get(cmd_name)
                 except ConfigError as exc:
-                    _refuse(str(exc))
+                    refuse(str(exc))
             if desc is None:
                 return None
             one = typer.Typer(add_completion=False)  # as the root: no completion flags

@@ -17,11 +17,6 @@ from rich.table import Table
 
 from cogleague.cli import app
 from cogleague.cli.common import (
-    BaseUrlOpt,
-    MaxReplyTokensOpt,
-    ModelOpt,
-    ProviderOpt,
-    TranscriptOpt,
     console,
     fail,
     guarded,
@@ -30,6 +25,13 @@ from cogleague.cli.common import (
     replaying,
     split_seats,
     with_recording,
+)
+from cogleague.cli.model_opts import (
+    BaseUrlOpt,
+    MaxReplyTokensOpt,
+    ModelOpt,
+    ProviderOpt,
+    TranscriptOpt,
 )
 from cogleague.core import jsonio
 from cogleague.games import registry

@@ -10,14 +10,8 @@ from typing import Annotated, Any
 import typer
 
 from cogleague.cli import app
-from cogleague.cli.common import (
-    MaxReplyTokensOpt,
-    console,
-    err_console,
-    fail,
-    int_in,
-    int_option,
-)
+from cogleague.cli.common import console, err_console, fail, int_in, int_option
+from cogleague.cli.model_opts import MaxReplyTokensOpt
 from cogleague.core.errors import ConfigError
 from cogleague.core.model_limits import PROVIDERS
 from cogleague.core.settlement import BPS
