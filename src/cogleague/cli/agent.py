@@ -220,18 +220,20 @@ def run(
         if runner.unfit is None:  # refused at the upgrade: nothing said yet
             fail(str(exc))
         done = runner.run_state  # the SDK logged why as it went offline: not twice
-        console.print(f"agent {agent}: offline: {len(done.finished)} table(s) played, "
-                      f"{len(done.failures)} failed", highlight=False)
+        console.print(f"agent {agent}: offline: {_tally(done)}", highlight=False)
         raise typer.Exit(2) from None
     except (ConnectionError, OSError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:  # what it did, so a Ctrl-C is not a silent exit
         done = runner.run_state
         left = len(set(done.assigned)) - len(done.finished) - len(done.failures)
-        console.print(f"agent {agent}: offline ({stopped_by[0]}): {len(done.finished)} table(s) "
-                      f"played, {len(done.failures)} failed"
+        console.print(f"agent {agent}: offline ({stopped_by[0]}): {_tally(done)}"
                       + (f", {left} left mid-play (the server times out its seats there)"
                          if left > 0 else ""), highlight=False)
         return
-    console.print(f"agent {agent}: {len(done.finished)} table(s) played, "
-                  f"{len(done.failures)} failed", highlight=False)
+    console.print(f"agent {agent}: {_tally(done)}", highlight=False)
+
+
+def _tally(done: Any) -> str:
+    """What a run of `agent run` did (an `AgentRun`), as its last line says it."""
+    return f"{len(done.finished)} table(s) played, {len(done.failures)} failed"
