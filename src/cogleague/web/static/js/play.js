@@ -14,7 +14,7 @@
 
 import { h, clear, calledOff, fetchJSON, markNav, problemText } from "./util.js";
 import { controlsOf, buildForm } from "./controls.js";
-import { session, post, badge, seatStore, KEY_STORE } from "./session.js";
+import { session, post, badge, seatStore, draftStore, KEY_STORE } from "./session.js";
 import { seatPanel, happened, moveText, endBanner } from "./seat.js";
 import { playNow, takeSeat } from "./tablemaker.js";
 
@@ -98,8 +98,6 @@ function joinForm(table, sess, desc, onJoin) {
   });
   return form;
 }
-
-const draftStore = (id) => `cogleague.draft.${id}`;
 
 /** What the person entered for a turn, kept in this tab (sessionStorage) as they type, and put
  * back when the same turn comes again after a reload or the back button; a draft of another

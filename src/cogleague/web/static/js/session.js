@@ -9,6 +9,8 @@ let current = null;
 /** Where this browser keeps a seat's token (per table) and an API key typed on the Play page. */
 export const seatStore = (id) => `cogleague.seat.${id}`;
 export const KEY_STORE = "cogleague.key";
+/** Where the Play page keeps a turn's half-typed move in this tab (sessionStorage), per table. */
+export const draftStore = (id) => `cogleague.draft.${id}`;
 
 /** The session document ({signed_in, name, csrf, web_signup}); read once per page. */
 export async function session(fresh = false) {
@@ -43,7 +45,7 @@ export async function signOut() {
     if (k.startsWith(seatStore("")) || k === KEY_STORE) localStorage.removeItem(k);
   }
   for (const k of Object.keys(sessionStorage)) { // a turn's half-typed move (play.js) goes too
-    if (k.startsWith("cogleague.draft.")) sessionStorage.removeItem(k);
+    if (k.startsWith(draftStore(""))) sessionStorage.removeItem(k);
   }
   current = null;
   await post("/session", undefined, "DELETE");
