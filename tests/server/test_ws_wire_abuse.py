@@ -271,7 +271,20 @@ def test_a_peer_that_pings_without_reading_is_dropped_within_a_few_hundred_kib(
     `tcp_wmem`'s 4 MiB) is full: that would take 12-20 MiB of pings (millions of frames, tens
     of CPU seconds on a loaded machine) per hostile socket (the client's own send buffer is
     kept small here, so what it could send is what the server took: 0.2-0.4 MiB)."""
-    sock = _upgraded(backlog_only, "/idle", rcvbuf=4096, sndbuf=4096)
+    sent = _flood_unread(backlog_only, "/idle", payload)
+    assert sent < PINGED_BYTES_MAX, f"{sent} bytes of pings before the drop"
+    assert "stopped reading its pongs" in caplog.text, caplog.text[-2000:]
+
+
+PINGED_BYTES_MAX = 2 * 1024 * 1024
+"""Ping bytes a never-reading peer gets the server to take before it is dropped, at most."""
+
+
+def _flood_unread(url: str, path: str, payload: bytes) -> int:
+    """Pings of `payload` on a WebSocket at `path` that never reads (both socket buffers kept
+    small, so what is sent is what the server took), until the server drops it or
+    `FLOOD_BYTES` went: the bytes sent."""
+    sock = _upgraded(url, path, rcvbuf=4096, sndbuf=4096)
     sock.settimeout(120)
     burst = _frame(PING, payload) * 512
     sent = 0
@@ -282,12 +295,7 @@ def test_a_peer_that_pings_without_reading_is_dropped_within_a_few_hundred_kib(
                 sent += len(burst)
     finally:
         sock.close()
-    assert sent < PINGED_BYTES_MAX, f"{sent} bytes of pings before the drop"
-    assert "stopped reading its pongs" in caplog.text, caplog.text[-2000:]
-
-
-PINGED_BYTES_MAX = 2 * 1024 * 1024
-"""Ping bytes a never-reading peer gets the server to take before it is dropped, at most."""
+    return sent
 
 
 async def _closing_socket(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -305,16 +313,6 @@ def test_a_ping_flood_during_the_servers_close_is_cut_off(
     passes; a peer that floods pings instead had the server parse all of it (tens of MiB)
     for that long. The ping budget holds then too: past it the connection is dropped."""
     with in_process(_closing_socket) as url:
-        sock = _upgraded(url, "/closing", rcvbuf=4096, sndbuf=4096)
-        sock.settimeout(120)
-        burst = _frame(PING, b"p") * 512
-        sent = 0
-        try:
-            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                while sent < FLOOD_BYTES:
-                    sock.sendall(burst)
-                    sent += len(burst)
-        finally:
-            sock.close()
+        sent = _flood_unread(url, "/closing", b"p")
     assert sent < PINGED_BYTES_MAX, f"{sent} bytes of pings read during the close"
     assert "pinged faster than" in caplog.text, caplog.text[-2000:]
