@@ -33,6 +33,25 @@ def table_ids(server: Any) -> set[str]:
     return {t["id"] for t in server.http.get("/tables").json()["tables"]}
 
 
+def make_one_round_dilemma(page: Any, **options: str) -> None:
+    """From the Lobby: a one-round dilemma against the baselines, with the person seated (and
+    any other `options`, by their option field), made with the table maker."""
+    page.click("#maker-h")
+    page.select_option("[data-testid=mk-game]", "dilemma")
+    page.click("text=Options (blank")
+    for field, value in {"rounds_total": "1", **options}.items():
+        page.fill(f"[data-option={field}]", value)
+    page.click("[data-testid=mk-create]")
+
+
+def play_until(page: Any, done: str) -> None:
+    """Send the form's move at each turn until the selector `done` shows (the game's end)."""
+    while not page.locator(done).count():
+        page.wait_for_selector(f"[data-testid=send]:enabled, {done}")
+        if page.locator("[data-testid=send]:enabled").count():
+            page.click("[data-testid=send]")
+
+
 def test_double_clicking_create_makes_one_table(server: Any, open_page: Any) -> None:
     """A double click on "Create the table" sent the form twice: two tables, one of them
     left open with the person seated at it, never to be started."""
@@ -56,12 +75,7 @@ def test_a_turn_that_ran_out_says_so_when_the_next_one_comes(server: Any, open_p
     p = open_page(360, 740)
     page = p.page
     sign_up(page, server.url, "slowpoke")
-    page.click("#maker-h")
-    page.select_option("[data-testid=mk-game]", "dilemma")
-    page.click("text=Options (blank")
-    page.fill("[data-option=rounds_total]", "1")
-    page.fill("[data-option=turn_deadline_ms]", "1500")
-    page.click("[data-testid=mk-create]")
+    make_one_round_dilemma(page, turn_deadline_ms="1500")
     page.wait_for_selector("[data-testid=send]")
     first = page.get_attribute("body", "data-turn")
     facing = page.locator("[data-testid=seat-now]").inner_text().split("you face ")[1].split(".")[0]
@@ -195,17 +209,10 @@ def test_the_account_page_lists_the_persons_tables(server: Any, open_page: Any) 
     p = open_page(360, 740)
     page = p.page
     sign_up(page, server.url, "historian")
-    page.click("#maker-h")
-    page.select_option("[data-testid=mk-game]", "dilemma")
-    page.click("text=Options (blank")
-    page.fill("[data-option=rounds_total]", "1")
-    page.click("[data-testid=mk-create]")
+    make_one_round_dilemma(page)
     page.wait_for_selector("[data-testid=send]")
     tid = page.url.split("table=")[1].split("&")[0]
-    while not page.locator("[data-testid=end-standing]").count():
-        page.wait_for_selector("[data-testid=send]:enabled, [data-testid=end-standing]")
-        if page.locator("[data-testid=send]:enabled").count():
-            page.click("[data-testid=send]")
+    play_until(page, "[data-testid=end-standing]")
     page.goto(f"{server.url}/me")
     page.wait_for_selector("body[data-ready=me]")
     mine = page.locator("[data-testid=my-tables]")
@@ -248,15 +255,8 @@ def test_double_clicking_play_again_makes_one_table(server: Any, open_page: Any)
     p = open_page(360, 740)
     page = p.page
     sign_up(page, server.url, "again-and-again")
-    page.click("#maker-h")
-    page.select_option("[data-testid=mk-game]", "dilemma")
-    page.click("text=Options (blank")
-    page.fill("[data-option=rounds_total]", "1")
-    page.click("[data-testid=mk-create]")
-    while not page.locator("[data-testid=play-again]").count():
-        page.wait_for_selector("[data-testid=send]:enabled, [data-testid=play-again]")
-        if page.locator("[data-testid=send]:enabled").count():
-            page.click("[data-testid=send]")
+    make_one_round_dilemma(page)
+    play_until(page, "[data-testid=play-again]")
     before = table_ids(server)
     page.dblclick("[data-testid=play-again]")
     page.wait_for_selector("[data-testid=send]")
